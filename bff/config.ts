@@ -1,0 +1,113 @@
+import * as v from 'valibot';
+
+/**
+ * The whole environment, validated once at start. A missing or malformed value stops the process
+ * with one line naming the variable (see `loadConfig`). Every variable is documented in README.md.
+ */
+const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url('une URL absolue (https://…)')));
+const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'une valeur non vide')));
+
+export const EnvSchema = v.pipe(
+  v.object({
+    NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'development, production ou test'), 'development'),
+    PORT: v.optional(
+      v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'un numéro de port (0-65535)'), v.transform(Number), v.maxValue(65535, 'un numéro de port (0-65535)')),
+      '3000',
+    ),
+    HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'une adresse d’écoute')), '127.0.0.1'),
+    PUBLIC_SITE_URL: optionalUrl,
+    DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'un dossier')), '.data'),
+    DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'une URL postgres://…'))),
+    SUPABASE_URL: optionalUrl,
+    SUPABASE_ANON_KEY: optionalText,
+    SUPABASE_SERVICE_ROLE_KEY: optionalText,
+    SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'une URL smtp://… ou smtps://…'))),
+    MAIL_FROM: v.optional(v.pipe(v.string(), v.minLength(3, 'une adresse d’expéditeur')), 'Union Sincère <contact@union-sincere.localhost>'),
+    AGENCY_EMAIL: v.optional(v.pipe(v.string(), v.email('une adresse e-mail')), 'contact@union-sincere.localhost'),
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    STRIPE_PAYMENT_LINKS: optionalText,
+    CALENDLY_URL: optionalUrl,
+    CALENDLY_WEBHOOK_SIGNING_KEY: optionalText,
+    GTM_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'un identifiant GTM-XXXXXXX'))),
+    ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
+    DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
+    TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
+  }),
+  v.check(
+    (env) => [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x === undefined) ||
+      [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x !== undefined),
+    'SUPABASE_URL, SUPABASE_ANON_KEY et SUPABASE_SERVICE_ROLE_KEY vont ensemble : les trois, ou aucun (service embarqué)',
+  ),
+);
+
+export type Env = v.InferOutput<typeof EnvSchema>;
+
+export interface Config {
+  nodeEnv: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  publicSiteUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Hosted Supabase project, or undefined for the embedded auth service. */
+  supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  agencyEmail: string;
+  stripeWebhookSecret: string | undefined;
+  stripePaymentLinks: string | undefined;
+  calendlyUrl: string | undefined;
+  calendlyWebhookSigningKey: string | undefined;
+  gtmId: string | undefined;
+  demoData: boolean;
+  /** Read the client address from X-Forwarded-For (only behind a reverse proxy you run). */
+  trustProxy: boolean;
+  /** Secure cookies everywhere but on localhost. */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function parseConfig(raw: Record<string, string | undefined>): Config {
+  // Empty strings count as unset: `FOO= npm start` should behave like no FOO.
+  const cleaned = Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined && value !== ''));
+  const result = v.safeParse(EnvSchema, cleaned);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const name = issue.path?.map((p) => String(p.key)).join('.') ?? 'configuration';
+    const got = issue.path ? ` (reçu : ${JSON.stringify(issue.input)})` : '';
+    throw new ConfigError(`Configuration invalide : ${name} doit être ${issue.message}${got}`);
+  }
+  const env = result.output;
+  const publicSiteUrl = (env.PUBLIC_SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const embedded = !env.SUPABASE_URL || !env.SMTP_URL || !env.STRIPE_WEBHOOK_SECRET || !env.CALENDLY_WEBHOOK_SIGNING_KEY;
+  if (env.NODE_ENV === 'production' && embedded && env.ALLOW_EMBEDDED_IN_PRODUCTION !== 'true') {
+    const missing = ['SUPABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'CALENDLY_WEBHOOK_SIGNING_KEY'].find((k) => !env[k as keyof Env]);
+    throw new ConfigError(
+      `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
+    );
+  }
+  const host = new URL(publicSiteUrl).hostname;
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicSiteUrl,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    supabase: env.SUPABASE_URL
+      ? { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY as string, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY as string }
+      : undefined,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    agencyEmail: env.AGENCY_EMAIL,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,
+    calendlyUrl: env.CALENDLY_URL,
+    calendlyWebhookSigningKey: env.CALENDLY_WEBHOOK_SIGNING_KEY,
+    gtmId: env.GTM_ID,
+    demoData: env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
+    trustProxy: env.TRUST_PROXY === 'true',
+    secureCookies: !['localhost', '127.0.0.1', '[::1]'].includes(host),
+  };
+}

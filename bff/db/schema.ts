@@ -1,0 +1,93 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * The product's tables (the embedded auth service keeps its own, in `bff/auth-service/`).
+ * The SQL in `bff/db/migrations/` is the source of truth; `schema.test.ts` checks that every
+ * table and column declared here exists in the migrated database.
+ */
+
+/** One row per member: the onboarding record of `machines/onboarding` plus bookkeeping. */
+export const members = pgTable('members', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull(),
+  gender: text('gender').notNull(),
+  role: text('role').notNull().default('member'),
+  /** The onboarding record (`machines/onboarding` OnboardingRecord), validated on read and write. */
+  onboarding: jsonb('onboarding').notNull(),
+  profile: jsonb('profile'),
+  questionnaire: jsonb('questionnaire'),
+  contract: jsonb('contract'),
+  disabled: boolean('disabled').notNull().default(false),
+  /** Optimistic concurrency: every write increments it and checks the value it read. */
+  version: integer('version').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Append-only log of every accepted onboarding event (a trigger refuses UPDATE and DELETE). */
+export const onboardingEvents = pgTable('onboarding_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  memberId: uuid('member_id').notNull(),
+  context: text('context').notNull(),
+  event: text('event').notNull(),
+  payload: jsonb('payload').notNull(),
+  fromState: text('from_state').notNull(),
+  toState: text('to_state').notNull(),
+  actorId: uuid('actor_id'),
+  actorRole: text('actor_role').notNull(),
+  version: integer('version').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+export const preSubscriptions = pgTable('pre_subscriptions', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  gender: text('gender').notNull(),
+  email: text('email').notNull(),
+  age: smallint('age').notNull(),
+  zipCode: text('zip_code').notNull(),
+  city: text('city').notNull(),
+  consentVersion: text('consent_version').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Transactional outbox: a mail is written in the same transaction as what caused it. */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body'),
+  kind: text('kind').notNull(),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+});
+
+/** Mails received by the embedded SMTP stand-in: what the local mailbox page shows. */
+export const mailbox = pgTable('mailbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  fromAddress: text('from_address').notNull(),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body'),
+  raw: text('raw').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Key/value settings staff can change (e.g. which pay-in-full plans are active). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Rate-limit buckets (rate-limiter-flexible's Drizzle store), shared across instances. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true }),
+});

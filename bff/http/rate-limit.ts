@@ -1,0 +1,76 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from '#bff/db/database.ts';
+import { rateLimits } from '#bff/db/schema.ts';
+import { ApiError } from '#bff/http/errors.ts';
+
+export interface Limit {
+  /** Bucket name, e.g. `signin-ip`. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /** Block for this long once exhausted (defaults to the window). */
+  blockSeconds?: number;
+}
+
+/** The product's limits against brute force and abuse (per address and per account). */
+export const LIMITS = {
+  signinPerIp: { name: 'signin-ip', points: 30, durationSeconds: 15 * 60 },
+  signinPerAccount: { name: 'signin-account', points: 10, durationSeconds: 15 * 60 },
+  recoveryPerIp: { name: 'recovery-ip', points: 10, durationSeconds: 60 * 60 },
+  recoveryPerAccount: { name: 'recovery-account', points: 3, durationSeconds: 60 * 60 },
+  signupPerIp: { name: 'signup-ip', points: 10, durationSeconds: 60 * 60 },
+  publicFormPerIp: { name: 'form-ip', points: 10, durationSeconds: 10 * 60 },
+} satisfies Record<string, Limit>;
+
+export type RateLimiter = (limit: Limit, key: string) => Promise<void>;
+
+/**
+ * Rate limiting backed by the database (rate-limiter-flexible's Drizzle store), so limits hold
+ * across restarts and across instances sharing one PostgreSQL. Exceeding one throws a 429 with a
+ * French message and a Retry-After.
+ */
+export function createRateLimiter(db: Db): RateLimiter {
+  const limiters = new Map<string, RateLimiterDrizzle>();
+  return async (limit, key) => {
+    let limiter = limiters.get(limit.name);
+    if (!limiter) {
+      limiter = new RateLimiterDrizzle({
+        storeClient: db,
+        schema: rateLimits,
+        keyPrefix: limit.name,
+        points: limit.points,
+        duration: limit.durationSeconds,
+        blockDuration: limit.blockSeconds ?? 0,
+        clearExpiredByTimeout: false,
+      });
+      limiters.set(limit.name, limiter);
+    }
+    try {
+      await limiter.consume(key.toLowerCase());
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        const minutes = Math.ceil(seconds / 60);
+        throw new ApiError(429, 'RATE_LIMITED', `Trop de tentatives. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`, {
+          retryAfter: seconds,
+        });
+      }
+      throw rejection;
+    }
+  };
+}
+
+/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function clientAddress(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'in-process';
+  }
+}

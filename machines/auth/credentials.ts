@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+
+/**
+ * Credential rules of the spec (§5), shared by the SPA forms and the BFF. The `reason` of each
+ * failure is one of the spec's codes; `message` is what a member reads.
+ */
+export const PASSWORD_MIN_LENGTH = 6;
+/** Supabase Auth refuses longer passwords (bcrypt/argon input limit of the contract). */
+export const PASSWORD_MAX_LENGTH = 72;
+
+export type CredentialFailure = 'INVALID_EMAIL' | 'PASSWORD_TOO_SHORT' | 'PASSWORD_REPEAT_FAILED';
+
+export const CREDENTIALS_MESSAGE = 'Email ou mot de passe invalide';
+export const EMAIL_MESSAGE = 'Email invalide';
+
+/** `{email}` shape: something@something.tld, and no white space anywhere. */
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const EmailSchema = v.pipe(
+  v.string(EMAIL_MESSAGE),
+  v.trim(),
+  v.maxLength(254, EMAIL_MESSAGE),
+  v.regex(EMAIL_SHAPE, EMAIL_MESSAGE),
+  v.toLowerCase(),
+);
+
+export const PasswordSchema = v.pipe(
+  v.string(CREDENTIALS_MESSAGE),
+  v.minLength(PASSWORD_MIN_LENGTH, `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères`),
+  v.maxLength(PASSWORD_MAX_LENGTH, `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`),
+);
+
+export const CredentialsSchema = v.pipe(
+  v.object({
+    email: EmailSchema,
+    password: PasswordSchema,
+    passwordRepeat: v.optional(v.string()),
+  }),
+  v.forward(
+    v.check((c) => c.passwordRepeat === undefined || c.passwordRepeat === c.password, 'Les mots de passe ne correspondent pas'),
+    ['passwordRepeat'],
+  ),
+);
+export type Credentials = v.InferOutput<typeof CredentialsSchema>;
+
+/** The spec's failure reason for a credentials input, or null when valid. */
+export function credentialFailure(input: { email: string; password: string; passwordRepeat?: string | undefined }): CredentialFailure | null {
+  if (!v.is(EmailSchema, input.email)) return 'INVALID_EMAIL';
+  if (input.password.length < PASSWORD_MIN_LENGTH) return 'PASSWORD_TOO_SHORT';
+  if (input.passwordRepeat !== undefined && input.passwordRepeat !== input.password) return 'PASSWORD_REPEAT_FAILED';
+  return null;
+}
+
+export const GenderSchema = v.picklist(['homme', 'femme'], 'Choisissez « homme » ou « femme »');
+export type Gender = v.InferOutput<typeof GenderSchema>;
