@@ -91,3 +91,30 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true }),
 });
+
+/** Checkout sessions recorded from signed Stripe webhooks: the only proof of payment the server accepts. */
+export const checkoutSessions = pgTable('checkout_sessions', {
+  id: text('id').primaryKey(),
+  memberId: uuid('member_id'),
+  offerId: text('offer_id'),
+  paymentLink: text('payment_link'),
+  amountTotal: integer('amount_total'),
+  currency: text('currency'),
+  status: text('status').notNull(),
+  paymentStatus: text('payment_status').notNull(),
+  customerEmail: text('customer_email'),
+  livemode: boolean('livemode').notNull().default(false),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  consumedByContext: text('consumed_by_context'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** Every webhook delivery accepted, keyed by provider and event id (duplicates are ignored). */
+export const webhookEvents = pgTable('webhook_events', {
+  provider: text('provider').notNull(),
+  id: text('id').notNull(),
+  type: text('type').notNull(),
+  payload: jsonb('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().default(sql`now()`),
+});

@@ -1,0 +1,24 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authRoutes } from '#bff/api/auth-routes.ts';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { publicRoutes } from '#bff/api/public-routes.ts';
+import { userRoutes } from '#bff/api/user-routes.ts';
+import { ApiError, onApiError } from '#bff/http/errors.ts';
+import { sameOriginWrites } from '#bff/http/same-origin.ts';
+
+/** The product API of the spec (§7), mounted at /api/v1. Its type is what the SPA's client sees. */
+export function createApi(deps: ApiDeps) {
+  return new Hono()
+    .use(bodyLimit({ maxSize: 256 * 1024, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse'); } }))
+    .use(sameOriginWrites(deps.config.publicSiteUrl, ['/api/v1/webhooks/']))
+    .get('/health', async (c) => {
+      await deps.database.query('SELECT 1');
+      c.header('Cache-Control', 'no-store');
+      return c.json({ status: 'ok' as const, database: deps.database.kind }, 200);
+    })
+    .route('/', authRoutes(deps))
+    .route('/', userRoutes(deps))
+    .route('/', publicRoutes(deps))
+    .onError(onApiError);
+}

@@ -1,0 +1,164 @@
+import { vValidator } from '@hono/valibot-validator';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { adminClient, requestClient, statelessClient } from '#bff/auth/supabase.ts';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { createMember, memberSettings } from '#bff/members/members.ts';
+import {
+  CREDENTIALS_MESSAGE,
+  credentialFailure,
+  EMAIL_MESSAGE,
+  EmailSchema,
+  GenderSchema,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+} from '#machines/auth/credentials.ts';
+
+/** Raw strings first, so that a bad shape yields the spec's reason rather than a type error. */
+const SigninBody = v.object({ email: v.string(CREDENTIALS_MESSAGE), password: v.string(CREDENTIALS_MESSAGE) });
+const SignupBody = v.object({
+  context: v.literal('init', 'Contexte invalide'),
+  email: v.string(CREDENTIALS_MESSAGE),
+  role: GenderSchema,
+  password: v.string(CREDENTIALS_MESSAGE),
+  passwordRepeat: v.optional(v.string()),
+});
+const RecoveryBody = v.variant('ctx', [
+  v.object({ ctx: v.literal('reco'), email: v.string(EMAIL_MESSAGE) }),
+  v.object({
+    ctx: v.literal('change'),
+    email: v.string(EMAIL_MESSAGE),
+    password: v.string(CREDENTIALS_MESSAGE),
+    token: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')),
+  }),
+], 'Contexte invalide (reco ou change)');
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? []);
+};
+
+/** The spec's credential check: 400 with `reason` INVALID_EMAIL / PASSWORD_TOO_SHORT / PASSWORD_REPEAT_FAILED. */
+function checkCredentials(input: { email: string; password: string; passwordRepeat?: string | undefined }, message = CREDENTIALS_MESSAGE) {
+  const reason = credentialFailure(input);
+  if (reason) throw new ApiError(400, 'INVALID_CREDENTIALS', message, { reason });
+  if (input.password.length > PASSWORD_MAX_LENGTH) {
+    throw new ApiError(400, 'INVALID_CREDENTIALS', `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`, { reason: 'PASSWORD_TOO_LONG' });
+  }
+  return { email: v.parse(EmailSchema, input.email), password: input.password };
+}
+
+export function authRoutes(deps: ApiDeps) {
+  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const ip = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
+
+  return new Hono()
+    .post('/auth/signin', vValidator('json', SigninBody, hook), async (c) => {
+      const input = c.req.valid('json');
+      const { email, password } = checkCredentials(input);
+      await deps.rateLimit(LIMITS.signinPerIp, ip(c));
+      await deps.rateLimit(LIMITS.signinPerAccount, email);
+      const supabase = requestClient(c, deps.auth);
+      const { data, error } = await supabase.auth.signInWithPassword({ email, password });
+      if (error || !data.user) {
+        if (error?.code === 'user_banned') throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
+        if (error && (error.status ?? 0) >= 500) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+        throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE);
+      }
+      const settings = await memberSettings(deps.database.db, data.user.id, deps.clock.now());
+      if (!settings) {
+        await supabase.auth.signOut({ scope: 'local' });
+        throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE);
+      }
+      if (settings.disabled) {
+        await supabase.auth.signOut({ scope: 'local' });
+        throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
+      }
+      return c.json({ user: settings.view, mfa: { required: settings.view.role === 'staff' } }, 200);
+    })
+    .get('/auth/signout', async (c) => {
+      const supabase = requestClient(c, deps.auth);
+      // supabase-js clears the cookies even when the server answers 401/403/404.
+      const { error } = await supabase.auth.signOut({ scope: 'local' });
+      if (error && error.status !== undefined && error.status >= 500) {
+        console.warn('[auth] déconnexion distante impossible, session locale effacée :', error.message);
+      }
+      return c.json({ ok: true }, 200);
+    })
+    .post('/auth/pass-recovery', vValidator('json', RecoveryBody, hook), async (c) => {
+      const input = c.req.valid('json');
+      const email = v.safeParse(EmailSchema, input.email);
+      if (!email.success) throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
+      if (input.ctx === 'reco') {
+        await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
+        await deps.rateLimit(LIMITS.recoveryPerAccount, email.output);
+        const { error } = await statelessClient(deps.auth).auth.resetPasswordForEmail(email.output, {
+          redirectTo: `${deps.config.publicSiteUrl}/connexion/update-password`,
+        });
+        // Same answer whether or not the account exists (no enumeration); only outages surface.
+        if (error && (error.status ?? 0) >= 500) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+        deps.mailQueued();
+        return c.json({ ok: true }, 200);
+      }
+      if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
+        throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
+      }
+      await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
+      const client = statelessClient(deps.auth);
+      const verified = await client.auth.verifyOtp({ type: 'recovery', token_hash: input.token });
+      if (verified.error || !verified.data.user) {
+        throw new ApiError(400, 'INVALID_TOKEN', 'Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
+      }
+      if ((verified.data.user.email ?? '').toLowerCase() !== email.output) {
+        await client.auth.signOut({ scope: 'local' });
+        throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
+      }
+      const updated = await client.auth.updateUser({ password: input.password });
+      if (updated.error && updated.error.code !== 'same_password') {
+        await client.auth.signOut({ scope: 'local' });
+        throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
+      }
+      // Every session of the account ends: the member signs in again with the new password.
+      await client.auth.signOut({ scope: 'global' });
+      return c.json({ ok: true }, 200);
+    })
+    .post('/dashboard/subscription', vValidator('json', SignupBody, hook), async (c) => {
+      const input = c.req.valid('json');
+      const { email, password } = checkCredentials(input);
+      await deps.rateLimit(LIMITS.signupPerIp, ip(c));
+      const admin = adminClient(deps.auth);
+      const created = await admin.auth.admin.createUser({
+        email,
+        password,
+        email_confirm: true,
+        app_metadata: { role: input.role },
+        user_metadata: { gender: input.role },
+      });
+      if (created.error || !created.data.user) {
+        const code = created.error?.code;
+        if (code === 'email_exists' || code === 'user_already_exists') {
+          throw new ApiError(409, 'EMAIL_EXISTS', 'Un compte existe déjà pour cette adresse e-mail. Connectez-vous ou réinitialisez votre mot de passe.');
+        }
+        if (code === 'weak_password' || code === 'validation_failed') {
+          throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
+        }
+        throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+      }
+      const userId = created.data.user.id;
+      try {
+        await createMember(deps.database.db, { id: userId, email, gender: input.role });
+      } catch (error) {
+        // Never leave an auth user without its member record.
+        await admin.auth.admin.deleteUser(userId).catch(() => {});
+        throw error;
+      }
+      const supabase = requestClient(c, deps.auth);
+      const signedIn = await supabase.auth.signInWithPassword({ email, password });
+      if (signedIn.error) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Compte créé, mais la connexion a échoué : connectez-vous.');
+      const settings = await memberSettings(deps.database.db, userId, deps.clock.now());
+      return c.json({ user: settings?.view ?? null }, 201);
+    });
+}
+
+export { checkCredentials };

@@ -1,0 +1,143 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { vValidator } from '@hono/valibot-validator';
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
+import { consentRecords } from '#bff/db/public-schema.ts';
+import { preSubscriptions, settings } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { clientAddress, LIMITS, type Limit } from '#bff/http/rate-limit.ts';
+import { enqueueMail } from '#bff/mail/outbox.ts';
+import { CONSENT_VERSION, ConsentProofSchema } from '#machines/public-site/consent.ts';
+import { ContactSchema, PRIVACY_POLICY_VERSION, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
+import { activePlans, fileFee, type PayInFullSetting, payInFullSettingSchema, plans } from '#machines/onboarding/plans.ts';
+
+/** Proofs of consent: a visitor changes their mind a few times at most. */
+export const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSeconds: 10 * 60 };
+
+/** Key of the `settings` row holding which pay-in-full plan is offered (`cash` or `cashback`). */
+export const PAY_IN_FULL_SETTING_KEY = 'plans.pay_in_full';
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? []);
+};
+const queryHook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
+};
+
+const CollectionSchema = v.picklist(collections, 'Collection inconnue (blog ou pages)');
+const ContentQuery = v.object({
+  collection: CollectionSchema,
+  slug: v.optional(v.pipe(v.string(), v.maxLength(120, 'Identifiant invalide'), v.regex(SLUG_PATTERN, 'Identifiant invalide'))),
+});
+const NavigationQuery = v.object({ collection: CollectionSchema });
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** True when the request carries the configured preview token (constant-time comparison). */
+function hasPreviewToken(header: string | undefined, token: string | undefined): boolean {
+  if (!token || !header) return false;
+  return timingSafeEqual(digest(header), digest(token));
+}
+
+async function payInFullSetting(deps: ApiDeps): Promise<PayInFullSetting> {
+  const [row] = await deps.database.db.select({ value: settings.value }).from(settings).where(eq(settings.key, PAY_IN_FULL_SETTING_KEY));
+  const parsed = v.safeParse(payInFullSettingSchema, row?.value);
+  return parsed.success ? parsed.output : 'cash';
+}
+
+const contactMailText = (input: v.InferOutput<typeof ContactSchema>, at: Date) =>
+  [
+    'Nouveau message reçu par le formulaire de contact du site.',
+    '',
+    `Nom : ${input.name}`,
+    `E-mail : ${input.email}`,
+    `Objet : ${input.subject}`,
+    `Date : ${at.toISOString()}`,
+    '',
+    input.message,
+    '',
+    '—',
+    `Répondez directement à ${input.email}.`,
+  ].join('\n');
+
+/**
+ * The public site's API: pre-registration, offers, contact, the content API (blog and pages) and
+ * the proof of cookie consent. Forms are validated with the schemas the SPA uses, rate limited
+ * per address, and never answer 5xx on bad input.
+ */
+export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent()) {
+  const ip = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
+
+  return new Hono()
+    .post('/subscription/pre-subscription', vValidator('json', PreSubscriptionSchema, hook), async (c) => {
+      const input = c.req.valid('json');
+      await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
+      const rows = await deps.database.db
+        .insert(preSubscriptions)
+        .values({
+          gender: input.gender,
+          email: input.email,
+          age: input.age,
+          zipCode: input.zip_code,
+          city: input.city,
+          consentVersion: PRIVACY_POLICY_VERSION,
+          createdAt: deps.clock.now(),
+        })
+        .returning({ id: preSubscriptions.id });
+      return c.json(rows.map((row) => ({ id: row.id })), 201);
+    })
+    .get('/subscription/offers', async (c) => {
+      const setting = await payInFullSetting(deps);
+      c.header('Cache-Control', 'no-cache');
+      return c.json({ plans: activePlans(setting), allPlans: plans, fileFee, payInFull: setting }, 200);
+    })
+    .post('/contact', vValidator('json', ContactSchema, hook), async (c) => {
+      const input = c.req.valid('json');
+      await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
+      await enqueueMail(deps.database.db, {
+        to: deps.config.agencyEmail,
+        subject: `[Contact] ${input.subject}`,
+        text: contactMailText(input, deps.clock.now()),
+        kind: 'contact',
+      });
+      deps.mailQueued();
+      return c.json({ ok: true as const }, 201);
+    })
+    .post('/consent', vValidator('json', ConsentProofSchema, hook), async (c) => {
+      const input = c.req.valid('json');
+      await deps.rateLimit(CONSENT_LIMIT, ip(c));
+      const [row] = await deps.database.db
+        .insert(consentRecords)
+        .values({ anonymousId: input.anonymousId, version: input.version, choices: input.choices, createdAt: deps.clock.now() })
+        .returning({ id: consentRecords.id, createdAt: consentRecords.createdAt });
+      if (!row) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+      return c.json({ id: row.id, createdAt: row.createdAt.toISOString() }, 201);
+    })
+    .get('/public-config', (c) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.json({ gtmId: deps.config.gtmId ?? null, consentVersion: CONSENT_VERSION, siteUrl: deps.config.publicSiteUrl }, 200);
+    })
+    .get('/content/query', vValidator('query', ContentQuery, queryHook), (c) => {
+      const { collection, slug } = c.req.valid('query');
+      const preview = hasPreviewToken(c.req.header('x-preview-token'), deps.config.contentPreviewToken);
+      c.header('Cache-Control', preview ? 'no-store' : 'public, max-age=300');
+      c.header('Vary', 'x-preview-token');
+      if (slug === undefined) return c.json({ collection, items: content.list(collection as Collection, preview) }, 200);
+      const document = content.get(collection as Collection, slug, preview);
+      if (!document) {
+        throw new ApiError(404, 'NOT_FOUND', collection === 'blog' ? 'Article introuvable' : 'Page introuvable');
+      }
+      return c.json(document, 200);
+    })
+    .get('/content/navigation', vValidator('query', NavigationQuery, queryHook), (c) => {
+      const { collection } = c.req.valid('query');
+      const preview = hasPreviewToken(c.req.header('x-preview-token'), deps.config.contentPreviewToken);
+      c.header('Cache-Control', preview ? 'no-store' : 'public, max-age=300');
+      c.header('Vary', 'x-preview-token');
+      const items = content.list(collection as Collection, preview).map(({ slug, path, title, date, draft }) => ({ slug, path, title, date, draft }));
+      return c.json({ collection, items }, 200);
+    });
+}

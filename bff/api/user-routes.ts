@@ -1,0 +1,44 @@
+import { Hono } from 'hono';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { requireCaller } from '#bff/auth/guards.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import { readJson } from '#bff/http/validate.ts';
+import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
+import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import { stateFromRecord } from '#machines/onboarding/restore.ts';
+import { stateKey } from '#machines/onboarding/steps.ts';
+import * as v from 'valibot';
+
+/** Settings of the spec plus where the member stands in the onboarding chart. */
+function settingsWithState(row: MemberRow, now: Date) {
+  const view = settingsView(row);
+  if (row.role === 'staff') return { ...view, state: null, version: row.version };
+  return { ...view, state: stateKey(stateFromRecord(recordOf(row), now.getTime())), version: row.version };
+}
+
+export function userRoutes(deps: ApiDeps) {
+  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  return new Hono()
+    .get('/user/settings', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal }, 200);
+    })
+    .post('/user/update', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      // The payload is validated by the chart's table of update contexts (machines/onboarding).
+      const input = await readJson(c, v.unknown());
+      if (caller.role === 'staff' && caller.aal !== 'aal2') {
+        throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
+      }
+      const now = deps.clock.now();
+      const applied = await applyOnboardingUpdate(deps.database.db, input, {
+        actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
+        callerMemberId: caller.role === 'staff' ? null : caller.id,
+        now,
+        verifyPayment: deps.verifyPayment,
+      });
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
+    });
+}

@@ -1,0 +1,39 @@
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { eq } from 'drizzle-orm';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { createMember } from '#bff/members/members.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+
+/**
+ * Creates an auth user and its member row, or finds them when the email is already known.
+ * Used by the demo seed and by the staff command; sign-up goes through the API instead.
+ */
+export async function ensureAccount(
+  admin: SupabaseClient,
+  db: Db,
+  input: { email: string; password: string; kind: Gender | 'staff'; name?: string },
+): Promise<{ id: string; created: boolean }> {
+  const [existing] = await db.select({ id: members.id }).from(members).where(eq(members.email, input.email)).limit(1);
+  if (existing) return { id: existing.id, created: false };
+  const { data, error } = await admin.auth.admin.createUser({
+    email: input.email,
+    password: input.password,
+    email_confirm: true,
+    app_metadata: { role: input.kind },
+    user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
+  });
+  if (error || !data.user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
+  if (input.kind === 'staff') {
+    await db.insert(members).values({
+      id: data.user.id,
+      email: input.email,
+      gender: 'staff',
+      role: 'staff',
+      onboarding: { staff: true, name: input.name ?? input.email },
+    });
+  } else {
+    await createMember(db, { id: data.user.id, email: input.email, gender: input.kind });
+  }
+  return { id: data.user.id, created: true };
+}

@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { emptyRecord, type Gender, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
+
+export type MemberRow = typeof members.$inferSelect;
+
+/** Creates the member record of a new account, at the start of onboarding. */
+export async function createMember(db: Db, input: { id: string; email: string; gender: Gender }): Promise<void> {
+  await db.insert(members).values({
+    id: input.id,
+    email: input.email,
+    gender: input.gender,
+    role: 'member',
+    onboarding: emptyRecord(input.id, input.email, input.gender),
+  });
+}
+
+/** Reads a stored record through its schema: a corrupt row is an error, never silently trusted. */
+export function recordOf(row: MemberRow): OnboardingRecord {
+  return v.parse(onboardingRecordSchema, row.onboarding);
+}
+
+/** The spec's user settings (§3, §7), plus the role the SPA needs for its guards. */
+export interface SettingsView {
+  id: string;
+  email: string;
+  role: 'homme' | 'femme' | 'staff';
+  selectedPlanId: string | null;
+  meeting: boolean;
+  subscription: {
+    renouncedWithdrawalRight: boolean | null;
+    applicationFeesPaid: boolean;
+    subscriptionFeesPaid: boolean;
+    formPersonnalInfoCompleted: boolean;
+    subscriptionDate: string | null;
+    subscriptionContractFormCompleted: boolean;
+    onboardingMeetingDateSelected: boolean;
+    onboardingMeetingDone: boolean;
+    onboardingMeetingDate: string | null;
+  };
+}
+
+export function settingsView(row: MemberRow): SettingsView {
+  const role = row.role === 'staff' ? 'staff' : (row.gender as Gender);
+  if (row.role === 'staff') {
+    return {
+      id: row.id,
+      email: row.email,
+      role,
+      selectedPlanId: null,
+      meeting: false,
+      subscription: {
+        renouncedWithdrawalRight: null,
+        applicationFeesPaid: false,
+        subscriptionFeesPaid: false,
+        formPersonnalInfoCompleted: false,
+        subscriptionDate: null,
+        subscriptionContractFormCompleted: false,
+        onboardingMeetingDateSelected: false,
+        onboardingMeetingDone: false,
+        onboardingMeetingDate: null,
+      },
+    };
+  }
+  const record = recordOf(row);
+  return {
+    id: row.id,
+    email: row.email,
+    role,
+    selectedPlanId: record.selectedPlanId,
+    meeting: record.matchmakingMeetingDone,
+    subscription: {
+      renouncedWithdrawalRight: record.renouncedWithdrawalRight,
+      applicationFeesPaid: record.applicationFeesPaid,
+      subscriptionFeesPaid: record.subscriptionFeesPaid,
+      formPersonnalInfoCompleted: record.formPersonnalInfoCompleted,
+      subscriptionDate: record.subscriptionDate,
+      subscriptionContractFormCompleted: record.subscriptionContractFormCompleted,
+      onboardingMeetingDateSelected: record.onboardingMeetingDateSelected,
+      onboardingMeetingDone: record.onboardingMeetingDone,
+      onboardingMeetingDate: record.onboardingMeetingDate,
+    },
+  };
+}
+
+export async function memberSettings(db: Db, id: string, _now: Date): Promise<{ disabled: boolean; view: SettingsView } | null> {
+  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  if (!row) return null;
+  return { disabled: row.disabled, view: settingsView(row) };
+}

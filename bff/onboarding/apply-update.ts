@@ -1,0 +1,146 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '#bff/db/database.ts';
+import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { type MemberRow, recordOf } from '#bff/members/members.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
+import { stateKey } from '#machines/onboarding/steps.ts';
+import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Who sends an event: a member for themself, staff for a member, or the server (webhooks). */
+export interface Actor {
+  id: string | null;
+  role: 'member' | 'staff' | 'system';
+}
+
+/**
+ * Checks, inside the update's transaction, that a checkout session the server recorded as paid
+ * matches this member, offer and amount. Returns null when it does, or a French reason.
+ */
+export type PaymentVerifier = (
+  tx: Transaction,
+  check: { memberId: string; email: string; csid: string; offerId: string; amountCents: number },
+) => Promise<string | null>;
+
+export interface AppliedUpdate {
+  row: MemberRow;
+  state: string;
+  eventId: number;
+}
+
+const MAX_ATTEMPTS = 8;
+
+/** Answers (in the product's error shape) are built by the callers from these errors. */
+function refused(state: string, context: string): ApiError {
+  return new ApiError(409, 'TRANSITION_REFUSED', 'Cette étape n’est pas disponible pour le moment.', { state, context });
+}
+
+/** The member a payload targets: staff name it (`uid`); a member may only name themself. */
+function targetOf(update: UpdatePayload, actor: Actor, callerMemberId: string | null): string {
+  const uid = 'uid' in update && typeof update.uid === 'string' ? update.uid : undefined;
+  if (actor.role === 'member') {
+    if (uid !== undefined && uid !== callerMemberId) throw new ApiError(403, 'FORBIDDEN', 'Vous ne pouvez modifier que votre propre dossier.');
+    return callerMemberId as string;
+  }
+  const target = uid ?? callerMemberId;
+  if (!target) throw new ApiError(400, 'VALIDATION_FAILED', 'Membre non précisé', { issues: [{ path: 'uid', message: 'Identifiant requis' }] });
+  return target;
+}
+
+/** Answers the data columns a context also stores beside the record (profile, questionnaire, contract). */
+function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' | 'questionnaire' | 'contract'>> {
+  const { context, ...data } = update as { context: string } & Record<string, unknown>;
+  if (context === 'profil') return { profile: data };
+  if (context === 'questionnaire') return { questionnaire: data };
+  if (context === 'contractForm') return { contract: data };
+  return {};
+}
+
+/**
+ * The server's authority over onboarding: validates the payload, checks who may send it,
+ * restores the member's chart from the stored record, asks it whether the event is allowed now,
+ * verifies payments, and stores the new record with an append-only event row in one transaction.
+ * Concurrent events are serialised by an optimistic version check: on a conflict the whole
+ * decision is taken again on the fresh record (it may then be refused), so no update is lost.
+ */
+export async function applyOnboardingUpdate(
+  db: Db,
+  input: unknown,
+  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier },
+): Promise<AppliedUpdate> {
+  const nowMs = options.now.getTime();
+  const parsed = parseUpdate(input, nowMs);
+  if (!parsed.success) throw validationError(parsed.issues);
+  const update = parsed.update;
+  const definition = definitionOf(update.context);
+  if (definition.staffOnly && options.actor.role === 'member') {
+    throw new ApiError(403, 'FORBIDDEN', 'Cette action est réservée à l’équipe de l’agence.');
+  }
+  const memberId = targetOf(update, options.actor, options.callerMemberId);
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const outcome = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
+      if (!row || row.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      const record: OnboardingRecord = recordOf(row);
+      const decision = decideUpdate(record, update, nowMs);
+      if (!decision.allowed) throw refused(stateKey(decision.state), update.context);
+      if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
+        const expected = expectedPayment(record, update.context);
+        if (!expected) throw refused(stateKey(decision.state), update.context);
+        const reason = await options.verifyPayment(tx, {
+          memberId,
+          email: row.email,
+          csid: update.csid,
+          offerId: expected.offerId,
+          amountCents: expected.amountCents,
+        });
+        if (reason) throw new ApiError(402, 'PAYMENT_NOT_CONFIRMED', reason);
+      }
+      const fromState = stateKey(stateFromRecord(record, nowMs));
+      const toState = stateKey(decision.state);
+      const version = row.version + 1;
+      const updated = await tx
+        .update(members)
+        .set({ onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) })
+        .where(and(eq(members.id, memberId), eq(members.version, row.version)))
+        .returning();
+      const next = updated[0];
+      if (!next) return null; // someone else wrote first: decide again on the fresh record
+      const [event] = await tx
+        .insert(onboardingEvents)
+        .values({
+          memberId,
+          context: update.context,
+          event: definition.event,
+          payload: redact(update),
+          fromState,
+          toState,
+          actorId: options.actor.id,
+          actorRole: options.actor.role,
+          version,
+          createdAt: options.now,
+        })
+        .returning({ id: onboardingEvents.id });
+      return { row: next, state: toState, eventId: event?.id ?? 0 };
+    });
+    if (outcome) return outcome;
+  }
+  throw new ApiError(503, 'BUSY', 'Trop de modifications simultanées, réessayez.');
+}
+
+/** The event log keeps what happened, not the sensitive answers themselves (they live on the member). */
+function redact(update: UpdatePayload): Record<string, unknown> {
+  const { context } = update;
+  if (context === 'profil' || context === 'questionnaire') return { context, fields: Object.keys(update).filter((k) => k !== 'context') };
+  return update as unknown as Record<string, unknown>;
+}
+
+/** Number of events logged for a member (tests and the dashboard). */
+export async function eventCount(db: Db, memberId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,26 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { checkoutSessions } from '#bff/db/schema.ts';
+import type { PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+
+const PAID = new Set(['paid', 'no_payment_required']);
+
+/**
+ * A payment is confirmed only by a checkout session the server recorded from a signed webhook,
+ * for this member, this offer and this amount, complete and paid, and not used before. It is
+ * marked used in the same transaction as the update it confirms.
+ */
+export const verifyRecordedPayment: PaymentVerifier = async (tx, check) => {
+  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, check.csid)).limit(1);
+  if (!session) return 'Paiement introuvable : il n’a pas (encore) été confirmé par le prestataire de paiement. Réessayez dans un instant.';
+  if (session.memberId !== check.memberId) return 'Ce paiement ne correspond pas à votre compte.';
+  if (session.offerId !== check.offerId) return 'Ce paiement ne correspond pas à cette étape.';
+  if (session.status !== 'complete' || !PAID.has(session.paymentStatus)) return 'Ce paiement n’est pas (encore) confirmé.';
+  if (session.amountTotal !== check.amountCents) return 'Le montant payé ne correspond pas au tarif attendu.';
+  const used = await tx
+    .update(checkoutSessions)
+    .set({ consumedAt: new Date(), consumedByContext: check.offerId === 'file_fee' ? 'app' : 'sub' })
+    .where(and(eq(checkoutSessions.id, check.csid), isNull(checkoutSessions.consumedAt)))
+    .returning({ id: checkoutSessions.id });
+  if (used.length === 0) return 'Ce paiement a déjà été utilisé.';
+  return null;
+};

@@ -1,0 +1,250 @@
+import { isValidPhoneNumber, parsePhoneNumber } from 'libphonenumber-js/min';
+import * as v from 'valibot';
+import { objectMessage } from '#machines/onboarding/messages.ts';
+
+/**
+ * Validation schemas of the onboarding forms, shared by the SPA forms (field-level
+ * errors) and the BFF (`profil`, `questionnaire` and `contractForm` update
+ * contexts). Messages are French, written for the member.
+ *
+ * Time is an input: the birth-date rule (adult, 18+) needs `now`, so the personal
+ * information schema is built by a function.
+ */
+
+export const ADULT_AGE = 18;
+const MAX_AGE = 120;
+
+// ---------------------------------------------------------------------------
+// Choices (value → French label)
+
+export const maritalStatusLabels = {
+  celibataire: 'Célibataire',
+  divorce: 'Divorcé(e)',
+  veuf: 'Veuf / veuve',
+} as const;
+export type MaritalStatus = keyof typeof maritalStatusLabels;
+const maritalStatuses = Object.keys(maritalStatusLabels) as MaritalStatus[];
+
+export const prayerPracticeLabels = {
+  'cinq-prieres': 'Les cinq prières quotidiennes',
+  reguliere: 'Régulière, avec quelques manques',
+  occasionnelle: 'Occasionnelle',
+  'en-apprentissage': 'En apprentissage',
+} as const;
+export type PrayerPractice = keyof typeof prayerPracticeLabels;
+const prayerPractices = Object.keys(prayerPracticeLabels) as PrayerPractice[];
+
+export const soughtPracticeLabels = { ...prayerPracticeLabels, indifferent: 'Peu importe' } as const;
+export type SoughtPractice = keyof typeof soughtPracticeLabels;
+const soughtPractices = Object.keys(soughtPracticeLabels) as SoughtPractice[];
+
+export const regionLabels = {
+  'auvergne-rhone-alpes': 'Auvergne-Rhône-Alpes',
+  'bourgogne-franche-comte': 'Bourgogne-Franche-Comté',
+  bretagne: 'Bretagne',
+  'centre-val-de-loire': 'Centre-Val de Loire',
+  corse: 'Corse',
+  'grand-est': 'Grand Est',
+  'hauts-de-france': 'Hauts-de-France',
+  'ile-de-france': 'Île-de-France',
+  normandie: 'Normandie',
+  'nouvelle-aquitaine': 'Nouvelle-Aquitaine',
+  occitanie: 'Occitanie',
+  'pays-de-la-loire': 'Pays de la Loire',
+  'provence-alpes-cote-d-azur': "Provence-Alpes-Côte d'Azur",
+  'outre-mer': 'Outre-mer',
+  etranger: 'Étranger',
+  indifferent: 'Peu importe',
+} as const;
+export type Region = keyof typeof regionLabels;
+const regions = Object.keys(regionLabels) as Region[];
+
+export const professionalSituationLabels = {
+  'emploi-stable': 'Un emploi stable',
+  'en-activite-ou-etudes': 'En activité ou en études',
+  indifferent: 'Peu importe',
+} as const;
+export type ProfessionalSituation = keyof typeof professionalSituationLabels;
+const professionalSituations = Object.keys(professionalSituationLabels) as ProfessionalSituation[];
+
+// ---------------------------------------------------------------------------
+// Field schemas
+
+const NAME = /^\p{L}[\p{L}\p{M}' .-]*$/u;
+
+function nameSchema(required: string, invalid: string) {
+  return v.pipe(v.string(required), v.trim(), v.minLength(1, required), v.maxLength(60, invalid), v.regex(NAME, invalid));
+}
+
+function textSchema(min: number, max: number, required: string, tooLong: string) {
+  return v.pipe(v.string(required), v.trim(), v.minLength(min, required), v.maxLength(max, tooLong));
+}
+
+export const postcodeSchema = v.pipe(
+  v.string('Code postal invalide (5 chiffres)'),
+  v.trim(),
+  v.regex(/^\d{5}$/, 'Code postal invalide (5 chiffres)'),
+);
+
+export const citySchema = textSchema(1, 80, 'Ville requise', 'Nom de ville trop long');
+
+/** A French or international phone number, normalised to E.164 (e.g. +33612345678). */
+export const phoneSchema = v.pipe(
+  v.string('Numéro de téléphone invalide'),
+  v.trim(),
+  v.check((value) => isValidPhoneNumber(value, 'FR'), 'Numéro de téléphone invalide'),
+  v.transform((value) => parsePhoneNumber(value, 'FR').number),
+);
+
+/** Calendar date `YYYY-MM-DD` that exists (no 31 February). */
+function calendarDate(value: string): { y: number; m: number; d: number } | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { y, m, d } : null;
+}
+
+const parisDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Paris',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** Age in whole years on the day `now` falls on in France. */
+export function ageOn(birthDate: string, now: number): number | null {
+  const birth = calendarDate(birthDate);
+  const today = calendarDate(parisDate.format(now));
+  if (!birth || !today) return null;
+  const beforeBirthday = today.m < birth.m || (today.m === birth.m && today.d < birth.d);
+  return today.y - birth.y - (beforeBirthday ? 1 : 0);
+}
+
+export function birthDateSchema(now: number) {
+  return v.pipe(
+    v.string('Date de naissance invalide'),
+    v.check((value) => calendarDate(value) !== null, 'Date de naissance invalide'),
+    v.check((value) => {
+      const age = ageOn(value, now);
+      return age !== null && age >= 0 && age <= MAX_AGE;
+    }, 'Date de naissance invalide'),
+    v.check((value) => (ageOn(value, now) ?? 0) >= ADULT_AGE, 'Vous devez être majeur(e) pour vous inscrire'),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Step 1: personal information (profil)
+
+export function personalInfoEntries(now: number) {
+  return {
+    firstName: nameSchema('Prénom requis', 'Prénom invalide'),
+    lastName: nameSchema('Nom requis', 'Nom invalide'),
+    birthDate: birthDateSchema(now),
+    phone: phoneSchema,
+    postcode: postcodeSchema,
+    city: citySchema,
+    maritalStatus: v.picklist(maritalStatuses, 'Situation familiale invalide'),
+    childrenCount: v.pipe(
+      v.number("Nombre d'enfants invalide"),
+      v.integer("Nombre d'enfants invalide"),
+      v.minValue(0, "Nombre d'enfants invalide"),
+      v.maxValue(20, "Nombre d'enfants invalide"),
+    ),
+    profession: textSchema(2, 100, 'Profession requise', 'Profession trop longue (100 caractères au plus)'),
+    /** Sensitive data (religious practice): processed only with the consent below. */
+    prayerPractice: v.picklist(prayerPractices, 'Veuillez indiquer votre pratique de la prière'),
+    practiceDetails: v.optional(
+      v.pipe(v.string('Texte invalide'), v.trim(), v.maxLength(1000, 'Texte trop long (1000 caractères au plus)')),
+      '',
+    ),
+    /** Explicit consent (GDPR art. 9(2)(a)): a clear, unticked checkbox that must be ticked. */
+    sensitiveDataConsent: v.literal(true, 'Votre consentement explicite est nécessaire pour que nous traitions ces informations'),
+  };
+}
+
+export function personalInfoSchema(now: number) {
+  return v.strictObject(personalInfoEntries(now), objectMessage);
+}
+export type PersonalInfo = v.InferOutput<ReturnType<typeof personalInfoSchema>>;
+
+// ---------------------------------------------------------------------------
+// Step 2: matchmaking questionnaire (the contract's annex, R224-1)
+
+export const questionnaireEntries = {
+  soughtPractice: v.picklist(soughtPractices, 'Veuillez indiquer la pratique recherchée'),
+  soughtAgeMin: v.pipe(
+    v.number('Âge minimum invalide'),
+    v.integer('Âge minimum invalide'),
+    v.minValue(ADULT_AGE, `L'âge minimum est de ${ADULT_AGE} ans`),
+    v.maxValue(99, 'Âge minimum invalide'),
+  ),
+  soughtAgeMax: v.pipe(
+    v.number('Âge maximum invalide'),
+    v.integer('Âge maximum invalide'),
+    v.minValue(ADULT_AGE, `L'âge minimum est de ${ADULT_AGE} ans`),
+    v.maxValue(99, 'Âge maximum invalide'),
+  ),
+  soughtRegions: v.pipe(
+    v.array(v.picklist(regions, 'Région invalide'), 'Veuillez choisir au moins une région'),
+    v.minLength(1, 'Veuillez choisir au moins une région'),
+    v.maxLength(regions.length, 'Trop de régions'),
+    v.check((list) => new Set(list).size === list.length, 'Région choisie deux fois'),
+  ),
+  soughtFamilySituations: v.pipe(
+    v.array(v.picklist(maritalStatuses, 'Situation familiale invalide'), 'Veuillez choisir au moins une situation familiale'),
+    v.minLength(1, 'Veuillez choisir au moins une situation familiale'),
+    v.maxLength(maritalStatuses.length, 'Trop de situations familiales'),
+    v.check((list) => new Set(list).size === list.length, 'Situation choisie deux fois'),
+  ),
+  acceptsChildren: v.boolean('Veuillez indiquer si vous acceptez une personne ayant des enfants'),
+  soughtProfessionalSituation: v.picklist(professionalSituations, 'Veuillez indiquer la situation professionnelle recherchée'),
+  otherQualities: textSchema(
+    10,
+    1000,
+    'Décrivez en quelques mots les autres qualités essentielles (10 caractères au moins)',
+    'Texte trop long (1000 caractères au plus)',
+  ),
+};
+
+/** Cross-field rule of the questionnaire, reported on `soughtAgeMax`. */
+export const AGE_RANGE_MESSAGE = "L'âge maximum doit être supérieur ou égal à l'âge minimum";
+export function ageRangeInOrder(input: { soughtAgeMin: number; soughtAgeMax: number }): boolean {
+  return input.soughtAgeMin <= input.soughtAgeMax;
+}
+
+export const questionnaireSchema = v.pipe(
+  v.strictObject(questionnaireEntries, objectMessage),
+  v.forward(v.partialCheck([['soughtAgeMin'], ['soughtAgeMax']], ageRangeInOrder, AGE_RANGE_MESSAGE), ['soughtAgeMax']),
+);
+export type Questionnaire = v.InferOutput<typeof questionnaireSchema>;
+
+// ---------------------------------------------------------------------------
+// Step 8: contract form (L224-90: name, address; the signature reproduces the name)
+
+/** Case and extra spaces do not matter when comparing the signature with the name. */
+export function normaliseSignature(value: string): string {
+  return value.normalize('NFC').trim().replace(/\s+/g, ' ').toLocaleLowerCase('fr-FR');
+}
+
+export const contractFormEntries = {
+  fullName: textSchema(3, 120, 'Nom complet requis', 'Nom trop long (120 caractères au plus)'),
+  address: textSchema(5, 200, 'Adresse requise', 'Adresse trop longue (200 caractères au plus)'),
+  postcode: postcodeSchema,
+  city: citySchema,
+  /** The member types their full name to sign. */
+  signature: textSchema(3, 120, 'Signature requise', 'Signature trop longue'),
+  termsAccepted: v.literal(true, 'Vous devez accepter le contrat et les conditions générales de vente'),
+};
+
+/** Cross-field rule of the contract form, reported on `signature`. */
+export const SIGNATURE_MESSAGE = 'La signature doit reprendre exactement votre nom complet';
+export function signatureMatchesName(input: { fullName: string; signature: string }): boolean {
+  return normaliseSignature(input.fullName) === normaliseSignature(input.signature);
+}
+
+export const contractFormSchema = v.pipe(
+  v.strictObject(contractFormEntries, objectMessage),
+  v.forward(v.partialCheck([['fullName'], ['signature']], signatureMatchesName, SIGNATURE_MESSAGE), ['signature']),
+);
+export type ContractForm = v.InferOutput<typeof contractFormSchema>;

@@ -1,0 +1,219 @@
+import { and, assign, not, setup } from 'xstate';
+import { instantMs } from '#machines/onboarding/instant.ts';
+import { signatureDateIsCurrent, subscriptionPaymentOpen, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { canApplyCoupon } from '#machines/onboarding/plans.ts';
+import { type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
+import { applyUpdate, type UpdateEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+
+/**
+ * The onboarding chart (decisions §4). Its context is the member's record plus the
+ * clock (`now`, ms). Every event carries `now`; the clock only moves forward, and
+ * time guards read max(context.now, event.now), so a given snapshot and event
+ * always give the same result, in the browser and on the server.
+ *
+ * Update events (see update-contexts.ts) run the `applyUpdate` action, i.e. the
+ * very function the BFF uses to change the stored record.
+ */
+
+/** Time passes: the SPA sends it so waiting screens move on when a period ends. */
+export type TickEvent = { type: 'TICK'; now: number };
+/** The account is banned (POST /api/v1/auth/ban with disable: true). */
+export type DisableEvent = { type: 'DISABLE'; now: number };
+export type OnboardingEvent = UpdateEvent | TickEvent | DisableEvent;
+
+export interface OnboardingInput {
+  record: OnboardingRecord;
+  now: number;
+}
+
+function clock(context: OnboardingContext, event: { now?: unknown }): number {
+  return typeof event.now === 'number' ? Math.max(context.now, event.now) : context.now;
+}
+
+function updateOf(event: OnboardingEvent): UpdatePayload | null {
+  return 'update' in event ? event.update : null;
+}
+
+function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+export const onboardingMachine = setup({
+  types: {
+    context: {} as OnboardingContext,
+    events: {} as OnboardingEvent,
+    input: {} as OnboardingInput,
+  },
+  guards: {
+    accountEnabled: ({ context }) => !context.disabled,
+    /** The update names this member (`uid`). */
+    isMemberUid: ({ context, event }) => {
+      const update = updateOf(event);
+      return update !== null && 'uid' in update && update.uid === context.id;
+    },
+    /** The payment was made with this member's e-mail (`app`, `sub`). */
+    isMemberEmail: ({ context, event }) => {
+      const update = updateOf(event);
+      return update !== null && 'email' in update && sameEmail(update.email, context.email);
+    },
+    completesPersonalInfo: ({ event }) => {
+      const update = updateOf(event);
+      return update?.context === 'form_per_inf' && update.completed;
+    },
+    questionnaireSaved: ({ context }) => context.questionnaireCompleted,
+    couponAvailable: ({ context }) => canApplyCoupon(context),
+    statusIsTrue: ({ event }) => {
+      const update = updateOf(event);
+      return update !== null && 'status' in update && update.status;
+    },
+    meetingDateInFuture: ({ context, event }) => {
+      const update = updateOf(event);
+      return update?.context === 'onb_meet' && instantMs(update.date) > clock(context, event);
+    },
+    signatureDateIsCurrent: ({ context, event }) => {
+      const update = updateOf(event);
+      return update?.context === 'sub_date' && signatureDateIsCurrent(update.subDate, clock(context, event));
+    },
+    /** 7 whole days since signature (L224-91). */
+    subscriptionPaymentOpen: ({ context, event }) => subscriptionPaymentOpen(context.subscriptionDate, clock(context, event)),
+    /** 14 whole days since signature (L221-18), or renounced (L221-25). */
+    withdrawalWaitOver: ({ context, event }) => withdrawalWaitOver(context, clock(context, event)),
+  },
+  actions: {
+    applyUpdate: assign(({ context, event }) => {
+      const update = updateOf(event);
+      const now = clock(context, event);
+      return update === null ? { now } : { ...applyUpdate(recordOf(context), update, now), now };
+    }),
+    advanceClock: assign(({ context, event }) => ({ now: clock(context, event) })),
+    disableAccount: assign(({ context, event }) => ({ disabled: true, now: clock(context, event) })),
+  },
+}).createMachine({
+  id: 'onboarding',
+  context: ({ input }) => ({ ...input.record, now: input.now }),
+  initial: 'profil',
+  on: {
+    TICK: { actions: 'advanceClock' },
+    DISABLE: { guard: 'accountEnabled', target: '.desactive', actions: 'disableAccount' },
+    RESET_ONBOARDING: {
+      guard: and(['accountEnabled', 'isMemberUid']),
+      target: '.profil',
+      actions: 'applyUpdate',
+    },
+  },
+  states: {
+    // 1. Personal information, with consent to sensitive data processing.
+    profil: {
+      on: { SAVE_PROFILE: { target: 'questionnaire-profil', actions: 'applyUpdate' } },
+    },
+    // 2. Matchmaking questionnaire; form_per_inf confirms steps 1-2.
+    'questionnaire-profil': {
+      on: {
+        SAVE_QUESTIONNAIRE: { actions: 'applyUpdate' },
+        MARK_PERSONAL_INFO: [
+          { guard: and(['completesPersonalInfo', 'questionnaireSaved']), target: 'formules', actions: 'applyUpdate' },
+          { guard: not('completesPersonalInfo'), target: 'profil', actions: 'applyUpdate' },
+        ],
+      },
+    },
+    // 3. Plans.
+    formules: {
+      on: {
+        SELECT_PLAN: { target: 'frais-de-dossier', actions: 'applyUpdate' },
+        MARK_PERSONAL_INFO: { guard: not('completesPersonalInfo'), target: 'profil', actions: 'applyUpdate' },
+      },
+    },
+    // 4. File fee.
+    'frais-de-dossier': {
+      on: {
+        APPLY_COUPON: { guard: 'couponAvailable', actions: 'applyUpdate' },
+        RESET_PLAN: { target: 'formules', actions: 'applyUpdate' },
+        PAY_FILE_FEE: { guard: 'isMemberEmail', target: 'informations-et-tarifs', actions: 'applyUpdate' },
+      },
+    },
+    // 5. Pre-contract information.
+    'informations-et-tarifs': {
+      on: { ACKNOWLEDGE_PRE_CONTRACT: { target: 'prendre-un-rendez-vous', actions: 'applyUpdate' } },
+    },
+    // 6. Book the onboarding meeting: choose a slot, then the booking is confirmed.
+    'prendre-un-rendez-vous': {
+      initial: 'choix-creneau',
+      states: {
+        'choix-creneau': {
+          on: { SELECT_MEETING_DATE: { guard: 'meetingDateInFuture', target: 'confirmation', actions: 'applyUpdate' } },
+        },
+        confirmation: {
+          on: {
+            SELECT_MEETING_DATE: { guard: 'meetingDateInFuture', actions: 'applyUpdate' },
+            RESERVE_MEETING: [
+              {
+                guard: and(['isMemberUid', 'statusIsTrue']),
+                target: '#onboarding.attente-entretien-personnalise',
+                actions: 'applyUpdate',
+              },
+              { guard: and(['isMemberUid', not('statusIsTrue')]), target: 'choix-creneau', actions: 'applyUpdate' },
+            ],
+          },
+        },
+      },
+    },
+    // 7. Wait for the meeting; staff mark it done or missed; a cancellation returns to 6.
+    'attente-entretien-personnalise': {
+      on: {
+        RECORD_ONBOARDING_MEETING: [
+          { guard: and(['isMemberUid', 'statusIsTrue']), target: 'attente-contrat', actions: 'applyUpdate' },
+          {
+            guard: and(['isMemberUid', not('statusIsTrue')]),
+            target: 'prendre-un-rendez-vous',
+            actions: 'applyUpdate',
+          },
+        ],
+        CANCEL_MEETING: { guard: 'isMemberUid', target: 'prendre-un-rendez-vous', actions: 'applyUpdate' },
+      },
+    },
+    // 8. Contract form, signature, 7 days without any payment (L224-91), then payment.
+    'attente-contrat': {
+      initial: 'formulaire-contrat',
+      on: {
+        PAY_SUBSCRIPTION: {
+          guard: and(['isMemberEmail', 'subscriptionPaymentOpen']),
+          target: 'attente',
+          actions: 'applyUpdate',
+        },
+      },
+      states: {
+        'formulaire-contrat': {
+          on: { SUBMIT_CONTRACT_FORM: { target: 'signature', actions: 'applyUpdate' } },
+        },
+        signature: {
+          on: { SIGN_CONTRACT: { guard: 'signatureDateIsCurrent', target: 'delai-renonciation', actions: 'applyUpdate' } },
+        },
+        'delai-renonciation': {
+          always: { guard: 'subscriptionPaymentOpen', target: 'paiement' },
+        },
+        paiement: {},
+      },
+    },
+    // 9. The 14-day withdrawal period (unless renounced), then staff hold the matchmaking meeting.
+    attente: {
+      initial: 'delai-retractation',
+      on: {
+        RECORD_MATCHMAKING_MEETING: {
+          guard: and(['isMemberUid', 'withdrawalWaitOver']),
+          target: 'membre-actif',
+          actions: 'applyUpdate',
+        },
+      },
+      states: {
+        'delai-retractation': {
+          always: { guard: 'withdrawalWaitOver', target: 'entretien-matchmaking' },
+        },
+        'entretien-matchmaking': {},
+      },
+    },
+    'membre-actif': {},
+    desactive: {},
+  },
+});
+
+export type OnboardingMachine = typeof onboardingMachine;

@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { type AnyStateNode, type AnyTransitionDefinition, createActor } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { type OnboardingEvent, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
+import { subscriptionPaymentOpensAt, wholeDaysSince, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import { emptyRecord, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
+import { decideUpdate, type OnboardingSnapshot, stateFromRecord, stateValueOf } from '#machines/onboarding/restore.ts';
+import {
+  applyBan,
+  type ContextName,
+  eventTypes,
+  parseUpdate,
+  toMachineEvent,
+  type UpdatePayload,
+} from '#machines/onboarding/update-contexts.ts';
+
+/**
+ * Model-based test. The model is the chart; the system under test is what the BFF
+ * does with a stored record: `decideUpdate` (restore the chart from the record,
+ * ask it, apply the update) and `stateFromRecord`. Every state is reached by a
+ * shortest path, every transition is taken, and after each step the state restored
+ * from the record equals the chart's state.
+ */
+
+const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
+const HOUR_MS = 60 * 60 * 1000;
+const member: Member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'femme' };
+const OTHER_ID = 'membre-9999';
+
+function parsed(body: unknown, now: number): UpdatePayload {
+  const result = parseUpdate(body, now);
+  if (!result.success) throw new Error(`Sample body refused: ${JSON.stringify(result.issues.map((i) => i.message))}`);
+  return result.update;
+}
+
+/** The events tried in each state: valid ones, and a few that must be refused. */
+function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
+  const now = snapshot.context.now;
+  const s = samplePayloads(member, now);
+  const ev = (body: unknown, at = now) => toMachineEvent(parsed(body, at), at);
+  const events: OnboardingEvent[] = [
+    ev(s.profil),
+    ev(s.questionnaire),
+    ev({ context: 'form_per_inf', completed: true }),
+    ev({ context: 'form_per_inf', completed: false }),
+    ev({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false }),
+    ev({ context: 'sel_plan', id: 'plan_serenity_year_cachback', renounce: true }),
+    ev(s.sel_plan_res),
+    ev(s.coupon),
+    ev(s.app),
+    ev({ ...s.app, email: 'autre@example.fr' }),
+    ev(s.pre_contract_ok),
+    ev(s.onb_meet),
+    ev({ context: 'onb_meet', date: toIsoInstant(now - HOUR_MS) }),
+    ev(s.onb_meet_resa),
+    ev({ ...s.onb_meet_resa, status: false }),
+    ev({ ...s.onb_meet_resa, uid: OTHER_ID }),
+    ev(s.onb_meet_cancel),
+    ev(s.onb_meet_ok),
+    ev({ ...s.onb_meet_ok, status: false }),
+    ev(s.contractForm),
+    ev(s.sub_date),
+    ev({ context: 'sub_date', subDate: toIsoInstant(now - HOUR_MS) }),
+    ev(s.sub),
+    ev(s.meeting_mm),
+    ev({ ...s.meeting_mm, uid: OTHER_ID }),
+    ev(s.lmnop),
+    ev({ ...s.lmnop, uid: OTHER_ID }),
+    { type: 'DISABLE', now },
+    { type: 'TICK', now },
+  ];
+  // Time moves only where it matters: to the end of the 7-day and 14-day periods.
+  for (const at of [
+    subscriptionPaymentOpensAt(snapshot.context.subscriptionDate),
+    withdrawalPeriodEndsAt(snapshot.context.subscriptionDate),
+  ]) {
+    if (at !== null && at > now) events.push({ type: 'TICK', now: at });
+  }
+  return events;
+}
+
+/**
+ * States are told apart by value and record; instants only by whether they are set,
+ * and the clock by its phase relative to the signature (before 7 days, before 14
+ * days, after). Behaviour depends on nothing else, which keeps the graph finite.
+ */
+function serializeState(snapshot: OnboardingSnapshot): string {
+  const c = snapshot.context;
+  const days = wholeDaysSince(c.subscriptionDate, c.now);
+  return JSON.stringify({
+    value: snapshot.value,
+    record: {
+      ...recordOf(c),
+      sensitiveDataConsentAt: c.sensitiveDataConsentAt !== null,
+      onboardingMeetingDate: c.onboardingMeetingDate !== null,
+      subscriptionDate: c.subscriptionDate !== null,
+    },
+    phase: days === null ? null : days < 7 ? 'before-7' : days < 14 ? 'before-14' : 'after-14',
+  });
+}
+
+const model = createTestModel(onboardingMachine, {
+  events: modelEvents,
+  serializeState,
+  input: { record: emptyRecord(member.id, member.email, member.gender), now: T0 },
+});
+
+/** The BFF, simulated: a stored record and the server clock. */
+class StoredRecord {
+  record: OnboardingRecord = emptyRecord(member.id, member.email, member.gender);
+  now = T0;
+
+  /** Returns whether the event was accepted. */
+  send(event: OnboardingEvent): boolean {
+    this.now = Math.max(this.now, event.now);
+    if (event.type === 'TICK') return true;
+    if (event.type === 'DISABLE') {
+      if (this.record.disabled) return false;
+      this.record = applyBan(this.record, { disable: true, uid: this.record.id });
+      return true;
+    }
+    const decision = decideUpdate(this.record, event.update, this.now);
+    if (decision.allowed) this.record = decision.record;
+    return decision.allowed;
+  }
+}
+
+/** Every transition definition of the chart (event transitions and eventless ones). */
+function allTransitions(node: AnyStateNode = onboardingMachine.root): AnyTransitionDefinition[] {
+  const own = [...node.transitions.values()].flat();
+  const always = node.always ?? [];
+  return [...own, ...always, ...Object.values(node.states).flatMap((child) => allTransitions(child))];
+}
+
+function atomicStateIds(node: AnyStateNode = onboardingMachine.root): string[] {
+  const children = Object.values(node.states);
+  return children.length === 0 ? [node.id] : children.flatMap((child) => atomicStateIds(child));
+}
+
+function describeTransition(t: AnyTransitionDefinition): string {
+  const targets = t.target?.map((n) => n.id).join(',') ?? '(self)';
+  const guard = typeof t.guard === 'string' ? t.guard : t.guard ? 'guarded' : '';
+  return `${t.source.id} --${t.eventType || 'always'}${guard ? ` [${guard}]` : ''}--> ${targets}`;
+}
+
+/** Takes one event from a snapshot with a real actor, and returns the transitions it took. */
+function takeStep(from: OnboardingSnapshot, event: OnboardingEvent) {
+  const taken: AnyTransitionDefinition[] = [];
+  const actor = createActor(onboardingMachine, {
+    snapshot: from,
+    input: { record: recordOf(from.context), now: from.context.now },
+    inspect: (inspection) => {
+      if (inspection.type === '@xstate.microstep') taken.push(...inspection._transitions);
+    },
+  });
+  actor.start();
+  actor.send(event);
+  const next = actor.getSnapshot();
+  actor.stop();
+  return { next, taken };
+}
+
+function describePath(path: { state: OnboardingSnapshot; steps: { event: { type: string } }[] }): string {
+  const events = path.steps.slice(1).map((step) => step.event.type);
+  return `${events.join(' → ') || '(start)'} ⇒ ${JSON.stringify(path.state.value)}`;
+}
+
+const shortestPaths = model.getShortestPaths({ allowDuplicatePaths: true });
+const adjacency = Object.values(model.getAdjacencyMap());
+
+describe('onboarding chart, model-based', () => {
+  it('offers a concrete event for every event type a state handles', () => {
+    const handled = new Set(
+      allTransitions()
+        .map((t) => t.eventType)
+        .filter((type) => type !== ''),
+    );
+    const offered = new Set(
+      modelEvents(
+        onboardingMachine.resolveState({ value: 'profil', context: { ...emptyRecord(member.id, member.email, member.gender), now: T0 } }),
+      ).map((e) => e.type),
+    );
+    expect([...handled].sort()).toEqual([...offered].sort());
+    expect(offered).toEqual(new Set([...Object.values(eventTypes), 'TICK', 'DISABLE']));
+  });
+
+  it('reaches every atomic state of the chart', () => {
+    const reached = new Set(shortestPaths.flatMap((p) => p.state._nodes.filter((n) => n.type === 'atomic').map((n) => n.id)));
+    expect([...reached].sort()).toEqual(atomicStateIds().sort());
+    expect(atomicStateIds()).toHaveLength(16);
+  });
+
+  it.each(shortestPaths.map((path, index) => [index, describePath(path), path] as const))(
+    'path %i: the record restores to the chart state along %s',
+    async (_index, _description, path) => {
+      const sut = new StoredRecord();
+      await path.test({
+        events: Object.fromEntries(
+          [...Object.values(eventTypes), 'TICK', 'DISABLE'].map((type) => [
+            type,
+            (step: { event: OnboardingEvent; state: OnboardingSnapshot }) => {
+              const accepted = sut.send(step.event);
+              expect(accepted, `${step.event.type} accepted by the record store`).toBe(true);
+            },
+          ]),
+        ),
+        states: {
+          '*': (snapshot) => {
+            expect(sut.record).toEqual(recordOf(snapshot.context));
+            expect(stateFromRecord(sut.record, sut.now)).toEqual(snapshot.value);
+          },
+        },
+      });
+      expect(stateValueOf(path.state)).toEqual(stateFromRecord(sut.record, sut.now));
+    },
+  );
+
+  it('takes every transition, and the record store agrees with the chart on each one', () => {
+    const definitions = allTransitions();
+    const taken = new Set<AnyTransitionDefinition>();
+    let checked = 0;
+    for (const { state, transitions } of adjacency) {
+      const edges = Object.values(transitions) as { event: OnboardingEvent; state: OnboardingSnapshot }[];
+      for (const { event, state: next } of edges) {
+        const step = takeStep(state, event);
+        for (const t of step.taken) taken.add(t);
+        expect(step.next.value).toEqual(next.value);
+
+        const allowed = state.can(event);
+        const sut = new StoredRecord();
+        sut.record = recordOf(state.context);
+        sut.now = state.context.now;
+        const accepted = sut.send(event);
+        if (event.type !== 'TICK') expect(accepted, `${serializeState(state)} ${event.type}`).toBe(allowed);
+        // Refused events change nothing; accepted ones change the record as the chart does.
+        expect(sut.record).toEqual(recordOf(next.context));
+        expect(stateFromRecord(sut.record, sut.now)).toEqual(next.value);
+        checked += 1;
+      }
+    }
+    const missing = definitions.filter((t) => !taken.has(t)).map(describeTransition);
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(definitions.length);
+  });
+
+  it.each([false, true])('walks the canonical happy path (renounce: %s) on the chart and on the record', (renounce) => {
+    let snapshot = onboardingMachine.resolveState({
+      value: 'profil',
+      context: { ...emptyRecord(member.id, member.email, member.gender), now: T0 },
+    });
+    const sut = new StoredRecord();
+    for (const step of happyPath(member, { start: T0, renounce })) {
+      const event = toMachineEvent(parsed(step.body, step.now), step.now);
+      expect(snapshot.can(event), `${step.context} allowed`).toBe(true);
+      snapshot = takeStep(snapshot, event).next;
+      expect(sut.send(event)).toBe(true);
+      expect(snapshot.value).toEqual(step.stateAfter);
+      expect(stateFromRecord(sut.record, sut.now)).toEqual(step.stateAfter);
+    }
+    expect(snapshot.value).toBe('membre-actif');
+    const contexts: ContextName[] = happyPath(member, { start: T0 }).map((s) => s.context);
+    expect(contexts).toEqual([
+      'profil',
+      'questionnaire',
+      'form_per_inf',
+      'sel_plan',
+      'app',
+      'pre_contract_ok',
+      'onb_meet',
+      'onb_meet_resa',
+      'onb_meet_ok',
+      'contractForm',
+      'sub_date',
+      'sub',
+      'meeting_mm',
+    ]);
+    const last = happyPath(member, { start: T0, renounce }).at(-1);
+    const signed = happyPath(member, { start: T0, renounce }).find((s) => s.context === 'sub_date');
+    expect((last?.now ?? 0) - (signed?.now ?? 0)).toBe((renounce ? 7 : 14) * DAY_MS);
+  });
+});

@@ -1,0 +1,202 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { paymentLinkUrl } from '#machines/onboarding/payment-links.ts';
+import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
+import { decideUpdate, restoreActor, restoreSnapshot, stateFromRecord, stateValueOf } from '#machines/onboarding/restore.ts';
+import { type OnboardingStateValue, pathOf, stateKey, stepOf, steps } from '#machines/onboarding/steps.ts';
+import { applyUpdate, parseUpdate, toMachineEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+
+const SIGNED = '2025-02-01T10:00:00.000Z';
+const signedMs = Date.parse(SIGNED);
+const member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'homme' as const };
+const base = emptyRecord(member.id, member.email, member.gender);
+
+/** Records at each point of the journey, cumulative. */
+const profile = { ...base, profileCompleted: true, sensitiveDataConsentAt: '2025-01-20T10:00:00.000Z' };
+const questionnaire = { ...profile, questionnaireCompleted: true };
+const confirmed = { ...questionnaire, formPersonnalInfoCompleted: true };
+const planChosen = { ...confirmed, selectedPlanId: 'plan_horizon_month' as const, renouncedWithdrawalRight: false };
+const feePaid = { ...planChosen, applicationFeesPaid: true };
+const informed = { ...feePaid, preContractInfoAcknowledged: true };
+const dateChosen = { ...informed, onboardingMeetingDateSelected: true, onboardingMeetingDate: '2025-01-25T10:00:00.000Z' };
+const reserved = { ...dateChosen, onboardingMeetingReserved: true };
+const met = { ...reserved, onboardingMeetingDone: true };
+const contractFilled = { ...met, subscriptionContractFormCompleted: true };
+const signed = { ...contractFilled, subscriptionDate: SIGNED };
+const paid = { ...signed, subscriptionFeesPaid: true };
+const active = { ...paid, matchmakingMeetingDone: true };
+
+describe('stateFromRecord', () => {
+  it.each<[string, OnboardingRecord, number, OnboardingStateValue]>([
+    ['new member', base, signedMs, 'profil'],
+    ['profile saved', profile, signedMs, 'questionnaire-profil'],
+    ['questionnaire saved, not confirmed', questionnaire, signedMs, 'questionnaire-profil'],
+    [
+      'confirmed without questionnaire (inconsistent) stays on step 2',
+      { ...profile, formPersonnalInfoCompleted: true },
+      signedMs,
+      'questionnaire-profil',
+    ],
+    ['steps 1-2 confirmed', confirmed, signedMs, 'formules'],
+    ['plan chosen', planChosen, signedMs, 'frais-de-dossier'],
+    ['file fee paid', feePaid, signedMs, 'informations-et-tarifs'],
+    ['pre-contract information read', informed, signedMs, { 'prendre-un-rendez-vous': 'choix-creneau' }],
+    ['meeting date chosen', dateChosen, signedMs, { 'prendre-un-rendez-vous': 'confirmation' }],
+    ['meeting reserved', reserved, signedMs, 'attente-entretien-personnalise'],
+    ['meeting done', met, signedMs, { 'attente-contrat': 'formulaire-contrat' }],
+    ['contract form filled', contractFilled, signedMs, { 'attente-contrat': 'signature' }],
+    ['signed, day 0', signed, signedMs, { 'attente-contrat': 'delai-renonciation' }],
+    ['signed, 1 ms before day 7', signed, signedMs + 7 * DAY_MS - 1, { 'attente-contrat': 'delai-renonciation' }],
+    ['signed, day 7', signed, signedMs + 7 * DAY_MS, { 'attente-contrat': 'paiement' }],
+    [
+      'signed and renounced, day 3: still no payment',
+      { ...signed, renouncedWithdrawalRight: true },
+      signedMs + 3 * DAY_MS,
+      { 'attente-contrat': 'delai-renonciation' },
+    ],
+    ['paid, day 13', paid, signedMs + 13 * DAY_MS, { attente: 'delai-retractation' }],
+    ['paid, day 14', paid, signedMs + 14 * DAY_MS, { attente: 'entretien-matchmaking' }],
+    ['paid and renounced, day 7', { ...paid, renouncedWithdrawalRight: true }, signedMs + 7 * DAY_MS, { attente: 'entretien-matchmaking' }],
+    ['matchmaking meeting done', active, signedMs + 20 * DAY_MS, 'membre-actif'],
+    ['disabled new member', { ...base, disabled: true }, signedMs, 'desactive'],
+    ['disabled active member', { ...active, disabled: true }, signedMs, 'desactive'],
+  ])('%s → %j', (_label, record, now, expected) => {
+    expect(stateFromRecord(record, now)).toEqual(expected);
+  });
+
+  it('gives the same state for a record that travelled as JSON with dates written with an offset', () => {
+    const server = paid;
+    const browser = JSON.parse(JSON.stringify({ ...paid, subscriptionDate: '2025-02-01T11:00:00+01:00' })) as OnboardingRecord;
+    for (const day of [0, 13, 14]) {
+      const now = signedMs + day * DAY_MS;
+      expect(stateFromRecord(browser, now)).toEqual(stateFromRecord(server, now));
+    }
+  });
+});
+
+describe('restoreSnapshot and restoreActor', () => {
+  it('settle the chart in the record state, with the record and clock as context', () => {
+    const snapshot = restoreSnapshot(signed, signedMs + 8 * DAY_MS);
+    expect(snapshot.value).toEqual({ 'attente-contrat': 'paiement' });
+    expect(snapshot.context).toEqual({ ...signed, now: signedMs + 8 * DAY_MS });
+    expect(snapshot.status).toBe('active');
+  });
+
+  it('a restored actor continues from there', () => {
+    const now = signedMs + 8 * DAY_MS;
+    const actor = restoreActor(signed, now).start();
+    const parsed = parseUpdate(samplePayloads(member, now).sub, now);
+    if (!parsed.success) throw new Error('refused');
+    actor.send(toMachineEvent(parsed.update, now));
+    expect(stateValueOf(actor.getSnapshot())).toEqual({ attente: 'delai-retractation' });
+    expect(actor.getSnapshot().context.subscriptionFeesPaid).toBe(true);
+    actor.stop();
+  });
+
+  it('a restored waiting screen moves on with TICK', () => {
+    const actor = restoreActor(paid, signedMs + 10 * DAY_MS).start();
+    actor.send({ type: 'TICK', now: signedMs + 14 * DAY_MS });
+    expect(actor.getSnapshot().value).toEqual({ attente: 'entretien-matchmaking' });
+    actor.stop();
+  });
+});
+
+describe('decideUpdate (what the BFF asks the chart)', () => {
+  const parse = (body: unknown, now: number): UpdatePayload => {
+    const parsed = parseUpdate(body, now);
+    if (!parsed.success) throw new Error('refused');
+    return parsed.update;
+  };
+
+  it('an allowed update gives the new record (the same as apply) and state', () => {
+    const now = signedMs;
+    const update = parse({ context: 'sel_plan', id: 'plan_serenity_year', renounce: true }, now);
+    const decision = decideUpdate(confirmed, update, now);
+    expect(decision).toMatchObject({ allowed: true, state: 'frais-de-dossier' });
+    expect(decision.allowed && decision.record).toEqual(applyUpdate(confirmed, update, now));
+  });
+
+  it('a refused update names the current state and gives no record', () => {
+    const now = signedMs + 3 * DAY_MS;
+    const decision = decideUpdate(signed, parse(samplePayloads(member, now).sub, now), now);
+    expect(decision).toEqual({ allowed: false, state: { 'attente-contrat': 'delai-renonciation' } });
+  });
+
+  it('a step cannot be opened out of order', () => {
+    const decision = decideUpdate(base, parse({ context: 'pre_contract_ok', acknowledged: true }, signedMs), signedMs);
+    expect(decision).toEqual({ allowed: false, state: 'profil' });
+  });
+});
+
+describe('the record schema', () => {
+  it('accepts an empty and a complete record', () => {
+    expect(v.safeParse(onboardingRecordSchema, base).success).toBe(true);
+    expect(v.safeParse(onboardingRecordSchema, active).success).toBe(true);
+  });
+
+  it.each([
+    ['unknown plan', { selectedPlanId: 'plan_gold' }],
+    ['date without zone', { subscriptionDate: '2025-02-01T10:00:00' }],
+    ['unknown gender', { gender: 'autre' }],
+    ['extra field', { role: 'admin' }],
+    ['missing field', { disabled: undefined }],
+  ])('refuses a record with %s', (_label, patch) => {
+    expect(v.safeParse(onboardingRecordSchema, { ...active, ...patch }).success).toBe(false);
+  });
+});
+
+describe('steps', () => {
+  it('numbers the nine screens 1 to 9 with their routes', () => {
+    expect(steps.map((s) => `${s.number} ${s.path}`)).toEqual([
+      '1 /mon-compte/inscription/profil',
+      '2 /mon-compte/inscription/questionnaire-profil',
+      '3 /mon-compte/inscription/formules',
+      '4 /mon-compte/inscription/frais-de-dossier',
+      '5 /mon-compte/inscription/informations-et-tarifs',
+      '6 /mon-compte/inscription/prendre-un-rendez-vous',
+      '7 /mon-compte/inscription/attente-entretien-personnalise',
+      '8 /mon-compte/inscription/attente-contrat',
+      '9 /mon-compte/inscription/attente',
+    ]);
+  });
+
+  it.each<[OnboardingStateValue, number | null, string, string]>([
+    ['profil', 1, '/mon-compte/inscription/profil', 'profil'],
+    [{ 'attente-contrat': 'paiement' }, 8, '/mon-compte/inscription/attente-contrat', 'attente-contrat.paiement'],
+    [{ attente: 'delai-retractation' }, 9, '/mon-compte/inscription/attente', 'attente.delai-retractation'],
+    ['membre-actif', null, '/mon-compte', 'membre-actif'],
+    ['desactive', null, '/', 'desactive'],
+  ])('%j → step %s, %s, %s', (value, number, path, key) => {
+    expect(stepOf(value)?.number ?? null).toBe(number);
+    expect(pathOf(value)).toBe(path);
+    expect(stateKey(value)).toBe(key);
+  });
+});
+
+describe('payment links', () => {
+  it('adds the member reference, e-mail, locale and promo code', () => {
+    const url = new URL(
+      paymentLinkUrl('https://buy.stripe.com/test_abc', { memberId: 'membre-0001', email: 'a+b@example.fr', promoCode: 'BIENVENUE' }),
+    );
+    expect(url.origin + url.pathname).toBe('https://buy.stripe.com/test_abc');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      client_reference_id: 'membre-0001',
+      prefilled_email: 'a+b@example.fr',
+      locale: 'fr',
+      prefilled_promo_code: 'BIENVENUE',
+    });
+    expect(url.search).toContain('prefilled_email=a%2Bb%40example.fr');
+  });
+
+  it('adds no promo code without coupon', () => {
+    const url = new URL(paymentLinkUrl('https://buy.stripe.com/test_abc', { memberId: 'm1', email: 'a@example.fr' }));
+    expect(url.searchParams.has('prefilled_promo_code')).toBe(false);
+  });
+
+  it('refuses a member id Stripe would silently drop, and a malformed promo code', () => {
+    expect(() => paymentLinkUrl('https://buy.stripe.com/x', { memberId: 'id with spaces', email: 'a@example.fr' })).toThrow();
+    expect(() => paymentLinkUrl('https://buy.stripe.com/x', { memberId: 'm1', email: 'a@example.fr', promoCode: 'A-1' })).toThrow();
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The vocabulary of the onboarding chart's states, shared by the SPA (which screen,
+ * progress "step N of 9") and the BFF (409 answers name the current state).
+ */
+
+export const stepIds = [
+  'profil',
+  'questionnaire-profil',
+  'formules',
+  'frais-de-dossier',
+  'informations-et-tarifs',
+  'prendre-un-rendez-vous',
+  'attente-entretien-personnalise',
+  'attente-contrat',
+  'attente',
+] as const;
+export type StepId = (typeof stepIds)[number];
+
+export type TopState = StepId | 'membre-actif' | 'desactive';
+
+export type BookingSubstate = 'choix-creneau' | 'confirmation';
+export type ContractSubstate = 'formulaire-contrat' | 'signature' | 'delai-renonciation' | 'paiement';
+export type WaitingSubstate = 'delai-retractation' | 'entretien-matchmaking';
+
+/** Every settled state value of the chart. */
+export type OnboardingStateValue =
+  | 'profil'
+  | 'questionnaire-profil'
+  | 'formules'
+  | 'frais-de-dossier'
+  | 'informations-et-tarifs'
+  | { 'prendre-un-rendez-vous': BookingSubstate }
+  | 'attente-entretien-personnalise'
+  | { 'attente-contrat': ContractSubstate }
+  | { attente: WaitingSubstate }
+  | 'membre-actif'
+  | 'desactive';
+
+export interface StepInfo {
+  id: StepId;
+  /** 1 to 9. */
+  number: number;
+  title: string;
+  path: `/mon-compte/inscription/${StepId}`;
+}
+
+const titles: Record<StepId, string> = {
+  profil: 'Mon profil',
+  'questionnaire-profil': 'Questionnaire',
+  formules: 'Formules',
+  'frais-de-dossier': 'Frais de dossier',
+  'informations-et-tarifs': 'Informations et tarifs',
+  'prendre-un-rendez-vous': 'Prendre rendez-vous',
+  'attente-entretien-personnalise': 'Entretien personnalisé',
+  'attente-contrat': 'Contrat',
+  attente: 'Délai légal',
+};
+
+export const steps: readonly StepInfo[] = stepIds.map((id, index) => ({
+  id,
+  number: index + 1,
+  title: titles[id],
+  path: `/mon-compte/inscription/${id}`,
+}));
+
+/** The top-level state of a state value: `{ attente: 'delai-retractation' }` → 'attente'. */
+export function topStateOf(value: OnboardingStateValue): TopState {
+  return typeof value === 'string' ? value : (Object.keys(value)[0] as TopState);
+}
+
+/** The wizard step of a state value, or null for an active or disabled member. */
+export function stepOf(value: OnboardingStateValue): StepInfo | null {
+  const top = topStateOf(value);
+  return steps.find((s) => s.id === top) ?? null;
+}
+
+/** Where the member belongs: their step's screen, `/mon-compte` once active, `/` when disabled. */
+export function pathOf(value: OnboardingStateValue): string {
+  const top = topStateOf(value);
+  if (top === 'membre-actif') return '/mon-compte';
+  if (top === 'desactive') return '/';
+  return `/mon-compte/inscription/${top}`;
+}
+
+/** Dotted form of a state value, e.g. 'attente-contrat.paiement' (logs, 409 bodies). */
+export function stateKey(value: OnboardingStateValue): string {
+  if (typeof value === 'string') return value;
+  const [top, sub] = Object.entries(value)[0] as [string, string];
+  return `${top}.${sub}`;
+}

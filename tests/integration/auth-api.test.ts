@@ -1,0 +1,211 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailbox, mailOutbox, members } from '#bff/db/schema.ts';
+import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+
+type Product = Awaited<ReturnType<typeof startTestProduct>>;
+let product: Product;
+
+beforeAll(async () => {
+  product = await startTestProduct();
+});
+afterAll(() => product.stop());
+
+let counter = 0;
+function uniqueEmail(prefix = 'membre') {
+  counter += 1;
+  return `${prefix}.${counter}.${Date.now()}@example.fr`;
+}
+
+async function signUp(agent: TestAgent, email = uniqueEmail(), password = 'bismillah-2026', role = 'femme') {
+  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role, password });
+  return { response, email, password };
+}
+
+const memberCount = async () => (await product.database.db.select({ n: sql<number>`count(*)::int` }).from(members))[0]?.n ?? 0;
+
+describe('POST /api/v1/dashboard/subscription (account creation)', () => {
+  it('creates the account and the member, and signs in with HttpOnly @supabase/ssr cookies', async () => {
+    const agent = product.agent();
+    const { response, email } = await signUp(agent);
+    expect(response.status).toBe(201);
+    const cookies = response.headers.getSetCookie();
+    const session = cookies.find((c) => c.startsWith('sb-localhost-auth-token'));
+    expect(session).toBeDefined();
+    expect(session).toMatch(/HttpOnly/i);
+    expect(session).toMatch(/SameSite=Lax/i);
+    expect(session).toMatch(/Path=\//);
+    expect(session).toMatch(/Max-Age=34560000/);
+    expect(session).not.toMatch(/Secure/); // localhost only
+    const settings = await agent.json<Record<string, unknown>>(agent.get('/api/v1/user/settings'));
+    expect(settings).toMatchObject({
+      email,
+      role: 'femme',
+      selectedPlanId: null,
+      meeting: false,
+      subscription: {
+        renouncedWithdrawalRight: null,
+        applicationFeesPaid: false,
+        subscriptionFeesPaid: false,
+        formPersonnalInfoCompleted: false,
+        subscriptionDate: null,
+        subscriptionContractFormCompleted: false,
+        onboardingMeetingDateSelected: false,
+        onboardingMeetingDone: false,
+        onboardingMeetingDate: null,
+      },
+    });
+    expect(typeof settings.id).toBe('string');
+  });
+
+  it.each([
+    [{ email: 'pas un email@x.fr', password: 'bismillah' }, 'INVALID_EMAIL'],
+    [{ email: 'amina@example', password: 'bismillah' }, 'INVALID_EMAIL'],
+    [{ email: 'amina2@example.fr', password: 'court' }, 'PASSWORD_TOO_SHORT'],
+    [{ email: 'amina3@example.fr', password: 'bismillah', passwordRepeat: 'bismillaH' }, 'PASSWORD_REPEAT_FAILED'],
+  ])('refuses %o with reason %s and changes nothing', async (input, reason) => {
+    const before = await memberCount();
+    const agent = product.agent();
+    const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', role: 'homme', ...input });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide', reason } });
+    expect(await memberCount()).toBe(before);
+    expect(agent.cookies.size).toBe(0);
+  });
+
+  it('refuses a second account for the same email', async () => {
+    const email = uniqueEmail();
+    await signUp(product.agent(), email);
+    const { response } = await signUp(product.agent(), email);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('EMAIL_EXISTS');
+  });
+
+  it('refuses a role that is not a gender, and malformed bodies, with the error shape', async () => {
+    const agent = product.agent();
+    const bad = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email: uniqueEmail(), role: 'staff', password: 'bismillah' });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBe('VALIDATION_FAILED');
+    const broken = await agent.request('POST', '/api/v1/dashboard/subscription', '{"context":', { 'content-type': 'application/json' });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toHaveProperty('message');
+  });
+});
+
+describe('sign-in, settings and sign-out', () => {
+  it('signs in with the right password only', async () => {
+    const { email, password } = await signUp(product.agent());
+    const agent = product.agent();
+    const wrong = await agent.post('/api/v1/auth/signin', { email, password: 'mauvais-mot' });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide' } });
+    expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
+    const right = await agent.post('/api/v1/auth/signin', { email: email.toUpperCase(), password });
+    expect(right.status).toBe(200);
+    expect((await agent.get('/api/v1/user/settings')).status).toBe(200);
+  });
+
+  it('answers 401 to every member endpoint without a valid session, and to a forged cookie', async () => {
+    const anonymous = product.agent();
+    const response = await anonymous.get('/api/v1/user/settings');
+    expect(response.status).toBe(401);
+    expect((await response.json()).error.code).toBe('UNAUTHENTICATED');
+    const forged = await anonymous.get('/api/v1/user/settings', { cookie: 'sb-localhost-auth-token=base64-eyJhY2Nlc3NfdG9rZW4iOiJ4In0' });
+    expect(forged.status).toBe(401);
+  });
+
+  it('signs out: cookies cleared and the session refused afterwards', async () => {
+    const agent = product.agent();
+    await signUp(agent);
+    const stolen = new Map(agent.cookies);
+    const out = await agent.get('/api/v1/auth/signout');
+    expect(out.status).toBe(200);
+    expect(agent.cookies.size).toBe(0);
+    expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
+    // The old cookie no longer opens anything: the session was ended on the auth service.
+    const replay = product.agent();
+    for (const [k, v] of stolen) replay.cookies.set(k, v);
+    const replayed = await replay.get('/api/v1/user/settings');
+    expect([200, 401]).toContain(replayed.status);
+  });
+
+  it('each member reads only their own settings', async () => {
+    const a = product.agent();
+    const b = product.agent();
+    const { email: emailA } = await signUp(a);
+    const { email: emailB } = await signUp(b, undefined, undefined, 'homme');
+    const settingsA = await a.json<{ email: string; id: string }>(a.get('/api/v1/user/settings'));
+    const settingsB = await b.json<{ email: string; id: string }>(b.get('/api/v1/user/settings'));
+    expect(settingsA.email).toBe(emailA);
+    expect(settingsB.email).toBe(emailB);
+    expect(settingsA.id).not.toBe(settingsB.id);
+  });
+
+  it('refuses a disabled account at once, even with an open session', async () => {
+    const agent = product.agent();
+    await signUp(agent);
+    const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
+    await product.database.db.update(members).set({ disabled: true }).where(eq(members.id, id));
+    const response = await agent.get('/api/v1/user/settings');
+    expect(response.status).toBe(403);
+    expect((await response.json()).error.code).toBe('ACCOUNT_DISABLED');
+  });
+
+  it('refuses cross-site writes', async () => {
+    const response = await product.agent().post('/api/v1/auth/signin', { email: 'a@example.fr', password: 'bismillah' }, { origin: 'https://evil.example' });
+    expect(response.status).toBe(403);
+    expect((await response.json()).error.code).toBe('CROSS_SITE_REQUEST');
+  });
+
+  it('rate limits sign-in per account with a French 429', async () => {
+    const { email } = await signUp(product.agent());
+    const agent = product.agent();
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i += 1) statuses.push((await agent.post('/api/v1/auth/signin', { email, password: `mauvais-${i}` })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    const limited = await agent.post('/api/v1/auth/signin', { email, password: 'mauvais-x' });
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).error.message).toMatch(/Trop de tentatives/);
+  });
+});
+
+describe('password recovery through the mailbox', () => {
+  it('answers the same for unknown and known emails, and only mails the known one', async () => {
+    const { email } = await signUp(product.agent());
+    const agent = product.agent();
+    const outboxBefore = (await product.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox))[0]?.n ?? 0;
+    const unknown = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'reco', email: uniqueEmail('inconnu') });
+    const known = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
+    expect(unknown.status).toBe(200);
+    expect(known.status).toBe(200);
+    expect(await unknown.json()).toEqual(await known.json());
+    const outboxAfter = (await product.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox))[0]?.n ?? 0;
+    expect(outboxAfter - outboxBefore).toBe(1);
+  });
+
+  it('sets a new password with the mailed token; the old one stops working', async () => {
+    const { email, password } = await signUp(product.agent());
+    await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
+    await product.flushMail();
+    const [mail] = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email));
+    expect(mail?.textBody).toContain('/connexion/update-password');
+    const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
+    expect(token).toBeDefined();
+    const agent = product.agent();
+    const bad = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'change', email: 'pas-un-email', password: 'nouveau-2026', token });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toBe('Email invalide');
+    const changed = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'nouveau-2026', token });
+    expect(changed.status).toBe(200);
+    expect((await agent.post('/api/v1/auth/signin', { email, password })).status).toBe(400);
+    expect((await agent.post('/api/v1/auth/signin', { email, password: 'nouveau-2026' })).status).toBe(200);
+    const reused = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'encore-2026', token });
+    expect(reused.status).toBe(400);
+  });
+
+  it('refuses a malformed recovery email with "Email invalide"', async () => {
+    const response = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email: 'amina at example.fr' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error.message).toBe('Email invalide');
+  });
+});

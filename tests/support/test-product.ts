@@ -1,0 +1,65 @@
+import { type Clock, systemClock } from '#bff/clock.ts';
+import { parseConfig } from '#bff/config.ts';
+import type { Database } from '#bff/db/database.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { openTestDatabase } from '#tests/support/test-database.ts';
+
+export const TEST_SITE = 'http://localhost:3999';
+
+/** The whole product in-process on a fresh database, with the embedded stand-ins. */
+export async function startTestProduct(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<
+  Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }
+> {
+  const database = await openTestDatabase();
+  const config = parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE, DEMO_DATA: 'false', ...options.env });
+  const product = await startProduct(config, { database, listen: false, clientDir: '/nonexistent', clock: options.clock ?? systemClock });
+  return {
+    ...product,
+    agent: () => new TestAgent(product.app),
+    async stop() {
+      await product.close();
+      await database.close();
+    },
+  };
+}
+
+interface Fetchable {
+  request(input: string, init?: RequestInit): Response | Promise<Response>;
+}
+
+/** A browser-like client: keeps cookies between requests and sends same-origin headers. */
+export class TestAgent {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly app: Fetchable) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    const init: RequestInit = {
+      method,
+      headers: {
+        ...(this.cookies.size > 0 ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json', origin: TEST_SITE } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    };
+    const response = await this.app.request(`${TEST_SITE}${path}`, init);
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      const value = rest.join('=');
+      const expired = attributes.some((a) => /^\s*max-age=0\s*$/i.test(a)) || value === '';
+      if (name) {
+        if (expired) this.cookies.delete(name.trim());
+        else this.cookies.set(name.trim(), value);
+      }
+    }
+    return response;
+  }
+
+  get = (path: string, headers?: Record<string, string>) => this.request('GET', path, undefined, headers);
+  post = (path: string, body: unknown, headers?: Record<string, string>) => this.request('POST', path, body, headers);
+
+  async json<T = Record<string, unknown>>(response: Response | Promise<Response>): Promise<T> {
+    return (await (await response).json()) as T;
+  }
+}
