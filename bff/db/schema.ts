@@ -62,6 +62,7 @@ export const mailOutbox = pgTable('mail_outbox', {
   status: text('status').notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   sentAt: timestamp('sent_at', { withTimezone: true }),
 });

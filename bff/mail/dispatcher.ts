@@ -1,10 +1,11 @@
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 
 const MAX_ATTEMPTS = 8;
+const LEASE_MS = 2 * 60 * 1000;
 
 export interface MailDispatcher {
   /** Sends every pending mail now (also called on a timer). Returns how many were sent. */
@@ -25,30 +26,41 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
   let running: Promise<number> | undefined;
   let again = false;
 
+  /**
+   * Claims the oldest sendable mail with a lease (a short transaction, `SKIP LOCKED` so that
+   * instances never claim the same row), sends it outside any transaction — the embedded SMTP
+   * server writes to the same database, and PGlite has a single connection — then records the
+   * outcome. A crash while sending leaves a lease that expires, and the mail is sent again.
+   */
   async function sendOne(): Promise<boolean> {
-    return options.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select()
-        .from(mailOutbox)
-        .where(and(eq(mailOutbox.status, 'pending'), lt(mailOutbox.attempts, MAX_ATTEMPTS)))
-        .orderBy(asc(mailOutbox.id))
-        .limit(1)
-        .for('update', { skipLocked: true });
-      if (!row) return false;
-      try {
-        await transport.sendMail({ from: options.from, to: row.toAddress, subject: row.subject, text: row.textBody, html: row.htmlBody ?? undefined });
-        await tx.update(mailOutbox).set({ status: 'sent', sentAt: options.clock.now(), attempts: row.attempts + 1 }).where(eq(mailOutbox.id, row.id));
-      } catch (error) {
-        const attempts = row.attempts + 1;
-        await tx
-          .update(mailOutbox)
-          .set({ attempts, lastError: error instanceof Error ? error.message : String(error), status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending' })
-          .where(eq(mailOutbox.id, row.id));
-        // Stop this round on failure: the next tick retries.
-        return false;
-      }
+    const now = options.clock.now();
+    const claimed = await options.db.execute<{ id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }>(sql`
+      UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, claimed_until = ${new Date(now.getTime() + LEASE_MS)}
+      WHERE id = (
+        SELECT id FROM mail_outbox
+        WHERE attempts < ${MAX_ATTEMPTS}
+          AND (status = 'pending' OR (status = 'sending' AND claimed_until < ${now}))
+        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, to_address, subject, text_body, html_body, attempts`);
+    const row = (claimed as unknown as { rows: { id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }[] }).rows[0];
+    if (!row) return false;
+    try {
+      await transport.sendMail({ from: options.from, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body ?? undefined });
+      await options.db.update(mailOutbox).set({ status: 'sent', sentAt: options.clock.now(), claimedUntil: null }).where(eq(mailOutbox.id, row.id));
       return true;
-    });
+    } catch (error) {
+      await options.db
+        .update(mailOutbox)
+        .set({
+          status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+          claimedUntil: null,
+          lastError: error instanceof Error ? error.message : String(error),
+        })
+        .where(eq(mailOutbox.id, row.id));
+      // Stop this round on failure: the next tick retries.
+      return false;
+    }
   }
 
   async function drain(): Promise<number> {

@@ -3,7 +3,9 @@ import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
+import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -88,6 +90,9 @@ export async function applyOnboardingUpdate(
       const record: OnboardingRecord = recordOf(row);
       const decision = decideUpdate(record, update, nowMs);
       if (!decision.allowed) throw refused(stateKey(decision.state), update.context);
+      if (update.context === 'sel_plan' && !isPlanActive(update.id, await readPayInFull(tx))) {
+        throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', { state: stateKey(decision.state), context: update.context });
+      }
       if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
         const expected = expectedPayment(record, update.context);
         if (!expected) throw refused(stateKey(decision.state), update.context);

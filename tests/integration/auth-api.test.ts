@@ -19,6 +19,7 @@ function uniqueEmail(prefix = 'membre') {
 
 async function signUp(agent: TestAgent, email = uniqueEmail(), password = 'bismillah-2026', role = 'femme') {
   const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role, password });
+  expect([201, 409]).toContain(response.status);
   return { response, email, password };
 }
 
@@ -185,7 +186,8 @@ describe('password recovery through the mailbox', () => {
 
   it('sets a new password with the mailed token; the old one stops working', async () => {
     const { email, password } = await signUp(product.agent());
-    await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
+    const asked = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
+    expect(asked.status, await asked.clone().text()).toBe(200);
     await product.flushMail();
     const [mail] = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email));
     expect(mail?.textBody).toContain('/connexion/update-password');

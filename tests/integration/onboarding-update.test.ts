@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { expectedAmountCents } from '#machines/onboarding/plans.ts';
@@ -114,6 +115,20 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     const other = await send(a.agent, { context: 'onb_meet_resa', status: true, uid: b.id });
     expect(other.status).toBe(403);
     expect((await stored(b.id)).version).toBe(0);
+  });
+
+  it('offers only the active pay-in-full plans (the staff setting), refusing the others', async () => {
+    const member = await newMember();
+    const sample = samplePayloads(member, clock.now().getTime());
+    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf]) expect((await send(member.agent, body)).status).toBe(200);
+    await writePayInFull(product.database.db, 'cashback', clock.now());
+    const inactive = await send(member.agent, { context: 'sel_plan', id: 'plan_serenity_year', renounce: false });
+    expect(inactive.status).toBe(409);
+    expect(inactive.body.error.code).toBe('PLAN_NOT_OFFERED');
+    expect((await stored(member.id)).version).toBe(3);
+    await writePayInFull(product.database.db, 'cash', clock.now());
+    expect((await send(member.agent, { context: 'sel_plan', id: 'plan_serenity_year', renounce: false })).status).toBe(200);
+    await writePayInFull(product.database.db, 'cashback', clock.now());
   });
 
   it('refuses a bad payload with field-level French issues and changes nothing', async () => {

@@ -11,7 +11,8 @@ export async function startTestProduct(options: { clock?: Clock; env?: Record<st
   Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }
 > {
   const database = await openTestDatabase();
-  const config = parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE, DEMO_DATA: 'false', ...options.env });
+  // Each test agent is a distinct visitor with its own address (X-Forwarded-For, trusted here).
+  const config = parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE, DEMO_DATA: 'false', TRUST_PROXY: 'true', ...options.env });
   const product = await startProduct(config, { database, listen: false, clientDir: '/nonexistent', clock: options.clock ?? systemClock });
   return {
     ...product,
@@ -28,14 +29,22 @@ interface Fetchable {
 }
 
 /** A browser-like client: keeps cookies between requests and sends same-origin headers. */
+let visitors = 0;
+
 export class TestAgent {
   readonly cookies = new Map<string, string>();
-  constructor(private readonly app: Fetchable) {}
+  /** A documentation-range address (RFC 5737): only ever a header value, never contacted. */
+  readonly address: string;
+  constructor(private readonly app: Fetchable) {
+    visitors += 1;
+    this.address = `198.51.${Math.floor(visitors / 250) % 250}.${(visitors % 250) + 1}`;
+  }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     const init: RequestInit = {
       method,
       headers: {
+        'x-forwarded-for': this.address,
         ...(this.cookies.size > 0 ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json', origin: TEST_SITE } : {}),
         ...headers,

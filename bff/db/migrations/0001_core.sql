@@ -58,13 +58,15 @@ CREATE TABLE mail_outbox (
   text_body text NOT NULL,
   html_body text,
   kind text NOT NULL,
-  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+  status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sending', 'sent', 'failed')),
   attempts integer NOT NULL DEFAULT 0,
   last_error text,
+  -- Lease of the instance sending it; an expired lease makes the mail pending again.
+  claimed_until timestamptz,
   created_at timestamptz NOT NULL DEFAULT now(),
   sent_at timestamptz
 );
-CREATE INDEX mail_outbox_pending_idx ON mail_outbox (id) WHERE status = 'pending';
+CREATE INDEX mail_outbox_pending_idx ON mail_outbox (id) WHERE status IN ('pending', 'sending');
 
 CREATE TABLE mailbox (
   id bigserial PRIMARY KEY,

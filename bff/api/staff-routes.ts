@@ -1,0 +1,98 @@
+import { vValidator } from '@hono/valibot-validator';
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { requireCaller, requireStaff } from '#bff/auth/guards.ts';
+import { adminClient, requestClient } from '#bff/auth/supabase.ts';
+import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { recordOf } from '#bff/members/members.ts';
+import { stateFromRecord } from '#machines/onboarding/restore.ts';
+import { stateKey } from '#machines/onboarding/steps.ts';
+import { applyBan, banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? []);
+};
+
+const VerifyBody = v.object({
+  factorId: v.pipe(v.string('Facteur invalide'), v.uuid('Facteur invalide')),
+  code: v.pipe(v.string('Code invalide'), v.regex(/^\d{6}$/, 'Le code comporte 6 chiffres')),
+});
+
+/** Far future: Supabase bans take a Go duration; "none" lifts the ban. */
+const BAN_FOREVER = '876000h';
+
+/**
+ * Staff sign-in's second factor (TOTP through Supabase Auth MFA) and the staff actions that are
+ * not onboarding events. Every route re-checks the caller on the server.
+ */
+export function staffRoutes(deps: ApiDeps) {
+  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  return new Hono()
+    .get('/auth/mfa', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      const supabase = requestClient(c, deps.auth);
+      const { data, error } = await supabase.auth.mfa.listFactors();
+      if (error) throw new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
+      return c.json({ aal: caller.aal, factors: data.totp.map((f) => ({ id: f.id, friendlyName: f.friendly_name ?? null })) }, 200);
+    })
+    .post('/auth/mfa/enroll', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      if (caller.role !== 'staff') throw new ApiError(403, 'FORBIDDEN', 'Accès réservé à l’équipe de l’agence.');
+      const supabase = requestClient(c, deps.auth);
+      const existing = await supabase.auth.mfa.listFactors();
+      if ((existing.data?.totp.length ?? 0) > 0) {
+        throw new ApiError(409, 'MFA_ALREADY_ENROLLED', 'Un second facteur est déjà enregistré : saisissez le code de votre application.');
+      }
+      const { data, error } = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: `Union Sincère ${caller.email}`, issuer: 'Union Sincère' });
+      if (error || !data) throw new ApiError(400, 'MFA_ENROLL_FAILED', 'Impossible d’enregistrer le second facteur, réessayez.');
+      return c.json({ factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri }, 201);
+    })
+    .post('/auth/mfa/verify', vValidator('json', VerifyBody, hook), async (c) => {
+      await requireCaller(c, guardDeps);
+      const { factorId, code } = c.req.valid('json');
+      const supabase = requestClient(c, deps.auth);
+      const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code });
+      if (error) throw new ApiError(400, 'MFA_CODE_INVALID', 'Code incorrect ou expiré. Vérifiez l’heure de votre téléphone et réessayez.');
+      return c.json({ aal: 'aal2' as const }, 200);
+    })
+    .post('/auth/ban', vValidator('json', banPayloadSchema, hook), async (c) => {
+      const staff = await requireStaff(c, guardDeps);
+      const payload = c.req.valid('json');
+      if (payload.uid === staff.id) throw new ApiError(400, 'FORBIDDEN', 'Vous ne pouvez pas désactiver votre propre compte.');
+      const now = deps.clock.now();
+      const result = await deps.database.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(members).where(eq(members.id, payload.uid)).limit(1);
+        if (!row || row.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const record = recordOf(row);
+        const fromState = stateKey(stateFromRecord(record, now.getTime()));
+        const next = applyBan(record, payload);
+        const version = row.version + 1;
+        const [updated] = await tx
+          .update(members)
+          .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now })
+          .where(eq(members.id, row.id))
+          .returning();
+        await tx.insert(onboardingEvents).values({
+          memberId: row.id,
+          context: 'ban',
+          event: payload.disable ? 'DISABLE' : 'ENABLE',
+          payload,
+          fromState,
+          toState: stateKey(stateFromRecord(next, now.getTime())),
+          actorId: staff.id,
+          actorRole: 'staff',
+          version,
+          createdAt: now,
+        });
+        return updated;
+      });
+      // The auth user is banned too: no new session, no refresh. Open sessions are already refused
+      // by the member flag checked on every request.
+      const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, { ban_duration: payload.disable ? BAN_FOREVER : 'none' });
+      if (error) console.error('[ban] utilisateur auth non mis à jour :', error.message);
+      return c.json({ uid: result?.id, disabled: result?.disabled ?? payload.disable }, 200);
+    });
+}

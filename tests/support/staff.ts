@@ -1,0 +1,32 @@
+import * as OTPAuth from 'otpauth';
+import { expect } from 'vitest';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import type { Product } from '#bff/start.ts';
+import type { TestAgent } from '#tests/support/test-product.ts';
+
+let n = 0;
+
+/** A staff account signed in with password only (aal1), and a way to pass the TOTP step (aal2). */
+export async function signInStaff(product: Product & { agent(): TestAgent }) {
+  n += 1;
+  const email = `equipe.${n}.${Date.now()}@example.fr`;
+  const password = 'equipe-solide-2026';
+  const { id } = await ensureAccount(adminClient(product.auth), product.database.db, { email, password, kind: 'staff', name: `Équipe ${n}` });
+  const agent = product.agent();
+  const signin = await agent.post('/api/v1/auth/signin', { email, password });
+  expect(signin.status).toBe(200);
+  return {
+    id,
+    email,
+    agent,
+    /** Enrols a TOTP factor and verifies a code computed like an authenticator app would. */
+    async passTotp() {
+      const enrolled = await agent.json<{ factorId: string; secret: string; qrCode: string }>(agent.post('/api/v1/auth/mfa/enroll', {}));
+      const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(enrolled.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+      const verified = await agent.post('/api/v1/auth/mfa/verify', { factorId: enrolled.factorId, code: totp.generate() });
+      expect(verified.status).toBe(200);
+      return enrolled;
+    },
+  };
+}
