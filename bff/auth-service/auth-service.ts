@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import type { JWK } from 'jose';
+import type { Clock } from '#bff/clock.ts';
+import type { Database } from '#bff/db/database.ts';
+import { adminRoutes } from '#bff/auth-service/admin-routes.ts';
+import type { AuthDeps } from '#bff/auth-service/deps.ts';
+import { discoveryRoutes } from '#bff/auth-service/discovery-routes.ts';
+import { AuthApiError, renderAuthError } from '#bff/auth-service/errors.ts';
+import { loadSigningKey } from '#bff/auth-service/keys.ts';
+import { mfaRoutes } from '#bff/auth-service/mfa-routes.ts';
+import { type BucketSpec, createRateLimits, type LimitName } from '#bff/auth-service/rate-limit.ts';
+import { tokenRoutes } from '#bff/auth-service/token-routes.ts';
+import { userRoutes } from '#bff/auth-service/user-routes.ts';
+
+export { authMigrations } from '#bff/auth-service/migrations.ts';
+
+export interface AuthServiceOptions {
+  database: Database;
+  clock: Clock;
+  /** Public site address, e.g. http://localhost:3000 (issuer host, redirects, mail links). */
+  siteUrl: string;
+  /** JWT `iss`, default `${siteUrl}/auth/v1`. */
+  issuer?: string;
+  /** Access-token lifetime, default 3600. */
+  jwtExpirySeconds?: number;
+  /** Called after a mail was committed to the outbox (to poke the dispatcher). */
+  onMailQueued?: () => void;
+  /** Header whose first value keys per-IP buckets (default: 'sb-forwarded-for'). */
+  rateLimitHeader?: string;
+  /** Lifetime of e-mail links and codes, default 3600 s. */
+  otpExpirySeconds?: number;
+  /** Origins besides the site's that `redirect_to` may name (otherwise the default is used). */
+  redirectOrigins?: string[];
+  /** Name used in the mails, default 'Union Sincère'. */
+  siteName?: string;
+  /** Overrides of the rate limits (tests, or a deployment that needs other numbers). */
+  rateLimits?: Partial<Record<LimitName, BucketSpec>>;
+}
+
+export interface AuthService {
+  /** Mount at `/auth/v1`: `app.route('/auth/v1', service.app)`. */
+  app: Hono;
+  /** JWT with role `anon`, the key supabase-js is created with. */
+  anonKey: string;
+  /** JWT with role `service_role`, for `auth.admin`. Server-side only. */
+  serviceRoleKey: string;
+  /** The public signing key set (also served at `/auth/v1/.well-known/jwks.json`). */
+  jwks: { keys: JWK[] };
+}
+
+/**
+ * The embedded auth service: a faithful subset of the Supabase Auth (GoTrue) HTTP API that the
+ * real supabase-js client drives unchanged. Loads (or creates, once) the ES256 signing key kept
+ * in the database, so every instance sharing the database signs and verifies alike.
+ */
+export async function createAuthService(options: AuthServiceOptions): Promise<AuthService> {
+  const siteUrl = options.siteUrl.replace(/\/+$/, '');
+  const issuer = options.issuer ?? `${siteUrl}/auth/v1`;
+  const key = await loadSigningKey(options.database.db, options.clock, issuer);
+  const deps: AuthDeps = {
+    db: options.database.db,
+    clock: options.clock,
+    key,
+    limits: createRateLimits(options.clock, options.rateLimits),
+    config: {
+      siteUrl,
+      apiUrl: `${siteUrl}/auth/v1`,
+      issuer,
+      jwtExpirySeconds: options.jwtExpirySeconds ?? 3600,
+      otpExpirySeconds: options.otpExpirySeconds ?? 3600,
+      rateLimitHeader: (options.rateLimitHeader ?? 'sb-forwarded-for').toLowerCase(),
+      redirectOrigins: (options.redirectOrigins ?? []).map((origin) => new URL(origin).origin),
+      siteName: options.siteName ?? 'Union Sincère',
+    },
+    mailQueued: () => {
+      try {
+        options.onMailQueued?.();
+      } catch (error) {
+        console.error('[auth] onMailQueued a échoué :', error);
+      }
+    },
+  };
+
+  const app = new Hono();
+  app.onError((error, c) => renderAuthError(error, c));
+  app.route('/', discoveryRoutes(deps));
+  app.route('/', tokenRoutes(deps));
+  app.route('/', userRoutes(deps));
+  app.route('/', mfaRoutes(deps));
+  app.route('/', adminRoutes(deps));
+  app.all('*', () => {
+    throw new AuthApiError(404, 'not_found', 'Not Found');
+  });
+
+  return { app, anonKey: key.anonKey, serviceRoleKey: key.serviceRoleKey, jwks: { keys: [key.publicJwk] } };
+}

@@ -1,0 +1,33 @@
+import type { Clock } from '#bff/clock.ts';
+import type { Db } from '#bff/db/database.ts';
+import type { SigningKey } from '#bff/auth-service/keys.ts';
+import type { RateLimits } from '#bff/auth-service/rate-limit.ts';
+
+/** Everything the handlers need, built once by `createAuthService`. */
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  key: SigningKey;
+  limits: RateLimits;
+  config: AuthConfig;
+  /** Called after a mail was committed to the outbox. */
+  mailQueued(): void;
+}
+
+export interface AuthConfig {
+  siteUrl: string;
+  /** Where this API answers, for links in mails (`${siteUrl}/auth/v1`). */
+  apiUrl: string;
+  issuer: string;
+  jwtExpirySeconds: number;
+  /** How long an e-mail link or code stays valid. */
+  otpExpirySeconds: number;
+  /** Header whose first value names the client for per-IP limits (lower case). */
+  rateLimitHeader: string;
+  /** Origins (besides the site's) that `redirect_to` may point to. */
+  redirectOrigins: string[];
+  siteName: string;
+}
+
+/** Executor for drizzle queries: the database or an open transaction. */
+export type Executor = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;

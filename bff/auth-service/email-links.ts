@@ -1,0 +1,147 @@
+import { and, eq, lt, lte } from 'drizzle-orm';
+import { enqueueMail } from '#bff/mail/outbox.ts';
+import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
+import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
+import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
+import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+import { flowState, mailRequests, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
+import { findUserByEmail, findUserById, isBanned, syncEmailIdentity } from '#bff/auth-service/store.ts';
+
+/** GoTrue's MAILER_MAX_FREQUENCY: one mail of a kind per address per minute. */
+export const MAIL_REPEAT_SECONDS = 60;
+
+export type EmailVerifyType = 'recovery' | 'magiclink' | 'signup' | 'invite' | 'email';
+
+const TOKEN_TYPES: Record<EmailVerifyType, OneTimeTokenType[]> = {
+  recovery: ['recovery_token'],
+  magiclink: ['recovery_token'],
+  signup: ['confirmation_token'],
+  invite: ['confirmation_token'],
+  email: ['confirmation_token', 'recovery_token'],
+};
+
+export function emailVerifyType(raw: string): EmailVerifyType {
+  if (raw in TOKEN_TYPES) return raw as EmailVerifyType;
+  throw errors.validation('Unsupported verification type');
+}
+
+/** The authentication method a verified link records (amr and PKCE flow states). */
+export function authenticationMethodOf(type: EmailVerifyType): string {
+  return type === 'signup' || type === 'invite' ? 'email/signup' : type === 'email' ? 'otp' : type;
+}
+
+/**
+ * Creates the one-time code of a mail (or generated link) for a user: stores its hash, notes
+ * when it was sent, and ties it to a PKCE flow when the client started one.
+ */
+export async function issueEmailToken(
+  exec: Executor,
+  input: { user: UserRow; type: EmailVerifyType; challenge?: CodeChallenge | undefined; now: Date },
+): Promise<{ otp: string; tokenHash: string }> {
+  const { user, now } = input;
+  if (!user.email) throw errors.validation('User has no e-mail address');
+  const otp = generateOtp();
+  const tokenHash = tokenHashOf(user.email, otp);
+  const flowStateId = input.challenge
+    ? await createFlowState(exec, {
+        userId: user.id,
+        challenge: input.challenge,
+        authenticationMethod: authenticationMethodOf(input.type),
+        now,
+      })
+    : null;
+  const tokenType: OneTimeTokenType = input.type === 'signup' || input.type === 'invite' ? 'confirmation_token' : 'recovery_token';
+  await storeOneTimeToken(exec, { userId: user.id, type: tokenType, tokenHash, relatesTo: user.email, flowStateId, now });
+  const sent = tokenType === 'confirmation_token' ? { confirmationSentAt: now } : { recoverySentAt: now };
+  await exec.update(users).set(sent).where(eq(users.id, user.id));
+  return { otp, tokenHash };
+}
+
+/**
+ * Consumes an e-mail token (one-time use), checks it is still valid and that its user may sign
+ * in, and confirms the user's address (following the link proves it). Runs in the caller's
+ * transaction; every refusal is 403 `otp_expired` with `invalidMessage`, or 403 `user_banned`.
+ */
+export async function consumeEmailToken(
+  deps: AuthDeps,
+  exec: Executor,
+  input: { tokenHash: string; type: EmailVerifyType; invalidMessage: string },
+): Promise<{ user: UserRow; flowStateId: string | null }> {
+  const now = deps.clock.now();
+  const expired = () => new AuthApiError(403, 'otp_expired', input.invalidMessage);
+  const token = await takeOneTimeToken(exec, input.tokenHash, TOKEN_TYPES[input.type]);
+  if (!token) throw expired();
+  const user = await findUserById(exec, token.userId);
+  if (!user || user.deletedAt) throw expired();
+  if (isBanned(user, now)) throw errors.userBanned(403);
+  if (now.getTime() > token.createdAt.getTime() + deps.config.otpExpirySeconds * 1000) throw expired();
+  if (user.emailConfirmedAt) return { user, flowStateId: token.flowStateId };
+  const [confirmed] = await exec.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, user.id)).returning();
+  if (!confirmed) throw expired();
+  await syncEmailIdentity(exec, confirmed, now);
+  return { user: confirmed, flowStateId: token.flowStateId };
+}
+
+/** Forgets a PKCE flow that a direct (token_hash) verification made useless. */
+export async function dropFlowState(exec: Executor, flowStateId: string | null): Promise<void> {
+  if (flowStateId) await exec.delete(flowState).where(eq(flowState.id, flowStateId));
+}
+
+/**
+ * Claims the right to mail `address` now: at most one mail of a kind per address per minute,
+ * for every address alike, known or not (so the answer reveals no account). Atomic across
+ * instances: the upsert only moves the date when the previous one is old enough.
+ */
+async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
+  const threshold = new Date(now.getTime() - MAIL_REPEAT_SECONDS * 1000);
+  await exec.delete(mailRequests).where(lt(mailRequests.lastRequestedAt, new Date(now.getTime() - 3600 * 1000)));
+  const claimed = await exec
+    .insert(mailRequests)
+    .values({ address, kind, lastRequestedAt: now })
+    .onConflictDoUpdate({
+      target: [mailRequests.address, mailRequests.kind],
+      set: { lastRequestedAt: now },
+      setWhere: lte(mailRequests.lastRequestedAt, threshold),
+    })
+    .returning({ address: mailRequests.address });
+  if (claimed.length > 0) return;
+  const [previous] = await exec
+    .select()
+    .from(mailRequests)
+    .where(and(eq(mailRequests.address, address), eq(mailRequests.kind, kind)));
+  const elapsed = previous ? now.getTime() - previous.lastRequestedAt.getTime() : 0;
+  const wait = Math.max(1, Math.ceil((MAIL_REPEAT_SECONDS * 1000 - elapsed) / 1000));
+  throw new AuthApiError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
+}
+
+/**
+ * POST /recover: queues the French recovery mail when the address has an account; answers the
+ * same either way. The mail is written in the same transaction as its token.
+ */
+export async function requestRecovery(
+  deps: AuthDeps,
+  input: { email: string; redirectTo: string | undefined; challenge: CodeChallenge | undefined },
+): Promise<void> {
+  const target = input.redirectTo ?? `${deps.config.siteUrl}${DEFAULT_RECOVERY_PATH}`;
+  const queued = await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    await claimMailSlot(tx, input.email, 'recovery', now);
+    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    const user = await findUserByEmail(tx, input.email);
+    if (!user?.email || isBanned(user, now)) return false;
+    const { otp, tokenHash } = await issueEmailToken(tx, { user, type: 'recovery', challenge: input.challenge, now });
+    await enqueueMail(
+      tx,
+      recoveryMail({
+        to: user.email,
+        link: recoveryLink(target, tokenHash),
+        otp,
+        siteName: deps.config.siteName,
+        validitySeconds: deps.config.otpExpirySeconds,
+      }),
+    );
+    return true;
+  });
+  if (queued) deps.mailQueued();
+}

@@ -1,0 +1,83 @@
+import type { Clock } from '#bff/clock.ts';
+
+/** GoTrue's limits (conf, api/middleware.go): token buckets refilled at `perPeriod/periodSeconds`. */
+export interface BucketSpec {
+  perPeriod: number;
+  periodSeconds: number;
+  burst: number;
+}
+
+export type LimitName = 'token' | 'verify' | 'email' | 'mfa' | 'emailSent' | 'codeGuesses';
+
+export const DEFAULT_LIMITS: Record<LimitName, BucketSpec> = {
+  /** POST /token, per client address. */
+  token: { perPeriod: 150, periodSeconds: 300, burst: 30 },
+  /** POST /verify (and GET), per client address. */
+  verify: { perPeriod: 30, periodSeconds: 300, burst: 30 },
+  /** POST /signup, /recover, /resend, /otp and PUT /user, per client address. */
+  email: { perPeriod: 30, periodSeconds: 300, burst: 30 },
+  /** MFA challenge and verify, per client address. */
+  mfa: { perPeriod: 15, periodSeconds: 60, burst: 30 },
+  /** Mails sent by the whole service: 429 over_email_send_rate_limit. */
+  emailSent: { perPeriod: 30, periodSeconds: 3600, burst: 30 },
+  /**
+   * Not in GoTrue: guesses of a six-digit code per e-mail address or per MFA factor, whatever the
+   * client address, so that a caller who sends no rate-limit header cannot enumerate codes.
+   */
+  codeGuesses: { perPeriod: 30, periodSeconds: 3600, burst: 10 },
+};
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+const MAX_KEYS = 50_000;
+
+/** Token buckets keyed by client, driven by the service clock (so tests can move time). */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly ratePerMs: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly spec: BucketSpec,
+  ) {
+    this.ratePerMs = spec.perPeriod / (spec.periodSeconds * 1000);
+  }
+
+  /** Takes one token for `key`; false when the bucket is empty. */
+  take(key: string): boolean {
+    const now = this.clock.now().getTime();
+    const bucket = this.buckets.get(key) ?? { tokens: this.spec.burst, at: now };
+    const tokens = Math.min(this.spec.burst, bucket.tokens + Math.max(0, now - bucket.at) * this.ratePerMs);
+    if (tokens < 1) {
+      this.buckets.set(key, { tokens, at: now });
+      return false;
+    }
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
+    if (this.buckets.size > MAX_KEYS) this.prune(now);
+    return true;
+  }
+
+  /** Forgets the buckets that have refilled completely (they behave exactly like new ones). */
+  private prune(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + (now - bucket.at) * this.ratePerMs >= this.spec.burst) this.buckets.delete(key);
+    }
+  }
+}
+
+export type RateLimits = Record<LimitName, TokenBuckets>;
+
+export function createRateLimits(clock: Clock, overrides: Partial<Record<LimitName, BucketSpec>> = {}): RateLimits {
+  const specs = { ...DEFAULT_LIMITS, ...overrides };
+  return {
+    token: new TokenBuckets(clock, specs.token),
+    verify: new TokenBuckets(clock, specs.verify),
+    email: new TokenBuckets(clock, specs.email),
+    mfa: new TokenBuckets(clock, specs.mfa),
+    emailSent: new TokenBuckets(clock, specs.emailSent),
+    codeGuesses: new TokenBuckets(clock, specs.codeGuesses),
+  };
+}

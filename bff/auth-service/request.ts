@@ -1,0 +1,89 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import * as v from 'valibot';
+import type { AuthConfig, AuthDeps } from '#bff/auth-service/deps.ts';
+import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
+import type { LimitName } from '#bff/auth-service/rate-limit.ts';
+
+const MAX_BODY_CHARS = 64 * 1024;
+
+/**
+ * Reads a JSON body and validates it: an empty body counts as `{}`, malformed JSON is 400
+ * `bad_json`, a schema failure 400 `validation_failed`, an oversized body 413. Never a 5xx.
+ */
+export async function readBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_CHARS) throw new AuthApiError(413, 'request_entity_too_large', 'Request body too large');
+  let body: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new AuthApiError(
+        400,
+        'bad_json',
+        `Could not parse request body as JSON: ${error instanceof Error ? error.message : 'invalid JSON'}`,
+      );
+    }
+  }
+  const result = v.safeParse(schema, body);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = v.getDotPath(issue);
+    throw errors.validation(`Invalid request body${path ? ` (${path})` : ''}: ${issue.message}`);
+  }
+  return result.output;
+}
+
+/** The first value of the rate-limit header, or undefined (then no per-IP limit applies). */
+export function rateLimitKey(c: Context, config: AuthConfig): string | undefined {
+  const value = c.req.header(config.rateLimitHeader)?.split(',')[0]?.trim();
+  return value ? value : undefined;
+}
+
+/** The client's address as GoTrue records it on MFA challenges: the forwarded one, else the socket's. */
+export function clientIp(c: Context, config: AuthConfig): string {
+  const forwarded = rateLimitKey(c, config);
+  if (forwarded) return forwarded;
+  try {
+    return getConnInfo(c).remote.address ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Per-IP token bucket in front of a route: 429 over_request_rate_limit once it is empty. */
+export function limitedBy(deps: AuthDeps, name: LimitName): MiddlewareHandler {
+  return async (c, next) => {
+    const key = rateLimitKey(c, deps.config);
+    if (key !== undefined && !deps.limits[name].take(key)) throw errors.overRequestRateLimit();
+    await next();
+  };
+}
+
+/** `redirect_to` when it points to the site (or an allowed origin), otherwise undefined. */
+export function allowedRedirect(raw: string | undefined, config: AuthConfig): string | undefined {
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    const allowed = [new URL(config.siteUrl).origin, ...config.redirectOrigins];
+    return allowed.includes(url.origin) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function bearerToken(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+// Valibot pieces shared by the request schemas. supabase-js sends `null` for unused fields.
+export const optionalString = v.nullish(v.string());
+export const optionalObject = v.nullish(v.record(v.string(), v.unknown()));
+
+/** Who is calling, as sessions and MFA challenges record it. */
+export function clientInfo(c: Context, config: AuthConfig): { ip: string; userAgent: string | null } {
+  return { ip: clientIp(c, config), userAgent: c.req.header('user-agent') ?? null };
+}

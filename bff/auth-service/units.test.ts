@@ -1,0 +1,91 @@
+import { getTableColumns, getTableName } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '#bff/clock.ts';
+import type { Database } from '#bff/db/database.ts';
+import { appMigrations, migrate } from '#bff/db/migrate.ts';
+import { parseGoDuration } from '#bff/auth-service/go-duration.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
+import { TokenBuckets } from '#bff/auth-service/rate-limit.ts';
+import * as schema from '#bff/auth-service/schema.ts';
+import { mergeMetadata } from '#bff/auth-service/serialize.ts';
+import { openTestDatabase } from '#tests/support/test-database.ts';
+
+describe('parseGoDuration', () => {
+  it.each([
+    ['876000h', 876_000 * 3_600_000],
+    ['1h30m', 5_400_000],
+    ['1.5h', 5_400_000],
+    ['90s', 90_000],
+    ['250ms', 250],
+    ['0', 0],
+  ])('reads %s', (text, ms) => {
+    expect(parseGoDuration(text)).toBe(ms);
+  });
+
+  it.each(['', 'none', '10', 'h', '-1h', '1d', '1h 30m', 'forever'])('refuses %j', (text) => {
+    expect(parseGoDuration(text)).toBeUndefined();
+  });
+});
+
+describe('TokenBuckets', () => {
+  it('allows the burst, then refills at the rate on the service clock', () => {
+    const clock = fakeClock();
+    const buckets = new TokenBuckets(clock, { perPeriod: 150, periodSeconds: 300, burst: 30 });
+    for (let i = 0; i < 30; i += 1) expect(buckets.take('a')).toBe(true);
+    expect(buckets.take('a')).toBe(false);
+    expect(buckets.take('b')).toBe(true);
+    clock.advance(1_999);
+    expect(buckets.take('a')).toBe(false);
+    clock.advance(2);
+    expect(buckets.take('a')).toBe(true);
+    clock.advance(3_600_000);
+    for (let i = 0; i < 30; i += 1) expect(buckets.take('a')).toBe(true);
+    expect(buckets.take('a')).toBe(false);
+  });
+});
+
+describe('mergeMetadata', () => {
+  it('adds and replaces keys; null deletes one', () => {
+    expect(mergeMetadata({ a: 1, b: 2, c: { x: 1 } }, { b: null, c: { y: 2 }, d: 'd' })).toEqual({ a: 1, c: { y: 2 }, d: 'd' });
+  });
+});
+
+describe('auth migrations', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase([authMigrations]);
+  });
+  afterAll(() => database.close());
+
+  it('are idempotent', async () => {
+    expect(await migrate(database, [appMigrations, authMigrations])).toEqual([]);
+  });
+
+  it('create every table and column the drizzle schema declares, in the embedded_auth schema', async () => {
+    const columns = await database.query<{ table_name: string; column_name: string }>(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'embedded_auth'",
+    );
+    const present = new Set(columns.map((c) => `${c.table_name}.${c.column_name}`));
+    const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => t instanceof PgTable);
+    expect(tables.map((t) => getTableName(t)).sort()).toEqual(
+      [
+        'flow_state',
+        'identities',
+        'mail_requests',
+        'mfa_challenges',
+        'mfa_factors',
+        'one_time_tokens',
+        'refresh_tokens',
+        'sessions',
+        'signing_keys',
+        'users',
+      ].sort(),
+    );
+    for (const table of tables) {
+      for (const column of Object.values(getTableColumns(table))) {
+        expect(present, `${getTableName(table)}.${column.name}`).toContain(`${getTableName(table)}.${column.name}`);
+      }
+    }
+  });
+});
