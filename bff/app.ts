@@ -1,13 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
+import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
+import { sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
+import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
+import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
+import { bookingStandIn } from '#bff/stand-ins/booking-stand-in.ts';
+import { checkoutStandIn } from '#bff/stand-ins/checkout-stand-in.ts';
 import { mailboxPage } from '#bff/stand-ins/mailbox-page.ts';
+import { standInAssets } from '#bff/stand-ins/stand-in-layout.ts';
 
 export interface AppOptions extends ApiDeps {
   /** The embedded auth service's Hono app, mounted at /auth/v1 (absent with a hosted project). */
@@ -33,8 +37,9 @@ export function createApp(options: AppOptions) {
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'"],
-        frameSrc: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameSrc: ["'self'", ...(options.config.calendlyUrl ? [new URL(options.config.calendlyUrl).origin] : [])],
+        // The scheduling stand-in is embedded by the wizard, like Calendly's inline widget.
+        frameAncestors: [(c) => (c.req.path.startsWith('/_local/booking') ? "'self'" : "'none'")],
         formAction: ["'self'"],
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
@@ -46,23 +51,24 @@ export function createApp(options: AppOptions) {
     }),
   );
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
-  if (options.localMailbox) app.route('/_local', mailboxPage(options.database.db));
+  if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
+  // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
+  const standIn = {
+    config: options.config,
+    db: options.database.db,
+    clock: options.clock,
+    dispatch: (request: Request) => app.fetch(request),
+  };
+  if (paymentsEmbedded(options.config) || bookingEmbedded(options.config)) app.route('/_local', standInAssets());
+  if (paymentsEmbedded(options.config)) app.route('/_local', checkoutStandIn(standIn));
+  if (bookingEmbedded(options.config)) app.route('/_local', bookingStandIn(standIn));
   app.route('/api/v1', createApi(options));
   app.route('/', imageRoutes({ dataDir: options.config.dataDir, clientDir: options.clientDir }));
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404));
 
+  // The built SPA: prerendered pages, the member/staff shell, and HTTP 404 for unknown paths.
   if (options.clientDir && existsSync(options.clientDir)) {
-    const clientDir = options.clientDir;
-    const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
-    app.use(
-      '/assets/*',
-      serveStatic({ root: clientDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
-    );
-    app.use('*', serveStatic({ root: clientDir }));
-    app.get('*', (c) => {
-      c.header('Cache-Control', 'no-cache');
-      return c.html(indexHtml, 200);
-    });
+    app.route('/', sitePages({ clientDir: options.clientDir, publicSiteUrl: options.config.publicSiteUrl }));
   }
   app.onError(onApiError);
   return app;

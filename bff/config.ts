@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeMode } from '#bff/payments/payment-links-config.ts';
 
 /**
  * The whole environment, validated once at start. A missing or malformed value stops the process
@@ -25,10 +26,13 @@ export const EnvSchema = v.pipe(
     MAIL_FROM: v.optional(v.pipe(v.string(), v.minLength(3, 'une adresse d’expéditeur')), 'Union Sincère <contact@union-sincere.localhost>'),
     AGENCY_EMAIL: v.optional(v.pipe(v.string(), v.email('une adresse e-mail')), 'contact@union-sincere.localhost'),
     STRIPE_WEBHOOK_SECRET: optionalText,
-    STRIPE_PAYMENT_LINKS: optionalText,
+    STRIPE_PAYMENT_LINKS: v.optional(paymentLinksEnvSchema),
+    STRIPE_MODE: v.optional(v.picklist(['test', 'live'], 'test ou live')),
+    STRIPE_PROMO_CODE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,100}$/, 'un code promotionnel alphanumérique')), 'BIENVENUE'),
     CALENDLY_URL: optionalUrl,
     CALENDLY_WEBHOOK_SIGNING_KEY: optionalText,
     GTM_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'un identifiant GTM-XXXXXXX'))),
+    CONTENT_PREVIEW_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'un jeton d’au moins 16 caractères'))),
     ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
     DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
     TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
@@ -55,10 +59,17 @@ export interface Config {
   mailFrom: string;
   agencyEmail: string;
   stripeWebhookSecret: string | undefined;
-  stripePaymentLinks: string | undefined;
+  /** Payment Links per offer; undefined runs the embedded checkout stand-in. */
+  stripePaymentLinks: PaymentLinks | undefined;
+  /** `test` links and events in development, `live` in production. */
+  stripeMode: StripeMode;
+  /** Promotion code of the file-fee coupon (prefilled_promo_code). */
+  stripePromoCode: string;
   calendlyUrl: string | undefined;
   calendlyWebhookSigningKey: string | undefined;
   gtmId: string | undefined;
+  /** Shows draft articles to a content API request carrying it (`x-preview-token`). */
+  contentPreviewToken: string | undefined;
   demoData: boolean;
   /** Read the client address from X-Forwarded-For (only behind a reverse proxy you run). */
   trustProxy: boolean;
@@ -80,11 +91,34 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   }
   const env = result.output;
   const publicSiteUrl = (env.PUBLIC_SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
-  const embedded = !env.SUPABASE_URL || !env.SMTP_URL || !env.STRIPE_WEBHOOK_SECRET || !env.CALENDLY_WEBHOOK_SIGNING_KEY;
+  const hosted = [
+    'SUPABASE_URL',
+    'SMTP_URL',
+    'STRIPE_WEBHOOK_SECRET',
+    'STRIPE_PAYMENT_LINKS',
+    'CALENDLY_WEBHOOK_SIGNING_KEY',
+    'CALENDLY_URL',
+  ] as const;
+  const embedded = hosted.some((k) => !env[k]);
   if (env.NODE_ENV === 'production' && embedded && env.ALLOW_EMBEDDED_IN_PRODUCTION !== 'true') {
-    const missing = ['SUPABASE_URL', 'SMTP_URL', 'STRIPE_WEBHOOK_SECRET', 'CALENDLY_WEBHOOK_SIGNING_KEY'].find((k) => !env[k as keyof Env]);
+    const missing = hosted.find((k) => !env[k]);
     throw new ConfigError(
       `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
+    );
+  }
+  // Live only with real links: the embedded checkout stand-in always sends test-mode events.
+  const stripeMode = env.STRIPE_MODE ?? (env.NODE_ENV === 'production' && env.STRIPE_PAYMENT_LINKS ? 'live' : 'test');
+  if (stripeMode === 'live' && !env.STRIPE_PAYMENT_LINKS)
+    throw new ConfigError('Configuration invalide : STRIPE_MODE=live demande STRIPE_PAYMENT_LINKS (le paiement embarqué est en mode test)');
+  // Hosted payments and booking need their webhook secrets (no unverifiable webhook endpoint).
+  if (env.STRIPE_PAYMENT_LINKS && !env.STRIPE_WEBHOOK_SECRET)
+    throw new ConfigError('Configuration invalide : STRIPE_WEBHOOK_SECRET est requis avec STRIPE_PAYMENT_LINKS');
+  if (env.CALENDLY_URL && !env.CALENDLY_WEBHOOK_SIGNING_KEY)
+    throw new ConfigError('Configuration invalide : CALENDLY_WEBHOOK_SIGNING_KEY est requis avec CALENDLY_URL');
+  const wrongMode = env.STRIPE_PAYMENT_LINKS ? linkInWrongMode(env.STRIPE_PAYMENT_LINKS, stripeMode) : null;
+  if (wrongMode) {
+    throw new ConfigError(
+      `Configuration invalide : STRIPE_PAYMENT_LINKS.${wrongMode} doit être un lien de mode ${stripeMode} (STRIPE_MODE=${stripeMode} ; les liens de test commencent par https://buy.stripe.com/test_)`,
     );
   }
   const host = new URL(publicSiteUrl).hostname;
@@ -103,9 +137,12 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     agencyEmail: env.AGENCY_EMAIL,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,
+    stripeMode,
+    stripePromoCode: env.STRIPE_PROMO_CODE,
     calendlyUrl: env.CALENDLY_URL,
     calendlyWebhookSigningKey: env.CALENDLY_WEBHOOK_SIGNING_KEY,
     gtmId: env.GTM_ID,
+    contentPreviewToken: env.CONTENT_PREVIEW_TOKEN,
     demoData: env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
     trustProxy: env.TRUST_PROXY === 'true',
     secureCookies: !['localhost', '127.0.0.1', '[::1]'].includes(host),

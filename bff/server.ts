@@ -19,7 +19,7 @@ async function main() {
     `  Union Sincère est prêt : ${product.url}`,
     `  Base de données : ${product.database.kind === 'pglite' ? `PGlite (${config.dataDir}/pglite)` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Authentification : ${product.embedded.auth ? 'service embarqué (/auth/v1)' : 'projet Supabase hébergé'}`,
-    `  E-mails : ${product.embedded.mail ? `boîte locale ${product.url}/_local/` : 'SMTP (SMTP_URL)'}`,
+    `  E-mails : ${product.embedded.mail ? `boîte locale ${product.url}/_local/mailbox` : 'SMTP (SMTP_URL)'}`,
   ];
   if (product.demoAccounts.length > 0) {
     lines.push('', '  Comptes de démonstration :');

@@ -3,7 +3,13 @@ import { bodyLimit } from 'hono/body-limit';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
+import { staffRoutes } from '#bff/api/staff-routes.ts';
 import { userRoutes } from '#bff/api/user-routes.ts';
+import { bookingRoutes } from '#bff/booking/booking-routes.ts';
+import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
+import { contractRoutes } from '#bff/contract/contract-routes.ts';
+import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
+import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
 import { ApiError, onApiError } from '#bff/http/errors.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 
@@ -19,6 +25,12 @@ export function createApi(deps: ApiDeps) {
     })
     .route('/', authRoutes(deps))
     .route('/', userRoutes(deps))
+    .route('/', staffRoutes(deps))
     .route('/', publicRoutes(deps))
+    .route('/', paymentLinkRoutes(deps))
+    .route('/', stripeWebhookRoutes(deps))
+    .route('/', bookingRoutes(deps))
+    .route('/', calendlyWebhookRoutes(deps))
+    .route('/', contractRoutes(deps))
     .onError(onApiError);
 }

@@ -120,9 +120,18 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       c.header('Cache-Control', 'no-cache');
       return c.json({ gtmId: deps.config.gtmId ?? null, consentVersion: CONSENT_VERSION, siteUrl: deps.config.publicSiteUrl }, 200);
     })
+    .route('/', contentRoutes(deps.config.contentPreviewToken, content));
+}
+
+/**
+ * The content API (blog articles and site pages as JSON). Drafts only with the preview token.
+ * Also used in-process by the prerender (`scripts/prerender.ts`) to feed the blog pages.
+ */
+export function contentRoutes(previewToken: string | undefined, content: ContentStore = loadContent()) {
+  return new Hono()
     .get('/content/query', vValidator('query', ContentQuery, queryHook), (c) => {
       const { collection, slug } = c.req.valid('query');
-      const preview = hasPreviewToken(c.req.header('x-preview-token'), deps.config.contentPreviewToken);
+      const preview = hasPreviewToken(c.req.header('x-preview-token'), previewToken);
       c.header('Cache-Control', preview ? 'no-store' : 'public, max-age=300');
       c.header('Vary', 'x-preview-token');
       if (slug === undefined) return c.json({ collection, items: content.list(collection as Collection, preview) }, 200);
@@ -134,7 +143,7 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
     })
     .get('/content/navigation', vValidator('query', NavigationQuery, queryHook), (c) => {
       const { collection } = c.req.valid('query');
-      const preview = hasPreviewToken(c.req.header('x-preview-token'), deps.config.contentPreviewToken);
+      const preview = hasPreviewToken(c.req.header('x-preview-token'), previewToken);
       c.header('Cache-Control', preview ? 'no-store' : 'public, max-age=300');
       c.header('Vary', 'x-preview-token');
       const items = content.list(collection as Collection, preview).map(({ slug, path, title, date, draft }) => ({ slug, path, title, date, draft }));

@@ -84,3 +84,6 @@ async function openPostgres(url: string): Promise<Database> {
     close: () => pool.end(),
   };
 }
+
+/** An open drizzle transaction on either engine. */
+export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];

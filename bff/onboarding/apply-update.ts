@@ -10,7 +10,8 @@ import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
-export type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Transaction } from '#bff/db/database.ts';
+import type { Transaction } from '#bff/db/database.ts';
 
 /** Who sends an event: a member for themself, staff for a member, or the server (webhooks). */
 export interface Actor {

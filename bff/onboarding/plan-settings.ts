@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { settings } from '#bff/db/schema.ts';
-import type { Transaction } from '#bff/onboarding/apply-update.ts';
+import type { Transaction } from '#bff/db/database.ts';
 import { type PayInFullSetting, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 
 /** Which pay-in-full plan each pack offers (decisions §5); staff change it from the dashboard. */

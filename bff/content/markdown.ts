@@ -1,0 +1,99 @@
+import matter from 'gray-matter';
+import { Marked, type Tokens } from 'marked';
+import * as v from 'valibot';
+
+/**
+ * Markdown + front matter of the site's copy (`content/pages`, `content/blog`): parsed with
+ * gray-matter, validated with valibot, rendered to HTML with marked. Used by the content API at
+ * start and by the Vite content plugin at build time, so the browser never ships a Markdown parser.
+ */
+
+const text = (name: string) => v.pipe(v.string(`${name} : texte attendu`), v.trim(), v.minLength(1, `${name} : valeur vide`));
+
+export const PageFrontMatterSchema = v.object({
+  title: text('title'),
+  description: text('description'),
+  heading: text('heading'),
+});
+export type PageFrontMatter = v.InferOutput<typeof PageFrontMatterSchema>;
+
+export const BlogFrontMatterSchema = v.object({
+  title: text('title'),
+  description: text('description'),
+  /** A quoted `YYYY-MM-DD`: YAML would otherwise turn it into a Date. */
+  date: v.pipe(v.string('date : "AAAA-MM-JJ" entre guillemets'), v.isoDate('date : "AAAA-MM-JJ"')),
+  cover: v.pipe(v.string('cover : chemin attendu'), v.regex(/^\/images\/[\w./-]+$/, 'cover : chemin local /images/…')),
+  coverAlt: text('coverAlt'),
+  draft: v.optional(v.boolean('draft : true ou false'), false),
+  tags: v.optional(v.array(v.string()), []),
+});
+export type BlogFrontMatter = v.InferOutput<typeof BlogFrontMatterSchema>;
+
+/** `Titre « avec » accents` → `titre-avec-accents` (heading anchors). */
+export function slugify(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[a-z]+;|&#\d+;/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/** A marked instance: GFM, heading ids for anchors, external links opened safely in a new tab. */
+function createMarked(): Marked {
+  const marked = new Marked({ gfm: true, breaks: false });
+  marked.use({
+    renderer: {
+      heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Heading) {
+        const inner = this.parser.parseInline(token.tokens);
+        const id = slugify(inner);
+        return `<h${token.depth}${id ? ` id="${id}"` : ''}>${inner}</h${token.depth}>\n`;
+      },
+      link(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Link) {
+        const inner = this.parser.parseInline(token.tokens);
+        const href = escapeAttribute(token.href);
+        const title = token.title ? ` title="${escapeAttribute(token.title)}"` : '';
+        if (/^https?:\/\//i.test(token.href)) {
+          return `<a href="${href}"${title} target="_blank" rel="noopener noreferrer">${inner}</a>`;
+        }
+        return `<a href="${href}"${title}>${inner}</a>`;
+      },
+    },
+  });
+  return marked;
+}
+
+const marked = createMarked();
+
+export function renderMarkdown(markdown: string): string {
+  return marked.parse(markdown, { async: false });
+}
+
+/** Words of a Markdown body (reading time). */
+export function wordCount(markdown: string): number {
+  return markdown.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+}
+
+export class ContentError extends Error {}
+
+export interface ParsedDocument<F> {
+  frontMatter: F;
+  markdown: string;
+  html: string;
+}
+
+/** Parses and validates one file; throws a `ContentError` naming the file and the field. */
+export function parseDocument<S extends v.GenericSchema>(source: string, schema: S, fileName: string): ParsedDocument<v.InferOutput<S>> {
+  // gray-matter caches by content; pass a fresh options object to get a fresh result every time.
+  const parsed = matter(source, {});
+  const result = v.safeParse(schema, parsed.data);
+  if (!result.success) {
+    const issue = result.issues[0];
+    throw new ContentError(`${fileName} : front matter invalide (${v.getDotPath(issue) ?? ''} ${issue.message})`);
+  }
+  return { frontMatter: result.output, markdown: parsed.content, html: renderMarkdown(parsed.content) };
+}

@@ -1,0 +1,201 @@
+import {
+  type ContractForm,
+  maritalStatusLabels,
+  professionalSituationLabels,
+  type Questionnaire,
+  regionLabels,
+  soughtPracticeLabels,
+} from '#machines/onboarding/forms.ts';
+import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
+
+/**
+ * The text of the matrimonial agency contract (Code de la consommation L224-90 to L224-95,
+ * R224-1 and R224-2), with its annex: the qualities of the person sought. Kept apart from the
+ * PDF rendering so that its mentions can be read and tested as text. Consistent with the CGV
+ * (content/pages/conditions-generales-de-vente.md).
+ */
+
+/** The agency's identity (L224-90). The bracketed values are to be completed, as in the CGV. */
+export interface Agency {
+  name: string;
+  legalForm: string;
+  address: string;
+  registration: string;
+  phone: string;
+  email: string;
+}
+
+export function agencyIdentity(email: string): Agency {
+  return {
+    name: 'Union Sincère',
+    legalForm: '[forme juridique et capital à compléter]',
+    address: '[adresse du siège à compléter]',
+    registration: 'RCS [ville à compléter] [numéro à compléter], SIRET [à compléter]',
+    phone: '[numéro à compléter]',
+    email,
+  };
+}
+
+export interface ContractInput {
+  agency: Agency;
+  email: string;
+  form: Pick<ContractForm, 'fullName' | 'address' | 'postcode' | 'city' | 'signature'>;
+  /** Step 1 answers, when readable: birth date and phone complete the identity. */
+  profile: { birthDate?: string; phone?: string } | null;
+  questionnaire: Questionnaire | null;
+  plan: Plan;
+  /** The member's express request to start before the end of the 14-day period (L221-25). */
+  renounced: boolean;
+  couponApplied: boolean;
+  /** When the contract form was completed, and when the contract was signed (`sub_date`). */
+  formCompletedAt: Date | null;
+  signedAt: Date | null;
+}
+
+export type Block = string | { bullets: string[] };
+export interface Section {
+  heading: string;
+  blocks: Block[];
+}
+export interface ContractDocument {
+  title: string;
+  status: string;
+  sections: Section[];
+  annex: Section;
+  signature: Section;
+}
+
+const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
+const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+
+function birthDateText(value: string | undefined): string | null {
+  if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
+  return parisDate.format(new Date(`${value}T12:00:00Z`));
+}
+
+function priceBlocks(input: ContractInput): Block[] {
+  const { plan } = input;
+  const fee = input.couponApplied ? FILE_FEE_WITH_COUPON_CENTS : FILE_FEE_CENTS;
+  const planLine =
+    plan.type === 'monthly'
+      ? `Prix de la formule : ${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois, soit ${formatEuros(plan.totalCents)} au total, toutes taxes comprises.`
+      : `Prix de la formule : ${formatEuros(plan.totalCents)} toutes taxes comprises, payé en une seule fois${plan.discount ? ` (remise de 10 % incluse, au lieu de ${formatEuros(plan.discount.originalPriceCents)})` : ''}.`;
+  const terms =
+    plan.type === 'monthly'
+      ? `La première mensualité est payée par carte bancaire à l'ouverture du paiement dans l'espace membre ; les suivantes sont prélevées automatiquement sur la même carte, chaque mois à la même date. Les prélèvements s'arrêtent d'eux-mêmes après la ${plan.installments}e mensualité.`
+      : `Le prix est payé par carte bancaire, en une fois, à l'ouverture du paiement dans l'espace membre.`;
+  return [
+    planLine,
+    terms,
+    `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n'est demandé au titre du présent contrat avant l'expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n'est ouvert qu'à l'issue de ce délai.`,
+    `Frais de dossier, payés avant l'entretien d'accueil et distincts du prix de la formule : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
+    'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
+  ];
+}
+
+function annexBlocks(questionnaire: Questionnaire | null): Block[] {
+  if (!questionnaire) return ['Le questionnaire de rapprochement du membre n’est pas disponible.'];
+  const list = (values: readonly string[], labels: Record<string, string>) => values.map((value) => labels[value] ?? value).join(', ');
+  return [
+    'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224-1 du Code de la consommation) :',
+    {
+      bullets: [
+        `Tranche d'âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans`,
+        `Région : ${list(questionnaire.soughtRegions, regionLabels)}`,
+        `Situation familiale : ${list(questionnaire.soughtFamilySituations, maritalStatusLabels)}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}`,
+        `Situation professionnelle : ${professionalSituationLabels[questionnaire.soughtProfessionalSituation]}`,
+        `Pratique religieuse : ${soughtPracticeLabels[questionnaire.soughtPractice]}`,
+        `Autres qualités essentielles : ${questionnaire.otherQualities}`,
+      ],
+    },
+  ];
+}
+
+export function contractDocument(input: ContractInput): ContractDocument {
+  const { agency, plan, form } = input;
+  const birth = birthDateText(input.profile?.birthDate);
+  const months = Math.min(plan.durationMonths, CONTRACT_MAX_MONTHS);
+  const sections: Section[] = [
+    {
+      heading: 'Entre les soussignés',
+      blocks: [
+        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224-90 à L224-95 et R224-1 à R224-3 du Code de la consommation, ci-après « l'agence » ;`,
+        `et ${form.fullName}${birth ? `, né(e) le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${input.profile.phone}` : ''}, ci-après « le membre ».`,
+      ],
+    },
+    {
+      heading: 'Article 1 — Nature des prestations',
+      blocks: [
+        "L'agence accompagne le membre dans sa recherche d'un conjoint, dans le respect des valeurs musulmanes, en lui proposant la rencontre de personnes dont les attentes sont compatibles avec les siennes. L'accompagnement comprend :",
+        {
+          bullets: [
+            "l'étude du dossier et du questionnaire de rapprochement du membre ;",
+            'un entretien de rapprochement avec une conseillère ou un conseiller ;',
+            "la recherche, parmi les personnes accompagnées par l'agence, de profils correspondant aux qualités figurant en annexe ;",
+            "la présentation de propositions, sous forme de résumés anonymes, et l'organisation d'une première prise de contact lorsque les deux personnes l'acceptent ;",
+            'des conseils et un suivi pendant toute la durée du contrat.',
+          ],
+        },
+        `Formule choisie : ${plan.title} (${plan.durationMonths} mois). L'agence est tenue d'une obligation de moyens : elle ne peut garantir ni un nombre déterminé de propositions, ni la conclusion d'un mariage.`,
+      ],
+    },
+    { heading: 'Article 2 — Prix et modalités de paiement', blocks: priceBlocks(input) },
+    {
+      heading: 'Article 3 — Durée',
+      blocks: [
+        `Le contrat est conclu pour une durée déterminée de ${months} mois à compter de sa signature ; cette durée n'excède en aucun cas ${CONTRACT_MAX_MONTHS} mois (article L224-90). Il prend fin de plein droit à son terme et n'est pas reconduit tacitement. Le membre qui souhaite poursuivre peut conclure un nouveau contrat.`,
+      ],
+    },
+    {
+      heading: `Article 4 — Faculté de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours`,
+      blocks: [
+        `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d'indemnité (article L224-91), par une déclaration dénuée d'ambiguïté adressée à l'agence (formulaire de contact, e-mail ou courrier). Aucun paiement n'étant demandé pendant ce délai, la renonciation n'entraîne aucun remboursement au titre de la formule.`,
+      ],
+    },
+    {
+      heading: `Article 5 — Droit de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours`,
+      blocks: [
+        `Le contrat étant conclu à distance, le membre dispose en outre d'un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221-18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l'agence a été informée de sa décision (article L221-24).`,
+        input.renounced
+          ? `Le membre a demandé expressément, en cochant la case prévue à l'étape « Formules », que l'accompagnement commence avant la fin de ce délai (article L221-25). Il conserve son droit de rétractation ; s'il l'exerce après le début de l'accompagnement, il reste redevable d'un montant proportionnel aux prestations fournies jusqu'à la communication de sa décision, calculé sur le prix total convenu.`
+          : `L'accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221-25). Le membre n'en a pas fait la demande : l'accompagnement commence à l'expiration du délai, et aucune somme n'est due en cas de rétractation dans le délai.`,
+      ],
+    },
+    {
+      heading: 'Article 6 — Résiliation pour motif légitime',
+      blocks: [
+        "Chacune des parties peut résilier le contrat pour un motif légitime (article L224-90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l'accompagnement impossible, ou, pour l'agence, un manquement grave du membre à ses engagements.",
+        "La résiliation est notifiée par lettre recommandée avec demande d'avis de réception indiquant le motif invoqué (article R224-2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.",
+      ],
+    },
+    {
+      heading: 'Article 7 — Conditions générales et données personnelles',
+      blocks: [
+        "Les conditions générales de vente, acceptées par le membre, complètent le présent contrat, qui prévaut en cas de contradiction. Les données personnelles du membre, y compris sa pratique religieuse traitée avec son consentement explicite, sont protégées conformément à la politique de confidentialité de l'agence.",
+      ],
+    },
+  ];
+  const signedText = input.signedAt
+    ? `Signé électroniquement le ${parisDateTime.format(input.signedAt)} (heure de Paris).`
+    : 'Signature en attente : le contrat sera signé à l’étape « Signature » de l’espace membre ; la date de signature fait courir les délais des articles 4 et 5.';
+  return {
+    title: 'Contrat de courtage matrimonial',
+    status: input.signedAt
+      ? `Exemplaire du membre — signé le ${parisDate.format(input.signedAt)}`
+      : 'Exemplaire du membre — avant signature',
+    sections,
+    annex: { heading: 'Annexe — Qualités de la personne recherchée', blocks: annexBlocks(input.questionnaire) },
+    signature: {
+      heading: 'Signatures',
+      blocks: [
+        `Le membre : ${form.fullName}`,
+        `Signature (nom complet saisi par le membre) : ${form.signature}`,
+        input.formCompletedAt ? `Formulaire du contrat rempli le ${parisDateTime.format(input.formCompletedAt)} (heure de Paris).` : '',
+        signedText,
+        `Pour l'agence : ${agency.name}.`,
+        'Un exemplaire du présent contrat est remis au membre dans son espace membre, au format PDF.',
+      ].filter((line) => line !== ''),
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { type Context, Hono } from 'hono';
+
+/**
+ * Serves the built SPA (`dist/client`) with the right status codes (decision 040):
+ * - a prerendered public page (`<path>/index.html`) → 200, its `__PUBLIC_SITE_URL__` replaced by
+ *   the configured public address (canonical, `og:url`, sitemap);
+ * - a route of the member or staff areas (client-rendered) → 200 with `spa.html`;
+ * - anything else, unknown blog articles included → 404 with the prerendered error page
+ *   ('Page not found: {path}');
+ * - files: `/assets/*` cached for a year (hashed names), others briefly.
+ * Without `prerender-manifest.json` (a plain `vite build`), every page path gets `index.html`.
+ */
+
+export const SITE_URL_PLACEHOLDER = '__PUBLIC_SITE_URL__';
+/** The path rendered into `404.html`, replaced by the requested path. */
+export const NOT_FOUND_PATH_PLACEHOLDER = '/__page-introuvable__';
+
+export interface PrerenderManifest {
+  /** Every prerendered path (`/`, `/blog`, `/blog/<slug>`…). */
+  pages: string[];
+  /** Route patterns whose every valid path is prerendered: other paths under them are 404. */
+  prerenderedPatterns: string[];
+  /** Route patterns rendered in the browser only (`/connexion`, `/dashboard/member/$memberId`…). */
+  spaRoutes: string[];
+}
+
+export interface SitePagesOptions {
+  clientDir: string;
+  publicSiteUrl: string;
+}
+
+const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** `/dashboard/member/$memberId` → a RegExp matching `/dashboard/member/<anything but />`. */
+export function routePatternToRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((segment) => {
+      if (segment === '$') return '.*';
+      if (segment.startsWith('$')) return '[^/]+';
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return new RegExp(`^${source === '' ? '/' : source}$`);
+}
+
+/** Which answer a page path gets: a prerendered page, the SPA shell, or the 404 page. */
+export function classifyPath(path: string, manifest: PrerenderManifest): 'page' | 'spa' | 'not-found' {
+  if (manifest.pages.includes(path)) return 'page';
+  if (manifest.spaRoutes.some((pattern) => routePatternToRegExp(pattern).test(path))) return 'spa';
+  return 'not-found';
+}
+
+function readManifest(clientDir: string): PrerenderManifest | null {
+  const file = join(clientDir, 'prerender-manifest.json');
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, 'utf8')) as PrerenderManifest;
+}
+
+function pageFile(clientDir: string, path: string): string {
+  return path === '/' ? join(clientDir, 'index.html') : join(clientDir, ...path.slice(1).split('/'), 'index.html');
+}
+
+export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
+  const site = publicSiteUrl.replace(/\/+$/, '');
+  const withSite = (text: string) => text.replaceAll(SITE_URL_PLACEHOLDER, escapeHtml(site));
+  const manifest = readManifest(clientDir);
+  const pages = new Map<string, string>();
+  let spaHtml: string;
+  let notFoundHtml: string;
+  const generated = new Map<string, { body: string; type: string }>();
+  if (manifest) {
+    for (const path of manifest.pages) pages.set(path, withSite(readFileSync(pageFile(clientDir, path), 'utf8')));
+    spaHtml = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
+    notFoundHtml = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
+    generated.set('/sitemap.xml', { body: withSite(readFileSync(join(clientDir, 'sitemap.xml'), 'utf8')), type: 'application/xml; charset=utf-8' });
+    generated.set('/robots.txt', { body: withSite(readFileSync(join(clientDir, 'robots.txt'), 'utf8')), type: 'text/plain; charset=utf-8' });
+  } else {
+    spaHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
+    notFoundHtml = spaHtml;
+  }
+
+  const notFound = (c: Context, path: string) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(manifest ? notFoundHtml.replaceAll(NOT_FOUND_PATH_PLACEHOLDER, escapeHtml(path)) : spaHtml, manifest ? 404 : 200);
+  };
+
+  return new Hono()
+    .use('/assets/*', serveStatic({ root: clientDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }))
+    .get('*', async (c, next) => {
+      let path: string;
+      try {
+        path = decodeURIComponent(c.req.path);
+      } catch {
+        return notFound(c, c.req.path);
+      }
+      const file = generated.get(path);
+      if (file) {
+        c.header('Cache-Control', 'public, max-age=3600');
+        return c.body(file.body, 200, { 'Content-Type': file.type });
+      }
+      const last = path.slice(path.lastIndexOf('/') + 1);
+      if (last.includes('.')) {
+        // Files: never the raw HTML pages (placeholders), the build manifest or dotfiles.
+        if (/\.html?$/i.test(last) || path.split('/').some((segment) => segment.startsWith('.')) || last === 'prerender-manifest.json') {
+          if (path === '/index.html') return c.redirect('/', 301);
+          return notFound(c, path);
+        }
+        return next();
+      }
+      if (path.length > 1 && path.endsWith('/')) {
+        const query = c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : '';
+        return c.redirect(`${path.replace(/\/+$/, '') || '/'}${query}`, 301);
+      }
+      if (!manifest) {
+        c.header('Cache-Control', 'no-cache');
+        return c.html(spaHtml, 200);
+      }
+      const kind = classifyPath(path, manifest);
+      if (kind === 'not-found') return notFound(c, path);
+      c.header('Cache-Control', 'no-cache');
+      return c.html(kind === 'page' ? (pages.get(path) as string) : spaHtml, 200);
+    })
+    .use('*', serveStatic({ root: clientDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=3600') }))
+    .get('*', (c) => notFound(c, c.req.path));
+}

@@ -1,0 +1,48 @@
+import type { Config } from '#bff/config.ts';
+import type { Db } from '#bff/db/database.ts';
+import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { isOfferId } from '#bff/payments/offers.ts';
+import { type OfferId, offerIds } from '#machines/onboarding/plans.ts';
+
+/**
+ * Where each offer is paid and how webhooks are verified. With `STRIPE_PAYMENT_LINKS` the
+ * configured Stripe Payment Links; without it (embedded mode) the local checkout stand-in at
+ * `/_local/checkout/<offerId>`, which signs its events with a generated secret kept in the database.
+ */
+
+export function paymentsEmbedded(config: Config): boolean {
+  return config.stripePaymentLinks === undefined;
+}
+
+/** The Payment Link (or stand-in page) of an offer, before its query parameters. */
+export function offerLinkBase(config: Config, offerId: OfferId): string {
+  return config.stripePaymentLinks?.[offerId].url ?? `${config.publicSiteUrl}/_local/checkout/${offerId}`;
+}
+
+/** The Payment Link id the embedded stand-in puts on its sessions. */
+export function standInPaymentLinkId(offerId: OfferId): string {
+  return `plink_local_${offerId}`;
+}
+
+/** The secret webhooks are verified with: the configured one, or the stand-in's generated one. */
+export function stripeWebhookSecret(config: Config, db: Db): Promise<string> {
+  return config.stripeWebhookSecret !== undefined
+    ? Promise.resolve(config.stripeWebhookSecret)
+    : standInSecret(db, STRIPE_STAND_IN_SECRET_KEY, 'whsec_');
+}
+
+/**
+ * The offer a checkout session pays: its `payment_link` id mapped back through the configured
+ * links (or the stand-in's ids), else `metadata.offer_id` (set on each link, copied by Stripe).
+ */
+export function offerOfSession(config: Config, session: { payment_link?: unknown; metadata?: unknown }): OfferId | null {
+  const link = typeof session.payment_link === 'string' ? session.payment_link : null;
+  if (link !== null) {
+    const configured = config.stripePaymentLinks;
+    const byLink = offerIds.find((id) => (configured ? configured[id].id === link : standInPaymentLinkId(id) === link));
+    if (byLink) return byLink;
+  }
+  const metadata = session.metadata;
+  const fromMetadata = metadata && typeof metadata === 'object' ? (metadata as Record<string, unknown>).offer_id : undefined;
+  return isOfferId(fromMetadata) ? fromMetadata : null;
+}

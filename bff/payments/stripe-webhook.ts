@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import Stripe from 'stripe';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import type { Config } from '#bff/config.ts';
+import type { Db } from '#bff/db/database.ts';
+import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import { offerOfSession, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
+
+/**
+ * `POST /api/v1/webhooks/stripe`: the only way the server learns that a checkout session is paid.
+ * The `Stripe-Signature` header is verified on the raw body with the real `stripe` library; the
+ * event is de-duplicated on its id and the session recorded in one transaction. Deliveries may
+ * come in any order and any number of times: a session never goes back from paid or complete.
+ */
+
+/** Checkout events that change what the server knows of a session. */
+export const CHECKOUT_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+] as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const optionalText = v.nullish(v.pipe(v.string(), v.maxLength(500)));
+
+/** The fields of a Checkout Session the product reads (stripe-node `Checkout.Session`). */
+const CheckoutSessionSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^cs_[A-Za-z0-9_]{1,250}$/)),
+  object: v.literal('checkout.session'),
+  client_reference_id: optionalText,
+  amount_total: v.nullish(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647))),
+  currency: optionalText,
+  status: v.nullish(v.picklist(['open', 'complete', 'expired'])),
+  payment_status: v.picklist(['paid', 'unpaid', 'no_payment_required']),
+  payment_link: optionalText,
+  customer_details: v.nullish(v.object({ email: optionalText })),
+  customer_email: optionalText,
+  metadata: v.nullish(v.record(v.string(), v.string())),
+  livemode: v.boolean(),
+});
+export type CheckoutSessionObject = v.InferOutput<typeof CheckoutSessionSchema>;
+
+export type WebhookOutcome = 'recorded' | 'duplicate' | 'ignored';
+
+/**
+ * Records one verified checkout event: the event row (insert-if-absent) and the session, merged
+ * monotonically (status complete and payment paid are never downgraded; known fields are kept),
+ * in one transaction. A duplicate event changes nothing.
+ */
+export async function recordCheckoutEvent(
+  db: Db,
+  config: Config,
+  event: { id: string; type: string; livemode: boolean },
+  session: CheckoutSessionObject,
+  now: Date,
+): Promise<WebhookOutcome> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(webhookEvents)
+      .values({ provider: 'stripe', id: event.id, type: event.type, payload: event, receivedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.id });
+    if (inserted.length === 0) return 'duplicate';
+    // A test-mode event never pays anything in live mode, and the other way round.
+    if (session.livemode !== (config.stripeMode === 'live')) return 'ignored';
+    const reference = session.client_reference_id ?? null;
+    const values = {
+      id: session.id,
+      memberId: reference !== null && UUID.test(reference) ? reference.toLowerCase() : null,
+      offerId: offerOfSession(config, session),
+      paymentLink: session.payment_link ?? null,
+      amountTotal: session.amount_total ?? null,
+      currency: session.currency ?? null,
+      status: session.status ?? 'open',
+      paymentStatus: session.payment_status,
+      customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
+      livemode: session.livemode,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const t = checkoutSessions;
+    await tx
+      .insert(t)
+      .values(values)
+      .onConflictDoUpdate({
+        target: t.id,
+        set: {
+          memberId: sql`coalesce(${t.memberId}, excluded.member_id)`,
+          offerId: sql`coalesce(${t.offerId}, excluded.offer_id)`,
+          paymentLink: sql`coalesce(${t.paymentLink}, excluded.payment_link)`,
+          amountTotal: sql`coalesce(${t.amountTotal}, excluded.amount_total)`,
+          currency: sql`coalesce(${t.currency}, excluded.currency)`,
+          customerEmail: sql`coalesce(${t.customerEmail}, excluded.customer_email)`,
+          status: sql`case when ${t.status} = 'complete' then ${t.status} else excluded.status end`,
+          paymentStatus: sql`case when ${t.paymentStatus} in ('paid', 'no_payment_required') then ${t.paymentStatus} else excluded.payment_status end`,
+          updatedAt: now,
+        },
+      });
+    return 'recorded';
+  });
+}
+
+function invalidSignature(): ApiError {
+  return new ApiError(400, 'INVALID_SIGNATURE', 'Signature du webhook invalide.');
+}
+
+export function stripeWebhookRoutes(deps: ApiDeps) {
+  return new Hono().post('/webhooks/stripe', async (c) => {
+    const header = c.req.header('stripe-signature');
+    const body = await c.req.text();
+    if (!header) throw invalidSignature();
+    const secret = await stripeWebhookSecret(deps.config, deps.database.db);
+    const now = deps.clock.now();
+    let event: Stripe.Event;
+    try {
+      event = await Stripe.webhooks.constructEventAsync(body, header, secret, undefined, undefined, now.getTime());
+    } catch {
+      throw invalidSignature();
+    }
+    if (!(CHECKOUT_EVENTS as readonly string[]).includes(event.type)) {
+      return c.json({ received: true, outcome: 'ignored' as WebhookOutcome }, 200);
+    }
+    const session = v.safeParse(CheckoutSessionSchema, (event.data as { object?: unknown } | undefined)?.object);
+    if (!session.success || typeof event.id !== 'string' || event.id.length > 255) {
+      throw new ApiError(400, 'INVALID_EVENT', 'Événement de paiement illisible.');
+    }
+    const outcome = await recordCheckoutEvent(deps.database.db, deps.config, event, session.output, now);
+    if (outcome === 'ignored')
+      console.warn(`[stripe] événement ${event.id} ignoré : livemode=${session.output.livemode} en mode ${deps.config.stripeMode}`);
+    return c.json({ received: true, outcome }, 200);
+  });
+}

@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import Stripe from 'stripe';
+import * as v from 'valibot';
+import type { Clock } from '#bff/clock.ts';
+import type { Config } from '#bff/config.ts';
+import type { Db } from '#bff/db/database.ts';
+import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { standInPaymentLinkId, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
+import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
+import { FILE_FEE_WITH_COUPON_CENTS, formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
+
+/**
+ * The embedded Stripe Payment Links stand-in (decisions §2): `/_local/checkout/<offerId>` takes
+ * the same URL parameters as a Payment Link, shows the offer and the amount, and on "Payer"
+ * builds a genuine `checkout.session.completed` event, signs it with the real `stripe` library
+ * and posts it to the product's own webhook endpoint (in-process, the production handler), then
+ * redirects to the success URL with the session id, as a link configured with
+ * `?csid={CHECKOUT_SESSION_ID}` does.
+ */
+
+export interface StandInDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  /** The product app's own fetch: webhooks reach exactly the production handler. */
+  dispatch: (request: Request) => Response | Promise<Response>;
+}
+
+/** Stripe drops an invalid client_reference_id silently (integrations reference §1). */
+const CLIENT_REFERENCE_ID = /^[A-Za-z0-9_-]{1,200}$/;
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+function randomId(prefix: string, length = 24): string {
+  const bytes = randomBytes(length);
+  return prefix + Array.from(bytes, (b) => ALNUM[b % ALNUM.length]).join('');
+}
+
+const EmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
+
+function validEmail(value: unknown): string | null {
+  const parsed = v.safeParse(EmailSchema, value);
+  return parsed.success ? parsed.output : null;
+}
+
+interface CheckoutParams {
+  clientReferenceId: string | null;
+  email: string | null;
+  promoCode: string | null;
+}
+
+function paramsOf(source: Record<string, unknown>): CheckoutParams {
+  const reference = typeof source.client_reference_id === 'string' ? source.client_reference_id : '';
+  const promo = typeof source.prefilled_promo_code === 'string' ? source.prefilled_promo_code.trim() : '';
+  return {
+    clientReferenceId: CLIENT_REFERENCE_ID.test(reference) ? reference : null,
+    email: validEmail(source.prefilled_email ?? source.email),
+    promoCode: /^[A-Za-z0-9]{1,100}$/.test(promo) ? promo : null,
+  };
+}
+
+/** The amount of a session: the promotion code (100 % off) only exists on the file-fee link. */
+function amountOf(config: Config, offerId: OfferId, promoCode: string | null): { amount: number; promoApplied: boolean } {
+  const promoApplied = offerId === 'file_fee' && promoCode !== null && promoCode.toUpperCase() === config.stripePromoCode.toUpperCase();
+  return { amount: promoApplied ? FILE_FEE_WITH_COUPON_CENTS : offerById(offerId).amountCents, promoApplied };
+}
+
+/** The member's page after payment: where the Payment Link's redirect sends them. */
+export function successUrl(config: Config, offerId: OfferId, sessionId: string): string {
+  const step = offerId === 'file_fee' ? 'frais-de-dossier' : 'attente-contrat';
+  return `${config.publicSiteUrl}/mon-compte/inscription/${step}?csid=${encodeURIComponent(sessionId)}`;
+}
+
+/** A Checkout Session and its `checkout.session.completed` event, in Stripe's shape. */
+export function completedCheckoutEvent(input: {
+  config: Config;
+  offerId: OfferId;
+  sessionId: string;
+  clientReferenceId: string | null;
+  email: string;
+  amount: number;
+  now: Date;
+}) {
+  const created = Math.floor(input.now.getTime() / 1000);
+  const offer = offerById(input.offerId);
+  const subtotal = offer.id === 'file_fee' ? offer.amountCents : input.amount;
+  const session = {
+    id: input.sessionId,
+    object: 'checkout.session',
+    amount_subtotal: subtotal,
+    amount_total: input.amount,
+    client_reference_id: input.clientReferenceId,
+    created,
+    currency: 'eur',
+    customer: offer.monthlyPayments ? randomId('cus_', 14) : null,
+    customer_details: { email: input.email, name: null, phone: null, address: null, tax_exempt: 'none', tax_ids: [] },
+    customer_email: null,
+    expires_at: created + 24 * 3600,
+    livemode: false,
+    locale: 'fr',
+    metadata: { offer_id: input.offerId },
+    mode: offer.monthlyPayments ? 'subscription' : 'payment',
+    payment_link: standInPaymentLinkId(input.offerId),
+    payment_status: input.amount === 0 ? 'no_payment_required' : 'paid',
+    status: 'complete',
+    subscription: offer.monthlyPayments ? randomId('sub_', 14) : null,
+    success_url: successUrl(input.config, input.offerId, '{CHECKOUT_SESSION_ID}'),
+    total_details: { amount_discount: subtotal - input.amount, amount_shipping: 0, amount_tax: 0 },
+    url: null,
+  };
+  return {
+    id: randomId('evt_'),
+    object: 'event',
+    api_version: Stripe.API_VERSION,
+    created,
+    data: { object: session },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: 'checkout.session.completed',
+  };
+}
+
+function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?: string) {
+  const { amount, promoApplied } = amountOf(config, offerId, params.promoCode);
+  const offer = offerById(offerId);
+  const backStep = offerId === 'file_fee' ? 'frais-de-dossier' : 'attente-contrat';
+  return standInDocument(
+    'Paiement — Union Sincère',
+    html`<main aria-labelledby="title">
+<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
+<h1 id="title">Paiement sécurisé</h1>
+<section aria-labelledby="offer" class="card">
+<h2 id="offer">${offerLabel(offerId)}</h2>
+<p class="amount">${promoApplied ? html`<del>${formatEuros(offer.amountCents)}</del> ` : ''}<strong>${formatEuros(amount)}</strong></p>
+${promoApplied ? html`<p>Code promotionnel <strong>${params.promoCode}</strong> appliqué : frais de dossier offerts.</p>` : ''}
+${offer.monthlyPayments ? html`<p>Puis ${formatEuros(offer.amountCents)} par mois ; les prélèvements s’arrêtent après la ${offer.monthlyPayments}<sup>e</sup> mensualité.</p>` : ''}
+</section>
+${error ? html`<p role="alert" class="error">${error}</p>` : ''}
+<form method="post" class="card">
+<input type="hidden" name="client_reference_id" value="${params.clientReferenceId ?? ''}">
+<input type="hidden" name="prefilled_promo_code" value="${params.promoCode ?? ''}">
+<label for="email">Adresse e-mail</label>
+<input id="email" name="email" type="email" autocomplete="email" required value="${params.email ?? ''}">
+<p class="hint">Carte de test : 4242 4242 4242 4242, toute date future, tout code.</p>
+<button type="submit">Payer ${formatEuros(amount)}</button>
+</form>
+<p><a href="${config.publicSiteUrl}/mon-compte/inscription/${backStep}">Retour sans payer</a></p>
+</main>`,
+  );
+}
+
+export function checkoutStandIn(deps: StandInDeps) {
+  const { config } = deps;
+  return new Hono()
+    .get('/checkout/:offerId', (c) => {
+      const offerId = c.req.param('offerId');
+      c.header('Cache-Control', 'no-store');
+      if (!isOfferId(offerId))
+        return c.html(standInDocument('Lien de paiement inconnu', html`<main><h1>Lien de paiement inconnu</h1></main>`), 404);
+      return c.html(pageOf(config, offerId, paramsOf(c.req.query())), 200);
+    })
+    .post('/checkout/:offerId', async (c) => {
+      const offerId = c.req.param('offerId');
+      c.header('Cache-Control', 'no-store');
+      if (!isOfferId(offerId))
+        return c.html(standInDocument('Lien de paiement inconnu', html`<main><h1>Lien de paiement inconnu</h1></main>`), 404);
+      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      const params = paramsOf(form);
+      if (!params.email) return c.html(pageOf(config, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);
+      const { amount } = amountOf(config, offerId, params.promoCode);
+      const sessionId = randomId('cs_test_', 40);
+      const event = completedCheckoutEvent({
+        config,
+        offerId,
+        sessionId,
+        clientReferenceId: params.clientReferenceId,
+        email: params.email,
+        amount,
+        now: deps.clock.now(),
+      });
+      const payload = JSON.stringify(event, null, 2);
+      const secret = await stripeWebhookSecret(config, deps.db);
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload,
+        secret,
+        timestamp: Math.floor(deps.clock.now().getTime() / 1000),
+      });
+      const delivered = await deps.dispatch(
+        new Request(`${config.publicSiteUrl}/api/v1/webhooks/stripe`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'stripe-signature': signature,
+            'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+          },
+          body: payload,
+        }),
+      );
+      if (!delivered.ok) {
+        console.warn(`[checkout stand-in] webhook refusé (${delivered.status}) : ${await delivered.text()}`);
+        return c.html(pageOf(config, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);
+      }
+      return c.redirect(successUrl(config, offerId, sessionId), 303);
+    });
+}
