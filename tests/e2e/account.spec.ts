@@ -1,0 +1,87 @@
+import { expect, type Page, test } from '@playwright/test';
+
+/** Fails the test on any console error, as a member would notice a broken page. */
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+}
+
+test('a new member creates an account, signs out and in, and recovers the password through the mailbox', async ({ page }) => {
+  const consoleErrors = watchConsole(page);
+  const email = `nouvelle.${Date.now()}@example.fr`;
+  const password = 'bismillah-2026';
+
+  // Create the account.
+  await page.goto('/connexion/nouveau-compte');
+  await expect(page.getByRole('heading', { level: 1, name: 'Créer un compte' })).toBeVisible();
+  await page.getByLabel('Une femme').check();
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await page.getByLabel('Confirmation du mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page).toHaveURL(/\/mon-compte/);
+
+  // Sign out from the header.
+  await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: 'Connexion' }).first()).toBeVisible();
+
+  // The account area is guarded: to sign-in, and back after it.
+  await page.goto('/mon-compte');
+  await expect(page).toHaveURL(/\/connexion\?redirect=%2Fmon-compte/);
+
+  // A wrong password is refused with the spec's message.
+  await signIn(page, email, 'mauvais-mot-de-passe');
+  await expect(page.getByText('Email ou mot de passe invalide')).toBeVisible();
+
+  // The right one opens the account area.
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/mon-compte/);
+  await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+
+  // Recovery: a neutral answer, then the mail in the local mailbox.
+  await page.goto('/connexion/recovery');
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByRole('button', { name: 'Recevoir le lien' }).click();
+  await expect(page.getByText(/Si un compte existe pour cette adresse/)).toBeVisible();
+
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get('/_local/mailbox?format=json')).json()) as { to: string; text: string }[];
+      link = mails.find((m) => m.to === email)?.text.match(/https?:\/\/\S+update-password\S+/)?.[0];
+      return link;
+    }, { timeout: 15_000 })
+    .toBeTruthy();
+  await page.goto('/_local/mailbox');
+  await expect(page.getByRole('heading', { name: 'Réinitialisation de votre mot de passe' }).first()).toBeVisible();
+  await page.goto(new URL(link as string).pathname + new URL(link as string).search);
+
+  const newPassword = 'nouveau-depart-2026';
+  await expect(page.getByRole('heading', { level: 1, name: 'Nouveau mot de passe' })).toBeVisible();
+  const emailField = page.getByLabel('Adresse e-mail');
+  if (await emailField.isVisible()) await emailField.fill(email);
+  await page.getByLabel('Nouveau mot de passe').fill(newPassword);
+  await page.getByLabel('Confirmation du mot de passe').fill(newPassword);
+  await page.getByRole('button', { name: /enregistrer/i }).click();
+  await expect(page).toHaveURL(/\/connexion(\?|$)/);
+
+  // The old password no longer works; the new one does.
+  await signIn(page, email, password);
+  await expect(page.getByText('Email ou mot de passe invalide')).toBeVisible();
+  await signIn(page, email, newPassword);
+  await expect(page).toHaveURL(/\/mon-compte/);
+
+  expect(consoleErrors.filter((e) => !/401|Unauthorized|Failed to load resource/.test(e))).toEqual([]);
+});
