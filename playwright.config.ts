@@ -13,7 +13,7 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : 2,
   retries: 0,
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list'], ['json', { outputFile: '.test-reports/playwright.json' }]],
   use: {
     baseURL: `http://localhost:${port}`,
     locale: 'fr-FR',

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller } from '#bff/auth/guards.ts';
+import { authenticate, requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
@@ -19,6 +19,17 @@ function settingsWithState(row: MemberRow, now: Date) {
 export function userRoutes(deps: ApiDeps) {
   const guardDeps = { db: deps.database.db, auth: deps.auth };
   return new Hono()
+    // Whether someone is signed in, for the SPA's header and guards: always 200, so a signed-out
+    // visitor's page logs no failed request. Member endpoints themselves answer 401.
+    .get('/auth/session', async (c) => {
+      c.header('Cache-Control', 'private, no-store');
+      const caller = await authenticate(c, guardDeps).catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'ACCOUNT_DISABLED') return null;
+        throw error;
+      });
+      if (!caller) return c.json({ user: null }, 200);
+      return c.json({ user: { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal } }, 200);
+    })
     .get('/user/settings', async (c) => {
       const caller = await requireCaller(c, guardDeps);
       c.header('Cache-Control', 'private, no-store');
@@ -37,6 +48,7 @@ export function userRoutes(deps: ApiDeps) {
         callerMemberId: caller.role === 'staff' ? null : caller.id,
         now,
         verifyPayment: deps.verifyPayment,
+        agencyEmail: deps.config.agencyEmail,
       });
       c.header('Cache-Control', 'private, no-store');
       return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);

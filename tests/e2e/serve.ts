@@ -2,7 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '#bff/config.ts';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
+import { E2E_STAFF_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
 
 /** The product as `npm start` runs it, on a throw-away data folder, for the browser tests. */
 const port = process.env.E2E_PORT ?? '4173';
@@ -17,6 +20,9 @@ const config = parseConfig({
   DATABASE_URL: process.env.E2E_DATABASE_URL,
 });
 const product = await startProduct(config);
+for (const name of E2E_STAFF_NAMES) {
+  await ensureAccount(adminClient(product.auth), product.database.db, { email: e2eStaffEmail(name), password: E2E_STAFF_PASSWORD, kind: 'staff', name });
+}
 console.log(`e2e server on ${product.url} (${dataDir})`);
 const stop = () => product.close().then(() => process.exit(0));
 process.on('SIGTERM', stop);

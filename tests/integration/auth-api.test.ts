@@ -211,3 +211,15 @@ describe('password recovery through the mailbox', () => {
     expect((await response.json()).error.message).toBe('Email invalide');
   });
 });
+
+describe('GET /api/v1/auth/session', () => {
+  it('answers 200 with no user for a visitor, and the settings for a member', async () => {
+    const visitor = product.agent();
+    const anonymous = await visitor.get('/api/v1/auth/session');
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.json()).toEqual({ user: null });
+    const { email } = await signUp(visitor);
+    const signedIn = await visitor.json<{ user: { email: string; state: string; aal: string } }>(visitor.get('/api/v1/auth/session'));
+    expect(signedIn.user).toMatchObject({ email, state: 'profil', aal: 'aal1' });
+  });
+});

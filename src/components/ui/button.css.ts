@@ -1,0 +1,71 @@
+import { keyframes, style, styleVariants } from '@vanilla-extract/css';
+import { media, vars } from '#src/styles/theme.css.ts';
+
+const base = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: vars.space[2],
+  minHeight: '2.75rem',
+  paddingBlock: vars.space[2],
+  paddingInline: vars.space[4],
+  borderRadius: vars.radius.lg,
+  border: '1px solid transparent',
+  fontSize: vars.fontSize.base,
+  fontWeight: vars.fontWeight.semibold,
+  lineHeight: vars.lineHeight.tight,
+  textDecoration: 'none',
+  cursor: 'pointer',
+  transition: `background-color ${vars.duration.fast}, border-color ${vars.duration.fast}, color ${vars.duration.fast}`,
+  selectors: {
+    '&:disabled, &[aria-disabled="true"]': { cursor: 'not-allowed', opacity: 0.7 },
+  },
+  '@media': { [media.reducedMotion]: { transition: 'none' } },
+});
+
+/** Button looks, also for links styled as buttons: `<Link className={buttonClass.primary}>`. */
+export const buttonClass = styleVariants({
+  primary: [
+    base,
+    {
+      backgroundColor: vars.color.accent,
+      color: vars.color.accentText,
+      selectors: {
+        '&:hover:not(:disabled)': { backgroundColor: vars.color.accentHover, color: vars.color.accentText },
+        '&:visited': { color: vars.color.accentText },
+      },
+    },
+  ],
+  secondary: [
+    base,
+    {
+      backgroundColor: vars.color.background,
+      color: vars.color.accent,
+      borderColor: vars.color.accent,
+      selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.primary[50], color: vars.color.accentHover } },
+    },
+  ],
+  ghost: [
+    base,
+    {
+      backgroundColor: 'transparent',
+      color: vars.color.text,
+      selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.gray[100], color: vars.color.text } },
+    },
+  ],
+});
+
+export const fullWidth = style({ width: '100%' });
+
+const spin = keyframes({ to: { transform: 'rotate(360deg)' } });
+
+export const spinner = style({
+  width: '1em',
+  height: '1em',
+  borderRadius: vars.radius.full,
+  border: '2px solid currentColor',
+  borderRightColor: 'transparent',
+  animation: `${spin} 0.7s linear infinite`,
+  flexShrink: 0,
+  '@media': { [media.reducedMotion]: { animationDuration: '2s' } },
+});

@@ -1,0 +1,44 @@
+import { type InputHTMLAttributes, useId } from 'react';
+import * as styles from '#src/components/ui/field.css.ts';
+
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
+  name: string;
+  label: string;
+  /** Field error: sets `aria-invalid` and is read with the field (`aria-describedby`). */
+  error?: string | undefined;
+  hint?: string;
+}
+
+/** A labelled input with its hint and error; `required` sets `aria-required` (forms say which fields are optional, not which are required). */
+export function TextField({ label, error, hint, required, name, ...rest }: TextFieldProps) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={styles.field}>
+      <label htmlFor={id} className={styles.label}>
+        {label}
+      </label>
+      {hint ? (
+        <p id={hintId} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
+      <input
+        {...rest}
+        id={id}
+        name={name}
+        className={styles.input}
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+      />
+      {error ? (
+        <p id={errorId} className={styles.error}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

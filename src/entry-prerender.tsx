@@ -1,0 +1,58 @@
+import { createMemoryHistory, createRouter, RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { type PageMeta, pageHeadTags, takeCollectedMeta } from '#src/features/public-site/page-meta.ts';
+import { session } from '#src/lib/session.ts';
+import { routeTree } from '#src/route-tree.gen.ts';
+
+/**
+ * Server entry of the prerender (`scripts/prerender.ts` builds it with Vite for Node): renders a
+ * path of the SPA with the real route tree on a memory history, after its loaders ran, and
+ * returns the HTML of `#app`, the page's head tags and the router's status code.
+ */
+
+function routerFor(path: string) {
+  return createRouter({
+    routeTree,
+    context: { session },
+    history: createMemoryHistory({ initialEntries: [path] }),
+    notFoundMode: 'root',
+  });
+}
+
+export interface RenderedPage {
+  path: string;
+  status: number;
+  html: string;
+  meta: PageMeta | null;
+  /** Ids of the matched routes (to find their CSS and JS chunks). */
+  routeIds: string[];
+}
+
+export async function renderPage(path: string): Promise<RenderedPage> {
+  const router = routerFor(path);
+  await router.load();
+  takeCollectedMeta();
+  const html = renderToString(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+  const meta = takeCollectedMeta();
+  const notFound = router.state.matches.some((match) => match.status === 'notFound' || match._notFound === true);
+  const failed = router.state.matches.some((match) => match.status === 'error');
+  return { path, status: notFound ? 404 : failed ? 500 : 200, html, meta, routeIds: router.state.matches.map((match) => match.routeId) };
+}
+
+/** Full paths of every route of the tree (`/blog/$slug`, `/mon-compte`…), without trailing slash. */
+export function routePaths(): string[] {
+  const router = routerFor('/');
+  const paths = new Set<string>();
+  for (const route of Object.values(router.routesById) as { fullPath?: string; isRoot?: boolean }[]) {
+    if (route.isRoot || !route.fullPath) continue;
+    paths.add(route.fullPath === '/' ? '/' : route.fullPath.replace(/\/+$/, ''));
+  }
+  return [...paths].filter((path) => path !== '').sort();
+}
+
+export { pageHeadTags };

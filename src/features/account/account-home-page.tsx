@@ -1,0 +1,35 @@
+import { Link } from '@tanstack/react-router';
+import * as styles from '#src/features/account/account.css.ts';
+import { useSession } from '#src/lib/use-session.ts';
+
+/** `/mon-compte` of an active member (members still onboarding are sent to their current step). */
+export function AccountHomePage() {
+  const { user } = useSession();
+  const active = user?.state === 'membre-actif';
+  return (
+    <>
+      <h1 className={styles.title}>Mon compte</h1>
+      <p className={styles.text}>Bienvenue dans votre espace personnel{user?.email ? `, ${user.email}` : ''}.</p>
+      <section className={styles.panel} aria-labelledby="account-next">
+        <h2 id="account-next">{active ? 'Votre accompagnement' : 'Votre espace'}</h2>
+        {active ? (
+          <>
+            <p className={styles.text}>
+              Votre inscription est terminée et votre entretien de matchmaking a eu lieu : vous êtes membre actif. Votre conseillère vous
+              présente les profils compatibles et vous accompagne avant et après chaque rencontre.
+            </p>
+            <p className={styles.text}>
+              <a href="/api/v1/user/contract.pdf" target="_blank" rel="noopener" type="application/pdf">
+                Télécharger mon contrat (PDF)
+              </a>
+            </p>
+          </>
+        ) : (
+          <p className={styles.text}>
+            Retrouvez vos informations dans <Link to="/mon-compte/mon-profil">Mon profil</Link>.
+          </p>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { api, send } from '#src/lib/api-client.ts';
+
+/**
+ * The staff dashboard's calls (typed client of `bff/api/dashboard-routes.ts` and
+ * `bff/api/staff-routes.ts`). Each returns `send()`'s `{ ok, data } | { ok: false, error }`.
+ */
+
+export type MembersQuery = { q?: string; step?: string; sort?: 'created' | 'updated' | 'email'; dir?: 'asc' | 'desc'; page?: number };
+
+export const PER_PAGE = 20;
+
+export function getFunnel() {
+  return send(api.dashboard.funnel.$get());
+}
+
+export function listMembers(query: MembersQuery) {
+  const params: Record<string, string> = { perPage: String(PER_PAGE), page: String(query.page ?? 1) };
+  if (query.q) params.q = query.q;
+  if (query.step) params.step = query.step;
+  if (query.sort) params.sort = query.sort;
+  if (query.dir) params.dir = query.dir;
+  return send(api.dashboard.members.$get({ query: params }));
+}
+
+export function getMember(id: string) {
+  return send(api.dashboard.members[':id'].$get({ param: { id } }));
+}
+
+type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
+export type MemberDetail = Ok<Awaited<ReturnType<typeof getMember>>>;
+export type MemberSummary = Ok<Awaited<ReturnType<typeof listMembers>>>['items'][number];
+export type Funnel = Ok<Awaited<ReturnType<typeof getFunnel>>>;
+export type StaffAction = MemberDetail['actions'][number];
+
+/** Sends a staff action through the same authority as the member's own events (or the ban). */
+export function runStaffAction(action: StaffAction) {
+  if (action.endpoint === '/auth/ban') {
+    const body = action.body as { disable: boolean; uid: string };
+    return send(api.auth.ban.$post({ json: { disable: body.disable, uid: body.uid } }));
+  }
+  return send(api.user.update.$post({ json: action.body } as never));
+}
+
+export function sendMessage(memberId: string, message: { subject: string; body: string }) {
+  return send(api.dashboard.members[':id'].messages.$post({ param: { id: memberId }, json: message }));
+}
+
+export function listMessages(memberId?: string) {
+  return send(api.dashboard.messages.$get({ query: memberId ? { memberId } : {} }));
+}
+export type DirectMessage = Ok<Awaited<ReturnType<typeof listMessages>>>['messages'][number];
+
+export function getPlanSetting() {
+  return send(api.dashboard.settings.plans.$get());
+}
+
+export function putPlanSetting(payInFull: 'cash' | 'cashback') {
+  return send(api.dashboard.settings.plans.$put({ json: { payInFull } }));
+}
+export type PlanSetting = Ok<Awaited<ReturnType<typeof getPlanSetting>>>;
+
+// Staff sign-in: password, then the TOTP second factor.
+
+export function getMfa() {
+  return send(api.auth.mfa.$get());
+}
+
+export function enrollTotp() {
+  return send(api.auth.mfa.enroll.$post());
+}
+
+export function verifyTotp(factorId: string, code: string) {
+  return send(api.auth.mfa.verify.$post({ json: { factorId, code } }));
+}

@@ -1,0 +1,234 @@
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { useEffect, useId, useState } from 'react';
+import { steps } from '#machines/onboarding/steps.ts';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { type Funnel, listMembers, type MemberSummary, PER_PAGE, getFunnel } from '#src/features/dashboard/dashboard-api.ts';
+import { type DashboardSearch, formatDate } from '#src/features/dashboard/dashboard-search.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+
+const route = getRouteApi('/dashboard/_staff/');
+
+const stepOptions = [
+  ...steps.map((s) => ({ value: s.id, label: `${s.number}. ${s.title}` })),
+  { value: 'membre-actif', label: 'Membres actifs' },
+  { value: 'desactive', label: 'Comptes désactivés' },
+] as const;
+
+const SEARCH_DELAY_MS = 300;
+
+/** `/dashboard`: the funnel, the plan setting and the member list (search, step filter, sorting, paging). */
+export function DashboardHomePage() {
+  return (
+    <div className={styles.page}>
+      <h1 className={styles.title}>Tableau de bord</h1>
+      <FunnelCard />
+      <MemberList />
+      <PlanSettingCard />
+    </div>
+  );
+}
+
+function FunnelCard() {
+  const [funnel, setFunnel] = useState<Funnel | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getFunnel().then((result) => {
+      if (!live) return;
+      if (result.ok) setFunnel(result.data);
+      else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <section className={styles.card} aria-labelledby="funnel-title">
+      <h2 id="funnel-title" className={styles.cardTitle}>
+        Parcours des membres {funnel ? <span className={styles.muted}>({funnel.total} au total)</span> : null}
+      </h2>
+      <FormAlert tone="error">{error}</FormAlert>
+      {funnel ? (
+        <>
+          <ul className={styles.waiting} aria-label="En attente de l’équipe">
+            <li className={styles.waitingItem}>
+              <strong>{funnel.waitingOnStaff.onboardingMeeting}</strong> entretien(s) personnalisé(s) à valider
+              {funnel.waitingOnStaff.onboardingMeetingPast > 0
+                ? ` (dont ${funnel.waitingOnStaff.onboardingMeetingPast} déjà passé(s))`
+                : ''}
+            </li>
+            <li className={styles.waitingItem}>
+              <strong>{funnel.waitingOnStaff.matchmakingMeeting}</strong> entretien(s) de matchmaking à tenir
+            </li>
+          </ul>
+          <ol className={styles.funnel} aria-label="Membres par étape">
+            {funnel.steps.map((s) => (
+              <li key={s.id} className={styles.funnelItem}>
+                <span className={styles.muted}>{s.number ? `${s.number}. ${s.title}` : s.title}</span>
+                <Link
+                  to="/dashboard"
+                  search={{ step: s.id }}
+                  className={styles.funnelCount}
+                  aria-label={`${s.title} : ${s.count} membre(s)`}
+                >
+                  {s.count}
+                </Link>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function MemberList() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const ids = { q: useId(), step: useId(), sort: useId() };
+  const [text, setText] = useState(search.q ?? '');
+  const [data, setData] = useState<{ items: MemberSummary[]; total: number; pageCount: number; page: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  const go = (patch: Partial<DashboardSearch>) => navigate({ search: (prev) => ({ ...prev, page: undefined, ...patch }), replace: true });
+
+  // The search box updates the URL after a short pause in typing.
+  useEffect(() => {
+    const trimmed = text.trim();
+    if (trimmed === (search.q ?? '')) return;
+    const timer = setTimeout(() => void go({ q: trimmed || undefined }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+    // biome-ignore lint/correctness/useExhaustiveDependencies: `go` is rebuilt each render
+  }, [text, search.q]);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    void listMembers(search).then((result) => {
+      if (!live) return;
+      setLoading(false);
+      if (result.ok) {
+        setData(result.data);
+        setError(null);
+      } else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [search]);
+
+  const sortValue = `${search.sort ?? 'created'}:${search.dir ?? (search.sort === 'email' ? 'asc' : 'desc')}`;
+
+  return (
+    <section className={styles.card} aria-labelledby="members-title" aria-busy={loading}>
+      <h2 id="members-title" className={styles.cardTitle}>
+        Membres
+      </h2>
+      <div className={styles.filters}>
+        <label className={styles.control} htmlFor={ids.q}>
+          Rechercher (e-mail ou nom)
+          <input
+            id={ids.q}
+            type="search"
+            className={styles.input}
+            placeholder="Search..."
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
+        </label>
+        <label className={styles.control} htmlFor={ids.step}>
+          Étape
+          <select
+            id={ids.step}
+            className={styles.input}
+            value={search.step ?? ''}
+            onChange={(e) => void go({ step: (e.target.value || undefined) as DashboardSearch['step'] })}
+          >
+            <option value="">Toutes les étapes</option>
+            {stepOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={styles.control} htmlFor={ids.sort}>
+          Trier par
+          <select
+            id={ids.sort}
+            className={styles.input}
+            value={sortValue}
+            onChange={(e) => {
+              const [sort, dir] = e.target.value.split(':') as [DashboardSearch['sort'], DashboardSearch['dir']];
+              void go({ sort, dir });
+            }}
+          >
+            <option value="created:desc">Inscription (récentes d’abord)</option>
+            <option value="created:asc">Inscription (anciennes d’abord)</option>
+            <option value="updated:desc">Dernière activité</option>
+            <option value="email:asc">E-mail (A → Z)</option>
+            <option value="email:desc">E-mail (Z → A)</option>
+          </select>
+        </label>
+      </div>
+      <FormAlert tone="error">{error}</FormAlert>
+      {data && data.items.length === 0 ? (
+        <p role="status">{search.q ? `No results for "${search.q}".` : 'Aucun membre à cette étape.'}</p>
+      ) : null}
+      {data && data.items.length > 0 ? (
+        <div className={styles.tableWrap}>
+          <table className={styles.table}>
+            <caption className={styles.caption}>{data.total} membre(s)</caption>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Nom</th>
+                <th scope="col">Étape</th>
+                <th scope="col">Inscription</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((m) => (
+                <tr key={m.id}>
+                  <td>
+                    <Link to="/dashboard/member/$memberId" params={{ memberId: m.id }}>
+                      {m.email}
+                    </Link>{' '}
+                    {m.disabled ? <span className={styles.badge.danger}>désactivé</span> : null}
+                  </td>
+                  <td>{m.name ?? '—'}</td>
+                  <td>{m.step ? `${m.step.number}. ${m.step.title}` : m.top === 'membre-actif' ? 'Membre actif' : 'Désactivé'}</td>
+                  <td>{formatDate(m.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {data && data.total > PER_PAGE ? (
+        <nav className={styles.pager} aria-label="Pagination">
+          <Button
+            variant="secondary"
+            disabled={data.page <= 1}
+            onClick={() => void navigate({ search: (prev) => ({ ...prev, page: data.page - 1 }) })}
+          >
+            Précédent
+          </Button>
+          <span>
+            Page {data.page} sur {data.pageCount}
+          </span>
+          <Button
+            variant="secondary"
+            disabled={data.page >= data.pageCount}
+            onClick={() => void navigate({ search: (prev) => ({ ...prev, page: data.page + 1 }) })}
+          >
+            Suivant
+          </Button>
+        </nav>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,202 @@
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { media, vars } from '#src/styles/theme.css.ts';
+
+export const title = style({ fontSize: vars.fontSize['2xl'], fontFamily: vars.font.body, fontWeight: vars.fontWeight.semibold });
+
+export const text = style({ marginTop: vars.space[3], color: vars.color.textMuted, maxWidth: vars.size.prose });
+
+export const muted = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+
+export const page = style({ display: 'flex', flexDirection: 'column', gap: vars.space[8] });
+
+export const card = style({
+  backgroundColor: vars.color.background,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.lg,
+  padding: vars.space[5],
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[4],
+  minWidth: 0,
+});
+
+export const cardTitle = style({ fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold, margin: 0 });
+
+export const grid = style({
+  display: 'grid',
+  gap: vars.space[6],
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.lg]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});
+
+/* Sign-in */
+export const narrow = style({ maxWidth: '28rem', display: 'flex', flexDirection: 'column', gap: vars.space[5] });
+export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[4] });
+export const qr = style({
+  width: '12rem',
+  height: '12rem',
+  backgroundColor: vars.color.white,
+  padding: vars.space[2],
+  border: `1px solid ${vars.color.border}`,
+});
+export const secret = style({
+  fontFamily: vars.font.mono,
+  fontSize: vars.fontSize.base,
+  letterSpacing: '0.08em',
+  wordBreak: 'break-all',
+  userSelect: 'all',
+});
+
+/* Funnel */
+export const funnel = style({
+  display: 'grid',
+  gap: vars.space[2],
+  gridTemplateColumns: 'repeat(auto-fill, minmax(9rem, 1fr))',
+  margin: 0,
+  padding: 0,
+  listStyle: 'none',
+});
+export const funnelItem = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[1],
+  padding: vars.space[3],
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.surface,
+  border: `1px solid ${vars.color.border}`,
+});
+export const funnelCount = style({ fontSize: vars.fontSize['2xl'], fontWeight: vars.fontWeight.bold, color: vars.color.accent });
+export const waiting = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[4], margin: 0 });
+export const waitingItem = style({
+  padding: `${vars.space[2]} ${vars.space[3]}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.warningSurface,
+  color: vars.color.text,
+});
+
+/* Member list */
+export const filters = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[3], alignItems: 'flex-end' });
+export const control = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[1],
+  fontSize: vars.fontSize.sm,
+  fontWeight: vars.fontWeight.medium,
+});
+export const input = style({
+  minHeight: '2.5rem',
+  padding: `${vars.space[2]} ${vars.space[3]}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  fontSize: vars.fontSize.base,
+  backgroundColor: vars.color.background,
+  color: vars.color.text,
+  selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '1px' } },
+});
+export const textarea = style([input, { minHeight: '8rem', resize: 'vertical', fontFamily: vars.font.body }]);
+export const tableWrap = style({ overflowX: 'auto' });
+export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: vars.fontSize.sm });
+globalStyle(`${table} th, ${table} td`, {
+  textAlign: 'left',
+  padding: `${vars.space[2]} ${vars.space[3]}`,
+  borderBottom: `1px solid ${vars.color.gray[200]}`,
+  verticalAlign: 'top',
+});
+globalStyle(`${table} th`, { fontWeight: vars.fontWeight.semibold, color: vars.color.textMuted, whiteSpace: 'nowrap' });
+export const pager = style({ display: 'flex', alignItems: 'center', gap: vars.space[3], flexWrap: 'wrap' });
+export const badge = styleVariants({
+  neutral: {
+    display: 'inline-block',
+    padding: `0 ${vars.space[2]}`,
+    borderRadius: vars.radius.full,
+    backgroundColor: vars.color.gray[100],
+    fontSize: vars.fontSize.xs,
+  },
+  danger: {
+    display: 'inline-block',
+    padding: `0 ${vars.space[2]}`,
+    borderRadius: vars.radius.full,
+    backgroundColor: vars.color.dangerSurface,
+    color: vars.color.danger,
+    fontSize: vars.fontSize.xs,
+  },
+});
+
+/* Member page */
+export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space[3] });
+export const idLine = style({ display: 'flex', alignItems: 'center', gap: vars.space[2], flexWrap: 'wrap' });
+export const code = style({ fontFamily: vars.font.mono, fontSize: vars.fontSize.sm });
+export const definitions = style({
+  display: 'grid',
+  gridTemplateColumns: 'minmax(8rem, max-content) minmax(0, 1fr)',
+  gap: `${vars.space[1]} ${vars.space[4]}`,
+  margin: 0,
+});
+globalStyle(`${definitions} dt`, { color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+globalStyle(`${definitions} dd`, { margin: 0, overflowWrap: 'anywhere' });
+export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[2] });
+export const dangerButton = style({ borderColor: vars.color.danger, color: vars.color.danger });
+
+export const chart = style({ margin: 0, paddingLeft: vars.space[6], display: 'flex', flexDirection: 'column', gap: vars.space[1] });
+export const chartState = style({
+  padding: `${vars.space[1]} ${vars.space[2]}`,
+  borderRadius: vars.radius.md,
+  border: '1px solid transparent',
+  selectors: {
+    '&[aria-current="step"]': {
+      borderColor: vars.color.accent,
+      backgroundColor: vars.color.primary[50],
+      fontWeight: vars.fontWeight.semibold,
+    },
+  },
+});
+export const chartPassed = style({ color: vars.color.textMuted });
+export const chartEvents = style({
+  display: 'block',
+  fontSize: vars.fontSize.xs,
+  color: vars.color.textMuted,
+  fontWeight: vars.fontWeight.normal,
+});
+
+export const timeline = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  borderLeft: `2px solid ${vars.color.gray[200]}`,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+});
+export const timelineItem = style({ paddingLeft: vars.space[4], position: 'relative', fontSize: vars.fontSize.sm });
+export const pre = style({ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: vars.font.body });
+
+/* Radix dialog */
+export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
+export const dialog = style({
+  position: 'fixed',
+  top: '50%',
+  left: '50%',
+  transform: 'translate(-50%, -50%)',
+  width: 'min(28rem, calc(100vw - 2rem))',
+  backgroundColor: vars.color.background,
+  borderRadius: vars.radius.lg,
+  boxShadow: vars.shadow.lg,
+  padding: vars.space[6],
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[4],
+  zIndex: vars.zIndex.dialog,
+});
+export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+
+/* Messages */
+export const messages = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[3] });
+export const message = style({
+  padding: vars.space[3],
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.surface,
+  border: `1px solid ${vars.color.gray[200]}`,
+});
+export const caption = style([muted, { textAlign: 'left', paddingBottom: vars.space[2] }]);
+export const radios = style({ display: 'flex', flexDirection: 'column', gap: vars.space[2], border: 0, margin: 0, padding: 0 });
+export const contents = style({ display: 'contents' });

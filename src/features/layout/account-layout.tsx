@@ -1,0 +1,37 @@
+import { Link, Outlet } from '@tanstack/react-router';
+import * as styles from '#src/features/layout/layouts.css.ts';
+import { SiteFooter } from '#src/features/layout/site-footer.tsx';
+import { SiteHeader } from '#src/features/layout/site-header.tsx';
+import { container } from '#src/styles/global.css.ts';
+
+/** Member area (`/mon-compte/*`, guarded): the site header, the account menu and the page. */
+export function AccountLayout() {
+  return (
+    <div className={styles.shell}>
+      <SiteHeader />
+      <div className={`${container} ${styles.accountBody}`}>
+        <nav aria-labelledby="account-nav-title" className={styles.accountNav}>
+          <h2 id="account-nav-title" className={styles.accountNavTitle}>
+            Mon espace
+          </h2>
+          <ul className={styles.accountNavList}>
+            <li>
+              <Link to="/mon-compte" className={styles.accountNavLink} activeOptions={{ exact: true }}>
+                Tableau de bord
+              </Link>
+            </li>
+            <li>
+              <Link to="/mon-compte/mon-profil" className={styles.accountNavLink}>
+                Mon profil
+              </Link>
+            </li>
+          </ul>
+        </nav>
+        <main id="contenu" tabIndex={-1} className={styles.main}>
+          <Outlet />
+        </main>
+      </div>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { Link, Outlet } from '@tanstack/react-router';
+import { useSignOut } from '#src/features/auth/api/sign-out.ts';
+import * as styles from '#src/features/layout/layouts.css.ts';
+import { BRAND_NAME } from '#src/features/layout/navigation.ts';
+import { container } from '#src/styles/global.css.ts';
+import { useSession } from '#src/lib/use-session.ts';
+
+/** Staff shell: a plain top bar; the staff menu shows only to a staff member at aal2. */
+export function DashboardLayout() {
+  const session = useSession();
+  const isStaff = session.status === 'signed-in' && session.user?.role === 'staff' && session.aal === 'aal2';
+  const { signOut, pending } = useSignOut();
+  return (
+    <div className={styles.dashShell}>
+      <header className={styles.dashBar}>
+        <div className={`${container} ${styles.dashBarInner}`}>
+          <Link to="/dashboard" className={styles.dashBrand}>
+            {BRAND_NAME} — Espace équipe
+          </Link>
+          {isStaff ? (
+            <>
+              <nav aria-label="Navigation de l’équipe">
+                <ul className={styles.dashNavList}>
+                  <li>
+                    <Link to="/dashboard" className={styles.dashLink} activeOptions={{ exact: true }}>
+                      Membres
+                    </Link>
+                  </li>
+                  <li>
+                    <Link to="/dashboard/message-direct" className={styles.dashLink}>
+                      Message direct
+                    </Link>
+                  </li>
+                </ul>
+              </nav>
+              <button type="button" className={styles.dashSignOut} onClick={signOut} disabled={pending}>
+                Se déconnecter
+              </button>
+            </>
+          ) : null}
+        </div>
+      </header>
+      <main id="contenu" tabIndex={-1} className={`${container} ${styles.dashMain}`}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { FileRoutesByTo } from '#src/route-tree.gen.ts';
+
+/** Menus and links of the public site (spec §2 "Header" and "Footer"). */
+
+/** A path of the route tree without parameters: menus are type-checked against the routes. */
+export type SitePath = Exclude<keyof FileRoutesByTo, `${string}$${string}`>;
+
+export interface NavItem {
+  label: string;
+  to: SitePath;
+  children?: readonly NavItem[];
+}
+
+export const REGISTRATION_PATH = '/inscription-agence-matrimoniale-musulmane' satisfies SitePath;
+
+export const mainNav: readonly NavItem[] = [
+  { label: 'Accueil', to: '/' },
+  { label: 'L’agence', to: '/qui-sommes-nous' },
+  {
+    label: 'Inscription',
+    to: REGISTRATION_PATH,
+    children: [
+      { label: 'Pour les hommes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes' },
+      { label: 'Pour les femmes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes' },
+    ],
+  },
+  { label: 'Blog', to: '/blog' },
+  { label: 'Contact', to: '/contactez-agence-matrimoniale-musulmane' },
+];
+
+export const signedOutActions = {
+  signIn: { label: 'Connexion', to: '/connexion' },
+  register: { label: 'Je m’inscris', to: '/formulaire-inscription' },
+} as const satisfies Record<string, { label: string; to: SitePath }>;
+
+export const footerSitemap: readonly NavItem[] = [
+  { label: 'Accueil', to: '/' },
+  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
+  { label: 'Blog', to: '/blog' },
+  { label: 'Inscription pour les hommes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes' },
+  { label: 'Inscription pour les femmes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes' },
+  { label: 'Contact', to: '/contactez-agence-matrimoniale-musulmane' },
+];
+
+export const footerLegal: readonly NavItem[] = [
+  { label: 'Mentions légales', to: '/mentions-legales' },
+  { label: 'Conditions générales de vente', to: '/conditions-generales-de-vente' },
+  { label: 'Politique de confidentialité', to: '/politique-de-confidentialite' },
+];
+
+export interface SocialLink {
+  label: string;
+  href: string;
+}
+
+/** Placeholder profile addresses until the agency gives its own. */
+export const socialLinks: readonly SocialLink[] = [
+  { label: 'Facebook', href: 'https://www.facebook.com/' },
+  { label: 'Instagram', href: 'https://www.instagram.com/' },
+  { label: 'TikTok', href: 'https://www.tiktok.com/' },
+];
+
+export const BRAND_NAME = 'Union Sincère';
+
+/** Opens the cookie-consent panel (listened to by the consent banner). */
+export const CONSENT_OPEN_EVENT = 'consent:open';

@@ -1,0 +1,79 @@
+import { Link } from '@tanstack/react-router';
+import { BRAND_NAME, CONSENT_OPEN_EVENT, footerLegal, footerSitemap, socialLinks } from '#src/features/layout/navigation.ts';
+import * as styles from '#src/features/layout/site-footer.css.ts';
+import { container, srOnly } from '#src/styles/global.css.ts';
+
+/** Asks the cookie-consent banner to open (it listens for `consent:open` on `window`). */
+function openConsent() {
+  window.dispatchEvent(new CustomEvent(CONSENT_OPEN_EVENT));
+}
+
+/** The site footer (spec §2): sitemap, customer information, cookies, social links, copyright. */
+export function SiteFooter() {
+  const year = new Date().getFullYear();
+  return (
+    <footer className={styles.footer}>
+      <div className={container}>
+        <div className={styles.grid}>
+          <div>
+            <p className={styles.brand}>{BRAND_NAME}</p>
+            <p className={styles.tagline}>Agence matrimoniale musulmane : un accompagnement sérieux et bienveillant vers le mariage.</p>
+          </div>
+          <nav aria-labelledby="footer-sitemap">
+            <h2 id="footer-sitemap" className={styles.heading}>
+              Plan du site
+            </h2>
+            <ul className={styles.list}>
+              {footerSitemap.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} className={styles.link}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <nav aria-labelledby="footer-legal">
+            <h2 id="footer-legal" className={styles.heading}>
+              Informations client
+            </h2>
+            <ul className={styles.list}>
+              {footerLegal.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} className={styles.link}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+              <li>
+                <button type="button" className={styles.cookieButton} onClick={openConsent}>
+                  Gérer les cookies
+                </button>
+              </li>
+            </ul>
+          </nav>
+          <div>
+            <h2 id="footer-social" className={styles.heading}>
+              Suivez-nous
+            </h2>
+            <ul className={styles.list} aria-labelledby="footer-social">
+              {socialLinks.map((social) => (
+                <li key={social.label}>
+                  <a href={social.href} className={styles.link} target="_blank" rel="noopener noreferrer">
+                    {social.label}
+                    <span className={srOnly}> (nouvel onglet)</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+        <div className={styles.bottom}>
+          <p>
+            © {year} {BRAND_NAME}. Tous droits réservés.
+          </p>
+        </div>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,216 @@
+import { useState } from 'react';
+import * as v from 'valibot';
+import { contractFormSchema } from '#machines/onboarding/forms.ts';
+import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
+import { useForm } from '#src/components/ui/use-form.ts';
+import { Countdown } from '#src/features/onboarding/countdown.tsx';
+import { CheckboxField } from '#src/features/onboarding/fields.tsx';
+import { CONTRACT_PDF_URL, flattenFieldErrors, getPaymentLink, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
+import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { subOf } from '#src/features/onboarding/onboarding-state.ts';
+import { usePaymentReturn } from '#src/features/onboarding/payment-return.ts';
+import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
+import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { textOf } from '#src/lib/form.ts';
+import { useSession } from '#src/lib/use-session.ts';
+
+function PdfLink() {
+  return (
+    <p>
+      <a href={CONTRACT_PDF_URL} target="_blank" rel="noopener" type="application/pdf">
+        Télécharger mon contrat (PDF)
+      </a>
+    </p>
+  );
+}
+
+function ContractForm() {
+  const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const { update } = useOnboardingUpdate();
+  const onSubmit = handleSubmit(async (data) => {
+    const input = {
+      fullName: textOf(data, 'fullName'),
+      address: textOf(data, 'address'),
+      postcode: textOf(data, 'postcode'),
+      city: textOf(data, 'city'),
+      signature: textOf(data, 'signature'),
+      termsAccepted: data.get('termsAccepted') === 'true',
+    };
+    const parsed = v.safeParse(contractFormSchema, input);
+    if (!parsed.success)
+      return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)), formError: 'Certaines informations sont à corriger.' };
+    const result = await update({ context: 'contractForm', contractForm: true, ...input });
+    if (!result.ok) return { fieldErrors: topLevelFieldErrors(result.error.fieldErrors), formError: result.error.message };
+    return undefined;
+  });
+  return (
+    <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
+      <FormAlert tone="error">{formError}</FormAlert>
+      <TextField name="fullName" label="Nom complet" autoComplete="name" required error={fieldErrors.fullName} />
+      <TextField name="address" label="Adresse" autoComplete="street-address" required error={fieldErrors.address} />
+      <div className={styles.twoColumns}>
+        <TextField
+          name="postcode"
+          label="Code postal"
+          autoComplete="postal-code"
+          inputMode="numeric"
+          required
+          error={fieldErrors.postcode}
+        />
+        <TextField name="city" label="Ville" autoComplete="address-level2" required error={fieldErrors.city} />
+      </div>
+      <TextField
+        name="signature"
+        label="Signature"
+        hint="Saisissez à nouveau votre nom complet : il vaut signature."
+        autoComplete="off"
+        required
+        error={fieldErrors.signature}
+      />
+      <CheckboxField
+        name="termsAccepted"
+        required
+        error={fieldErrors.termsAccepted}
+        label="J’ai lu et j’accepte le contrat, son annexe (mon questionnaire) et les conditions générales de vente."
+      />
+      <div className={styles.actions}>
+        <Button type="submit" loading={submitting} loadingText="Enregistrement…">
+          Valider le contrat
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function SignStep() {
+  const { update } = useOnboardingUpdate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <section className={styles.section} aria-labelledby="sign">
+      <h2 id="sign" className={styles.sectionTitle}>
+        Signature
+      </h2>
+      <p>Relisez votre contrat, puis signez-le. La date de signature fait courir :</p>
+      <ul className={styles.list}>
+        <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement de l’abonnement ne peut vous être demandé ;</li>
+        <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
+      </ul>
+      <PdfLink />
+      <FormAlert tone="error">{error}</FormAlert>
+      <div className={styles.actions}>
+        <Button
+          loading={busy}
+          loadingText="Signature…"
+          onClick={async () => {
+            setBusy(true);
+            setError(null);
+            const result = await update({ context: 'sub_date', subDate: new Date().toISOString() });
+            if (!result.ok) setError(result.error.message);
+            setBusy(false);
+          }}
+        >
+          Signer
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function PaymentStep({ csid }: { csid: string | undefined }) {
+  const { user } = useSession();
+  const payment = usePaymentReturn('sub', user?.email, csid);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
+  if (csid && payment.status !== 'failed') {
+    return (
+      <p role="status" className={styles.text}>
+        Confirmation de votre paiement en cours…
+      </p>
+    );
+  }
+  return (
+    <section className={styles.section} aria-labelledby="pay">
+      <h2 id="pay" className={styles.sectionTitle}>
+        Paiement de l’abonnement
+      </h2>
+      {plan ? (
+        <p>
+          Formule {plan.title} ({plan.durationMonths} mois) :{' '}
+          {plan.installments > 1
+            ? `${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois`
+            : `${formatEuros(plan.totalCents)} en une fois`}
+          .
+        </p>
+      ) : null}
+      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
+      <PdfLink />
+      <div className={styles.actions}>
+        <Button
+          loading={busy}
+          loadingText="Ouverture du paiement…"
+          disabled={!plan}
+          onClick={async () => {
+            if (!plan) return;
+            setBusy(true);
+            setError(null);
+            const result = await getPaymentLink(plan.id);
+            if (result.ok) {
+              window.location.assign(result.data.url);
+              return;
+            }
+            setError(
+              result.error.status === 404
+                ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
+                : result.error.message,
+            );
+            setBusy(false);
+          }}
+        >
+          Payer l’abonnement
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** Step 8: contract form, signature, the 7-day wait (L224-91), then the subscription payment. */
+export function ContractPage({ csid }: { csid?: string | undefined }) {
+  const { user } = useSession();
+  const { goToCurrent } = useOnboardingUpdate();
+  const sub = subOf(user?.state);
+  const opensAt = subscriptionPaymentOpensAt(user?.subscription.subscriptionDate ?? null);
+  return (
+    <StepPage step="attente-contrat" title="Votre contrat">
+      {sub === 'formulaire-contrat' ? (
+        <>
+          <p className={styles.text}>Votre entretien a eu lieu. Complétez les mentions de votre contrat, puis signez-le.</p>
+          <ContractForm />
+        </>
+      ) : null}
+      {sub === 'signature' ? <SignStep /> : null}
+      {sub === 'delai-renonciation' ? (
+        <section className={styles.section} aria-labelledby="wait">
+          <h2 id="wait" className={styles.sectionTitle}>
+            Contrat signé
+          </h2>
+          <p>
+            Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement avant{' '}
+            {NO_PAYMENT_PERIOD_DAYS} jours après la signature (article L224-91 du Code de la consommation) : le paiement de l’abonnement
+            s’ouvrira à cette date.
+          </p>
+          {opensAt !== null ? (
+            <Countdown until={opensAt} label="Ouverture du paiement de l’abonnement :" onDone={() => void goToCurrent()} />
+          ) : null}
+          <PdfLink />
+        </section>
+      ) : null}
+      {sub === 'paiement' ? <PaymentStep csid={csid} /> : null}
+    </StepPage>
+  );
+}

@@ -1,0 +1,46 @@
+import { useEffect, useRef, useState } from 'react';
+import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { formatParis } from '#src/features/onboarding/step-page.tsx';
+
+const MINUTE_MS = 60_000;
+
+function parts(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / MINUTE_MS));
+  const days = Math.floor(total / (24 * 60));
+  const hours = Math.floor((total % (24 * 60)) / 60);
+  const minutes = total % 60;
+  const list = [
+    days ? `${days} jour${days > 1 ? 's' : ''}` : '',
+    hours ? `${hours} heure${hours > 1 ? 's' : ''}` : '',
+    `${minutes} minute${minutes > 1 ? 's' : ''}`,
+  ].filter(Boolean);
+  return list.join(' ');
+}
+
+/**
+ * Time left until `until` (ms), refreshed every 30 s; the end date (Paris time) is always shown.
+ * Not a live region: a ticking announcement would be noise.
+ */
+export function Countdown({ until, label, onDone }: { until: number; label: string; onDone?: () => void }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  const left = until - now;
+  const done = useRef(false);
+  useEffect(() => {
+    if (left > 0 || done.current) return;
+    done.current = true; // once: the caller reloads the session
+    onDone?.();
+  }, [left, onDone]);
+  return (
+    <div>
+      <p>{label}</p>
+      <p className={styles.countdown}>{left > 0 ? `Encore ${parts(left)}` : 'C’est le moment.'}</p>
+      <p className={styles.cycle}>
+        Échéance : <time dateTime={new Date(until).toISOString()}>{formatParis(until)}</time> (heure de Paris)
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import type * as v from 'valibot';
+import { type ApiResult, send } from '#src/lib/api-client.ts';
+import type { OfferId, PayInFullSetting } from '#machines/onboarding/plans.ts';
+
+/** Answer of `POST /api/v1/user/update`: the refreshed settings with the chart's state. */
+export interface UpdateAnswer {
+  state: string | null;
+  [field: string]: unknown;
+}
+
+function json(method: string, url: string, body?: unknown) {
+  return fetch(url, {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** `POST /api/v1/user/update` with one update-context body. */
+export function postUpdate(body: { context: string } & Record<string, unknown>): Promise<ApiResult<UpdateAnswer>> {
+  return send(json('POST', '/api/v1/user/update', body)) as Promise<ApiResult<UpdateAnswer>>;
+}
+
+export interface LinkAnswer {
+  url: string;
+  origin?: string;
+  offerId?: OfferId;
+  amountCents?: number;
+}
+
+/** `GET /api/v1/user/payment-link?offer=…`: the payment link the current step expects. */
+export function getPaymentLink(offer: OfferId): Promise<ApiResult<LinkAnswer>> {
+  return send(json('GET', `/api/v1/user/payment-link?offer=${encodeURIComponent(offer)}`)) as Promise<ApiResult<LinkAnswer>>;
+}
+
+/** `GET /api/v1/user/booking-link`: the scheduling page, prefilled for the member. */
+export function getBookingLink(): Promise<ApiResult<LinkAnswer>> {
+  return send(json('GET', '/api/v1/user/booking-link')) as Promise<ApiResult<LinkAnswer>>;
+}
+
+export interface BookingAnswer {
+  booking: { startTime: string; endTime: string; cancelUrl: string | null; rescheduleUrl: string | null } | null;
+}
+
+/** `GET /api/v1/user/booking`: the member's active booking, if any. */
+export function getBooking(): Promise<ApiResult<BookingAnswer>> {
+  return send(json('GET', '/api/v1/user/booking')) as Promise<ApiResult<BookingAnswer>>;
+}
+
+/** `GET /api/v1/subscription/offers`: which pay-in-full plan staff currently offer. */
+export async function getPayInFullSetting(): Promise<PayInFullSetting> {
+  const result = (await send(json('GET', '/api/v1/subscription/offers'))) as ApiResult<{ payInFull?: string }>;
+  return result.ok && result.data.payInFull === 'cash' ? 'cash' : 'cashback';
+}
+
+export const CONTRACT_PDF_URL = '/api/v1/user/contract.pdf';
+
+/** Field errors of a valibot failure, per top-level field, with `v.flatten`. */
+export function flattenFieldErrors(flat: v.FlatErrors<undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, messages] of Object.entries(flat.nested ?? {})) {
+    const field = path.split('.')[0] ?? path;
+    const message = (messages as string[] | undefined)?.[0];
+    if (field && message && !(field in out)) out[field] = message;
+  }
+  return out;
+}
+
+/** Server field errors (`soughtRegions.0` …) folded to top-level fields. */
+export function topLevelFieldErrors(errors: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, message] of Object.entries(errors)) {
+    const field = path.split('.')[0] ?? path;
+    if (field && !(field in out)) out[field] = message;
+  }
+  return out;
+}

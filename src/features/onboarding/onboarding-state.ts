@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import {
+  type OnboardingStateValue,
+  pathOf,
+  type StepId,
+  type StepInfo,
+  stepIds,
+  stepOf,
+  steps,
+  type TopState,
+} from '#machines/onboarding/steps.ts';
+
+/** `'attente-contrat.paiement'` → `{ 'attente-contrat': 'paiement' }`; null when unreadable. */
+export function parseStateKey(key: string | null | undefined): OnboardingStateValue | null {
+  if (!key) return null;
+  const [top, sub] = key.split('.', 2) as [string, string | undefined];
+  const known = [...stepIds, 'membre-actif', 'desactive'] as readonly string[];
+  if (!known.includes(top)) return null;
+  return (sub ? { [top]: sub } : top) as OnboardingStateValue;
+}
+
+export function topOf(key: string | null | undefined): TopState | null {
+  return (key?.split('.', 1)[0] as TopState | undefined) ?? null;
+}
+
+/** The substate part of a dotted key (`'attente-contrat.signature'` → `'signature'`). */
+export function subOf(key: string | null | undefined): string | null {
+  const parts = key?.split('.') ?? [];
+  return parts[1] ?? null;
+}
+
+/** The path the member belongs on, or null when the state is unknown (staff). */
+export function currentPathOf(key: string | null | undefined): string | null {
+  const value = parseStateKey(key);
+  return value ? pathOf(value) : null;
+}
+
+export function currentStepOf(key: string | null | undefined): StepInfo | null {
+  const value = parseStateKey(key);
+  return value ? stepOf(value) : null;
+}
+
+export function stepInfo(id: StepId): StepInfo {
+  return steps.find((s) => s.id === id) as StepInfo;
+}
+
+/** The `?csid=` a payment link's success URL brings back (kept only when it looks like a checkout session id). */
+export const csidSearchSchema = v.object({
+  csid: v.optional(v.pipe(v.string(), v.regex(/^cs_[A-Za-z0-9_]{1,250}$/))),
+});
+
+export function validateCsidSearch(search: Record<string, unknown>): { csid?: string } {
+  const parsed = v.safeParse(csidSearchSchema, search);
+  return parsed.success && parsed.output.csid ? { csid: parsed.output.csid } : {};
+}

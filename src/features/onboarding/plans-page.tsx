@@ -1,0 +1,121 @@
+import { useEffect, useRef, useState } from 'react';
+import { activePlans, formatEuros, isPlanId, type PayInFullSetting, type Plan, type PlanId } from '#machines/onboarding/plans.ts';
+import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { useForm } from '#src/components/ui/use-form.ts';
+import { CheckboxField } from '#src/features/onboarding/fields.tsx';
+import { getPayInFullSetting } from '#src/features/onboarding/onboarding-api.ts';
+import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useSession } from '#src/lib/use-session.ts';
+import { srOnly } from '#src/styles/global.css.ts';
+
+export function PlanPrice({ plan }: { plan: Plan }) {
+  return (
+    <p className={styles.price}>
+      {plan.discount ? (
+        <>
+          <del className={styles.struck}>
+            <span className={srOnly}>Au lieu de </span>
+            {formatEuros(plan.discount.originalPriceCents)}
+          </del>{' '}
+        </>
+      ) : null}
+      {formatEuros(plan.priceCents)} <span className={styles.cycle}>{plan.cycleLabel}</span>
+    </p>
+  );
+}
+
+function PlanCard({ plan, submitting, onChoose }: { plan: Plan; submitting: boolean; onChoose: (id: PlanId) => void }) {
+  const titleId = `plan-${plan.id}`;
+  return (
+    <li className={plan.highlight ? styles.cardHighlight : styles.card} aria-labelledby={titleId}>
+      {plan.highlight ? <p className={styles.badge}>Recommandée</p> : null}
+      <h2 id={titleId} className={styles.cardTitle}>
+        {plan.title} — {plan.durationMonths} mois{plan.type === 'monthly' ? ', mensuel' : ', en une fois'}
+      </h2>
+      <PlanPrice plan={plan} />
+      {plan.discount ? <p className={styles.badge}>{plan.discount.label}</p> : null}
+      <p>{plan.description}</p>
+      {plan.installments > 1 ? <p className={styles.cycle}>Total sur la durée du contrat : {formatEuros(plan.totalCents)}</p> : null}
+      <ul className={styles.features}>
+        {plan.features.map((feature) => (
+          <li key={feature}>{feature}</li>
+        ))}
+      </ul>
+      <div className={styles.cardFooter}>
+        <Button type="submit" block name="planId" value={plan.id} disabled={submitting} onClick={() => onChoose(plan.id)}>
+          {plan.button.label}
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** Step 3: choose a plan, with the express request to start before the 14-day period ends. */
+export function PlansPage() {
+  const { user } = useSession();
+  const [setting, setSetting] = useState<PayInFullSetting | null>(null);
+  const chosen = useRef<PlanId | null>(null);
+  const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const { update } = useOnboardingUpdate();
+
+  useEffect(() => {
+    let live = true;
+    void getPayInFullSetting().then((value) => live && setSetting(value));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const selected = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? user.selectedPlanId : null;
+  const plans = setting ? activePlans(setting, selected) : [];
+
+  const onSubmit = handleSubmit(async (data) => {
+    const id = chosen.current;
+    if (!id) return { formError: 'Choisissez une formule.' };
+    const result = await update({ context: 'sel_plan', id, renounce: data.get('renounce') === 'true' });
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
+    return undefined;
+  });
+
+  return (
+    <StepPage
+      step="formules"
+      title="Choisissez votre formule"
+      intro="Deux accompagnements, Horizon (6 mois) et Sérénité (12 mois), à régler chaque mois ou en une seule fois. Le contrat est à durée déterminée, sans reconduction tacite."
+    >
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
+        <FormAlert tone="error">{formError}</FormAlert>
+        <div className={styles.section}>
+          <CheckboxField
+            name="renounce"
+            error={fieldErrors.renounce}
+            description={
+              <p>
+                Vous disposez d’un délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de
+                mise en relation n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le
+                paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les {WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez
+                alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.
+              </p>
+            }
+            label={`Je demande expressément que l’accompagnement commence avant la fin du délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours.`}
+          />
+        </div>
+        {setting === null ? (
+          <p role="status" className={styles.text}>
+            Chargement des formules…
+          </p>
+        ) : (
+          <ul className={styles.cards} aria-label="Formules">
+            {plans.map((plan) => (
+              <PlanCard key={plan.id} plan={plan} submitting={submitting} onChoose={(id) => (chosen.current = id)} />
+            ))}
+          </ul>
+        )}
+      </form>
+    </StepPage>
+  );
+}

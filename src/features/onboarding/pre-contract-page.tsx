@@ -1,0 +1,108 @@
+import * as v from 'valibot';
+import { FILE_FEE_CENTS, formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
+import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { preContractOkPayloadSchema } from '#machines/onboarding/update-contexts.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { useForm } from '#src/components/ui/use-form.ts';
+import { CheckboxField } from '#src/features/onboarding/fields.tsx';
+import { flattenFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
+import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useSession } from '#src/lib/use-session.ts';
+
+/** Step 5: pre-contract information (prices, term, withdrawal rights), acknowledged by the member. */
+export function PreContractPage() {
+  const { user } = useSession();
+  const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const { update } = useOnboardingUpdate();
+  const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
+  const renounced = user?.subscription.renouncedWithdrawalRight === true;
+
+  const onSubmit = handleSubmit(async (data) => {
+    const body = { context: 'pre_contract_ok', acknowledged: data.get('acknowledged') === 'true' };
+    const parsed = v.safeParse(preContractOkPayloadSchema, body);
+    if (!parsed.success) return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)) };
+    const result = await update(body);
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
+    return undefined;
+  });
+
+  return (
+    <StepPage
+      step="informations-et-tarifs"
+      title="Informations précontractuelles"
+      intro="Avant de prendre rendez-vous, prenez connaissance des conditions essentielles de votre futur contrat."
+    >
+      <section className={styles.section} aria-labelledby="prices">
+        <h2 id="prices" className={styles.sectionTitle}>
+          Prix
+        </h2>
+        <ul className={styles.list}>
+          <li>Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, déjà réglés.</li>
+          {plan ? (
+            <li>
+              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
+              {plan.installments > 1
+                ? `${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois, soit ${formatEuros(plan.totalCents)} au total`
+                : `${formatEuros(plan.totalCents)} en une seule fois`}
+              , toutes taxes comprises.
+            </li>
+          ) : null}
+          <li>Aucun autre frais ne vous sera demandé pendant la durée du contrat.</li>
+        </ul>
+      </section>
+      <section className={styles.section} aria-labelledby="term">
+        <h2 id="term" className={styles.sectionTitle}>
+          Durée
+        </h2>
+        <ul className={styles.list}>
+          <li>
+            Contrat à durée déterminée de {plan ? plan.durationMonths : 'six ou douze'} mois (jamais plus de {CONTRACT_MAX_MONTHS} mois).
+          </li>
+          <li>Pas de reconduction tacite : le contrat prend fin à son terme, sans démarche de votre part.</li>
+          {plan && plan.installments > 1 ? (
+            <li>
+              Les prélèvements s’arrêtent d’eux-mêmes après la {plan.installments}
+              <sup>e</sup> mensualité.
+            </li>
+          ) : null}
+        </ul>
+      </section>
+      <section className={styles.section} aria-labelledby="rights">
+        <h2 id="rights" className={styles.sectionTitle}>
+          Vos droits
+        </h2>
+        <ul className={styles.list}>
+          <li>
+            Délai de réflexion : aucun paiement de l’abonnement ne peut être exigé avant {NO_PAYMENT_PERIOD_DAYS} jours après la signature
+            du contrat (article L224-91 du Code de la consommation).
+          </li>
+          <li>
+            Délai de rétractation : vous pouvez vous rétracter pendant {WITHDRAWAL_PERIOD_DAYS} jours après la signature, sans motif
+            (article L221-18).{' '}
+            {renounced
+              ? 'Vous avez demandé à commencer sans attendre : en cas de rétractation, le service déjà fourni reste dû.'
+              : 'L’accompagnement commence à la fin de ce délai.'}
+          </li>
+          <li>Vous recevrez une copie de votre contrat au format PDF.</li>
+        </ul>
+      </section>
+      <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
+        <FormAlert tone="error">{formError}</FormAlert>
+        <CheckboxField
+          name="acknowledged"
+          required
+          error={fieldErrors.acknowledged}
+          label="J’ai pris connaissance des informations précontractuelles : prix, durée et droit de rétractation."
+        />
+        <div className={styles.actions}>
+          <Button type="submit" loading={submitting} loadingText="Enregistrement…">
+            Continuer vers la prise de rendez-vous
+          </Button>
+        </div>
+      </form>
+    </StepPage>
+  );
+}

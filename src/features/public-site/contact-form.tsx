@@ -1,0 +1,128 @@
+import { Link } from '@tanstack/react-router';
+import { useId, useState } from 'react';
+import { CONTACT_SUBJECTS, ContactSchema, MESSAGE_MAX_LENGTH } from '#machines/public-site/public-forms.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import * as fieldStyles from '#src/components/ui/field.css.ts';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
+import { useForm } from '#src/components/ui/use-form.ts';
+import { sendContactMessage } from '#src/features/public-site/api/public-forms.ts';
+import { CheckboxField } from '#src/features/public-site/checkbox-field.tsx';
+import * as styles from '#src/features/public-site/public-site.css.ts';
+import { textOf, validate } from '#src/lib/form.ts';
+
+/** The contact form: the agency receives the message by e-mail. */
+export function ContactForm() {
+  const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const [sent, setSent] = useState(false);
+  const subjectId = useId();
+  const messageId = useId();
+
+  const onSubmit = handleSubmit(async (data) => {
+    const input = {
+      name: textOf(data, 'name'),
+      email: textOf(data, 'email'),
+      subject: textOf(data, 'subject'),
+      message: textOf(data, 'message'),
+      consent: data.get('consent') === 'true',
+    };
+    const checked = validate(ContactSchema, input);
+    if (!checked.success) return { fieldErrors: checked.fieldErrors, formError: 'Certaines informations sont à corriger.' };
+    const result = await sendContactMessage(checked.output);
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
+    formRef.current?.reset();
+    setSent(true);
+    return undefined;
+  });
+
+  return (
+    <div className={styles.formCard}>
+      <h2 className={styles.formTitle}>Écrire à l’agence</h2>
+      <FormAlert tone="success">
+        {sent ? 'Merci, votre message est bien envoyé. Nous vous répondons personnellement, en général sous deux jours ouvrés.' : null}
+      </FormAlert>
+      <form
+        ref={formRef}
+        className={styles.form}
+        onSubmit={(event) => {
+          setSent(false);
+          void onSubmit(event);
+        }}
+        noValidate
+        aria-describedby="contact-alert"
+      >
+        <FormAlert tone="error" id="contact-alert">
+          {formError}
+        </FormAlert>
+        <TextField name="name" type="text" label="Nom ou prénom" autoComplete="name" required error={fieldErrors.name} />
+        <TextField
+          name="email"
+          type="email"
+          label="Adresse e-mail"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          required
+          error={fieldErrors.email}
+        />
+        <div className={fieldStyles.field}>
+          <label htmlFor={subjectId} className={fieldStyles.label}>
+            Objet
+          </label>
+          <select
+            id={subjectId}
+            name="subject"
+            className={fieldStyles.input}
+            defaultValue=""
+            aria-required="true"
+            aria-invalid={fieldErrors.subject ? true : undefined}
+            aria-describedby={fieldErrors.subject ? `${subjectId}-error` : undefined}
+          >
+            <option value="" disabled>
+              Choisissez un objet
+            </option>
+            {CONTACT_SUBJECTS.map((subject) => (
+              <option key={subject} value={subject}>
+                {subject}
+              </option>
+            ))}
+          </select>
+          {fieldErrors.subject ? (
+            <p id={`${subjectId}-error`} className={fieldStyles.error}>
+              {fieldErrors.subject}
+            </p>
+          ) : null}
+        </div>
+        <div className={fieldStyles.field}>
+          <label htmlFor={messageId} className={fieldStyles.label}>
+            Message
+          </label>
+          <p id={`${messageId}-hint`} className={fieldStyles.hint}>
+            Inutile d’y détailler votre vie privée ou votre pratique religieuse.
+          </p>
+          <textarea
+            id={messageId}
+            name="message"
+            className={`${fieldStyles.input} ${styles.textarea}`}
+            maxLength={MESSAGE_MAX_LENGTH}
+            aria-required="true"
+            aria-invalid={fieldErrors.message ? true : undefined}
+            aria-describedby={`${messageId}-hint${fieldErrors.message ? ` ${messageId}-error` : ''}`}
+          />
+          {fieldErrors.message ? (
+            <p id={`${messageId}-error`} className={fieldStyles.error}>
+              {fieldErrors.message}
+            </p>
+          ) : null}
+        </div>
+        <CheckboxField name="consent" error={fieldErrors.consent}>
+          J’accepte que ces informations servent uniquement à me répondre (voir la{' '}
+          <Link to="/politique-de-confidentialite">politique de confidentialité</Link>).
+        </CheckboxField>
+        <Button type="submit" block loading={submitting} loadingText="Envoi en cours…">
+          Envoyer mon message
+        </Button>
+      </form>
+    </div>
+  );
+}

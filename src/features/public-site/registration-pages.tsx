@@ -1,0 +1,48 @@
+import { Link } from '@tanstack/react-router';
+import { REGISTRATION_PATH } from '#src/features/layout/navigation.ts';
+import { CallToAction, ContentPage, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { FaqSection, PlansSection, TestimonialsSection } from '#src/features/public-site/public-sections.tsx';
+import * as styles from '#src/features/public-site/public-site.css.ts';
+
+/** `/inscription-agence-matrimoniale-musulmane`: the steps, the packs and the file fee, FAQ. */
+export function RegistrationOverviewPage({ page }: { page: PageContent }) {
+  return (
+    <ContentPage page={page} path={REGISTRATION_PATH} eyebrow="Inscription">
+      <PlansSection />
+      <FaqSection />
+      <CallToAction
+        title="Commencer votre inscription"
+        text="Pré-inscription gratuite, puis création de votre espace membre : vous avancez à votre rythme."
+      >
+        <Link to="/formulaire-inscription" className={styles.ctaButton}>
+          Je me pré-inscris
+        </Link>
+        <Link to="/connexion/nouveau-compte" className={styles.ctaLink}>
+          Créer directement mon espace membre
+        </Link>
+      </CallToAction>
+    </ContentPage>
+  );
+}
+
+/** `/inscription-agence-matrimoniale-musulmane/pour-les-femmes` and `/pour-les-hommes`. */
+export function RegistrationPathPage({ page, gender }: { page: PageContent; gender: 'femme' | 'homme' }) {
+  const path = `${REGISTRATION_PATH}/${gender === 'femme' ? 'pour-les-femmes' : 'pour-les-hommes'}`;
+  return (
+    <ContentPage page={page} path={path} eyebrow={gender === 'femme' ? 'Inscription pour les femmes' : 'Inscription pour les hommes'}>
+      <TestimonialsSection />
+      <PlansSection />
+      <CallToAction
+        title={gender === 'femme' ? 'Sœur, faites le premier pas' : 'Frère, faites le premier pas'}
+        text="La pré-inscription est gratuite et sans engagement. Nous vous guidons ensuite vers votre espace membre."
+      >
+        <Link to="/formulaire-inscription" search={{ genre: gender }} className={styles.ctaButton}>
+          Je me pré-inscris
+        </Link>
+        <Link to={REGISTRATION_PATH} className={styles.ctaLink}>
+          Voir toutes les étapes
+        </Link>
+      </CallToAction>
+    </ContentPage>
+  );
+}

@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AccountHomePage } from '#src/features/account/account-home-page.tsx';
+import { accountHomeGuard } from '#src/features/onboarding/step-guard.ts';
+
+/** `/mon-compte`: a member still onboarding goes to their current step; an active member's home. */
+export const Route = createFileRoute('/mon-compte/')({
+  beforeLoad: accountHomeGuard,
+  head: () => ({ meta: [{ title: 'Mon compte — Union Sincère' }] }),
+  component: AccountHomePage,
+});

@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '#bff/config.ts';
+import { startProduct } from '#bff/start.ts';
+const port = process.env.MY_PORT ?? '4311';
+const dataDir = mkdtempSync(join(tmpdir(), 'union-mine-'));
+const config = parseConfig({ NODE_ENV: 'test', PORT: port, HOST: '127.0.0.1', PUBLIC_SITE_URL: `http://localhost:${port}`, DATA_DIR: dataDir, DEMO_DATA: 'true', ...(process.env.MY_GTM ? { GTM_ID: process.env.MY_GTM } : {}) });
+const product = await startProduct(config, { clientDir: process.env.MY_CLIENT_DIR as string });
+console.log(`mine on ${product.url}`);

@@ -1,0 +1,164 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
+
+/**
+ * The staff dashboard, as staff use it: sign-in with password then TOTP (enrolled on this first
+ * sign-in from the secret shown on screen), a member found by search, their chart with the current
+ * state highlighted, the onboarding meeting marked done (the member's wizard moves on), then the
+ * member's account disabled (their open session stops working).
+ */
+
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+const step = (id: string) => new RegExp(`/mon-compte/inscription/${id}(\\?|$)`);
+
+/** A new member who booked the onboarding meeting (step 7), walked through the API and the checkout stand-in. */
+async function memberAtMeetingWait(browser: Browser, baseURL: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = `tableau.${Date.now()}@example.fr`;
+  const password = 'bismillah-2026';
+  await page.goto('/connexion/nouveau-compte');
+  await page.getByLabel('Une femme').check();
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
+  await page.getByLabel('Confirmation du mot de passe').fill(password);
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page).toHaveURL(step('profil'));
+
+  const headers = { origin: baseURL };
+  const post = (data: Record<string, unknown>) =>
+    page.request.post('/api/v1/user/update', { data, headers }).then(async (r) => expect(r.status(), await r.text()).toBe(200));
+  const { id } = (await (await page.request.get('/api/v1/user/settings')).json()) as { id: string };
+  await post({
+    context: 'profil',
+    firstName: 'Nadia',
+    lastName: 'Tableau',
+    birthDate: '1991-05-12',
+    phone: '06 12 34 56 70',
+    postcode: '13001',
+    city: 'Marseille',
+    maritalStatus: 'celibataire',
+    childrenCount: 0,
+    profession: 'Enseignante',
+    prayerPractice: 'cinq-prieres',
+    practiceDetails: '',
+    sensitiveDataConsent: true,
+  });
+  await post({
+    context: 'questionnaire',
+    soughtPractice: 'cinq-prieres',
+    soughtAgeMin: 30,
+    soughtAgeMax: 42,
+    soughtRegions: ['provence-alpes-cote-d-azur'],
+    soughtFamilySituations: ['celibataire'],
+    acceptsChildren: true,
+    soughtProfessionalSituation: 'emploi-stable',
+    otherQualities: 'Une personne douce et sérieuse.',
+  });
+  await post({ context: 'form_per_inf', completed: true });
+  await post({ context: 'sel_plan', id: 'plan_serenity_month', renounce: false });
+  await page.goto('/mon-compte');
+  await expect(page).toHaveURL(step('frais-de-dossier'));
+  await page.getByRole('button', { name: 'Payer', exact: true }).click();
+  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
+  await expect(page).toHaveURL(step('informations-et-tarifs'));
+  await post({ context: 'pre_contract_ok', acknowledged: true });
+  await post({ context: 'onb_meet', date: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString() });
+  await post({ context: 'onb_meet_resa', status: true, uid: id });
+  await page.goto('/mon-compte');
+  await expect(page).toHaveURL(step('attente-entretien-personnalise'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Votre entretien personnalisé' })).toBeVisible();
+  return { context, page, email, id };
+}
+
+test('staff sign in with TOTP, find a member, mark the onboarding meeting done, then disable the account', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const member = await memberAtMeetingWait(browser, baseURL ?? '');
+
+  const staffContext = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await staffContext.newPage();
+  const consoleErrors = watchConsole(page);
+
+  // The guard sends a visitor to the staff sign-in page.
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/dashboard\/connexion/);
+  await page.getByLabel('Adresse e-mail').fill(e2eStaffEmail('dashboard'));
+  await page.getByLabel('Mot de passe').fill(E2E_STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Continuer' }).click();
+
+  // First sign-in: enrolment, with the QR code and the secret for manual entry.
+  await expect(page.getByRole('heading', { name: 'Enregistrez votre second facteur' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code du second facteur' })).toBeVisible();
+  const secret = (await page.getByLabel('Clé secrète').textContent())?.trim() ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  await page.getByLabel('Code à 6 chiffres').fill('000000');
+  await page.getByRole('button', { name: 'Valider' }).click();
+  await expect(page.getByText(/Code incorrect/)).toBeVisible();
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+  await page.getByLabel('Code à 6 chiffres').fill(code);
+  await page.getByRole('button', { name: 'Valider' }).click();
+  await expect(page).toHaveURL(/\/dashboard(\?|$)/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Membres par étape' })).toBeVisible();
+
+  // Search: nothing for an unknown text, then the member by e-mail.
+  const search = page.getByPlaceholder('Search...');
+  await search.fill('personne-introuvable');
+  await expect(page.getByText('No results for "personne-introuvable".')).toBeVisible();
+  await search.fill(member.email);
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.getByRole('link', { name: member.email }).click();
+
+  // The member page: chart drawn with the current state highlighted.
+  await expect(page).toHaveURL(new RegExp(`/dashboard/member/${member.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Nadia Tableau' })).toBeVisible();
+  const current = page.locator('li[aria-current="step"]');
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveAttribute('data-state', 'attente-entretien-personnalise');
+
+  // Copy the member id: the flag resets after 1500 ms.
+  await page.getByRole('button', { name: 'Copier l’identifiant' }).click();
+  await expect(page.getByRole('button', { name: 'Copié !' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(member.id);
+  await expect(page.getByRole('button', { name: 'Copier l’identifiant' })).toBeVisible({ timeout: 3000 });
+
+  // Mark the onboarding meeting done, confirmed in a dialog.
+  await expect(page.getByRole('button', { name: 'Entretien de matchmaking effectué' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Entretien personnalisé effectué' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Entretien personnalisé effectué' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Confirmer' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(current).toHaveAttribute('data-state', 'attente-contrat');
+  const log = page.getByRole('list', { name: 'Historique des événements' });
+  await expect(log.getByRole('listitem').first()).toContainText('Entretien personnalisé (équipe)');
+  await expect(log.getByRole('listitem').first()).toContainText(e2eStaffEmail('dashboard'));
+
+  // The member's wizard moves on.
+  await member.page.getByRole('button', { name: 'Actualiser' }).click();
+  await expect(member.page).toHaveURL(step('attente-contrat'));
+  await expect(member.page.getByRole('heading', { level: 1, name: 'Votre contrat' })).toBeVisible();
+
+  // Disable the account: the member's open session stops working.
+  await page.getByRole('button', { name: 'Désactiver le compte' }).click();
+  await page.getByRole('dialog', { name: 'Désactiver le compte' }).getByRole('button', { name: 'Confirmer' }).click();
+  await expect(page.getByText('Compte désactivé', { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Réactiver le compte' })).toBeVisible();
+  const refused = await member.page.request.get('/api/v1/user/settings');
+  expect(refused.status()).toBe(403);
+  await member.page.goto('/mon-compte');
+  await expect(member.page).not.toHaveURL(/\/mon-compte/);
+
+  expect(consoleErrors.filter((e) => !/401|403|Failed to load resource/.test(e))).toEqual([]);
+  await member.context.close();
+  await staffContext.close();
+});

@@ -1,0 +1,326 @@
+import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
+import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+
+/**
+ * The public site (issue 4) in Debian's Chromium against the real server: every public page
+ * prerendered (status 200, French, canonical and og:url in the HTML before any script, and after
+ * client navigation), 404 for unknown paths, header/footer links, the mobile panel, the forms,
+ * and the cookie banner (nothing before a choice; refuse and accept both persist).
+ */
+
+const PUBLIC_PAGES: { path: string; h1: RegExp }[] = [
+  { path: '/', h1: /Trouver son conjoint/ },
+  { path: '/bio', h1: /Union Sincère/ },
+  { path: '/blog', h1: /Conseils et repères/ },
+  { path: '/blog/preparer-un-mariage-halal', h1: /Préparer un mariage halal/ },
+  { path: '/conditions-generales-de-vente', h1: /Conditions générales de vente/ },
+  { path: '/mentions-legales', h1: /Mentions légales/ },
+  { path: '/politique-de-confidentialite', h1: /Politique de confidentialité/ },
+  { path: '/qui-sommes-nous', h1: /Qui sommes-nous/ },
+  { path: '/contactez-agence-matrimoniale-musulmane', h1: /Contactez-nous/ },
+  { path: '/formulaire-inscription', h1: /Pré-inscription/ },
+  { path: '/inscription-agence-matrimoniale-musulmane', h1: /S'inscrire chez Union Sincère/ },
+  { path: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes', h1: /Sœurs/ },
+  { path: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes', h1: /Frères/ },
+  { path: '/pre-inscription/merci', h1: /Merci/ },
+];
+
+/** Console errors, minus the browser's own line for the expected 401 of a signed-out visitor's settings. */
+function watchConsole(page: Page, allowedStatuses: number[] = []): string[] {
+  const errors: string[] = [];
+  const allowed = [401, ...allowedStatuses];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    if (/Failed to load resource/.test(text) && allowed.some((status) => text.includes(`status of ${status}`))) return;
+    errors.push(text);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+async function headUrls(page: Page) {
+  return {
+    canonical: await page.locator('link[rel="canonical"]').getAttribute('href'),
+    ogUrl: await page.locator('meta[property="og:url"]').getAttribute('content'),
+  };
+}
+
+test.describe('public pages', () => {
+  test.beforeEach(async ({ context }) => skipConsentBanner(context, CONSENT_VERSION));
+
+  for (const { path, h1 } of PUBLIC_PAGES) {
+    test(`${path} is prerendered, French, with its canonical and og:url, and renders without console error`, async ({
+      page,
+      request,
+      baseURL,
+    }) => {
+      // The HTML itself (before any script) holds the content and the head tags.
+      const raw = await request.get(path);
+      expect(raw.status()).toBe(200);
+      const html = await raw.text();
+      expect(html).toContain('<html lang="fr">');
+      expect(html).toContain(`<link rel="canonical" href="${baseURL}${path}" />`);
+      expect(html).toContain(`<meta property="og:url" content="${baseURL}${path}" />`);
+      expect(html).toMatch(/<meta property="og:image" content="http[^"]+" \/>/);
+      expect(html).toMatch(/<meta name="description" content="[^"]{50,}" \/>/);
+      expect(html).not.toContain('__PUBLIC_SITE_URL__');
+      expect(
+        html
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/&#39;|&#x27;/g, "'")
+          .replace(/&amp;/g, '&'),
+      ).toMatch(h1);
+
+      const errors = watchConsole(page);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expect(page.locator('h1')).toHaveText(h1);
+      await expect(page.locator('main')).toHaveCount(1);
+      await expect(page.locator('main')).toContainText(/ vous | nous | votre | les /);
+      expect(await headUrls(page)).toEqual({ canonical: `${baseURL}${path}`, ogUrl: `${baseURL}${path}` });
+      expect(await page.title()).not.toBe('');
+      for (const image of await page.locator('img').all()) expect(await image.getAttribute('alt')).not.toBeNull();
+      await page.waitForLoadState('networkidle');
+      expect(errors).toEqual([]);
+    });
+  }
+
+  test('unknown paths and unknown articles answer 404 with the error page', async ({ page }) => {
+    const errors = watchConsole(page, [404]);
+    for (const path of ['/page-qui-n-existe-pas', '/blog/article-inconnu', '/qui-sommes-nous/plus']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(page.getByText(`Page not found: ${path}`)).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Go back home' })).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'Go back home' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.locator('h1')).toHaveText(/Trouver son conjoint/);
+    expect(errors).toEqual([]);
+  });
+
+  test('sitemap.xml lists the public pages at the public address; robots.txt points to it', async ({ request, baseURL }) => {
+    const sitemap = await request.get('/sitemap.xml');
+    expect(sitemap.status()).toBe(200);
+    const xml = await sitemap.text();
+    for (const path of ['/', '/blog', '/qui-sommes-nous', '/blog/preparer-un-mariage-halal'])
+      expect(xml).toContain(`<loc>${baseURL}${path}</loc>`);
+    expect(xml).not.toContain('/pre-inscription/merci');
+    expect(xml).not.toContain('erreurs-a-eviter'); // a draft
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
+  });
+
+  test('every header and footer link leads to a page that answers 200', async ({ page, request }) => {
+    await page.goto('/');
+    const hrefs = new Set<string>();
+    for (const link of await page.locator('header a[href^="/"], footer a[href^="/"]').all()) {
+      const href = await link.getAttribute('href');
+      if (href) hrefs.add(href);
+    }
+    expect(hrefs.size).toBeGreaterThanOrEqual(10);
+    for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
+    const external = await page.locator('footer a[href^="https://"]').all();
+    expect(external.length).toBe(3);
+    for (const link of external) expect(await link.getAttribute('target')).toBe('_blank');
+  });
+
+  test('client navigation updates title, canonical and og:url, and keeps links inside the SPA', async ({ page, baseURL }) => {
+    const errors = watchConsole(page);
+    await page.goto('/');
+    await page.evaluate(() => {
+      (window as unknown as { spaMarker: boolean }).spaMarker = true;
+    });
+    await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'L’agence' }).click();
+    await expect(page).toHaveURL(/\/qui-sommes-nous$/);
+    await expect(page.locator('h1')).toHaveText('Qui sommes-nous ?');
+    await expect.poll(() => headUrls(page)).toEqual({ canonical: `${baseURL}/qui-sommes-nous`, ogUrl: `${baseURL}/qui-sommes-nous` });
+    await expect(page).toHaveTitle(/Qui sommes-nous/);
+    // A link inside the Markdown copy navigates without reloading the page.
+    await page.goto('/');
+    await page.evaluate(() => {
+      (window as unknown as { spaMarker: boolean }).spaMarker = true;
+    });
+    await page.locator('main').getByRole('link', { name: 'Inscription', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/inscription-agence-matrimoniale-musulmane$/);
+    expect(await page.evaluate(() => (window as unknown as { spaMarker?: boolean }).spaMarker)).toBe(true);
+    await expect
+      .poll(() => headUrls(page))
+      .toEqual({
+        canonical: `${baseURL}/inscription-agence-matrimoniale-musulmane`,
+        ogUrl: `${baseURL}/inscription-agence-matrimoniale-musulmane`,
+      });
+    // Blog list → article.
+    await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Blog' }).click();
+    await page.getByRole('link', { name: /Préparer un mariage halal/ }).click();
+    await expect(page.locator('h1')).toHaveText(/Préparer un mariage halal/);
+    await expect
+      .poll(() => headUrls(page))
+      .toEqual({
+        canonical: `${baseURL}/blog/preparer-un-mariage-halal`,
+        ogUrl: `${baseURL}/blog/preparer-un-mariage-halal`,
+      });
+    expect(errors).toEqual([]);
+  });
+
+  test('the mobile panel opens, and closes on navigation', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const panel = page.getByRole('dialog', { name: /Menu/ });
+    await expect(panel).toBeVisible();
+    await panel.getByRole('link', { name: 'Blog' }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    await expect(panel).toBeHidden();
+    await expect(page.locator('h1')).toHaveText(/Conseils et repères/);
+    // Also when the route changes by other means (browser back).
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(panel).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(panel).toBeHidden();
+  });
+
+  test('pre-registration: French errors per field, then the thank-you page', async ({ page }) => {
+    const errors = watchConsole(page);
+    await page.goto('/formulaire-inscription?genre=femme');
+    await expect(page.getByRole('radio', { name: 'Je suis une femme' })).toBeChecked();
+    await page.getByRole('button', { name: 'Je me pré-inscris' }).click();
+    await expect(page.getByText('Email invalide')).toBeVisible();
+    await expect(page.getByText('Indiquez un âge entre 18 et 99 ans')).toBeVisible();
+    await expect(page.getByText('Code postal invalide (5 chiffres)')).toBeVisible();
+    await expect(page.getByText('Vous devez accepter la politique de confidentialité pour continuer')).toBeVisible();
+    await expect(page.getByLabel('Adresse e-mail')).toBeFocused();
+    await page.getByLabel('Adresse e-mail').fill(`soeur.${Date.now()}@example.fr`);
+    await page.getByLabel('Âge').fill('27');
+    await page.getByLabel('Code postal').fill('69003');
+    await page.getByLabel('Ville').fill('Lyon');
+    await page.getByRole('checkbox', { name: /J’accepte que mes informations/ }).check();
+    const posted = page.waitForResponse((r) => r.url().endsWith('/api/v1/subscription/pre-subscription'));
+    await page.getByRole('button', { name: 'Je me pré-inscris' }).click();
+    expect((await posted).status()).toBe(201);
+    await expect(page).toHaveURL(/\/pre-inscription\/merci$/);
+    await expect(page.locator('h1')).toHaveText(/Merci/);
+    expect(errors).toEqual([]);
+  });
+
+  test('contact: the message is sent to the agency', async ({ page }) => {
+    const errors = watchConsole(page);
+    await page.goto('/contactez-agence-matrimoniale-musulmane');
+    const form = page.getByRole('complementary', { name: 'Formulaire' });
+    await form.getByRole('button', { name: 'Envoyer mon message' }).click();
+    await expect(form.getByText('Indiquez votre nom ou votre prénom')).toBeVisible();
+    await form.getByLabel('Nom ou prénom').fill('Amina');
+    await form.getByLabel('Adresse e-mail').fill('amina@example.fr');
+    await form.getByLabel('Objet').selectOption('Mon inscription');
+    await form.getByLabel('Message', { exact: true }).fill('Bonjour, puis-je associer mon frère dès le premier échange ?');
+    await form.getByRole('checkbox').check();
+    const posted = page.waitForResponse((r) => r.url().endsWith('/api/v1/contact'));
+    await form.getByRole('button', { name: 'Envoyer mon message' }).click();
+    expect((await posted).status()).toBe(201);
+    await expect(form.getByText('Merci, votre message est bien envoyé.')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+});
+
+test.describe('cookie consent', () => {
+  const isAnalytics = (url: string) => /googletagmanager\.com|google-analytics\.com|doubleclick\.net|analytics\.google\.com/.test(url);
+
+  test('nothing but necessary before a choice; refusing hides the banner, is proven and persists', async ({ page }) => {
+    const analytics: string[] = [];
+    page.on('request', (request) => {
+      if (isAnalytics(request.url())) analytics.push(request.url());
+    });
+    await page.goto('/');
+    const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
+    await expect(banner).toBeVisible();
+    // Refusing is one click, next to accepting, with the same look.
+    const refuse = banner.getByRole('button', { name: 'Tout refuser' });
+    const accept = banner.getByRole('button', { name: 'Tout accepter' });
+    expect(await refuse.getAttribute('class')).toBe(await accept.getAttribute('class'));
+    expect(await page.evaluate(() => window.localStorage.getItem('union:cookie-consent'))).toBeNull();
+    const cookies = await page.context().cookies();
+    expect(cookies.filter((c) => !/^sb-/.test(c.name))).toEqual([]);
+    const dataLayer = await page.evaluate(() => JSON.stringify((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []));
+    expect(dataLayer).toContain('"ad_storage":"denied"');
+    expect(dataLayer).toContain('"analytics_storage":"denied"');
+    expect(dataLayer).not.toContain('gtm.js');
+
+    const proof = page.waitForRequest((r) => r.url().endsWith('/api/v1/consent') && r.method() === 'POST');
+    await refuse.click();
+    const body = (await proof).postDataJSON() as { anonymousId: string; version: string; choices: Record<string, boolean> };
+    expect(body.version).toBe(CONSENT_VERSION);
+    expect(body.choices).toEqual({ functional: false, statistic: false, marketing: false, unclassified: false });
+    await expect(banner).toBeHidden();
+    const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('union:cookie-consent') ?? 'null'));
+    expect(stored).toMatchObject({ version: CONSENT_VERSION, anonymousId: body.anonymousId, choices: body.choices });
+    expect(Date.now() - new Date(stored.date).getTime()).toBeLessThan(60_000);
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Blog' }).click();
+    await expect(page.locator('h1')).toHaveText(/Conseils et repères/);
+    await expect(page.getByRole('region', { name: 'Vos choix sur les cookies' })).toBeHidden();
+    await page.waitForLoadState('networkidle');
+    expect(analytics).toEqual([]);
+    expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+  });
+
+  test('accepting loads the tag manager (when a GTM id is configured) after Consent Mode defaults, and persists', async ({ page }) => {
+    // This server has no GTM_ID: pretend one is configured, and answer GTM's script locally.
+    await page.route('**/api/v1/public-config', (route) =>
+      route.fulfill({ json: { gtmId: 'GTM-TEST123', consentVersion: CONSENT_VERSION, siteUrl: 'http://localhost' } }),
+    );
+    const configRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/public-config')) configRequests.push(request.url());
+    });
+    await page.goto('/');
+    const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
+    await expect(banner).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(configRequests).toEqual([]);
+    expect(await page.locator('script[src*="googletagmanager"]').count()).toBe(0);
+
+    await banner.getByRole('button', { name: 'Tout accepter' }).click();
+    await expect(banner).toBeHidden();
+    await expect(page.locator('script[src="https://www.googletagmanager.com/gtm.js?id=GTM-TEST123"]')).toHaveCount(1);
+    const order = await page.evaluate(() =>
+      ((window as unknown as { dataLayer: unknown[] }).dataLayer ?? []).map((entry) => {
+        const values = Array.from(entry as ArrayLike<unknown>);
+        return values.length > 0 ? `${String(values[0])}:${String(values[1])}` : String((entry as { event?: string }).event);
+      }),
+    );
+    expect(order.indexOf('consent:default')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('consent:default')).toBeLessThan(order.indexOf('consent:update'));
+    expect(order.indexOf('consent:update')).toBeLessThan(order.indexOf('gtm.js'));
+    const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('union:cookie-consent') ?? 'null'));
+    expect(stored.choices).toEqual({ functional: true, statistic: true, marketing: true, unclassified: true });
+
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Vos choix sur les cookies' })).toBeHidden();
+    await expect(page.locator('script[src="https://www.googletagmanager.com/gtm.js?id=GTM-TEST123"]')).toHaveCount(1);
+  });
+
+  test('the footer reopens the banner with the categories; a custom choice is kept', async ({ page }) => {
+    await page.goto('/mentions-legales');
+    const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
+    await banner.getByRole('button', { name: 'Tout refuser' }).click();
+    await expect(banner).toBeHidden();
+    await page.getByRole('button', { name: 'Gérer les cookies' }).click();
+    await expect(banner).toBeVisible();
+    await expect(banner).toBeFocused();
+    await expect(banner.getByRole('checkbox', { name: /Nécessaires/ })).toBeDisabled();
+    await expect(banner.getByRole('checkbox', { name: /Statistiques/ })).not.toBeChecked();
+    await banner.getByRole('checkbox', { name: /Fonctionnels/ }).check();
+    await banner.getByRole('button', { name: 'Enregistrer mes choix' }).click();
+    await expect(banner).toBeHidden();
+    const stored = await page.evaluate(() => JSON.parse(window.localStorage.getItem('union:cookie-consent') ?? 'null'));
+    expect(stored.choices).toEqual({ functional: true, statistic: false, marketing: false, unclassified: false });
+    await page.reload();
+    await page.getByRole('button', { name: 'Gérer les cookies' }).click();
+    await expect(banner.getByRole('checkbox', { name: /Fonctionnels/ })).toBeChecked();
+  });
+});
