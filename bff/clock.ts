@@ -17,3 +17,15 @@ export function fakeClock(start: Date | string = '2026-11-21T10:00:00Z'): Clock 
     },
   };
 }
+
+/** Real time shifted by an adjustable offset: lets a browser walk cross the legal periods. */
+export function offsetClock(): Clock & { advance(ms: number): void; offset(): number } {
+  let offset = 0;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+    offset: () => offset,
+  };
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { offsetClock } from '#bff/clock.ts';
+import { parseConfig } from '#bff/config.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+/**
+ * The end of onboarding crosses the legal periods (7 days before any payment after signature,
+ * 14 days of withdrawal), so this walk runs its own product with a clock it can move — the
+ * shared e2e server's time never moves — and moves the browser's clock by the same amount.
+ */
+const PORT = 4175;
+const DAY = 24 * 60 * 60 * 1000;
+const clock = offsetClock();
+let product: Product;
+const base = `http://localhost:${PORT}`;
+
+test.beforeAll(async () => {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-active-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
+  await ensureAccount(adminClient(product.auth), product.database.db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
+});
+test.afterAll(async () => {
+  await product?.close();
+});
+
+async function travel(page: Page, ms: number) {
+  clock.advance(ms);
+  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+}
+
+test('a member goes from the signed contract to active member across the 7- and 14-day periods', async ({ page, playwright }) => {
+  test.setTimeout(120_000);
+  await page.clock.install();
+  const email = `active.${Date.now()}@example.fr`;
+  await page.goto(`${base}/connexion/nouveau-compte`);
+  await page.getByLabel('Un homme').check();
+  await page.getByLabel('Adresse e-mail').fill(email);
+  await page.getByLabel('Mot de passe', { exact: true }).fill('bismillah-2026');
+  await page.getByLabel('Confirmation du mot de passe').fill('bismillah-2026');
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
+
+  // Steps 1 to 7 through the API (the screens are walked by onboarding.spec.ts).
+  const headers = { origin: base };
+  const post = async (data: Record<string, unknown>) => {
+    const response = await page.request.post(`${base}/api/v1/user/update`, { data, headers });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  const { id } = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { id: string };
+  await post({
+    context: 'profil', firstName: 'Youssef', lastName: 'Haddad', birthDate: '1990-02-11', phone: '06 98 76 54 32', postcode: '75011',
+    city: 'Paris', maritalStatus: 'celibataire', childrenCount: 0, profession: 'Ingénieur', prayerPractice: 'cinq-prieres',
+    practiceDetails: '', sensitiveDataConsent: true,
+  });
+  await post({
+    context: 'questionnaire', soughtPractice: 'cinq-prieres', soughtAgeMin: 26, soughtAgeMax: 34, soughtRegions: ['ile-de-france'],
+    soughtFamilySituations: ['celibataire'], acceptsChildren: true, soughtProfessionalSituation: 'indifferent',
+    otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
+  });
+  await post({ context: 'form_per_inf', completed: true });
+  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
+  await page.goto(`${base}/mon-compte`);
+  await page.getByRole('button', { name: 'Payer', exact: true }).click();
+  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
+  await expect(page).toHaveURL(/informations-et-tarifs/);
+  await post({ context: 'pre_contract_ok', acknowledged: true });
+  await post({ context: 'onb_meet', date: new Date(Date.now() + 2 * DAY).toISOString() });
+  await post({ context: 'onb_meet_resa', status: true, uid: id });
+  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: headers });
+  await signInE2EStaff(staff, 'spare');
+  const staffPost = async (data: Record<string, unknown>) => {
+    const response = await staff.post('/api/v1/user/update', { data });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  await staffPost({ context: 'onb_meet_ok', status: true, uid: id });
+
+  // Step 8: contract and signature on screen.
+  await page.goto(`${base}/mon-compte`);
+  await expect(page).toHaveURL(/attente-contrat/);
+  await page.getByLabel('Nom complet').fill('Youssef Haddad');
+  await page.getByLabel('Adresse', { exact: true }).fill('3 rue Oberkampf');
+  await page.getByLabel('Code postal').fill('75011');
+  await page.getByLabel('Ville').fill('Paris');
+  await page.getByLabel('Signature').fill('Youssef Haddad');
+  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
+  await page.getByRole('button', { name: 'Valider le contrat' }).click();
+  await page.getByRole('button', { name: 'Signer', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Payer l’abonnement' }).or(page.getByRole('button', { name: 'Payer l’abonnement' }))).toHaveCount(0);
+  // The server refuses any payment before the 7 days.
+  const early = await page.request.get(`${base}/api/v1/user/payment-link?offer=plan_horizon_month`);
+  expect(early.status()).toBe(409);
+
+  // Seven days and an hour later the subscription can be paid.
+  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  await page.reload();
+  await page.getByRole('button', { name: 'Payer l’abonnement' }).click();
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/attente/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Bientôt votre première mise en relation' })).toBeVisible();
+
+  // Before the 14-day withdrawal period ends, staff cannot record the matchmaking meeting.
+  const tooEarly = await staff.post('/api/v1/user/update', { data: { context: 'meeting_mm', uid: id } });
+  expect(tooEarly.status()).toBe(409);
+  await travel(page, 7 * DAY);
+  await staffPost({ context: 'meeting_mm', uid: id });
+  await staff.dispose();
+
+  await page.goto(`${base}/mon-compte`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: 'Votre accompagnement' })).toBeVisible();
+  const settings = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { state: string; subscription: { subscriptionFeesPaid: boolean } };
+  expect(settings.state).toBe('membre-actif');
+  expect(settings.subscription.subscriptionFeesPaid).toBe(true);
+});
