@@ -130,6 +130,23 @@ describe('sign-in, settings and sign-out', () => {
     expect([200, 401]).toContain(replayed.status);
   });
 
+  it('clears the cookies at sign-out even when the session was already ended elsewhere', async () => {
+    const { email, password } = await signUp(product.agent());
+    const laptop = product.agent();
+    const phone = product.agent();
+    expect((await laptop.post('/api/v1/auth/signin', { email, password })).status).toBe(200);
+    expect((await phone.post('/api/v1/auth/signin', { email, password })).status).toBe(200);
+    // A password change through recovery ends every session (global sign-out on the auth service).
+    await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
+    await product.flushMail();
+    const [mail] = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email));
+    const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
+    expect((await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'autre-secret-2026', token })).status).toBe(200);
+    const out = await phone.get('/api/v1/auth/signout');
+    expect(out.status).toBe(200);
+    expect(phone.cookies.size).toBe(0);
+  });
+
   it('each member reads only their own settings', async () => {
     const a = product.agent();
     const b = product.agent();
