@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { authRoutes } from '#bff/api/auth-routes.ts';
+import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
@@ -8,6 +9,7 @@ import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
 import { contractRoutes } from '#bff/contract/contract-routes.ts';
+import { privacyRoutes } from '#bff/privacy/privacy-routes.ts';
 import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
 import { ApiError, onApiError } from '#bff/http/errors.ts';
@@ -26,11 +28,13 @@ export function createApi(deps: ApiDeps) {
     .route('/', authRoutes(deps))
     .route('/', userRoutes(deps))
     .route('/', staffRoutes(deps))
+    .route('/', dashboardRoutes(deps))
     .route('/', publicRoutes(deps))
     .route('/', paymentLinkRoutes(deps))
     .route('/', stripeWebhookRoutes(deps))
     .route('/', bookingRoutes(deps))
     .route('/', calendlyWebhookRoutes(deps))
     .route('/', contractRoutes(deps))
+    .route('/', privacyRoutes(deps))
     .onError(onApiError);
 }

@@ -97,8 +97,11 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
 
   // First sign-in: enrolment, with the QR code and the secret for manual entry.
   await expect(page.getByRole('heading', { name: 'Enregistrez votre second facteur' })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'QR code du second facteur' })).toBeVisible();
-  const secret = (await page.getByLabel('Clé secrète').textContent())?.trim() ?? '';
+  const qr = page.getByRole('img', { name: 'QR code du second facteur' });
+  await expect(qr).toBeVisible();
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expect(page.getByLabel('Code à 6 chiffres')).toHaveValue('');
+  const secret = (await page.getByLabel('Clé secrète (saisie manuelle)').inputValue()).trim();
   expect(secret).toMatch(/^[A-Z2-7]+=*$/);
   await page.getByLabel('Code à 6 chiffres').fill('000000');
   await page.getByRole('button', { name: 'Valider' }).click();

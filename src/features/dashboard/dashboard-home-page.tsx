@@ -96,12 +96,12 @@ function MemberList() {
   const go = (patch: Partial<DashboardSearch>) => navigate({ search: (prev) => ({ ...prev, page: undefined, ...patch }), replace: true });
 
   // The search box updates the URL after a short pause in typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `go` is rebuilt each render; only the text matters
   useEffect(() => {
     const trimmed = text.trim();
     if (trimmed === (search.q ?? '')) return;
     const timer = setTimeout(() => void go({ q: trimmed || undefined }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-    // biome-ignore lint/correctness/useExhaustiveDependencies: `go` is rebuilt each render
   }, [text, search.q]);
 
   useEffect(() => {

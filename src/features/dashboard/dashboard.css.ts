@@ -39,13 +39,6 @@ export const qr = style({
   padding: vars.space[2],
   border: `1px solid ${vars.color.border}`,
 });
-export const secret = style({
-  fontFamily: vars.font.mono,
-  fontSize: vars.fontSize.base,
-  letterSpacing: '0.08em',
-  wordBreak: 'break-all',
-  userSelect: 'all',
-});
 
 /* Funnel */
 export const funnel = style({
@@ -66,7 +59,7 @@ export const funnelItem = style({
   border: `1px solid ${vars.color.border}`,
 });
 export const funnelCount = style({ fontSize: vars.fontSize['2xl'], fontWeight: vars.fontWeight.bold, color: vars.color.accent });
-export const waiting = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[4], margin: 0 });
+export const waiting = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[4], margin: 0, padding: 0, listStyle: 'none' });
 export const waitingItem = style({
   padding: `${vars.space[2]} ${vars.space[3]}`,
   borderRadius: vars.radius.md,

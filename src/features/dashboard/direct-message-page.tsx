@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
@@ -35,13 +35,13 @@ export function DirectMessagePage() {
     };
   }, [query]);
 
-  const loadHistory = async (id: string | undefined) => {
+  const loadHistory = useCallback(async (id: string | undefined) => {
     const result = await listMessages(id);
     if (result.ok) setHistory(result.data.messages);
-  };
+  }, []);
   useEffect(() => {
     void loadHistory(memberId);
-  }, [memberId]);
+  }, [memberId, loadHistory]);
 
   const onSubmit = handleSubmit(async (data): Promise<SubmitOutcome | undefined> => {
     if (!memberId) return { fieldErrors: { member: 'Choisissez un membre' } };

@@ -239,6 +239,11 @@ export function DashboardMemberPage() {
             Contrat
           </h2>
           <Fields data={detail.contract} empty="Contrat non rempli." />
+          {detail.record.subscriptionDate ? (
+            <a href={`/api/v1/dashboard/members/${member.id}/contract.pdf`} target="_blank" rel="noreferrer">
+              Contrat signé (PDF)
+            </a>
+          ) : null}
           <p className={styles.muted}>
             Signature : {detail.record.subscriptionDate ? formatDate(detail.record.subscriptionDate) : 'non signé'} · Abonnement :{' '}
             {detail.record.subscriptionFeesPaid ? 'payé' : 'non payé'}
@@ -286,7 +291,7 @@ function labelOf(state: string): string {
   return node?.label ?? state;
 }
 
-function describe(node: ChartNode): string {
+function transitionsText(node: ChartNode): string {
   return node.transitions
     .map((t) => `${t.event}${t.targets.length > 0 ? ` → ${t.targets.map((k) => findNode(chartOutline, k)?.label ?? k).join(', ')}` : ''}`)
     .join(' · ');
@@ -301,7 +306,7 @@ function ChartView({ current }: { current: string }) {
         {chartOutline.map((node) => (
           <li key={node.key} className={styles.chartState} aria-current={node.key === top ? 'step' : undefined} data-state={node.key}>
             {node.label}
-            {describe(node) ? <span className={styles.chartEvents}>{describe(node)}</span> : null}
+            {transitionsText(node) ? <span className={styles.chartEvents}>{transitionsText(node)}</span> : null}
             {node.children.length > 0 ? (
               <ol className={styles.chart}>
                 {node.children.map((child) => (
@@ -312,7 +317,7 @@ function ChartView({ current }: { current: string }) {
                     data-state={child.key}
                   >
                     {child.label}
-                    {describe(child) ? <span className={styles.chartEvents}>{describe(child)}</span> : null}
+                    {transitionsText(child) ? <span className={styles.chartEvents}>{transitionsText(child)}</span> : null}
                   </li>
                 ))}
               </ol>

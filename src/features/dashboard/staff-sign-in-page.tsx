@@ -1,4 +1,4 @@
-import { getRouteApi, useRouter } from '@tanstack/react-router';
+import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { CredentialsSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -20,6 +20,17 @@ interface Enrolment {
 }
 
 type Step = { kind: 'password' } | { kind: 'loading' } | { kind: 'code'; factorId: string; enrolment: Enrolment | null };
+
+/**
+ * The enrolment's QR code as an image source. Supabase Auth answers `data:image/svg+xml;utf-8,<svg…>`
+ * (not URL-encoded); raw `<svg…>` markup is accepted too. The SVG is re-encoded into a `data:` URL for
+ * an `<img>`, where it cannot run scripts; anything else is not shown.
+ */
+export function qrImageSrc(qrCode: string): string | null {
+  const svg = qrCode.startsWith('data:image/svg+xml') ? qrCode.slice(qrCode.indexOf(',') + 1) : qrCode;
+  if (!svg.trimStart().startsWith('<svg')) return null;
+  return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+}
 
 const NOT_STAFF = 'Cet espace est réservé à l’équipe de l’agence.';
 
@@ -70,9 +81,9 @@ export function StaffSignInPage() {
 
   // A staff member who reloads between the two steps resumes at the second factor.
   const resumable = current.status === 'signed-in' && current.user?.role === 'staff' && current.aal === 'aal1';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the session becomes known, not on every step change
   useEffect(() => {
     if (resumable && step.kind === 'password') void secondFactor();
-    // biome-ignore lint/correctness/useExhaustiveDependencies: runs once when the session is known
   }, [resumable]);
 
   const onPassword = passwordForm.handleSubmit(async (data) => {
@@ -101,8 +112,20 @@ export function StaffSignInPage() {
   return (
     <div className={styles.narrow}>
       <h1 className={styles.title}>Connexion de l’équipe</h1>
+      {current.status === 'signed-in' && current.user?.role === 'staff' && current.aal === 'aal2' ? (
+        <FormAlert tone="info">
+          Vous êtes déjà connecté(e). <Link to="/dashboard">Accéder au tableau de bord</Link>
+        </FormAlert>
+      ) : null}
       {step.kind === 'password' || step.kind === 'loading' ? (
-        <form ref={passwordForm.formRef} className={styles.form} onSubmit={onPassword} noValidate aria-describedby="staff-signin-alert">
+        <form
+          key="password"
+          ref={passwordForm.formRef}
+          className={styles.form}
+          onSubmit={onPassword}
+          noValidate
+          aria-describedby="staff-signin-alert"
+        >
           <p className={styles.muted}>Étape 1 sur 2 : votre mot de passe.</p>
           <FormAlert tone="error" id="staff-signin-alert">
             {passwordForm.formError}
@@ -129,7 +152,7 @@ export function StaffSignInPage() {
           </Button>
         </form>
       ) : (
-        <form ref={codeForm.formRef} className={styles.form} onSubmit={onCode} noValidate aria-describedby="staff-code-alert">
+        <form key="code" ref={codeForm.formRef} className={styles.form} onSubmit={onCode} noValidate aria-describedby="staff-code-alert">
           <p className={styles.muted}>Étape 2 sur 2 : le code à usage unique de votre application d’authentification.</p>
           {step.enrolment ? (
             <section className={styles.card} aria-labelledby="enrol-title">
@@ -137,17 +160,23 @@ export function StaffSignInPage() {
                 Enregistrez votre second facteur
               </h2>
               <p>Scannez ce QR code avec votre application d’authentification (Google Authenticator, Microsoft Authenticator, FreeOTP…).</p>
-              <img
-                className={styles.qr}
-                src={`data:image/svg+xml;utf8,${encodeURIComponent(step.enrolment.qrCode)}`}
-                alt="QR code du second facteur"
-                width={192}
-                height={192}
+              {qrImageSrc(step.enrolment.qrCode) ? (
+                <img
+                  className={styles.qr}
+                  src={qrImageSrc(step.enrolment.qrCode) ?? ''}
+                  alt="QR code du second facteur"
+                  width={192}
+                  height={192}
+                />
+              ) : null}
+              <TextField
+                name="secret"
+                label="Clé secrète (saisie manuelle)"
+                hint="Si vous ne pouvez pas scanner le QR code, saisissez cette clé dans votre application."
+                readOnly
+                value={step.enrolment.secret}
+                spellCheck={false}
               />
-              <p>Ou saisissez cette clé manuellement :</p>
-              <code className={styles.secret} aria-label="Clé secrète" data-secret={step.enrolment.secret}>
-                {step.enrolment.secret}
-              </code>
             </section>
           ) : null}
           <FormAlert tone="error" id="staff-code-alert">

@@ -1,0 +1,109 @@
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { restoreSnapshot } from '#machines/onboarding/restore.ts';
+import { type ContextName, parseUpdate, toMachineEvent } from '#machines/onboarding/update-contexts.ts';
+
+/**
+ * The staff actions of the member page, and which of them the chart allows right now. Nothing
+ * here decides by itself: the chart is restored from the record and asked `snapshot.can(event)`,
+ * exactly as `decideUpdate` does when the action is then sent (`POST /api/v1/user/update`, or
+ * `POST /api/v1/auth/ban` for the ban).
+ */
+
+export type StaffActionId = 'onb_meet_done' | 'onb_meet_missed' | 'onb_meet_cancel' | 'meeting_mm' | 'lmnop' | 'disable' | 'enable';
+
+export interface StaffAction {
+  id: StaffActionId;
+  label: string;
+  /** What the confirmation dialog says will happen. */
+  confirm: string;
+  /** Where the SPA sends it, and the exact body. */
+  endpoint: '/user/update' | '/auth/ban';
+  body: Record<string, unknown>;
+  danger: boolean;
+  allowed: boolean;
+}
+
+interface Candidate {
+  id: StaffActionId;
+  label: string;
+  confirm: string;
+  danger: boolean;
+  body: (uid: string) => Record<string, unknown> & ({ context: ContextName } | { disable: boolean });
+}
+
+const candidates: readonly Candidate[] = [
+  {
+    id: 'onb_meet_done',
+    label: 'Entretien personnalisé effectué',
+    confirm: 'Le membre passera à l’étape du contrat.',
+    danger: false,
+    body: (uid) => ({ context: 'onb_meet_ok', status: true, uid }),
+  },
+  {
+    id: 'onb_meet_missed',
+    label: 'Entretien manqué',
+    confirm: 'Le membre devra reprendre un rendez-vous.',
+    danger: false,
+    body: (uid) => ({ context: 'onb_meet_ok', status: false, uid }),
+  },
+  {
+    id: 'onb_meet_cancel',
+    label: 'Annuler le rendez-vous',
+    confirm: 'Le rendez-vous est annulé ; le membre reviendra à la prise de rendez-vous.',
+    danger: false,
+    body: (uid) => ({ context: 'onb_meet_cancel', uid }),
+  },
+  {
+    id: 'meeting_mm',
+    label: 'Entretien de matchmaking effectué',
+    confirm: 'Le membre devient membre actif.',
+    danger: false,
+    body: (uid) => ({ context: 'meeting_mm', uid }),
+  },
+  {
+    id: 'lmnop',
+    label: 'Réinitialiser l’inscription',
+    confirm: 'Toute la progression du membre est effacée : il reprendra à l’étape 1.',
+    danger: true,
+    body: (uid) => ({ context: 'lmnop', uid }),
+  },
+  {
+    id: 'disable',
+    label: 'Désactiver le compte',
+    confirm: 'Le membre perd l’accès immédiatement, sessions ouvertes comprises.',
+    danger: true,
+    body: (uid) => ({ disable: true, uid }),
+  },
+  {
+    id: 'enable',
+    label: 'Réactiver le compte',
+    confirm: 'Le membre retrouve l’accès, à l’étape où il s’était arrêté.',
+    danger: false,
+    body: (uid) => ({ disable: false, uid }),
+  },
+];
+
+/** Every staff action with `allowed` as the chart answers it now. */
+export function staffActions(record: OnboardingRecord, now: number): StaffAction[] {
+  const snapshot = restoreSnapshot(record, now);
+  return candidates.map((candidate) => {
+    const body = candidate.body(record.id);
+    let allowed: boolean;
+    if ('disable' in body) {
+      // Lifting a ban is not a transition of the chart (decision 010): it is allowed on a banned record.
+      allowed = body.disable ? snapshot.can({ type: 'DISABLE', now }) : record.disabled;
+    } else {
+      const parsed = parseUpdate(body, now);
+      allowed = parsed.success && snapshot.can(toMachineEvent(parsed.update, now));
+    }
+    return {
+      id: candidate.id,
+      label: candidate.label,
+      confirm: candidate.confirm,
+      endpoint: 'disable' in body ? ('/auth/ban' as const) : ('/user/update' as const),
+      body,
+      danger: candidate.danger,
+      allowed,
+    };
+  });
+}
