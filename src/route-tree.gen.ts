@@ -25,6 +25,7 @@ import { Route as ConnexionConfirmationRouteImport } from './routes/connexion/co
 import { Route as DashboardStaffRouteRouteImport } from './routes/dashboard/_staff/route'
 import { Route as DashboardConnexionRouteImport } from './routes/dashboard/connexion'
 import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
+import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
 import { Route as MonCompteMonProfilRouteImport } from './routes/mon-compte/mon-profil'
 import { Route as AuthConnexionIndexRouteImport } from './routes/_auth/connexion/index'
 import { Route as AuthConnexionNouveauCompteRouteImport } from './routes/_auth/connexion/nouveau-compte'
@@ -129,6 +130,11 @@ const DashboardConnexionRoute = DashboardConnexionRouteImport.update({
 const MonCompteIndexRoute = MonCompteIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => MonCompteRouteRoute,
+} as any)
+const MonCompteMessagesRoute = MonCompteMessagesRouteImport.update({
+  id: '/messages',
+  path: '/messages',
   getParentRoute: () => MonCompteRouteRoute,
 } as any)
 const MonCompteMonProfilRoute = MonCompteMonProfilRouteImport.update({
@@ -283,6 +289,7 @@ export interface FileRoutesByFullPath {
   '/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/mon-compte/': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
@@ -321,6 +328,7 @@ export interface FileRoutesByTo {
   '/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/mon-compte': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
@@ -362,6 +370,7 @@ export interface FileRoutesById {
   '/_default/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/_default/': typeof DefaultIndexRoute
   '/mon-compte/': typeof MonCompteIndexRoute
@@ -404,6 +413,7 @@ export interface FileRouteTypes {
     | '/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/mon-compte/'
     | '/connexion/nouveau-compte'
@@ -442,6 +452,7 @@ export interface FileRouteTypes {
     | '/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/mon-compte'
     | '/connexion/nouveau-compte'
@@ -482,6 +493,7 @@ export interface FileRouteTypes {
     | '/_default/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/_default/'
     | '/mon-compte/'
@@ -631,6 +643,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/mon-compte/'
       preLoaderRoute: typeof MonCompteIndexRouteImport
+      parentRoute: typeof MonCompteRouteRoute
+    }
+    '/mon-compte/messages': {
+      id: '/mon-compte/messages'
+      path: '/messages'
+      fullPath: '/mon-compte/messages'
+      preLoaderRoute: typeof MonCompteMessagesRouteImport
       parentRoute: typeof MonCompteRouteRoute
     }
     '/mon-compte/mon-profil': {
@@ -894,6 +913,7 @@ const DashboardRouteRouteWithChildren = DashboardRouteRoute._addFileChildren(
 )
 
 interface MonCompteRouteRouteChildren {
+  MonCompteMessagesRoute: typeof MonCompteMessagesRoute
   MonCompteMonProfilRoute: typeof MonCompteMonProfilRoute
   MonCompteIndexRoute: typeof MonCompteIndexRoute
   MonCompteInscriptionAttenteRoute: typeof MonCompteInscriptionAttenteRoute
@@ -909,6 +929,7 @@ interface MonCompteRouteRouteChildren {
 }
 
 const MonCompteRouteRouteChildren: MonCompteRouteRouteChildren = {
+  MonCompteMessagesRoute: MonCompteMessagesRoute,
   MonCompteMonProfilRoute: MonCompteMonProfilRoute,
   MonCompteIndexRoute: MonCompteIndexRoute,
   MonCompteInscriptionAttenteRoute: MonCompteInscriptionAttenteRoute,

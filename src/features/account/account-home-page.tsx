@@ -1,15 +1,18 @@
 import { Link } from '@tanstack/react-router';
 import * as styles from '#src/features/account/account.css.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-section.tsx';
 
 /** `/mon-compte` of an active member (members still onboarding are sent to their current step). */
 export function AccountHomePage() {
   const { user } = useSession();
   const active = user?.state === 'membre-actif';
+  const { matchmaking } = useConsents();
   return (
     <>
       <h1 className={styles.title}>Mon compte</h1>
       <p className={styles.text}>Bienvenue dans votre espace personnel{user?.email ? `, ${user.email}` : ''}.</p>
+      <MatchmakingPausedNotice matchmaking={matchmaking} />
       <section className={styles.panel} aria-labelledby="account-next">
         <h2 id="account-next">{active ? 'Votre accompagnement' : 'Votre espace'}</h2>
         {active ? (

@@ -12,3 +12,11 @@ export const panel = style({
   border: `1px solid ${vars.color.gray[200]}`,
   backgroundColor: vars.color.surface,
 });
+
+export const messageList = style({ listStyle: 'none', padding: 0, margin: 0 });
+
+export const messageSubject = style({ fontSize: vars.fontSize.lg, color: vars.color.primary[900] });
+
+export const messageDate = style({ marginTop: vars.space[1], color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+
+export const messageBody = style({ marginTop: vars.space[3], whiteSpace: 'pre-wrap' });

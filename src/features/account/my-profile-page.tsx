@@ -1,5 +1,6 @@
 import * as styles from '#src/features/account/account.css.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { PrivacySection } from '#src/features/privacy/privacy-section.tsx';
 
 /** `/mon-compte/mon-profil` placeholder. */
 export function MyProfilePage() {
@@ -11,6 +12,7 @@ export function MyProfilePage() {
         <dt>Adresse e-mail</dt>
         <dd>{user?.email ?? '—'}</dd>
       </dl>
+      <PrivacySection />
     </>
   );
 }

@@ -21,6 +21,11 @@ export function AccountLayout() {
               </Link>
             </li>
             <li>
+              <Link to="/mon-compte/messages" className={styles.accountNavLink}>
+                Messages
+              </Link>
+            </li>
+            <li>
               <Link to="/mon-compte/mon-profil" className={styles.accountNavLink}>
                 Mon profil
               </Link>
