@@ -2,6 +2,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { contentPlugin } from './scripts/vite-plugin-content.ts';
 
 export default defineConfig({
   plugins: [
@@ -10,8 +11,9 @@ export default defineConfig({
       tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
     vanillaExtractPlugin(),
+    contentPlugin(),
   ],
-  build: { outDir: 'dist/client', sourcemap: false, target: 'es2022' },
+  build: { outDir: 'dist/client', sourcemap: false, target: 'es2022', manifest: true },
   test: {
     include: ['{src,bff,machines,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',

@@ -1,24 +1,24 @@
+import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { vValidator } from '@hono/valibot-validator';
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
 import { consentRecords } from '#bff/db/public-schema.ts';
-import { preSubscriptions, settings } from '#bff/db/schema.ts';
+import { preSubscriptions } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS, type Limit } from '#bff/http/rate-limit.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
+import { recordConsent } from '#bff/privacy/consents.ts';
 import { CONSENT_VERSION, ConsentProofSchema } from '#machines/public-site/consent.ts';
 import { ContactSchema, PRIVACY_POLICY_VERSION, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
-import { activePlans, fileFee, type PayInFullSetting, payInFullSettingSchema, plans } from '#machines/onboarding/plans.ts';
+import { activePlans, fileFee, plans } from '#machines/onboarding/plans.ts';
 
 /** Proofs of consent: a visitor changes their mind a few times at most. */
 export const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSeconds: 10 * 60 };
 
 /** Key of the `settings` row holding which pay-in-full plan is offered (`cash` or `cashback`). */
-export const PAY_IN_FULL_SETTING_KEY = 'plans.pay_in_full';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? []);
@@ -40,12 +40,6 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 function hasPreviewToken(header: string | undefined, token: string | undefined): boolean {
   if (!token || !header) return false;
   return timingSafeEqual(digest(header), digest(token));
-}
-
-async function payInFullSetting(deps: ApiDeps): Promise<PayInFullSetting> {
-  const [row] = await deps.database.db.select({ value: settings.value }).from(settings).where(eq(settings.key, PAY_IN_FULL_SETTING_KEY));
-  const parsed = v.safeParse(payInFullSettingSchema, row?.value);
-  return parsed.success ? parsed.output : 'cash';
 }
 
 const contactMailText = (input: v.InferOutput<typeof ContactSchema>, at: Date) =>
@@ -75,22 +69,31 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
     .post('/subscription/pre-subscription', vValidator('json', PreSubscriptionSchema, hook), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
-      const rows = await deps.database.db
-        .insert(preSubscriptions)
-        .values({
-          gender: input.gender,
-          email: input.email,
-          age: input.age,
-          zipCode: input.zip_code,
-          city: input.city,
-          consentVersion: PRIVACY_POLICY_VERSION,
-          createdAt: deps.clock.now(),
-        })
-        .returning({ id: preSubscriptions.id });
-      return c.json(rows.map((row) => ({ id: row.id })), 201);
+      const rows = await deps.database.db.transaction(async (tx) => {
+        const inserted = await tx
+          .insert(preSubscriptions)
+          .values({
+            gender: input.gender,
+            email: input.email,
+            age: input.age,
+            zipCode: input.zip_code,
+            city: input.city,
+            consentVersion: PRIVACY_POLICY_VERSION,
+            createdAt: deps.clock.now(),
+          })
+          .returning({ id: preSubscriptions.id });
+        // The privacy-policy consent as a record (decision 070), keyed by the pre-registration's id.
+        for (const row of inserted)
+          await recordConsent(tx, { anonymousId: row.id, kind: 'privacy_policy', given: true, at: deps.clock.now() });
+        return inserted;
+      });
+      return c.json(
+        rows.map((row) => ({ id: row.id })),
+        201,
+      );
     })
     .get('/subscription/offers', async (c) => {
-      const setting = await payInFullSetting(deps);
+      const setting = await readPayInFull(deps.database.db);
       c.header('Cache-Control', 'no-cache');
       return c.json({ plans: activePlans(setting), allPlans: plans, fileFee, payInFull: setting }, 200);
     })
@@ -146,7 +149,9 @@ export function contentRoutes(previewToken: string | undefined, content: Content
       const preview = hasPreviewToken(c.req.header('x-preview-token'), previewToken);
       c.header('Cache-Control', preview ? 'no-store' : 'public, max-age=300');
       c.header('Vary', 'x-preview-token');
-      const items = content.list(collection as Collection, preview).map(({ slug, path, title, date, draft }) => ({ slug, path, title, date, draft }));
+      const items = content
+        .list(collection as Collection, preview)
+        .map(({ slug, path, title, date, draft }) => ({ slug, path, title, date, draft }));
       return c.json({ collection, items }, 200);
     });
 }

@@ -1,12 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  BlogFrontMatterSchema,
-  ContentError,
-  PageFrontMatterSchema,
-  parseDocument,
-  wordCount,
-} from '#bff/content/markdown.ts';
+import { BlogFrontMatterSchema, ContentError, PageFrontMatterSchema, parseDocument, wordCount } from '#bff/content/markdown.ts';
 
 /** The site's copy folder (`content/` at the repository root). */
 export const CONTENT_DIR = join(import.meta.dirname, '..', '..', 'content');
@@ -82,7 +76,15 @@ export function loadContent(dir = CONTENT_DIR): ContentStore {
   store.blog.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.slug.localeCompare(b.slug));
   for (const { slug, source, file } of markdownFiles(join(dir, 'pages'))) {
     const { frontMatter, markdown, html } = parseDocument(source, PageFrontMatterSchema, `pages/${file}`);
-    store.pages.push({ collection: 'pages', slug, path: pagePaths[slug] ?? `/${slug}`, ...frontMatter, draft: false, readingMinutes: readingMinutes(markdown), html });
+    store.pages.push({
+      collection: 'pages',
+      slug,
+      path: pagePaths[slug] ?? `/${slug}`,
+      ...frontMatter,
+      draft: false,
+      readingMinutes: readingMinutes(markdown),
+      html,
+    });
   }
   return {
     get(collection, slug, withDrafts) {

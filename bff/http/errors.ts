@@ -36,6 +36,8 @@ export function errorBody(code: string, message: string, extra: Omit<ApiErrorBod
 /** Hono `onError`: every error leaves as the error shape; unknown ones are logged and never leak. */
 export function onApiError(error: Error, c: Context): Response {
   if (error instanceof ApiError) {
+    // Rate limits (429) and outages say when to come back.
+    if (typeof error.extra.retryAfter === 'number') c.header('Retry-After', String(error.extra.retryAfter));
     return c.json(errorBody(error.code, error.message, error.extra), error.status);
   }
   if (error instanceof HTTPException) {

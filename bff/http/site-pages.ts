@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { compress } from 'hono/compress';
 
 /**
  * Serves the built SPA (`dist/client`) with the right status codes (decision 040):
@@ -10,7 +11,7 @@ import { type Context, Hono } from 'hono';
  * - a route of the member or staff areas (client-rendered) → 200 with `spa.html`;
  * - anything else, unknown blog articles included → 404 with the prerendered error page
  *   ('Page not found: {path}');
- * - files: `/assets/*` cached for a year (hashed names), others briefly.
+ * - files: `/assets/*` cached for a year (hashed names), others briefly; text compressed (gzip).
  * Without `prerender-manifest.json` (a plain `vite build`), every page path gets `index.html`.
  */
 
@@ -54,6 +55,14 @@ export function classifyPath(path: string, manifest: PrerenderManifest): 'page' 
   return 'not-found';
 }
 
+/** Sets Cache-Control on the file a later handler served (serveStatic's `onFound` runs too late to do it). */
+function cacheFor(value: string): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.res.status === 200 && !c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', value);
+  };
+}
+
 function readManifest(clientDir: string): PrerenderManifest | null {
   const file = join(clientDir, 'prerender-manifest.json');
   if (!existsSync(file)) return null;
@@ -76,8 +85,14 @@ export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
     for (const path of manifest.pages) pages.set(path, withSite(readFileSync(pageFile(clientDir, path), 'utf8')));
     spaHtml = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
     notFoundHtml = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
-    generated.set('/sitemap.xml', { body: withSite(readFileSync(join(clientDir, 'sitemap.xml'), 'utf8')), type: 'application/xml; charset=utf-8' });
-    generated.set('/robots.txt', { body: withSite(readFileSync(join(clientDir, 'robots.txt'), 'utf8')), type: 'text/plain; charset=utf-8' });
+    generated.set('/sitemap.xml', {
+      body: withSite(readFileSync(join(clientDir, 'sitemap.xml'), 'utf8')),
+      type: 'application/xml; charset=utf-8',
+    });
+    generated.set('/robots.txt', {
+      body: withSite(readFileSync(join(clientDir, 'robots.txt'), 'utf8')),
+      type: 'text/plain; charset=utf-8',
+    });
   } else {
     spaHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
     notFoundHtml = spaHtml;
@@ -88,42 +103,49 @@ export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
     return c.html(manifest ? notFoundHtml.replaceAll(NOT_FOUND_PATH_PLACEHOLDER, escapeHtml(path)) : spaHtml, manifest ? 404 : 200);
   };
 
-  return new Hono()
-    .use('/assets/*', serveStatic({ root: clientDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }))
-    .get('*', async (c, next) => {
-      let path: string;
-      try {
-        path = decodeURIComponent(c.req.path);
-      } catch {
-        return notFound(c, c.req.path);
-      }
-      const file = generated.get(path);
-      if (file) {
-        c.header('Cache-Control', 'public, max-age=3600');
-        return c.body(file.body, 200, { 'Content-Type': file.type });
-      }
-      const last = path.slice(path.lastIndexOf('/') + 1);
-      if (last.includes('.')) {
-        // Files: never the raw HTML pages (placeholders), the build manifest or dotfiles.
-        if (/\.html?$/i.test(last) || path.split('/').some((segment) => segment.startsWith('.')) || last === 'prerender-manifest.json') {
-          if (path === '/index.html') return c.redirect('/', 301);
-          return notFound(c, path);
+  return (
+    new Hono()
+      // gzip for HTML, JS, CSS, SVG, XML (images are already compressed).
+      .use('*', compress())
+      .use('/assets/*', cacheFor('public, max-age=31536000, immutable'), serveStatic({ root: clientDir }))
+      .get('*', async (c, next) => {
+        let path: string;
+        try {
+          path = decodeURIComponent(c.req.path);
+        } catch {
+          return notFound(c, c.req.path);
         }
-        return next();
-      }
-      if (path.length > 1 && path.endsWith('/')) {
-        const query = c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : '';
-        return c.redirect(`${path.replace(/\/+$/, '') || '/'}${query}`, 301);
-      }
-      if (!manifest) {
+        const file = generated.get(path);
+        if (file) {
+          c.header('Cache-Control', 'public, max-age=3600');
+          return c.body(file.body, 200, { 'Content-Type': file.type });
+        }
+        const last = path.slice(path.lastIndexOf('/') + 1);
+        if (last.includes('.')) {
+          // Files: never the raw HTML pages (placeholders), the build manifest or dotfiles.
+          if (/\.html?$/i.test(last) || path.split('/').some((segment) => segment.startsWith('.')) || last === 'prerender-manifest.json') {
+            if (path === '/index.html') return c.redirect('/', 301);
+            return notFound(c, path);
+          }
+          return next();
+        }
+        if (path.length > 1 && path.endsWith('/')) {
+          const query = c.req.url.includes('?') ? c.req.url.slice(c.req.url.indexOf('?')) : '';
+          // From the raw (still encoded) path, with one leading slash: `//evil.example/` or
+          // `/%5Cevil.example/` must never become a protocol-relative Location (open redirect).
+          const target = `/${new URL(c.req.url).pathname.replace(/^[/\\]+/, '').replace(/\/+$/, '')}`;
+          return c.redirect(`${target}${query}`, 301);
+        }
+        if (!manifest) {
+          c.header('Cache-Control', 'no-cache');
+          return c.html(spaHtml, 200);
+        }
+        const kind = classifyPath(path, manifest);
+        if (kind === 'not-found') return notFound(c, path);
         c.header('Cache-Control', 'no-cache');
-        return c.html(spaHtml, 200);
-      }
-      const kind = classifyPath(path, manifest);
-      if (kind === 'not-found') return notFound(c, path);
-      c.header('Cache-Control', 'no-cache');
-      return c.html(kind === 'page' ? (pages.get(path) as string) : spaHtml, 200);
-    })
-    .use('*', serveStatic({ root: clientDir, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=3600') }))
-    .get('*', (c) => notFound(c, c.req.path));
+        return c.html(kind === 'page' ? (pages.get(path) as string) : spaHtml, 200);
+      })
+      .use('*', cacheFor('public, max-age=3600'), serveStatic({ root: clientDir }))
+      .get('*', (c) => notFound(c, c.req.path))
+  );
 }

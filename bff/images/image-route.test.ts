@@ -96,8 +96,12 @@ describe('image sources and metadata', () => {
     root = mkdtempSync(join(tmpdir(), 'union-img-root-'));
     outside = mkdtempSync(join(tmpdir(), 'union-img-outside-'));
     mkdirSync(join(root, 'images'));
-    await sharp({ create: { width: 400, height: 200, channels: 3, background: '#15803d' } }).png().toFile(join(root, 'images', 'small.png'));
-    await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).png().toFile(join(outside, 'secret.png'));
+    await sharp({ create: { width: 400, height: 200, channels: 3, background: '#15803d' } })
+      .png()
+      .toFile(join(root, 'images', 'small.png'));
+    await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .png()
+      .toFile(join(outside, 'secret.png'));
     writeFileSync(join(root, 'images', 'broken.png'), 'not an image');
     symlinkSync(join(outside, 'secret.png'), join(root, 'images', 'link.png'));
     app = imageRoutes({ dataDir: root, roots: [root], cacheDir: join(root, 'cache') });

@@ -16,7 +16,9 @@ import { errorBody } from '#bff/http/errors.ts';
 export const IMAGE_BREAKPOINTS = [320, 640, 768, 1024, 1280, 1536] as const;
 export const IMAGE_DENSITIES = [1, 2] as const;
 /** Every width the endpoint renders: each breakpoint at density 1 and 2. */
-export const IMAGE_WIDTHS: readonly number[] = [...new Set(IMAGE_BREAKPOINTS.flatMap((w) => IMAGE_DENSITIES.map((d) => w * d)))].sort((a, b) => a - b);
+export const IMAGE_WIDTHS: readonly number[] = [...new Set(IMAGE_BREAKPOINTS.flatMap((w) => IMAGE_DENSITIES.map((d) => w * d)))].sort(
+  (a, b) => a - b,
+);
 export const DEFAULT_QUALITY = 100;
 const SOURCE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.svg']);
 const MAX_SOURCE_BYTES = 20 * 1024 * 1024;
@@ -68,7 +70,7 @@ export function resolveLocalImage(url: string, roots: readonly string[]): string
     const candidate = resolve(base, `.${decoded}`);
     if (!candidate.startsWith(base + sep)) continue;
     const real = realpathOrNull(candidate);
-    if (!real || !real.startsWith(base + sep)) continue;
+    if (!real?.startsWith(base + sep)) continue;
     const stats = statSync(real);
     if (stats.isFile() && stats.size <= MAX_SOURCE_BYTES) return real;
   }
@@ -108,11 +110,7 @@ export async function renderWebp(file: string, width: number, quality: number): 
     const density = meta.width > 0 ? Math.min(MAX_SVG_DENSITY, Math.max(72, Math.ceil((72 * width) / meta.width))) : 72;
     input = sharp(file, { density, limitInputPixels: 50_000_000 });
   }
-  return input
-    .rotate()
-    .resize({ width, withoutEnlargement: !isSvg })
-    .webp({ quality, effort: 4 })
-    .toBuffer();
+  return input.rotate().resize({ width, withoutEnlargement: !isSvg }).webp({ quality, effort: 4 }).toBuffer();
 }
 
 function parseIntegerParam(value: string | undefined): number | null {
@@ -192,8 +190,5 @@ export function imageRoutes(options: ImageRouteOptions) {
     }
   };
 
-  return new Hono()
-    .get('/_image', handler)
-    .get('/_vercel/image', handler)
-    .get('/_image/metadata', metadataHandler);
+  return new Hono().get('/_image', handler).get('/_vercel/image', handler).get('/_image/metadata', metadataHandler);
 }

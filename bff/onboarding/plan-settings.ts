@@ -7,7 +7,8 @@ import { type PayInFullSetting, payInFullSettingSchema } from '#machines/onboard
 
 /** Which pay-in-full plan each pack offers (decisions §5); staff change it from the dashboard. */
 export const PAY_IN_FULL_KEY = 'plans.pay_in_full';
-export const DEFAULT_PAY_IN_FULL: PayInFullSetting = 'cashback';
+/** Plain price by default: a permanent "10 % off" would be a reference-price claim to justify. */
+export const DEFAULT_PAY_IN_FULL: PayInFullSetting = 'cash';
 
 export async function readPayInFull(executor: Db | Transaction): Promise<PayInFullSetting> {
   const [row] = await executor.select().from(settings).where(eq(settings.key, PAY_IN_FULL_KEY)).limit(1);

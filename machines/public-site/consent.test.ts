@@ -67,7 +67,10 @@ describe('Consent Mode v2', () => {
       ad_personalization: 'granted',
       analytics_storage: 'denied',
     });
-    expect(consentModeState({ ...noChoices, functional: true })).toMatchObject({ functionality_storage: 'granted', personalization_storage: 'granted' });
+    expect(consentModeState({ ...noChoices, functional: true })).toMatchObject({
+      functionality_storage: 'granted',
+      personalization_storage: 'granted',
+    });
     expect(Object.values(consentModeState(allChoices)).every((value) => value === 'granted')).toBe(true);
   });
 

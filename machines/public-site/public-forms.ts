@@ -33,7 +33,10 @@ function lineSchema(min: number, max: number, required: string, tooLong: string)
 
 /** An integer age from a number or a form's digit string. */
 const AgeSchema = v.pipe(
-  v.union([v.number(AGE_MESSAGE), v.pipe(v.string(AGE_MESSAGE), v.trim(), v.regex(/^\d{1,3}$/, AGE_MESSAGE), v.transform(Number))], AGE_MESSAGE),
+  v.union(
+    [v.number(AGE_MESSAGE), v.pipe(v.string(AGE_MESSAGE), v.trim(), v.regex(/^\d{1,3}$/, AGE_MESSAGE), v.transform(Number))],
+    AGE_MESSAGE,
+  ),
   v.integer(AGE_MESSAGE),
   v.minValue(MIN_AGE, AGE_MESSAGE),
   v.maxValue(MAX_AGE, AGE_MESSAGE),

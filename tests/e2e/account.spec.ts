@@ -1,4 +1,9 @@
 import { expect, type Page, test } from '@playwright/test';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
 
 /** Fails the test on any console error, as a member would notice a broken page. */
 function watchConsole(page: Page): string[] {

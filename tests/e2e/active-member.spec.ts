@@ -2,12 +2,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
 
 /**
  * The end of onboarding crosses the legal periods (7 days before any payment after signature,

@@ -1,6 +1,11 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { Secret, TOTP } from 'otpauth';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
 
 /**
  * The staff dashboard, as staff use it: sign-in with password then TOTP (enrolled on this first

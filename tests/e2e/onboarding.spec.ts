@@ -1,5 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
 
 /**
  * A new member's onboarding, as they would walk it: account creation, personal information (with

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
@@ -25,6 +26,12 @@ const PUBLIC_PAGES: { path: string; h1: RegExp }[] = [
   { path: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes', h1: /Frères/ },
   { path: '/pre-inscription/merci', h1: /Merci/ },
 ];
+
+/** WCAG 2.1 A/AA violations found by axe, as `rule: target` lines (empty when none). */
+async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
+}
 
 /** Console errors, minus the browser's own line for the expected 401 of a signed-out visitor's settings. */
 function watchConsole(page: Page, allowedStatuses: number[] = []): string[] {
@@ -84,6 +91,7 @@ test.describe('public pages', () => {
       expect(await page.title()).not.toBe('');
       for (const image of await page.locator('img').all()) expect(await image.getAttribute('alt')).not.toBeNull();
       await page.waitForLoadState('networkidle');
+      expect(await accessibilityViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     });
   }
@@ -169,6 +177,7 @@ test.describe('public pages', () => {
   test('the mobile panel opens, and closes on navigation', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Menu' }).click();
     const panel = page.getByRole('dialog', { name: /Menu/ });
     await expect(panel).toBeVisible();
@@ -237,6 +246,7 @@ test.describe('cookie consent', () => {
     await page.goto('/');
     const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
     await expect(banner).toBeVisible();
+    expect(await accessibilityViolations(page)).toEqual([]);
     // Refusing is one click, next to accepting, with the same look.
     const refuse = banner.getByRole('button', { name: 'Tout refuser' });
     const accept = banner.getByRole('button', { name: 'Tout accepter' });
@@ -313,6 +323,7 @@ test.describe('cookie consent', () => {
     await expect(banner).toBeVisible();
     await expect(banner).toBeFocused();
     await expect(banner.getByRole('checkbox', { name: /Nécessaires/ })).toBeDisabled();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await expect(banner.getByRole('checkbox', { name: /Statistiques/ })).not.toBeChecked();
     await banner.getByRole('checkbox', { name: /Fonctionnels/ }).check();
     await banner.getByRole('button', { name: 'Enregistrer mes choix' }).click();

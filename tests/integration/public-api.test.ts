@@ -14,7 +14,9 @@ let product: Product;
 const PREVIEW_TOKEN = 'preview-token-0123456789abcdef';
 
 beforeAll(async () => {
-  product = await startTestProduct({ env: { TRUST_PROXY: 'true', CONTENT_PREVIEW_TOKEN: PREVIEW_TOKEN, AGENCY_EMAIL: 'agence@example.fr' } });
+  product = await startTestProduct({
+    env: { TRUST_PROXY: 'true', CONTENT_PREVIEW_TOKEN: PREVIEW_TOKEN, AGENCY_EMAIL: 'agence@example.fr' },
+  });
 });
 afterAll(() => product.stop());
 
@@ -59,7 +61,7 @@ describe('POST /api/v1/subscription/pre-subscription', () => {
     const input = goodPreSubscription();
     const response = await agent.post('/api/v1/subscription/pre-subscription', input, headers);
     expect(response.status).toBe(201);
-    const body = await response.json() as { id: string }[];
+    const body = (await response.json()) as { id: string }[];
     expect(Array.isArray(body)).toBe(true);
     expect(body[0]?.id).toMatch(/^[0-9a-f-]{36}$/);
     const rows = await product.database.db.select().from(preSubscriptions).where(sql`${preSubscriptions.id} = ${body[0]?.id}`);
@@ -153,7 +155,10 @@ describe('POST /api/v1/subscription/pre-subscription', () => {
 
   it('refuses a cross-site form post', async () => {
     const { agent, headers } = visitor();
-    const response = await agent.post('/api/v1/subscription/pre-subscription', goodPreSubscription(), { ...headers, origin: 'https://evil.example' });
+    const response = await agent.post('/api/v1/subscription/pre-subscription', goodPreSubscription(), {
+      ...headers,
+      origin: 'https://evil.example',
+    });
     expect(response.status).toBe(403);
   });
 });
@@ -291,7 +296,11 @@ describe('POST /api/v1/consent (proof of consent)', () => {
 
   it('is rate limited per address (429 after 30 records in 10 minutes)', async () => {
     const { agent, headers } = visitor();
-    const proof = { anonymousId: randomUUID(), version: CONSENT_VERSION, choices: { functional: false, statistic: false, marketing: false, unclassified: false } };
+    const proof = {
+      anonymousId: randomUUID(),
+      version: CONSENT_VERSION,
+      choices: { functional: false, statistic: false, marketing: false, unclassified: false },
+    };
     for (let i = 0; i < 30; i += 1) expect((await agent.post('/api/v1/consent', proof, headers)).status).toBe(201);
     expect((await agent.post('/api/v1/consent', proof, headers)).status).toBe(429);
   });
@@ -305,7 +314,16 @@ describe('GET /api/v1/public-config', () => {
 });
 
 describe('content API', () => {
-  type Doc = { slug: string; title: string; description: string; html: string; draft: boolean; date?: string; cover?: string; path: string };
+  type Doc = {
+    slug: string;
+    title: string;
+    description: string;
+    html: string;
+    draft: boolean;
+    date?: string;
+    cover?: string;
+    path: string;
+  };
   type List = { collection: string; items: Doc[] };
 
   it('lists the published articles, newest first, without their body and without drafts', async () => {
@@ -332,7 +350,9 @@ describe('content API', () => {
   });
 
   it('serves a page of the site with its heading', async () => {
-    const doc = await product.agent().json<Doc & { heading: string }>(product.agent().get('/api/v1/content/query?collection=pages&slug=mentions-legales'));
+    const doc = await product
+      .agent()
+      .json<Doc & { heading: string }>(product.agent().get('/api/v1/content/query?collection=pages&slug=mentions-legales'));
     expect(doc.heading).toBe('Mentions légales');
     expect(doc.path).toBe('/mentions-legales');
     expect(doc.html).toContain('<h2 id="hebergement">Hébergement</h2>');
@@ -352,7 +372,9 @@ describe('content API', () => {
 
   it('shows drafts with the preview token, uncached', async () => {
     const headers = { 'x-preview-token': PREVIEW_TOKEN };
-    const one = await product.agent().get('/api/v1/content/query?collection=blog&slug=erreurs-a-eviter-sur-les-sites-matrimoniaux', headers);
+    const one = await product
+      .agent()
+      .get('/api/v1/content/query?collection=blog&slug=erreurs-a-eviter-sur-les-sites-matrimoniaux', headers);
     expect(one.status).toBe(200);
     expect(one.headers.get('cache-control')).toBe('no-store');
     expect(((await one.json()) as Doc).draft).toBe(true);

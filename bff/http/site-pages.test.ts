@@ -1,0 +1,158 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  classifyPath,
+  NOT_FOUND_PATH_PLACEHOLDER,
+  type PrerenderManifest,
+  routePatternToRegExp,
+  SITE_URL_PLACEHOLDER,
+  sitePages,
+} from '#bff/http/site-pages.ts';
+
+const manifest: PrerenderManifest = {
+  pages: ['/', '/blog', '/blog/un-article', '/qui-sommes-nous'],
+  prerenderedPatterns: ['/', '/blog', '/blog/$slug', '/qui-sommes-nous'],
+  spaRoutes: ['/connexion', '/mon-compte', '/mon-compte/inscription/profil', '/dashboard/member/$memberId'],
+};
+
+function page(title: string) {
+  return `<!doctype html><html lang="fr"><head><title>${title}</title><link rel="canonical" href="${SITE_URL_PLACEHOLDER}/x" /></head><body><div id="app">${title}</div></body></html>`;
+}
+
+describe('route patterns', () => {
+  it.each([
+    ['/dashboard/member/$memberId', '/dashboard/member/abc-123', true],
+    ['/dashboard/member/$memberId', '/dashboard/member/abc/def', false],
+    ['/dashboard/member/$memberId', '/dashboard/member', false],
+    ['/files/$', '/files/a/b/c', true],
+    ['/', '/', true],
+    ['/connexion', '/connexionx', false],
+  ])('%s matches %s: %s', (pattern, path, expected) => {
+    expect(routePatternToRegExp(pattern).test(path)).toBe(expected);
+  });
+
+  it('classifies prerendered pages, client-rendered areas and unknown paths', () => {
+    expect(classifyPath('/blog/un-article', manifest)).toBe('page');
+    expect(classifyPath('/blog/article-inconnu', manifest)).toBe('not-found');
+    expect(classifyPath('/dashboard/member/42', manifest)).toBe('spa');
+    expect(classifyPath('/mon-compte', manifest)).toBe('spa');
+    expect(classifyPath('/mon-compte/nimporte', manifest)).toBe('not-found');
+    expect(classifyPath('/nimporte', manifest)).toBe('not-found');
+  });
+});
+
+describe('sitePages', () => {
+  let dir: string;
+  let app: ReturnType<typeof sitePages>;
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'union-site-'));
+    write('index.html', page('Accueil'));
+    write('blog/index.html', page('Blog'));
+    write('blog/un-article/index.html', page('Un article'));
+    write('qui-sommes-nous/index.html', page('Qui sommes-nous'));
+    write('spa.html', page('Espace'));
+    write('404.html', page(`Page not found: ${NOT_FOUND_PATH_PLACEHOLDER}`));
+    write('sitemap.xml', `<urlset><url><loc>${SITE_URL_PLACEHOLDER}/blog</loc></url></urlset>`);
+    write('robots.txt', `Sitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`);
+    write('prerender-manifest.json', JSON.stringify(manifest));
+    write('assets/app-abc123.js', 'console.log(1)');
+    write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    write('.vite/manifest.json', '{}');
+    app = sitePages({ clientDir: dir, publicSiteUrl: 'https://www.union-sincere.fr/' });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves prerendered pages with 200 and the public address in place of the placeholder', async () => {
+    const response = await app.request('/blog/un-article');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain('Un article');
+    expect(html).toContain('<link rel="canonical" href="https://www.union-sincere.fr/x" />');
+    expect(html).not.toContain(SITE_URL_PLACEHOLDER);
+    expect(await (await app.request('/')).text()).toContain('Accueil');
+  });
+
+  it('serves the client shell with 200 for the member and staff areas', async () => {
+    for (const path of ['/connexion', '/mon-compte', '/dashboard/member/42']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(200);
+      expect(await response.text()).toContain('Espace');
+    }
+  });
+
+  it('answers 404 with the error page naming the path (escaped) for anything else', async () => {
+    for (const path of ['/nimporte', '/blog/article-inconnu', '/mon-compte/nimporte']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain(`Page not found: ${path}`);
+    }
+    const hostile = await app.request('/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
+    expect(hostile.status).toBe(404);
+    const text = await hostile.text();
+    expect(text).toContain('Page not found: /&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(text).not.toContain('<script>alert(1)');
+  });
+
+  it('redirects a trailing slash and /index.html to the canonical path', async () => {
+    const slash = await app.request('/qui-sommes-nous/?a=1');
+    expect(slash.status).toBe(301);
+    expect(slash.headers.get('location')).toBe('/qui-sommes-nous?a=1');
+    const index = await app.request('/index.html');
+    expect(index.status).toBe(301);
+    expect(index.headers.get('location')).toBe('/');
+  });
+
+  it('serves sitemap.xml and robots.txt with the public address', async () => {
+    const sitemap = await app.request('/sitemap.xml');
+    expect(sitemap.headers.get('content-type')).toMatch(/application\/xml/);
+    expect(await sitemap.text()).toContain('<loc>https://www.union-sincere.fr/blog</loc>');
+    expect(await (await app.request('/robots.txt')).text()).toBe('Sitemap: https://www.union-sincere.fr/sitemap.xml\n');
+  });
+
+  it('serves files, hashed assets for a year, and never the raw pages, the build manifests or dotfiles', async () => {
+    const asset = await app.request('/assets/app-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await app.request('/favicon.svg')).status).toBe(200);
+    for (const path of [
+      '/spa.html',
+      '/404.html',
+      '/blog/index.html',
+      '/prerender-manifest.json',
+      '/.vite/manifest.json',
+      '/assets/absent.js',
+      '/absent.png',
+    ]) {
+      expect((await app.request(path)).status, path).toBe(404);
+    }
+  });
+
+  it('compresses pages and scripts for clients that accept gzip', async () => {
+    const big = 'x'.repeat(5000);
+    write('assets/big-abc.js', `console.log("${big}")`);
+    const response = await app.request('/assets/big-abc.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const plain = await app.request('/assets/big-abc.js');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('without a prerender manifest, answers every page path with index.html (plain vite build)', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'union-plain-'));
+    try {
+      writeFileSync(join(plain, 'index.html'), page('Shell'));
+      const shell = sitePages({ clientDir: plain, publicSiteUrl: 'http://localhost:3000' });
+      const response = await shell.request('/nimporte');
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('Shell');
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+});

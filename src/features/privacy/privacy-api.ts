@@ -1,0 +1,15 @@
+import { api, send } from '#src/lib/api-client.ts';
+import type { ConsentKind } from '#machines/privacy/consent-texts.ts';
+
+/** `GET /api/v1/user/consents`: the latest state of each consent, and whether matchmaking is paused. */
+export const fetchConsents = () => send(api.user.consents.$get());
+
+/** `POST /api/v1/user/consents/withdraw`. */
+export const withdrawConsent = (kind: ConsentKind) => send(api.user.consents.withdraw.$post({ json: { kind } }));
+
+/** `POST /api/v1/user/erase`: the re-typed e-mail must match the account's. */
+export const eraseAccount = (email: string) => send(api.user.erase.$post({ json: { email } }));
+
+/** A plain link: the browser downloads the JSON (Content-Disposition: attachment) with the session cookie. */
+export const EXPORT_URL = '/api/v1/user/export';
+export const SIGNED_CONTRACT_URL = '/api/v1/user/contract/signed.pdf';

@@ -1,0 +1,263 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useRouter } from '@tanstack/react-router';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Button } from '#src/components/ui/button.tsx';
+import { buttonClass } from '#src/components/ui/button.css.ts';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
+import * as styles from '#src/features/privacy/privacy.css.ts';
+import { EXPORT_URL, eraseAccount, fetchConsents, SIGNED_CONTRACT_URL, withdrawConsent } from '#src/features/privacy/privacy-api.ts';
+import { notify } from '#src/lib/notifications.ts';
+import { useSession, useSessionStore } from '#src/lib/use-session.ts';
+import { type ConsentKind, consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
+
+interface ConsentStatus {
+  kind: ConsentKind;
+  title: string;
+  given: boolean;
+  version: string;
+  at: string;
+  withdrawable: boolean;
+  effect: string;
+}
+type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
+/** The member's consents and whether matchmaking is paused, loaded from the BFF. */
+export function useConsents() {
+  const [consents, setConsents] = useState<ConsentStatus[] | null>(null);
+  const [matchmaking, setMatchmaking] = useState<Matchmaking>({ paused: false });
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(async () => {
+    const result = await fetchConsents();
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setError(null);
+    setConsents(result.data.consents as ConsentStatus[]);
+    setMatchmaking(result.data.matchmaking as Matchmaking);
+  }, []);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { consents, matchmaking, error, reload, setMatchmaking };
+}
+
+/** Shown on the member's pages while matchmaking is paused by a withdrawal. */
+export function MatchmakingPausedNotice({ matchmaking }: { matchmaking: Matchmaking }) {
+  if (!matchmaking.paused) return null;
+  return (
+    <div className={styles.notice} role="status" data-testid="matchmaking-paused">
+      <strong>Recherche de profils suspendue depuis le {formatDate(matchmaking.since)}.</strong> {matchmaking.message}
+    </div>
+  );
+}
+
+/** The whole « Mes données personnelles » part of `/mon-compte/mon-profil`. */
+export function PrivacySection() {
+  const { consents, matchmaking, error, reload } = useConsents();
+  return (
+    <>
+      <MatchmakingPausedNotice matchmaking={matchmaking} />
+      <section className={styles.section} aria-labelledby="privacy-consents">
+        <h2 id="privacy-consents" className={styles.heading}>
+          Mes consentements
+        </h2>
+        <p className={styles.text}>
+          Chaque consentement est enregistré avec sa date et la version exacte du texte que vous avez accepté. Vous pouvez retirer celui qui
+          concerne votre pratique religieuse aussi simplement que vous l’avez donné.
+        </p>
+        <FormAlert tone="error">{error}</FormAlert>
+        {consents === null ? (
+          error ? null : (
+            <p className={styles.status} role="status">
+              Chargement…
+            </p>
+          )
+        ) : consents.length === 0 ? (
+          <p className={styles.text}>Aucun consentement enregistré pour le moment.</p>
+        ) : (
+          <ul className={styles.list}>
+            {consents.map((consent) => (
+              <ConsentItem key={consent.kind} consent={consent} onChanged={reload} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <ExportSection />
+      <EraseSection />
+    </>
+  );
+}
+
+function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const text = consentTexts[consent.kind].versions[consent.version] ?? currentConsentText(consent.kind);
+  const titleId = `consent-${consent.kind}`;
+
+  const confirm = async () => {
+    setRunning(true);
+    setError(null);
+    const result = await withdrawConsent(consent.kind);
+    setRunning(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setOpen(false);
+    notify({ title: 'Consentement retiré', description: result.data.matchmaking.message, variant: 'success' });
+    await onChanged();
+  };
+
+  return (
+    <li className={styles.item} aria-labelledby={titleId} data-testid={`consent-${consent.kind}`}>
+      <h3 id={titleId} className={styles.itemTitle}>
+        {consent.title}
+      </h3>
+      <p className={styles.status}>
+        {consent.given ? 'Donné' : 'Retiré'} le {formatDate(consent.at)} — version du {consent.version}
+      </p>
+      <p className={styles.text}>« {text.label} »</p>
+      {consent.withdrawable ? (
+        <Dialog.Root open={open} onOpenChange={setOpen}>
+          <div className={styles.actions}>
+            <Dialog.Trigger asChild>
+              <Button variant="secondary">Retirer ce consentement</Button>
+            </Dialog.Trigger>
+          </div>
+          <Dialog.Portal>
+            <Dialog.Overlay className={styles.overlay} />
+            <Dialog.Content className={styles.dialog}>
+              <Dialog.Title className={styles.dialogTitle}>Retirer votre consentement ?</Dialog.Title>
+              <Dialog.Description className={styles.text}>{consent.effect}</Dialog.Description>
+              <FormAlert tone="error">{error}</FormAlert>
+              <div className={styles.actions}>
+                <Button onClick={confirm} loading={running} loadingText="Retrait en cours…">
+                  Oui, retirer mon consentement
+                </Button>
+                <Dialog.Close asChild>
+                  <Button variant="ghost">Annuler</Button>
+                </Dialog.Close>
+              </div>
+            </Dialog.Content>
+          </Dialog.Portal>
+        </Dialog.Root>
+      ) : (
+        <p className={styles.status}>{consent.effect}</p>
+      )}
+    </li>
+  );
+}
+
+function ExportSection() {
+  const { user } = useSession();
+  const signed = user?.subscription.subscriptionDate != null;
+  return (
+    <section className={styles.section} aria-labelledby="privacy-export">
+      <h2 id="privacy-export" className={styles.heading}>
+        Télécharger mes données
+      </h2>
+      <p className={styles.text}>
+        Un fichier JSON avec tout ce que nous détenons sur vous : compte, informations personnelles, questionnaire, formule, paiements,
+        rendez-vous, messages, consentements et historique de votre dossier.
+      </p>
+      <div className={styles.actions}>
+        <a className={buttonClass.secondary} href={EXPORT_URL} download>
+          Télécharger mes données (JSON)
+        </a>
+        {signed ? (
+          <a className={buttonClass.ghost} href={SIGNED_CONTRACT_URL} download>
+            Mon contrat signé (PDF)
+          </a>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function EraseSection() {
+  const router = useRouter();
+  const session = useSessionStore();
+  const { user } = useSession();
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (running) return;
+    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+    if (!user || email.toLowerCase() !== user.email.toLowerCase()) {
+      setFieldError('Saisissez l’adresse e-mail de votre compte, exactement.');
+      return;
+    }
+    setFieldError(undefined);
+    setError(null);
+    setRunning(true);
+    const result = await eraseAccount(email);
+    setRunning(false);
+    if (!result.ok) {
+      setFieldError(result.error.fieldErrors.email);
+      setError(result.error.fieldErrors.email ? null : result.error.message);
+      return;
+    }
+    setOpen(false);
+    await router.navigate({ to: '/' });
+    session.clear();
+    notify({ title: 'Votre compte a été supprimé', description: result.data.message, variant: 'success' });
+  };
+
+  return (
+    <section className={`${styles.section} ${styles.danger}`} aria-labelledby="privacy-erase">
+      <h2 id="privacy-erase" className={styles.heading}>
+        Supprimer mon compte
+      </h2>
+      <p className={styles.text}>
+        Vos informations personnelles, votre questionnaire, vos messages et vos consentements sont effacés ou rendus anonymes, et votre
+        compte est fermé sur tous vos appareils. La loi nous oblige à conserver votre contrat signé et les pièces comptables de vos
+        paiements pendant 10 ans, à part et en accès restreint. Cette action est définitive.
+      </p>
+      <Dialog.Root
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          setError(null);
+          setFieldError(undefined);
+        }}
+      >
+        <div className={styles.actions}>
+          <Dialog.Trigger asChild>
+            <Button variant="secondary">Supprimer mon compte…</Button>
+          </Dialog.Trigger>
+        </div>
+        <Dialog.Portal>
+          <Dialog.Overlay className={styles.overlay} />
+          <Dialog.Content className={styles.dialog}>
+            <Dialog.Title className={styles.dialogTitle}>Supprimer définitivement votre compte ?</Dialog.Title>
+            <Dialog.Description className={styles.text}>
+              Pour confirmer, saisissez l’adresse e-mail de votre compte. Vos données seront effacées et vous serez déconnecté(e).
+            </Dialog.Description>
+            <form onSubmit={onSubmit} noValidate>
+              <FormAlert tone="error">{error}</FormAlert>
+              <TextField name="email" type="email" label="Adresse e-mail du compte" autoComplete="off" required error={fieldError} />
+              <div className={styles.actions}>
+                <Button type="submit" className={styles.dangerButton} loading={running} loadingText="Suppression…">
+                  Supprimer définitivement
+                </Button>
+                <Dialog.Close asChild>
+                  <Button variant="ghost">Annuler</Button>
+                </Dialog.Close>
+              </div>
+            </form>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </section>
+  );
+}
