@@ -3,6 +3,7 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
+import { versionPlugin } from './scripts/vite-plugin-version.ts';
 
 export default defineConfig({
   plugins: [
@@ -12,6 +13,7 @@ export default defineConfig({
     react(),
     vanillaExtractPlugin(),
     contentPlugin(),
+    versionPlugin(),
   ],
   build: { outDir: 'dist/client', sourcemap: false, target: 'es2022', manifest: true },
   test: {

@@ -3,10 +3,22 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { installChunkReload } from '#src/lib/chunk-reload.ts';
+import { notify } from '#src/lib/notifications.ts';
 import { session } from '#src/lib/session.ts';
 import { createAppRouter } from '#src/router.ts';
+import { startVersionCheck } from '#src/lib/version-check.ts';
 
 installChunkReload();
+
+// A newer build went live: offer a reload rather than forcing it in the middle of a form.
+startVersionCheck(() =>
+  notify({
+    title: 'Une nouvelle version du site est disponible',
+    description: 'Rechargez la page pour en profiter.',
+    duration: Number.POSITIVE_INFINITY,
+    action: { label: 'Recharger', altText: 'Recharger la page pour la nouvelle version', onAction: () => window.location.reload() },
+  }),
+);
 
 const router = createAppRouter(session);
 

@@ -63,10 +63,19 @@ describe('sitePages', () => {
     write('prerender-manifest.json', JSON.stringify(manifest));
     write('assets/app-abc123.js', 'console.log(1)');
     write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    write('version.json', '{"version":"b42"}');
     write('.vite/manifest.json', '{}');
     app = sitePages({ clientDir: dir, publicSiteUrl: 'https://www.union-sincere.fr/' });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves the build id the SPA polls for new versions, never from a cache', async () => {
+    const response = await app.request('/version.json');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ version: 'b42' });
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect((await app.request('/favicon.svg')).headers.get('cache-control')).toBe('public, max-age=3600');
+  });
 
   it('serves prerendered pages with 200 and the public address in place of the placeholder', async () => {
     const response = await app.request('/blog/un-article');
