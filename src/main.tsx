@@ -6,9 +6,11 @@ import { installChunkReload } from '#src/lib/chunk-reload.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { session } from '#src/lib/session.ts';
 import { createAppRouter } from '#src/router.ts';
+import { startSmoothScroll } from '#src/lib/smooth-scroll.ts';
 import { startVersionCheck } from '#src/lib/version-check.ts';
 
 installChunkReload();
+startSmoothScroll();
 
 // A newer build went live: offer a reload rather than forcing it in the middle of a form.
 startVersionCheck(() =>

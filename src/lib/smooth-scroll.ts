@@ -1,0 +1,27 @@
+/** Smooth scrolling of the spec (§9): 1.5 s, touch ×0.85, wheel ×1. Off when motion is reduced. */
+export const SMOOTH_SCROLL = { duration: 1.5, touchMultiplier: 0.85, wheelMultiplier: 1 } as const;
+
+export const REDUCED_MOTION_QUERY = '(prefers-reduced-motion: reduce)';
+
+/** Whether to smooth scrolling at all: never for visitors who asked for less motion. */
+export function wantsSmoothScroll(matchMedia: (query: string) => { matches: boolean }): boolean {
+  return !matchMedia(REDUCED_MOTION_QUERY).matches;
+}
+
+/**
+ * Loads Lenis once the page is idle (it is not part of the first load) and starts it, unless the
+ * visitor prefers reduced motion; stops it if that preference is turned on later.
+ */
+export function startSmoothScroll(): void {
+  if (typeof window === 'undefined' || !wantsSmoothScroll((q) => window.matchMedia(q))) return;
+  const start = () => {
+    void import('lenis').then(({ default: Lenis }) => {
+      const lenis = new Lenis({ ...SMOOTH_SCROLL, autoRaf: true, anchors: true });
+      window.matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (event) => {
+        if (event.matches) lenis.destroy();
+      });
+    });
+  };
+  if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 3000 });
+  else setTimeout(start, 1500);
+}
