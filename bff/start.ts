@@ -14,6 +14,7 @@ import { createRateLimiter } from '#bff/http/rate-limit.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
+import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
 export interface Product {
   app: ReturnType<typeof createApp>;
@@ -95,6 +96,7 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
     });
   }
   mail.start();
+  const retention = startRetentionJob({ db: database.db, clock, auth });
 
   return {
     app,
@@ -107,6 +109,7 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
     flushMail: () => mail.flush(),
     async close() {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      await retention.stop();
       await mail.stop();
       await embeddedSmtp?.close();
       if (!options.database) await database.close();

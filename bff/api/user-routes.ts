@@ -5,6 +5,7 @@ import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import { matchmakingPausedAt } from '#bff/privacy/consents.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import * as v from 'valibot';
@@ -33,7 +34,12 @@ export function userRoutes(deps: ApiDeps) {
     .get('/user/settings', async (c) => {
       const caller = await requireCaller(c, guardDeps);
       c.header('Cache-Control', 'private, no-store');
-      return c.json({ ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal }, 200);
+      // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
+      const paused = caller.role === 'staff' ? null : await matchmakingPausedAt(deps.database.db, caller.id);
+      return c.json(
+        { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null },
+        200,
+      );
     })
     .post('/user/update', async (c) => {
       const caller = await requireCaller(c, guardDeps);

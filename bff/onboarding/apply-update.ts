@@ -6,6 +6,7 @@ import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
+import { onboardingPrivacyHook } from '#bff/privacy/onboarding-hook.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -41,6 +42,8 @@ function refused(state: string, context: string): ApiError {
   return new ApiError(409, 'TRANSITION_REFUSED', 'Cette étape n’est pas disponible pour le moment.', { state, context });
 }
 
+const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The member a payload targets: staff name it (`uid`); a member may only name themself. */
 function targetOf(update: UpdatePayload, actor: Actor, callerMemberId: string | null): string {
   const uid = 'uid' in update && typeof update.uid === 'string' ? update.uid : undefined;
@@ -50,6 +53,8 @@ function targetOf(update: UpdatePayload, actor: Actor, callerMemberId: string | 
   }
   const target = uid ?? callerMemberId;
   if (!target) throw new ApiError(400, 'VALIDATION_FAILED', 'Membre non précisé', { issues: [{ path: 'uid', message: 'Identifiant requis' }] });
+  // Member ids are UUIDs: anything else names nobody (and must not reach a uuid column: 500).
+  if (!MEMBER_UUID.test(target)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
   return target;
 }
 
@@ -72,7 +77,7 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
 export async function applyOnboardingUpdate(
   db: Db,
   input: unknown,
-  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier },
+  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier; agencyEmail?: string },
 ): Promise<AppliedUpdate> {
   const nowMs = options.now.getTime();
   const parsed = parseUpdate(input, nowMs);
@@ -131,6 +136,8 @@ export async function applyOnboardingUpdate(
           createdAt: options.now,
         })
         .returning({ id: onboardingEvents.id });
+      // Consents given at this step and the signed contract copy (decision 070), same transaction.
+      await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agencyEmail: options.agencyEmail });
       return { row: next, state: toState, eventId: event?.id ?? 0 };
     });
     if (outcome) return outcome;

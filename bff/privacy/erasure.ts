@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { contractCopies, erasureLog, legalRecords, memberPrivacy } from '#bff/db/privacy-schema.ts';
+import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { recordOf } from '#bff/members/members.ts';
+
+/**
+ * Erasure of a member's personal data (GDPR art. 17), decision 070.
+ *
+ * In one database transaction: what the agency must keep is copied, minimal, to `legal_records`
+ * (the signed contract and each payment, Code de commerce L123-22: 10 years); every other table is
+ * scrubbed of the member (anonymised or deleted); the onboarding event payloads are replaced
+ * through the trigger's audited exception (`app.erasure_member`); an `erasure_log` row records it.
+ * Then, outside the transaction, the auth user's sessions are ended and the user deleted.
+ */
+
+/** Legal basis stated on each kept record. */
+export const LEGAL_BASIS = {
+  contract:
+    'Contrat de courtage matrimonial et son annexe : preuve du contrat et des délais légaux (Code de la consommation L224-90 à L224-95 ; Code de commerce L123-22 ; Code civil 2224), RGPD art. 6.1.c et 6.1.f. Conservé 10 ans, accès restreint.',
+  payment:
+    'Pièce comptable (paiement) : Code de commerce L123-22 (conservation 10 ans des documents comptables et pièces justificatives), RGPD art. 6.1.c.',
+} as const;
+
+/** 10 years after the end of the financial year (taken as the calendar year) of the event. */
+export function retainUntil(occurredAt: Date): Date {
+  return new Date(Date.UTC(occurredAt.getUTCFullYear() + 10, 11, 31, 23, 59, 59));
+}
+
+/** The address that replaces the member's: unique (the e-mail index), valid, never deliverable. */
+export function erasedEmail(memberId: string): string {
+  return `efface-${memberId}@efface.invalid`;
+}
+
+export type ErasureSummary = Record<string, number>;
+
+async function count(tx: Transaction, query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await tx.execute(query)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}
+
+async function tableExists(tx: Transaction, name: string): Promise<boolean> {
+  const result = (await tx.execute(sql`SELECT to_regclass(${name}) IS NOT NULL AS present`)) as unknown as { rows: { present: boolean }[] };
+  return result.rows[0]?.present === true;
+}
+
+/** The database part of the erasure (one transaction). Returns null when there is nothing to erase. */
+export async function eraseMemberData(
+  db: Db,
+  memberId: string,
+  options: { now: Date; requestedBy: 'member' | 'staff' | 'retention' },
+): Promise<ErasureSummary | null> {
+  const { now } = options;
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(members).where(eq(members.id, memberId)).for('update');
+    const [privacy] = await tx.select().from(memberPrivacy).where(eq(memberPrivacy.id, memberId));
+    if (row?.role !== 'member' || privacy?.erasedAt) return null;
+    const email = row.email.toLowerCase();
+    const summary: ErasureSummary = {};
+
+    // 1. What the agency must keep: signed contracts and payments, minimal, with their legal basis.
+    const copies = await tx.select().from(contractCopies).where(eq(contractCopies.memberId, memberId));
+    for (const copy of copies) {
+      await tx.insert(legalRecords).values({
+        memberId,
+        kind: 'contract',
+        legalBasis: LEGAL_BASIS.contract,
+        reference: copy.sha256,
+        details: { signedAt: copy.signedAt.toISOString(), planId: recordOf(row).selectedPlanId },
+        document: copy.pdf,
+        occurredAt: copy.signedAt,
+        retainUntil: retainUntil(copy.signedAt),
+        createdAt: now,
+      });
+    }
+    const payments = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, memberId));
+    for (const payment of payments.filter((p) => p.paymentStatus === 'paid' || p.paymentStatus === 'no_payment_required')) {
+      await tx.insert(legalRecords).values({
+        memberId,
+        kind: 'payment',
+        legalBasis: LEGAL_BASIS.payment,
+        reference: payment.id,
+        details: {
+          offerId: payment.offerId,
+          amountTotal: payment.amountTotal,
+          currency: payment.currency,
+          paymentStatus: payment.paymentStatus,
+          livemode: payment.livemode,
+          paidAt: payment.createdAt.toISOString(),
+        },
+        occurredAt: payment.createdAt,
+        retainUntil: retainUntil(payment.createdAt),
+        createdAt: now,
+      });
+    }
+    summary.legal_records = copies.length + payments.length;
+    summary.contract_copies = await count(tx, sql`DELETE FROM contract_copies WHERE member_id = ${memberId} RETURNING 1`);
+
+    // 2. Payments: the sessions stay (they prove which steps were paid) without the address.
+    summary.checkout_sessions = await count(
+      tx,
+      sql`UPDATE checkout_sessions SET customer_email = NULL, updated_at = ${now}
+          WHERE member_id = ${memberId} OR lower(customer_email) = ${email} RETURNING 1`,
+    );
+    // Webhook payloads (Stripe customer details, Calendly invitee): emptied, ids kept for de-duplication.
+    const csids = payments.map((p) => p.id);
+    summary.webhook_events = await count(
+      tx,
+      sql`UPDATE webhook_events SET payload = jsonb_build_object('erased', true)
+          WHERE NOT (payload ? 'erased') AND (
+            position(${email} in lower(payload::text)) > 0 OR position(${memberId} in payload::text) > 0
+            ${
+              csids.length > 0
+                ? sql`OR payload #>> '{data,object,id}' IN (${sql.join(
+                    csids.map((id) => sql`${id}`),
+                    sql`, `,
+                  )})`
+                : sql``
+            }
+          ) RETURNING 1`,
+    );
+
+    // 3. Meetings: times and status stay (the agency's agenda), not who.
+    summary.bookings = await count(
+      tx,
+      sql`UPDATE bookings SET invitee_email = NULL, invitee_name = NULL, cancel_url = NULL, reschedule_url = NULL, updated_at = ${now}
+          WHERE member_id = ${memberId} OR lower(invitee_email) = ${email} RETURNING 1`,
+    );
+
+    // 4. Messages from staff: their text goes; their dates stay.
+    if (await tableExists(tx, 'direct_messages')) {
+      summary.direct_messages = await count(
+        tx,
+        sql`UPDATE direct_messages SET subject = '[message effacé]', body = '[message effacé]' WHERE member_id = ${memberId} RETURNING 1`,
+      );
+    }
+
+    // 5. Mail logs and the local mailbox: every mail to or about this address.
+    summary.mail_outbox = await count(
+      tx,
+      sql`DELETE FROM mail_outbox WHERE lower(to_address) = ${email}
+          OR position(${email} in lower(subject || ' ' || text_body || ' ' || coalesce(html_body, ''))) > 0 RETURNING 1`,
+    );
+    summary.mailbox = await count(
+      tx,
+      sql`DELETE FROM mailbox WHERE lower(to_address) = ${email} OR lower(from_address) = ${email}
+          OR position(${email} in lower(raw)) > 0 RETURNING 1`,
+    );
+
+    // 6. Consents: kept as anonymous proofs (one fresh random id), unlinked from the member;
+    // pre-registrations made with this address are deleted.
+    const anonymousId = randomUUID();
+    summary.consents = await count(
+      tx,
+      sql`UPDATE consents SET member_id = NULL, anonymous_id = ${anonymousId}
+          WHERE member_id = ${memberId}
+             OR anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${email}) RETURNING 1`,
+    );
+    summary.pre_subscriptions = await count(tx, sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${email} RETURNING 1`);
+
+    // 7. Rate-limit buckets keyed by the address, and the embedded auth service's mail timestamps.
+    summary.rate_limits = await count(tx, sql`DELETE FROM rate_limits WHERE position(${email} in lower(key)) > 0 RETURNING 1`);
+    if (await tableExists(tx, 'embedded_auth.mail_requests')) {
+      summary.mail_requests = await count(tx, sql`DELETE FROM embedded_auth.mail_requests WHERE lower(address) = ${email} RETURNING 1`);
+    }
+
+    // 8. The event log: payloads replaced through the trigger's audited exception (0006).
+    await tx.execute(sql`SELECT set_config('app.erasure_member', ${memberId}, true)`);
+    summary.onboarding_events = await count(
+      tx,
+      sql`UPDATE onboarding_events SET payload = jsonb_build_object('erased', true, 'context', context)
+          WHERE member_id = ${memberId} RETURNING 1`,
+    );
+    await tx.execute(sql`SELECT set_config('app.erasure_member', '', true)`);
+
+    // 9. The member row: kept (its id links the legal records), anonymised, disabled.
+    const anonymous = erasedEmail(memberId);
+    const record = { ...recordOf(row), email: anonymous, disabled: true };
+    await tx
+      .update(members)
+      .set({
+        email: anonymous,
+        onboarding: record,
+        profile: null,
+        questionnaire: null,
+        contract: null,
+        disabled: true,
+        version: row.version + 1,
+        updatedAt: now,
+      })
+      .where(eq(members.id, memberId));
+    await tx.update(memberPrivacy).set({ erasedAt: now, matchmakingPausedAt: now }).where(eq(memberPrivacy.id, memberId));
+    summary.members = 1;
+
+    await tx
+      .insert(erasureLog)
+      .values({ memberId, requestedBy: options.requestedBy, summary: { ...summary, authUser: 0 }, createdAt: now });
+    return summary;
+  });
+}
+
+/** Deletes the auth user (sessions, refresh tokens, factors go with it). True when gone. */
+export async function deleteAuthUser(auth: AuthConnection, memberId: string): Promise<boolean> {
+  const admin = adminClient(auth);
+  const { error } = await admin.auth.admin.deleteUser(memberId);
+  if (!error) return true;
+  // Already gone is done.
+  return error.status === 404;
+}
+
+/** Notes in the erasure log that the auth user is deleted. */
+export async function markAuthUserDeleted(db: Db, memberId: string): Promise<void> {
+  await db.execute(
+    sql`UPDATE erasure_log SET summary = summary || '{"authUser": 1}'::jsonb WHERE member_id = ${memberId} AND (summary->>'authUser') = '0'`,
+  );
+}
+
+/** The whole erasure: database, then the auth user. Returns null when the member is unknown or already erased. */
+export async function eraseMember(
+  deps: { db: Db; auth: AuthConnection },
+  memberId: string,
+  options: { now: Date; requestedBy: 'member' | 'staff' | 'retention' },
+): Promise<ErasureSummary | null> {
+  const summary = await eraseMemberData(deps.db, memberId, options);
+  if (!summary) return null;
+  if (await deleteAuthUser(deps.auth, memberId)) {
+    await markAuthUserDeleted(deps.db, memberId);
+    summary.authUser = 1;
+  } else {
+    console.error(`[privacy] suppression du compte d’authentification ${memberId} à reprendre (tâche de conservation)`);
+    summary.authUser = 0;
+  }
+  return summary;
+}
+
+/** Erased members whose auth user could not be deleted yet (retried by the retention job). */
+export async function pendingAuthDeletions(db: Db): Promise<string[]> {
+  const result = (await db.execute(sql`SELECT DISTINCT member_id FROM erasure_log WHERE (summary->>'authUser') = '0'`)) as unknown as {
+    rows: { member_id: string }[];
+  };
+  return result.rows.map((r) => r.member_id);
+}

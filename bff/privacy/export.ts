@@ -1,0 +1,146 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
+import { bookings } from '#bff/db/booking-schema.ts';
+import type { Db } from '#bff/db/database.ts';
+import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
+import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
+import { consentHistory } from '#bff/privacy/consents.ts';
+import { planById } from '#machines/onboarding/plans.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+
+/**
+ * Everything the agency holds about one member (GDPR art. 15 and 20), as structured JSON, and
+ * nothing about anyone else: staff who acted are shown as « l'équipe », never by id; other
+ * members never appear (every query is keyed by this member's id or address).
+ */
+export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, memberId: string, now: Date) {
+  const { db } = deps;
+  const [row] = await db.select().from(members).where(eq(members.id, memberId));
+  if (!row) throw new Error('member missing');
+  const [privacy] = await db.select().from(memberPrivacy).where(eq(memberPrivacy.id, memberId));
+  const record = row.onboarding as OnboardingRecord;
+  const plan = record.selectedPlanId ? planById(record.selectedPlanId) : null;
+
+  const payments = await db
+    .select({
+      id: checkoutSessions.id,
+      offerId: checkoutSessions.offerId,
+      amountTotal: checkoutSessions.amountTotal,
+      currency: checkoutSessions.currency,
+      status: checkoutSessions.status,
+      paymentStatus: checkoutSessions.paymentStatus,
+      createdAt: checkoutSessions.createdAt,
+    })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.memberId, memberId))
+    .orderBy(asc(checkoutSessions.createdAt));
+
+  const meetings = await db
+    .select({
+      startTime: bookings.startTime,
+      endTime: bookings.endTime,
+      status: bookings.status,
+      inviteeName: bookings.inviteeName,
+      inviteeEmail: bookings.inviteeEmail,
+      rescheduled: bookings.rescheduled,
+      bookedAt: bookings.bookedAt,
+      canceledAt: bookings.canceledAt,
+    })
+    .from(bookings)
+    .where(eq(bookings.memberId, memberId))
+    .orderBy(asc(bookings.startTime));
+
+  const messagesTable = (await db.execute(sql`SELECT to_regclass('direct_messages') IS NOT NULL AS present`)) as unknown as {
+    rows: { present: boolean }[];
+  };
+  const messages = messagesTable.rows[0]?.present
+    ? (
+        (await db.execute(
+          sql`SELECT subject, body, created_at FROM direct_messages WHERE member_id = ${memberId} ORDER BY id`,
+        )) as unknown as { rows: { subject: string; body: string; created_at: Date | string }[] }
+      ).rows.map((m) => ({
+        from: "l'équipe Union Sincère",
+        subject: m.subject,
+        body: m.body,
+        sentAt: new Date(m.created_at).toISOString(),
+      }))
+    : [];
+
+  const events = await db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId)).orderBy(asc(onboardingEvents.id));
+
+  const preRegistrations = await db
+    .select({
+      gender: preSubscriptions.gender,
+      email: preSubscriptions.email,
+      age: preSubscriptions.age,
+      zipCode: preSubscriptions.zipCode,
+      city: preSubscriptions.city,
+      createdAt: preSubscriptions.createdAt,
+    })
+    .from(preSubscriptions)
+    .where(sql`lower(${preSubscriptions.email}) = lower(${row.email})`);
+
+  const contracts = await db
+    .select({ signedAt: contractCopies.signedAt, sha256: contractCopies.sha256 })
+    .from(contractCopies)
+    .where(eq(contractCopies.memberId, memberId));
+
+  const { data: authData } = await adminClient(deps.auth).auth.admin.getUserById(memberId);
+  const user = authData?.user;
+
+  return {
+    format: 'union-sincere/export',
+    version: 1,
+    exportedAt: now.toISOString(),
+    notice:
+      'Copie de toutes les données personnelles que Union Sincère détient sur vous (RGPD, articles 15 et 20). Les personnes de l’équipe qui ont agi sur votre dossier ne sont pas nommées.',
+    account: {
+      id: row.id,
+      email: row.email,
+      role: row.gender,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      disabled: row.disabled,
+      matchmakingPausedAt: privacy?.matchmakingPausedAt?.toISOString() ?? null,
+      auth: user
+        ? {
+            email: user.email ?? null,
+            createdAt: user.created_at,
+            emailConfirmedAt: user.email_confirmed_at ?? null,
+            lastSignInAt: user.last_sign_in_at ?? null,
+            secondFactors: (user.factors ?? []).map((f) => ({ type: f.factor_type, status: f.status, createdAt: f.created_at })),
+          }
+        : null,
+    },
+    onboarding: record,
+    profile: row.profile,
+    questionnaire: row.questionnaire,
+    contract: row.contract,
+    plan,
+    signedContracts: contracts.map((c) => ({
+      signedAt: c.signedAt.toISOString(),
+      sha256: c.sha256,
+      download: '/api/v1/user/contract/signed.pdf',
+    })),
+    payments: payments.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+    meetings: meetings.map((m) => ({
+      ...m,
+      startTime: m.startTime.toISOString(),
+      endTime: m.endTime.toISOString(),
+      bookedAt: m.bookedAt?.toISOString() ?? null,
+      canceledAt: m.canceledAt?.toISOString() ?? null,
+    })),
+    messages,
+    consents: await consentHistory(db, memberId, row.email),
+    preRegistrations: preRegistrations.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+    eventLog: events.map((e) => ({
+      context: e.context,
+      event: e.event,
+      payload: e.payload,
+      fromState: e.fromState,
+      toState: e.toState,
+      by: e.actorRole === 'member' ? 'vous' : e.actorRole === 'staff' ? "l'équipe" : 'le système',
+      at: e.createdAt.toISOString(),
+    })),
+  };
+}

@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import type { Transaction } from '#bff/db/database.ts';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
+import type { members } from '#bff/db/schema.ts';
+import { storeSignedContract } from '#bff/privacy/contract-copy.ts';
+import { recordConsent } from '#bff/privacy/consents.ts';
+import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+
+/** The agency address printed on stored contracts when the caller does not say (config default). */
+export const DEFAULT_AGENCY_EMAIL = 'contact@union-sincere.localhost';
+
+/**
+ * Called by `applyOnboardingUpdate` inside its transaction, once an update is accepted: records
+ * the consents given at that step and stores the signed contract (decision 070).
+ * - `profil`: explicit consent to the processing of sensitive data (it also resumes matchmaking
+ *   paused by an earlier withdrawal);
+ * - `sel_plan` with `renounce: true`: the express request to start early (L221-25);
+ * - `contractForm`: acceptance of the contract, its annex and the terms of sale;
+ * - `sub_date`: the contract PDF as signed.
+ */
+export async function onboardingPrivacyHook(
+  tx: Transaction,
+  input: { update: UpdatePayload; row: typeof members.$inferSelect; now: Date; agencyEmail?: string | undefined },
+): Promise<void> {
+  const { update, row, now } = input;
+  switch (update.context) {
+    case 'profil':
+      await recordConsent(tx, { memberId: row.id, kind: 'sensitive_data', given: true, at: now });
+      await tx.update(memberPrivacy).set({ matchmakingPausedAt: null }).where(eq(memberPrivacy.id, row.id));
+      return;
+    case 'sel_plan':
+      if (update.renounce) await recordConsent(tx, { memberId: row.id, kind: 'early_start', given: true, at: now });
+      return;
+    case 'contractForm':
+      await recordConsent(tx, { memberId: row.id, kind: 'contract_terms', given: true, at: now });
+      return;
+    case 'sub_date':
+      await storeSignedContract(tx, row, { agencyEmail: input.agencyEmail ?? DEFAULT_AGENCY_EMAIL, now });
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,205 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { AuthConnection } from '#bff/auth/supabase.ts';
+import type { Clock } from '#bff/clock.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { SENSITIVE_PROFILE_FIELDS } from '#bff/privacy/consents.ts';
+import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pendingAuthDeletions } from '#bff/privacy/erasure.ts';
+import { instantMs } from '#machines/onboarding/instant.ts';
+import { planById } from '#machines/onboarding/plans.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+
+/**
+ * Retention periods of the privacy policy (content/pages/politique-de-confidentialite.md §7),
+ * applied by a job inside the BFF (decision 070). Months are calendar months (SQL intervals).
+ */
+export const RETENTION = {
+  /** « Pré-inscription non suivie d'une inscription : 12 mois à compter de la pré-inscription ». */
+  preSubscriptionMonths: 12,
+  /** « Journaux d'envoi des e-mails et messages du formulaire de contact : 12 mois ». */
+  mailLogMonths: 12,
+  /** « Preuve de votre choix en matière de cookies : 12 mois à compter de son enregistrement ». */
+  cookieProofMonths: 12,
+  /** « Journaux techniques de connexion et de sécurité : 12 mois »: idle sessions, MFA challenges, webhook payloads. */
+  technicalLogMonths: 12,
+  /** « Données de membre : durée du contrat, puis 3 ans à compter de sa fin » (or of the last activity without a contract). */
+  memberMonthsAfterEnd: 36,
+} as const;
+
+/** How often the job runs in the server. */
+export const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
+export interface RetentionReport {
+  preSubscriptions: number;
+  preSubscriptionConsents: number;
+  mailOutbox: number;
+  mailbox: number;
+  rateLimits: number;
+  cookieProofs: number;
+  webhookPayloads: number;
+  authSessions: number;
+  contractsEnded: number;
+  membersErased: number;
+  authUsersDeleted: number;
+}
+
+function addMonths(date: Date, months: number): Date {
+  const d = new Date(date.getTime());
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
+}
+
+/** When the member's contract ends (signature + the plan's term), or null without a signed contract. */
+export function contractEnd(record: OnboardingRecord): Date | null {
+  if (!record.subscriptionDate || !record.selectedPlanId) return null;
+  return addMonths(new Date(instantMs(record.subscriptionDate)), planById(record.selectedPlanId).durationMonths);
+}
+
+async function affected(db: Db, query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await db.execute(query)) as unknown as { rows: unknown[] };
+  return result.rows.length;
+}
+
+/** One pass of every purge, each its own statement, with `now` from the clock. */
+export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConnection | undefined }): Promise<RetentionReport> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const before = (months: number) => sql`(${now.toISOString()}::timestamptz - make_interval(months => ${months}))`;
+
+  // Pre-registrations never followed by an account with the same address, and their consent proofs.
+  const stale = sql`SELECT p.id FROM pre_subscriptions p
+    WHERE p.created_at < ${before(RETENTION.preSubscriptionMonths)}
+      AND NOT EXISTS (SELECT 1 FROM members m WHERE lower(m.email) = lower(p.email))`;
+  const preSubscriptionConsents = await affected(
+    db,
+    sql`DELETE FROM consents WHERE member_id IS NULL AND anonymous_id IN (${stale}) RETURNING 1`,
+  );
+  const preSubscriptions = await affected(db, sql`DELETE FROM pre_subscriptions WHERE id IN (${stale}) RETURNING 1`);
+
+  // Mail logs: sent or failed mails; pending ones are still to be sent.
+  const mailOutbox = await affected(
+    db,
+    sql`DELETE FROM mail_outbox WHERE status IN ('sent', 'failed')
+        AND coalesce(sent_at, created_at) < ${before(RETENTION.mailLogMonths)} RETURNING 1`,
+  );
+  const mailbox = await affected(db, sql`DELETE FROM mailbox WHERE received_at < ${before(RETENTION.mailLogMonths)} RETURNING 1`);
+
+  // Rate-limit buckets whose window is over.
+  const rateLimits = await affected(
+    db,
+    sql`DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ${now.toISOString()}::timestamptz RETURNING 1`,
+  );
+
+  // Proofs of cookie choices (anonymous) after 12 months.
+  const cookieProofs = await affected(
+    db,
+    sql`DELETE FROM consent_records WHERE created_at < ${before(RETENTION.cookieProofMonths)} RETURNING 1`,
+  );
+
+  // Webhook payloads (provider copies of payments and bookings) after 12 months; ids stay for de-duplication.
+  const webhookPayloads = await affected(
+    db,
+    sql`UPDATE webhook_events SET payload = jsonb_build_object('erased', true)
+        WHERE received_at < ${before(RETENTION.technicalLogMonths)} AND NOT (payload ? 'erased') RETURNING 1`,
+  );
+
+  // Idle sessions and old second-factor challenges of the embedded auth service (absent with a hosted project).
+  let authSessions = 0;
+  const embedded = (await db.execute(sql`SELECT to_regclass('embedded_auth.sessions') IS NOT NULL AS present`)) as unknown as {
+    rows: { present: boolean }[];
+  };
+  if (embedded.rows[0]?.present) {
+    authSessions = await affected(
+      db,
+      sql`DELETE FROM embedded_auth.sessions WHERE coalesce(refreshed_at, updated_at) < ${before(RETENTION.technicalLogMonths)} RETURNING 1`,
+    );
+    await db.execute(sql`DELETE FROM embedded_auth.mfa_challenges WHERE created_at < ${before(RETENTION.technicalLogMonths)}`);
+  }
+
+  // Members: at the end of the contract the religious practice and the search criteria leave the
+  // active record (they stay in the signed contract copy); 3 years after the end (or after the
+  // last activity, without a contract) the member is erased like an erasure request.
+  let contractsEnded = 0;
+  let membersErased = 0;
+  const candidates = await db
+    .select({
+      id: members.id,
+      onboarding: members.onboarding,
+      profile: members.profile,
+      questionnaire: members.questionnaire,
+      updatedAt: members.updatedAt,
+      version: members.version,
+    })
+    .from(members)
+    .where(and(eq(members.role, 'member'), sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`));
+  for (const row of candidates) {
+    const end = contractEnd(row.onboarding as OnboardingRecord);
+    const lastActivity = end && end > row.updatedAt ? end : row.updatedAt;
+    if (addMonths(lastActivity, RETENTION.memberMonthsAfterEnd) < now) {
+      const summary = deps.auth
+        ? await eraseMember({ db, auth: deps.auth }, row.id, { now, requestedBy: 'retention' })
+        : await eraseMemberData(db, row.id, { now, requestedBy: 'retention' });
+      if (summary) membersErased += 1;
+      continue;
+    }
+    const profile = row.profile as Record<string, unknown> | null;
+    const sensitiveLeft = row.questionnaire !== null || (profile !== null && SENSITIVE_PROFILE_FIELDS.some((f) => f in profile));
+    if (end && end < now && sensitiveLeft) {
+      const stripped = profile
+        ? Object.fromEntries(Object.entries(profile).filter(([k]) => !(SENSITIVE_PROFILE_FIELDS as readonly string[]).includes(k)))
+        : null;
+      const updated = await db
+        .update(members)
+        .set({ profile: stripped, questionnaire: null, version: row.version + 1 })
+        .where(and(eq(members.id, row.id), eq(members.version, row.version)))
+        .returning({ id: members.id });
+      contractsEnded += updated.length;
+    }
+  }
+
+  // Erasures whose auth user could not be deleted at the time.
+  let authUsersDeleted = 0;
+  if (deps.auth) {
+    for (const memberId of await pendingAuthDeletions(db)) {
+      if (await deleteAuthUser(deps.auth, memberId)) {
+        await markAuthUserDeleted(db, memberId);
+        authUsersDeleted += 1;
+      }
+    }
+  }
+
+  return {
+    preSubscriptions,
+    preSubscriptionConsents,
+    mailOutbox,
+    mailbox,
+    rateLimits,
+    cookieProofs,
+    webhookPayloads,
+    authSessions,
+    contractsEnded,
+    membersErased,
+    authUsersDeleted,
+  };
+}
+
+/** Runs the job now and then every `intervalMs`; `stop()` waits for a pass in progress. */
+export function startRetentionJob(deps: { db: Db; clock: Clock; auth?: AuthConnection | undefined }, intervalMs = RETENTION_INTERVAL_MS) {
+  let running: Promise<unknown> = Promise.resolve();
+  const pass = () => {
+    running = runRetention(deps).catch((error: unknown) => {
+      console.error(`[retention] ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
+  const first = setTimeout(pass, 5_000);
+  const timer = setInterval(pass, intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
