@@ -22,7 +22,7 @@ export function AccountHomePage() {
               présente les profils compatibles et vous accompagne avant et après chaque rencontre.
             </p>
             <p className={styles.text}>
-              <a href="/api/v1/user/contract.pdf" target="_blank" rel="noopener" type="application/pdf">
+              <a href="/api/v1/user/contract/signed.pdf" target="_blank" rel="noopener" type="application/pdf">
                 Télécharger mon contrat (PDF)
               </a>
             </p>

@@ -17,6 +17,10 @@ import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { textOf } from '#src/lib/form.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { currentConsentText } from '#machines/privacy/consent-texts.ts';
+
+/** The exact text whose hash is stored with the acceptance (machines/privacy/consent-texts.ts). */
+const CONTRACT_TERMS_CONSENT = currentConsentText('contract_terms');
 
 function PdfLink() {
   return (
@@ -75,7 +79,7 @@ function ContractForm() {
         name="termsAccepted"
         required
         error={fieldErrors.termsAccepted}
-        label="J’ai lu et j’accepte le contrat, son annexe (mon questionnaire) et les conditions générales de vente."
+        label={CONTRACT_TERMS_CONSENT.label}
       />
       <div className={styles.actions}>
         <Button type="submit" loading={submitting} loadingText="Enregistrement…">

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { activePlans, formatEuros, isPlanId, type PayInFullSetting, type Plan, type PlanId } from '#machines/onboarding/plans.ts';
-import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
@@ -11,6 +10,10 @@ import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
+import { currentConsentText } from '#machines/privacy/consent-texts.ts';
+
+/** The exact text whose hash is stored with the express request (machines/privacy/consent-texts.ts). */
+const EARLY_START_CONSENT = currentConsentText('early_start');
 
 export function PlanPrice({ plan }: { plan: Plan }) {
   return (
@@ -93,15 +96,8 @@ export function PlansPage() {
           <CheckboxField
             name="renounce"
             error={fieldErrors.renounce}
-            description={
-              <p>
-                Vous disposez d’un délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de
-                mise en relation n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le
-                paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les {WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez
-                alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.
-              </p>
-            }
-            label={`Je demande expressément que l’accompagnement commence avant la fin du délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours.`}
+            description={<p>{EARLY_START_CONSENT.description}</p>}
+            label={EARLY_START_CONSENT.label}
           />
         </div>
         {setting === null ? (

@@ -11,6 +11,9 @@ import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { textOf } from '#src/lib/form.ts';
+import { currentConsentText } from '#machines/privacy/consent-texts.ts';
+
+const SENSITIVE_DATA_CONSENT = currentConsentText('sensitive_data');
 
 function numberOf(data: FormData, name: string): number | undefined {
   const text = textOf(data, name).trim();
@@ -126,14 +129,9 @@ export function ProfilPage() {
           name="sensitiveDataConsent"
           required
           error={fieldErrors.sensitiveDataConsent}
-          description={
-            <p>
-              Votre pratique religieuse est une donnée sensible (article 9 du RGPD). Nous ne la traitons qu’avec votre accord explicite,
-              dans le seul but de vous présenter des personnes compatibles avec vos valeurs. Elle n’est communiquée à personne en dehors de
-              l’agence, et vous pouvez retirer votre consentement à tout moment en nous écrivant.
-            </p>
-          }
-          label="J’accepte que l’agence traite mes informations sur ma pratique religieuse pour me présenter des profils compatibles."
+          // The exact text whose hash is stored with the consent (machines/privacy/consent-texts.ts).
+          description={<p>{SENSITIVE_DATA_CONSENT.description}</p>}
+          label={SENSITIVE_DATA_CONSENT.label}
         />
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">
