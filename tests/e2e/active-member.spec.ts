@@ -35,7 +35,12 @@ test.beforeAll(async () => {
     DEMO_DATA: 'false',
   });
   product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
-  await ensureAccount(adminClient(product.auth), product.database.db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
+  await ensureAccount(adminClient(product.auth), product.database.db, {
+    email: e2eStaffEmail('spare'),
+    password: E2E_STAFF_PASSWORD,
+    kind: 'staff',
+    name: 'spare',
+  });
 });
 test.afterAll(async () => {
   await product?.close();
@@ -66,13 +71,29 @@ test('a member goes from the signed contract to active member across the 7- and 
   };
   const { id } = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { id: string };
   await post({
-    context: 'profil', firstName: 'Youssef', lastName: 'Haddad', birthDate: '1990-02-11', phone: '06 98 76 54 32', postcode: '75011',
-    city: 'Paris', maritalStatus: 'celibataire', childrenCount: 0, profession: 'Ingénieur', prayerPractice: 'cinq-prieres',
-    practiceDetails: '', sensitiveDataConsent: true,
+    context: 'profil',
+    firstName: 'Youssef',
+    lastName: 'Haddad',
+    birthDate: '1990-02-11',
+    phone: '06 98 76 54 32',
+    postcode: '75011',
+    city: 'Paris',
+    maritalStatus: 'celibataire',
+    childrenCount: 0,
+    profession: 'Ingénieur',
+    prayerPractice: 'cinq-prieres',
+    practiceDetails: '',
+    sensitiveDataConsent: true,
   });
   await post({
-    context: 'questionnaire', soughtPractice: 'cinq-prieres', soughtAgeMin: 26, soughtAgeMax: 34, soughtRegions: ['ile-de-france'],
-    soughtFamilySituations: ['celibataire'], acceptsChildren: true, soughtProfessionalSituation: 'indifferent',
+    context: 'questionnaire',
+    soughtPractice: 'cinq-prieres',
+    soughtAgeMin: 26,
+    soughtAgeMax: 34,
+    soughtRegions: ['ile-de-france'],
+    soughtFamilySituations: ['celibataire'],
+    acceptsChildren: true,
+    soughtProfessionalSituation: 'indifferent',
     otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
   });
   await post({ context: 'form_per_inf', completed: true });
@@ -104,7 +125,9 @@ test('a member goes from the signed contract to active member across the 7- and 
   await page.getByRole('button', { name: 'Valider le contrat' }).click();
   await page.getByRole('button', { name: 'Signer', exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Payer l’abonnement' }).or(page.getByRole('button', { name: 'Payer l’abonnement' }))).toHaveCount(0);
+  await expect(
+    page.getByRole('link', { name: 'Payer l’abonnement' }).or(page.getByRole('button', { name: 'Payer l’abonnement' })),
+  ).toHaveCount(0);
   // The server refuses any payment before the 7 days.
   const early = await page.request.get(`${base}/api/v1/user/payment-link?offer=plan_horizon_month`);
   expect(early.status()).toBe(409);
@@ -127,7 +150,10 @@ test('a member goes from the signed contract to active member across the 7- and 
   await page.goto(`${base}/mon-compte`);
   await expect(page.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Votre accompagnement' })).toBeVisible();
-  const settings = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { state: string; subscription: { subscriptionFeesPaid: boolean } };
+  const settings = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as {
+    state: string;
+    subscription: { subscriptionFeesPaid: boolean };
+  };
   expect(settings.state).toBe('membre-actif');
   expect(settings.subscription.subscriptionFeesPaid).toBe(true);
 });

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type ConsoleMessage, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+import { watchConsole } from '#tests/e2e/support/console.ts';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 
@@ -34,18 +35,6 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
 }
 
 /** Console errors, minus the browser's own line for the expected 401 of a signed-out visitor's settings. */
-function watchConsole(page: Page, allowedStatuses: number[] = []): string[] {
-  const errors: string[] = [];
-  const allowed = [401, ...allowedStatuses];
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() !== 'error') return;
-    const text = message.text();
-    if (/Failed to load resource/.test(text) && allowed.some((status) => text.includes(`status of ${status}`))) return;
-    errors.push(text);
-  });
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  return errors;
-}
 
 async function headUrls(page: Page) {
   return {

@@ -21,7 +21,12 @@ const config = parseConfig({
 });
 const product = await startProduct(config);
 for (const name of E2E_STAFF_NAMES) {
-  await ensureAccount(adminClient(product.auth), product.database.db, { email: e2eStaffEmail(name), password: E2E_STAFF_PASSWORD, kind: 'staff', name });
+  await ensureAccount(adminClient(product.auth), product.database.db, {
+    email: e2eStaffEmail(name),
+    password: E2E_STAFF_PASSWORD,
+    kind: 'staff',
+    name,
+  });
 }
 console.log(`e2e server on ${product.url} (${dataDir})`);
 const stop = () => product.close().then(() => process.exit(0));

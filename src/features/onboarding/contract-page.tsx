@@ -8,7 +8,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
-import { CheckboxField } from '#src/features/onboarding/fields.tsx';
+import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { CONTRACT_PDF_URL, flattenFieldErrors, getPaymentLink, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { subOf } from '#src/features/onboarding/onboarding-state.ts';

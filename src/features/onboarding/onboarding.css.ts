@@ -124,8 +124,6 @@ export const features = style({
 export const cardFooter = style({ marginTop: 'auto' });
 
 /* Checkbox */
-export const checkboxRow = style({ display: 'flex', gap: vars.space[3], alignItems: 'flex-start', lineHeight: vars.lineHeight.normal });
-export const checkbox = style({ width: '1.25rem', height: '1.25rem', marginTop: '0.15rem', flexShrink: 0, accentColor: vars.color.accent });
 export const textarea = style({
   width: '100%',
   minHeight: '6rem',

@@ -5,7 +5,7 @@ import { preContractOkPayloadSchema } from '#machines/onboarding/update-contexts
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
-import { CheckboxField } from '#src/features/onboarding/fields.tsx';
+import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { flattenFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';

@@ -7,7 +7,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { sendContactMessage } from '#src/features/public-site/api/public-forms.ts';
-import { CheckboxField } from '#src/features/public-site/checkbox-field.tsx';
+import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 
@@ -115,10 +115,17 @@ export function ContactForm() {
             </p>
           ) : null}
         </div>
-        <CheckboxField name="consent" error={fieldErrors.consent}>
-          J’accepte que ces informations servent uniquement à me répondre (voir la{' '}
-          <Link to="/politique-de-confidentialite">politique de confidentialité</Link>).
-        </CheckboxField>
+        <CheckboxField
+          name="consent"
+          required
+          error={fieldErrors.consent}
+          label={
+            <>
+              J’accepte que ces informations servent uniquement à me répondre (voir la{' '}
+              <Link to="/politique-de-confidentialite">politique de confidentialité</Link>).
+            </>
+          }
+        />
         <Button type="submit" block loading={submitting} loadingText="Envoi en cours…">
           Envoyer mon message
         </Button>

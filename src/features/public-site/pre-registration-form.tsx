@@ -6,7 +6,7 @@ import { RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { preSubscribe } from '#src/features/public-site/api/public-forms.ts';
-import { CheckboxField } from '#src/features/public-site/checkbox-field.tsx';
+import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 
@@ -85,10 +85,17 @@ export function PreRegistrationForm({ defaultGender }: { defaultGender?: 'femme'
         />
       </div>
       <TextField name="city" type="text" label="Ville" autoComplete="address-level2" required error={fieldErrors.city} />
-      <CheckboxField name="consent" error={fieldErrors.consent}>
-        J’accepte que mes informations soient utilisées par Union Sincère pour me recontacter au sujet de mon inscription, selon la{' '}
-        <Link to="/politique-de-confidentialite">politique de confidentialité</Link>.
-      </CheckboxField>
+      <CheckboxField
+        name="consent"
+        required
+        error={fieldErrors.consent}
+        label={
+          <>
+            J’accepte que mes informations soient utilisées par Union Sincère pour me recontacter au sujet de mon inscription, selon la{' '}
+            <Link to="/politique-de-confidentialite">politique de confidentialité</Link>.
+          </>
+        }
+      />
       <Button type="submit" block loading={submitting} loadingText="Envoi en cours…">
         Je me pré-inscris
       </Button>

@@ -229,14 +229,6 @@ export const formTitle = style({ fontSize: vars.fontSize.xl, color: vars.color.p
 export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[5] });
 export const formNarrow = style({ maxWidth: '36rem' });
 export const textarea = style({ minHeight: '10rem', resize: 'vertical', lineHeight: vars.lineHeight.normal });
-export const checkboxRow = style({ display: 'flex', alignItems: 'flex-start', gap: vars.space[3], fontSize: vars.fontSize.sm });
-export const checkbox = style({
-  width: '1.25rem',
-  height: '1.25rem',
-  marginTop: '0.125rem',
-  accentColor: vars.color.accent,
-  flexShrink: 0,
-});
 export const formFootnote = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted });
 export const twoFields = style({
   display: 'grid',
