@@ -9,7 +9,12 @@ export default defineConfig({
   plugins: [
     // The route generator rewrites src/route-tree.gen.ts; tests need no route tree.
     !process.env.VITEST &&
-      tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
+      tanstackRouter({
+        target: 'react',
+        autoCodeSplitting: true,
+        routesDirectory: 'src/routes',
+        generatedRouteTree: 'src/route-tree.gen.ts',
+      }),
     react(),
     vanillaExtractPlugin(),
     contentPlugin(),

@@ -35,8 +35,17 @@ export function createApp(options: AppOptions) {
         // Google Tag Manager only when GTM_ID is set; the SPA loads it only after consent.
         scriptSrc: ["'self'", ...(options.config.gtmId ? ['https://www.googletagmanager.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', ...(options.config.gtmId ? ['https://www.googletagmanager.com', 'https://*.google-analytics.com'] : [])],
-        connectSrc: ["'self'", ...(options.config.gtmId ? ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com'] : [])],
+        imgSrc: [
+          "'self'",
+          'data:',
+          ...(options.config.gtmId ? ['https://www.googletagmanager.com', 'https://*.google-analytics.com'] : []),
+        ],
+        connectSrc: [
+          "'self'",
+          ...(options.config.gtmId
+            ? ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com']
+            : []),
+        ],
         fontSrc: ["'self'"],
         frameSrc: ["'self'", ...(options.config.calendlyUrl ? [new URL(options.config.calendlyUrl).origin] : [])],
         // The scheduling stand-in is embedded by the wizard, like Calendly's inline widget.

@@ -12,7 +12,12 @@ export const EnvSchema = v.pipe(
   v.object({
     NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'development, production ou test'), 'development'),
     PORT: v.optional(
-      v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'un numéro de port (0-65535)'), v.transform(Number), v.maxValue(65535, 'un numéro de port (0-65535)')),
+      v.pipe(
+        v.string(),
+        v.regex(/^\d{1,5}$/, 'un numéro de port (0-65535)'),
+        v.transform(Number),
+        v.maxValue(65535, 'un numéro de port (0-65535)'),
+      ),
       '3000',
     ),
     HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'une adresse d’écoute')), '127.0.0.1'),
@@ -23,7 +28,10 @@ export const EnvSchema = v.pipe(
     SUPABASE_ANON_KEY: optionalText,
     SUPABASE_SERVICE_ROLE_KEY: optionalText,
     SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'une URL smtp://… ou smtps://…'))),
-    MAIL_FROM: v.optional(v.pipe(v.string(), v.minLength(3, 'une adresse d’expéditeur')), 'Union Sincère <contact@union-sincere.localhost>'),
+    MAIL_FROM: v.optional(
+      v.pipe(v.string(), v.minLength(3, 'une adresse d’expéditeur')),
+      'Union Sincère <contact@union-sincere.localhost>',
+    ),
     AGENCY_EMAIL: v.optional(v.pipe(v.string(), v.email('une adresse e-mail')), 'contact@union-sincere.localhost'),
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_PAYMENT_LINKS: v.optional(paymentLinksEnvSchema),
@@ -38,7 +46,8 @@ export const EnvSchema = v.pipe(
     TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
   }),
   v.check(
-    (env) => [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x === undefined) ||
+    (env) =>
+      [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x === undefined) ||
       [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x !== undefined),
     'SUPABASE_URL, SUPABASE_ANON_KEY et SUPABASE_SERVICE_ROLE_KEY vont ensemble : les trois, ou aucun (service embarqué)',
   ),

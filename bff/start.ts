@@ -9,7 +9,7 @@ import { type Clock, systemClock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
-import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
+import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { createRateLimiter } from '#bff/http/rate-limit.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
@@ -49,7 +49,12 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
   await migrate(database, config.supabase ? [appMigrations] : [appMigrations, authMigrations]);
 
   const embeddedSmtp = config.smtpUrl ? undefined : await startEmbeddedSmtp(database.db);
-  const mail = createMailDispatcher({ db: database.db, smtpUrl: config.smtpUrl ?? (embeddedSmtp?.url as string), from: config.mailFrom, clock });
+  const mail = createMailDispatcher({
+    db: database.db,
+    smtpUrl: config.smtpUrl ?? (embeddedSmtp?.url as string),
+    from: config.mailFrom,
+    clock,
+  });
 
   let embeddedAuth: Hono | undefined;
   let auth: AuthConnection;

@@ -16,7 +16,9 @@ import { EmailSchema, PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts'
 const Args = v.object({
   email: EmailSchema,
   name: v.pipe(v.string('--name est requis'), v.trim(), v.minLength(2, '--name est requis')),
-  password: v.optional(v.pipe(v.string(), v.minLength(12, `--password : au moins 12 caractères (minimum technique ${PASSWORD_MIN_LENGTH})`))),
+  password: v.optional(
+    v.pipe(v.string(), v.minLength(12, `--password : au moins 12 caractères (minimum technique ${PASSWORD_MIN_LENGTH})`)),
+  ),
 });
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } } });

@@ -26,7 +26,9 @@ for (const file of vitestReports) {
 
 const playwrightPath = '.test-reports/playwright.json';
 if (existsSync(playwrightPath)) {
-  const report = JSON.parse(readFileSync(playwrightPath, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  const report = JSON.parse(readFileSync(playwrightPath, 'utf8')) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  };
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;

@@ -9,7 +9,11 @@ export function versionPlugin(buildId = process.env.BUILD_ID ?? Date.now().toStr
     name: 'union-version',
     config: () => ({ define: { __BUILD_ID__: JSON.stringify(buildId) } }),
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName: 'version.json', source: `${JSON.stringify({ version: buildId, builtAt: new Date().toISOString() })}\n` });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'version.json',
+        source: `${JSON.stringify({ version: buildId, builtAt: new Date().toISOString() })}\n`,
+      });
     },
   };
 }

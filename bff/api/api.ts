@@ -18,7 +18,14 @@ import { sameOriginWrites } from '#bff/http/same-origin.ts';
 /** The product API of the spec (§7), mounted at /api/v1. Its type is what the SPA's client sees. */
 export function createApi(deps: ApiDeps) {
   return new Hono()
-    .use(bodyLimit({ maxSize: 256 * 1024, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse'); } }))
+    .use(
+      bodyLimit({
+        maxSize: 256 * 1024,
+        onError: () => {
+          throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse');
+        },
+      }),
+    )
     .use(sameOriginWrites(deps.config.publicSiteUrl, ['/api/v1/webhooks/']))
     .get('/health', async (c) => {
       await deps.database.query('SELECT 1');

@@ -25,15 +25,19 @@ const SignupBody = v.object({
   password: v.string(CREDENTIALS_MESSAGE),
   passwordRepeat: v.optional(v.string()),
 });
-const RecoveryBody = v.variant('ctx', [
-  v.object({ ctx: v.literal('reco'), email: v.string(EMAIL_MESSAGE) }),
-  v.object({
-    ctx: v.literal('change'),
-    email: v.string(EMAIL_MESSAGE),
-    password: v.string(CREDENTIALS_MESSAGE),
-    token: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')),
-  }),
-], 'Contexte invalide (reco ou change)');
+const RecoveryBody = v.variant(
+  'ctx',
+  [
+    v.object({ ctx: v.literal('reco'), email: v.string(EMAIL_MESSAGE) }),
+    v.object({
+      ctx: v.literal('change'),
+      email: v.string(EMAIL_MESSAGE),
+      password: v.string(CREDENTIALS_MESSAGE),
+      token: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')),
+    }),
+  ],
+  'Contexte invalide (reco ou change)',
+);
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? []);
@@ -44,13 +48,14 @@ function checkCredentials(input: { email: string; password: string; passwordRepe
   const reason = credentialFailure(input);
   if (reason) throw new ApiError(400, 'INVALID_CREDENTIALS', message, { reason });
   if (input.password.length > PASSWORD_MAX_LENGTH) {
-    throw new ApiError(400, 'INVALID_CREDENTIALS', `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`, { reason: 'PASSWORD_TOO_LONG' });
+    throw new ApiError(400, 'INVALID_CREDENTIALS', `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`, {
+      reason: 'PASSWORD_TOO_LONG',
+    });
   }
   return { email: v.parse(EmailSchema, input.email), password: input.password };
 }
 
 export function authRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
   const ip = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
 
   return new Hono()
@@ -63,7 +68,8 @@ export function authRoutes(deps: ApiDeps) {
       const { data, error } = await supabase.auth.signInWithPassword({ email, password });
       if (error || !data.user) {
         if (error?.code === 'user_banned') throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
-        if (error && (error.status ?? 0) >= 500) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+        if (error && (error.status ?? 0) >= 500)
+          throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
         throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE);
       }
       const settings = await memberSettings(deps.database.db, data.user.id, deps.clock.now());
@@ -97,7 +103,8 @@ export function authRoutes(deps: ApiDeps) {
           redirectTo: `${deps.config.publicSiteUrl}/connexion/update-password`,
         });
         // Same answer whether or not the account exists (no enumeration); only outages surface.
-        if (error && (error.status ?? 0) >= 500) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+        if (error && (error.status ?? 0) >= 500)
+          throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
         deps.mailQueued();
         return c.json({ ok: true }, 200);
       }
@@ -138,7 +145,11 @@ export function authRoutes(deps: ApiDeps) {
       if (created.error || !created.data.user) {
         const code = created.error?.code;
         if (code === 'email_exists' || code === 'user_already_exists') {
-          throw new ApiError(409, 'EMAIL_EXISTS', 'Un compte existe déjà pour cette adresse e-mail. Connectez-vous ou réinitialisez votre mot de passe.');
+          throw new ApiError(
+            409,
+            'EMAIL_EXISTS',
+            'Un compte existe déjà pour cette adresse e-mail. Connectez-vous ou réinitialisez votre mot de passe.',
+          );
         }
         if (code === 'weak_password' || code === 'validation_failed') {
           throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });

@@ -19,44 +19,46 @@ function settingsWithState(row: MemberRow, now: Date) {
 
 export function userRoutes(deps: ApiDeps) {
   const guardDeps = { db: deps.database.db, auth: deps.auth };
-  return new Hono()
-    // Whether someone is signed in, for the SPA's header and guards: always 200, so a signed-out
-    // visitor's page logs no failed request. Member endpoints themselves answer 401.
-    .get('/auth/session', async (c) => {
-      c.header('Cache-Control', 'private, no-store');
-      const caller = await authenticate(c, guardDeps).catch((error: unknown) => {
-        if (error instanceof ApiError && error.code === 'ACCOUNT_DISABLED') return null;
-        throw error;
-      });
-      if (!caller) return c.json({ user: null }, 200);
-      return c.json({ user: { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal } }, 200);
-    })
-    .get('/user/settings', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
-      c.header('Cache-Control', 'private, no-store');
-      // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
-      const paused = caller.role === 'staff' ? null : await matchmakingPausedAt(deps.database.db, caller.id);
-      return c.json(
-        { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null },
-        200,
-      );
-    })
-    .post('/user/update', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
-      // The payload is validated by the chart's table of update contexts (machines/onboarding).
-      const input = await readJson(c, v.unknown());
-      if (caller.role === 'staff' && caller.aal !== 'aal2') {
-        throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
-      }
-      const now = deps.clock.now();
-      const applied = await applyOnboardingUpdate(deps.database.db, input, {
-        actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
-        callerMemberId: caller.role === 'staff' ? null : caller.id,
-        now,
-        verifyPayment: deps.verifyPayment,
-        agencyEmail: deps.config.agencyEmail,
-      });
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
-    });
+  return (
+    new Hono()
+      // Whether someone is signed in, for the SPA's header and guards: always 200, so a signed-out
+      // visitor's page logs no failed request. Member endpoints themselves answer 401.
+      .get('/auth/session', async (c) => {
+        c.header('Cache-Control', 'private, no-store');
+        const caller = await authenticate(c, guardDeps).catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'ACCOUNT_DISABLED') return null;
+          throw error;
+        });
+        if (!caller) return c.json({ user: null }, 200);
+        return c.json({ user: { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal } }, 200);
+      })
+      .get('/user/settings', async (c) => {
+        const caller = await requireCaller(c, guardDeps);
+        c.header('Cache-Control', 'private, no-store');
+        // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
+        const paused = caller.role === 'staff' ? null : await matchmakingPausedAt(deps.database.db, caller.id);
+        return c.json(
+          { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null },
+          200,
+        );
+      })
+      .post('/user/update', async (c) => {
+        const caller = await requireCaller(c, guardDeps);
+        // The payload is validated by the chart's table of update contexts (machines/onboarding).
+        const input = await readJson(c, v.unknown());
+        if (caller.role === 'staff' && caller.aal !== 'aal2') {
+          throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
+        }
+        const now = deps.clock.now();
+        const applied = await applyOnboardingUpdate(deps.database.db, input, {
+          actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
+          callerMemberId: caller.role === 'staff' ? null : caller.id,
+          now,
+          verifyPayment: deps.verifyPayment,
+          agencyEmail: deps.config.agencyEmail,
+        });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
+      })
+  );
 }

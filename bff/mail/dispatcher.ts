@@ -34,7 +34,14 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
    */
   async function sendOne(): Promise<boolean> {
     const now = options.clock.now();
-    const claimed = await options.db.execute<{ id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }>(sql`
+    const claimed = await options.db.execute<{
+      id: number;
+      to_address: string;
+      subject: string;
+      text_body: string;
+      html_body: string | null;
+      attempts: number;
+    }>(sql`
       UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, claimed_until = ${new Date(now.getTime() + LEASE_MS)}
       WHERE id = (
         SELECT id FROM mail_outbox
@@ -43,11 +50,24 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
       RETURNING id, to_address, subject, text_body, html_body, attempts`);
-    const row = (claimed as unknown as { rows: { id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }[] }).rows[0];
+    const row = (
+      claimed as unknown as {
+        rows: { id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }[];
+      }
+    ).rows[0];
     if (!row) return false;
     try {
-      await transport.sendMail({ from: options.from, to: row.to_address, subject: row.subject, text: row.text_body, html: row.html_body ?? undefined });
-      await options.db.update(mailOutbox).set({ status: 'sent', sentAt: options.clock.now(), claimedUntil: null }).where(eq(mailOutbox.id, row.id));
+      await transport.sendMail({
+        from: options.from,
+        to: row.to_address,
+        subject: row.subject,
+        text: row.text_body,
+        html: row.html_body ?? undefined,
+      });
+      await options.db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: options.clock.now(), claimedUntil: null })
+        .where(eq(mailOutbox.id, row.id));
       return true;
     } catch (error) {
       await options.db

@@ -32,7 +32,10 @@ export async function startEmbeddedSmtp(db: Db): Promise<{ url: string; close():
               raw,
             }),
           )
-          .then(() => callback(), (error: Error) => callback(error));
+          .then(
+            () => callback(),
+            (error: Error) => callback(error),
+          );
       });
     },
   });

@@ -48,11 +48,13 @@ const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 function targetOf(update: UpdatePayload, actor: Actor, callerMemberId: string | null): string {
   const uid = 'uid' in update && typeof update.uid === 'string' ? update.uid : undefined;
   if (actor.role === 'member') {
-    if (uid !== undefined && uid !== callerMemberId) throw new ApiError(403, 'FORBIDDEN', 'Vous ne pouvez modifier que votre propre dossier.');
+    if (uid !== undefined && uid !== callerMemberId)
+      throw new ApiError(403, 'FORBIDDEN', 'Vous ne pouvez modifier que votre propre dossier.');
     return callerMemberId as string;
   }
   const target = uid ?? callerMemberId;
-  if (!target) throw new ApiError(400, 'VALIDATION_FAILED', 'Membre non précisé', { issues: [{ path: 'uid', message: 'Identifiant requis' }] });
+  if (!target)
+    throw new ApiError(400, 'VALIDATION_FAILED', 'Membre non précisé', { issues: [{ path: 'uid', message: 'Identifiant requis' }] });
   // Member ids are UUIDs: anything else names nobody (and must not reach a uuid column: 500).
   if (!MEMBER_UUID.test(target)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
   return target;
@@ -92,12 +94,15 @@ export async function applyOnboardingUpdate(
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const outcome = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
-      if (!row || row.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       const record: OnboardingRecord = recordOf(row);
       const decision = decideUpdate(record, update, nowMs);
       if (!decision.allowed) throw refused(stateKey(decision.state), update.context);
       if (update.context === 'sel_plan' && !isPlanActive(update.id, await readPayInFull(tx))) {
-        throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', { state: stateKey(decision.state), context: update.context });
+        throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
+          state: stateKey(decision.state),
+          context: update.context,
+        });
       }
       if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
         const expected = expectedPayment(record, update.context);

@@ -15,14 +15,25 @@ function linkify(text: string) {
  * first. Served only in embedded mode (no SMTP_URL), at /_local/mailbox; JSON at ?format=json.
  */
 export function mailboxPage(db: Db) {
-  return new Hono().get('/', async (c) => {
-    const rows = await db.select().from(mailbox).orderBy(desc(mailbox.id)).limit(50);
-    if (c.req.query('format') === 'json') {
-      return c.json(rows.map((r) => ({ id: r.id, to: r.toAddress, from: r.fromAddress, subject: r.subject, text: r.textBody, receivedAt: r.receivedAt })), 200);
-    }
-    c.header('Cache-Control', 'no-store');
-    return c.html(
-      html`<!doctype html>
+  return new Hono()
+    .get('/', async (c) => {
+      const rows = await db.select().from(mailbox).orderBy(desc(mailbox.id)).limit(50);
+      if (c.req.query('format') === 'json') {
+        return c.json(
+          rows.map((r) => ({
+            id: r.id,
+            to: r.toAddress,
+            from: r.fromAddress,
+            subject: r.subject,
+            text: r.textBody,
+            receivedAt: r.receivedAt,
+          })),
+          200,
+        );
+      }
+      c.header('Cache-Control', 'no-store');
+      return c.html(
+        html`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>Boîte mail locale</title>
 <link rel="stylesheet" href="/_local/mailbox/mailbox.css"></head>
@@ -35,10 +46,13 @@ ${rows.map(
 <pre>${linkify(r.textBody)}</pre></article>`,
 )}
 </main></body></html>`,
-      200,
-    );
-  }).get('/mailbox.css', (c) => {
-    c.header('Content-Type', 'text/css; charset=utf-8');
-    return c.body('body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}');
-  });
+        200,
+      );
+    })
+    .get('/mailbox.css', (c) => {
+      c.header('Content-Type', 'text/css; charset=utf-8');
+      return c.body(
+        'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}',
+      );
+    });
 }

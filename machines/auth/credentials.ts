@@ -44,7 +44,11 @@ export const CredentialsSchema = v.pipe(
 export type Credentials = v.InferOutput<typeof CredentialsSchema>;
 
 /** The spec's failure reason for a credentials input, or null when valid. */
-export function credentialFailure(input: { email: string; password: string; passwordRepeat?: string | undefined }): CredentialFailure | null {
+export function credentialFailure(input: {
+  email: string;
+  password: string;
+  passwordRepeat?: string | undefined;
+}): CredentialFailure | null {
   if (!v.is(EmailSchema, input.email)) return 'INVALID_EMAIL';
   if (input.password.length < PASSWORD_MIN_LENGTH) return 'PASSWORD_TOO_SHORT';
   if (input.passwordRepeat !== undefined && input.passwordRepeat !== input.password) return 'PASSWORD_REPEAT_FAILED';

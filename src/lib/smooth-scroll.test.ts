@@ -8,7 +8,11 @@ describe('smooth scrolling', () => {
 
   it('is off under prefers-reduced-motion', () => {
     const asked: string[] = [];
-    expect(wantsSmoothScroll((query) => (asked.push(query), { matches: true }))).toBe(false);
+    const reduced = (query: string) => {
+      asked.push(query);
+      return { matches: true };
+    };
+    expect(wantsSmoothScroll(reduced)).toBe(false);
     expect(asked).toEqual([REDUCED_MOTION_QUERY]);
     expect(wantsSmoothScroll(() => ({ matches: false }))).toBe(true);
   });

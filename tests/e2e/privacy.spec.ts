@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 
 /** Fails the test on any console error, as a member would notice a broken page. */

@@ -84,7 +84,12 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
 
   it('refuses a role that is not a gender, and malformed bodies, with the error shape', async () => {
     const agent = product.agent();
-    const bad = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email: uniqueEmail(), role: 'staff', password: 'bismillah' });
+    const bad = await agent.post('/api/v1/dashboard/subscription', {
+      context: 'init',
+      email: uniqueEmail(),
+      role: 'staff',
+      password: 'bismillah',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe('VALIDATION_FAILED');
     const broken = await agent.request('POST', '/api/v1/dashboard/subscription', '{"context":', { 'content-type': 'application/json' });
@@ -141,7 +146,9 @@ describe('sign-in, settings and sign-out', () => {
     await product.flushMail();
     const [mail] = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email));
     const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
-    expect((await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'autre-secret-2026', token })).status).toBe(200);
+    expect(
+      (await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'autre-secret-2026', token })).status,
+    ).toBe(200);
     const out = await phone.get('/api/v1/auth/signout');
     expect(out.status).toBe(200);
     expect(phone.cookies.size).toBe(0);
@@ -170,7 +177,9 @@ describe('sign-in, settings and sign-out', () => {
   });
 
   it('refuses cross-site writes', async () => {
-    const response = await product.agent().post('/api/v1/auth/signin', { email: 'a@example.fr', password: 'bismillah' }, { origin: 'https://evil.example' });
+    const response = await product
+      .agent()
+      .post('/api/v1/auth/signin', { email: 'a@example.fr', password: 'bismillah' }, { origin: 'https://evil.example' });
     expect(response.status).toBe(403);
     expect((await response.json()).error.code).toBe('CROSS_SITE_REQUEST');
   });

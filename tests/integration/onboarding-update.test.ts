@@ -46,6 +46,7 @@ async function recordPaidSession(csid: string, memberId: string, offerId: string
 
 async function send(agent: TestAgent, body: unknown) {
   const response = await agent.post('/api/v1/user/update', body);
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected field by field in the assertions
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -82,7 +83,10 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
       if (step.sender === 'member') {
         const answer = await send(member.agent, step.body);
         expect(answer.status, `${step.context}: ${JSON.stringify(answer.body)}`).toBe(200);
-        expect(answer.body.state, `${step.context} at ${new Date(step.now).toISOString()} sub=${answer.body.subscription?.subscriptionDate}`).toBe(stateKey(step.stateAfter));
+        expect(
+          answer.body.state,
+          `${step.context} at ${new Date(step.now).toISOString()} sub=${answer.body.subscription?.subscriptionDate}`,
+        ).toBe(stateKey(step.stateAfter));
       } else {
         // Staff events go through the same authority (their HTTP path needs a TOTP session: dashboard suite).
         const applied = await applyOnboardingUpdate(product.database.db, step.body, {
@@ -94,11 +98,17 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
         expect(applied.state).toBe(stateKey(step.stateAfter));
       }
       const settings = await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'));
-      expect(settings.state, `settings after ${step.context} at ${new Date(step.now).toISOString()} ${JSON.stringify(settings)}`).toBe(stateKey(step.stateAfter));
+      expect(settings.state, `settings after ${step.context} at ${new Date(step.now).toISOString()} ${JSON.stringify(settings)}`).toBe(
+        stateKey(step.stateAfter),
+      );
     }
     const final = await stored(member.id);
     expect(stateKey(steps.at(-1)!.stateAfter)).toBe('membre-actif');
-    const log = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, member.id)).orderBy(onboardingEvents.id);
+    const log = await product.database.db
+      .select()
+      .from(onboardingEvents)
+      .where(eq(onboardingEvents.memberId, member.id))
+      .orderBy(onboardingEvents.id);
     expect(log.map((e) => e.context)).toEqual(steps.map((s) => s.context));
     expect(final.version).toBe(log.length);
     // Each event starts where the previous one left the member; only time (the legal periods)
@@ -120,7 +130,8 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
   it('offers only the active pay-in-full plans (the staff setting), refusing the others', async () => {
     const member = await newMember();
     const sample = samplePayloads(member, clock.now().getTime());
-    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf]) expect((await send(member.agent, body)).status).toBe(200);
+    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf])
+      expect((await send(member.agent, body)).status).toBe(200);
     await writePayInFull(product.database.db, 'cashback', clock.now());
     const inactive = await send(member.agent, { context: 'sel_plan', id: 'plan_serenity_year', renounce: false });
     expect(inactive.status).toBe(409);
@@ -174,7 +185,8 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     const member = await newMember();
     const now = clock.now().getTime();
     const sample = samplePayloads(member, now);
-    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf]) expect((await send(member.agent, body)).status).toBe(200);
+    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf])
+      expect((await send(member.agent, body)).status).toBe(200);
     // 24 simultaneous plan choices / plan resets: each is accepted or refused against the state at its turn.
     const bodies = Array.from({ length: 24 }, (_, i) => (i % 2 === 0 ? sample.sel_plan : sample.sel_plan_res));
     const answers = await Promise.all(bodies.map((body) => send(member.agent, body)));
@@ -182,11 +194,17 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     expect(answers.every((a) => a.status === 200 || a.status === 409)).toBe(true);
     expect(accepted).toBeGreaterThan(0);
     const row = await stored(member.id);
-    const log = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, member.id)).orderBy(onboardingEvents.version);
+    const log = await product.database.db
+      .select()
+      .from(onboardingEvents)
+      .where(eq(onboardingEvents.memberId, member.id))
+      .orderBy(onboardingEvents.version);
     expect(row.version).toBe(3 + accepted);
     expect(log.length).toBe(row.version);
     expect(log.map((e) => e.version)).toEqual(Array.from({ length: log.length }, (_, i) => i + 1));
     for (let i = 1; i < log.length; i += 1) expect(log[i]?.fromState).toBe(log[i - 1]?.toState);
-    expect(log.at(-1)?.toState).toBe(row.onboarding && stateKey(decideUpdate(row.onboarding as OnboardingRecord, { context: 'sel_plan_res' }, now).state));
+    expect(log.at(-1)?.toState).toBe(
+      row.onboarding && stateKey(decideUpdate(row.onboarding as OnboardingRecord, { context: 'sel_plan_res' }, now).state),
+    );
   });
 });

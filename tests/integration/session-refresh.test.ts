@@ -18,7 +18,9 @@ describe('session refresh near expiry', () => {
   it('refreshes the tokens and rewrites the cookies; the refreshed session keeps working', async () => {
     const agent = product.agent();
     const email = `rafraichir.${Date.now()}@example.fr`;
-    expect((await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
+    expect(
+      (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
+    ).toBe(201);
     const before = new Map(agent.cookies);
     const response = await agent.get('/api/v1/user/settings');
     expect(response.status).toBe(200);

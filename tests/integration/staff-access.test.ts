@@ -13,7 +13,9 @@ async function member() {
   n += 1;
   const agent = product.agent();
   const email = `matrice.${n}.${Date.now()}@example.fr`;
-  expect((await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status).toBe(201);
+  expect(
+    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status,
+  ).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id };
 }

@@ -12,7 +12,12 @@ export async function signInStaff(product: Product & { agent(): TestAgent }) {
   n += 1;
   const email = `equipe.${n}.${Date.now()}@example.fr`;
   const password = 'equipe-solide-2026';
-  const { id } = await ensureAccount(adminClient(product.auth), product.database.db, { email, password, kind: 'staff', name: `Équipe ${n}` });
+  const { id } = await ensureAccount(adminClient(product.auth), product.database.db, {
+    email,
+    password,
+    kind: 'staff',
+    name: `Équipe ${n}`,
+  });
   const agent = product.agent();
   const signin = await agent.post('/api/v1/auth/signin', { email, password });
   expect(signin.status).toBe(200);

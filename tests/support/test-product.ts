@@ -7,12 +7,19 @@ import { openTestDatabase } from '#tests/support/test-database.ts';
 export const TEST_SITE = 'http://localhost:3999';
 
 /** The whole product in-process on a fresh database, with the embedded stand-ins. */
-export async function startTestProduct(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<
-  Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }
-> {
+export async function startTestProduct(
+  options: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }> {
   const database = await openTestDatabase();
   // Each test agent is a distinct visitor with its own address (X-Forwarded-For, trusted here).
-  const config = parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE, DEMO_DATA: 'false', TRUST_PROXY: 'true', ...options.env });
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: '3999',
+    PUBLIC_SITE_URL: TEST_SITE,
+    DEMO_DATA: 'false',
+    TRUST_PROXY: 'true',
+    ...options.env,
+  });
   const product = await startProduct(config, { database, listen: false, clientDir: '/nonexistent', clock: options.clock ?? systemClock });
   return {
     ...product,

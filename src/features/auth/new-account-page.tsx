@@ -78,8 +78,8 @@ export function NewAccountPage() {
           error={fieldErrors.passwordRepeat}
         />
         <p className={styles.legal}>
-          En créant un compte, vous acceptez nos <Link to="/conditions-generales-de-vente">conditions générales de vente</Link> et
-          notre <Link to="/politique-de-confidentialite">politique de confidentialité</Link>.
+          En créant un compte, vous acceptez nos <Link to="/conditions-generales-de-vente">conditions générales de vente</Link> et notre{' '}
+          <Link to="/politique-de-confidentialite">politique de confidentialité</Link>.
         </p>
         <Button type="submit" block loading={submitting} loadingText="Création du compte…">
           Créer mon compte

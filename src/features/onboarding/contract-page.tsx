@@ -75,12 +75,7 @@ function ContractForm() {
         required
         error={fieldErrors.signature}
       />
-      <CheckboxField
-        name="termsAccepted"
-        required
-        error={fieldErrors.termsAccepted}
-        label={CONTRACT_TERMS_CONSENT.label}
-      />
+      <CheckboxField name="termsAccepted" required error={fieldErrors.termsAccepted} label={CONTRACT_TERMS_CONSENT.label} />
       <div className={styles.actions}>
         <Button type="submit" loading={submitting} loadingText="Enregistrement…">
           Valider le contrat

@@ -1,4 +1,4 @@
-import { type ReactNode, type TextareaHTMLAttributes, useId } from 'react';
+import { type TextareaHTMLAttributes, useId } from 'react';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 
