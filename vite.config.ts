@@ -22,7 +22,7 @@ export default defineConfig({
   ],
   build: { outDir: 'dist/client', sourcemap: false, target: 'es2022', manifest: true },
   test: {
-    include: ['{src,bff,machines,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}'],
+    include: ['{src,bff,machines,tests/unit,tests/integration,tests/security,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -5,7 +5,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-export function fakeClock(start: Date | string = '2026-11-21T10:00:00Z'): Clock & { advance(ms: number): void; set(d: Date | string): void } {
+export function fakeClock(
+  start: Date | string = '2026-11-21T10:00:00Z',
+): Clock & { advance(ms: number): void; set(d: Date | string): void } {
   let current = new Date(start).getTime();
   return {
     now: () => new Date(current),

@@ -4,7 +4,14 @@ import { ConfigError, parseConfig } from '#bff/config.ts';
 describe('configuration', () => {
   it('runs on embedded defaults with no variable at all', () => {
     const config = parseConfig({});
-    expect(config).toMatchObject({ port: 3000, host: '127.0.0.1', publicSiteUrl: 'http://localhost:3000', dataDir: '.data', supabase: undefined, secureCookies: false });
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicSiteUrl: 'http://localhost:3000',
+      dataDir: '.data',
+      supabase: undefined,
+      secureCookies: false,
+    });
     expect(config.demoData).toBe(true);
   });
 

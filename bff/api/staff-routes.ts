@@ -46,7 +46,11 @@ export function staffRoutes(deps: ApiDeps) {
       if ((existing.data?.totp.length ?? 0) > 0) {
         throw new ApiError(409, 'MFA_ALREADY_ENROLLED', 'Un second facteur est déjà enregistré : saisissez le code de votre application.');
       }
-      const { data, error } = await supabase.auth.mfa.enroll({ factorType: 'totp', friendlyName: `Union Sincère ${caller.email}`, issuer: 'Union Sincère' });
+      const { data, error } = await supabase.auth.mfa.enroll({
+        factorType: 'totp',
+        friendlyName: `Union Sincère ${caller.email}`,
+        issuer: 'Union Sincère',
+      });
       if (error || !data) throw new ApiError(400, 'MFA_ENROLL_FAILED', 'Impossible d’enregistrer le second facteur, réessayez.');
       return c.json({ factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri }, 201);
     })
@@ -62,10 +66,13 @@ export function staffRoutes(deps: ApiDeps) {
       const staff = await requireStaff(c, guardDeps);
       const payload = c.req.valid('json');
       if (payload.uid === staff.id) throw new ApiError(400, 'FORBIDDEN', 'Vous ne pouvez pas désactiver votre propre compte.');
+      // Member ids are UUIDs: anything else names nobody (and must not reach a uuid column: 500).
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(payload.uid))
+        throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       const now = deps.clock.now();
       const result = await deps.database.db.transaction(async (tx) => {
         const [row] = await tx.select().from(members).where(eq(members.id, payload.uid)).limit(1);
-        if (!row || row.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
         const record = recordOf(row);
         const fromState = stateKey(stateFromRecord(record, now.getTime()));
         const next = applyBan(record, payload);
@@ -91,7 +98,9 @@ export function staffRoutes(deps: ApiDeps) {
       });
       // The auth user is banned too: no new session, no refresh. Open sessions are already refused
       // by the member flag checked on every request.
-      const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, { ban_duration: payload.disable ? BAN_FOREVER : 'none' });
+      const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, {
+        ban_duration: payload.disable ? BAN_FOREVER : 'none',
+      });
       if (error) console.error('[ban] utilisateur auth non mis à jour :', error.message);
       return c.json({ uid: result?.id, disabled: result?.disabled ?? payload.disable }, 200);
     });

@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
+import { fastVerifiedClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
 
@@ -22,6 +23,24 @@ export interface GuardDeps {
   auth: AuthConnection;
 }
 
+/** The member lookup of every authenticated request, as a prepared statement (decision 060). */
+const prepared = new WeakMap<Db, ReturnType<typeof prepareMemberById>>();
+const prepareMemberById = (db: Db) =>
+  db
+    .select()
+    .from(members)
+    .where(eq(members.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('auth_member_by_id');
+function memberById(db: Db) {
+  let statement = prepared.get(db);
+  if (!statement) {
+    statement = prepareMemberById(db);
+    prepared.set(db, statement);
+  }
+  return statement;
+}
+
 const NOT_SIGNED_IN = () => new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
 
 /**
@@ -31,17 +50,25 @@ const NOT_SIGNED_IN = () => new ApiError(401, 'UNAUTHENTICATED', 'Vous devez êt
  * Returns null when nobody is signed in.
  */
 export async function authenticate(c: Context, deps: GuardDeps): Promise<Caller | null> {
-  const supabase = requestClient(c, deps.auth);
-  const { data, error } = await supabase.auth.getClaims();
-  if (error || !data?.claims) return null;
-  const claims = data.claims as Record<string, unknown>;
+  // Fast path (decision 060): a token valid for a while yet, verified against the cached JWKS.
+  const fast = await fastVerifiedClaims(c, deps.auth);
+  if (fast === 'none') return null;
+  let supabase: ReturnType<typeof requestClient> | undefined;
+  let claims: Record<string, unknown>;
+  if (fast) claims = fast as Record<string, unknown>;
+  else {
+    supabase = requestClient(c, deps.auth);
+    const { data, error } = await supabase.auth.getClaims();
+    if (error || !data?.claims) return null;
+    claims = data.claims as Record<string, unknown>;
+  }
   const id = typeof claims.sub === 'string' ? claims.sub : undefined;
   const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined;
   if (!id || !sessionId) return null;
-  const [member] = await deps.db.select().from(members).where(eq(members.id, id)).limit(1);
+  const [member] = await memberById(deps.db).execute({ id });
   if (!member) return null;
   if (member.disabled) {
-    await supabase.auth.signOut({ scope: 'local' }).catch(() => {});
+    await (supabase ?? requestClient(c, deps.auth)).auth.signOut({ scope: 'local' }).catch(() => {});
     throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
   }
   return {

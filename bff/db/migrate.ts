@@ -17,7 +17,10 @@ export const appMigrations: MigrationSet = { name: 'app', dir: join(import.meta.
  * Idempotent: running it again applies nothing. Returns the files applied.
  */
 export async function migrate(database: Database, sets: MigrationSet[]): Promise<string[]> {
-  await database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+  // Under the same lock: two concurrent CREATE TABLE IF NOT EXISTS on a fresh database collide
+  // (duplicate key in pg_type) — found by tests/faults/two-instances.test.ts.
+  await database.execInTransaction(`SELECT pg_advisory_xact_lock(72657301);
+  CREATE TABLE IF NOT EXISTS schema_migrations (
     set_name text NOT NULL,
     file text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now(),

@@ -6,7 +6,13 @@ import { ensureAccount } from '#bff/members/accounts.ts';
 export const DEMO_ACCOUNTS = [
   { label: 'Membre (femme)', email: 'amina@demo.union-sincere.fr', password: 'demo-amina-2026', kind: 'femme' as const },
   { label: 'Membre (homme)', email: 'youssef@demo.union-sincere.fr', password: 'demo-youssef-2026', kind: 'homme' as const },
-  { label: 'Équipe (TOTP à la 1re connexion)', email: 'equipe@demo.union-sincere.fr', password: 'demo-equipe-2026', kind: 'staff' as const, name: 'Équipe démo' },
+  {
+    label: 'Équipe (TOTP à la 1re connexion)',
+    email: 'equipe@demo.union-sincere.fr',
+    password: 'demo-equipe-2026',
+    kind: 'staff' as const,
+    name: 'Équipe démo',
+  },
 ];
 
 export async function seedDemo(admin: SupabaseClient, db: Db): Promise<typeof DEMO_ACCOUNTS> {

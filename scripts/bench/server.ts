@@ -1,0 +1,91 @@
+/**
+ * A server under test for `scripts/bench/run.ts`, in its own process (the load generator runs in
+ * the parent, so the two never share an event loop):
+ *
+ *   node --import tsx scripts/bench/server.ts bare
+ *   DATA_DIR=… [DATABASE_URL=…] node --import tsx scripts/bench/server.ts product <members>
+ *
+ * `bare` answers `GET /` with a Hono "hello". `product` starts the real product (`startProduct`
+ * on port 0, the built SPA from dist/client), signs up `<members>` members over HTTP and brings
+ * each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { parseConfig } from '#bff/config.ts';
+import { startProduct } from '#bff/start.ts';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+
+const mode = process.argv[2];
+
+function cookieHeader(response: Response, jar: Map<string, string>) {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair] = line.split(';');
+    const index = (pair ?? '').indexOf('=');
+    if (index > 0) jar.set((pair as string).slice(0, index).trim(), (pair as string).slice(index + 1));
+  }
+  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+async function product(memberCount: number) {
+  const config = parseConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+    DEMO_DATA: 'false',
+    // Set-up requests come from distinct (documentation) addresses so sign-up limits do not bite;
+    // the measured endpoints are not rate limited.
+    TRUST_PROXY: 'true',
+  });
+  const started = await startProduct(config, { clientDir: process.env.CLIENT_DIR ?? 'dist/client' });
+  const url = `http://127.0.0.1:${started.port}`;
+  const cookies: string[] = [];
+  for (let i = 0; i < memberCount; i += 1) {
+    const jar = new Map<string, string>();
+    const address = `198.51.100.${(i % 250) + 1}`;
+    const email = `bench.${i}.${Date.now()}@example.fr`;
+    const signup = await fetch(`${url}/api/v1/dashboard/subscription`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body: JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' }),
+    });
+    if (signup.status !== 201) throw new Error(`sign-up ${signup.status}: ${await signup.text()}`);
+    let cookie = cookieHeader(signup, jar);
+    const settings = (await (await fetch(`${url}/api/v1/user/settings`, { headers: { cookie } })).json()) as { id: string };
+    const samples = samplePayloads({ id: settings.id, email, gender: 'femme' }, Date.now());
+    for (const body of [samples.profil, samples.questionnaire, samples.form_per_inf]) {
+      const response = await fetch(`${url}/api/v1/user/update`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200) throw new Error(`update ${body.context} ${response.status}: ${await response.text()}`);
+      cookie = cookieHeader(response, jar);
+    }
+    cookies.push(cookie);
+  }
+  process.stdout.write(`${JSON.stringify({ url, cookies, database: started.database.kind })}\n`);
+  const stop = () => started.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+function bare() {
+  const app = new Hono().get('/', (c) => c.text('hello'));
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, cookies: [] })}\n`);
+  });
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+if (mode === 'bare') bare();
+else if (mode === 'product') {
+  product(Number(process.argv[3] ?? 50)).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  console.error('usage: server.ts bare | product <members>');
+  process.exit(2);
+}

@@ -1,0 +1,222 @@
+/**
+ * Bundle budget (decision 060), run after `vite build`:
+ *
+ *   node --import tsx scripts/bundle-budget.ts [dist/client] [--write]
+ *
+ * For each public page (the prerendered pages of `prerender-manifest.json`, or `index.html` for a
+ * plain build) it computes the JavaScript of the first load: the page's `<script type="module">`
+ * and `<link rel="modulepreload">`, the code-split chunks of the page's routes (TanStack Router
+ * loads them at once on hydration), and everything they import statically (Vite manifest). It
+ * checks that:
+ *   1. the first load is at most 110 kB of gzipped JavaScript (1 kB = 1000 bytes, gzip level 9);
+ *   2. the member area, the dashboard, XState and every auth library are absent from it;
+ *   3. `@supabase/*` is in no browser chunk at all.
+ * Prints a table (`--write`: also into docs/benchmarks.md, replacing its previous section);
+ * exits 1 on any violation.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export const FIRST_LOAD_BUDGET_BYTES = 110_000;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  name?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** Code that must never be in a public page's first load: manifest sources, then code signatures. */
+const FORBIDDEN_SOURCES: [string, RegExp][] = [
+  ['member area (src/routes/mon-compte)', /^src\/routes\/mon-compte\//],
+  ['member area (src/features/onboarding, account)', /^src\/features\/(onboarding|account|member)/],
+  ['dashboard (src/routes/dashboard)', /^src\/routes\/dashboard\//],
+  ['dashboard (src/features/dashboard)', /^src\/features\/dashboard\//],
+  ['XState', /node_modules\/(xstate|@xstate)\//],
+  ['auth library', /node_modules\/(@supabase|jose|otpauth|@node-rs)\//],
+];
+/** Distinctive strings of libraries as they survive minification. */
+const SIGNATURES: [string, RegExp][] = [
+  ['XState', /xstate\.(init|stop|done|error|after)|"xstate"|createActor\b.*\bsnapshot/],
+  ['@supabase', /GoTrueClient|SupabaseClient|@supabase\/|supabase-js|RealtimeClient|PostgrestClient/],
+  ['jose', /JOSEError|JWSSignatureVerificationFailed|JWTClaimValidationFailed/],
+  ['otpauth', /otpauth:\/\/|OTPAuth/],
+];
+const SUPABASE = SIGNATURES.find(([name]) => name === '@supabase') as [string, RegExp];
+
+export interface PageBudget {
+  page: string;
+  files: string[];
+  rawBytes: number;
+  gzipBytes: number;
+  forbidden: string[];
+}
+
+function routePathOf(routeFile: string): { path: string; layout: boolean } {
+  const segments = routeFile.replace(/\.tsx?$/, '').split('/');
+  const last = segments.at(-1);
+  const layout = last === 'route' || last === '__root';
+  if (last === 'route' || last === 'index' || last === '__root') segments.pop();
+  const kept = segments.filter((s) => !s.startsWith('_'));
+  return { path: `/${kept.join('/')}`, layout };
+}
+
+function matches(pattern: string, path: string): boolean {
+  const a = pattern.split('/').filter(Boolean);
+  const b = path.split('/').filter(Boolean);
+  if (a.length !== b.length) return false;
+  return a.every((s, i) => s.startsWith('$') || s === b[i]);
+}
+
+/** Route files (relative to src/routes) rendering `path`: the leaf, its layouts and the root. */
+export function routeFilesFor(path: string, routeFiles: string[]): string[] {
+  const leaves = routeFiles.filter((f) => !routePathOf(f).layout && matches(routePathOf(f).path, path));
+  // A static segment wins over a parameter.
+  leaves.sort((x, y) => (x.match(/\$/g)?.length ?? 0) - (y.match(/\$/g)?.length ?? 0));
+  const leaf = leaves[0];
+  if (!leaf) return [];
+  const dirs = leaf.split('/').slice(0, -1);
+  const layouts = dirs.map((_, i) => `${dirs.slice(0, i + 1).join('/')}/route.tsx`).filter((f) => routeFiles.includes(f));
+  return ['__root.tsx', ...layouts, leaf].filter((f) => routeFiles.includes(f));
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => f.split('\\').join('/'));
+}
+
+function htmlScripts(html: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)) out.push(m[1] as string);
+  for (const m of html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+)"/g)) out.push(m[1] as string);
+  return out.map((u) => u.replace(/^\//, '').split('?')[0] as string);
+}
+
+export function measure(
+  clientDir: string,
+  routesDir = 'src/routes',
+): { pages: PageBudget[]; supabaseChunks: string[]; manifestFound: boolean } {
+  const manifestFile = join(clientDir, '.vite', 'manifest.json');
+  const manifestFound = existsSync(manifestFile);
+  const manifest: Manifest = manifestFound ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
+  const byFile = new Map<string, [string, ManifestChunk]>();
+  for (const [key, chunk] of Object.entries(manifest)) byFile.set(chunk.file, [key, chunk]);
+
+  const closure = (files: string[]) => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file) || !file.endsWith('.js')) return;
+      seen.add(file);
+      const entry = byFile.get(file);
+      for (const key of entry?.[1].imports ?? []) {
+        const dep = manifest[key];
+        if (dep) visit(dep.file);
+      }
+    };
+    for (const f of files) visit(f);
+    return [...seen];
+  };
+
+  const prerender = join(clientDir, 'prerender-manifest.json');
+  const pagePaths: string[] = existsSync(prerender) ? (JSON.parse(readFileSync(prerender, 'utf8')).pages as string[]) : ['/'];
+  const routeFiles = listFiles(routesDir);
+  const gzCache = new Map<string, { raw: number; gz: number; text: string }>();
+  const sizeOf = (file: string) => {
+    let s = gzCache.get(file);
+    if (!s) {
+      const buffer = readFileSync(join(clientDir, file));
+      s = { raw: buffer.length, gz: gzipSync(buffer, { level: 9 }).length, text: buffer.toString('utf8') };
+      gzCache.set(file, s);
+    }
+    return s;
+  };
+
+  const pages: PageBudget[] = [];
+  for (const page of pagePaths) {
+    const htmlFile = page === '/' ? join(clientDir, 'index.html') : join(clientDir, ...page.slice(1).split('/'), 'index.html');
+    if (!existsSync(htmlFile)) continue;
+    const initial = htmlScripts(readFileSync(htmlFile, 'utf8'));
+    const routeChunks = routeFilesFor(page, routeFiles)
+      .flatMap((f) => Object.entries(manifest).filter(([key]) => key.startsWith(`src/routes/${f}?`) || key === `src/routes/${f}`))
+      .map(([, chunk]) => chunk.file);
+    const files = closure([...initial, ...routeChunks]).filter((f) => existsSync(join(clientDir, f)));
+    const forbidden = new Set<string>();
+    for (const file of files) {
+      const key = byFile.get(file)?.[0] ?? '';
+      const src = byFile.get(file)?.[1].src ?? key;
+      for (const [label, pattern] of FORBIDDEN_SOURCES) if (pattern.test(src)) forbidden.add(`${label}: ${file}`);
+      for (const [label, pattern] of SIGNATURES) if (pattern.test(sizeOf(file).text)) forbidden.add(`${label}: ${file}`);
+    }
+    pages.push({
+      page,
+      files,
+      rawBytes: files.reduce((n, f) => n + sizeOf(f).raw, 0),
+      gzipBytes: files.reduce((n, f) => n + sizeOf(f).gz, 0),
+      forbidden: [...forbidden],
+    });
+  }
+
+  const assets = join(clientDir, 'assets');
+  const allJs = existsSync(assets)
+    ? readdirSync(assets)
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => `assets/${f}`)
+    : [];
+  const supabaseChunks = allJs.filter((f) => SUPABASE[1].test(sizeOf(f).text) || /@supabase/.test(byFile.get(f)?.[1].src ?? ''));
+  return { pages, supabaseChunks, manifestFound };
+}
+
+const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+
+function main() {
+  const args = process.argv.slice(2);
+  const write = args.includes('--write');
+  const clientDir = resolve(args.find((a) => !a.startsWith('--')) ?? 'dist/client');
+  if (!existsSync(join(clientDir, 'index.html'))) {
+    console.error(`Pas de build dans ${relative(process.cwd(), clientDir)} : lancez d’abord \`npm run build\`.`);
+    process.exit(2);
+  }
+  const { pages, supabaseChunks, manifestFound } = measure(clientDir);
+  const violations: string[] = [];
+  if (!manifestFound) violations.push('no Vite manifest (.vite/manifest.json): set build.manifest: true in vite.config.ts');
+  const out: string[] = [];
+  const print = (line: string) => {
+    out.push(line);
+    console.log(line);
+  };
+  console.log(`\nBundle budget — first load of public pages (${relative(process.cwd(), clientDir)})\n`);
+  print('| Page | JS files | Raw | Gzipped (level 9) | Budget | Forbidden code | Status |');
+  print('|---|---:|---:|---:|---:|---|---|');
+  for (const p of pages) {
+    const over = p.gzipBytes > FIRST_LOAD_BUDGET_BYTES;
+    const ok = !over && p.forbidden.length === 0;
+    print(
+      `| ${p.page} | ${p.files.length} | ${kB(p.rawBytes)} | ${kB(p.gzipBytes)} | ${kB(FIRST_LOAD_BUDGET_BYTES)} | ${p.forbidden.length ? p.forbidden.join('<br>') : 'none'} | ${ok ? 'ok' : 'FAIL'} |`,
+    );
+    if (over) violations.push(`${p.page}: ${kB(p.gzipBytes)} gzipped JS on first load > ${kB(FIRST_LOAD_BUDGET_BYTES)}`);
+    for (const f of p.forbidden) violations.push(`${p.page}: ${f} in the first load`);
+  }
+  print(`\n@supabase in browser chunks: ${supabaseChunks.length === 0 ? 'none (ok)' : supabaseChunks.join(', ')}`);
+  if (write) {
+    const file = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
+    const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const section = `## Bundle budget — ${date}\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}. \`scripts/bundle-budget.ts\` on a full build (\`vite build\` + prerender): JavaScript of each public page's first load (HTML scripts and modulepreloads, the page's route chunks, their static imports), budget 110 kB gzipped.\n\n${out.join('\n')}\n`;
+    const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Measured figures\n';
+    writeFileSync(file, `${previous.replace(/## Bundle budget — [\s\S]*?(?=\n## |$)/, '').trimEnd()}\n\n${section}`);
+  }
+  for (const f of supabaseChunks) violations.push(`@supabase in the browser chunk ${f}`);
+  if (pages.length === 0) violations.push('no public page found');
+  if (violations.length > 0) {
+    console.error(`\n${violations.length} violation(s):\n${violations.map((v) => `  - ${v}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log('\nBundle budget respected.');
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bundle-budget.ts')) main();

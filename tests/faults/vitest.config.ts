@@ -1,0 +1,11 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from '../../vite.config.ts';
+
+/**
+ * The fault suites (crash and restart, two instances, PostgreSQL restart, webhook replays) spawn
+ * servers and a private PostgreSQL cluster: `npm run test:faults`, run by `.ci/run`, not `npm test`.
+ * (mergeConfig concatenates arrays: `include` is replaced afterwards.)
+ */
+const config = mergeConfig(base, defineConfig({ test: {} }));
+config.test = { ...config.test, include: ['tests/faults/**/*.test.ts'], fileParallelism: false };
+export default config;

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CALLER_NAMES,
+  type CallerName,
+  type Callers,
+  calendlySignature,
+  makeCallers,
+  rawRequest,
+  type SecurityProduct,
+  startTestProduct,
+  stripeSignature,
+} from '#tests/security/support.ts';
+
+/**
+ * Authorisation matrix: every endpoint of the product API (read from the Hono app's routes, so a
+ * new endpoint missing here fails) × the six callers. "Passes" means the request reached the
+ * handler's business logic: anything but 401/403 and the refusals listed in REFUSALS. Each row
+ * says which callers are meant to pass; every other caller must be refused.
+ */
+
+type Access = 'public' | 'signed-in' | 'member-only' | 'staff-enrol' | 'member-or-staff-aal2' | 'staff-aal2' | 'signature-only';
+
+const INTENDED: Record<Access, CallerName[]> = {
+  public: [...CALLER_NAMES],
+  // Any live session: members and staff (a disabled account is refused whatever its session).
+  'signed-in': ['member', 'other member', 'staff aal1', 'staff aal2'],
+  'member-only': ['member', 'other member'],
+  // Staff enrol their TOTP factor while at aal1: that is how they reach aal2.
+  'staff-enrol': ['staff aal1', 'staff aal2'],
+  // The member's own record, or staff at aal2 acting for them.
+  'member-or-staff-aal2': ['member', 'staff aal2'],
+  'staff-aal2': ['staff aal2'],
+  // A cookie never opens a webhook: only the provider's signature does (checked separately below).
+  'signature-only': [],
+};
+
+interface Row {
+  access: Access;
+  /** Builds the request; `target` is the member whose data the row is about ("member"). */
+  request: (c: { target: string; otherId: string }) => { body?: unknown; query?: string };
+  /** Handler answers that are refusals although not 401/403 (e.g. staff asking a member's contract). */
+  refusals?: string[];
+  /** Extra check on a passing answer: the data returned is the caller's own. */
+  ownData?: (body: Record<string, unknown>, callerId: string | null, caller: CallerName) => void;
+}
+
+const MATRIX: Record<string, Row> = {
+  'GET /api/v1/health': { access: 'public', request: () => ({}) },
+  // Who is signed in: everyone may ask, and only ever learns about their own session.
+  'GET /api/v1/auth/session': {
+    access: 'public',
+    request: () => ({}),
+    ownData: (body, id, caller) => expect((body.user as { id?: string } | null)?.id ?? null).toBe(caller === 'disabled member' ? null : id),
+  },
+  'POST /api/v1/auth/signin': { access: 'public', request: () => ({ body: { email: 'personne@example.fr', password: 'pas-le-bon-mot' } }) },
+  'POST /api/v1/auth/pass-recovery': { access: 'public', request: () => ({ body: { ctx: 'reco', email: 'personne@example.fr' } }) },
+  // The spec's sign-up endpoint (a new member creates their account): public despite its path.
+  'POST /api/v1/dashboard/subscription': {
+    access: 'public',
+    request: () => ({ body: { context: 'init', email: 'pas-un-email', role: 'femme', password: 'x' } }),
+  },
+  'POST /api/v1/subscription/pre-subscription': { access: 'public', request: () => ({ body: { gender: 'x' } }) },
+  'GET /api/v1/subscription/offers': { access: 'public', request: () => ({}) },
+  'POST /api/v1/contact': { access: 'public', request: () => ({ body: {} }) },
+  'POST /api/v1/consent': { access: 'public', request: () => ({ body: {} }) },
+  'GET /api/v1/public-config': { access: 'public', request: () => ({}) },
+  'GET /api/v1/content/query': { access: 'public', request: () => ({ query: 'collection=blog' }) },
+  'GET /api/v1/content/navigation': { access: 'public', request: () => ({ query: 'collection=blog' }) },
+  'GET /api/v1/user/settings': {
+    access: 'signed-in',
+    request: () => ({}),
+    ownData: (body, id) => expect(body.id).toBe(id),
+  },
+  'GET /api/v1/auth/mfa': { access: 'signed-in', request: () => ({}) },
+  'POST /api/v1/auth/mfa/enroll': { access: 'staff-enrol', request: () => ({ body: {} }) },
+  'POST /api/v1/auth/mfa/verify': {
+    access: 'signed-in',
+    request: () => ({ body: { factorId: '00000000-0000-4000-8000-000000000000', code: '123456' } }),
+  },
+  // An event naming the member: they and staff aal2 may send it; another member may not.
+  'POST /api/v1/user/update': {
+    access: 'member-or-staff-aal2',
+    request: ({ target }) => ({ body: { context: 'onb_meet_resa', status: true, uid: target } }),
+  },
+  'GET /api/v1/user/payment-link': { access: 'member-only', request: () => ({ query: 'offer=file_fee' }) },
+  'GET /api/v1/user/booking-link': { access: 'member-only', request: () => ({}) },
+  'GET /api/v1/user/booking': { access: 'signed-in', request: () => ({}) },
+  'GET /api/v1/user/contract.pdf': { access: 'member-only', request: () => ({}), refusals: ['CONTRACT_NOT_FOUND'] },
+  'GET /api/v1/user/contract/signed.pdf': { access: 'member-only', request: () => ({}) },
+  'GET /api/v1/user/messages': { access: 'signed-in', request: () => ({}) },
+  'GET /api/v1/user/consents': { access: 'member-only', request: () => ({}) },
+  // A valid body (validation may run before the guard): a consent that cannot be withdrawn → 409.
+  'POST /api/v1/user/consents/withdraw': { access: 'member-only', request: () => ({ body: { kind: 'contract_terms' } }) },
+  'GET /api/v1/user/export': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body, id) => expect(JSON.stringify(body)).toContain(id as string),
+  },
+  // A wrong confirmation address: refused by the handler before anything is erased.
+  'POST /api/v1/user/erase': { access: 'member-only', request: () => ({ body: { email: 'pas-moi@example.fr' } }) },
+  'GET /api/v1/dashboard/funnel': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/contract.pdf': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },
+  'GET /api/v1/dashboard/messages': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({}) },
+  'PUT /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({ body: { payInFull: 'neither' } }) },
+  // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
+  'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
+  'POST /api/v1/webhooks/stripe': {
+    access: 'signature-only',
+    request: () => ({ body: { id: 'evt_1', type: 'checkout.session.completed' } }),
+    refusals: ['INVALID_SIGNATURE'],
+  },
+  'POST /api/v1/webhooks/calendly': {
+    access: 'signature-only',
+    request: () => ({ body: { event: 'invitee.created', payload: {} } }),
+    refusals: ['INVALID_SIGNATURE'],
+  },
+  // Last: it ends every caller's session.
+  'GET /api/v1/auth/signout': { access: 'public', request: () => ({}) },
+};
+
+/** Routes outside the product API, and who guards them (checked below or by their own suites). */
+const OTHER_ROUTES: [RegExp, string][] = [
+  [/^\/auth\/v1\/admin(\/|$)/, 'embedded auth admin API: service-role key only'],
+  [/^\/auth\/v1\//, 'embedded auth service (Supabase Auth API, apikey + user JWT)'],
+  [/^\/_local\//, 'embedded stand-ins (mailbox, checkout, booking): only without hosted services'],
+  [/^\/_image|^\/_vercel\/image/, 'image endpoint: public, local sources only'],
+  [/^\/api\/\*$|^\/\*$/, 'fallbacks'],
+];
+
+let product: SecurityProduct;
+let callers: Callers;
+beforeAll(async () => {
+  product = await startTestProduct();
+  callers = await makeCallers(product);
+});
+afterAll(() => product.stop());
+
+function apiRoutes(): string[] {
+  const keys = new Set<string>();
+  for (const route of product.app.routes) {
+    if (route.method === 'ALL') continue;
+    keys.add(`${route.method} ${route.path}`);
+  }
+  return [...keys].filter((k) => k.split(' ')[1]?.startsWith('/api/v1/'));
+}
+
+async function answer(caller: CallerName, key: string, row: Row) {
+  const [method, path] = key.split(' ') as [string, string];
+  const { body, query } = row.request({ target: callers.ids.member as string, otherId: callers.ids['other member'] as string });
+  const agent = callers.agents[caller];
+  const concrete = path.replace(':id', callers.ids.member as string);
+  const url = query ? `${concrete}?${query}` : concrete;
+  const response = await agent.request(method, url, body);
+  const text = await response.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // PDF or empty body
+  }
+  return { status: response.status, json };
+}
+
+const refused = (row: Row, status: number, json: Record<string, unknown>) =>
+  status === 401 || status === 403 || (row.refusals ?? []).includes(String((json.error as { code?: unknown } | undefined)?.code));
+
+describe('authorisation matrix', () => {
+  it('covers every /api/v1 endpoint of the app, and nothing else', () => {
+    const routes = apiRoutes().sort();
+    const missing = routes.filter((r) => !(r in MATRIX));
+    const stale = Object.keys(MATRIX).filter((r) => !routes.includes(r));
+    expect(missing, 'endpoints without a row in the authorisation matrix').toEqual([]);
+    expect(stale, 'matrix rows for endpoints that no longer exist').toEqual([]);
+  });
+
+  it('classifies every other route of the app', () => {
+    const unclassified = [...new Set(product.app.routes.map((r) => r.path))]
+      .filter((p) => !p.startsWith('/api/v1/'))
+      .filter((p) => !OTHER_ROUTES.some(([pattern]) => pattern.test(p)));
+    expect(unclassified).toEqual([]);
+  });
+
+  for (const [key, row] of Object.entries(MATRIX)) {
+    it(`${key}: only ${row.access} callers pass`, async () => {
+      const outcome: Record<string, string> = {};
+      const expected: Record<string, string> = {};
+      for (const caller of CALLER_NAMES) {
+        const { status, json } = await answer(caller, key, row);
+        expect(status, `${caller}: ${JSON.stringify(json)}`).toBeLessThan(500);
+        const passed = !refused(row, status, json);
+        outcome[caller] = passed ? `pass (${status})` : `refused (${status})`;
+        expected[caller] = INTENDED[row.access].includes(caller) ? `pass (${status})` : `refused (${status})`;
+        if (passed && row.ownData && status === 200) row.ownData(json, callers.ids[caller], caller);
+      }
+      expect(outcome).toEqual(expected);
+    });
+  }
+
+  it('webhooks pass with the provider’s signature only', async () => {
+    const stripeBody = JSON.stringify({
+      id: 'evt_matrix_1',
+      object: 'event',
+      type: 'customer.created',
+      livemode: false,
+      created: 0,
+      data: { object: {} },
+    });
+    const forged = await rawRequest(product, 'POST', '/api/v1/webhooks/stripe', {
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      body: stripeBody,
+    });
+    expect(forged.status).toBe(400);
+    const signed = await rawRequest(product, 'POST', '/api/v1/webhooks/stripe', {
+      headers: { 'content-type': 'application/json', 'stripe-signature': await stripeSignature(product, stripeBody) },
+      body: stripeBody,
+    });
+    expect(signed.status).toBe(200);
+
+    const calendlyBody = JSON.stringify({ event: 'routing_form_submission.created', payload: {} });
+    const forgedC = await rawRequest(product, 'POST', '/api/v1/webhooks/calendly', {
+      headers: {
+        'content-type': 'application/json',
+        'calendly-webhook-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      },
+      body: calendlyBody,
+    });
+    expect(forgedC.status).toBe(400);
+    const signedC = await rawRequest(product, 'POST', '/api/v1/webhooks/calendly', {
+      headers: { 'content-type': 'application/json', 'calendly-webhook-signature': await calendlySignature(product, calendlyBody) },
+      body: calendlyBody,
+    });
+    expect(signedC.status).toBe(200);
+  });
+
+  it('the embedded auth admin API refuses anything but the service-role key', async () => {
+    const adminRoutes = [
+      ...new Set(
+        product.app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/auth/v1/admin/')).map((r) => `${r.method} ${r.path}`),
+      ),
+    ];
+    expect(adminRoutes.length).toBeGreaterThan(0);
+    const anonKey = product.auth.anonKey;
+    for (const key of adminRoutes) {
+      const [method, path] = key.split(' ') as [string, string];
+      const url = path.replace(':id', callers.ids.member as string);
+      const attempts: Record<string, string>[] = [
+        {},
+        { apikey: anonKey, authorization: `Bearer ${anonKey}` },
+        { apikey: anonKey, authorization: 'Bearer forged.token.value' },
+      ];
+      for (const headers of attempts) {
+        const response = await rawRequest(product, method, url, {
+          headers: { ...headers, 'content-type': 'application/json' },
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+        });
+        expect([401, 403], `${key} with ${JSON.stringify(Object.keys(headers))}`).toContain(response.status);
+      }
+    }
+  });
+});

@@ -1,0 +1,339 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { signInStaff } from '#tests/support/staff.ts';
+import type { TestAgent } from '#tests/support/test-product.ts';
+import {
+  calendlySignature,
+  databaseDigest,
+  stripeSignature,
+  digestDiff,
+  isErrorShape,
+  writeStamp,
+  type SecurityProduct,
+  signUpMember,
+  startTestProduct,
+  TEST_SITE,
+} from '#tests/security/support.ts';
+
+/**
+ * Property-based fuzzing of every endpoint of the product API (enumerated from the app's routes):
+ * wrong types, huge strings, unicode, missing and extra fields, bad JSON, wrong content types,
+ * hostile query strings and path parameters, sent anonymously, as a member and as staff (aal2).
+ * Properties: never a 5xx; every 4xx in the error shape `{error:{code,message}}`; a refused
+ * request leaves the database exactly as it was (digest of row counts and latest updates).
+ */
+
+/** Reads take only a query string and a path: fewer runs; bodies get the rest of the budget. */
+const READ_RUNS = Number(process.env.FUZZ_READ_RUNS ?? 80);
+const MIN_TOTAL = Number(process.env.FUZZ_MIN_TOTAL ?? 10_000);
+
+let product: SecurityProduct;
+let member: { agent: TestAgent; id: string; email: string };
+let victim: { id: string };
+let staff: TestAgent;
+let sent = 0;
+const statuses = new Map<number, number>();
+
+beforeAll(async () => {
+  product = await startTestProduct();
+  member = await signUpMember(product);
+  victim = await signUpMember(product, 'homme');
+  // The stand-ins' webhook secrets are generated on first use: generate them before the baseline.
+  await stripeSignature(product, '{}');
+  await calendlySignature(product, '{}');
+  const s = await signInStaff(product);
+  await s.passTotp();
+  staff = s.agent;
+});
+afterAll(async () => {
+  console.log(`[fuzz] ${sent} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`);
+  await product?.stop();
+});
+
+/** Valid bodies per endpoint: the seeds the mutations start from. */
+function seeds(key: string): Record<string, unknown>[] {
+  const email = `fuzz.${Date.now()}@example.fr`;
+  switch (key) {
+    case 'POST /api/v1/auth/signin':
+      return [{ email, password: 'bismillah-2026' }];
+    case 'POST /api/v1/auth/pass-recovery':
+      return [
+        { ctx: 'reco', email },
+        { ctx: 'change', email, password: 'nouveau-mot-2026', token: 'ab'.repeat(20) },
+      ];
+    case 'POST /api/v1/dashboard/subscription':
+      return [{ context: 'init', email, role: 'femme', password: 'bismillah-2026' }];
+    case 'POST /api/v1/subscription/pre-subscription':
+      return [{ gender: 'homme', email, age: 31, zip_code: '69003', city: 'Lyon', consent: true }];
+    case 'POST /api/v1/contact':
+      return [{ name: 'Amina', email, subject: 'Autre', message: 'Bonjour, une question sur les formules.', consent: true }];
+    case 'POST /api/v1/consent':
+      return [
+        {
+          anonymousId: randomUUID(),
+          version: '2026-11',
+          choices: { functional: true, statistic: false, marketing: false, unclassified: false },
+        },
+      ];
+    case 'POST /api/v1/user/update':
+      return Object.values(samplePayloads({ id: member.id, email: member.email, gender: 'femme' }, Date.now()));
+    case 'POST /api/v1/auth/mfa/verify':
+      return [{ factorId: randomUUID(), code: '123456' }];
+    case 'POST /api/v1/auth/ban':
+      return [{ disable: false, uid: victim.id }];
+    case 'POST /api/v1/dashboard/members/:id/messages':
+      return [{ subject: 'Bonjour', body: 'Un message de l’agence.' }];
+    case 'PUT /api/v1/dashboard/settings/plans':
+      return [{ payInFull: 'cash' }];
+    case 'POST /api/v1/user/consents/withdraw':
+      return [{ kind: 'sensitive_data' }, { kind: 'cookies' }];
+    case 'POST /api/v1/user/erase':
+      // Never the member's own address: the fuzzer must not erase its own caller.
+      return [{ email: 'quelqu-un-d-autre@example.fr' }];
+    case 'POST /api/v1/webhooks/stripe':
+      return [
+        {
+          id: 'evt_fuzz',
+          object: 'event',
+          type: 'checkout.session.completed',
+          livemode: false,
+          data: { object: { id: 'cs_test_x', object: 'checkout.session' } },
+        },
+      ];
+    case 'POST /api/v1/webhooks/calendly':
+      return [
+        {
+          event: 'invitee.created',
+          payload: {
+            uri: 'https://x',
+            scheduled_event: { uri: 'https://y', start_time: '2026-01-01T10:00:00Z', end_time: '2026-01-01T10:15:00Z' },
+          },
+        },
+      ];
+    default:
+      return [{}];
+  }
+}
+
+const QUERY_KEYS = [
+  'collection',
+  'slug',
+  'offer',
+  'memberId',
+  'q',
+  'step',
+  'sort',
+  'dir',
+  'page',
+  'perPage',
+  'url',
+  'w',
+  'redirect',
+  'token',
+];
+
+const HUGE = ['a'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000), `${'x'.repeat(300_000)}`];
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '\uD800',
+    '\u202E',
+    "' OR 1=1 --",
+    '"; DROP TABLE members; --',
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+    '%00',
+    '__proto__',
+    'constructor',
+    '1e309',
+    '-0',
+    '00000000-0000-0000-0000-000000000000',
+    'https://evil.example',
+  ),
+  fc.constantFrom(...HUGE.slice(0, 3)),
+);
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: hostileString },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, true, false, 0, -1, 1.5, Number.MAX_SAFE_INTEGER, 1e308, [], {}, [null], { $gt: '' }) },
+  { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 5 }) },
+);
+
+type Body = { text: string | undefined; contentType: string | undefined };
+
+const json = (value: unknown) => JSON.stringify(value) ?? 'null';
+
+function bodyArbitrary(key: string): fc.Arbitrary<Body> {
+  const seedList = seeds(key);
+  const seed = fc.constantFrom(...seedList);
+  const mutated = fc
+    .tuple(
+      seed,
+      fc.array(
+        fc.oneof(
+          fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
+          fc.record({ op: fc.constant('set' as const), at: fc.nat(), value: hostileValue }),
+          fc.record({
+            op: fc.constant('extra' as const),
+            name: fc.oneof(hostileString, fc.constantFrom('__proto__', 'constructor', 'role', 'uid', 'isStaff', 'aal')),
+            value: hostileValue,
+          }),
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+    )
+    .map(([base, ops]) => {
+      const out: Record<string, unknown> = { ...base };
+      for (const op of ops) {
+        const keys = Object.keys(out);
+        if (op.op === 'drop' && keys.length > 0) delete out[keys[op.at % keys.length] as string];
+        else if (op.op === 'set' && keys.length > 0) out[keys[op.at % keys.length] as string] = op.value;
+        else if (op.op === 'extra')
+          Object.defineProperty(out, op.name, { value: op.value, enumerable: true, configurable: true, writable: true });
+      }
+      return { text: json(out), contentType: 'application/json' } as Body;
+    });
+  const anyJson = hostileValue.map((value) => ({ text: json(value), contentType: 'application/json' }) as Body);
+  const badJson = fc
+    .oneof(
+      fc.string({ maxLength: 50 }).map((s) => `{${s}`),
+      fc.constantFrom('{', '{"a":', '[1,2', 'undefined', "{'a':1}", '{"a":1}}', '\uFEFF{}', 'NaN', '{"a":1,}', ''),
+      seed.map((s) => json(s).slice(0, -1)),
+    )
+    .map((text) => ({ text, contentType: 'application/json' }) as Body);
+  const wrongType = fc
+    .tuple(
+      seed,
+      fc.constantFrom(
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/xml',
+        'application/json-patch+json',
+        'application/jsonx',
+        'application/json; charset=utf-16',
+        '*/*',
+      ),
+    )
+    .map(
+      ([s, contentType]) =>
+        ({ text: contentType?.startsWith('application/x-www') ? 'email=a%40b.fr&password=x' : json(s), contentType }) as Body,
+    );
+  const huge = fc
+    .constantFrom(...HUGE)
+    .map((s) => ({ text: json({ ...seedList[0], email: s, message: s, body: s }), contentType: 'application/json' }) as Body);
+  const none = fc.constant<Body>({ text: undefined, contentType: undefined });
+  return fc.oneof(
+    { weight: 5, arbitrary: mutated },
+    { weight: 2, arbitrary: anyJson },
+    { weight: 2, arbitrary: badJson },
+    { weight: 2, arbitrary: wrongType },
+    { weight: 1, arbitrary: huge },
+    { weight: 1, arbitrary: none },
+  );
+}
+
+/** Percent-encodes anything; a lone surrogate becomes an invalid UTF-8 sequence (hostile on purpose). */
+const enc = (s: string) => encodeURIComponent(s.replace(/[\uD800-\uDFFF]/g, '\u0001')).replaceAll('%01', '%ED%A0%80');
+
+const queryArbitrary = fc
+  .array(fc.tuple(fc.constantFrom(...QUERY_KEYS, '__proto__', 'x'), hostileString), { maxLength: 4 })
+  .map((pairs) => pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 2000))}`).join('&'));
+
+const idArbitrary = fc.oneof(
+  fc.constant('MEMBER'),
+  fc.uuid(),
+  hostileString.map((s) => enc(s.slice(0, 500)) || 'x'),
+  fc.constantFrom('%2e%2e', '..%2F..%2Fetc', '%00', '1', '-1', '%F0%9F%98%80'),
+);
+
+const callerArbitrary = fc.constantFrom('anonymous', 'member', 'staff');
+const addressArbitrary = fc.tuple(fc.nat(255), fc.nat(255)).map(([a, b]) => `203.0.${a}.${b}`);
+
+function apiRoutes(): [string, string][] {
+  const keys = new Set<string>();
+  for (const route of product.app.routes)
+    if (route.method !== 'ALL' && route.path.startsWith('/api/v1/')) keys.add(`${route.method} ${route.path}`);
+  return [...keys].sort().map((k) => k.split(' ') as [string, string]);
+}
+
+function cookieOf(caller: string, key: string): string | undefined {
+  // Signing out ends the session: only ever sent anonymously.
+  if (key === 'GET /api/v1/auth/signout') return undefined;
+  const agent = caller === 'member' ? member.agent : caller === 'staff' ? staff : undefined;
+  if (!agent || agent.cookies.size === 0) return undefined;
+  return [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+}
+
+describe('fuzzing every endpoint', () => {
+  it('has endpoints to fuzz', () => {
+    expect(apiRoutes().length).toBeGreaterThan(20);
+  });
+
+  it(`never 5xx, always the error shape, and a refused request changes nothing (≥ ${MIN_TOTAL} requests in all)`, async () => {
+    const routes = apiRoutes();
+    const reads = routes.filter(([m]) => m === 'GET').length;
+    const writeRuns = Math.ceil((MIN_TOTAL * 1.02 - reads * READ_RUNS) / (routes.length - reads));
+    let digest = await databaseDigest(product.database);
+    let stamp = await writeStamp(product.database);
+    for (const [method, pattern] of routes) {
+      const key = `${method} ${pattern}`;
+      const write = method !== 'GET' && method !== 'HEAD';
+      const started = performance.now();
+      const before = sent;
+      await fc.assert(
+        fc.asyncProperty(
+          callerArbitrary,
+          write ? bodyArbitrary(key) : fc.constant<Body>({ text: undefined, contentType: undefined }),
+          queryArbitrary,
+          idArbitrary,
+          addressArbitrary,
+          fc.boolean(),
+          async (caller, body, query, id, address, sameOrigin) => {
+            const path = pattern.replace(/:[A-Za-z]+/g, id === 'MEMBER' ? member.id : id);
+            const url = `${TEST_SITE}${path}${query ? `?${query}` : ''}`;
+            const headers: Record<string, string> = { 'x-forwarded-for': address };
+            if (body.contentType) headers['content-type'] = body.contentType;
+            if (write && sameOrigin) headers.origin = TEST_SITE;
+            const cookie = cookieOf(caller, key);
+            if (cookie) headers.cookie = cookie;
+            const response = await product.app.request(url, { method, headers, ...(body.text !== undefined ? { body: body.text } : {}) });
+            sent += 1;
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            const text = await response.text();
+            const label = `${key} as ${caller}: ${response.status} ${text.slice(0, 300)}`;
+            expect(response.status, label).toBeLessThan(500);
+            if (response.status >= 400) {
+              expect(response.headers.get('content-type') ?? '', label).toMatch(/^application\/json/);
+              let parsed: unknown;
+              expect(() => {
+                parsed = JSON.parse(text);
+              }, label).not.toThrow();
+              expect(isErrorShape(parsed), label).toBe(true);
+              const nextStamp = await writeStamp(product.database);
+              if (nextStamp !== stamp) {
+                const after = await databaseDigest(product.database);
+                expect(digestDiff(digest, after), `${label}: a refused request changed the database`).toBe('');
+                stamp = nextStamp;
+              }
+            } else {
+              digest = await databaseDigest(product.database);
+              stamp = await writeStamp(product.database);
+            }
+          },
+        ),
+        { numRuns: write ? writeRuns : READ_RUNS, endOnFailure: true },
+      );
+      if (process.env.FUZZ_VERBOSE) console.log(`[fuzz] ${key}: ${sent - before} in ${Math.round(performance.now() - started)} ms`);
+    }
+    expect(sent).toBeGreaterThanOrEqual(MIN_TOTAL);
+  }, 300_000);
+});
