@@ -16,7 +16,7 @@ module.exports = {
     },
     {
       name: 'src-reaches-bff-only-through-api-type',
-      comment: 'The SPA sees the BFF only through the exported app type for Hono\'s typed client.',
+      comment: "The SPA sees the BFF only through the exported app type for Hono's typed client.",
       severity: 'error',
       from: { path: '^src/' },
       to: { path: '^bff/', pathNot: '^bff/api-type\\.ts$' },
