@@ -36,7 +36,7 @@ export function mailboxPage(db: Db) {
         html`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>Boîte mail locale</title>
-<link rel="stylesheet" href="/_local/mailbox/mailbox.css"></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/_local/mailbox/mailbox.css"></head>
 <body><main><h1>Boîte mail locale</h1>
 <p>Les e-mails envoyés par le site en mode embarqué arrivent ici (aucun e-mail ne part sur Internet).</p>
 ${rows.length === 0 ? html`<p>Aucun e-mail pour l’instant.</p>` : ''}

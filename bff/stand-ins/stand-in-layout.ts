@@ -9,7 +9,7 @@ export function standInDocument(title: string, body: Fragment, options: { script
   return html`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>${title}</title>
-<link rel="stylesheet" href="/_local/stand-ins.css">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/_local/stand-ins.css">
 ${options.script ? html`<script src="${options.script}" defer></script>` : ''}</head>
 <body>${body}</body></html>`;
 }

@@ -14,5 +14,11 @@ export function watchConsole(page: Page, allowedStatuses: number[] = []): string
     errors.push(text);
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  // Name the request behind a "Failed to load resource" line, so a failure says what failed.
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !allowedStatuses.includes(response.status())) {
+      errors.push(`HTTP ${response.status()} ${new URL(response.url()).pathname}`);
+    }
+  });
   return errors;
 }
