@@ -14,6 +14,7 @@ import { recordConsent } from '#bff/privacy/consents.ts';
 import { CONSENT_VERSION, ConsentProofSchema } from '#machines/public-site/consent.ts';
 import { ContactSchema, PRIVACY_POLICY_VERSION, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
 import { activePlans, fileFee, plans } from '#machines/onboarding/plans.ts';
+import { consentTexts } from '#machines/privacy/consent-texts.ts';
 
 /** Proofs of consent: a visitor changes their mind a few times at most. */
 export const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSeconds: 10 * 60 };
@@ -112,10 +113,20 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
     .post('/consent', vValidator('json', ConsentProofSchema, hook), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(CONSENT_LIMIT, ip(c));
-      const [row] = await deps.database.db
-        .insert(consentRecords)
-        .values({ anonymousId: input.anonymousId, version: input.version, choices: input.choices, createdAt: deps.clock.now() })
-        .returning({ id: consentRecords.id, createdAt: consentRecords.createdAt });
+      if (input.version !== consentTexts.cookies.current) {
+        throw new ApiError(409, 'CONSENT_VERSION_OUTDATED', 'Le bandeau a changé : rechargez la page pour refaire votre choix.');
+      }
+      const now = deps.clock.now();
+      const given = Object.values(input.choices).some(Boolean);
+      // The choice in detail, and the consent record (version, text hash, date, anonymous id).
+      const row = await deps.database.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(consentRecords)
+          .values({ anonymousId: input.anonymousId, version: input.version, choices: input.choices, createdAt: now })
+          .returning({ id: consentRecords.id, createdAt: consentRecords.createdAt });
+        await recordConsent(tx, { anonymousId: input.anonymousId, kind: 'cookies', given, at: now });
+        return inserted;
+      });
       if (!row) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
       return c.json({ id: row.id, createdAt: row.createdAt.toISOString() }, 201);
     })

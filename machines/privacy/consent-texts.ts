@@ -100,7 +100,9 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
       [CONSENT_VERSION]: {
         version: CONSENT_VERSION,
         label: 'Choix en matière de cookies par catégorie (fonctionnels, statistiques, marketing, non classés).',
-        description: '',
+        // The banner's paragraph, shown as is (src/features/consent/consent-banner.tsx).
+        description:
+          'Union Sincère utilise des cookies nécessaires au fonctionnement du site. Avec votre accord, nous et Google (Tag Manager, Analytics, Ads) utiliserions aussi des traceurs pour mesurer l’audience et l’efficacité de nos campagnes. Vous pouvez tout refuser, tout accepter ou choisir, et changer d’avis à tout moment depuis le lien « Gérer les cookies » en bas de page. Votre choix est conservé 6 mois.',
       },
     },
   },

@@ -408,3 +408,30 @@ describe('content API', () => {
     }
   });
 });
+
+describe('cookie choices as consent records', () => {
+  it('stores each choice with the version and the hash of the banner text shown, and refuses an unknown version', async () => {
+    const { consents } = await import('#bff/db/privacy-schema.ts');
+    const { consentTextHash } = await import('#bff/privacy/consents.ts');
+    const { CONSENT_VERSION } = await import('#machines/public-site/consent.ts');
+    const { eq } = await import('drizzle-orm');
+    const anonymousId = '3f0c6f1e-9b1e-4c52-8a55-0f5d2b7c9a11';
+    const agent = product.agent();
+    const accepted = await agent.post('/api/v1/consent', {
+      anonymousId,
+      version: CONSENT_VERSION,
+      choices: { functional: true, statistic: true, marketing: false, unclassified: false },
+    });
+    expect(accepted.status).toBe(201);
+    const rows = await product.database.db.select().from(consents).where(eq(consents.anonymousId, anonymousId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'cookies', version: CONSENT_VERSION, given: true, textHash: consentTextHash('cookies') });
+    const outdated = await agent.post('/api/v1/consent', {
+      anonymousId,
+      version: '2020-01-01',
+      choices: { functional: false, statistic: false, marketing: false, unclassified: false },
+    });
+    expect(outdated.status).toBe(409);
+    expect(await product.database.db.select().from(consents).where(eq(consents.anonymousId, anonymousId))).toHaveLength(1);
+  });
+});

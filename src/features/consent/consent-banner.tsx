@@ -4,6 +4,10 @@ import { allChoices, type ConsentChoices, categoryLabels, noChoices, optionalCat
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/consent/consent.css.ts';
 import { consentStore } from '#src/features/consent/consent-store.ts';
+import { currentConsentText } from '#machines/privacy/consent-texts.ts';
+
+/** The exact text whose hash is stored with each choice (machines/privacy/consent-texts.ts). */
+const COOKIE_BANNER_TEXT = currentConsentText('cookies').description;
 
 const serverSnapshot = { consent: null, open: false, reopened: false };
 
@@ -36,10 +40,7 @@ export function ConsentBanner() {
         Vos choix sur les cookies
       </h2>
       <p id={textId} className={styles.text}>
-        Union Sincère utilise des cookies nécessaires au fonctionnement du site. Avec votre accord, nous et Google (Tag Manager, Analytics,
-        Ads) utiliserions aussi des traceurs pour mesurer l’audience et l’efficacité de nos campagnes. Vous pouvez tout refuser, tout
-        accepter ou choisir, et changer d’avis à tout moment depuis le lien « Gérer les cookies » en bas de page. Votre choix est conservé 6
-        mois. <Link to="/politique-de-confidentialite">En savoir plus</Link>
+        {COOKIE_BANNER_TEXT} <Link to="/politique-de-confidentialite">En savoir plus</Link>
       </p>
       {customising ? (
         <form
