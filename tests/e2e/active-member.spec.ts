@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { createAccount } from '#tests/e2e/support/account.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
@@ -55,12 +56,7 @@ test('a member goes from the signed contract to active member across the 7- and 
   test.setTimeout(120_000);
   await page.clock.install();
   const email = `active.${Date.now()}@example.fr`;
-  await page.goto(`${base}/connexion/nouveau-compte`);
-  await page.getByLabel('Un homme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill('bismillah-2026');
-  await page.getByLabel('Confirmation du mot de passe').fill('bismillah-2026');
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'homme', email: email, password: 'bismillah-2026', base });
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 7 through the API (the screens are walked by onboarding.spec.ts).

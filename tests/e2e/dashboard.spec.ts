@@ -1,4 +1,5 @@
 import { type Browser, expect, test } from '@playwright/test';
+import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { Secret, TOTP } from 'otpauth';
@@ -23,12 +24,7 @@ async function memberAtMeetingWait(browser: Browser, baseURL: string) {
   const page = await context.newPage();
   const email = `tableau.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Une femme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'femme', email: email, password: password });
   await expect(page).toHaveURL(step('profil'));
 
   const headers = { origin: baseURL };

@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
@@ -33,12 +34,7 @@ test('a new member walks the onboarding from account creation to the booking of 
   const password = 'bismillah-2026';
 
   // Account creation lands on step 1.
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Une femme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'femme', email: email, password: password });
   await expectStep(page, 'profil', 1, 'Vos informations personnelles');
 
   // Step 1: empty form → field-level errors, focus on the first one; consent unticked.
@@ -136,12 +132,7 @@ test('a new member walks the onboarding from account creation to the booking of 
 test('the file-fee coupon applies once, waives the fee, and "Changer de formule" goes back to the plans', async ({ page, baseURL }) => {
   const email = `coupon.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Un homme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'homme', email: email, password: password });
   await expectStep(page, 'profil', 1, 'Vos informations personnelles');
 
   // Steps 1-2 through the API (the first test walks their screens).
@@ -209,12 +200,7 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   test.setTimeout(150_000);
   const email = `contrat.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Une femme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'femme', email: email, password: password });
   await expectStep(page, 'profil', 1, 'Vos informations personnelles');
 
   const headers = { origin: baseURL ?? '' };

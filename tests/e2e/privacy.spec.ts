@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 
 /** Fails the test on any console error, as a member would notice a broken page. */
@@ -10,12 +11,7 @@ test('a member withdraws a consent, downloads their data and erases their accoun
   const password = 'bismillah-2026';
 
   // An account, and step 1 saved with the explicit consent to sensitive data.
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Une femme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill(password);
-  await page.getByLabel('Confirmation du mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await createAccount(page, { gender: 'femme', email: email, password: password });
   await expect(page).toHaveURL(/\/mon-compte/);
   const saved = await page.request.post('/api/v1/user/update', {
     headers: { origin: baseURL as string },
@@ -75,7 +71,7 @@ test('a member withdraws a consent, downloads their data and erases their accoun
   await erase.getByLabel('Adresse e-mail du compte').fill(email);
   await erase.getByRole('button', { name: 'Supprimer définitivement' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByText('Votre compte a été supprimé')).toBeVisible();
+  await expect(page.getByText('Votre compte a été supprimé', { exact: true })).toBeVisible();
 
   // Signed out everywhere; the account no longer exists.
   expect((await page.request.get('/api/v1/user/settings')).status()).toBe(401);
