@@ -25,6 +25,7 @@ import { Route as ConnexionConfirmationRouteImport } from './routes/connexion/co
 import { Route as DashboardStaffRouteRouteImport } from './routes/dashboard/_staff/route'
 import { Route as DashboardConnexionRouteImport } from './routes/dashboard/connexion'
 import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
+import { Route as MonCompteInscriptionRouteRouteImport } from './routes/mon-compte/inscription/route'
 import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
 import { Route as MonCompteMonProfilRouteImport } from './routes/mon-compte/mon-profil'
 import { Route as AuthConnexionIndexRouteImport } from './routes/_auth/connexion/index'
@@ -132,6 +133,12 @@ const MonCompteIndexRoute = MonCompteIndexRouteImport.update({
   path: '/',
   getParentRoute: () => MonCompteRouteRoute,
 } as any)
+const MonCompteInscriptionRouteRoute =
+  MonCompteInscriptionRouteRouteImport.update({
+    id: '/inscription',
+    path: '/inscription',
+    getParentRoute: () => MonCompteRouteRoute,
+  } as any)
 const MonCompteMessagesRoute = MonCompteMessagesRouteImport.update({
   id: '/messages',
   path: '/messages',
@@ -211,63 +218,63 @@ const DashboardStaffMessageDirectRoute =
   } as any)
 const MonCompteInscriptionIndexRoute =
   MonCompteInscriptionIndexRouteImport.update({
-    id: '/inscription/',
-    path: '/inscription/',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/',
+    path: '/',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionAttenteRoute =
   MonCompteInscriptionAttenteRouteImport.update({
-    id: '/inscription/attente',
-    path: '/inscription/attente',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/attente',
+    path: '/attente',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionAttenteContratRoute =
   MonCompteInscriptionAttenteContratRouteImport.update({
-    id: '/inscription/attente-contrat',
-    path: '/inscription/attente-contrat',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/attente-contrat',
+    path: '/attente-contrat',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionAttenteEntretienPersonnaliseRoute =
   MonCompteInscriptionAttenteEntretienPersonnaliseRouteImport.update({
-    id: '/inscription/attente-entretien-personnalise',
-    path: '/inscription/attente-entretien-personnalise',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/attente-entretien-personnalise',
+    path: '/attente-entretien-personnalise',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionFormulesRoute =
   MonCompteInscriptionFormulesRouteImport.update({
-    id: '/inscription/formules',
-    path: '/inscription/formules',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/formules',
+    path: '/formules',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionFraisDeDossierRoute =
   MonCompteInscriptionFraisDeDossierRouteImport.update({
-    id: '/inscription/frais-de-dossier',
-    path: '/inscription/frais-de-dossier',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/frais-de-dossier',
+    path: '/frais-de-dossier',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionInformationsEtTarifsRoute =
   MonCompteInscriptionInformationsEtTarifsRouteImport.update({
-    id: '/inscription/informations-et-tarifs',
-    path: '/inscription/informations-et-tarifs',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/informations-et-tarifs',
+    path: '/informations-et-tarifs',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionPrendreUnRendezVousRoute =
   MonCompteInscriptionPrendreUnRendezVousRouteImport.update({
-    id: '/inscription/prendre-un-rendez-vous',
-    path: '/inscription/prendre-un-rendez-vous',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/prendre-un-rendez-vous',
+    path: '/prendre-un-rendez-vous',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionProfilRoute =
   MonCompteInscriptionProfilRouteImport.update({
-    id: '/inscription/profil',
-    path: '/inscription/profil',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/profil',
+    path: '/profil',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const MonCompteInscriptionQuestionnaireProfilRoute =
   MonCompteInscriptionQuestionnaireProfilRouteImport.update({
-    id: '/inscription/questionnaire-profil',
-    path: '/inscription/questionnaire-profil',
-    getParentRoute: () => MonCompteRouteRoute,
+    id: '/questionnaire-profil',
+    path: '/questionnaire-profil',
+    getParentRoute: () => MonCompteInscriptionRouteRoute,
   } as any)
 const DashboardStaffMemberMemberIdRoute =
   DashboardStaffMemberMemberIdRouteImport.update({
@@ -281,6 +288,7 @@ export interface FileRoutesByFullPath {
   '/dashboard': typeof DashboardRouteRouteWithChildren
   '/mon-compte': typeof MonCompteRouteRouteWithChildren
   '/bio': typeof BioRoute
+  '/mon-compte/inscription': typeof MonCompteInscriptionRouteRouteWithChildren
   '/conditions-generales-de-vente': typeof DefaultConditionsGeneralesDeVenteRoute
   '/contactez-agence-matrimoniale-musulmane': typeof DefaultContactezAgenceMatrimonialeMusulmaneRoute
   '/formulaire-inscription': typeof DefaultFormulaireInscriptionRoute
@@ -362,6 +370,7 @@ export interface FileRoutesById {
   '/mon-compte': typeof MonCompteRouteRouteWithChildren
   '/bio': typeof BioRoute
   '/dashboard/_staff': typeof DashboardStaffRouteRouteWithChildren
+  '/mon-compte/inscription': typeof MonCompteInscriptionRouteRouteWithChildren
   '/_default/conditions-generales-de-vente': typeof DefaultConditionsGeneralesDeVenteRoute
   '/_default/contactez-agence-matrimoniale-musulmane': typeof DefaultContactezAgenceMatrimonialeMusulmaneRoute
   '/_default/formulaire-inscription': typeof DefaultFormulaireInscriptionRoute
@@ -405,6 +414,7 @@ export interface FileRouteTypes {
     | '/dashboard'
     | '/mon-compte'
     | '/bio'
+    | '/mon-compte/inscription'
     | '/conditions-generales-de-vente'
     | '/contactez-agence-matrimoniale-musulmane'
     | '/formulaire-inscription'
@@ -485,6 +495,7 @@ export interface FileRouteTypes {
     | '/mon-compte'
     | '/bio'
     | '/dashboard/_staff'
+    | '/mon-compte/inscription'
     | '/_default/conditions-generales-de-vente'
     | '/_default/contactez-agence-matrimoniale-musulmane'
     | '/_default/formulaire-inscription'
@@ -645,6 +656,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof MonCompteIndexRouteImport
       parentRoute: typeof MonCompteRouteRoute
     }
+    '/mon-compte/inscription': {
+      id: '/mon-compte/inscription'
+      path: '/inscription'
+      fullPath: '/mon-compte/inscription'
+      preLoaderRoute: typeof MonCompteInscriptionRouteRouteImport
+      parentRoute: typeof MonCompteRouteRoute
+    }
     '/mon-compte/messages': {
       id: '/mon-compte/messages'
       path: '/messages'
@@ -745,73 +763,73 @@ declare module '@tanstack/react-router' {
     }
     '/mon-compte/inscription/': {
       id: '/mon-compte/inscription/'
-      path: '/inscription'
+      path: '/'
       fullPath: '/mon-compte/inscription/'
       preLoaderRoute: typeof MonCompteInscriptionIndexRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/attente': {
       id: '/mon-compte/inscription/attente'
-      path: '/inscription/attente'
+      path: '/attente'
       fullPath: '/mon-compte/inscription/attente'
       preLoaderRoute: typeof MonCompteInscriptionAttenteRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/attente-contrat': {
       id: '/mon-compte/inscription/attente-contrat'
-      path: '/inscription/attente-contrat'
+      path: '/attente-contrat'
       fullPath: '/mon-compte/inscription/attente-contrat'
       preLoaderRoute: typeof MonCompteInscriptionAttenteContratRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/attente-entretien-personnalise': {
       id: '/mon-compte/inscription/attente-entretien-personnalise'
-      path: '/inscription/attente-entretien-personnalise'
+      path: '/attente-entretien-personnalise'
       fullPath: '/mon-compte/inscription/attente-entretien-personnalise'
       preLoaderRoute: typeof MonCompteInscriptionAttenteEntretienPersonnaliseRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/formules': {
       id: '/mon-compte/inscription/formules'
-      path: '/inscription/formules'
+      path: '/formules'
       fullPath: '/mon-compte/inscription/formules'
       preLoaderRoute: typeof MonCompteInscriptionFormulesRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/frais-de-dossier': {
       id: '/mon-compte/inscription/frais-de-dossier'
-      path: '/inscription/frais-de-dossier'
+      path: '/frais-de-dossier'
       fullPath: '/mon-compte/inscription/frais-de-dossier'
       preLoaderRoute: typeof MonCompteInscriptionFraisDeDossierRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/informations-et-tarifs': {
       id: '/mon-compte/inscription/informations-et-tarifs'
-      path: '/inscription/informations-et-tarifs'
+      path: '/informations-et-tarifs'
       fullPath: '/mon-compte/inscription/informations-et-tarifs'
       preLoaderRoute: typeof MonCompteInscriptionInformationsEtTarifsRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/prendre-un-rendez-vous': {
       id: '/mon-compte/inscription/prendre-un-rendez-vous'
-      path: '/inscription/prendre-un-rendez-vous'
+      path: '/prendre-un-rendez-vous'
       fullPath: '/mon-compte/inscription/prendre-un-rendez-vous'
       preLoaderRoute: typeof MonCompteInscriptionPrendreUnRendezVousRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/profil': {
       id: '/mon-compte/inscription/profil'
-      path: '/inscription/profil'
+      path: '/profil'
       fullPath: '/mon-compte/inscription/profil'
       preLoaderRoute: typeof MonCompteInscriptionProfilRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/mon-compte/inscription/questionnaire-profil': {
       id: '/mon-compte/inscription/questionnaire-profil'
-      path: '/inscription/questionnaire-profil'
+      path: '/questionnaire-profil'
       fullPath: '/mon-compte/inscription/questionnaire-profil'
       preLoaderRoute: typeof MonCompteInscriptionQuestionnaireProfilRouteImport
-      parentRoute: typeof MonCompteRouteRoute
+      parentRoute: typeof MonCompteInscriptionRouteRoute
     }
     '/dashboard/_staff/member/$memberId': {
       id: '/dashboard/_staff/member/$memberId'
@@ -912,10 +930,7 @@ const DashboardRouteRouteWithChildren = DashboardRouteRoute._addFileChildren(
   DashboardRouteRouteChildren,
 )
 
-interface MonCompteRouteRouteChildren {
-  MonCompteMessagesRoute: typeof MonCompteMessagesRoute
-  MonCompteMonProfilRoute: typeof MonCompteMonProfilRoute
-  MonCompteIndexRoute: typeof MonCompteIndexRoute
+interface MonCompteInscriptionRouteRouteChildren {
   MonCompteInscriptionAttenteRoute: typeof MonCompteInscriptionAttenteRoute
   MonCompteInscriptionAttenteContratRoute: typeof MonCompteInscriptionAttenteContratRoute
   MonCompteInscriptionAttenteEntretienPersonnaliseRoute: typeof MonCompteInscriptionAttenteEntretienPersonnaliseRoute
@@ -928,26 +943,43 @@ interface MonCompteRouteRouteChildren {
   MonCompteInscriptionIndexRoute: typeof MonCompteInscriptionIndexRoute
 }
 
+const MonCompteInscriptionRouteRouteChildren: MonCompteInscriptionRouteRouteChildren =
+  {
+    MonCompteInscriptionAttenteRoute: MonCompteInscriptionAttenteRoute,
+    MonCompteInscriptionAttenteContratRoute:
+      MonCompteInscriptionAttenteContratRoute,
+    MonCompteInscriptionAttenteEntretienPersonnaliseRoute:
+      MonCompteInscriptionAttenteEntretienPersonnaliseRoute,
+    MonCompteInscriptionFormulesRoute: MonCompteInscriptionFormulesRoute,
+    MonCompteInscriptionFraisDeDossierRoute:
+      MonCompteInscriptionFraisDeDossierRoute,
+    MonCompteInscriptionInformationsEtTarifsRoute:
+      MonCompteInscriptionInformationsEtTarifsRoute,
+    MonCompteInscriptionPrendreUnRendezVousRoute:
+      MonCompteInscriptionPrendreUnRendezVousRoute,
+    MonCompteInscriptionProfilRoute: MonCompteInscriptionProfilRoute,
+    MonCompteInscriptionQuestionnaireProfilRoute:
+      MonCompteInscriptionQuestionnaireProfilRoute,
+    MonCompteInscriptionIndexRoute: MonCompteInscriptionIndexRoute,
+  }
+
+const MonCompteInscriptionRouteRouteWithChildren =
+  MonCompteInscriptionRouteRoute._addFileChildren(
+    MonCompteInscriptionRouteRouteChildren,
+  )
+
+interface MonCompteRouteRouteChildren {
+  MonCompteInscriptionRouteRoute: typeof MonCompteInscriptionRouteRouteWithChildren
+  MonCompteMessagesRoute: typeof MonCompteMessagesRoute
+  MonCompteMonProfilRoute: typeof MonCompteMonProfilRoute
+  MonCompteIndexRoute: typeof MonCompteIndexRoute
+}
+
 const MonCompteRouteRouteChildren: MonCompteRouteRouteChildren = {
+  MonCompteInscriptionRouteRoute: MonCompteInscriptionRouteRouteWithChildren,
   MonCompteMessagesRoute: MonCompteMessagesRoute,
   MonCompteMonProfilRoute: MonCompteMonProfilRoute,
   MonCompteIndexRoute: MonCompteIndexRoute,
-  MonCompteInscriptionAttenteRoute: MonCompteInscriptionAttenteRoute,
-  MonCompteInscriptionAttenteContratRoute:
-    MonCompteInscriptionAttenteContratRoute,
-  MonCompteInscriptionAttenteEntretienPersonnaliseRoute:
-    MonCompteInscriptionAttenteEntretienPersonnaliseRoute,
-  MonCompteInscriptionFormulesRoute: MonCompteInscriptionFormulesRoute,
-  MonCompteInscriptionFraisDeDossierRoute:
-    MonCompteInscriptionFraisDeDossierRoute,
-  MonCompteInscriptionInformationsEtTarifsRoute:
-    MonCompteInscriptionInformationsEtTarifsRoute,
-  MonCompteInscriptionPrendreUnRendezVousRoute:
-    MonCompteInscriptionPrendreUnRendezVousRoute,
-  MonCompteInscriptionProfilRoute: MonCompteInscriptionProfilRoute,
-  MonCompteInscriptionQuestionnaireProfilRoute:
-    MonCompteInscriptionQuestionnaireProfilRoute,
-  MonCompteInscriptionIndexRoute: MonCompteInscriptionIndexRoute,
 }
 
 const MonCompteRouteRouteWithChildren = MonCompteRouteRoute._addFileChildren(

@@ -13,8 +13,10 @@ import * as v from 'valibot';
 /** Settings of the spec plus where the member stands in the onboarding chart. */
 function settingsWithState(row: MemberRow, now: Date) {
   const view = settingsView(row);
-  if (row.role === 'staff') return { ...view, state: null, version: row.version };
-  return { ...view, state: stateKey(stateFromRecord(recordOf(row), now.getTime())), version: row.version };
+  if (row.role === 'staff') return { ...view, state: null, version: row.version, onboarding: null };
+  const record = recordOf(row);
+  // The record lets the SPA restore the same chart (machines/onboarding) and run it in the browser.
+  return { ...view, state: stateKey(stateFromRecord(record, now.getTime())), version: row.version, onboarding: record };
 }
 
 export function userRoutes(deps: ApiDeps) {

@@ -36,6 +36,10 @@ export interface SessionUser {
   subscription: SubscriptionSettings;
   /** Where the member stands in the onboarding chart, dotted (`'attente-contrat.paiement'`); null for staff. */
   state?: string | null;
+  /** The member's onboarding record, from which the wizard restores the chart; null for staff. */
+  onboarding?: unknown;
+  /** The record's version (changes with every accepted event). */
+  version?: number;
 }
 
 export type SessionStatus = 'unknown' | 'signed-in' | 'signed-out' | 'failed';
@@ -170,6 +174,8 @@ export function toSessionUser(body: unknown): SessionUser | null {
     meeting: source.meeting ?? null,
     subscription: (isRecord(source.subscription) ? source.subscription : {}) as SubscriptionSettings,
     state: typeof source.state === 'string' ? source.state : null,
+    onboarding: isRecord(source.onboarding) ? source.onboarding : null,
+    version: typeof source.version === 'number' ? source.version : 0,
   };
 }
 

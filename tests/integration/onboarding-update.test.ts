@@ -6,7 +6,7 @@ import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { expectedAmountCents } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { decideUpdate } from '#machines/onboarding/restore.ts';
+import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { contextNames, definitionOf, parseUpdate } from '#machines/onboarding/update-contexts.ts';
 import { signInStaff } from '#tests/support/staff.ts';
@@ -94,7 +94,9 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
         expect(answer.status, `${step.context}: ${JSON.stringify(answer.body)}`).toBe(200);
         expect(answer.body.state).toBe(stateKey(step.stateAfter));
       }
-      const settings = await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'));
+      const settings = await member.agent.json<{ state: string; onboarding: OnboardingRecord }>(member.agent.get('/api/v1/user/settings'));
+      // The browser restores the same chart from the record the settings carry: same state.
+      expect(stateKey(stateFromRecord(settings.onboarding, clock.now().getTime()))).toBe(settings.state);
       expect(settings.state, `settings after ${step.context} at ${new Date(step.now).toISOString()} ${JSON.stringify(settings)}`).toBe(
         stateKey(step.stateAfter),
       );

@@ -1,13 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import {
-  canApplyCoupon,
-  FILE_FEE_WITH_COUPON_CENTS,
-  fileFee,
-  formatEuros,
-  isPlanId,
-  planById,
-  planDescription,
-} from '#machines/onboarding/plans.ts';
+import { FILE_FEE_WITH_COUPON_CENTS, fileFee, formatEuros, isPlanId, planById, planDescription } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { getPaymentLink, type LinkAnswer } from '#src/features/onboarding/onboarding-api.ts';
@@ -18,6 +10,7 @@ import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
+import { useChart, useChartAllows } from '#src/features/onboarding/onboarding-chart.tsx';
 
 /** Step 4: the file fee (228 € struck, 169 €), the coupon (once), "Payer", or back to the plans. */
 export function FileFeePage({ csid }: { csid?: string | undefined }) {
@@ -50,14 +43,15 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
   }, [csid, loadLink]);
 
   const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
-  const couponApplied = link?.amountCents === FILE_FEE_WITH_COUPON_CENTS;
-  const renounced = user?.subscription.renouncedWithdrawalRight ?? null;
-  const couponAllowed = link !== null && canApplyCoupon({ couponApplied, renouncedWithdrawalRight: renounced });
+  // What the chart (restored from the record, as on the server) says about the coupon.
+  const couponApplied = useChart((snapshot) => snapshot.context.couponApplied) ?? false;
+  const couponAllowed = useChartAllows({ context: 'coupon' });
 
   async function applyCoupon() {
     setBusy('coupon');
     setError(null);
-    const result = await update({ context: 'coupon' }, { navigate: false });
+    // Reloads the session too: the chart is restored from the new record (coupon applied).
+    const result = await update({ context: 'coupon' });
     if (result.ok) {
       await loadLink();
       setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
@@ -161,7 +155,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
             </Button>
           ) : null}
         </div>
-        {renounced === true ? (
+        {user?.subscription.renouncedWithdrawalRight === true ? (
           <p className={styles.cycle}>Le code avantage n’est pas disponible lorsque vous avez demandé à commencer sans attendre.</p>
         ) : null}
         <p className={styles.cycle}>Le paiement est sécurisé par Stripe. Vous reviendrez ici automatiquement après le paiement.</p>
