@@ -50,26 +50,11 @@ export function ResponsiveImage({
 }: ResponsiveImageProps) {
   const loading = priority ? 'eager' : 'lazy';
   const fetchPriority = priority ? 'high' : 'auto';
-  if (/\.svg$/i.test(src)) {
-    return (
-      <img
-        src={src}
-        alt={alt}
-        width={width}
-        height={height}
-        className={className}
-        loading={loading}
-        fetchPriority={fetchPriority}
-        decoding="async"
-      />
-    );
-  }
-  const { src: fallback, srcSet } = imageSrcSet(src, maxDisplayWidth, quality);
+  // Vector images are served as they are; raster ones through the image endpoint, per width.
+  const responsive = /\.svg$/i.test(src) ? { src } : { ...imageSrcSet(src, maxDisplayWidth, quality), sizes };
   return (
     <img
-      src={fallback}
-      srcSet={srcSet}
-      sizes={sizes}
+      {...responsive}
       alt={alt}
       width={width}
       height={height}
