@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
-import { sitePages } from '#bff/http/site-pages.ts';
+import { nodeFastPaths } from '#bff/http/node-fast-paths.ts';
+import { securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
+import { loadSiteFiles, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
 import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
@@ -28,38 +29,12 @@ export interface AppOptions extends ApiDeps {
  */
 export function createApp(options: AppOptions) {
   const app = new Hono();
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        // Google Tag Manager only when GTM_ID is set; the SPA loads it only after consent.
-        scriptSrc: ["'self'", ...(options.config.gtmId ? ['https://www.googletagmanager.com'] : [])],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: [
-          "'self'",
-          'data:',
-          ...(options.config.gtmId ? ['https://www.googletagmanager.com', 'https://*.google-analytics.com'] : []),
-        ],
-        connectSrc: [
-          "'self'",
-          ...(options.config.gtmId
-            ? ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com']
-            : []),
-        ],
-        fontSrc: ["'self'"],
-        frameSrc: ["'self'", ...(options.config.calendlyUrl ? [new URL(options.config.calendlyUrl).origin] : [])],
-        // The scheduling stand-in is embedded by the wizard, like Calendly's inline widget.
-        frameAncestors: [(c) => (c.req.path.startsWith('/_local/booking') ? "'self'" : "'none'")],
-        formAction: ["'self'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-      },
-      strictTransportSecurity: options.config.secureCookies ? 'max-age=63072000; includeSubDomains' : false,
-      referrerPolicy: 'strict-origin-when-cross-origin',
-      permissionsPolicy: { camera: [], microphone: [], geolocation: [], payment: [], usb: [] },
-      crossOriginEmbedderPolicy: false,
-    }),
-  );
+  const headerOptions = {
+    gtmId: options.config.gtmId,
+    calendlyOrigin: options.config.calendlyUrl ? new URL(options.config.calendlyUrl).origin : undefined,
+    https: options.config.secureCookies,
+  };
+  app.use(securityHeaders(headerOptions));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
   // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
@@ -77,9 +52,14 @@ export function createApp(options: AppOptions) {
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404));
 
   // The built SPA: prerendered pages, the member/staff shell, and HTTP 404 for unknown paths.
-  if (options.clientDir && existsSync(options.clientDir)) {
-    app.route('/', sitePages({ clientDir: options.clientDir, publicSiteUrl: options.config.publicSiteUrl }));
-  }
+  const site =
+    options.clientDir && existsSync(options.clientDir)
+      ? loadSiteFiles({ clientDir: options.clientDir, publicSiteUrl: options.config.publicSiteUrl })
+      : undefined;
+  if (site) app.route('/', sitePages(site));
   app.onError(onApiError);
-  return app;
+  // For `serve`: Node's listener with the security headers and the prerendered pages up front.
+  const nodeListener = (listener: Parameters<typeof nodeFastPaths>[0]) =>
+    nodeFastPaths(listener, { securityHeaders: securityHeaderEntries(headerOptions), site });
+  return Object.assign(app, { nodeListener });
 }

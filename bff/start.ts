@@ -1,3 +1,4 @@
+import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -93,10 +94,20 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
   let port = config.port;
   if (options.listen !== false) {
     server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-        port = info.port;
-        resolve(s);
-      });
+      const s = serve(
+        {
+          fetch: app.fetch,
+          port: config.port,
+          hostname: config.host,
+          // Security headers and prerendered pages answered by Node itself (decision 090).
+          createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
+            createServer(serverOptions, app.nodeListener(listener))) as typeof createServer,
+        },
+        (info) => {
+          port = info.port;
+          resolve(s);
+        },
+      );
       s.once('error', reject);
     });
   }

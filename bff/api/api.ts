@@ -15,33 +15,37 @@ import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
 import { ApiError, onApiError } from '#bff/http/errors.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 
+const limitBody = bodyLimit({
+  maxSize: 256 * 1024,
+  onError: () => {
+    throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse');
+  },
+});
+
 /** The product API of the spec (§7), mounted at /api/v1. Its type is what the SPA's client sees. */
 export function createApi(deps: ApiDeps) {
-  return new Hono()
-    .use(
-      bodyLimit({
-        maxSize: 256 * 1024,
-        onError: () => {
-          throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse');
-        },
-      }),
-    )
-    .use(sameOriginWrites(deps.config.publicSiteUrl, ['/api/v1/webhooks/']))
-    .get('/health', async (c) => {
-      await deps.database.query('SELECT 1');
-      c.header('Cache-Control', 'no-store');
-      return c.json({ status: 'ok' as const, database: deps.database.kind }, 200);
-    })
-    .route('/', authRoutes(deps))
-    .route('/', userRoutes(deps))
-    .route('/', staffRoutes(deps))
-    .route('/', dashboardRoutes(deps))
-    .route('/', publicRoutes(deps))
-    .route('/', paymentLinkRoutes(deps))
-    .route('/', stripeWebhookRoutes(deps))
-    .route('/', bookingRoutes(deps))
-    .route('/', calendlyWebhookRoutes(deps))
-    .route('/', contractRoutes(deps))
-    .route('/', privacyRoutes(deps))
-    .onError(onApiError);
+  return (
+    new Hono()
+      // Only requests that may carry a body: reading `body` on a GET would build a whole WHATWG
+      // Request for nothing (a tenth of an authenticated GET's time in the benchmark).
+      .use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+      .use(sameOriginWrites(deps.config.publicSiteUrl, ['/api/v1/webhooks/']))
+      .get('/health', async (c) => {
+        await deps.database.query('SELECT 1');
+        c.header('Cache-Control', 'no-store');
+        return c.json({ status: 'ok' as const, database: deps.database.kind }, 200);
+      })
+      .route('/', authRoutes(deps))
+      .route('/', userRoutes(deps))
+      .route('/', staffRoutes(deps))
+      .route('/', dashboardRoutes(deps))
+      .route('/', publicRoutes(deps))
+      .route('/', paymentLinkRoutes(deps))
+      .route('/', stripeWebhookRoutes(deps))
+      .route('/', bookingRoutes(deps))
+      .route('/', calendlyWebhookRoutes(deps))
+      .route('/', contractRoutes(deps))
+      .route('/', privacyRoutes(deps))
+      .onError(onApiError)
+  );
 }

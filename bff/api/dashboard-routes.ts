@@ -110,7 +110,7 @@ function plansView(setting: 'cash' | 'cashback') {
  * member are not here: they go through the chart's authority (`POST /user/update`) or the ban.
  */
 export function dashboardRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
   /** Runs before any validation, so an anonymous or member caller never learns more than 401/403. */
   const staffOnly = createMiddleware<{ Variables: { staff: Caller } }>(async (c, next) => {

@@ -29,7 +29,7 @@ const BAN_FOREVER = '876000h';
  * not onboarding events. Every route re-checks the caller on the server.
  */
 export function staffRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono()
     .get('/auth/mfa', async (c) => {
       const caller = await requireCaller(c, guardDeps);

@@ -5,13 +5,12 @@ import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
-import { matchmakingPausedAt } from '#bff/privacy/consents.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import * as v from 'valibot';
 
 /** Settings of the spec plus where the member stands in the onboarding chart. */
-function settingsWithState(row: MemberRow, now: Date) {
+function settingsWithState(row: Readonly<MemberRow>, now: Date) {
   const view = settingsView(row);
   if (row.role === 'staff') return { ...view, state: null, version: row.version, onboarding: null };
   const record = recordOf(row);
@@ -20,7 +19,7 @@ function settingsWithState(row: MemberRow, now: Date) {
 }
 
 export function userRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   return (
     new Hono()
       // Whether someone is signed in, for the SPA's header and guards: always 200, so a signed-out
@@ -38,7 +37,7 @@ export function userRoutes(deps: ApiDeps) {
         const caller = await requireCaller(c, guardDeps);
         c.header('Cache-Control', 'private, no-store');
         // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
-        const paused = caller.role === 'staff' ? null : await matchmakingPausedAt(deps.database.db, caller.id);
+        const paused = caller.role === 'staff' ? null : caller.matchmakingPausedAt;
         return c.json(
           { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null },
           200,

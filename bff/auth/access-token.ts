@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, type JSONWebKeySet, type JWTPayload, jwtVerify } from 'jose';
 import type { AuthConnection } from '#bff/auth/supabase.ts';
@@ -29,10 +30,34 @@ type KeySet = ReturnType<typeof createLocalJWKSet>;
  */
 const MAX_VERIFIED = 10_000;
 const verified = new Map<string, JWTPayload>();
+/**
+ * The same, by the request's whole Cookie header: a browser sends the same header until its
+ * session changes, and decoding the session cookie (base64 and JSON of a few kB) per request
+ * cost more than answering it (decision 090). `until`: when the session needs a refresh.
+ */
+const byCookieHeader = new Map<string, { claims: JWTPayload; until: number }>();
+const storageKeys = new WeakMap<AuthConnection, string>();
 const jwksCache = new WeakMap<AuthConnection, { at: number; keys: Promise<KeySet | null> }>();
 
 function storageKeyOf(connection: AuthConnection): string {
-  return `sb-${new URL(connection.url).hostname.split('.')[0]}-auth-token`;
+  let key = storageKeys.get(connection);
+  if (!key) {
+    key = `sb-${new URL(connection.url).hostname.split('.')[0]}-auth-token`;
+    storageKeys.set(connection, key);
+  }
+  return key;
+}
+
+/** Read from Node's request when served by @hono/node-server: no WHATWG Headers built for it. */
+function cookieHeaderOf(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming ? incoming.headers.cookie : c.req.header('cookie');
+}
+
+function remember(cookieHeader: string | undefined, claims: JWTPayload, expiresAt: number | undefined) {
+  if (!cookieHeader || typeof claims.exp !== 'number') return;
+  if (byCookieHeader.size >= MAX_VERIFIED) byCookieHeader.delete(byCookieHeader.keys().next().value as string);
+  byCookieHeader.set(cookieHeader, { claims, until: Math.min(claims.exp, expiresAt ?? claims.exp) - REFRESH_MARGIN_S });
 }
 
 function keySet(connection: AuthConnection): Promise<KeySet | null> {
@@ -89,14 +114,25 @@ function accessTokenFromCookies(header: string | undefined, key: string): { toke
  * needs no refresh. `null`: take the supabase-js path.
  */
 export async function fastVerifiedClaims(c: Context, connection: AuthConnection): Promise<JWTPayload | 'none' | null> {
-  const session = accessTokenFromCookies(c.req.header('cookie'), storageKeyOf(connection));
+  const cookieHeader = cookieHeaderOf(c);
+  if (cookieHeader) {
+    const seen = byCookieHeader.get(cookieHeader);
+    if (seen) {
+      if (Date.now() / 1000 < seen.until) return seen.claims;
+      byCookieHeader.delete(cookieHeader);
+    }
+  }
+  const session = accessTokenFromCookies(cookieHeader, storageKeyOf(connection));
   if (session === 'none' || session === null) return session;
   const { token, expiresAt } = session;
   // supabase-js decides on the session's `expires_at`: refresh (slow path) on the same condition.
   if (expiresAt !== undefined && expiresAt - Date.now() / 1000 < REFRESH_MARGIN_S) return null;
   const known = verified.get(token);
   if (known) {
-    if (typeof known.exp === 'number' && known.exp - Date.now() / 1000 >= REFRESH_MARGIN_S) return known;
+    if (typeof known.exp === 'number' && known.exp - Date.now() / 1000 >= REFRESH_MARGIN_S) {
+      remember(cookieHeader, known, expiresAt);
+      return known;
+    }
     verified.delete(token);
     return null;
   }
@@ -110,6 +146,7 @@ export async function fastVerifiedClaims(c: Context, connection: AuthConnection)
     const { payload } = await jwtVerify(token, keys, { algorithms: ASYMMETRIC });
     if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value as string);
     verified.set(token, payload);
+    remember(cookieHeader, payload, expiresAt);
     return payload;
   } catch {
     return null;

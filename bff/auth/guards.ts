@@ -1,12 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
-import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
+import type { Database } from '#bff/db/database.ts';
 import { fastVerifiedClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
-
-export type MemberRow = typeof members.$inferSelect;
+import { cachedMember } from '#bff/members/member-cache.ts';
+import type { MemberRow } from '#bff/members/members.ts';
 
 /** Who is calling, as proven by a verified access token and the member record. */
 export interface Caller {
@@ -15,30 +13,15 @@ export interface Caller {
   role: 'homme' | 'femme' | 'staff';
   aal: 'aal1' | 'aal2';
   sessionId: string;
-  member: MemberRow;
+  /** The member row, shared by concurrent requests through the member cache: read-only. */
+  member: Readonly<MemberRow>;
+  /** Set while matchmaking is paused by a withdrawn sensitive-data consent (decision 070). */
+  matchmakingPausedAt: Date | null;
 }
 
 export interface GuardDeps {
-  db: Db;
+  database: Database;
   auth: AuthConnection;
-}
-
-/** The member lookup of every authenticated request, as a prepared statement (decision 060). */
-const prepared = new WeakMap<Db, ReturnType<typeof prepareMemberById>>();
-const prepareMemberById = (db: Db) =>
-  db
-    .select()
-    .from(members)
-    .where(eq(members.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('auth_member_by_id');
-function memberById(db: Db) {
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareMemberById(db);
-    prepared.set(db, statement);
-  }
-  return statement;
 }
 
 const NOT_SIGNED_IN = () => new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
@@ -65,8 +48,10 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<Caller 
   const id = typeof claims.sub === 'string' ? claims.sub : undefined;
   const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined;
   if (!id || !sessionId) return null;
-  const [member] = await memberById(deps.db).execute({ id });
-  if (!member) return null;
+  // From this instance's member cache: no round trip while the row is unchanged (decision 090).
+  const cached = await cachedMember(deps.database, id);
+  if (!cached) return null;
+  const member = cached.row;
   if (member.disabled) {
     await (supabase ?? requestClient(c, deps.auth)).auth.signOut({ scope: 'local' }).catch(() => {});
     throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
@@ -78,6 +63,7 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<Caller 
     aal: claims.aal === 'aal2' ? 'aal2' : 'aal1',
     sessionId,
     member,
+    matchmakingPausedAt: cached.matchmakingPausedAt,
   };
 }
 

@@ -22,7 +22,7 @@ function fullNameOf(profile: unknown): string | null {
  * name, e-mail and id (`utm_content`, echoed by Calendly in its webhooks), and their booking.
  */
 export function bookingRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono()
     .get('/user/booking-link', async (c) => {
       const caller = await requireCaller(c, guardDeps);

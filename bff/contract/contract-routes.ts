@@ -18,7 +18,7 @@ function asciiFileName(name: string): string {
  * conclusion), once the contract form is completed; with the annex of qualities sought (R224-1).
  */
 export function contractRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono().get('/user/contract.pdf', async (c) => {
     const caller = await requireCaller(c, guardDeps);
     if (caller.role === 'staff') throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat pour ce compte.');

@@ -4,6 +4,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { MEMBER_CHANNEL, MemberChangeFeed } from '#bff/db/change-feed.ts';
 import * as schema from '#bff/db/schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,6 +19,8 @@ export interface Database {
   execInTransaction(sqlText: string): Promise<void>;
   /** Runs one parameterised statement and returns its rows. */
   query<Row extends Record<string, unknown>>(sqlText: string, params?: unknown[]): Promise<Row[]>;
+  /** Changes to member rows committed by anyone (migration 0007), for the member cache. */
+  readonly changes: MemberChangeFeed;
   close(): Promise<void>;
 }
 
@@ -38,9 +41,14 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // One process owns a PGlite database: its own notifications arrive before each commit resolves.
+  const changes = new MemberChangeFeed();
+  await client.listen(MEMBER_CHANNEL, (payload) => changes.announce(payload));
+  changes.setLive(true);
   return {
     kind: 'pglite',
     db,
+    changes,
     exec: async (sqlText) => {
       await client.exec(sqlText);
     },
@@ -51,7 +59,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     },
     query: async <Row extends Record<string, unknown>>(sqlText: string, params: unknown[] = []) =>
       (await client.query<Row>(sqlText, params)).rows,
-    close: () => client.close(),
+    close: async () => {
+      changes.setLive(false);
+      await client.close();
+    },
   };
 }
 
@@ -60,9 +71,12 @@ async function openPostgres(url: string): Promise<Database> {
   // A server restart makes idle clients emit errors; they are replaced on the next checkout.
   pool.on('error', (error) => console.error(`[db] connexion perdue : ${error.message}`));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const changes = new MemberChangeFeed();
+  const listener = listenForMemberChanges(url, pool, changes);
   return {
     kind: 'postgres',
     db,
+    changes,
     exec: async (sqlText) => {
       await pool.query(sqlText);
     },
@@ -81,7 +95,70 @@ async function openPostgres(url: string): Promise<Database> {
     },
     query: async <Row extends Record<string, unknown>>(sqlText: string, params: unknown[] = []) =>
       (await pool.query<Row>(sqlText, params)).rows,
-    close: () => pool.end(),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Hears `member_changed` on PostgreSQL (decision 090). A dedicated connection listens for the
+ * changes of every session (other instances, hand-written SQL); the feed is live only while it
+ * is connected, and it reconnects by itself (250 ms, doubling up to 5 s). The pool's connections
+ * listen too: a session receives its own notifications before its COMMIT completes, so a change
+ * made by this instance is forgotten before the request that made it answers.
+ */
+function listenForMemberChanges(url: string, pool: pg.Pool, changes: MemberChangeFeed) {
+  const onNotification = (message: pg.Notification) => {
+    if (message.channel === MEMBER_CHANNEL) changes.announce(message.payload);
+  };
+  pool.on('connect', (client) => {
+    client.on('notification', onNotification);
+    client.query(`LISTEN ${MEMBER_CHANNEL}`).catch(() => {});
+  });
+  let closed = false;
+  let current: pg.Client | undefined;
+  let delay = 250;
+  const retry = () => {
+    if (closed) return;
+    setTimeout(connect, delay).unref();
+    delay = Math.min(delay * 2, 5_000);
+  };
+  const connect = async () => {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    client.on('notification', onNotification);
+    client.on('error', () => {}); // followed by 'end'
+    client.on('end', () => {
+      if (current !== client) return;
+      current = undefined;
+      changes.setLive(false);
+      if (!closed) console.error('[db] écoute des changements interrompue : cache des membres suspendu, reconnexion…');
+      retry();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${MEMBER_CHANNEL}`);
+      if (closed) {
+        await client.end();
+        return;
+      }
+      current = client;
+      delay = 250;
+      changes.setLive(true);
+    } catch {
+      client.end().catch(() => {});
+      retry();
+    }
+  };
+  void connect();
+  return {
+    close: async () => {
+      closed = true;
+      changes.setLive(false);
+      await current?.end().catch(() => {});
+    },
   };
 }
 

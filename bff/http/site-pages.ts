@@ -74,7 +74,25 @@ function pageFile(clientDir: string, path: string): string {
   return path === '/' ? join(clientDir, 'index.html') : join(clientDir, ...path.slice(1).split('/'), 'index.html');
 }
 
-export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
+/** The built site, read once at start-up, shared by the Hono routes and Node's fast path. */
+export interface SiteFiles {
+  clientDir: string;
+  manifest: PrerenderManifest | null;
+  /** Prerendered pages by exact path, the public address already in place. */
+  pages: Map<string, string>;
+  spaHtml: string;
+  notFoundHtml: string;
+  generated: Map<string, { body: string; type: string }>;
+  /** The answer to a page's HTML: gzipped once when the client accepts it (decision 060). */
+  htmlAnswer(text: string, acceptEncoding: string | undefined): HtmlAnswer;
+}
+
+export interface HtmlAnswer {
+  body: string | Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+}
+
+export function loadSiteFiles({ clientDir, publicSiteUrl }: SitePagesOptions): SiteFiles {
   const site = publicSiteUrl.replace(/\/+$/, '');
   const withSite = (text: string) => text.replaceAll(SITE_URL_PLACEHOLDER, escapeHtml(site));
   const manifest = readManifest(clientDir);
@@ -102,16 +120,39 @@ export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
   // Pages are fixed once loaded: gzip each once (decision 060) instead of streaming it through
   // `compress()` on every request, the largest cost of serving a page in the benchmark.
   // A Uint8Array body takes @hono/node-server's fast path (an ArrayBuffer is streamed: 2× slower).
-  const gzipped = new Map<string, Uint8Array<ArrayBuffer>>();
-  const html = (c: Context, text: string) => {
-    if (!/\bgzip\b/i.test(c.req.header('accept-encoding') ?? '')) return c.html(text, 200);
-    let body = gzipped.get(text);
-    if (!body) {
-      body = new Uint8Array(gzipSync(text)) as Uint8Array<ArrayBuffer>;
-      gzipped.set(text, body);
+  const answers = new Map<string, { plain: HtmlAnswer; gzip?: HtmlAnswer }>();
+  const htmlAnswer = (text: string, acceptEncoding: string | undefined): HtmlAnswer => {
+    let known = answers.get(text);
+    if (!known) {
+      const headers = { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+      known = { plain: { body: text, headers } };
+      answers.set(text, known);
     }
-    c.header('Vary', 'Accept-Encoding');
-    return c.body(body, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Encoding': 'gzip' });
+    if (!acceptEncoding || !/\bgzip\b/i.test(acceptEncoding)) return known.plain;
+    known.gzip ??= {
+      body: new Uint8Array(gzipSync(text)) as Uint8Array<ArrayBuffer>,
+      headers: { ...known.plain.headers, 'Content-Encoding': 'gzip' },
+    };
+    return known.gzip;
+  };
+  return { clientDir, manifest, pages, spaHtml, notFoundHtml, generated, htmlAnswer };
+}
+
+/**
+ * A prerendered page asked for by its exact path (no query, no encoding): what Node's fast path
+ * answers without going through Hono (decision 090). Anything else gets `undefined`.
+ */
+export function prerenderedAnswer(files: SiteFiles, url: string, acceptEncoding: string | undefined): HtmlAnswer | undefined {
+  const text = files.manifest ? files.pages.get(url) : undefined;
+  return text === undefined ? undefined : files.htmlAnswer(text, acceptEncoding);
+}
+
+export function sitePages(source: SiteFiles | SitePagesOptions) {
+  const files = 'htmlAnswer' in source ? source : loadSiteFiles(source);
+  const { clientDir, manifest, pages, spaHtml, notFoundHtml, generated } = files;
+  const html = (c: Context, text: string) => {
+    const answer = files.htmlAnswer(text, c.req.header('accept-encoding'));
+    return c.body(answer.body, 200, answer.headers);
   };
 
   const notFound = (c: Context, path: string) => {
@@ -152,13 +193,9 @@ export function sitePages({ clientDir, publicSiteUrl }: SitePagesOptions) {
           const target = `/${new URL(c.req.url).pathname.replace(/^[/\\]+/, '').replace(/\/+$/, '')}`;
           return c.redirect(`${target}${query}`, 301);
         }
-        if (!manifest) {
-          c.header('Cache-Control', 'no-cache');
-          return html(c, spaHtml);
-        }
+        if (!manifest) return html(c, spaHtml);
         const kind = classifyPath(path, manifest);
         if (kind === 'not-found') return notFound(c, path);
-        c.header('Cache-Control', 'no-cache');
         return html(c, kind === 'page' ? (pages.get(path) as string) : spaHtml);
       })
       // The build id the SPA polls must never come from a cache.

@@ -17,9 +17,19 @@ export async function createMember(db: Db, input: { id: string; email: string; g
   });
 }
 
+/** Records already read, by row object: a cached row (decision 090) is parsed once. */
+const parsedRecords = new WeakMap<object, OnboardingRecord>();
+
 /** Reads a stored record through its schema: a corrupt row is an error, never silently trusted. */
-export function recordOf(row: MemberRow): OnboardingRecord {
-  return v.parse(onboardingRecordSchema, row.onboarding);
+export function recordOf(row: Readonly<MemberRow>): OnboardingRecord {
+  if (!Object.isFrozen(row)) return v.parse(onboardingRecordSchema, row.onboarding);
+  let record = parsedRecords.get(row);
+  if (!record) {
+    // Frozen like the row it comes from: callers share it.
+    record = Object.freeze(v.parse(onboardingRecordSchema, row.onboarding));
+    parsedRecords.set(row, record);
+  }
+  return record;
 }
 
 /** The spec's user settings (§3, §7), plus the role the SPA needs for its guards. */

@@ -21,7 +21,7 @@ const PaymentLinkQuery = v.object({ offer: offerIdSchema });
  * file fee with the coupon, `prefilled_promo_code`. Any other offer is refused.
  */
 export function paymentLinkRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono().get('/user/payment-link', async (c) => {
     const caller = await requireCaller(c, guardDeps);
     const { offer } = readQuery(c, PaymentLinkQuery);

@@ -37,7 +37,7 @@ function pdfResponse(c: import('hono').Context, pdf: Uint8Array, fileName: strin
  * signed contract copy (for the member, and for staff at aal2).
  */
 export function privacyRoutes(deps: ApiDeps) {
-  const guardDeps = { db: deps.database.db, auth: deps.auth };
+  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
   const memberOnly = async (c: import('hono').Context) => {
     const caller = await requireCaller(c, guardDeps);

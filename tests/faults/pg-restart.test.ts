@@ -101,7 +101,10 @@ describe('PostgreSQL restarted under load', () => {
     running = false;
     await Promise.all(workers);
 
-    const during = samples.filter((s) => s.at > downAt + 200 && s.at < upAt);
+    // From half a second after the stop: `pg_ctl stop -m fast` first terminates the sessions; until
+    // the member cache's listening session is cut (a few ms, more on a loaded machine), a member
+    // may still be answered from memory — correctly: nothing can commit while the server stops.
+    const during = samples.filter((s) => s.at > downAt + 500 && s.at < upAt);
     const lastSecond = samples.filter((s) => s.at > upAt + 4000);
     const statuses = [...new Set(samples.map((s) => s.status))].sort();
     console.log(
@@ -114,7 +117,7 @@ describe('PostgreSQL restarted under load', () => {
     ).toEqual([]);
     expect(during.length).toBeGreaterThan(0);
     expect(
-      during.filter((s) => s.status !== 503),
+      during.filter((s) => s.status !== 503).map((s) => ({ ...s, afterStop: s.at - downAt, beforeStart: upAt - s.at })),
       'every request needing the database answers 503 while it is down',
     ).toEqual([]);
     expect(during.every((s) => s.code === 'SERVICE_UNAVAILABLE')).toBe(true);

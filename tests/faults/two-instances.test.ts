@@ -54,6 +54,17 @@ afterAll(async () => {
 
 const urlOf = (p: Product) => `http://127.0.0.1:${p.port}`;
 
+/** Asks again (every 5 ms, up to 2 s) until the answer satisfies `done`; returns the last one. */
+async function eventually<T>(ask: () => Promise<T>, done: (answer: T) => boolean): Promise<T> {
+  const until = performance.now() + 2_000;
+  let answer = await ask();
+  while (!done(answer) && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    answer = await ask();
+  }
+  return answer;
+}
+
 describe('two instances on one PostgreSQL', () => {
   it('a session opened on one instance works on the other', async (context) => {
     if (!available) context.skip();
@@ -64,6 +75,26 @@ describe('two instances on one PostgreSQL', () => {
     expect(settings.status).toBe(200);
     expect(settings.json.id).toBe(m.id);
     expect(settings.json.state).toBe('formules');
+  });
+
+  it('each keeps members in memory, yet a change made through one is seen by the other within milliseconds', async (context) => {
+    if (!available) context.skip();
+    const m = new HttpMember(urlOf(a), '198.51.100.44');
+    await m.signUpToPlans('memoire');
+    const onB = () => {
+      const other = Object.assign(Object.create(Object.getPrototypeOf(m)), m, { url: urlOf(b) }) as HttpMember;
+      return other.request('GET', '/api/v1/user/settings');
+    };
+    const before = await onB(); // now in B's memory
+    expect(before.json.state).toBe('formules');
+    const changed = await m.request('POST', '/api/v1/user/update', SEL_PLAN);
+    expect(changed.status).toBe(200);
+    const started = performance.now();
+    const seen = await eventually(onB, (r) => r.json.version === changed.json.version);
+    const delay = performance.now() - started;
+    expect(seen.json.state).toBe(changed.json.state);
+    console.log(`two instances: a change on A seen by B after ${delay.toFixed(1)} ms`);
+    expect(delay).toBeLessThan(1_000);
   });
 
   it('rate limits are shared: attempts on both count against one account', async (context) => {
@@ -119,7 +150,11 @@ describe('two instances on one PostgreSQL', () => {
     // Exactly one of each burst is allowed by the chart; the others are refused, never applied twice.
     expect(new Set(accepted).size, 'two accepted events with the same version: a lost update').toBe(accepted.length);
     expect(refused.every((s) => s === 409)).toBe(true);
-    const final = await m.request('GET', '/api/v1/user/settings');
+    // Each instance keeps members in memory (decision 090): B's last change reaches A by NOTIFY.
+    const final = await eventually(
+      () => m.request('GET', '/api/v1/user/settings'),
+      (r) => Number(r.json.version) === start + accepted.length,
+    );
     expect(Number(final.json.version)).toBe(start + accepted.length);
     const rows = await admin(async () => {
       const url = new URL(SERVER);

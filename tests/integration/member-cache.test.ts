@@ -1,0 +1,109 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberCacheOf } from '#bff/members/member-cache.ts';
+import { startTestProduct } from '#tests/support/test-product.ts';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+
+/**
+ * The member cache of decision 090 against a real database (PGlite here, PostgreSQL in
+ * `npm run test:db`): authenticated requests are served from memory, and every committed change
+ * to a member — through the product, by hand-written SQL, or (PostgreSQL) by another connection
+ * such as another instance — is seen by the next request.
+ */
+
+let product: Awaited<ReturnType<typeof startTestProduct>>;
+beforeAll(async () => {
+  product = await startTestProduct();
+});
+afterAll(() => product.stop());
+
+let n = 0;
+async function member() {
+  n += 1;
+  const agent = product.agent();
+  const email = `cache.${n}.${Date.now()}@example.fr`;
+  expect(
+    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
+  ).toBe(201);
+  const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
+  return { agent, id, email };
+}
+
+const cache = () => {
+  const found = memberCacheOf(product.database);
+  if (!found) throw new Error('no member cache');
+  return found;
+};
+
+describe('member cache', () => {
+  it('serves repeated authenticated requests from memory', async () => {
+    const m = await member();
+    await m.agent.get('/api/v1/user/settings');
+    const before = { hits: cache().hits, misses: cache().misses };
+    for (let i = 0; i < 5; i += 1) expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
+    expect(cache().hits - before.hits).toBe(5);
+    expect(cache().misses - before.misses).toBe(0);
+  });
+
+  it('an event applied through the product is in the very next answer', async () => {
+    const m = await member();
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
+    for (const body of [samples.profil, samples.questionnaire, samples.form_per_inf]) {
+      expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200); // cached before each change
+      expect((await m.agent.post('/api/v1/user/update', body)).status).toBe(200);
+      const after = await m.agent.json<{ version: number }>(m.agent.get('/api/v1/user/settings'));
+      const [row] = await product.database.query<{ version: number }>('SELECT version FROM members WHERE id = $1', [m.id]);
+      expect(after.version).toBe(row?.version);
+    }
+    expect((await m.agent.json<{ state: string }>(m.agent.get('/api/v1/user/settings'))).state).toBe('formules');
+  });
+
+  it('a change made by hand-written SQL is seen by the next request (a disabled account is refused at once)', async () => {
+    const m = await member();
+    expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
+    await product.database.query('UPDATE members SET disabled = true WHERE id = $1', [m.id]);
+    const refused = await m.agent.get('/api/v1/user/settings');
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe('ACCOUNT_DISABLED');
+  });
+
+  it('nothing is served from memory while the change feed is interrupted', async () => {
+    const m = await member();
+    await m.agent.get('/api/v1/user/settings');
+    product.database.changes.setLive(false);
+    try {
+      const before = cache().misses;
+      await m.agent.get('/api/v1/user/settings');
+      await m.agent.get('/api/v1/user/settings');
+      expect(cache().misses - before).toBe(2);
+      expect(cache().size).toBe(0);
+    } finally {
+      product.database.changes.setLive(true);
+    }
+  });
+
+  it.runIf(product_is_postgres())('PostgreSQL: a change committed by another connection (another instance) reaches this one', async () => {
+    const m = await member();
+    expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
+    const [{ db } = { db: '' }] = await product.database.query<{ db: string }>('SELECT current_database() AS db');
+    const url = new URL(process.env.DATABASE_URL as string);
+    url.pathname = `/${db}`;
+    const other = new pg.Client({ connectionString: url.toString() });
+    await other.connect();
+    try {
+      await other.query('UPDATE members SET disabled = true WHERE id = $1', [m.id]);
+      const started = performance.now();
+      let status = 200;
+      while (status === 200 && performance.now() - started < 2_000) status = (await m.agent.get('/api/v1/user/settings')).status;
+      expect(status).toBe(403);
+      // Delivered by LISTEN/NOTIFY within milliseconds; two seconds is the test's patience only.
+      expect(performance.now() - started).toBeLessThan(2_000);
+    } finally {
+      await other.end();
+    }
+  });
+});
+
+function product_is_postgres() {
+  return Boolean(process.env.DATABASE_URL);
+}

@@ -1,0 +1,131 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '#bff/config.ts';
+import type { Database } from '#bff/db/database.ts';
+import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { openTestDatabase } from '#tests/support/test-database.ts';
+
+/**
+ * Over a real socket (decision 090): Node's listener puts the security headers on every response
+ * and answers a prerendered page by its exact path itself. Its answers must be exactly Hono's for
+ * the same page (same body, same headers but the date), and nothing else may change.
+ */
+
+let dir: string;
+let database: Database;
+let product: Product;
+let base: string;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Node's own client: `fetch` would hide Content-Encoding and Content-Length. */
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const withoutDate = (headers: Answer['headers']) => {
+  const { date: _date, ...rest } = headers;
+  return rest;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'us-fast-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const page = (title: string) =>
+    `<!doctype html><html lang="fr"><head><title>${title}</title><link rel="canonical" href="${SITE_URL_PLACEHOLDER}/x" /></head><body>${'<p>texte</p>'.repeat(200)}</body></html>`;
+  write('index.html', page('Accueil'));
+  write('blog/index.html', page('Blog'));
+  write('spa.html', page('Espace'));
+  write('404.html', page('Page introuvable'));
+  write('sitemap.xml', '<urlset/>');
+  write('robots.txt', 'User-agent: *\n');
+  write(
+    'prerender-manifest.json',
+    JSON.stringify({ pages: ['/', '/blog'], prerenderedPatterns: ['/', '/blog'], spaRoutes: ['/connexion'] }),
+  );
+  write('assets/app-abc123.js', 'console.log(1)');
+  database = await openTestDatabase();
+  product = await startProduct(
+    parseConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', PUBLIC_SITE_URL: 'http://localhost:3999', DEMO_DATA: 'false' }),
+    { database, clientDir: dir },
+  );
+  base = `http://127.0.0.1:${product.port}`;
+});
+
+afterAll(async () => {
+  await product?.close();
+  await database?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Node fast paths', () => {
+  it('answers a prerendered page exactly as Hono does (gzip, identity and HEAD)', async () => {
+    for (const headers of [{ 'accept-encoding': 'gzip, deflate, br' }, {}] as Record<string, string>[]) {
+      const fast = await get('/blog', headers);
+      const viaHono = await get('/blog?utm_source=test', headers); // a query string goes to Hono
+      expect(fast.status).toBe(200);
+      expect(viaHono.status).toBe(200);
+      expect(fast.body.equals(viaHono.body)).toBe(true);
+      expect(withoutDate(fast.headers)).toEqual(withoutDate(viaHono.headers));
+      expect(fast.headers['content-length']).toBe(String(fast.body.length));
+    }
+    const gzipped = await get('/', { 'accept-encoding': 'gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('Accept-Encoding');
+    const head = await get('/', { 'accept-encoding': 'gzip' }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(gzipped.headers['content-length']);
+  });
+
+  it('puts the security headers on every kind of response, once', async () => {
+    for (const path of [
+      '/',
+      '/blog',
+      '/connexion',
+      '/page-inconnue',
+      '/assets/app-abc123.js',
+      '/api/v1/health',
+      '/api/v1/inconnu',
+      '/robots.txt',
+    ]) {
+      const answer = await get(path);
+      expect(answer.status, path).toBeLessThan(500);
+      expect(answer.headers['content-security-policy'], path).toContain("frame-ancestors 'none'");
+      expect(answer.headers['content-security-policy'], path).not.toContain(',');
+      expect(answer.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(answer.headers['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
+      expect(answer.headers['permissions-policy'], path).toContain('camera=()');
+      expect(answer.headers['x-frame-options'], path).toBe('DENY');
+    }
+    const framed = await get('/_local/booking/inconnu');
+    expect(framed.headers['content-security-policy']).toContain("frame-ancestors 'self'");
+    expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('leaves other methods, unknown and client-rendered paths to Hono', async () => {
+    expect((await get('/page-inconnue')).status).toBe(404);
+    expect((await get('/connexion')).body.toString()).toContain('Espace');
+    expect((await get('/blog/')).status).toBe(301);
+    expect((await get('/', {}, 'POST')).status).toBe(404);
+  });
+});
