@@ -85,10 +85,14 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
     mailQueued: () => mail.poke(),
     embeddedAuth,
     localMailbox: !config.smtpUrl,
-    clientDir: options.clientDir ?? join(process.cwd(), 'dist', 'client'),
+    clientDir: options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client'),
   });
 
-  const demoAccounts = config.demoData && !config.supabase ? await seedDemo(adminClient(auth), database.db) : [];
+  // Independent of serving the site: the demo accounts are created while the server starts to
+  // listen (start-up target, decision 080); startProduct resolves once both are done.
+  const seeding: Promise<Product['demoAccounts']> =
+    config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
+  seeding.catch(() => {}); // awaited below; must not be reported unhandled if listening fails first
 
   let server: ServerType | undefined;
   let port = config.port;
@@ -110,6 +114,13 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
       );
       s.once('error', reject);
     });
+  }
+  let demoAccounts: Product['demoAccounts'];
+  try {
+    demoAccounts = await seeding;
+  } catch (error) {
+    if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+    throw error;
   }
   mail.start();
   const retention = startRetentionJob({ db: database.db, clock, auth });

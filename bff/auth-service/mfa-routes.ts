@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt, ne } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import * as v from 'valibot';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
@@ -61,6 +60,8 @@ export function mfaRoutes(deps: AuthDeps) {
       const issuer = body.issuer || new URL(deps.config.siteUrl).host;
       const secret = new Secret({ size: 20 }).base32;
       const uri = totpFor(secret, issuer, row.email ?? '').toString();
+      // Loaded at the first enrolment, not at start (start-up target, decision 080).
+      const { default: QRCode } = await import('qrcode');
       const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 1 });
 
       const factor = await deps.db.transaction(async (tx) => {

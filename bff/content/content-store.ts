@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BlogFrontMatterSchema, ContentError, PageFrontMatterSchema, parseDocument, wordCount } from '#bff/content/markdown.ts';
+import {
+  BlogFrontMatterSchema,
+  ContentError,
+  PageFrontMatterSchema,
+  parseFrontMatter,
+  renderMarkdown,
+  wordCount,
+} from '#bff/content/markdown.ts';
 
 /** The site's copy folder (`content/` at the repository root). */
 export const CONTENT_DIR = join(import.meta.dirname, '..', '..', 'content');
@@ -66,32 +73,50 @@ function markdownFiles(dir: string): { slug: string; source: string; file: strin
     });
 }
 
-/** Reads, validates and renders every document once; a bad file stops the start with its name. */
+interface StoredDocument {
+  summary: ContentSummary;
+  markdown: string;
+  html?: string;
+}
+
+/**
+ * Reads and validates every document once, so that a bad file stops the start with its name; the
+ * HTML of a document is rendered at its first request and kept (rendering all of them at start
+ * took ≈ 300 ms of the start-up, decision 080).
+ */
 export function loadContent(dir = CONTENT_DIR): ContentStore {
-  const store: Record<Collection, ContentDocument[]> = { blog: [], pages: [] };
+  const store: Record<Collection, StoredDocument[]> = { blog: [], pages: [] };
   for (const { slug, source, file } of markdownFiles(join(dir, 'blog'))) {
-    const { frontMatter, markdown, html } = parseDocument(source, BlogFrontMatterSchema, `blog/${file}`);
-    store.blog.push({ collection: 'blog', slug, path: `/blog/${slug}`, ...frontMatter, readingMinutes: readingMinutes(markdown), html });
+    const { frontMatter, markdown } = parseFrontMatter(source, BlogFrontMatterSchema, `blog/${file}`);
+    store.blog.push({
+      summary: { collection: 'blog', slug, path: `/blog/${slug}`, ...frontMatter, readingMinutes: readingMinutes(markdown) },
+      markdown,
+    });
   }
-  store.blog.sort((a, b) => (b.date ?? '').localeCompare(a.date ?? '') || a.slug.localeCompare(b.slug));
+  store.blog.sort((a, b) => (b.summary.date ?? '').localeCompare(a.summary.date ?? '') || a.summary.slug.localeCompare(b.summary.slug));
   for (const { slug, source, file } of markdownFiles(join(dir, 'pages'))) {
-    const { frontMatter, markdown, html } = parseDocument(source, PageFrontMatterSchema, `pages/${file}`);
+    const { frontMatter, markdown } = parseFrontMatter(source, PageFrontMatterSchema, `pages/${file}`);
     store.pages.push({
-      collection: 'pages',
-      slug,
-      path: pagePaths[slug] ?? `/${slug}`,
-      ...frontMatter,
-      draft: false,
-      readingMinutes: readingMinutes(markdown),
-      html,
+      summary: {
+        collection: 'pages',
+        slug,
+        path: pagePaths[slug] ?? `/${slug}`,
+        ...frontMatter,
+        draft: false,
+        readingMinutes: readingMinutes(markdown),
+      },
+      markdown,
     });
   }
   return {
     get(collection, slug, withDrafts) {
-      return store[collection].find((doc) => doc.slug === slug && (withDrafts || !doc.draft));
+      const doc = store[collection].find(({ summary }) => summary.slug === slug && (withDrafts || !summary.draft));
+      if (!doc) return undefined;
+      doc.html ??= renderMarkdown(doc.markdown);
+      return { ...doc.summary, html: doc.html };
     },
     list(collection, withDrafts) {
-      return store[collection].filter((doc) => withDrafts || !doc.draft).map(({ html: _html, ...summary }) => summary);
+      return store[collection].filter(({ summary }) => withDrafts || !summary.draft).map(({ summary }) => ({ ...summary }));
     },
   };
 }

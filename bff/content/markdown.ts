@@ -86,8 +86,12 @@ export interface ParsedDocument<F> {
   html: string;
 }
 
-/** Parses and validates one file; throws a `ContentError` naming the file and the field. */
-export function parseDocument<S extends v.GenericSchema>(source: string, schema: S, fileName: string): ParsedDocument<v.InferOutput<S>> {
+/** Parses and validates one file without rendering it; throws a `ContentError` naming the file and the field. */
+export function parseFrontMatter<S extends v.GenericSchema>(
+  source: string,
+  schema: S,
+  fileName: string,
+): Omit<ParsedDocument<v.InferOutput<S>>, 'html'> {
   // gray-matter caches by content; pass a fresh options object to get a fresh result every time.
   const parsed = matter(source, {});
   const result = v.safeParse(schema, parsed.data);
@@ -95,5 +99,11 @@ export function parseDocument<S extends v.GenericSchema>(source: string, schema:
     const issue = result.issues[0];
     throw new ContentError(`${fileName} : front matter invalide (${v.getDotPath(issue) ?? ''} ${issue.message})`);
   }
-  return { frontMatter: result.output, markdown: parsed.content, html: renderMarkdown(parsed.content) };
+  return { frontMatter: result.output, markdown: parsed.content };
+}
+
+/** Parses, validates and renders one file; throws a `ContentError` naming the file and the field. */
+export function parseDocument<S extends v.GenericSchema>(source: string, schema: S, fileName: string): ParsedDocument<v.InferOutput<S>> {
+  const { frontMatter, markdown } = parseFrontMatter(source, schema, fileName);
+  return { frontMatter, markdown, html: renderMarkdown(markdown) };
 }

@@ -1,6 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { renderContractPdf } from '#bff/contract/contract-pdf.ts';
 import { agencyIdentity, contractDocument } from '#bff/contract/contract-text.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
@@ -60,6 +59,8 @@ export async function renderMemberContract(
     formCompletedAt: event?.createdAt ?? null,
     signedAt,
   });
+  // pdf-lib (≈ 200 ms to import) is loaded at the first contract, not at start (decision 080).
+  const { renderContractPdf } = await import('#bff/contract/contract-pdf.ts');
   const pdf = await renderContractPdf(document, { memberName: form.output.fullName, now: options.now });
   return { pdf, fullName: form.output.fullName, signedAt };
 }

@@ -15,9 +15,12 @@ export const DEMO_ACCOUNTS = [
   },
 ];
 
+/**
+ * Creates the demo accounts that do not exist yet (on a restart: three lookups, nothing else).
+ * The three are independent: created concurrently, so that their password hashes (argon2id,
+ * on libuv's pool) overlap at the first start (decision 080).
+ */
 export async function seedDemo(admin: SupabaseClient, db: Db): Promise<typeof DEMO_ACCOUNTS> {
-  for (const account of DEMO_ACCOUNTS) {
-    await ensureAccount(admin, db, account);
-  }
+  await Promise.all(DEMO_ACCOUNTS.map((account) => ensureAccount(admin, db, account)));
   return DEMO_ACCOUNTS;
 }

@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, statSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Context, Hono } from 'hono';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { errorBody } from '#bff/http/errors.ts';
 
 /**
@@ -24,6 +24,13 @@ const SOURCE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.
 const MAX_SOURCE_BYTES = 20 * 1024 * 1024;
 /** SVG sources are rasterised at this density at most (dpi). */
 const MAX_SVG_DENSITY = 2400;
+
+let sharpLoading: Promise<typeof Sharp> | undefined;
+/** sharp (native, ≈ 50–100 ms to import) is loaded at the first image, not at start (decision 080). */
+function loadSharp(): Promise<typeof Sharp> {
+  sharpLoading ??= import('sharp').then((module) => module.default);
+  return sharpLoading;
+}
 
 /** The repository's `public/` folder (images of the site, before and without a build). */
 export const PUBLIC_DIR = join(import.meta.dirname, '..', '..', 'public');
@@ -91,6 +98,7 @@ function realpathOrNull(path: string): string | null {
  */
 export async function imageMetadata(file: string): Promise<ImageMetadata> {
   try {
+    const sharp = await loadSharp();
     const { width, height } = await sharp(file).metadata();
     if (!width || !height) throw new Error('dimensions absentes');
     return { width, height, ratio: width / height };
@@ -103,6 +111,7 @@ export async function imageMetadata(file: string): Promise<ImageMetadata> {
 /** Renders `file` as a WebP `width` pixels wide (never enlarging a raster source). */
 export async function renderWebp(file: string, width: number, quality: number): Promise<Buffer> {
   const isSvg = extname(file).toLowerCase() === '.svg';
+  const sharp = await loadSharp();
   let input = sharp(file, { animated: false, limitInputPixels: 50_000_000 });
   if (isSvg) {
     // Vector sources are rasterised at the density that gives the asked width, not upscaled.

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
@@ -21,7 +21,12 @@ export interface MailDispatcher {
  * so that several instances never send the same mail twice; a failure is retried later.
  */
 export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: string; clock: Clock }): MailDispatcher {
-  const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
+  // nodemailer is loaded with the first mail to send, not at start (start-up target, decision 080).
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () => {
+    transport ??= import('nodemailer').then((module) => module.default.createTransport(options.smtpUrl));
+    return transport;
+  };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let again = false;
@@ -57,7 +62,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
     ).rows[0];
     if (!row) return false;
     try {
-      await transport.sendMail({
+      await (await transporter()).sendMail({
         from: options.from,
         to: row.to_address,
         subject: row.subject,
@@ -113,7 +118,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
     async stop() {
       if (timer) clearInterval(timer);
       await running?.catch(() => {});
-      transport.close();
+      if (transport) (await transport.catch(() => undefined))?.close();
     },
   };
   return dispatcher;

@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
 import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { offerOfSession, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 
 /**
@@ -116,7 +117,7 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
     const now = deps.clock.now();
     let event: Stripe.Event;
     try {
-      event = await Stripe.webhooks.constructEventAsync(body, header, secret, undefined, undefined, now.getTime());
+      event = await (await stripeLibrary()).webhooks.constructEventAsync(body, header, secret, undefined, undefined, now.getTime());
     } catch {
       throw invalidSignature();
     }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import Stripe from 'stripe';
 import * as v from 'valibot';
 import type { Clock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
 import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { standInPaymentLinkId, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
 import { FILE_FEE_WITH_COUPON_CENTS, formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
@@ -73,7 +73,7 @@ export function successUrl(config: Config, offerId: OfferId, sessionId: string):
 }
 
 /** A Checkout Session and its `checkout.session.completed` event, in Stripe's shape. */
-export function completedCheckoutEvent(input: {
+export async function completedCheckoutEvent(input: {
   config: Config;
   offerId: OfferId;
   sessionId: string;
@@ -112,7 +112,7 @@ export function completedCheckoutEvent(input: {
   return {
     id: randomId('evt_'),
     object: 'event',
-    api_version: Stripe.API_VERSION,
+    api_version: (await stripeLibrary()).API_VERSION,
     created,
     data: { object: session },
     livemode: false,
@@ -171,7 +171,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       if (!params.email) return c.html(pageOf(config, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);
       const { amount } = amountOf(config, offerId, params.promoCode);
       const sessionId = randomId('cs_test_', 40);
-      const event = completedCheckoutEvent({
+      const event = await completedCheckoutEvent({
         config,
         offerId,
         sessionId,
@@ -182,7 +182,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       });
       const payload = JSON.stringify(event, null, 2);
       const secret = await stripeWebhookSecret(config, deps.db);
-      const signature = Stripe.webhooks.generateTestHeaderString({
+      const signature = (await stripeLibrary()).webhooks.generateTestHeaderString({
         payload,
         secret,
         timestamp: Math.floor(deps.clock.now().getTime() / 1000),

@@ -9,6 +9,9 @@
  * on port 0, the built SPA from dist/client), signs up `<members>` members over HTTP and brings
  * each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { parseConfig } from '#bff/config.ts';
@@ -73,6 +76,12 @@ async function product(memberCount: number) {
 
 function bare() {
   const app = new Hono().get('/', (c) => c.text('hello'));
+  // A reference for the prerendered page: the same gzipped bytes, from memory, through bare Hono.
+  const home = join(process.env.CLIENT_DIR ?? 'dist/client', 'index.html');
+  if (existsSync(home)) {
+    const page = new Uint8Array(gzipSync(readFileSync(home, 'utf8')));
+    app.get('/page', (c) => c.body(page, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Encoding': 'gzip' }));
+  }
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, cookies: [] })}\n`);
   });

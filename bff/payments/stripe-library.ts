@@ -1,0 +1,13 @@
+import type Stripe from 'stripe';
+
+let loading: Promise<typeof Stripe> | undefined;
+
+/**
+ * The `stripe` library, loaded at its first use (a webhook's signature check, the checkout
+ * stand-in) rather than at start: importing it costs ≈ 100 ms that the first page does not need
+ * (start-up target, decision 080). Always the real library, never a stand-in.
+ */
+export function stripeLibrary(): Promise<typeof Stripe> {
+  loading ??= import('stripe').then((module) => module.default);
+  return loading;
+}
