@@ -1,9 +1,96 @@
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { PageFrontMatterSchema, parseDocument } from './bff/content/markdown.ts';
+import { activePlans, FILE_FEE_DISPLAYED_CENTS, fileFee, formatEuros, plans } from './machines/onboarding/plans.ts';
+import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from './machines/public-site/public-forms.ts';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
 import { versionPlugin } from './scripts/vite-plugin-version.ts';
+
+/**
+ * `virtual:public-plans`: the price list of the public pages (`PlansSection`), computed at build
+ * time from machines/onboarding/plans.ts, so that public pages do not load the plans module and
+ * its validation library (valibot) to print a few prices. The member area keeps using the module.
+ */
+function publicPlansPlugin(): Plugin {
+  const id = 'virtual:public-plans';
+  const payInFull = (name: string, type: 'cash' | 'cashback') => plans.find((p) => p.name === name && p.type === type);
+  return {
+    name: 'union-public-plans',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      const monthly = activePlans('cash')
+        .filter((plan) => plan.type === 'monthly')
+        .map((plan) => {
+          const cash = payInFull(plan.name, 'cash');
+          const cashback = payInFull(plan.name, 'cashback');
+          return {
+            id: plan.id,
+            title: plan.title,
+            durationMonths: plan.durationMonths,
+            highlight: plan.highlight,
+            price: formatEuros(plan.priceCents),
+            cycleLabel: plan.cycleLabel,
+            cashPrice: cash ? formatEuros(cash.priceCents) : '',
+            cashbackPrice: cashback ? formatEuros(cashback.priceCents) : null,
+            features: [...plan.features],
+          };
+        });
+      const file = {
+        title: fileFee.title,
+        price: formatEuros(fileFee.priceCents),
+        displayedPrice: formatEuros(FILE_FEE_DISPLAYED_CENTS),
+        description: fileFee.description,
+      };
+      return `export default ${JSON.stringify({ monthly, fileFee: file })};`;
+    },
+  };
+}
+
+/**
+ * `virtual:public-form-fields`: what the public forms need to render (the contact subjects, the
+ * message's maximum length), from machines/public-site/public-forms.ts at build time. The schemas
+ * of that module, and valibot, are loaded when a form is sent.
+ */
+function publicFormFieldsPlugin(): Plugin {
+  const id = 'virtual:public-form-fields';
+  return {
+    name: 'union-public-form-fields',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load: (resolved) =>
+      resolved === `\0${id}`
+        ? `export const CONTACT_SUBJECTS = ${JSON.stringify(CONTACT_SUBJECTS)};\nexport const MESSAGE_MAX_LENGTH = ${JSON.stringify(MESSAGE_MAX_LENGTH)};`
+        : null,
+  };
+}
+
+/**
+ * `virtual:page-head/<name>`: the front matter (title, description, heading) of
+ * `content/pages/<name>.md` without its text. A page needs it at once (head tags, `<h1>`); its text,
+ * from `virtual:content/pages/<name>`, is loaded as a deferred part (src/lib/deferred.tsx).
+ */
+function pageHeadPlugin(): Plugin {
+  const prefix = 'virtual:page-head/';
+  return {
+    name: 'union-page-head',
+    enforce: 'pre',
+    resolveId: (source) => (source.startsWith(prefix) ? `\0${source}` : null),
+    load(id) {
+      if (!id.startsWith(`\0${prefix}`)) return null;
+      const name = id.slice(prefix.length + 1);
+      if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name)) this.error(`Page de contenu invalide : ${name}`);
+      const file = join(import.meta.dirname, 'content', 'pages', `${name}.md`);
+      this.addWatchFile(file);
+      const { frontMatter } = parseDocument(readFileSync(file, 'utf8'), PageFrontMatterSchema, `pages/${name}.md`);
+      return `export default ${JSON.stringify(frontMatter)};`;
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -19,8 +106,44 @@ export default defineConfig({
     vanillaExtractPlugin(),
     contentPlugin(),
     versionPlugin(),
+    publicPlansPlugin(),
+    pageHeadPlugin(),
+    publicFormFieldsPlugin(),
   ],
-  build: { outDir: 'dist/client', sourcemap: false, target: 'es2022', manifest: true },
+  build: {
+    outDir: 'dist/client',
+    sourcemap: false,
+    target: 'es2022',
+    manifest: true,
+    modulePreload: {
+      // Every browser the site supports knows `<link rel="modulepreload">`: no polyfill in the entry.
+      polyfill: false,
+      // A lazy chunk's stylesheets are still loaded with it (no unstyled flash), but not the list of
+      // every JS file it imports: that list of hashed names sat in the entry of every page. The
+      // browser fetches those imports itself, and the router preloads a route on intent.
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : deps.filter((dep) => dep.endsWith('.css'))),
+    },
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // React and the router: one chunk every page loads first, instead of a dozen small ones.
+            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
+            // The public pages' shell (header, buttons, content page): one chunk, not ten.
+            {
+              name: 'site',
+              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)/,
+            },
+            // The form fields and helpers of the public forms (also used by the member area).
+            {
+              name: 'forms',
+              test: /src[\\/](components[\\/]ui[\\/](field\.css|form-alert|text-field|checkbox-field|radio-group|use-form)|lib[\\/]form-data|features[\\/]public-site[\\/]api[\\/]public-forms)/,
+            },
+          ],
+        },
+      },
+    },
+  },
   test: {
     include: ['{src,bff,machines,tests/unit,tests/integration,tests/security,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',

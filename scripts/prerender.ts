@@ -123,6 +123,33 @@ function pageHtml(template: string, head: string, app: string): string {
     .replace('<div id="app"></div>', `<div id="app">${app}</div>`);
 }
 
+/**
+ * The page's scripts (`<script type="module">` and its `modulepreload` links) at the end of
+ * `<body>`: they run after parsing anyway, and the browser then paints the page's HTML without
+ * waiting for their requests (the first paint of a prerendered page needs no JavaScript).
+ */
+export function scriptsAfterContent(html: string): string {
+  const scripts: string[] = [];
+  const head = html.replace(/\s*<link rel="modulepreload"[^>]*>|\s*<script type="module"[^>]*><\/script>/g, (tag) => {
+    scripts.push(tag.trim());
+    return '';
+  });
+  return head.replace(/\s*<\/body>/, `\n    ${scripts.join('\n    ')}\n  </body>`);
+}
+
+/**
+ * The page's stylesheets inlined (`<style>`: the CSP allows inline styles, not inline scripts), so
+ * that the first paint waits for no CSS request. Each stays named by a `disabled` link, which the
+ * browser does not fetch and which tells Vite's preloader, on a later client-side navigation, that
+ * the file is already applied (it would otherwise add it a second time).
+ */
+export function inlineStylesheets(html: string, readCss: (file: string) => string): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
+    const css = readCss(file).trim().replaceAll('</style', '<\\/style');
+    return `<style>${css}</style><link rel="stylesheet" crossorigin href="/${file}" disabled />`;
+  });
+}
+
 /** Stylesheets and module preloads of the page's chunks that the template does not load already. */
 function assetTags(assets: { css: string[]; js: string[] }, template: string): string {
   const missing = (file: string) => !template.includes(`"/${file}"`);
@@ -210,6 +237,15 @@ export async function prerender(): Promise<PrerenderManifest> {
   const started = Date.now();
   const manifest = JSON.parse(readFileSync(join(clientDir, '.vite', 'manifest.json'), 'utf8')) as ViteManifest;
   const template = baseTemplate();
+  const cssCache = new Map<string, string>();
+  const readCss = (file: string) => {
+    let css = cssCache.get(file);
+    if (css === undefined) {
+      css = readFileSync(join(clientDir, file), 'utf8');
+      cssCache.set(file, css);
+    }
+    return css;
+  };
   const entry = await buildServerEntry();
   serveContentInProcess();
 
@@ -225,7 +261,7 @@ export async function prerender(): Promise<PrerenderManifest> {
     const head = [entry.pageHeadTags(page.meta, SITE_URL_PLACEHOLDER), assetTags(assetsOf(page.routeIds, manifest), template)]
       .filter(Boolean)
       .join('\n    ');
-    write(outputFile(path), pageHtml(template, head, stripHoistables(page.html)));
+    write(outputFile(path), scriptsAfterContent(inlineStylesheets(pageHtml(template, head, stripHoistables(page.html)), readCss)));
     pages.push(page);
   }
 
@@ -237,7 +273,10 @@ export async function prerender(): Promise<PrerenderManifest> {
     `<meta name="robots" content="noindex" />`,
     assetTags(assetsOf(missing.routeIds, manifest), template),
   ].join('\n    ');
-  write(join(clientDir, '404.html'), pageHtml(template, notFoundHead, stripHoistables(missing.html)));
+  write(
+    join(clientDir, '404.html'),
+    scriptsAfterContent(inlineStylesheets(pageHtml(template, notFoundHead, stripHoistables(missing.html)), readCss)),
+  );
 
   // The member and staff areas render in the browser only.
   write(join(clientDir, 'spa.html'), pageHtml(template, `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />`, ''));

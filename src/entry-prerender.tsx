@@ -1,7 +1,10 @@
 import { createMemoryHistory, createRouter, RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { type PageMeta, pageHeadTags, takeCollectedMeta } from '#src/features/public-site/page-meta.ts';
+import { preloadErrorPages } from '#src/features/errors/lazy-error-pages.tsx';
+import { type PageMeta, pageHeadTags } from '#src/features/public-site/page-meta.ts';
+import { takeCollectedMeta } from '#src/features/public-site/use-page-meta.ts';
+import { loadDeferred } from '#src/lib/deferred.tsx';
 import { session } from '#src/lib/session.ts';
 import { routeTree } from '#src/route-tree.gen.ts';
 
@@ -32,6 +35,9 @@ export interface RenderedPage {
 export async function renderPage(path: string): Promise<RenderedPage> {
   const router = routerFor(path);
   await router.load();
+  // The page's deferred parts (long text, static sections) are in its HTML, inside their Suspense
+  // boundaries; the browser hydrates them later (src/lib/deferred.tsx).
+  await Promise.all([loadDeferred(), preloadErrorPages()]);
   takeCollectedMeta();
   const html = renderToString(
     <StrictMode>

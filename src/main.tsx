@@ -1,26 +1,22 @@
 import '#src/styles/global.css.ts';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { installConsentOpener } from '#src/features/consent/consent-opener.ts';
+import { preloadErrorPages } from '#src/features/errors/lazy-error-pages.tsx';
 import { installChunkReload } from '#src/lib/chunk-reload.ts';
-import { notify } from '#src/lib/notifications.ts';
 import { session } from '#src/lib/session.ts';
 import { createAppRouter } from '#src/router.ts';
-import { startSmoothScroll } from '#src/lib/smooth-scroll.ts';
-import { startVersionCheck } from '#src/lib/version-check.ts';
+import { loadDeferred, startDeferredClock } from '#src/lib/deferred.tsx';
+import { whenIdle } from '#src/lib/idle.ts';
 
 installChunkReload();
-startSmoothScroll();
+installConsentOpener();
+// Deferred parts of a prerendered page (its text, static sections) load once the page is idle.
+startDeferredClock();
 
-// A newer build went live: offer a reload rather than forcing it in the middle of a form.
-startVersionCheck(() =>
-  notify({
-    title: 'Une nouvelle version du site est disponible',
-    description: 'Rechargez la page pour en profiter.',
-    duration: Number.POSITIVE_INFINITY,
-    action: { label: 'Recharger', altText: 'Recharger la page pour la nouvelle version', onAction: () => window.location.reload() },
-  }),
-);
+// Smooth scrolling and the version check: not needed to paint or hydrate the page.
+whenIdle(() => void import('#src/lib/background-tasks.ts').then(({ startBackgroundTasks }) => startBackgroundTasks()), 4000);
 
 const router = createAppRouter(session);
 
@@ -44,16 +40,36 @@ void session.ensure();
 const container = document.getElementById('app');
 if (!container) throw new Error('#app is missing from index.html');
 
-const render = () =>
-  createRoot(container).render(
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
-  );
-// A prerendered page stays on screen until its route chunks and data are loaded (no blank flash).
-if (container.hasChildNodes())
+const app = (
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>
+);
+/** A page that starts on the 404 or error page: its code first, so that it renders at once. */
+async function errorPagesIfNeeded() {
+  const failed = router.state.matches.some((match) => match.status === 'notFound' || match.status === 'error' || match._notFound === true);
+  if (failed || router.state.matches.length === 0) await preloadErrorPages().catch(() => undefined);
+}
+
+// A prerendered page stays on screen until its route chunks and data are loaded. It was rendered
+// for its path alone: without a query string React hydrates it (the DOM is kept, its deferred parts
+// are hydrated once the page is idle); with one (`?genre=`, `?preview=`…), which may change what it
+// shows, it is rendered from scratch once its deferred parts are loaded too.
+if (container.hasChildNodes()) {
+  const hydrate = window.location.search === '';
   void router
     .load()
     .catch(() => undefined)
-    .finally(render);
-else render();
+    .then(errorPagesIfNeeded)
+    .then(() => (hydrate ? undefined : loadDeferred().catch(() => undefined)))
+    .finally(() => {
+      if (!hydrate) {
+        createRoot(container).render(app);
+        return;
+      }
+      // As for a server-rendered router: the match tree then has the same Suspense boundaries as the
+      // prerendered HTML (scripts/prerender.ts), which hydration requires.
+      router.ssr = { manifest: undefined };
+      hydrateRoot(container, app);
+    });
+} else createRoot(container).render(app);

@@ -35,8 +35,4 @@ export function validate<S extends v.GenericSchema>(
   return { success: false, fieldErrors: fieldErrorsOf(result.issues, rename) };
 }
 
-/** A text entry of a `FormData` (`''` when absent or a file). */
-export function textOf(data: FormData, name: string): string {
-  const value = data.get(name);
-  return typeof value === 'string' ? value : '';
-}
+export { textOf } from '#src/lib/form-data.ts';

@@ -1,17 +1,30 @@
-import * as v from 'valibot';
+import { matching, trimmedText } from '#src/lib/search-params.ts';
 
 /**
- * Search-param schemas of the routes (valibot, used as `validateSearch`). A malformed value never
- * throws: it falls back to `undefined` so a bad link degrades to the default behaviour.
+ * Search-param readers of the routes (`validateSearch`). A malformed value never throws: it falls
+ * back to `undefined` so a bad link degrades to the default behaviour.
  */
-const optionalText = v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(2048))), undefined);
+
+export interface RedirectSearch {
+  redirect?: string;
+}
 
 /** `?redirect=/path` after sign-in; sanitised again with `safeRedirect` before use. */
-export const RedirectSearchSchema = v.object({ redirect: optionalText });
+export function RedirectSearchSchema(search: Record<string, unknown>): RedirectSearch {
+  return { redirect: trimmedText(search.redirect) };
+}
+
+export interface UpdatePasswordSearch {
+  token_hash?: string;
+  email?: string;
+  type?: string;
+}
 
 /** `?token_hash=…&type=recovery[&email=…]` of the recovery mail's link. */
-export const UpdatePasswordSearchSchema = v.object({
-  token_hash: v.fallback(v.optional(v.pipe(v.string(), v.trim(), v.regex(/^[0-9a-f]{20,128}$/i))), undefined),
-  email: optionalText,
-  type: optionalText,
-});
+export function UpdatePasswordSearchSchema(search: Record<string, unknown>): UpdatePasswordSearch {
+  return {
+    token_hash: matching(search.token_hash, /^[0-9a-f]{20,128}$/i, true),
+    email: trimmedText(search.email),
+    type: trimmedText(search.type),
+  };
+}

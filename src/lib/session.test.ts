@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSessionStore, type SessionUser, type SettingsOutcome, toSessionUser } from '#src/lib/session.ts';
+import { createSessionStore, type SessionUser, type SettingsOutcome } from '#src/lib/session.ts';
+import { toSessionUser } from '#src/lib/session-settings.ts';
 
 const member: SessionUser = {
   id: 'u1',

@@ -1,4 +1,4 @@
-import { api, send } from '#src/lib/api-client.ts';
+import type { Aal, SessionError, SessionUser, SettingsOutcome } from '#src/lib/session-types.ts';
 
 /**
  * The member's session as the SPA sees it. The browser never holds a token (HttpOnly cookies set
@@ -9,47 +9,9 @@ import { api, send } from '#src/lib/api-client.ts';
  * A tiny external store (for `useSyncExternalStore`); guards `await store.ensure()`.
  */
 
-export type Aal = 'aal1' | 'aal2';
-
-/** The `subscription` object of the settings, with the spec's field names (§3). */
-export interface SubscriptionSettings {
-  renouncedWithdrawalRight: boolean | null;
-  applicationFeesPaid: boolean;
-  subscriptionFeesPaid: boolean;
-  formPersonnalInfoCompleted: boolean;
-  subscriptionDate: string | null;
-  subscriptionContractFormCompleted: boolean;
-  onboardingMeetingDateSelected: boolean;
-  onboardingMeetingDone: boolean;
-  onboardingMeetingDate: string | null;
-  [field: string]: unknown;
-}
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  /** `homme`, `femme` or `staff`. */
-  role: string;
-  aal: Aal;
-  selectedPlanId: string | null;
-  meeting: unknown;
-  subscription: SubscriptionSettings;
-  /** Where the member stands in the onboarding chart, dotted (`'attente-contrat.paiement'`); null for staff. */
-  state?: string | null;
-  /** The member's onboarding record, from which the wizard restores the chart; null for staff. */
-  onboarding?: unknown;
-  /** The record's version (changes with every accepted event). */
-  version?: number;
-}
+export type { Aal, SessionError, SessionUser, SettingsOutcome, SubscriptionSettings } from '#src/lib/session-types.ts';
 
 export type SessionStatus = 'unknown' | 'signed-in' | 'signed-out' | 'failed';
-
-export interface SessionError {
-  at: string;
-  status: number;
-  code: string;
-  message: string;
-}
 
 export interface SessionState {
   status: SessionStatus;
@@ -60,11 +22,6 @@ export interface SessionState {
   /** Failed settings loads, oldest first (spec: "errors list"), capped at 20. */
   errors: readonly SessionError[];
 }
-
-export type SettingsOutcome =
-  | { kind: 'signed-in'; user: SessionUser }
-  | { kind: 'signed-out' }
-  | { kind: 'failed'; error: Omit<SessionError, 'at'> };
 
 export interface SessionStore {
   getSnapshot(): SessionState;
@@ -157,41 +114,16 @@ export function createSessionStore(loadSettings: () => Promise<SettingsOutcome>,
   };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Reads the settings answer; an answer without an id counts as signed out (spec §7). */
-export function toSessionUser(body: unknown): SessionUser | null {
-  const source = isRecord(body) && isRecord(body.user) && !('id' in body) ? body.user : body;
-  if (!isRecord(source) || typeof source.id !== 'string' || source.id === '') return null;
-  return {
-    id: source.id,
-    email: typeof source.email === 'string' ? source.email : '',
-    role: typeof source.role === 'string' ? source.role : '',
-    aal: source.aal === 'aal2' ? 'aal2' : 'aal1',
-    selectedPlanId: typeof source.selectedPlanId === 'string' ? source.selectedPlanId : null,
-    meeting: source.meeting ?? null,
-    subscription: (isRecord(source.subscription) ? source.subscription : {}) as SubscriptionSettings,
-    state: typeof source.state === 'string' ? source.state : null,
-    onboarding: isRecord(source.onboarding) ? source.onboarding : null,
-    version: typeof source.version === 'number' ? source.version : 0,
-  };
-}
-
 /**
  * The session as a `SettingsOutcome`, through `GET /api/v1/auth/session` (the settings, or
- * `{ user: null }` with a 200 for a visitor: public pages then log no failed request).
+ * `{ user: null }` with a 200 for a visitor: public pages then log no failed request). A plain
+ * request, sent at once; the code that reads its answer (session-settings.ts) is fetched beside
+ * it: the session loads on every page, neither needs to be in its first load.
  */
-export async function fetchSettings(): Promise<SettingsOutcome> {
-  const result = await send(api.auth.session.$get());
-  if (result.ok) {
-    const user = toSessionUser(result.data);
-    return user ? { kind: 'signed-in', user } : { kind: 'signed-out' };
-  }
-  if (result.error.status === 401) return { kind: 'signed-out' };
-  const { status, code, message } = result.error;
-  return { kind: 'failed', error: { status, code, message } };
+export function fetchSettings(): Promise<SettingsOutcome> {
+  const request = fetch('/api/v1/auth/session', { credentials: 'same-origin' });
+  request.catch(() => undefined); // handled by `readSettings`, once loaded: not an unhandled rejection meanwhile
+  return import('#src/lib/session-settings.ts').then(({ readSettings }) => readSettings(request));
 }
 
 /** The app's session store (the router context carries it). */

@@ -8,13 +8,18 @@ export function wantsSmoothScroll(matchMedia: (query: string) => { matches: bool
   return !matchMedia(REDUCED_MOTION_QUERY).matches;
 }
 
+/** The first sign that the visitor is about to scroll or interact. */
+const FIRST_INPUT_EVENTS = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+
 /**
- * Loads Lenis once the page is idle (it is not part of the first load) and starts it, unless the
- * visitor prefers reduced motion; stops it if that preference is turned on later.
+ * Loads Lenis at the visitor's first input (wheel, touch, pointer or key: it is not part of the
+ * first load, and its start-up does not compete with the page's) and starts it, unless the visitor
+ * prefers reduced motion; stops it if that preference is turned on later.
  */
 export function startSmoothScroll(): void {
   if (typeof window === 'undefined' || !wantsSmoothScroll((q) => window.matchMedia(q))) return;
   const start = () => {
+    for (const type of FIRST_INPUT_EVENTS) window.removeEventListener(type, start);
     void import('lenis').then(({ default: Lenis }) => {
       const lenis = new Lenis({ ...SMOOTH_SCROLL, autoRaf: true, anchors: true });
       window.matchMedia(REDUCED_MOTION_QUERY).addEventListener('change', (event) => {
@@ -22,6 +27,5 @@ export function startSmoothScroll(): void {
       });
     });
   };
-  if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 3000 });
-  else setTimeout(start, 1500);
+  for (const type of FIRST_INPUT_EVENTS) window.addEventListener(type, start, { passive: true });
 }

@@ -1,5 +1,5 @@
 import { createRootRouteWithContext } from '@tanstack/react-router';
-import { NotFoundPage, RouteErrorPage } from '#src/features/errors/error-page.tsx';
+import { NotFoundPage, RouteErrorPage } from '#src/features/errors/lazy-error-pages.tsx';
 import { RootLayout } from '#src/features/layout/root-layout.tsx';
 import type { RouterContext } from '#src/lib/router-context.ts';
 

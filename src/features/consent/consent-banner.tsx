@@ -14,10 +14,15 @@ const serverSnapshot = { consent: null, open: false, reopened: false };
 /**
  * The cookie banner (decisions §7, CNIL): shown until the visitor chooses, with « Tout refuser »
  * as visible and as easy as « Tout accepter », and the categories one by one. Not modal: the page
- * stays usable (silence means refusal). Reopened by the footer's « Gérer les cookies ».
+ * stays usable (silence means refusal). Reopened by the footer's « Gérer les cookies ». Loaded by
+ * `DeferredConsentBanner` once the page is idle.
  */
-export function ConsentBanner() {
-  useEffect(() => consentStore.start(), []);
+export function ConsentBanner({ reopenRequests = 0 }: { reopenRequests?: number }) {
+  useEffect(() => {
+    consentStore.start();
+    // « Gérer les cookies » (counted by DeferredConsentBanner, also before this code was loaded).
+    if (reopenRequests > 0) consentStore.reopen();
+  }, [reopenRequests]);
   const { consent, open, reopened } = useSyncExternalStore(consentStore.subscribe, consentStore.getSnapshot, () => serverSnapshot);
   const [customising, setCustomising] = useState(false);
   const [choices, setChoices] = useState<ConsentChoices>(noChoices);

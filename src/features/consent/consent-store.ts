@@ -8,7 +8,6 @@ import {
   validStoredConsent,
 } from '#machines/public-site/consent.ts';
 import { loadTagManager, setConsentDefaults, updateConsent } from '#src/features/consent/tag-manager.ts';
-import { CONSENT_OPEN_EVENT } from '#src/features/layout/navigation.ts';
 import { api, send } from '#src/lib/api-client.ts';
 
 /**
@@ -75,6 +74,9 @@ export function createConsentStore(now: () => Date = () => new Date()) {
     for (const listener of listeners) listener();
   };
 
+  /** Shows the banner with its categories (« Gérer les cookies », through DeferredConsentBanner). */
+  const reopen = (): void => emit({ ...snapshot, open: true, reopened: true });
+
   return {
     /** Reads the stored choice and applies it; called once in the browser. */
     start(): void {
@@ -84,7 +86,6 @@ export function createConsentStore(now: () => Date = () => new Date()) {
       const consent = readStored(now());
       if (consent) applyChoices(consent.choices);
       emit({ consent, open: consent === null, reopened: false });
-      window.addEventListener(CONSENT_OPEN_EVENT, () => emit({ ...snapshot, open: true, reopened: true }));
     },
     subscribe(listener: Listener): () => void {
       listeners.add(listener);
@@ -109,6 +110,7 @@ export function createConsentStore(now: () => Date = () => new Date()) {
       emit({ consent, open: false, reopened: false });
       return consent;
     },
+    reopen,
     close(): void {
       if (snapshot.consent) emit({ ...snapshot, open: false, reopened: false });
     },

@@ -1,17 +1,26 @@
-import * as v from 'valibot';
 import { stepIds } from '#machines/onboarding/steps.ts';
+import { integerFrom, oneOf } from '#src/lib/search-params.ts';
 
 /** Search params of `/dashboard` (list state lives in the URL). Malformed values fall back to defaults. */
 export const dashboardTopStates = [...stepIds, 'membre-actif', 'desactive'] as const;
 
-export const DashboardSearchSchema = v.object({
-  q: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
-  step: v.fallback(v.optional(v.picklist(dashboardTopStates)), undefined),
-  sort: v.fallback(v.optional(v.picklist(['created', 'updated', 'email'] as const)), undefined),
-  dir: v.fallback(v.optional(v.picklist(['asc', 'desc'] as const)), undefined),
-  page: v.fallback(v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), undefined),
-});
-export type DashboardSearch = v.InferOutput<typeof DashboardSearchSchema>;
+export interface DashboardSearch {
+  q?: string;
+  step?: (typeof dashboardTopStates)[number];
+  sort?: 'created' | 'updated' | 'email';
+  dir?: 'asc' | 'desc';
+  page?: number;
+}
+
+export function DashboardSearchSchema(search: Record<string, unknown>): DashboardSearch {
+  return {
+    q: typeof search.q === 'string' && search.q.length <= 100 ? search.q : undefined,
+    step: oneOf(search.step, dashboardTopStates),
+    sort: oneOf(search.sort, ['created', 'updated', 'email'] as const),
+    dir: oneOf(search.dir, ['asc', 'desc'] as const),
+    page: integerFrom(search.page, 1),
+  };
+}
 
 export const formatDate = (iso: string) =>
   new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));

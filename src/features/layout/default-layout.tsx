@@ -1,7 +1,10 @@
 import { Outlet } from '@tanstack/react-router';
-import { SiteFooter } from '#src/features/layout/site-footer.tsx';
 import { SiteHeader } from '#src/features/layout/site-header.tsx';
 import * as styles from '#src/features/layout/layouts.css.ts';
+import { DeferredPart, deferred } from '#src/lib/deferred.tsx';
+
+/** The footer: links and copy below the fold, hydrated once the page is idle (src/lib/deferred.tsx). */
+const footer = deferred(() => import('#src/features/layout/site-footer.tsx'));
 
 /** Public pages: header, main, footer. Pages bring their own container and `<h1>`. */
 export function DefaultLayout() {
@@ -11,7 +14,7 @@ export function DefaultLayout() {
       <main id="contenu" tabIndex={-1} className={styles.main}>
         <Outlet />
       </main>
-      <SiteFooter />
+      <DeferredPart part={footer} render={(module) => <module.SiteFooter />} />
     </div>
   );
 }

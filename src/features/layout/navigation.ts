@@ -61,6 +61,3 @@ export const socialLinks: readonly SocialLink[] = [
 ];
 
 export const BRAND_NAME = 'Union Sincère';
-
-/** Opens the cookie-consent panel (listened to by the consent banner). */
-export const CONSENT_OPEN_EVENT = 'consent:open';

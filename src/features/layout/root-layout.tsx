@@ -1,16 +1,18 @@
-import { HeadContent, Outlet, useRouterState } from '@tanstack/react-router';
+import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Notifications } from '#src/components/ui/notifications.tsx';
-import { ConsentBanner } from '#src/features/consent/consent-banner.tsx';
+import { DeferredConsentBanner } from '#src/features/consent/deferred-consent-banner.tsx';
+import { useRouteHead } from '#src/features/layout/route-head.ts';
 
 /**
- * The app root (spec §2): head tags of the matched routes, the page outlet and the notifications
- * region. After each client-side page change, focus moves to the new page's `#contenu` landmark so
- * keyboard and screen-reader users start at the new content.
+ * The app root (spec §2): head tags of the matched routes (`useRouteHead`), the page outlet, the
+ * notifications region and the cookie banner. After each client-side page change, focus moves to
+ * the new page's `#contenu` landmark so keyboard and screen-reader users start at the new content.
  */
 export function RootLayout() {
   const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
   const previous = useRef(pathname);
+  useRouteHead();
 
   useEffect(() => {
     if (pathname === previous.current) return;
@@ -22,10 +24,9 @@ export function RootLayout() {
 
   return (
     <>
-      <HeadContent />
       <Outlet />
       <Notifications />
-      <ConsentBanner />
+      <DeferredConsentBanner />
     </>
   );
 }

@@ -1,12 +1,7 @@
 import { Link } from '@tanstack/react-router';
-import { BRAND_NAME, CONSENT_OPEN_EVENT, footerLegal, footerSitemap, socialLinks } from '#src/features/layout/navigation.ts';
+import { BRAND_NAME, footerLegal, footerSitemap, socialLinks } from '#src/features/layout/navigation.ts';
 import * as styles from '#src/features/layout/site-footer.css.ts';
 import { container, srOnly } from '#src/styles/global.css.ts';
-
-/** Asks the cookie-consent banner to open (it listens for `consent:open` on `window`). */
-function openConsent() {
-  window.dispatchEvent(new CustomEvent(CONSENT_OPEN_EVENT));
-}
 
 /** The site footer (spec §2): sitemap, customer information, cookies, social links, copyright. */
 export function SiteFooter() {
@@ -46,7 +41,8 @@ export function SiteFooter() {
                 </li>
               ))}
               <li>
-                <button type="button" className={styles.cookieButton} onClick={openConsent}>
+                {/* Opens the cookie banner: consent-opener.ts listens to its clicks from the start. */}
+                <button type="button" className={styles.cookieButton} data-consent-open="">
                   Gérer les cookies
                 </button>
               </li>

@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import {
   type OnboardingStateValue,
   pathOf,
@@ -42,14 +41,4 @@ export function currentStepOf(key: string | null | undefined): StepInfo | null {
 
 export function stepInfo(id: StepId): StepInfo {
   return steps.find((s) => s.id === id) as StepInfo;
-}
-
-/** The `?csid=` a payment link's success URL brings back (kept only when it looks like a checkout session id). */
-export const csidSearchSchema = v.object({
-  csid: v.optional(v.pipe(v.string(), v.regex(/^cs_[A-Za-z0-9_]{1,250}$/))),
-});
-
-export function validateCsidSearch(search: Record<string, unknown>): { csid?: string } {
-  const parsed = v.safeParse(csidSearchSchema, search);
-  return parsed.success && parsed.output.csid ? { csid: parsed.output.csid } : {};
 }

@@ -1,7 +1,6 @@
 import { Link } from '@tanstack/react-router';
-import { ContentHtml } from '#src/features/public-site/content-html.tsx';
-import type { PageContent } from '#src/features/public-site/content-page.tsx';
-import { usePageMeta } from '#src/features/public-site/page-meta.ts';
+import { PageBody, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 
 /** `/bio`: the link-in-bio page of the social networks, without the site's layout. */
@@ -12,7 +11,7 @@ export function BioPage({ page }: { page: PageContent }) {
       <div className={styles.bioCard}>
         <img src="/favicon.svg" alt="" width={80} height={80} className={styles.bioLogo} />
         <h1 className={styles.bioTitle}>{page.heading}</h1>
-        <ContentHtml html={page.html} className={styles.bioContent} />
+        <PageBody page={page} className={styles.bioContent} />
         <nav aria-label="Informations" className={styles.bioFooter}>
           <Link to="/">Site de l’agence</Link>
           <Link to="/mentions-legales">Mentions légales</Link>

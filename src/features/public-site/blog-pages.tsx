@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { CallToAction } from '#src/features/public-site/content-page.tsx';
 import { ContentHtml } from '#src/features/public-site/content-html.tsx';
 import { type BlogArticle, type BlogSummary, formatArticleDate } from '#src/features/public-site/content-api.ts';
-import { usePageMeta } from '#src/features/public-site/page-meta.ts';
+import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { imageUrl, ResponsiveImage } from '#src/features/public-site/responsive-image.tsx';
 import { container } from '#src/styles/global.css.ts';

@@ -1,15 +1,15 @@
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
-import { CONTACT_SUBJECTS, ContactSchema, MESSAGE_MAX_LENGTH } from '#machines/public-site/public-forms.ts';
+import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from 'virtual:public-form-fields';
 import { Button } from '#src/components/ui/button.tsx';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
-import { sendContactMessage } from '#src/features/public-site/api/public-forms.ts';
+import { checkContact, sendContactMessage } from '#src/features/public-site/api/public-forms.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
-import { textOf, validate } from '#src/lib/form.ts';
+import { textOf } from '#src/lib/form-data.ts';
 
 /** The contact form: the agency receives the message by e-mail. */
 export function ContactForm() {
@@ -26,7 +26,7 @@ export function ContactForm() {
       message: textOf(data, 'message'),
       consent: data.get('consent') === 'true',
     };
-    const checked = validate(ContactSchema, input);
+    const checked = await checkContact(input);
     if (!checked.success) return { fieldErrors: checked.fieldErrors, formError: 'Certaines informations sont à corriger.' };
     const result = await sendContactMessage(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };

@@ -1,15 +1,33 @@
 import type { ReactNode } from 'react';
 import { ContentHtml } from '#src/features/public-site/content-html.tsx';
-import { type PageMeta, usePageMeta } from '#src/features/public-site/page-meta.ts';
+import { type Deferred, DeferredPart, deferred } from '#src/lib/deferred.tsx';
+import type { PageMeta } from '#src/features/public-site/page-meta.ts';
+import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { container } from '#src/styles/global.css.ts';
 
-/** A page of `content/pages/*.md`, as the Vite content plugin gives it. */
+/**
+ * A page of `content/pages/*.md`: its front matter (`virtual:page-head/<name>`), and its text
+ * rendered to HTML (`virtual:content/pages/<name>`) as a deferred part: the prerendered HTML holds
+ * it, the browser loads it once the page is idle (src/lib/deferred.tsx).
+ */
 export interface PageContent {
   title: string;
   description: string;
   heading: string;
-  html: string;
+  body: Deferred<string>;
+}
+
+export function pageContent(
+  head: { title: string; description: string; heading: string },
+  text: () => Promise<{ default: { html: string } }>,
+): PageContent {
+  return { ...head, body: deferred(() => text().then((module) => module.default.html)) };
+}
+
+/** The page's text (see `PageContent`). */
+export function PageBody({ page, className }: { page: PageContent; className?: string }) {
+  return <DeferredPart part={page.body} render={(html) => <ContentHtml html={html} {...(className ? { className } : {})} />} />;
 }
 
 export interface ContentPageProps {
@@ -37,13 +55,13 @@ export function ContentPage({ page, path, eyebrow, aside, children, meta }: Cont
       <div className={`${container} ${styles.body}`}>
         {aside ? (
           <div className={styles.withAside}>
-            <ContentHtml html={page.html} className={styles.prose} />
+            <PageBody page={page} className={styles.prose} />
             <aside className={styles.aside} aria-label="Formulaire">
               {aside}
             </aside>
           </div>
         ) : (
-          <ContentHtml html={page.html} className={styles.prose} />
+          <PageBody page={page} className={styles.prose} />
         )}
       </div>
       {children}

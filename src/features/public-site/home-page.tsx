@@ -2,10 +2,9 @@ import { Link } from '@tanstack/react-router';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { SiteLink } from '#src/components/ui/site-link.tsx';
 import { REGISTRATION_PATH } from '#src/features/layout/navigation.ts';
-import { CallToAction, type PageContent } from '#src/features/public-site/content-page.tsx';
-import { ContentHtml } from '#src/features/public-site/content-html.tsx';
-import { usePageMeta } from '#src/features/public-site/page-meta.ts';
-import { FaqSection } from '#src/features/public-site/public-sections.tsx';
+import { CallToAction, PageBody, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
+import { FaqSection } from '#src/features/public-site/deferred-sections.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { ResponsiveImage } from '#src/features/public-site/responsive-image.tsx';
 import { container } from '#src/styles/global.css.ts';
@@ -72,7 +71,7 @@ export function HomePage({ page }: { page: PageContent }) {
         </div>
       </section>
       <div className={container}>
-        <ContentHtml html={page.html} className={styles.prose} />
+        <PageBody page={page} className={styles.prose} />
       </div>
       <FaqSection limit={6} />
       <CallToAction

@@ -1,12 +1,10 @@
-import { useEffect } from 'react';
-
 /**
  * Head tags of a public page: title, description, canonical link and Open Graph tags, with
  * canonical and `og:url` = public site address + path (spec §1, decisions §7).
  *
- * In the browser `usePageMeta` writes them into `<head>` after each navigation. During the
- * prerender (no `window`) it records them, and the prerender writes the same tags into the HTML
- * with `pageHeadTags` before any script runs.
+ * In the browser `usePageMeta` (use-page-meta.ts) writes them into `<head>` after each client-side
+ * navigation, loading this module then. During the prerender (no `window`) it records them, and
+ * the prerender writes the same tags into the HTML with `pageHeadTags` before any script runs.
  */
 
 export interface PageMeta {
@@ -85,29 +83,4 @@ export function applyPageMeta(meta: PageMeta, base = siteUrl()): void {
     }
     element.setAttribute(tag === 'link' ? 'href' : 'content', value);
   }
-}
-
-let collected: PageMeta | null = null;
-
-/** The meta of the last page rendered on the server (prerender), then forgotten. */
-export function takeCollectedMeta(): PageMeta | null {
-  const meta = collected;
-  collected = null;
-  return meta;
-}
-
-export function usePageMeta(meta: PageMeta): void {
-  if (typeof window === 'undefined') collected = meta;
-  const { title, description, path, image, imageAlt, type, noindex } = meta;
-  useEffect(() => {
-    applyPageMeta({
-      title,
-      description,
-      path,
-      ...(image ? { image } : {}),
-      ...(imageAlt ? { imageAlt } : {}),
-      ...(type ? { type } : {}),
-      ...(noindex ? { noindex } : {}),
-    });
-  }, [title, description, path, image, imageAlt, type, noindex]);
 }

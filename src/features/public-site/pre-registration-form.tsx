@@ -1,14 +1,13 @@
 import { Link, useRouter } from '@tanstack/react-router';
-import { PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
-import { preSubscribe } from '#src/features/public-site/api/public-forms.ts';
+import { checkPreSubscription, preSubscribe } from '#src/features/public-site/api/public-forms.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
-import { textOf, validate } from '#src/lib/form.ts';
+import { textOf } from '#src/lib/form-data.ts';
 
 const genderOptions = [
   { value: 'femme', label: 'Je suis une femme' },
@@ -29,7 +28,7 @@ export function PreRegistrationForm({ defaultGender }: { defaultGender?: 'femme'
       city: textOf(data, 'city'),
       consent: data.get('consent') === 'true',
     };
-    const checked = validate(PreSubscriptionSchema, input);
+    const checked = await checkPreSubscription(input);
     if (!checked.success) return { fieldErrors: checked.fieldErrors, formError: 'Certaines informations sont à corriger.' };
     const result = await preSubscribe(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { usePageMeta } from '#src/features/public-site/page-meta.ts';
+import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
 import { PreRegistrationForm } from '#src/features/public-site/pre-registration-form.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { container } from '#src/styles/global.css.ts';

@@ -1,6 +1,6 @@
 import faq from 'virtual:content/data/faq';
 import testimonials from 'virtual:content/data/testimonials';
-import { activePlans, FILE_FEE_DISPLAYED_CENTS, fileFee, formatEuros, type Plan, plans } from '#machines/onboarding/plans.ts';
+import publicPlans from 'virtual:public-plans';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { container } from '#src/styles/global.css.ts';
 
@@ -57,16 +57,12 @@ export function TestimonialsSection({ limit = 3 }: { limit?: number }) {
   );
 }
 
-function payInFull(name: Plan['name']): { cash: Plan | undefined; cashback: Plan | undefined } {
-  return {
-    cash: plans.find((p) => p.name === name && p.type === 'cash'),
-    cashback: plans.find((p) => p.name === name && p.type === 'cashback'),
-  };
-}
-
-/** The two packs with the spec's prices, and the file fee (`machines/onboarding/plans.ts`). */
+/**
+ * The two packs with the spec's prices, and the file fee (`machines/onboarding/plans.ts`, read at
+ * build time: `virtual:public-plans` in vite.config.ts).
+ */
 export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) {
-  const monthly = activePlans('cash').filter((p) => p.type === 'monthly');
+  const { monthly, fileFee } = publicPlans;
   return (
     <section className={styles.sectionMuted} aria-labelledby={titleId}>
       <div className={container}>
@@ -74,35 +70,32 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
           Nos formules
         </h2>
         <ul className={styles.grid3}>
-          {monthly.map((plan) => {
-            const { cash, cashback } = payInFull(plan.name);
-            return (
-              <li key={plan.id} className={plan.highlight ? styles.cardHighlight : styles.card}>
-                {plan.highlight ? <p className={styles.badge}>La plus choisie</p> : null}
-                <h3 className={styles.cardTitle}>
-                  {plan.title} — {plan.durationMonths} mois
-                </h3>
-                <p className={styles.price}>
-                  {formatEuros(plan.priceCents)} <span className={styles.priceCycle}>{plan.cycleLabel}</span>
-                </p>
-                <p className={styles.priceAlt}>
-                  ou {cash ? formatEuros(cash.priceCents) : ''} en une fois
-                  {cashback ? ` (${formatEuros(cashback.priceCents)} lorsque la remise de 10 % est proposée)` : ''}
-                </p>
-                <ul className={styles.featureList}>
-                  {plan.features.map((feature) => (
-                    <li key={feature}>{feature}</li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
+          {monthly.map((plan) => (
+            <li key={plan.id} className={plan.highlight ? styles.cardHighlight : styles.card}>
+              {plan.highlight ? <p className={styles.badge}>La plus choisie</p> : null}
+              <h3 className={styles.cardTitle}>
+                {plan.title} — {plan.durationMonths} mois
+              </h3>
+              <p className={styles.price}>
+                {plan.price} <span className={styles.priceCycle}>{plan.cycleLabel}</span>
+              </p>
+              <p className={styles.priceAlt}>
+                ou {plan.cashPrice} en une fois
+                {plan.cashbackPrice ? ` (${plan.cashbackPrice} lorsque la remise de 10 % est proposée)` : ''}
+              </p>
+              <ul className={styles.featureList}>
+                {plan.features.map((feature) => (
+                  <li key={feature}>{feature}</li>
+                ))}
+              </ul>
+            </li>
+          ))}
           <li className={styles.card}>
             <h3 className={styles.cardTitle}>{fileFee.title}</h3>
             <p className={styles.price}>
-              {formatEuros(fileFee.priceCents)}{' '}
+              {fileFee.price}{' '}
               <span className={styles.priceCycle}>
-                au lieu de <del>{formatEuros(FILE_FEE_DISPLAYED_CENTS)}</del>
+                au lieu de <del>{fileFee.displayedPrice}</del>
               </span>
             </p>
             <p className={styles.cardText}>{fileFee.description}</p>

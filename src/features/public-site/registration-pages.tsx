@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { REGISTRATION_PATH } from '#src/features/layout/navigation.ts';
 import { CallToAction, ContentPage, type PageContent } from '#src/features/public-site/content-page.tsx';
-import { FaqSection, PlansSection, TestimonialsSection } from '#src/features/public-site/public-sections.tsx';
+import { FaqSection, PlansSection, TestimonialsSection } from '#src/features/public-site/deferred-sections.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 
 /** `/inscription-agence-matrimoniale-musulmane`: the steps, the packs and the file fee, FAQ. */

@@ -4,6 +4,12 @@ declare module 'virtual:content/pages/*' {
   export default page;
 }
 
+/** The front matter of `content/pages/<name>.md` without its text (vite.config.ts). */
+declare module 'virtual:page-head/*' {
+  const head: { title: string; description: string; heading: string };
+  export default head;
+}
+
 declare module 'virtual:content/data/faq' {
   const faq: { question: string; answer: string }[];
   export default faq;
@@ -12,4 +18,29 @@ declare module 'virtual:content/data/faq' {
 declare module 'virtual:content/data/testimonials' {
   const testimonials: { name: string; city: string; text: string; illustrative: true }[];
   export default testimonials;
+}
+
+/** The public price list, computed at build time from machines/onboarding/plans.ts (vite.config.ts). */
+declare module 'virtual:public-plans' {
+  const publicPlans: {
+    monthly: {
+      id: string;
+      title: string;
+      durationMonths: number;
+      highlight: boolean;
+      price: string;
+      cycleLabel: string;
+      cashPrice: string;
+      cashbackPrice: string | null;
+      features: string[];
+    }[];
+    fileFee: { title: string; price: string; displayedPrice: string; description: string };
+  };
+  export default publicPlans;
+}
+
+/** What the public forms render, from machines/public-site/public-forms.ts at build time (vite.config.ts). */
+declare module 'virtual:public-form-fields' {
+  export const CONTACT_SUBJECTS: readonly string[];
+  export const MESSAGE_MAX_LENGTH: number;
 }

@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import page from 'virtual:content/pages/conditions-generales-de-vente';
-import { ContentPage } from '#src/features/public-site/content-page.tsx';
+import head from 'virtual:page-head/conditions-generales-de-vente';
+import { ContentPage, pageContent } from '#src/features/public-site/content-page.tsx';
+
+const page = pageContent(head, () => import('virtual:content/pages/conditions-generales-de-vente'));
 
 export const Route = createFileRoute('/_default/conditions-generales-de-vente')({
   component: () => <ContentPage page={page} path="/conditions-generales-de-vente" eyebrow="Informations client" />,

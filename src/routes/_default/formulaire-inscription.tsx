@@ -1,9 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
-import * as v from 'valibot';
 import { PreRegistrationPage } from '#src/features/public-site/pre-registration-page.tsx';
+import { oneOf } from '#src/lib/search-params.ts';
 
 /** `?genre=femme|homme` preselects the gender (links of the two registration pages). */
-const SearchSchema = v.object({ genre: v.fallback(v.optional(v.picklist(['femme', 'homme'])), undefined) });
+const SearchSchema = (search: Record<string, unknown>): { genre?: 'femme' | 'homme' } => ({
+  genre: oneOf(search.genre, ['femme', 'homme'] as const),
+});
 
 export const Route = createFileRoute('/_default/formulaire-inscription')({
   validateSearch: SearchSchema,

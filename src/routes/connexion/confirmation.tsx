@@ -1,8 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ConfirmationPage } from '#src/features/auth/confirmation-page.tsx';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** No layout (spec §2). */
 export const Route = createFileRoute('/connexion/confirmation')({
-  head: () => ({ meta: [{ title: 'Confirmation — Union Sincère' }, { name: 'robots', content: 'noindex' }] }),
-  component: ConfirmationPage,
+  head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }),
+  component: titled('Confirmation — Union Sincère', ConfirmationPage),
 });

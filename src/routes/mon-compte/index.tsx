@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AccountHomePage } from '#src/features/account/account-home-page.tsx';
 import { accountHomeGuard } from '#src/features/onboarding/step-guard.ts';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** `/mon-compte`: a member still onboarding goes to their current step; an active member's home. */
 export const Route = createFileRoute('/mon-compte/')({
   beforeLoad: accountHomeGuard,
-  head: () => ({ meta: [{ title: 'Mon compte — Union Sincère' }] }),
-  component: AccountHomePage,
+  component: titled('Mon compte — Union Sincère', AccountHomePage),
 });

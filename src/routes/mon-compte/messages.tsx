@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MessagesPage } from '#src/features/account/messages-page.tsx';
+import { titled } from '#src/lib/document-title.tsx';
 
 export const Route = createFileRoute('/mon-compte/messages')({
-  head: () => ({ meta: [{ title: 'Messages — Union Sincère' }] }),
-  component: MessagesPage,
+  component: titled('Messages — Union Sincère', MessagesPage),
 });

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MyProfilePage } from '#src/features/account/my-profile-page.tsx';
+import { titled } from '#src/lib/document-title.tsx';
 
 export const Route = createFileRoute('/mon-compte/mon-profil')({
-  head: () => ({ meta: [{ title: 'Mon profil — Union Sincère' }] }),
-  component: MyProfilePage,
+  component: titled('Mon profil — Union Sincère', MyProfilePage),
 });

@@ -1,13 +1,12 @@
 import { useRouter } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
-import { api, send } from '#src/lib/api-client.ts';
-import { notify } from '#src/lib/notifications.ts';
 import { useSessionStore } from '#src/lib/use-session.ts';
 
 /**
  * Sign-out: `GET /api/v1/auth/signout`, then `/` (spec §4). The session is cleared locally
  * whatever the answer, so a failed call never leaves the member looking signed in; it is cleared
  * after leaving the page so the guard of a member page does not redirect to `/connexion` first.
+ * The typed client is fetched on click: the header (on every public page) does not load it.
  */
 export function useSignOut() {
   const router = useRouter();
@@ -17,9 +16,11 @@ export function useSignOut() {
   const signOut = useCallback(async () => {
     setPending(true);
     try {
-      await send(api.auth.signout.$get());
+      const client = await import('#src/lib/api-client.ts').catch(() => null);
+      if (client) await client.send(client.api.auth.signout.$get());
       await router.navigate({ to: '/' });
       session.clear();
+      const { notify } = await import('#src/lib/notifications.ts');
       notify({ title: 'Vous êtes déconnecté(e).', variant: 'success' });
     } finally {
       setPending(false);

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NewAccountPage } from '#src/features/auth/new-account-page.tsx';
+import { titled } from '#src/lib/document-title.tsx';
 
 export const Route = createFileRoute('/_auth/connexion/nouveau-compte')({
-  head: () => ({ meta: [{ title: 'Créer un compte — Union Sincère' }] }),
-  component: NewAccountPage,
+  component: titled('Créer un compte — Union Sincère', NewAccountPage),
 });

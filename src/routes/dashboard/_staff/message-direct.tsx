@@ -1,9 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import * as v from 'valibot';
 import { DirectMessagePage } from '#src/features/dashboard/direct-message-page.tsx';
+import { matching } from '#src/lib/search-params.ts';
+import { titled } from '#src/lib/document-title.tsx';
+
+/** `?memberId=<uuid>` preselects the member. */
+const SearchSchema = (search: Record<string, unknown>): { memberId?: string } => ({
+  memberId: matching(search.memberId, /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/i),
+});
 
 export const Route = createFileRoute('/dashboard/_staff/message-direct')({
-  validateSearch: v.object({ memberId: v.fallback(v.optional(v.pipe(v.string(), v.uuid())), undefined) }),
-  head: () => ({ meta: [{ title: 'Message direct — Union Sincère' }] }),
-  component: DirectMessagePage,
+  validateSearch: SearchSchema,
+  component: titled('Message direct — Union Sincère', DirectMessagePage),
 });

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PlansPage } from '#src/features/onboarding/plans-page.tsx';
 import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "formules": only the member's current step opens, any other redirects to it. */
 export const Route = createFileRoute('/mon-compte/inscription/formules')({
   beforeLoad: stepGuard('formules'),
-  head: () => ({ meta: [{ title: 'Choisissez votre formule — Union Sincère' }] }),
-  component: PlansPage,
+  component: titled('Choisissez votre formule — Union Sincère', PlansPage),
 });

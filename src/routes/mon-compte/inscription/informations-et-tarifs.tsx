@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PreContractPage } from '#src/features/onboarding/pre-contract-page.tsx';
 import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "informations-et-tarifs": only the member's current step opens, any other redirects to it. */
 export const Route = createFileRoute('/mon-compte/inscription/informations-et-tarifs')({
   beforeLoad: stepGuard('informations-et-tarifs'),
-  head: () => ({ meta: [{ title: 'Informations précontractuelles — Union Sincère' }] }),
-  component: PreContractPage,
+  component: titled('Informations précontractuelles — Union Sincère', PreContractPage),
 });

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ProfilPage } from '#src/features/onboarding/profil-page.tsx';
 import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "profil": only the member's current step opens, any other redirects to it. */
 export const Route = createFileRoute('/mon-compte/inscription/profil')({
   beforeLoad: stepGuard('profil'),
-  head: () => ({ meta: [{ title: 'Vos informations personnelles — Union Sincère' }] }),
-  component: ProfilPage,
+  component: titled('Vos informations personnelles — Union Sincère', ProfilPage),
 });

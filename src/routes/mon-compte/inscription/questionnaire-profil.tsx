@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { QuestionnairePage } from '#src/features/onboarding/questionnaire-page.tsx';
 import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "questionnaire-profil": only the member's current step opens, any other redirects to it. */
 export const Route = createFileRoute('/mon-compte/inscription/questionnaire-profil')({
   beforeLoad: stepGuard('questionnaire-profil'),
-  head: () => ({ meta: [{ title: 'Questionnaire de rencontre — Union Sincère' }] }),
-  component: QuestionnairePage,
+  component: titled('Questionnaire de rencontre — Union Sincère', QuestionnairePage),
 });
