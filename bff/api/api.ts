@@ -14,6 +14,7 @@ import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
 import { ApiError, onApiError } from '#bff/http/errors.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
+import { refuseMalformedText } from '#bff/http/validate.ts';
 
 const limitBody = bodyLimit({
   maxSize: 256 * 1024,
@@ -29,6 +30,7 @@ export function createApi(deps: ApiDeps) {
       // Only requests that may carry a body: reading `body` on a GET would build a whole WHATWG
       // Request for nothing (a tenth of an authenticated GET's time in the benchmark).
       .use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+      .use(refuseMalformedText)
       .use(sameOriginWrites(deps.config.publicSiteUrl, ['/api/v1/webhooks/']))
       .get('/health', async (c) => {
         await deps.database.query('SELECT 1');

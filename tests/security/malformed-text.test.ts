@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { type SecurityProduct, signUpMember, startTestProduct } from '#tests/security/support.ts';
+
+/**
+ * A regression found by the fuzz suite (seed -1490153032): a JSON string holding a lone UTF-16
+ * surrogate (`"\ud800"`) reached PostgreSQL, which refused it, and the member got a 500. Such a
+ * body is now refused with a 400 before any route, and nothing is written.
+ */
+
+let product: SecurityProduct;
+beforeAll(async () => {
+  product = await startTestProduct();
+});
+afterAll(() => product.stop());
+
+describe('text that is not well-formed Unicode', () => {
+  it('POST /api/v1/user/update with a lone surrogate: 400, the member unchanged', async () => {
+    const m = await signUpMember(product);
+    const profil = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now()).profil;
+    const [before] = await product.database.query<{ version: number }>('SELECT version FROM members WHERE id = $1', [m.id]);
+    const body = JSON.stringify({ ...profil, practiceDetails: 'x' }).replace('"practiceDetails":"x"', '"practiceDetails":"\\ud800"');
+    const refused = await m.agent.request('POST', '/api/v1/user/update', body);
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe('INVALID_TEXT');
+    const [after] = await product.database.query<{ version: number }>('SELECT version FROM members WHERE id = $1', [m.id]);
+    expect(after?.version).toBe(before?.version);
+    // A well-formed pair (an emoji written as two escapes) is text, and accepted.
+    const emoji = JSON.stringify({ ...profil, practiceDetails: 'x' }).replace('"practiceDetails":"x"', '"practiceDetails":"\\ud83d\\ude0a"');
+    expect((await m.agent.request('POST', '/api/v1/user/update', emoji)).status).toBe(200);
+  });
+
+  it('public forms too (a lone low surrogate in a key or a value)', async () => {
+    const agent = product.agent();
+    for (const body of ['{"name":"\\udc00"}', '{"\\udfff":1}', '["\\ud800x"]']) {
+      const response = await agent.request('POST', '/api/v1/contact', body);
+      expect(response.status, body).toBe(400);
+      expect((await response.json()).error.code, body).toBe('INVALID_TEXT');
+    }
+  });
+});
