@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,15 +27,15 @@ interface Answer {
 }
 
 /** Node's own client: `fetch` would hide Content-Encoding and Content-Length. */
-function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+function get(path: string, headers: Record<string, string> = {}, method = 'GET', agent?: Agent, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${path}`, { method, headers }, (res) => {
+    const req = request(`${base}${path}`, { method, headers, ...(agent ? { agent } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -120,6 +120,37 @@ describe('Node fast paths', () => {
     const framed = await get('/_local/booking/inconnu');
     expect(framed.headers['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('two sessions on one keep-alive connection are never confused (the per-connection memo compares the header)', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const sessions: { cookie: string; id: string }[] = [];
+      for (const name of ['un', 'deux']) {
+        const signup = await get(
+          '/api/v1/dashboard/subscription',
+          { 'content-type': 'application/json', origin: 'http://localhost:3999' },
+          'POST',
+          agent,
+          JSON.stringify({ context: 'init', email: `socket.${name}.${Date.now()}@example.fr`, role: 'femme', password: 'bismillah-2026' }),
+        );
+        expect(signup.status).toBe(201);
+        const cookie = ((signup.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
+        const settings = await get('/api/v1/user/settings', { cookie }, 'GET', agent);
+        expect(settings.status).toBe(200);
+        sessions.push({ cookie, id: (JSON.parse(settings.body.toString()) as { id: string }).id });
+      }
+      expect(sessions[0]?.id).not.toBe(sessions[1]?.id);
+      for (let round = 0; round < 3; round += 1) {
+        for (const session of sessions) {
+          const answer = await get('/api/v1/user/settings', { cookie: session.cookie }, 'GET', agent);
+          expect((JSON.parse(answer.body.toString()) as { id: string }).id).toBe(session.id);
+        }
+        expect((await get('/api/v1/user/settings', {}, 'GET', agent)).status).toBe(401);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('leaves other methods, unknown and client-rendered paths to Hono', async () => {
