@@ -26,7 +26,10 @@ describe('text that is not well-formed Unicode', () => {
     const [after] = await product.database.query<{ version: number }>('SELECT version FROM members WHERE id = $1', [m.id]);
     expect(after?.version).toBe(before?.version);
     // A well-formed pair (an emoji written as two escapes) is text, and accepted.
-    const emoji = JSON.stringify({ ...profil, practiceDetails: 'x' }).replace('"practiceDetails":"x"', '"practiceDetails":"\\ud83d\\ude0a"');
+    const emoji = JSON.stringify({ ...profil, practiceDetails: 'x' }).replace(
+      '"practiceDetails":"x"',
+      '"practiceDetails":"\\ud83d\\ude0a"',
+    );
     expect((await m.agent.request('POST', '/api/v1/user/update', emoji)).status).toBe(200);
   });
 
