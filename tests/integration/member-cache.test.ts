@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberCacheOf } from '#bff/members/member-cache.ts';
+import { signUpMember } from '#tests/security/support.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 
@@ -17,17 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-let n = 0;
-async function member() {
-  n += 1;
-  const agent = product.agent();
-  const email = `cache.${n}.${Date.now()}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
-  const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
-  return { agent, id, email };
-}
+const member = () => signUpMember(product);
 
 const cache = () => {
   const found = memberCacheOf(product.database);
