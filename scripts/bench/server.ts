@@ -82,6 +82,12 @@ function bare() {
     const page = new Uint8Array(gzipSync(readFileSync(home, 'utf8')));
     app.get('/page', (c) => c.body(page, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Encoding': 'gzip' }));
   }
+  // A reference for the settings: the product's very answer (body and headers), no work behind it.
+  const answerFile = process.env.BENCH_SETTINGS_ANSWER;
+  if (answerFile && existsSync(answerFile)) {
+    const answer = JSON.parse(readFileSync(answerFile, 'utf8')) as { body: string; headers: Record<string, string> };
+    app.get('/settings', (c) => c.body(answer.body, 200, answer.headers));
+  }
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
     process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, cookies: [] })}\n`);
   });
