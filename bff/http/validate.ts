@@ -33,24 +33,31 @@ export function readQuery<S extends v.GenericSchema>(c: Context, schema: S): v.I
   return result.output;
 }
 
-/** A UTF-16 surrogate without its pair: not text, and PostgreSQL refuses it (jsonb, text). */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * What PostgreSQL cannot store in `text` or `jsonb`: the NUL character, and a UTF-16 surrogate
+ * without its pair (not text at all).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is what this pattern is for.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value);
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+function hasUnstorableText(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.some(hasUnstorableText);
   if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) if (LONE_SURROGATE.test(key) || hasLoneSurrogate(inner)) return true;
+    for (const [key, inner] of Object.entries(value)) if (UNSTORABLE.test(key) || hasUnstorableText(inner)) return true;
   }
   return false;
 }
 
 /**
- * Refuses a JSON body whose strings hold `\uD800`-style escapes without their pair (found by the
- * fuzz suite: PostgreSQL refused them with a 500). Runs before every route; a body that is not
- * valid JSON is left to the route's own error.
+ * Refuses a query or a JSON body whose strings hold a NUL or an unpaired surrogate (`\u0000`,
+ * `\uD800`…): found by the fuzz suite as 500s from PostgreSQL. Runs before every route; a body
+ * that is not valid JSON is left to the route's own error.
  */
 export const refuseMalformedText: MiddlewareHandler = async (c, next) => {
+  if (c.req.url.includes('?') && hasUnstorableText(c.req.queries())) {
+    throw new ApiError(400, 'INVALID_TEXT', 'Le texte envoyé contient des caractères invalides.');
+  }
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
     let body: unknown;
     try {
@@ -58,7 +65,7 @@ export const refuseMalformedText: MiddlewareHandler = async (c, next) => {
     } catch {
       return next();
     }
-    if (hasLoneSurrogate(body)) {
+    if (hasUnstorableText(body)) {
       throw new ApiError(400, 'INVALID_TEXT', 'Le texte envoyé contient des caractères invalides.');
     }
   }

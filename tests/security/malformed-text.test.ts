@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { type SecurityProduct, signUpMember, startTestProduct } from '#tests/security/support.ts';
+import { signInStaff } from '#tests/support/staff.ts';
 
 /**
- * A regression found by the fuzz suite (seed -1490153032): a JSON string holding a lone UTF-16
- * surrogate (`"\ud800"`) reached PostgreSQL, which refused it, and the member got a 500. Such a
- * body is now refused with a 400 before any route, and nothing is written.
+ * Regressions found by the fuzz suite: a JSON string holding a lone UTF-16 surrogate (`"\ud800"`)
+ * or a NUL (`"\u0000"`) reached PostgreSQL, which refused it, and the caller got a 500. Such a
+ * body or query is now refused with a 400 before any route, and nothing is written.
  */
 
 let product: SecurityProduct;
@@ -33,12 +34,30 @@ describe('text that is not well-formed Unicode', () => {
     expect((await m.agent.request('POST', '/api/v1/user/update', emoji)).status).toBe(200);
   });
 
-  it('public forms too (a lone low surrogate in a key or a value)', async () => {
+  it('public forms too (a lone low surrogate in a key or a value, a NUL)', async () => {
     const agent = product.agent();
-    for (const body of ['{"name":"\\udc00"}', '{"\\udfff":1}', '["\\ud800x"]']) {
+    for (const body of ['{"name":"\\udc00"}', '{"\\udfff":1}', '["\\ud800x"]', '{"subject":"Bonjour","body":"\\u0000"}']) {
       const response = await agent.request('POST', '/api/v1/contact', body);
       expect(response.status, body).toBe(400);
       expect((await response.json()).error.code, body).toBe('INVALID_TEXT');
     }
+  });
+
+  it('a NUL in a staff message (found by the fuzz suite, seed of 2026-11-21) or in a query: 400', async () => {
+    const staff = await signInStaff(product);
+    await staff.passTotp();
+    const m = await signUpMember(product);
+    const before = await product.database.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox');
+    const message = await staff.agent.request(
+      'POST',
+      `/api/v1/dashboard/members/${m.id}/messages`,
+      '{"subject":"Bonjour","body":"a\\u0000b"}',
+    );
+    expect(message.status).toBe(400);
+    expect((await message.json()).error.code).toBe('INVALID_TEXT');
+    expect(await product.database.query<{ n: number }>('SELECT count(*)::int AS n FROM mail_outbox')).toEqual(before);
+    const search = await staff.agent.get('/api/v1/dashboard/members?q=a%00b');
+    expect(search.status).toBe(400);
+    expect((await search.json()).error.code).toBe('INVALID_TEXT');
   });
 });
