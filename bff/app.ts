@@ -34,7 +34,8 @@ export function createApp(options: AppOptions) {
     calendlyOrigin: options.config.calendlyUrl ? new URL(options.config.calendlyUrl).origin : undefined,
     https: options.config.secureCookies,
   };
-  app.use(securityHeaders(headerOptions));
+  const securityEntries = securityHeaderEntries(headerOptions);
+  app.use(securityHeaders(securityEntries));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
   // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
@@ -60,6 +61,6 @@ export function createApp(options: AppOptions) {
   app.onError(onApiError);
   // For `serve`: Node's listener with the security headers and the prerendered pages up front.
   const nodeListener = (listener: Parameters<typeof nodeFastPaths>[0]) =>
-    nodeFastPaths(listener, { securityHeaders: securityHeaderEntries(headerOptions), site });
+    nodeFastPaths(listener, { securityHeaders: securityEntries, site });
   return Object.assign(app, { nodeListener });
 }

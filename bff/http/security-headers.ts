@@ -58,8 +58,7 @@ function headerSet(options: SecurityHeadersOptions, framedBySite: boolean): [str
  * gets them afterwards. Hono's `secureHeaders` rebuilt the policy and rewrote every header of
  * every response: a fifth of an authenticated GET's time in the benchmark.
  */
-export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHandler {
-  const entriesFor = securityHeaderEntries(options);
+export function securityHeaders(entriesFor: SecurityHeaderEntries): MiddlewareHandler {
   return async (c, next) => {
     // Served by Node through `nodeFastPaths`: the headers are already on Node's response.
     if ((c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.hasHeader('content-security-policy')) return next();
@@ -73,8 +72,10 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
   };
 }
 
-/** The same headers for Node's own response object (decision 090): by path, computed once. */
-export function securityHeaderEntries(options: SecurityHeadersOptions): (url: string) => readonly [string, string][] {
+export type SecurityHeaderEntries = (url: string) => readonly [string, string][];
+
+/** The headers by path, computed once: for the middleware and for Node's response object. */
+export function securityHeaderEntries(options: SecurityHeadersOptions): SecurityHeaderEntries {
   const everywhere = headerSet(options, false);
   const framed = headerSet(options, true);
   return (url) => (url.startsWith(FRAMED_BY_SITE) ? framed : everywhere);

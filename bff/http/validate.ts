@@ -40,6 +40,8 @@ export function readQuery<S extends v.GenericSchema>(c: Context, schema: S): v.I
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL is what this pattern is for.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const invalidText = () => new ApiError(400, 'INVALID_TEXT', 'Le texte envoyé contient des caractères invalides.');
+
 function hasUnstorableText(value: unknown): boolean {
   if (typeof value === 'string') return UNSTORABLE.test(value);
   if (Array.isArray(value)) return value.some(hasUnstorableText);
@@ -56,7 +58,7 @@ function hasUnstorableText(value: unknown): boolean {
  */
 export const refuseMalformedText: MiddlewareHandler = async (c, next) => {
   if (c.req.url.includes('?') && hasUnstorableText(c.req.queries())) {
-    throw new ApiError(400, 'INVALID_TEXT', 'Le texte envoyé contient des caractères invalides.');
+    throw invalidText();
   }
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
     let body: unknown;
@@ -66,7 +68,7 @@ export const refuseMalformedText: MiddlewareHandler = async (c, next) => {
       return next();
     }
     if (hasUnstorableText(body)) {
-      throw new ApiError(400, 'INVALID_TEXT', 'Le texte envoyé contient des caractères invalides.');
+      throw invalidText();
     }
   }
   return next();

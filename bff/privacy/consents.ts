@@ -138,9 +138,3 @@ export async function withdrawSensitiveData(db: Db, memberId: string, now: Date)
     return { matchmakingPausedAt: now.toISOString() };
   });
 }
-
-/** When matchmaking was paused by a withdrawal (null: it runs). */
-export async function matchmakingPausedAt(db: Executor, memberId: string): Promise<Date | null> {
-  const [row] = await db.select({ at: memberPrivacy.matchmakingPausedAt }).from(memberPrivacy).where(eq(memberPrivacy.id, memberId));
-  return row?.at ?? null;
-}

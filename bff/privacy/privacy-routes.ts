@@ -6,7 +6,7 @@ import { requireCaller, requireStaff } from '#bff/auth/guards.ts';
 import { requestClient } from '#bff/auth/supabase.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
-import { consentHistory, consentStatuses, matchmakingPausedAt, withdrawSensitiveData } from '#bff/privacy/consents.ts';
+import { consentHistory, consentStatuses, withdrawSensitiveData } from '#bff/privacy/consents.ts';
 import { eraseMember } from '#bff/privacy/erasure.ts';
 import { exportMemberData } from '#bff/privacy/export.ts';
 import { consentKinds, consentTexts } from '#machines/privacy/consent-texts.ts';
@@ -49,7 +49,7 @@ export function privacyRoutes(deps: ApiDeps) {
     .get('/user/consents', async (c) => {
       const caller = await memberOnly(c);
       const history = await consentHistory(db, caller.id, caller.member.email);
-      const paused = await matchmakingPausedAt(db, caller.id);
+      const paused = caller.matchmakingPausedAt;
       c.header('Cache-Control', 'private, no-store');
       return c.json(
         {
