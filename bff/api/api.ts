@@ -12,7 +12,7 @@ import { contractRoutes } from '#bff/contract/contract-routes.ts';
 import { privacyRoutes } from '#bff/privacy/privacy-routes.ts';
 import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
-import { ApiError, onApiError } from '#bff/http/errors.ts';
+import { ApiError } from '#bff/http/errors.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { refuseMalformedText } from '#bff/http/validate.ts';
 
@@ -48,6 +48,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', calendlyWebhookRoutes(deps))
       .route('/', contractRoutes(deps))
       .route('/', privacyRoutes(deps))
-      .onError(onApiError)
+    // No `onError` here: the app's own (`createApp`, the same `onApiError`) answers for these
+    // routes. A sub-app with one has every handler wrapped in one more compose and promise.
   );
 }

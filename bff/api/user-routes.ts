@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { authenticate, requireCaller } from '#bff/auth/guards.ts';
+import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { jsonAnswer } from '#bff/http/json-answer.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
@@ -16,6 +17,36 @@ function settingsWithState(row: Readonly<MemberRow>, now: Date) {
   const record = recordOf(row);
   // The record lets the SPA restore the same chart (machines/onboarding) and run it in the browser.
   return { ...view, state: stateKey(stateFromRecord(record, now.getTime())), version: row.version, onboarding: record };
+}
+
+/**
+ * The JSON of `GET /user/settings`, built once per member row and per state, level and pause: a
+ * row from the member cache is frozen and replaced on every change, never changed in place
+ * (decision 093). Any other row is serialised afresh.
+ */
+const settingsAnswers = new WeakMap<object, Map<string, string>>();
+
+export function settingsJson(caller: Caller, now: Date): string {
+  const row = caller.member;
+  // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
+  const paused = caller.role === 'staff' ? null : caller.matchmakingPausedAt;
+  const build = () =>
+    JSON.stringify({ ...settingsWithState(row, now), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null });
+  if (!Object.isFrozen(row)) return build();
+  // What `now` changes in the answer: the state (a waiting period ends); the rest is the row's.
+  const state = row.role === 'staff' ? '' : stateKey(stateFromRecord(recordOf(row), now.getTime()));
+  const key = `${state} ${caller.aal} ${paused?.getTime() ?? ''}`;
+  let answers = settingsAnswers.get(row);
+  if (!answers) {
+    answers = new Map();
+    settingsAnswers.set(row, answers);
+  }
+  let json = answers.get(key);
+  if (json === undefined) {
+    json = build();
+    answers.set(key, json);
+  }
+  return json;
 }
 
 export function userRoutes(deps: ApiDeps) {
@@ -35,13 +66,7 @@ export function userRoutes(deps: ApiDeps) {
       })
       .get('/user/settings', async (c) => {
         const caller = await requireCaller(c, guardDeps);
-        c.header('Cache-Control', 'private, no-store');
-        // Set when the member withdrew the sensitive-data consent: matchmaking is paused (decision 070).
-        const paused = caller.role === 'staff' ? null : caller.matchmakingPausedAt;
-        return c.json(
-          { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal, matchmakingPausedAt: paused?.toISOString() ?? null },
-          200,
-        );
+        return jsonAnswer(c, settingsJson(caller, deps.clock.now()), 200, { 'Cache-Control': 'private, no-store' });
       })
       .post('/user/update', async (c) => {
         const caller = await requireCaller(c, guardDeps);

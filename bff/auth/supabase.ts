@@ -2,6 +2,7 @@ import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@s
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Context } from 'hono';
 import WebSocket from 'ws';
+import { prepareHeader } from '#bff/http/json-answer.ts';
 
 /** How the BFF reaches Supabase Auth: the hosted project, or the embedded service in-process. */
 export interface AuthConnection {
@@ -38,9 +39,9 @@ export function requestClient(c: Context, connection: AuthConnection): SupabaseC
       getAll: () => parseCookieHeader(c.req.header('cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' })),
       setAll: (cookies, headers) => {
         for (const { name, value, options } of cookies) {
-          c.header('Set-Cookie', serializeCookieHeader(name, value, options), { append: true });
+          prepareHeader(c, 'Set-Cookie', serializeCookieHeader(name, value, options), { append: true });
         }
-        for (const [key, value] of Object.entries(headers ?? {})) c.header(key, value);
+        for (const [key, value] of Object.entries(headers ?? {})) prepareHeader(c, key, value);
       },
     },
   });

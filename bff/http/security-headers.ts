@@ -59,9 +59,7 @@ function headerSet(options: SecurityHeadersOptions, framedBySite: boolean): [str
  * every response: a fifth of an authenticated GET's time in the benchmark.
  */
 export function securityHeaders(entriesFor: SecurityHeaderEntries): MiddlewareHandler {
-  return async (c, next) => {
-    // Served by Node through `nodeFastPaths`: the headers are already on Node's response.
-    if ((c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.hasHeader('content-security-policy')) return next();
+  const inProcess: MiddlewareHandler = async (c, next) => {
     const headers = entriesFor(c.req.path);
     for (const [name, value] of headers) c.header(name, value);
     await next();
@@ -70,6 +68,10 @@ export function securityHeaders(entriesFor: SecurityHeaderEntries): MiddlewareHa
       for (const [name, value] of headers) response.set(name, value);
     }
   };
+  // Not `async`: behind Node the request goes on without one more promise in its chain.
+  return (c, next) =>
+    // Served by Node through `nodeFastPaths`: the headers are already on Node's response.
+    (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.hasHeader('content-security-policy') ? next() : inProcess(c, next);
 }
 
 export type SecurityHeaderEntries = (url: string) => readonly [string, string][];
