@@ -1,8 +1,14 @@
 /**
- * `npm run bench`: HTTP load on loopback with autocannon against the real server, each figure
- * next to a bare Hono "hello" served by the same machine in the same run (decision 060).
+ * `npm run bench`: HTTP load on loopback against the real server, each figure next to a bare Hono
+ * "hello" served by the same machine in the same run (decision 060), by wrk when it is installed
+ * (Debian: `apt-get install wrk`) and autocannon otherwise (decision 093). autocannon runs in
+ * Node: on a 2-core machine it saturates before the server, and its own cost per byte of answer
+ * then weighs on the ratio; wrk, in C, measures the server.
  *
- * Servers run in child processes (scripts/bench/server.ts), autocannon in this one. For each
+ * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 3, of
+ * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
+ * rounds' ratios, each measured side by side. Servers run in child processes
+ * (scripts/bench/server.ts), the load generator in this one (autocannon) or its own (wrk). For each
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
@@ -10,7 +16,8 @@
  *   - authenticated GET /api/v1/user/settings
  *   - a prerendered public page (GET / from dist/client; needs `npm run build`)
  *   - a cycle of allowed POST /api/v1/user/update events (sel_plan / sel_plan_res), one member
- *     per connection
+ *     per connection (always autocannon, which gives each connection its own requests; its ratio
+ *     is to a "hello" measured by autocannon too)
  * Then the start-up (decision 080): from spawning `npm start` on the built tree (the launcher
  * finds the build current and runs dist/server/server.mjs) to the first 200 on `/`, on an empty
  * DATA_DIR (first start) and again on the same folder (restart), BENCH_STARTUP_RUNS times each
@@ -18,7 +25,8 @@
  * Prints markdown tables and writes docs/benchmarks.md (date, machine): the sections "HTTP load"
  * and "Start-up", each replaced by the next run that measures it.
  *
- * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50),
+ * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default 3),
+ * BENCH_LOAD_GENERATOR=autocannon (even when wrk is installed), BENCH_CONNECTIONS (default 50),
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5).
  */
@@ -31,7 +39,8 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
@@ -95,7 +104,13 @@ interface Figure {
   total: number;
 }
 
-async function load(options: autocannon.Options, duration = DURATION): Promise<Figure> {
+type Generator = 'wrk' | 'autocannon';
+
+/** wrk when it runs here (and BENCH_LOAD_GENERATOR does not ask for autocannon). */
+const GENERATOR: Generator =
+  process.env.BENCH_LOAD_GENERATOR !== 'autocannon' && !spawnSync('wrk', ['--version']).error ? 'wrk' : 'autocannon';
+
+async function autocannonLoad(options: autocannon.Options, duration: number): Promise<Figure> {
   const result = await autocannon({ connections: CONNECTIONS, pipelining: 1, duration, ...options });
   return {
     rps: result.requests.average,
@@ -107,17 +122,99 @@ async function load(options: autocannon.Options, duration = DURATION): Promise<F
   };
 }
 
-/** Short warm-up (JIT, connection pools, caches), then the measured run. */
-async function measure(options: autocannon.Options): Promise<Figure> {
-  await load(options, 2);
-  return load(options);
+/** wrk's time with its unit (`812.00us`, `1.20ms`, `1.01s`), in ms. */
+function wrkMs(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
 }
 
-interface Row {
-  database: string;
-  name: string;
+/** One wrk run (one thread: the server has the other core), parsed from its `--latency` report. */
+function wrkLoad(options: { url: string; headers?: Record<string, string> }, duration: number): Promise<Figure> {
+  const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '--latency', ...headers, options.url];
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      out += String(chunk);
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(out);
+      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(out);
+      const total = /(\d+) requests in/.exec(out);
+      if (code !== 0 || !rps || !p50 || !p99 || !total) {
+        reject(new Error(`wrk ${args.join(' ')} (exit ${code}):\n${out}`));
+        return;
+      }
+      const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+      resolve({
+        rps: Number(rps[1]),
+        p50: wrkMs(p50[1] as string, p50[2] as string),
+        p99: wrkMs(p99[1] as string, p99[2] as string),
+        non2xx: Number(non2xx?.[1] ?? 0),
+        errors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
+        total: Number(total[1]),
+      });
+    });
+  });
+}
+
+function load(generator: Generator, options: autocannon.Options, duration = DURATION): Promise<Figure> {
+  if (generator === 'autocannon') return autocannonLoad(options, duration);
+  return wrkLoad({ url: options.url, headers: options.headers as Record<string, string> | undefined }, duration);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+};
+
+interface Paired {
   figure: Figure;
   bare: Figure;
+  /** Median of the rounds' ratios (figure / bare hello of the same round). */
+  ratio: number;
+  generator: Generator;
+}
+
+/**
+ * A figure and the bare "hello" in alternating rounds, after a 2 s warm-up of each (JIT, pools,
+ * caches). Reported: the median rate and p50 of the rounds, their worst p99, and errors summed.
+ */
+async function paired(hello: string, options: autocannon.Options, generator: Generator = GENERATOR): Promise<Paired> {
+  await load(generator, { url: hello }, 2);
+  await load(generator, options, 2);
+  const rounds: { figure: Figure; bare: Figure }[] = [];
+  for (let i = 0; i < ROUNDS; i += 1) {
+    const bare = await load(generator, { url: hello });
+    rounds.push({ bare, figure: await load(generator, options) });
+  }
+  const summary = (figures: Figure[]): Figure => ({
+    rps: median(figures.map((f) => f.rps)),
+    p50: median(figures.map((f) => f.p50)),
+    p99: Math.max(...figures.map((f) => f.p99)),
+    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+    total: figures.reduce((sum, f) => sum + f.total, 0),
+  });
+  return {
+    figure: summary(rounds.map((r) => r.figure)),
+    bare: summary(rounds.map((r) => r.bare)),
+    ratio: median(rounds.map((r) => r.figure.rps / r.bare.rps)),
+    generator,
+  };
+}
+
+interface Row extends Paired {
+  database: string;
+  name: string;
   target?: { ratio: number; p99?: number };
 }
 
@@ -162,50 +259,57 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
   );
   writeFileSync(answerFile, JSON.stringify({ body: await sample.text(), headers: answerHeaders }));
   const bareServer = await startServer(['bare'], { CLIENT_DIR, BENCH_SETTINGS_ANSWER: answerFile });
+  const hello = `${bareServer.url}/`;
+  const report = (name: string, result: Paired) =>
+    console.log(
+      `  [${label}] ${name}: ${result.figure.rps.toFixed(0)} req/s, p99 ${result.figure.p99} ms; hello ${result.bare.rps.toFixed(0)} req/s; ratio ${(result.ratio * 100).toFixed(0)} %`,
+    );
   try {
-    const bare = await measure({ url: `${bareServer.url}/` });
-    console.log(`  [${label}] bare hello: ${bare.rps.toFixed(0)} req/s`);
     // Reference: one database round trip through the whole stack (no session, no JSON work).
-    const health = await measure({ url: `${product.url}/api/v1/health` });
-    console.log(`  [${label}] health (SELECT 1): ${health.rps.toFixed(0)} req/s`);
-    rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', figure: health, bare });
+    const health = await paired(hello, { url: `${product.url}/api/v1/health` });
+    report('health (SELECT 1)', health);
+    rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health });
     const cookie = product.cookies[0] as string;
-    const settings = await measure({ url: `${product.url}/api/v1/user/settings`, headers: { cookie } });
-    console.log(`  [${label}] settings: ${settings.rps.toFixed(0)} req/s, p99 ${settings.p99} ms`);
-    rows.push({ database: label, name: 'GET /api/v1/user/settings (signed in)', figure: settings, bare, target: { ratio: 0.5, p99: 25 } });
+    const settings = await paired(hello, { url: `${product.url}/api/v1/user/settings`, headers: { cookie } });
+    report('settings', settings);
+    rows.push({ database: label, name: 'GET /api/v1/user/settings (signed in)', ...settings, target: { ratio: 0.5, p99: 25 } });
     // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
-    const sameSettings = await measure({ url: `${bareServer.url}/settings`, headers: { cookie } });
-    console.log(`  [${label}] bare Hono, same settings answer: ${sameSettings.rps.toFixed(0)} req/s`);
-    rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', figure: sameSettings, bare });
+    const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } });
+    report('bare Hono, same settings answer', sameSettings);
+    rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
     if (built) {
       // As a browser asks for it (gzip); the bare hello is too small to compress.
-      const page = await measure({ url: `${product.url}/`, headers: { 'accept-encoding': 'gzip' } });
-      console.log(`  [${label}] public page: ${page.rps.toFixed(0)} req/s`);
-      rows.push({ database: label, name: 'GET / (prerendered public page)', figure: page, bare, target: { ratio: 0.8 } });
+      const page = await paired(hello, { url: `${product.url}/`, headers: { 'accept-encoding': 'gzip' } });
+      report('public page', page);
+      rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.8 } });
       // Reference: what the load generator achieves on the same bytes served by bare Hono.
-      const samePage = await measure({ url: `${bareServer.url}/page`, headers: { 'accept-encoding': 'gzip' } });
-      console.log(`  [${label}] bare Hono, same page bytes: ${samePage.rps.toFixed(0)} req/s`);
-      rows.push({ database: label, name: 'reference: the same gzipped page from bare Hono', figure: samePage, bare });
+      const samePage = await paired(hello, { url: `${bareServer.url}/page`, headers: { 'accept-encoding': 'gzip' } });
+      report('bare Hono, same page bytes', samePage);
+      rows.push({ database: label, name: 'reference: the same gzipped page from bare Hono', ...samePage });
     }
     // Each connection is one member at `formules`: choose a plan, then take the choice back.
     let next = 0;
     const cookies = product.cookies;
     const body = (context: string) =>
       JSON.stringify(context === 'sel_plan' ? { context, id: 'plan_serenity_month', renounce: false } : { context });
-    const update = await measure({
-      url: product.url,
-      setupClient: (client: autocannon.Client) => {
-        const memberCookie = cookies[next % cookies.length] as string;
-        next += 1;
-        const headers = { 'content-type': 'application/json', cookie: memberCookie };
-        client.setRequests([
-          { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan') },
-          { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan_res') },
-        ]);
+    const update = await paired(
+      hello,
+      {
+        url: product.url,
+        setupClient: (client: autocannon.Client) => {
+          const memberCookie = cookies[next % cookies.length] as string;
+          next += 1;
+          const headers = { 'content-type': 'application/json', cookie: memberCookie };
+          client.setRequests([
+            { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan') },
+            { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan_res') },
+          ]);
+        },
       },
-    });
-    console.log(`  [${label}] update cycle: ${update.rps.toFixed(0)} req/s, non-2xx ${update.non2xx}`);
-    rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res)', figure: update, bare });
+      'autocannon',
+    );
+    report(`update cycle (autocannon), non-2xx ${update.figure.non2xx}`, update);
+    rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update });
   } finally {
     await stopServer(product);
     await stopServer(bareServer);
@@ -330,12 +434,6 @@ async function measureStartup(): Promise<Startup> {
   return startup;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-
 function startupSection(startup: Startup, date: string, machine: string): string {
   const cpu = (values: number[]) => (values.length > 0 ? ms(median(values)) : '—');
   const row = (name: string, values: number[], cpuValues: number[]) =>
@@ -378,7 +476,9 @@ async function main() {
     if (!process.env.BENCH_NO_WRITE) writeSection('Start-up', section);
     return;
   }
-  console.log(`Benchmarks — ${date} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s per figure (after 2 s warm-up)`);
+  console.log(
+    `Benchmarks — ${date} — ${machine}\n${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per figure, alternating with the bare hello (after 2 s warm-up)`,
+  );
   if (!built) console.log('  (no dist/client: run `npm run build` for the public page and start-up figures)');
 
   const rows: Row[] = [];
@@ -404,14 +504,14 @@ async function main() {
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
   lines.push(
-    `Machine: ${machine}. autocannon on loopback, ${CONNECTIONS} connections, ${DURATION} s per figure after a 2 s warm-up; servers in their own processes.`,
+    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios.`,
     '',
   );
   lines.push('| Database | Endpoint | req/s | p50 | p99 | non-2xx | bare hello req/s | ratio | target | met |');
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---|---|');
   const missed: string[] = [];
   for (const row of rows) {
-    const ratio = row.figure.rps / row.bare.rps;
+    const ratio = row.ratio;
     let target = '—';
     let met = '—';
     if (row.target && row.database === 'PostgreSQL') {
@@ -435,14 +535,14 @@ async function main() {
     const sameSettings = rows.find((row) => row.database === database && row.name.startsWith('reference: the same settings'));
     if (settings && sameSettings) {
       lines.push(
-        `${database}: the settings are answered at ${((settings.figure.rps / sameSettings.figure.rps) * 100).toFixed(0)} % of the rate bare Hono reaches on the same request and answer (bare Hono itself: ${((sameSettings.figure.rps / sameSettings.bare.rps) * 100).toFixed(0)} % of "hello").`,
+        `${database}: the settings are answered at ${((settings.ratio / sameSettings.ratio) * 100).toFixed(0)} % of the rate bare Hono reaches on the same request and answer (bare Hono itself: ${(sameSettings.ratio * 100).toFixed(0)} % of "hello").`,
       );
     }
     const page = rows.find((row) => row.database === database && row.name.startsWith('GET / '));
     const same = rows.find((row) => row.database === database && row.name.startsWith('reference: the same gzipped page'));
     if (page && same) {
       lines.push(
-        `${database}: the prerendered page is served at ${((page.figure.rps / same.figure.rps) * 100).toFixed(0)} % of the rate bare Hono reaches on the same gzipped bytes from memory (the ratio to "hello" also counts the load generator's work on a larger answer).`,
+        `${database}: the prerendered page is served at ${((page.ratio / same.ratio) * 100).toFixed(0)} % of the rate bare Hono reaches on the same gzipped bytes from memory (bare Hono itself: ${(same.ratio * 100).toFixed(0)} % of "hello").`,
       );
     }
   }
