@@ -20,6 +20,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Beasties from 'beasties';
 import sharp from 'sharp';
 import { build } from 'vite';
 import { contentRoutes } from '../bff/api/public-routes.ts';
@@ -150,6 +151,28 @@ export function inlineStylesheets(html: string, readCss: (file: string) => strin
   });
 }
 
+const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
+
+/**
+ * The inlined stylesheets cut down to the rules the page's own HTML uses (decision 093): beasties
+ * matches every selector against the document (media queries, keyframes and `:hover`-like states
+ * of the elements present are kept). Only the `<style>` contents are taken from its output; the
+ * rest of the page stays byte for byte as React rendered it. The full stylesheets, still named by
+ * their `disabled` links, are switched on by the SPA as it starts (`src/lib/full-stylesheets.ts`),
+ * before any state or route can show an element this page does not have.
+ */
+export async function criticalStylesheets(html: string, beasties: Pick<Beasties, 'process'>): Promise<string> {
+  const critical = [...(await beasties.process(html)).matchAll(INLINE_STYLE)].map((match) => match[1] ?? '');
+  const count = [...html.matchAll(INLINE_STYLE)].length;
+  if (critical.length !== count) throw new Error(`beasties a rendu ${critical.length} feuilles de style au lieu de ${count}`);
+  let index = 0;
+  return html.replace(INLINE_STYLE, () => `<style>${critical[index++]}</style>`);
+}
+
+export function pageBeasties() {
+  return new Beasties({ external: false, reduceInlineStyles: true, mergeStylesheets: false, fonts: false, logLevel: 'warn' });
+}
+
 /** Stylesheets and module preloads of the page's chunks that the template does not load already. */
 function assetTags(assets: { css: string[]; js: string[] }, template: string): string {
   const missing = (file: string) => !template.includes(`"/${file}"`);
@@ -246,6 +269,7 @@ export async function prerender(): Promise<PrerenderManifest> {
     }
     return css;
   };
+  const beasties = pageBeasties();
   const entry = await buildServerEntry();
   serveContentInProcess();
 
@@ -261,7 +285,8 @@ export async function prerender(): Promise<PrerenderManifest> {
     const head = [entry.pageHeadTags(page.meta, SITE_URL_PLACEHOLDER), assetTags(assetsOf(page.routeIds, manifest), template)]
       .filter(Boolean)
       .join('\n    ');
-    write(outputFile(path), scriptsAfterContent(inlineStylesheets(pageHtml(template, head, stripHoistables(page.html)), readCss)));
+    const html = inlineStylesheets(pageHtml(template, head, stripHoistables(page.html)), readCss);
+    write(outputFile(path), scriptsAfterContent(await criticalStylesheets(html, beasties)));
     pages.push(page);
   }
 
@@ -273,10 +298,8 @@ export async function prerender(): Promise<PrerenderManifest> {
     `<meta name="robots" content="noindex" />`,
     assetTags(assetsOf(missing.routeIds, manifest), template),
   ].join('\n    ');
-  write(
-    join(clientDir, '404.html'),
-    scriptsAfterContent(inlineStylesheets(pageHtml(template, notFoundHead, stripHoistables(missing.html)), readCss)),
-  );
+  const notFoundHtml = inlineStylesheets(pageHtml(template, notFoundHead, stripHoistables(missing.html)), readCss);
+  write(join(clientDir, '404.html'), scriptsAfterContent(await criticalStylesheets(notFoundHtml, beasties)));
 
   // The member and staff areas render in the browser only.
   write(join(clientDir, 'spa.html'), pageHtml(template, `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />`, ''));

@@ -9,7 +9,10 @@ import { session } from '#src/lib/session.ts';
 import { createAppRouter } from '#src/router.ts';
 import { loadDeferred, startDeferredClock } from '#src/lib/deferred.tsx';
 import { whenIdle } from '#src/lib/idle.ts';
+import { enableFullStylesheets } from '#src/lib/full-stylesheets.ts';
 
+// A prerendered page carries only the CSS it uses; the rest applies from now on (decision 093).
+const fullStylesheets = enableFullStylesheets();
 installChunkReload();
 installConsentOpener();
 // Deferred parts of a prerendered page (its text, static sections) load once the page is idle.
@@ -54,14 +57,14 @@ async function errorPagesIfNeeded() {
 // A prerendered page stays on screen until its route chunks and data are loaded. It was rendered
 // for its path alone: without a query string React hydrates it (the DOM is kept, its deferred parts
 // are hydrated once the page is idle); with one (`?genre=`, `?preview=`…), which may change what it
-// shows, it is rendered from scratch once its deferred parts are loaded too.
+// shows, it is rendered from scratch once its deferred parts and its full stylesheets are loaded too.
 if (container.hasChildNodes()) {
   const hydrate = window.location.search === '';
   void router
     .load()
     .catch(() => undefined)
     .then(errorPagesIfNeeded)
-    .then(() => (hydrate ? undefined : loadDeferred().catch(() => undefined)))
+    .then(() => (hydrate ? undefined : Promise.all([loadDeferred().catch(() => undefined), fullStylesheets])))
     .finally(() => {
       if (!hydrate) {
         createRoot(container).render(app);

@@ -2,12 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
+  acceptedCodings,
   classifyPath,
   NOT_FOUND_PATH_PLACEHOLDER,
   type PrerenderManifest,
   routePatternToRegExp,
   SITE_URL_PLACEHOLDER,
+  loadSiteFiles,
   sitePages,
 } from '#bff/http/site-pages.ts';
 
@@ -140,6 +143,37 @@ describe('sitePages', () => {
     ]) {
       expect((await app.request(path)).status, path).toBe(404);
     }
+  });
+
+  it('serves a page in brotli once made (gzip meanwhile), gzip or identity as the client accepts', async () => {
+    const files = loadSiteFiles({ clientDir: dir, publicSiteUrl: 'https://www.union-sincere.fr/' });
+    const site = sitePages(files);
+    const text = files.pages.get('/blog') as string;
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const first = await site.request('/blog', { headers: browser });
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(new Uint8Array(await first.arrayBuffer())).toString()).toBe(text);
+    await files.compressed();
+    const second = await site.request('/blog', { headers: browser });
+    expect(second.headers.get('content-encoding')).toBe('br');
+    expect(second.headers.get('vary')).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(new Uint8Array(await second.arrayBuffer())).toString()).toBe(text);
+    const gzipOnly = await site.request('/blog', { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    expect(gzipOnly.headers.get('content-encoding')).toBe('gzip');
+    const plain = await site.request('/blog', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(text);
+  });
+
+  it('reads Accept-Encoding with its weights', () => {
+    expect(acceptedCodings(undefined)).toEqual({ br: false, gzip: false });
+    expect(acceptedCodings('gzip, deflate, br, zstd')).toEqual({ br: true, gzip: true });
+    expect(acceptedCodings('gzip;q=1.0, br; q=0')).toEqual({ br: false, gzip: true });
+    expect(acceptedCodings('BR')).toEqual({ br: true, gzip: false });
+    expect(acceptedCodings('*')).toEqual({ br: true, gzip: true });
+    expect(acceptedCodings('*;q=0.5, gzip;q=0')).toEqual({ br: true, gzip: false });
+    expect(acceptedCodings('x-gzip')).toEqual({ br: false, gzip: true });
+    expect(acceptedCodings('identity;q=1, *;q=0')).toEqual({ br: false, gzip: false });
   });
 
   it('compresses pages and scripts for clients that accept gzip', async () => {

@@ -11,7 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { parseConfig } from '#bff/config.ts';
@@ -76,11 +76,21 @@ async function product(memberCount: number) {
 
 function bare() {
   const app = new Hono().get('/', (c) => c.text('hello'));
-  // A reference for the prerendered page: the same gzipped bytes, from memory, through bare Hono.
+  // A reference for the prerendered page: the same compressed bytes (brotli for a client that
+  // accepts it, as the product once it has made them), from memory, through bare Hono.
   const home = join(process.env.CLIENT_DIR ?? 'dist/client', 'index.html');
   if (existsSync(home)) {
-    const page = new Uint8Array(gzipSync(readFileSync(home, 'utf8')));
-    app.get('/page', (c) => c.body(page, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Encoding': 'gzip' }));
+    const text = readFileSync(home, 'utf8');
+    const gzip = new Uint8Array(gzipSync(text));
+    const br = new Uint8Array(
+      brotliCompressSync(text, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+      }),
+    );
+    app.get('/page', (c) => {
+      const brotli = /\bbr\b/.test(c.req.header('accept-encoding') ?? '');
+      return c.body(brotli ? br : gzip, 200, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Encoding': brotli ? 'br' : 'gzip' });
+    });
   }
   // A reference for the settings: the product's very answer (body and headers), no work behind it.
   const answerFile = process.env.BENCH_SETTINGS_ANSWER;
