@@ -188,12 +188,19 @@ interface Paired {
  * A figure and the bare "hello" in alternating rounds, after a 2 s warm-up of each (JIT, pools,
  * caches). Reported: the median rate and p50 of the rounds, their worst p99, and errors summed.
  */
-async function paired(hello: string, options: autocannon.Options, generator: Generator = GENERATOR): Promise<Paired> {
+async function paired(
+  hello: string,
+  options: autocannon.Options,
+  generator: Generator = GENERATOR,
+  beforeEach: () => Promise<void> = async () => {},
+): Promise<Paired> {
   await load(generator, { url: hello }, 2);
+  await beforeEach();
   await load(generator, options, 2);
   const rounds: { figure: Figure; bare: Figure }[] = [];
   for (let i = 0; i < ROUNDS; i += 1) {
     const bare = await load(generator, { url: hello });
+    await beforeEach();
     rounds.push({ bare, figure: await load(generator, options) });
   }
   const summary = (figures: Figure[]): Figure => ({
@@ -294,6 +301,18 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
     const cookies = product.cookies;
     const body = (context: string) =>
       JSON.stringify(context === 'sel_plan' ? { context, id: 'plan_serenity_month', renounce: false } : { context });
+    // A run stops in the middle of a cycle: every member goes back to `formules` before the next
+    // one (a `sel_plan_res` without a plan is refused, which is fine), so that no event of a run is
+    // refused for the state the previous run left.
+    const backToPlans = async () => {
+      for (const memberCookie of cookies) {
+        await fetch(`${product.url}/api/v1/user/update`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie: memberCookie },
+          body: body('sel_plan_res'),
+        }).then((response) => response.arrayBuffer());
+      }
+    };
     const update = await paired(
       hello,
       {
@@ -309,6 +328,7 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
         },
       },
       'autocannon',
+      backToPlans,
     );
     report(`update cycle (autocannon), non-2xx ${update.figure.non2xx}`, update);
     rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update });

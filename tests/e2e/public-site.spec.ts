@@ -80,6 +80,16 @@ test.describe('public pages', () => {
       expect(await page.title()).not.toBe('');
       for (const image of await page.locator('img').all()) expect(await image.getAttribute('alt')).not.toBeNull();
       await page.waitForLoadState('networkidle');
+      // The HTML inlines only the rules it uses; the full stylesheets apply once the SPA starts (decision 093).
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            const links = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+            // Vite's own links (lazy chunks' CSS) have no media; ours get theirs back once loaded.
+            return links.length > 0 && links.every((link) => !link.disabled && ['', 'all'].includes(link.media) && link.sheet !== null);
+          }),
+        )
+        .toBe(true);
       expect(await accessibilityViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     });
@@ -170,6 +180,8 @@ test.describe('public pages', () => {
     await page.getByRole('button', { name: 'Menu' }).click();
     const panel = page.getByRole('dialog', { name: /Menu/ });
     await expect(panel).toBeVisible();
+    // Not in the page's HTML, so not in its inlined rules: styled by the full stylesheet.
+    await expect(panel).toHaveCSS('position', 'fixed');
     await panel.getByRole('link', { name: 'Blog' }).click();
     await expect(page).toHaveURL(/\/blog$/);
     await expect(panel).toBeHidden();
