@@ -3,7 +3,7 @@ import * as serverSide from '#bff/http/site-pages.ts';
 import { contentPlugin } from './vite-plugin-content.ts';
 import { headEntries, pageHeadTags, SITE_URL_PLACEHOLDER } from '#src/features/public-site/page-meta.ts';
 import { imageSrcSet, imageUrl } from '#src/features/public-site/responsive-image.tsx';
-import { PUBLIC_PATHS, routeIdOfFile } from './prerender.ts';
+import { criticalStylesheets, inlineStylesheets, PUBLIC_PATHS, pageBeasties, routeIdOfFile } from './prerender.ts';
 
 describe('prerender', () => {
   it('maps route chunks to route ids', () => {
@@ -22,6 +22,33 @@ describe('prerender', () => {
 
   it('uses the placeholder the server replaces', () => {
     expect(SITE_URL_PLACEHOLDER).toBe(serverSide.SITE_URL_PLACEHOLDER);
+  });
+});
+
+describe('critical stylesheets (decision 093)', () => {
+  const css = [
+    ':root{--brand:#15803d}',
+    '.used{color:var(--brand)}',
+    '.used:hover{color:red}',
+    '.unused{color:blue}',
+    '@media (min-width:40em){.used{margin:0}.unused{margin:1px}}',
+    '.panel[data-open=true]{position:fixed}',
+  ].join('');
+  const page = `<!doctype html><html lang="fr"><head><link rel="stylesheet" crossorigin href="/assets/site-abc.css"></head><body><p class="used">Salam ’ « texte »</p><div class="panel" data-open="false"></div></body></html>`;
+
+  it('inlines only the rules the page uses, keeps its link disabled, and leaves the rest of the HTML as it was', async () => {
+    const inlined = inlineStylesheets(page, () => css);
+    expect(inlined).toContain('<link rel="stylesheet" crossorigin href="/assets/site-abc.css" disabled />');
+    const critical = await criticalStylesheets(inlined, pageBeasties());
+    const style = /<style>([\s\S]*?)<\/style>/.exec(critical)?.[1] ?? '';
+    expect(style).toContain('.used{color:var(--brand)}');
+    expect(style).toContain('.used:hover');
+    expect(style).toContain('--brand');
+    expect(style).toMatch(/@media \(min-width: ?40em\)\{\.used\{margin:0\}\}/);
+    expect(style).not.toContain('.unused');
+    expect(style).not.toContain('position:fixed');
+    const withoutStyle = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '<style></style>');
+    expect(withoutStyle(critical)).toBe(withoutStyle(inlined));
   });
 });
 
