@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { SETTINGS_PATH, settingsFastAnswer } from '#bff/api/user-routes.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
 import { nodeFastPaths } from '#bff/http/node-fast-paths.ts';
 import { securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
@@ -60,7 +61,8 @@ export function createApp(options: AppOptions) {
   if (site) app.route('/', sitePages(site));
   app.onError(onApiError);
   // For `serve`: Node's listener with the security headers and the prerendered pages up front.
+  const json = new Map([[SETTINGS_PATH, settingsFastAnswer(options)]]);
   const nodeListener = (listener: Parameters<typeof nodeFastPaths>[0]) =>
-    nodeFastPaths(listener, { securityHeaders: securityEntries, site });
+    nodeFastPaths(listener, { securityHeaders: securityEntries, site, json });
   return Object.assign(app, { nodeListener });
 }

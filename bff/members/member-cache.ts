@@ -50,14 +50,18 @@ export class MemberCache<Value> {
     return this.#entries.size;
   }
 
+  /** The value kept for `id`, while the feed is live and the entry fresh; undefined otherwise. */
+  peek(id: string): Value | undefined {
+    if (!this.feed.live) return undefined;
+    const entry = this.#entries.get(id);
+    if (!entry || performance.now() - entry.at >= this.#ttlMs) return undefined;
+    this.hits += 1;
+    return entry.value;
+  }
+
   async get(id: string, load: () => Promise<Value | undefined>): Promise<Value | undefined> {
-    if (this.feed.live) {
-      const entry = this.#entries.get(id);
-      if (entry && performance.now() - entry.at < this.#ttlMs) {
-        this.hits += 1;
-        return entry.value;
-      }
-    }
+    const kept = this.peek(id);
+    if (kept !== undefined) return kept;
     this.misses += 1;
     const generation = this.#generation;
     const value = await load();
@@ -101,6 +105,11 @@ export function cachedMember(database: Database, id: string): Promise<CachedMemb
     const [found] = await load.execute({ id });
     return found ? deepFreeze({ row: found.row, matchmakingPausedAt: found.matchmakingPausedAt }) : undefined;
   });
+}
+
+/** The member from this instance's cache alone (no database): undefined when not kept. */
+export function keptMember(database: Database, id: string): CachedMember | undefined {
+  return caches.get(database)?.cache.peek(id);
 }
 
 /** This instance's cache of a database (tests and benchmarks read its counters). */

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
+import { fastPathCounts } from '#bff/http/node-fast-paths.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
@@ -101,6 +102,44 @@ describe('Node fast paths', () => {
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
     expect(head.headers['content-length']).toBe(gzipped.headers['content-length']);
+  });
+
+  it('answers the settings of a caller known from memory exactly as the route does; any other case goes to the route', async () => {
+    const email = `rapide.${Date.now()}@example.fr`;
+    const signUp = JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+    const created = await get('/api/v1/dashboard/subscription', { 'content-type': 'application/json' }, 'POST', undefined, signUp);
+    expect(created.status).toBe(201);
+    const cookie = ((created.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
+    // The first request is the route's (claims verified and the row loaded then); the next, Node's.
+    const viaRoute = await get('/api/v1/user/settings', { cookie });
+    expect(viaRoute.status).toBe(200);
+    const before = fastPathCounts.json;
+    const fast = await get('/api/v1/user/settings', { cookie });
+    expect(fastPathCounts.json).toBe(before + 1);
+    expect(fast.status).toBe(200);
+    expect(fast.body.equals(viaRoute.body)).toBe(true);
+    expect(withoutDate(fast.headers)).toEqual(withoutDate(viaRoute.headers));
+    expect(JSON.parse(fast.body.toString())).toMatchObject({ email, role: 'femme', state: 'profil', aal: 'aal1' });
+    // Not signed in, another path, a query string, HEAD: the route (or the rest of the app) answers.
+    for (const [path, headers, method] of [
+      ['/api/v1/user/settings', {}, 'GET'],
+      ['/api/v1/user/settings', { cookie: `${cookie}; autre=1` }, 'GET'],
+      ['/api/v1/user/settings?x=1', { cookie }, 'GET'],
+      ['/api/v1/user/settings', { cookie }, 'HEAD'],
+    ] as const) {
+      const counted = fastPathCounts.json;
+      const answer = await get(path, headers, method);
+      expect(fastPathCounts.json, `${method} ${path}`).toBe(counted);
+      expect(answer.status, `${method} ${path}`).toBe(Object.keys(headers).length === 0 ? 401 : 200);
+    }
+    // A disabled account is the route's: 403, its cookies cleared, never an answer from memory.
+    await database.query(`UPDATE members SET disabled = true WHERE email = '${email}'`);
+    for (let i = 0; i < 3; i += 1) {
+      const counted = fastPathCounts.json;
+      const refused = await get('/api/v1/user/settings', { cookie });
+      expect(refused.status).toBe(403);
+      expect(fastPathCounts.json).toBe(counted);
+    }
   });
 
   it('puts the security headers on every kind of response, once', async () => {
