@@ -141,8 +141,9 @@ export function scriptsAfterContent(html: string): string {
 /**
  * The page's stylesheets inlined (`<style>`: the CSP allows inline styles, not inline scripts), so
  * that the first paint waits for no CSS request. Each stays named by a `disabled` link, which the
- * browser does not fetch and which tells Vite's preloader, on a later client-side navigation, that
- * the file is already applied (it would otherwise add it a second time).
+ * browser does not fetch until the SPA switches it on (`criticalStylesheets` below, decision 093),
+ * and which tells Vite's preloader, on a later client-side navigation, that the file is already
+ * there (it would otherwise add it a second time).
  */
 export function inlineStylesheets(html: string, readCss: (file: string) => string): string {
   return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
