@@ -4,6 +4,7 @@ import type { Database } from '#bff/db/database.ts';
 import { fastVerifiedClaims, knownClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { rawHeader } from '#bff/http/raw-header.ts';
 import { type CachedMember, cachedMember, keptMember } from '#bff/members/member-cache.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 
@@ -80,7 +81,7 @@ function callerOf(claims: Record<string, unknown>, id: string, sessionId: string
  * path (decision 093).
  */
 export function knownCaller(incoming: IncomingMessage, deps: GuardDeps): Caller | undefined {
-  const claims = knownClaims(incoming.headers.cookie, incoming.socket ?? undefined) as Record<string, unknown> | undefined;
+  const claims = knownClaims(rawHeader(incoming, 'cookie'), incoming.socket ?? undefined) as Record<string, unknown> | undefined;
   const id = typeof claims?.sub === 'string' ? claims.sub : undefined;
   const sessionId = typeof claims?.session_id === 'string' ? claims.session_id : undefined;
   if (!claims || !id || !sessionId) return undefined;

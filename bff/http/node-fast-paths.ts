@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rawHeader } from '#bff/http/raw-header.ts';
 import { type HtmlAnswer, prerenderedAnswer, type SiteFiles } from '#bff/http/site-pages.ts';
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -27,13 +28,14 @@ export const fastPathCounts = { pages: 0, json: 0 };
  * alone (decision 093). Everything else goes to Hono unchanged.
  */
 export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Listener {
-  // The whole header set of each page answer, built on its first request.
-  const pageHeaders = new WeakMap<object, { security: readonly [string, string][]; all: Record<string, string> }>();
+  // The whole header set of each page answer, built on its first request, as the flat
+  // `[name, value, …]` list `writeHead` reads with an index (an object is walked with for…in).
+  const pageHeaders = new WeakMap<object, { security: readonly [string, string][]; all: string[] }>();
   const headersOf = (answer: HtmlAnswer, security: readonly [string, string][]) => {
     let known = pageHeaders.get(answer);
     if (known?.security !== security) {
-      const length = typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength;
-      known = { security, all: { ...Object.fromEntries(security), ...answer.headers, 'Content-Length': String(length) } };
+      const all = { ...Object.fromEntries(security), ...answer.headers, 'Content-Length': String(answer.wire.length) };
+      known = { security, all: Object.entries(all).flat() };
       pageHeaders.set(answer, known);
     }
     return known.all;
@@ -52,11 +54,11 @@ export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Li
     const url = incoming.url ?? '/';
     const headers = options.securityHeaders(url);
     if (options.site && (incoming.method === 'GET' || incoming.method === 'HEAD')) {
-      const answer = prerenderedAnswer(options.site, url, incoming.headers['accept-encoding']);
+      const answer = prerenderedAnswer(options.site, url, rawHeader(incoming, 'accept-encoding'));
       if (answer) {
         fastPathCounts.pages += 1;
         outgoing.writeHead(200, headersOf(answer, headers));
-        outgoing.end(answer.body);
+        outgoing.end(answer.wire.data, answer.wire.encoding);
         return;
       }
     }

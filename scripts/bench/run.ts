@@ -28,7 +28,8 @@
  * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default 3),
  * BENCH_LOAD_GENERATOR=autocannon (even when wrk is installed), BENCH_CONNECTIONS (default 50),
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
- * BENCH_STARTUP_RUNS (default 5).
+ * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
+ * update, startup: only those, with their references, printed and not written; default all).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -47,6 +48,7 @@ const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
 const built = existsSync(join(CLIENT_DIR, 'index.html'));
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 const STARTUP_ONLY = process.argv.includes('--startup');
+const FIGURES = new Set((process.env.BENCH_FIGURES ?? 'health,settings,page,update,startup').split(',').map((name) => name.trim()));
 
 interface Started {
   url: string;
@@ -282,18 +284,22 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
     );
   try {
     // Reference: one database round trip through the whole stack (no session, no JSON work).
-    const health = await paired(hello, { url: `${product.url}/api/v1/health` });
-    report('health (SELECT 1)', health);
-    rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health });
-    const cookie = product.cookies[0] as string;
-    const settings = await paired(hello, { url: `${product.url}/api/v1/user/settings`, headers: { cookie } });
-    report('settings', settings);
-    rows.push({ database: label, name: 'GET /api/v1/user/settings (signed in)', ...settings, target: { ratio: 0.5, p99: 25 } });
-    // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
-    const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } });
-    report('bare Hono, same settings answer', sameSettings);
-    rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
-    if (built) {
+    if (FIGURES.has('health')) {
+      const health = await paired(hello, { url: `${product.url}/api/v1/health` });
+      report('health (SELECT 1)', health);
+      rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health });
+    }
+    if (FIGURES.has('settings')) {
+      const cookie = product.cookies[0] as string;
+      const settings = await paired(hello, { url: `${product.url}/api/v1/user/settings`, headers: { cookie } });
+      report('settings', settings);
+      rows.push({ database: label, name: 'GET /api/v1/user/settings (signed in)', ...settings, target: { ratio: 0.5, p99: 25 } });
+      // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
+      const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } });
+      report('bare Hono, same settings answer', sameSettings);
+      rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
+    }
+    if (built && FIGURES.has('page')) {
       // As a browser asks for it (Chrome's Accept-Encoding: the product answers brotli once made,
       // during the warm-up); the bare hello is too small to compress.
       const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
@@ -305,42 +311,44 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
       report('bare Hono, same page bytes', samePage);
       rows.push({ database: label, name: 'reference: the same compressed page from bare Hono', ...samePage });
     }
-    // Each connection is one member at `formules`: choose a plan, then take the choice back.
-    let next = 0;
-    const cookies = product.cookies;
-    const body = (context: string) =>
-      JSON.stringify(context === 'sel_plan' ? { context, id: 'plan_serenity_month', renounce: false } : { context });
-    // A run stops in the middle of a cycle: every member goes back to `formules` before the next
-    // one (a `sel_plan_res` without a plan is refused, which is fine), so that no event of a run is
-    // refused for the state the previous run left.
-    const backToPlans = async () => {
-      for (const memberCookie of cookies) {
-        await fetch(`${product.url}/api/v1/user/update`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', cookie: memberCookie },
-          body: body('sel_plan_res'),
-        }).then((response) => response.arrayBuffer());
-      }
-    };
-    const update = await paired(
-      hello,
-      {
-        url: product.url,
-        setupClient: (client: autocannon.Client) => {
-          const memberCookie = cookies[next % cookies.length] as string;
-          next += 1;
-          const headers = { 'content-type': 'application/json', cookie: memberCookie };
-          client.setRequests([
-            { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan') },
-            { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan_res') },
-          ]);
+    if (FIGURES.has('update')) {
+      // Each connection is one member at `formules`: choose a plan, then take the choice back.
+      let next = 0;
+      const cookies = product.cookies;
+      const body = (context: string) =>
+        JSON.stringify(context === 'sel_plan' ? { context, id: 'plan_serenity_month', renounce: false } : { context });
+      // A run stops in the middle of a cycle: every member goes back to `formules` before the next
+      // one (a `sel_plan_res` without a plan is refused, which is fine), so that no event of a run is
+      // refused for the state the previous run left.
+      const backToPlans = async () => {
+        for (const memberCookie of cookies) {
+          await fetch(`${product.url}/api/v1/user/update`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', cookie: memberCookie },
+            body: body('sel_plan_res'),
+          }).then((response) => response.arrayBuffer());
+        }
+      };
+      const update = await paired(
+        hello,
+        {
+          url: product.url,
+          setupClient: (client: autocannon.Client) => {
+            const memberCookie = cookies[next % cookies.length] as string;
+            next += 1;
+            const headers = { 'content-type': 'application/json', cookie: memberCookie };
+            client.setRequests([
+              { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan') },
+              { method: 'POST', path: '/api/v1/user/update', headers, body: body('sel_plan_res') },
+            ]);
+          },
         },
-      },
-      'autocannon',
-      backToPlans,
-    );
-    report(`update cycle (autocannon), non-2xx ${update.figure.non2xx}`, update);
-    rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update });
+        'autocannon',
+        backToPlans,
+      );
+      report(`update cycle (autocannon), non-2xx ${update.figure.non2xx}`, update);
+      rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update });
+    }
   } finally {
     await stopServer(product);
     await stopServer(bareServer);
@@ -530,7 +538,7 @@ async function main() {
     }
   } else console.log('  (no PostgreSQL server answered: PGlite only)');
 
-  const startup = await measureStartup();
+  const startup = FIGURES.has('startup') ? await measureStartup() : undefined;
 
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
@@ -578,18 +586,21 @@ async function main() {
     }
   }
   lines.push('');
-  const startupTable = startupSection(startup, date, machine);
-  for (const [name, values] of [
-    ['first start', startup.first],
-    ['restart', startup.restart],
-  ] as const) {
-    if (median(values) >= 2000) missed.push(`start-up (${name})`);
+  const startupTable = startup ? startupSection(startup, date, machine) : '';
+  if (startup) {
+    for (const [name, values] of [
+      ['first start', startup.first],
+      ['restart', startup.restart],
+    ] as const) {
+      if (median(values) >= 2000) missed.push(`start-up (${name})`);
+    }
   }
   if (missed.length > 0) lines.push(`Targets missed: ${missed.join('; ')}.`, '');
   const table = lines.join('\n');
   console.log(`\n${table}\n${startupTable}`);
 
-  if (!process.env.BENCH_NO_WRITE) {
+  // A subset (BENCH_FIGURES) is printed, never written over the full run's figures.
+  if (!process.env.BENCH_NO_WRITE && !process.env.BENCH_FIGURES) {
     writeSection('HTTP load', table);
     writeSection('Start-up', startupTable);
   }

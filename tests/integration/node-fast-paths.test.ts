@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
@@ -52,7 +53,7 @@ beforeAll(async () => {
     writeFileSync(join(dir, path), text);
   };
   const page = (title: string) =>
-    `<!doctype html><html lang="fr"><head><title>${title}</title><link rel="canonical" href="${SITE_URL_PLACEHOLDER}/x" /></head><body>${'<p>texte</p>'.repeat(200)}</body></html>`;
+    `<!doctype html><html lang="fr"><head><title>${title}</title><link rel="canonical" href="${SITE_URL_PLACEHOLDER}/x" /></head><body>${'<p>Sincérité, « mariage » – été</p>'.repeat(200)}</body></html>`;
   write('index.html', page('Accueil'));
   write('blog/index.html', page('Blog'));
   write('spa.html', page('Espace'));
@@ -86,8 +87,16 @@ describe('Node fast paths', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (const headers of [browser, { 'accept-encoding': 'gzip' }, {}] as Record<string, string>[]) {
+      const answered = fastPathCounts.pages;
       const fast = await get('/blog', headers);
+      expect(fastPathCounts.pages).toBe(answered + 1);
       const viaHono = await get('/blog?utm_source=test', headers); // a query string goes to Hono
+      expect(fastPathCounts.pages).toBe(answered + 1);
+      // Compressed bytes leave as a latin1 string and the text as UTF-8 (decision 094): every byte
+      // must come back as it was, accents included.
+      const coding = fast.headers['content-encoding'];
+      const text = coding === 'br' ? brotliDecompressSync(fast.body) : coding === 'gzip' ? gunzipSync(fast.body) : fast.body;
+      expect(text.toString('utf8')).toContain('<p>Sincérité, « mariage » – été</p>');
       expect(fast.status).toBe(200);
       expect(viaHono.status).toBe(200);
       expect(fast.body.equals(viaHono.body)).toBe(true);
