@@ -40,15 +40,21 @@ export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Li
     }
     return known.all;
   };
-  // The security headers of each set as an object, for the JSON answers.
-  const securityObjects = new WeakMap<readonly [string, string][], Record<string, string>>();
-  const securityObject = (headers: readonly [string, string][]) => {
-    let object = securityObjects.get(headers);
-    if (!object) {
-      object = Object.fromEntries(headers);
-      securityObjects.set(headers, object);
+  // The fixed headers of each JSON answer (security set and the answer's own headers, both shared
+  // objects), as the same flat list; only Content-Length is added per request.
+  const jsonHeaders = new WeakMap<readonly [string, string][], WeakMap<Record<string, string>, string[]>>();
+  const jsonHeadersOf = (security: readonly [string, string][], own: Record<string, string>) => {
+    let bySecurity = jsonHeaders.get(security);
+    if (!bySecurity) {
+      bySecurity = new WeakMap();
+      jsonHeaders.set(security, bySecurity);
     }
-    return object;
+    let list = bySecurity.get(own);
+    if (!list) {
+      list = Object.entries({ ...Object.fromEntries(security), 'Content-Type': 'application/json', ...own }).flat();
+      bySecurity.set(own, list);
+    }
+    return list;
   };
   return (incoming, outgoing) => {
     const url = incoming.url ?? '/';
@@ -66,12 +72,7 @@ export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Li
       const json = options.json?.get(url)?.(incoming);
       if (json) {
         fastPathCounts.json += 1;
-        outgoing.writeHead(200, {
-          ...securityObject(headers),
-          'Content-Type': 'application/json',
-          ...json.headers,
-          'Content-Length': Buffer.byteLength(json.json),
-        });
+        outgoing.writeHead(200, [...jsonHeadersOf(headers, json.headers), 'Content-Length', String(Buffer.byteLength(json.json))]);
         outgoing.end(json.json);
         return;
       }

@@ -5,7 +5,7 @@
  * Node: on a 2-core machine it saturates before the server, and its own cost per byte of answer
  * then weighs on the ratio; wrk, in C, measures the server.
  *
- * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 3, of
+ * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 5, of
  * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
  * rounds' ratios, each measured side by side. Servers run in child processes
  * (scripts/bench/server.ts), the load generator in this one (autocannon) or its own (wrk). For each
@@ -25,7 +25,7 @@
  * Prints markdown tables and writes docs/benchmarks.md (date, machine): the sections "HTTP load"
  * and "Start-up", each replaced by the next run that measures it.
  *
- * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default 3),
+ * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default 5),
  * BENCH_LOAD_GENERATOR=autocannon (even when wrk is installed), BENCH_CONNECTIONS (default 50),
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
@@ -41,7 +41,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
