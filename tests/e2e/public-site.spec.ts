@@ -76,6 +76,9 @@ test.describe('public pages', () => {
       await expect(page.locator('h1')).toHaveText(h1);
       await expect(page.locator('main')).toHaveCount(1);
       await expect(page.locator('main')).toContainText(/ vous | nous | votre | les /);
+      // No section title twice on one page (a content page and its React sections once both had one).
+      const titles = (await page.locator('h1, h2, h3').allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+      expect(titles.filter((title, index) => titles.indexOf(title) !== index)).toEqual([]);
       expect(await headUrls(page)).toEqual({ canonical: `${baseURL}${path}`, ogUrl: `${baseURL}${path}` });
       expect(await page.title()).not.toBe('');
       for (const image of await page.locator('img').all()) expect(await image.getAttribute('alt')).not.toBeNull();
