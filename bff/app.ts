@@ -5,8 +5,8 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { SETTINGS_PATH, settingsFastAnswer } from '#bff/api/user-routes.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
 import { nodeFastPaths } from '#bff/http/node-fast-paths.ts';
-import { securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
-import { loadSiteFiles, sitePages } from '#bff/http/site-pages.ts';
+import { type SecurityHeaderEntries, securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
+import { loadSiteFiles, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
 import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
@@ -22,6 +22,22 @@ export interface AppOptions extends ApiDeps {
   localMailbox?: boolean;
   /** Folder of the built SPA (`dist/client`); absent in API-only tests. */
   clientDir?: string | undefined;
+  /** The built site already read from `clientDir` (`siteFilesOf`), when the server listened first. */
+  site?: SiteFiles | undefined;
+}
+
+/** The security headers of every response, from the configuration. */
+export function appSecurityHeaders(config: AppOptions['config']): SecurityHeaderEntries {
+  return securityHeaderEntries({
+    gtmId: config.gtmId,
+    calendlyOrigin: config.calendlyUrl ? new URL(config.calendlyUrl).origin : undefined,
+    https: config.secureCookies,
+  });
+}
+
+/** The built SPA in `clientDir`, read into memory, or undefined when there is none. */
+export function siteFilesOf(clientDir: string | undefined, config: AppOptions['config']): SiteFiles | undefined {
+  return clientDir && existsSync(clientDir) ? loadSiteFiles({ clientDir, publicSiteUrl: config.publicSiteUrl }) : undefined;
 }
 
 /**
@@ -30,12 +46,7 @@ export interface AppOptions extends ApiDeps {
  */
 export function createApp(options: AppOptions) {
   const app = new Hono();
-  const headerOptions = {
-    gtmId: options.config.gtmId,
-    calendlyOrigin: options.config.calendlyUrl ? new URL(options.config.calendlyUrl).origin : undefined,
-    https: options.config.secureCookies,
-  };
-  const securityEntries = securityHeaderEntries(headerOptions);
+  const securityEntries = appSecurityHeaders(options.config);
   app.use(securityHeaders(securityEntries));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
@@ -54,10 +65,7 @@ export function createApp(options: AppOptions) {
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404));
 
   // The built SPA: prerendered pages, the member/staff shell, and HTTP 404 for unknown paths.
-  const site =
-    options.clientDir && existsSync(options.clientDir)
-      ? loadSiteFiles({ clientDir: options.clientDir, publicSiteUrl: options.config.publicSiteUrl })
-      : undefined;
+  const site = options.site ?? siteFilesOf(options.clientDir, options.config);
   if (site) app.route('/', sitePages(site));
   app.onError(onApiError);
   // For `serve`: Node's listener with the security headers and the prerendered pages up front.

@@ -11,7 +11,8 @@ import { seedFromTemplate } from '#bff/db/pglite-template.ts';
  *
  * Start-up (decision 080, target < 2 s to the first 200): this module imports only what reads
  * the configuration; a new PGlite data folder is filled from the build's cluster on a worker
- * thread (bff/db/pglite-template.ts) while the rest of the server loads (`import('#bff/start.ts')`).
+ * thread (bff/db/pglite-template.ts) while the rest of the server loads (`import('#bff/start.ts')`)
+ * and starts to listen: public pages are answered before the database is open (decision 095).
  */
 async function main() {
   let config: ReturnType<typeof parseConfig>;
@@ -27,8 +28,9 @@ async function main() {
   // The same migration sets as startProduct applies: the auth service's only when it is embedded.
   const sets = config.supabase ? [appMigrations] : [appMigrations, authMigrations];
   const seeding = config.databaseUrl ? Promise.resolve(false) : seedFromTemplate(join(config.dataDir, 'pglite'), sets);
-  const [{ startProduct }] = await Promise.all([import('#bff/start.ts'), seeding]);
-  const product = await startProduct(config);
+  seeding.catch(() => {}); // awaited by startProduct, after it listens
+  const { startProduct } = await import('#bff/start.ts');
+  const product = await startProduct(config, { beforeDatabase: seeding });
   const lines = [
     '',
     `  Union Sincère est prêt : ${product.url}`,

@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type ServerOptions } from 'node:htt
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { createApp } from '#bff/app.ts';
+import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
 import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
@@ -12,6 +12,8 @@ import { type Database, openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { createRateLimiter } from '#bff/http/rate-limit.ts';
+import type { SiteFiles } from '#bff/http/site-pages.ts';
+import { startingListener } from '#bff/http/starting-listener.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
@@ -36,14 +38,85 @@ export interface StartOptions {
   listen?: boolean;
   clientDir?: string;
   database?: Database;
+  /** Awaited after the server listens and before the database opens (server.ts: the PGlite template copy). */
+  beforeDatabase?: Promise<unknown>;
+  /** Called once the server listens, before the database opens (tests and the start-up log). */
+  onListening?: (port: number) => void;
 }
 
 /**
- * Opens the database, applies migrations, starts the embedded stand-ins the configuration asks
- * for, builds the app and (by default) listens. Shared by `server.ts`, the tests and the scripts.
+ * Listens (by default), then opens the database, applies migrations, starts the embedded stand-ins
+ * the configuration asks for and builds the app. Until the app is built, Node's listener answers
+ * the prerendered pages from memory and holds every other request (`startingListener`, decision
+ * 095). Shared by `server.ts`, the tests and the scripts.
  */
 export async function startProduct(config: Config, options: StartOptions = {}): Promise<Product> {
   const clock = options.clock ?? systemClock;
+  const clientDir = options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client');
+  // Listen first (decision 095): the public pages are answered from memory while the database
+  // opens; every other request is held until the product is ready.
+  const site = siteFilesOf(clientDir, config);
+  const listening = options.listen === false ? undefined : await listenEarly(config, site);
+  if (listening) options.onListening?.(listening.port);
+  try {
+    return await startOn(config, options, { clock, clientDir, site, listening });
+  } catch (error) {
+    if (listening) {
+      listening.gate.fail();
+      await new Promise<void>((resolve) => listening.server.close(() => resolve()));
+    }
+    throw error;
+  }
+}
+
+interface Listening {
+  server: ServerType;
+  port: number;
+  gate: ReturnType<typeof startingListener>;
+  /** Hono's own request listener (from `serve`), for the product's listener once it is built. */
+  honoListener: RequestListener;
+  /** The app `serve`'s fetch reaches, once built. */
+  setApp(app: ReturnType<typeof createApp>): void;
+}
+
+async function listenEarly(config: Config, site: SiteFiles | undefined): Promise<Listening> {
+  const gate = startingListener({ securityHeaders: appSecurityHeaders(config), site });
+  let app: ReturnType<typeof createApp> | undefined;
+  let honoListener: RequestListener | undefined;
+  const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
+    const s = serve(
+      {
+        // Reached only through the gate's `ready` listener, so never before the app exists.
+        fetch: (request, env) => (app as ReturnType<typeof createApp>).fetch(request, env),
+        port: config.port,
+        hostname: config.host,
+        // Security headers and prerendered pages answered by Node itself (decision 090).
+        createServer: ((serverOptions: ServerOptions, listener: RequestListener) => {
+          honoListener = listener;
+          return createServer(serverOptions, gate.listener);
+        }) as typeof createServer,
+      },
+      (info) => resolve({ server: s, port: info.port }),
+    );
+    s.once('error', reject);
+  });
+  return {
+    server,
+    port,
+    gate,
+    honoListener: honoListener as RequestListener,
+    setApp(built) {
+      app = built;
+    },
+  };
+}
+
+async function startOn(
+  config: Config,
+  options: StartOptions,
+  { clock, clientDir, site, listening }: { clock: Clock; clientDir: string; site: SiteFiles | undefined; listening: Listening | undefined },
+): Promise<Product> {
+  await options.beforeDatabase;
   const database =
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
@@ -85,43 +158,23 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
     mailQueued: () => mail.poke(),
     embeddedAuth,
     localMailbox: !config.smtpUrl,
-    clientDir: options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client'),
+    clientDir,
+    site,
   });
 
-  // Independent of serving the site: the demo accounts are created while the server starts to
-  // listen (start-up target, decision 080); startProduct resolves once both are done.
+  // Independent of serving the site: the demo accounts are created while the server already
+  // answers (start-up target, decisions 080 and 095); startProduct resolves once they are.
   const seeding: Promise<Product['demoAccounts']> =
     config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
   seeding.catch(() => {}); // awaited below; must not be reported unhandled if listening fails first
 
-  let server: ServerType | undefined;
-  let port = config.port;
-  if (options.listen !== false) {
-    server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve(
-        {
-          fetch: app.fetch,
-          port: config.port,
-          hostname: config.host,
-          // Security headers and prerendered pages answered by Node itself (decision 090).
-          createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
-            createServer(serverOptions, app.nodeListener(listener))) as typeof createServer,
-        },
-        (info) => {
-          port = info.port;
-          resolve(s);
-        },
-      );
-      s.once('error', reject);
-    });
+  const server = listening?.server;
+  const port = listening?.port ?? config.port;
+  if (listening) {
+    listening.setApp(app);
+    listening.gate.ready(app.nodeListener(listening.honoListener));
   }
-  let demoAccounts: Product['demoAccounts'];
-  try {
-    demoAccounts = await seeding;
-  } catch (error) {
-    if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
-    throw error;
-  }
+  const demoAccounts = await seeding; // on failure, startProduct closes the server
   mail.start();
   const retention = startRetentionJob({ db: database.db, clock, auth });
 

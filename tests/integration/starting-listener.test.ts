@@ -1,0 +1,196 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '#bff/config.ts';
+import type { Database } from '#bff/db/database.ts';
+import { startingListener } from '#bff/http/starting-listener.ts';
+import { startProduct } from '#bff/start.ts';
+import { openTestDatabase } from '#tests/support/test-database.ts';
+
+/**
+ * Decision 095: the server listens before its database is open. Meanwhile a prerendered page is
+ * answered from memory and every other request is held, then answered by the product once it is
+ * ready; a failed start answers the held requests with a 503, never a dropped connection.
+ */
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(base: string, path: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Settles to 'pending' when `promise` has not settled within `ms`. */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms))]);
+
+let dir: string;
+let database: Database;
+const config = parseConfig({
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  PUBLIC_SITE_URL: 'http://localhost:3999',
+  DEMO_DATA: 'false',
+});
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'us-starting-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  const page = (title: string) =>
+    `<!doctype html><html lang="fr"><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+  write('index.html', page('Accueil'));
+  write('spa.html', page('Espace'));
+  write('404.html', page('Page introuvable'));
+  write('sitemap.xml', '<urlset/>');
+  write('robots.txt', 'User-agent: *\n');
+  write('prerender-manifest.json', JSON.stringify({ pages: ['/'], prerenderedPatterns: ['/'], spaRoutes: ['/connexion'] }));
+  database = await openTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the server while the product starts', () => {
+  it('answers a prerendered page at once, holds the API until the database is open, then answers it', async () => {
+    const databaseOpen = deferred();
+    let base = '';
+    const listening = deferred();
+    const starting = startProduct(config, {
+      database,
+      clientDir: dir,
+      beforeDatabase: databaseOpen.promise,
+      onListening: (port) => {
+        base = `http://127.0.0.1:${port}`;
+        listening.resolve();
+      },
+    });
+    await listening.promise;
+    const page = await get(base, '/');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>Accueil</h1>');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+
+    const health = get(base, '/api/v1/health');
+    const member = get(base, '/api/v1/user/settings');
+    expect(await within(health, 300)).toBe('pending');
+    databaseOpen.resolve();
+    const product = await starting;
+    try {
+      expect((await health).status).toBe(200);
+      const refused = await member; // held, then answered by the product itself: not signed in
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
+      expect(refused.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect((await get(base, '/api/v1/health')).status).toBe(200);
+    } finally {
+      await product.close();
+    }
+  });
+
+  it('answers the held requests with a 503 in French when the start fails, and closes the server', async () => {
+    const databaseOpen = deferred();
+    let base = '';
+    const listening = deferred();
+    const starting = startProduct(config, {
+      database,
+      clientDir: dir,
+      beforeDatabase: databaseOpen.promise,
+      onListening: (port) => {
+        base = `http://127.0.0.1:${port}`;
+        listening.resolve();
+      },
+    });
+    starting.catch(() => {});
+    await listening.promise;
+    const held = get(base, '/api/v1/health');
+    expect(await within(held, 200)).toBe('pending');
+    databaseOpen.reject(new Error('base de données injoignable'));
+    await expect(starting).rejects.toThrow('base de données injoignable');
+    const answer = await held;
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'SERVICE_UNAVAILABLE', message: 'Service momentanément indisponible, réessayez dans un instant.' },
+    });
+    await expect(get(base, '/')).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  describe('limits on held requests', () => {
+    let server: Server;
+    let base: string;
+    let gate: ReturnType<typeof startingListener>;
+
+    beforeAll(async () => {
+      gate = startingListener({ securityHeaders: () => [['X-Content-Type-Options', 'nosniff']], maxWaiting: 1, maxWaitMs: 300 });
+      server = createServer(gate.listener);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    it('a request past the limit gets a 503 at once; a held one gets it after the longest wait', async () => {
+      const started = Date.now();
+      const first = get(base, '/un');
+      for (let i = 0; i < 100 && gate.waiting === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(gate.waiting).toBe(1);
+      const second = await get(base, '/deux');
+      expect(second.status).toBe(503);
+      expect(second.headers['x-content-type-options']).toBe('nosniff');
+      expect(await within(first, 50)).toBe('pending');
+      const timedOut = await first;
+      expect(timedOut.status).toBe(503);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+      expect(gate.waiting).toBe(0);
+    });
+
+    it('once ready, held and new requests go to the product in their order of arrival', async () => {
+      const seen: string[] = [];
+      const first = get(base, '/un');
+      for (let i = 0; i < 100 && gate.waiting === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      gate.ready((incoming, outgoing) => {
+        seen.push(incoming.url ?? '');
+        outgoing.end('prêt');
+      });
+      expect((await first).body).toBe('prêt');
+      expect((await get(base, '/deux')).body).toBe('prêt');
+      expect(seen).toEqual(['/un', '/deux']);
+    });
+  });
+});
