@@ -166,7 +166,6 @@ async function startOn(
   // answers (start-up target, decisions 080 and 095); startProduct resolves once they are.
   const seeding: Promise<Product['demoAccounts']> =
     config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
-  seeding.catch(() => {}); // awaited below; must not be reported unhandled if listening fails first
 
   const server = listening?.server;
   const port = listening?.port ?? config.port;
