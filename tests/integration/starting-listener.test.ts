@@ -83,21 +83,28 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Starts the product with its database held closed; resolves once the server listens. */
+async function startHeld() {
+  const databaseOpen = deferred();
+  const listening = deferred();
+  let base = '';
+  const starting = startProduct(config, {
+    database,
+    clientDir: dir,
+    beforeDatabase: databaseOpen.promise,
+    onListening: (port) => {
+      base = `http://127.0.0.1:${port}`;
+      listening.resolve();
+    },
+  });
+  starting.catch(() => {}); // each test awaits it, after its own steps
+  await listening.promise;
+  return { databaseOpen, starting, base };
+}
+
 describe('the server while the product starts', () => {
   it('answers a prerendered page at once, holds the API until the database is open, then answers it', async () => {
-    const databaseOpen = deferred();
-    let base = '';
-    const listening = deferred();
-    const starting = startProduct(config, {
-      database,
-      clientDir: dir,
-      beforeDatabase: databaseOpen.promise,
-      onListening: (port) => {
-        base = `http://127.0.0.1:${port}`;
-        listening.resolve();
-      },
-    });
-    await listening.promise;
+    const { databaseOpen, starting, base } = await startHeld();
     const page = await get(base, '/');
     expect(page.status).toBe(200);
     expect(page.body).toContain('<h1>Accueil</h1>');
@@ -122,20 +129,7 @@ describe('the server while the product starts', () => {
   });
 
   it('answers the held requests with a 503 in French when the start fails, and closes the server', async () => {
-    const databaseOpen = deferred();
-    let base = '';
-    const listening = deferred();
-    const starting = startProduct(config, {
-      database,
-      clientDir: dir,
-      beforeDatabase: databaseOpen.promise,
-      onListening: (port) => {
-        base = `http://127.0.0.1:${port}`;
-        listening.resolve();
-      },
-    });
-    starting.catch(() => {});
-    await listening.promise;
+    const { databaseOpen, starting, base } = await startHeld();
     const held = get(base, '/api/v1/health');
     expect(await within(held, 200)).toBe('pending');
     databaseOpen.reject(new Error('base de données injoignable'));
