@@ -171,7 +171,10 @@ async function startOn(
   const port = listening?.port ?? config.port;
   if (listening) {
     listening.setApp(app);
-    listening.gate.ready(app.nodeListener(listening.honoListener));
+    const productListener = app.nodeListener(listening.honoListener);
+    listening.gate.ready(productListener);
+    // From now on Node calls the product's listener itself: no start-up indirection per request.
+    listening.server.off('request', listening.gate.listener).on('request', productListener);
   }
   const demoAccounts = await seeding; // on failure, startProduct closes the server
   mail.start();

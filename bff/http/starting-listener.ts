@@ -42,11 +42,8 @@ export function startingListener(options: StartingListenerOptions) {
     outgoing.end(UNAVAILABLE);
   };
 
+  // Reached through `early` only, which the listener below calls only while there is no target.
   const hold: Listener = (incoming, outgoing) => {
-    if (target) {
-      target(incoming, outgoing);
-      return;
-    }
     if (failed || waiting.size >= maxWaiting) {
       unavailable(outgoing);
       return;
@@ -65,6 +62,7 @@ export function startingListener(options: StartingListenerOptions) {
   const early = nodeFastPaths(hold, { securityHeaders: options.securityHeaders, site: options.site });
 
   return {
+    /** For `createServer`; once ready, the server may call the product's listener directly instead. */
     listener: ((incoming, outgoing) => (target ?? early)(incoming, outgoing)) as Listener,
     /** How many requests are held now (tests read it). */
     get waiting() {
