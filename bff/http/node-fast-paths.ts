@@ -34,7 +34,7 @@ export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Li
   const headersOf = (answer: HtmlAnswer, security: readonly [string, string][]) => {
     let known = pageHeaders.get(answer);
     if (known?.security !== security) {
-      const all = { ...Object.fromEntries(security), ...answer.headers, 'Content-Length': String(answer.wire.length) };
+      const all = { ...Object.fromEntries(security), ...answer.headers, 'Content-Length': String(answer.wire.byteLength) };
       known = { security, all: Object.entries(all).flat() };
       pageHeaders.set(answer, known);
     }
@@ -64,7 +64,7 @@ export function nodeFastPaths(listener: Listener, options: FastPathsOptions): Li
       if (answer) {
         fastPathCounts.pages += 1;
         outgoing.writeHead(200, headersOf(answer, headers));
-        outgoing.end(answer.wire.data, answer.wire.encoding);
+        outgoing.end(answer.wire);
         return;
       }
     }

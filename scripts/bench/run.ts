@@ -29,7 +29,8 @@
  * BENCH_LOAD_GENERATOR=autocannon (even when wrk is installed), BENCH_CONNECTIONS (default 50),
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
- * update, startup: only those, with their references, printed and not written; default all).
+ * update, startup: only those, with their references, printed and not written; default all),
+ * BENCH_PIN=0 (do not pin the servers to the first core and the load generator to the second).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -56,8 +57,18 @@ interface Started {
   child: ChildProcess;
 }
 
+/**
+ * The server under test on the first core and the load generator on the second (decision 096):
+ * left to the scheduler, the two moved between the cores and one server process could differ from
+ * the next by 30 points of ratio. `taskset` (util-linux) replaces itself with the command, so the
+ * child's pid is the command's. BENCH_PIN=0 leaves the placement to the scheduler.
+ */
+const PINNED = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const onCore = (core: 0 | 1, command: string, args: string[]): [string, string[]] =>
+  PINNED ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+
 function startServer(args: string[], env: Record<string, string | undefined> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'server.ts'), ...args], {
+  const child = spawn(...onCore(0, process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'bench', 'server.ts'), ...args]), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,7 +146,7 @@ function wrkLoad(options: { url: string; headers?: Record<string, string> }, dur
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const args = ['-t1', `-c${CONNECTIONS}`, `-d${duration}s`, '--latency', ...headers, options.url];
   return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...onCore(1, 'wrk', args), { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += String(chunk);
@@ -536,9 +547,12 @@ async function main() {
     return;
   }
   console.log(
-    `Benchmarks — ${date} — ${machine}\n${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per figure, alternating with the bare hello (after 2 s warm-up)`,
+    `Benchmarks — ${date} — ${machine}\n${GENERATOR}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per figure, alternating with the bare hello (after 2 s warm-up)${PINNED ? '; servers on core 0, load generator on core 1' : ''}`,
   );
   if (!built) console.log('  (no dist/client: run `npm run build` for the public page and start-up figures)');
+  // autocannon runs in this process: on the generator's core with wrk, and every core back for the start-up.
+  const pinSelf = (cores: string) => PINNED && spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)]);
+  pinSelf('1');
 
   const rows: Row[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'us-bench-'));
@@ -557,13 +571,14 @@ async function main() {
       rmSync(pgDir, { recursive: true, force: true });
     }
   } else console.log('  (no PostgreSQL server answered: PGlite only)');
+  pinSelf(`0-${cpus().length - 1}`);
 
   const startup = FIGURES.has('startup') ? await measureStartup() : undefined;
 
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
   lines.push(
-    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios.`,
+    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes${PINNED ? ', pinned to the first core, and the load generator to the second (`taskset`, decision 096)' : ''}. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios.`,
     '',
   );
   lines.push('| Database | Endpoint | req/s | p50 | p99 | non-2xx | bare hello req/s | ratio | target | met |');

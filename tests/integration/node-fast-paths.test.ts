@@ -92,8 +92,8 @@ describe('Node fast paths', () => {
       expect(fastPathCounts.pages).toBe(answered + 1);
       const viaHono = await get('/blog?utm_source=test', headers); // a query string goes to Hono
       expect(fastPathCounts.pages).toBe(answered + 1);
-      // Compressed bytes leave as a latin1 string and the text as UTF-8 (decision 094): every byte
-      // must come back as it was, accents included.
+      // Every byte must come back as it was, accents included, whichever form the body leaves in
+      // (decision 096: the encoded bytes, made once).
       const coding = fast.headers['content-encoding'];
       const text = coding === 'br' ? brotliDecompressSync(fast.body) : coding === 'gzip' ? gunzipSync(fast.body) : fast.body;
       expect(text.toString('utf8')).toContain('<p>Sincérité, « mariage » – été</p>');
