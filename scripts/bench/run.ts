@@ -59,9 +59,10 @@ interface Started {
 
 /**
  * The server under test on the first core and the load generator on the second (decision 096):
- * left to the scheduler, the two moved between the cores and one server process could differ from
- * the next by 30 points of ratio. `taskset` (util-linux) replaces itself with the command, so the
- * child's pid is the command's. BENCH_PIN=0 leaves the placement to the scheduler.
+ * left to the scheduler, the two moved between the cores and took turns on one, and the same code's
+ * ratio moved by tens of points from run to run. Pinning steadies the rounds of one process; whole
+ * processes still differ (decision 096). `taskset` (util-linux) replaces itself with the command,
+ * so the child's pid is the command's. BENCH_PIN=0 leaves the placement to the scheduler.
  */
 const PINNED = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const onCore = (core: 0 | 1, command: string, args: string[]): [string, string[]] =>
