@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   acceptedCodings,
@@ -49,25 +50,22 @@ describe('route patterns', () => {
 describe('sitePages', () => {
   let dir: string;
   let app: ReturnType<typeof sitePages>;
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'union-site-'));
-    write('index.html', page('Accueil'));
-    write('blog/index.html', page('Blog'));
-    write('blog/un-article/index.html', page('Un article'));
-    write('qui-sommes-nous/index.html', page('Qui sommes-nous'));
-    write('spa.html', page('Espace'));
-    write('404.html', page(`Page not found: ${NOT_FOUND_PATH_PLACEHOLDER}`));
-    write('sitemap.xml', `<urlset><url><loc>${SITE_URL_PLACEHOLDER}/blog</loc></url></urlset>`);
-    write('robots.txt', `Sitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`);
-    write('prerender-manifest.json', JSON.stringify(manifest));
-    write('assets/app-abc123.js', 'console.log(1)');
-    write('favicon.svg', '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    write('version.json', '{"version":"b42"}');
-    write('.vite/manifest.json', '{}');
+    dir = writeBuiltSite('union-site-', {
+      'index.html': page('Accueil'),
+      'blog/index.html': page('Blog'),
+      'blog/un-article/index.html': page('Un article'),
+      'qui-sommes-nous/index.html': page('Qui sommes-nous'),
+      'spa.html': page('Espace'),
+      '404.html': page(`Page not found: ${NOT_FOUND_PATH_PLACEHOLDER}`),
+      'sitemap.xml': `<urlset><url><loc>${SITE_URL_PLACEHOLDER}/blog</loc></url></urlset>`,
+      'robots.txt': `Sitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`,
+      'prerender-manifest.json': JSON.stringify(manifest),
+      'assets/app-abc123.js': 'console.log(1)',
+      'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      'version.json': '{"version":"b42"}',
+      '.vite/manifest.json': '{}',
+    });
     app = sitePages({ clientDir: dir, publicSiteUrl: 'https://www.union-sincere.fr/' });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,7 +176,7 @@ describe('sitePages', () => {
 
   it('compresses pages and scripts for clients that accept gzip', async () => {
     const big = 'x'.repeat(5000);
-    write('assets/big-abc.js', `console.log("${big}")`);
+    writeFileSync(join(dir, 'assets', 'big-abc.js'), `console.log("${big}")`);
     const response = await app.request('/assets/big-abc.js', { headers: { 'accept-encoding': 'gzip' } });
     expect(response.headers.get('content-encoding')).toBe('gzip');
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

@@ -1,14 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import { fastPathCounts } from '#bff/http/node-fast-paths.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { type Product, startProduct } from '#bff/start.ts';
+import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
@@ -47,24 +46,18 @@ const withoutDate = (headers: Answer['headers']) => {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'us-fast-'));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
   const page = (title: string) =>
     `<!doctype html><html lang="fr"><head><title>${title}</title><link rel="canonical" href="${SITE_URL_PLACEHOLDER}/x" /></head><body>${'<p>Sincérité, « mariage » – été</p>'.repeat(200)}</body></html>`;
-  write('index.html', page('Accueil'));
-  write('blog/index.html', page('Blog'));
-  write('spa.html', page('Espace'));
-  write('404.html', page('Page introuvable'));
-  write('sitemap.xml', '<urlset/>');
-  write('robots.txt', 'User-agent: *\n');
-  write(
-    'prerender-manifest.json',
-    JSON.stringify({ pages: ['/', '/blog'], prerenderedPatterns: ['/', '/blog'], spaRoutes: ['/connexion'] }),
-  );
-  write('assets/app-abc123.js', 'console.log(1)');
+  dir = writeBuiltSite('us-fast-', {
+    'index.html': page('Accueil'),
+    'blog/index.html': page('Blog'),
+    'spa.html': page('Espace'),
+    '404.html': page('Page introuvable'),
+    'sitemap.xml': '<urlset/>',
+    'robots.txt': 'User-agent: *\n',
+    'prerender-manifest.json': JSON.stringify({ pages: ['/', '/blog'], prerenderedPatterns: ['/', '/blog'], spaRoutes: ['/connexion'] }),
+    'assets/app-abc123.js': 'console.log(1)',
+  });
   database = await openTestDatabase();
   product = await startProduct(
     parseConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', PUBLIC_SITE_URL: 'http://localhost:3999', DEMO_DATA: 'false' }),

@@ -1,13 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import { startingListener } from '#bff/http/starting-listener.ts';
 import { startProduct } from '#bff/start.ts';
+import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
@@ -62,19 +61,16 @@ const config = parseConfig({
 });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'us-starting-'));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  };
   const page = (title: string) =>
     `<!doctype html><html lang="fr"><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
-  write('index.html', page('Accueil'));
-  write('spa.html', page('Espace'));
-  write('404.html', page('Page introuvable'));
-  write('sitemap.xml', '<urlset/>');
-  write('robots.txt', 'User-agent: *\n');
-  write('prerender-manifest.json', JSON.stringify({ pages: ['/'], prerenderedPatterns: ['/'], spaRoutes: ['/connexion'] }));
+  dir = writeBuiltSite('us-starting-', {
+    'index.html': page('Accueil'),
+    'spa.html': page('Espace'),
+    '404.html': page('Page introuvable'),
+    'sitemap.xml': '<urlset/>',
+    'robots.txt': 'User-agent: *\n',
+    'prerender-manifest.json': JSON.stringify({ pages: ['/'], prerenderedPatterns: ['/'], spaRoutes: ['/connexion'] }),
+  });
   database = await openTestDatabase();
 });
 
