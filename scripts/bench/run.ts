@@ -5,7 +5,7 @@
  * Node: on a 2-core machine it saturates before the server, and its own cost per byte of answer
  * then weighs on the ratio; wrk, in C, measures the server.
  *
- * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 5, of
+ * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 11, of
  * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
  * rounds' ratios, each measured side by side. Servers run in child processes
  * (scripts/bench/server.ts), the load generator in this one (autocannon) or its own (wrk). For each
@@ -25,7 +25,7 @@
  * Prints markdown tables and writes docs/benchmarks.md (date, machine): the sections "HTTP load"
  * and "Start-up", each replaced by the next run that measures it.
  *
- * Options (environment): BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default 5),
+ * Options (environment): BENCH_DURATION (s per round, default 2), BENCH_ROUNDS (default 11),
  * BENCH_LOAD_GENERATOR=autocannon (even when wrk is installed), BENCH_CONNECTIONS (default 50),
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
@@ -35,14 +35,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const DURATION = Number(process.env.BENCH_DURATION ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
@@ -53,6 +55,8 @@ const FIGURES = new Set((process.env.BENCH_FIGURES ?? 'health,settings,page,upda
 
 interface Started {
   url: string;
+  /** The bare process's plain Node server (the product's page answer), when it runs one. */
+  nodeUrl?: string;
   cookies: string[];
   child: ChildProcess;
 }
@@ -65,6 +69,8 @@ interface Started {
  * so the child's pid is the command's. BENCH_PIN=0 leaves the placement to the scheduler.
  */
 const PINNED = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+/** The servers' core in /proc/stat (the whole machine when nothing is pinned). */
+const CORE0 = PINNED ? 'cpu0' : 'cpu';
 const onCore = (core: 0 | 1, command: string, args: string[]): [string, string[]] =>
   PINNED ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
 
@@ -84,7 +90,7 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
     lines.on('line', (line) => {
       if (!line.startsWith('{')) return;
       clearTimeout(timer);
-      const info = JSON.parse(line) as { url: string; cookies: string[] };
+      const info = JSON.parse(line) as { url: string; nodeUrl?: string; cookies: string[] };
       resolve({ ...info, child });
     });
     child.once('exit', (code) => {
@@ -111,6 +117,8 @@ async function stopServer(server: Started) {
 
 interface Figure {
   rps: number;
+  /** The server's CPU time (all its threads) per answered request, µs; undefined off Linux. */
+  cpuUs?: number | undefined;
   p50: number;
   p99: number;
   non2xx: number;
@@ -179,9 +187,22 @@ function wrkLoad(options: { url: string; headers?: Record<string, string> }, dur
   });
 }
 
-function load(generator: Generator, options: autocannon.Options, duration = DURATION): Promise<Figure> {
-  if (generator === 'autocannon') return autocannonLoad(options, duration);
-  return wrkLoad({ url: options.url, headers: options.headers as Record<string, string> | undefined }, duration);
+/**
+ * One load run; with the server's pid, its CPU time per answered request as well. On a shared
+ * virtual machine the host takes the vCPU away at times (steal): the rate falls with it, while the
+ * CPU time the server spends on one answer barely moves. That second view of the same cost is the
+ * figure a busy host disturbs least.
+ */
+async function load(generator: Generator, options: autocannon.Options, duration = DURATION, pid?: number): Promise<Figure> {
+  const before = processCpuNs(pid);
+  const figure =
+    generator === 'autocannon'
+      ? await autocannonLoad(options, duration)
+      : await wrkLoad({ url: options.url, headers: options.headers as Record<string, string> | undefined }, duration);
+  const after = processCpuNs(pid);
+  const answered = figure.total - figure.errors;
+  if (before !== undefined && after !== undefined && answered > 0) figure.cpuUs = (after - before) / 1000 / answered;
+  return figure;
 }
 
 const median = (values: number[]) => {
@@ -195,40 +216,61 @@ interface Paired {
   bare: Figure;
   /** Median of the rounds' ratios (figure / bare hello of the same round). */
   ratio: number;
+  /** Median of the rounds' CPU ratios (the hello's CPU time per request / the figure's). */
+  cpuRatio?: number | undefined;
+  /** The share of the servers' core the host took away during the rounds (steal), 0–1. */
+  steal?: number | undefined;
   generator: Generator;
+}
+
+/** A server under load: its address and, for its CPU time, its process. */
+interface Target {
+  url: string;
+  pid?: number | undefined;
 }
 
 /**
  * A figure and the bare "hello" in alternating rounds, after a 2 s warm-up of each (JIT, pools,
- * caches). Reported: the median rate and p50 of the rounds, their worst p99, and errors summed.
+ * caches). Reported: the median rate and p50 of the rounds, their worst p99, and errors summed;
+ * the ratio of each round to its own hello, and the median of those ratios, by rate and by CPU time.
  */
 async function paired(
-  hello: string,
+  hello: Target,
   options: autocannon.Options,
+  pid: number | undefined,
   generator: Generator = GENERATOR,
   beforeEach: () => Promise<void> = async () => {},
 ): Promise<Paired> {
-  await load(generator, { url: hello }, 2);
+  await load(generator, { url: hello.url }, 2);
   await beforeEach();
   await load(generator, options, 2);
   const rounds: { figure: Figure; bare: Figure }[] = [];
+  const stealBefore = stealOf(CORE0);
   for (let i = 0; i < ROUNDS; i += 1) {
-    const bare = await load(generator, { url: hello });
+    const bare = await load(generator, { url: hello.url }, DURATION, hello.pid);
     await beforeEach();
-    rounds.push({ bare, figure: await load(generator, options) });
+    rounds.push({ bare, figure: await load(generator, options, DURATION, pid) });
   }
-  const summary = (figures: Figure[]): Figure => ({
-    rps: median(figures.map((f) => f.rps)),
-    p50: median(figures.map((f) => f.p50)),
-    p99: Math.max(...figures.map((f) => f.p99)),
-    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
-    errors: figures.reduce((sum, f) => sum + f.errors, 0),
-    total: figures.reduce((sum, f) => sum + f.total, 0),
-  });
+  const stealAfter = stealOf(CORE0);
+  const summary = (figures: Figure[]): Figure => {
+    const cpu = figures.map((f) => f.cpuUs).filter((us): us is number => us !== undefined);
+    return {
+      rps: median(figures.map((f) => f.rps)),
+      cpuUs: cpu.length === figures.length ? median(cpu) : undefined,
+      p50: median(figures.map((f) => f.p50)),
+      p99: Math.max(...figures.map((f) => f.p99)),
+      non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+      errors: figures.reduce((sum, f) => sum + f.errors, 0),
+      total: figures.reduce((sum, f) => sum + f.total, 0),
+    };
+  };
+  const cpuRatios = rounds.flatMap((r) => (r.figure.cpuUs && r.bare.cpuUs ? [r.bare.cpuUs / r.figure.cpuUs] : []));
   return {
     figure: summary(rounds.map((r) => r.figure)),
     bare: summary(rounds.map((r) => r.bare)),
     ratio: median(rounds.map((r) => r.figure.rps / r.bare.rps)),
+    cpuRatio: cpuRatios.length === rounds.length ? median(cpuRatios) : undefined,
+    steal: stolenShare(stealBefore, stealAfter),
     generator,
   };
 }
@@ -237,6 +279,40 @@ interface Row extends Paired {
   database: string;
   name: string;
   target?: { ratio: number; p99?: number };
+  /** Answered with the database's help: on PostgreSQL, part of its cost is in another process. */
+  databaseWork?: boolean;
+}
+
+/**
+ * A prerendered page is asked for as a browser asks (Chrome's Accept-Encoding): the product answers
+ * brotli once it has made it (during the warm-up); the bare hello is too small to compress.
+ */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+
+/**
+ * An answer exactly as sent (header names, order and bytes), once the product compresses it: asked
+ * again until it comes with a Content-Encoding (the first ask starts the compression).
+ */
+async function recordAnswer(url: string, headers: Record<string, string>): Promise<{ headers: [string, string][]; body: string }> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const answer = await new Promise<{ headers: [string, string][]; body: Buffer }>((resolve, reject) => {
+      get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const raw = response.rawHeaders;
+          const pairs: [string, string][] = [];
+          for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
+          resolve({ headers: pairs, body: Buffer.concat(chunks) });
+        });
+      }).once('error', reject);
+    });
+    if (answer.headers.some(([name]) => name.toLowerCase() === 'content-encoding')) {
+      return { headers: answer.headers, body: answer.body.toString('base64') };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`${url}: never answered compressed`);
 }
 
 async function postgresUrl(): Promise<string | null> {
@@ -288,40 +364,59 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
     ),
   );
   writeFileSync(answerFile, JSON.stringify({ body: await sample.text(), headers: answerHeaders }));
-  const bareServer = await startServer(['bare'], { CLIENT_DIR, BENCH_SETTINGS_ANSWER: answerFile });
-  const hello = `${bareServer.url}/`;
+  // The product's page answer as a browser gets it (brotli, once made), for plain Node to send again.
+  const pageFile = join(tmpdir(), `bench-page-${process.pid}.json`);
+  const pageAnswer = built && FIGURES.has('page') ? await recordAnswer(`${product.url}/`, BROWSER) : undefined;
+  if (pageAnswer) writeFileSync(pageFile, JSON.stringify(pageAnswer));
+  const bareServer = await startServer(['bare'], {
+    CLIENT_DIR,
+    BENCH_SETTINGS_ANSWER: answerFile,
+    BENCH_PAGE_ANSWER: pageAnswer ? pageFile : undefined,
+  });
+  const hello: Target = { url: `${bareServer.url}/`, pid: bareServer.child.pid };
+  const productPid = product.child.pid;
+  const barePid = bareServer.child.pid;
   const report = (name: string, result: Paired) =>
     console.log(
-      `  [${label}] ${name}: ${result.figure.rps.toFixed(0)} req/s, p99 ${result.figure.p99} ms; hello ${result.bare.rps.toFixed(0)} req/s; ratio ${(result.ratio * 100).toFixed(0)} %`,
+      `  [${label}] ${name}: ${result.figure.rps.toFixed(0)} req/s, p99 ${result.figure.p99} ms; hello ${result.bare.rps.toFixed(0)} req/s; ratio ${percent(result.ratio)}; CPU/request ${us(result.figure.cpuUs)} (hello ${us(result.bare.cpuUs)}), CPU ratio ${percent(result.cpuRatio)}; steal ${percent(result.steal)}`,
     );
   try {
     // Reference: one database round trip through the whole stack (no session, no JSON work).
     if (FIGURES.has('health')) {
-      const health = await paired(hello, { url: `${product.url}/api/v1/health` });
+      const health = await paired(hello, { url: `${product.url}/api/v1/health` }, productPid);
       report('health (SELECT 1)', health);
-      rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health });
+      rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health, databaseWork: true });
     }
     if (FIGURES.has('settings')) {
       const cookie = product.cookies[0] as string;
-      const settings = await paired(hello, { url: `${product.url}/api/v1/user/settings`, headers: { cookie } });
+      const settings = await paired(hello, { url: `${product.url}/api/v1/user/settings`, headers: { cookie } }, productPid);
       report('settings', settings);
-      rows.push({ database: label, name: 'GET /api/v1/user/settings (signed in)', ...settings, target: { ratio: 0.5, p99: 25 } });
+      rows.push({
+        database: label,
+        name: 'GET /api/v1/user/settings (signed in)',
+        ...settings,
+        target: { ratio: 0.5, p99: 25 },
+        databaseWork: true,
+      });
       // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
-      const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } });
+      const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } }, barePid);
       report('bare Hono, same settings answer', sameSettings);
       rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
     }
     if (built && FIGURES.has('page')) {
-      // As a browser asks for it (Chrome's Accept-Encoding: the product answers brotli once made,
-      // during the warm-up); the bare hello is too small to compress.
-      const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
-      const page = await paired(hello, { url: `${product.url}/`, headers: browser });
+      const page = await paired(hello, { url: `${product.url}/`, headers: BROWSER }, productPid);
       report('public page', page);
       rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.8 } });
       // Reference: what the load generator achieves on the same bytes served by bare Hono.
-      const samePage = await paired(hello, { url: `${bareServer.url}/page`, headers: browser });
+      const samePage = await paired(hello, { url: `${bareServer.url}/page`, headers: BROWSER }, barePid);
       report('bare Hono, same page bytes', samePage);
       rows.push({ database: label, name: 'reference: the same compressed page from bare Hono', ...samePage });
+      // The floor: the product's whole answer (its 12 headers, the same bytes) from plain Node http.
+      if (bareServer.nodeUrl) {
+        const nodePage = await paired(hello, { url: `${bareServer.nodeUrl}/`, headers: BROWSER }, barePid);
+        report("plain Node http, the product's page answer", nodePage);
+        rows.push({ database: label, name: "reference: the product's page answer (headers and bytes) from plain Node http", ...nodePage });
+      }
     }
     if (FIGURES.has('update')) {
       // Each connection is one member at `formules`: choose a plan, then take the choice back.
@@ -355,16 +450,18 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
             ]);
           },
         },
+        productPid,
         'autocannon',
         backToPlans,
       );
       report(`update cycle (autocannon), non-2xx ${update.figure.non2xx}`, update);
-      rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update });
+      rows.push({ database: label, name: 'POST /api/v1/user/update (sel_plan ⇄ sel_plan_res), autocannon', ...update, databaseWork: true });
     }
   } finally {
     await stopServer(product);
     await stopServer(bareServer);
     rmSync(answerFile, { force: true });
+    rmSync(pageFile, { force: true });
   }
   return rows;
 }
@@ -536,6 +633,8 @@ function writeSection(title: string, section: string) {
 }
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+const us = (n: number | undefined) => (n === undefined ? '—' : `${n.toFixed(1)} µs`);
+const percent = (n: number | undefined) => (n === undefined ? '—' : `${(n * 100).toFixed(0)} %`);
 
 async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${process.platform}`;
@@ -579,14 +678,17 @@ async function main() {
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
   lines.push(
-    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes${PINNED ? ', pinned to the first core, and the load generator to the second (`taskset`, decision 096)' : ''}. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios.`,
+    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes${PINNED ? ', pinned to the first core, and the load generator to the second (`taskset`, decision 096)' : ''}. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios. CPU/req: the server process's CPU time (every thread) per answer, median of the rounds; CPU ratio: median of the rounds' hello CPU/req over the figure's, the same cost seen without the host's steal (not given where PostgreSQL, another process, does part of the work). Steal: the share of the servers' core the host took during the rounds.`,
     '',
   );
-  lines.push('| Database | Endpoint | req/s | p50 | p99 | non-2xx | bare hello req/s | ratio | target | met |');
-  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---|---|');
+  lines.push(
+    '| Database | Endpoint | req/s | p50 | p99 | non-2xx | bare hello req/s | ratio | CPU/req (hello) | CPU ratio | steal | target | met |',
+  );
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
   const missed: string[] = [];
   for (const row of rows) {
     const ratio = row.ratio;
+    const cpuCounted = !(row.databaseWork && row.database === 'PostgreSQL');
     let target = '—';
     let met = '—';
     if (row.target && row.database === 'PostgreSQL') {
@@ -601,7 +703,7 @@ async function main() {
       if (!ok) missed.push(`${row.name} on ${row.database}`);
     }
     lines.push(
-      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${(ratio * 100).toFixed(0)} % | ${target} | ${met} |`,
+      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
     );
   }
   lines.push('');
@@ -615,6 +717,12 @@ async function main() {
     }
     const page = rows.find((row) => row.database === database && row.name.startsWith('GET / '));
     const same = rows.find((row) => row.database === database && row.name.startsWith('reference: the same compressed page'));
+    const floor = rows.find((row) => row.database === database && row.name.startsWith("reference: the product's page answer"));
+    if (page && floor) {
+      lines.push(
+        `${database}: the prerendered page is served at ${percent(page.ratio / floor.ratio)} of the rate plain Node http reaches sending the very same answer with \`writeHead\` + \`end\` and no other work (plain Node itself: ${percent(floor.ratio)} of "hello"; by CPU time: ${page.cpuRatio && floor.cpuRatio ? percent(page.cpuRatio / floor.cpuRatio) : '—'} and ${percent(floor.cpuRatio)}).`,
+      );
+    }
     if (page && same) {
       lines.push(
         `${database}: the prerendered page is served at ${((page.ratio / same.ratio) * 100).toFixed(0)} % of the rate bare Hono reaches on the same compressed bytes from memory (bare Hono itself: ${(same.ratio * 100).toFixed(0)} % of "hello").`,

@@ -10,6 +10,8 @@
  * each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
@@ -98,10 +100,34 @@ function bare() {
     const answer = JSON.parse(readFileSync(answerFile, 'utf8')) as { body: string; headers: Record<string, string> };
     app.get('/settings', (c) => c.body(answer.body, 200, answer.headers));
   }
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, cookies: [] })}\n`);
+  // The floor for the prerendered page: the product's very answer (status, headers, bytes), sent
+  // by Node's own http with `writeHead` + `end` and nothing else, on a server of its own (so the
+  // hello's path is untouched).
+  const pageFile = process.env.BENCH_PAGE_ANSWER;
+  const plain = pageFile && existsSync(pageFile) ? plainNodePage(JSON.parse(readFileSync(pageFile, 'utf8'))) : undefined;
+  const plainPort = plain
+    ? new Promise<number>((resolve) => plain.listen(0, '127.0.0.1', () => resolve((plain.address() as AddressInfo).port)))
+    : undefined;
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, async (info) => {
+    const nodeUrl = plainPort ? `http://127.0.0.1:${await plainPort}` : undefined;
+    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${info.port}`, nodeUrl, cookies: [] })}\n`);
   });
-  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  process.on('SIGTERM', () => {
+    plain?.close();
+    server.close(() => process.exit(0));
+  });
+}
+
+/** A plain Node server that answers every request with one recorded answer (`BENCH_PAGE_ANSWER`). */
+function plainNodePage(answer: { headers: [string, string][]; body: string }) {
+  const body = Buffer.from(answer.body, 'base64');
+  // Node adds Date, Connection and Keep-Alive itself, as it does for the product.
+  const added = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  const headers = answer.headers.filter(([name]) => !added.has(name.toLowerCase())).flat();
+  return createServer((_incoming, outgoing) => {
+    outgoing.writeHead(200, headers);
+    outgoing.end(body);
+  });
 }
 
 if (mode === 'bare') bare();
