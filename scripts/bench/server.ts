@@ -5,9 +5,11 @@
  *   node --import tsx scripts/bench/server.ts bare
  *   DATA_DIR=… [DATABASE_URL=…] node --import tsx scripts/bench/server.ts product <members>
  *
- * `bare` answers `GET /` with a Hono "hello". `product` starts the real product (`startProduct`
- * on port 0, the built SPA from dist/client), signs up `<members>` members over HTTP and brings
- * each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
+ * `bare` answers `GET /` with a Hono "hello" (and the references below), and prints
+ * `{ url, nodeUrl?, cookies: [] }`: `nodeUrl` is a plain Node server sending the product's recorded
+ * page answer, when BENCH_PAGE_ANSWER names one (decision 097). `product` starts the real product
+ * (`startProduct` on port 0, the built SPA from dist/client), signs up `<members>` members over
+ * HTTP and brings each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
