@@ -104,7 +104,8 @@ export interface HtmlAnswer {
 }
 
 const compressedAnswer = (body: Buffer, plain: HtmlAnswer, coding: 'br' | 'gzip'): HtmlAnswer => ({
-  body: new Uint8Array(body) as Uint8Array<ArrayBuffer>,
+  // A view of the same bytes for Hono, not a second copy of them.
+  body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) as Uint8Array<ArrayBuffer>,
   headers: { ...plain.headers, 'Content-Encoding': coding },
   wire: body,
 });
