@@ -200,8 +200,9 @@ async function load(generator: Generator, options: autocannon.Options, duration 
       ? await autocannonLoad(options, duration)
       : await wrkLoad({ url: options.url, headers: options.headers as Record<string, string> | undefined }, duration);
   const after = processCpuNs(pid);
-  const answered = figure.total - figure.errors;
-  if (before !== undefined && after !== undefined && answered > 0) figure.cpuUs = (after - before) / 1000 / answered;
+  // `total` counts the answers received (wrk's "requests in", autocannon's requests.total); socket
+  // errors and timeouts are not among them.
+  if (before !== undefined && after !== undefined && figure.total > 0) figure.cpuUs = (after - before) / 1000 / figure.total;
   return figure;
 }
 
