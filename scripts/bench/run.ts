@@ -35,13 +35,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
+import { recordAnswer } from './recorded-answer.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -289,32 +289,6 @@ interface Row extends Paired {
  * brotli once it has made it (during the warm-up); the bare hello is too small to compress.
  */
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
-
-/**
- * An answer exactly as sent (header names, order and bytes), once the product compresses it: asked
- * again until it comes with a Content-Encoding (the first ask starts the compression).
- */
-async function recordAnswer(url: string, headers: Record<string, string>): Promise<{ headers: [string, string][]; body: string }> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const answer = await new Promise<{ headers: [string, string][]; body: Buffer }>((resolve, reject) => {
-      get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const raw = response.rawHeaders;
-          const pairs: [string, string][] = [];
-          for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i] as string, raw[i + 1] as string]);
-          resolve({ headers: pairs, body: Buffer.concat(chunks) });
-        });
-      }).once('error', reject);
-    });
-    if (answer.headers.some(([name]) => name.toLowerCase() === 'content-encoding')) {
-      return { headers: answer.headers, body: answer.body.toString('base64') };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`${url}: never answered compressed`);
-}
 
 async function postgresUrl(): Promise<string | null> {
   if (process.env.BENCH_SKIP_PG) return null;

@@ -12,7 +12,6 @@
  * HTTP and brings each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -21,6 +20,7 @@ import { Hono } from 'hono';
 import { parseConfig } from '#bff/config.ts';
 import { startProduct } from '#bff/start.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { plainNodePage } from './recorded-answer.ts';
 
 const mode = process.argv[2];
 
@@ -117,18 +117,6 @@ function bare() {
   process.on('SIGTERM', () => {
     plain?.close();
     server.close(() => process.exit(0));
-  });
-}
-
-/** A plain Node server that answers every request with one recorded answer (`BENCH_PAGE_ANSWER`). */
-function plainNodePage(answer: { headers: [string, string][]; body: string }) {
-  const body = Buffer.from(answer.body, 'base64');
-  // Node adds Date, Connection and Keep-Alive itself, as it does for the product.
-  const added = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
-  const headers = answer.headers.filter(([name]) => !added.has(name.toLowerCase())).flat();
-  return createServer((_incoming, outgoing) => {
-    outgoing.writeHead(200, headers);
-    outgoing.end(body);
   });
 }
 
