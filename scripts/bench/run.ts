@@ -35,12 +35,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
+import { signUpMembers } from './members.ts';
 import { recordAnswer } from './recorded-answer.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
@@ -98,6 +100,66 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
       reject(new Error(`server exited (${code})\n${stderr}`));
     });
   });
+}
+
+/** The compiled server `npm start` runs (scripts/start.mjs imports it once the build is current). */
+const COMPILED_SERVER = join(ROOT, 'dist', 'server', 'server.mjs');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The product under load as production runs it (decision 098): the compiled server `npm start`
+ * runs, built first when the tree is newer than the build, in production mode with the embedded
+ * stand-ins, alone in its process; ready at its first 200 on `/api/v1/health` (held until the
+ * database is open). With CLIENT_DIR set to another folder, the sources through tsx instead
+ * (`server.ts product`), which take the folder as an option.
+ */
+async function startProduct(env: Record<string, string>): Promise<Started> {
+  if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
+  ensureBuilt();
+  const port = await freePort();
+  const child = spawn(...onCore(0, process.execPath, [COMPILED_SERVER]), {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+      DEMO_DATA: 'false',
+      // The set-up's sign-ups come from distinct (documentation) addresses so that the sign-up
+      // limits do not bite (members.ts); the measured endpoints are not rate limited.
+      TRUST_PROXY: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 180_000;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the compiled server exited (${child.exitCode})\n${output}`);
+    const response = await fetch(`${url}/api/v1/health`).catch(() => undefined);
+    if (response?.status === 200) return { url, cookies: [], child };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the compiled server did not answer /api/v1/health in 180 s\n${output}`);
 }
 
 async function stopServer(server: Started) {
@@ -319,7 +381,9 @@ async function dropDatabase(url: string) {
 
 async function benchDatabase(label: string, env: Record<string, string>): Promise<Row[]> {
   const rows: Row[] = [];
-  const product = await startServer(['product', String(CONNECTIONS)], { ...env, CLIENT_DIR });
+  const product = await startProduct(env);
+  // Signed up from this process, not the server's (decision 098): the server only serves.
+  product.cookies = await signUpMembers(product.url, CONNECTIONS);
   if (env.DATABASE_URL) {
     // As pgbench does before its runs: the set-up's writes vacuumed and flushed now, so that
     // autovacuum and the checkpointer do not take a core in the middle of a figure.
@@ -483,7 +547,7 @@ function groupCpuMs(pgid: number): number | undefined {
  * to the first 200 on `/api/v1/health` (`ready`: database open, API answering; decision 095).
  */
 async function startUp(dataDir: string): Promise<{ wall: number; cpu: number | undefined; ready: number }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const [command, args] = npm(['start']);
   const started = performance.now();
   const child = spawn(command, args, {

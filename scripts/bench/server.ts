@@ -3,13 +3,14 @@
  * the parent, so the two never share an event loop):
  *
  *   node --import tsx scripts/bench/server.ts bare
- *   DATA_DIR=… [DATABASE_URL=…] node --import tsx scripts/bench/server.ts product <members>
+ *   DATA_DIR=… [DATABASE_URL=…] node --import tsx scripts/bench/server.ts product
  *
  * `bare` answers `GET /` with a Hono "hello" (and the references below), and prints
  * `{ url, nodeUrl?, cookies: [] }`: `nodeUrl` is a plain Node server sending the product's recorded
  * page answer, when BENCH_PAGE_ANSWER names one (decision 097). `product` starts the real product
- * (`startProduct` on port 0, the built SPA from dist/client), signs up `<members>` members over
- * HTTP and brings each to the `formules` step, then prints one JSON line: `{ url, cookies: string[] }`.
+ * (`startProduct` on port 0, the built SPA from dist/client) and prints one JSON line:
+ * `{ url, cookies: [], database }`. It only serves, as in production: the runner signs the bench's
+ * members up over HTTP from its own process (`members.ts`, decision 098).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -19,21 +20,11 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { parseConfig } from '#bff/config.ts';
 import { startProduct } from '#bff/start.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { plainNodePage } from './recorded-answer.ts';
 
 const mode = process.argv[2];
 
-function cookieHeader(response: Response, jar: Map<string, string>) {
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    const index = (pair ?? '').indexOf('=');
-    if (index > 0) jar.set((pair as string).slice(0, index).trim(), (pair as string).slice(index + 1));
-  }
-  return [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-}
-
-async function product(memberCount: number) {
+async function product() {
   const config = parseConfig({
     ...process.env,
     PORT: '0',
@@ -47,32 +38,7 @@ async function product(memberCount: number) {
   });
   const started = await startProduct(config, { clientDir: process.env.CLIENT_DIR ?? 'dist/client' });
   const url = `http://127.0.0.1:${started.port}`;
-  const cookies: string[] = [];
-  for (let i = 0; i < memberCount; i += 1) {
-    const jar = new Map<string, string>();
-    const address = `198.51.100.${(i % 250) + 1}`;
-    const email = `bench.${i}.${Date.now()}@example.fr`;
-    const signup = await fetch(`${url}/api/v1/dashboard/subscription`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-      body: JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' }),
-    });
-    if (signup.status !== 201) throw new Error(`sign-up ${signup.status}: ${await signup.text()}`);
-    let cookie = cookieHeader(signup, jar);
-    const settings = (await (await fetch(`${url}/api/v1/user/settings`, { headers: { cookie } })).json()) as { id: string };
-    const samples = samplePayloads({ id: settings.id, email, gender: 'femme' }, Date.now());
-    for (const body of [samples.profil, samples.questionnaire, samples.form_per_inf]) {
-      const response = await fetch(`${url}/api/v1/user/update`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 200) throw new Error(`update ${body.context} ${response.status}: ${await response.text()}`);
-      cookie = cookieHeader(response, jar);
-    }
-    cookies.push(cookie);
-  }
-  process.stdout.write(`${JSON.stringify({ url, cookies, database: started.database.kind })}\n`);
+  process.stdout.write(`${JSON.stringify({ url, cookies: [], database: started.database.kind })}\n`);
   const stop = () => started.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -122,11 +88,11 @@ function bare() {
 
 if (mode === 'bare') bare();
 else if (mode === 'product') {
-  product(Number(process.argv[3] ?? 50)).catch((error) => {
+  product().catch((error) => {
     console.error(error);
     process.exit(1);
   });
 } else {
-  console.error('usage: server.ts bare | product <members>');
+  console.error('usage: server.ts bare | product');
   process.exit(2);
 }
