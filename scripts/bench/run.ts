@@ -7,8 +7,10 @@
  *
  * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 11, of
  * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
- * rounds' ratios, each measured side by side. Servers run in child processes
- * (scripts/bench/server.ts), the load generator in this one (autocannon) or its own (wrk). For each
+ * rounds' ratios, each measured side by side. Servers run in child processes: the product as
+ * `npm start` runs it (the compiled dist/server/server.mjs; decision 098), bare Hono from
+ * scripts/bench/server.ts. The load generator runs in this process (autocannon) or its own (wrk),
+ * and so does the set-up client that signs the members up (members.ts). For each
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
