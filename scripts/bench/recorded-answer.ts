@@ -12,14 +12,14 @@ export interface RecordedAnswer {
 }
 
 /**
- * Asks `url` until the answer comes with a Content-Encoding (the product's first ask starts the
- * brotli compression and is answered gzip or plain meanwhile), and gives it exactly as sent.
+ * Asks `url` until the answer comes brotli-encoded (the product's first ask starts the brotli
+ * compression and is answered gzip or plain meanwhile), and gives it exactly as sent.
  * Throws after `attempts` asks, `waitMs` apart.
  */
 export async function recordAnswer(
   url: string,
   headers: Record<string, string>,
-  { attempts = 100, waitMs = 50, coding = 'br' }: { attempts?: number; waitMs?: number; coding?: string } = {},
+  { attempts = 100, waitMs = 50 }: { attempts?: number; waitMs?: number } = {},
 ): Promise<RecordedAnswer> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const answer = await new Promise<{ headers: [string, string][]; body: Buffer }>((resolve, reject) => {
@@ -34,12 +34,12 @@ export async function recordAnswer(
         });
       }).once('error', reject);
     });
-    if (answer.headers.some(([name, value]) => name.toLowerCase() === 'content-encoding' && value === coding)) {
+    if (answer.headers.some(([name, value]) => name.toLowerCase() === 'content-encoding' && value === 'br')) {
       return { headers: answer.headers, body: answer.body.toString('base64') };
     }
     await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
-  throw new Error(`${url}: never answered with Content-Encoding: ${coding}`);
+  throw new Error(`${url}: never answered with Content-Encoding: br`);
 }
 
 /** The headers Node's http writes itself, for the product as for this server. */

@@ -10,7 +10,7 @@
  * rounds' ratios, each measured side by side. Servers run in child processes: the product as
  * `npm start` runs it (the compiled dist/server/server.mjs; decision 098), bare Hono from
  * scripts/bench/server.ts. The load generator runs in this process (autocannon) or its own (wrk),
- * and so does the set-up client that signs the members up (members.ts). For each
+ * and so does the set-up client that signs the members up (`signUpMembers`). For each
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
@@ -37,14 +37,13 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort, HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
-import { signUpMembers } from './members.ts';
 import { recordAnswer } from './recorded-answer.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
@@ -107,61 +106,34 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
 /** The compiled server `npm start` runs (scripts/start.mjs imports it once the build is current). */
 const COMPILED_SERVER = join(ROOT, 'dist', 'server', 'server.mjs');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The product under load as production runs it (decision 098): the compiled server `npm start`
  * runs, built first when the tree is newer than the build, in production mode with the embedded
- * stand-ins, alone in its process; ready at its first 200 on `/api/v1/health` (held until the
- * database is open). With CLIENT_DIR set to another folder, the sources through tsx instead
- * (`server.ts product`), which take the folder as an option.
+ * stand-ins, alone in its process, on a free port; ready at its first 200 on `/api/v1/health`
+ * (`startServerProcess`, shared with the fault suites). With CLIENT_DIR set to another folder, the
+ * sources through tsx instead (`server.ts product`), which take the folder as an option.
  */
 async function startProduct(env: Record<string, string>): Promise<Started> {
   if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
   ensureBuilt();
-  const port = await freePort();
-  const child = spawn(...onCore(0, process.execPath, [COMPILED_SERVER]), {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
-      DEMO_DATA: 'false',
-      // The set-up's sign-ups come from distinct (documentation) addresses so that the sign-up
-      // limits do not bite (members.ts); the measured endpoints are not rate limited.
-      TRUST_PROXY: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + 180_000;
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the compiled server exited (${child.exitCode})\n${output}`);
-    const response = await fetch(`${url}/api/v1/health`).catch(() => undefined);
-    if (response?.status === 200) return { url, cookies: [], child };
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true' };
+  const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [COMPILED_SERVER]));
+  return { url, cookies: [], child };
+}
+
+/**
+ * The bench's members, signed up over HTTP from this process, never the server's (decision 098),
+ * each brought to the `formules` step; their session cookies. Each comes from its own documentation
+ * address (the server trusts X-Forwarded-For) so that the sign-up limits do not bite.
+ */
+async function signUpMembers(url: string, count: number): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const member = new HttpMember(url, `198.51.100.${(i % 250) + 1}`);
+    await member.signUpToPlans(`bench.${i}`);
+    cookies.push(member.cookie());
   }
-  child.kill('SIGKILL');
-  throw new Error(`the compiled server did not answer /api/v1/health in 180 s\n${output}`);
+  return cookies;
 }
 
 async function stopServer(server: Started) {

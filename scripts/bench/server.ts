@@ -10,7 +10,7 @@
  * page answer, when BENCH_PAGE_ANSWER names one (decision 097). `product` starts the real product
  * (`startProduct` on port 0, the built SPA from dist/client) and prints one JSON line:
  * `{ url, cookies: [], database }`. It only serves, as in production: the runner signs the bench's
- * members up over HTTP from its own process (`members.ts`, decision 098).
+ * members up over HTTP from its own process (decision 098).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -17,11 +17,17 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `node --import tsx bff/server.ts` as a child process, ready once /api/v1/health answers 200. */
-export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+/**
+ * The server as a child process, ready once /api/v1/health answers 200: `node --import tsx
+ * bff/server.ts` by default, or `command` (the bench runs the compiled server, pinned to a core).
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  [command, args]: [string, string[]] = [process.execPath, ['--import', 'tsx', 'bff/server.ts']],
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       ...process.env,
