@@ -11,6 +11,7 @@ import type { Config } from '#bff/config.ts';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
+import { keepTickShape } from '#bff/http/keep-tick-shape.ts';
 import { createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SiteFiles } from '#bff/http/site-pages.ts';
 import { startingListener } from '#bff/http/starting-listener.ts';
@@ -53,6 +54,8 @@ export interface StartOptions {
 export async function startProduct(config: Config, options: StartOptions = {}): Promise<Product> {
   const clock = options.clock ?? systemClock;
   const clientDir = options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client');
+  // Node 20's tick objects keep their hidden classes, or every nextTick turns slow (decision 099).
+  keepTickShape();
   // Listen first (decision 095): the public pages are answered from memory while the database
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);

@@ -4,6 +4,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
+import { keptTickObject } from '#bff/http/keep-tick-shape.ts';
 import { fastPathCounts } from '#bff/http/node-fast-paths.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { type Product, startProduct } from '#bff/start.ts';
@@ -205,5 +206,11 @@ describe('Node fast paths', () => {
     expect((await get('/connexion')).body.toString()).toContain('Espace');
     expect((await get('/blog/')).status).toBe(301);
     expect((await get('/', {}, 'POST')).status).toBe(404);
+  });
+
+  it("a started product holds one of Node's tick objects, so the tick literal keeps its maps (decision 099)", () => {
+    const kept = keptTickObject();
+    expect(kept && Object.keys(kept)).toEqual(['callback', 'args']);
+    expect(kept && Object.getOwnPropertySymbols(kept).map(String)).toEqual(['Symbol(async_id_symbol)', 'Symbol(trigger_async_id_symbol)']);
   });
 });
