@@ -26,10 +26,10 @@ const capture = () =>
     kept = executionAsyncResource();
   });
 
-export function keepTickShape(refreshMs = 60_000): void {
+export function keepTickShape(): void {
   if (timer) return;
   capture();
-  timer = setInterval(capture, refreshMs).unref();
+  timer = setInterval(capture, 60_000).unref();
 }
 
 /** The tick object held now (undefined before the first tick has run). */
