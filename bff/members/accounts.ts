@@ -6,8 +6,9 @@ import { createMember } from '#bff/members/members.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 
 /**
- * Creates an auth user and its member row, or finds them when the email is already known.
- * Used by the demo seed and by the staff command; sign-up goes through the API instead.
+ * Creates an auth user and its member row, or finds them when the email is already known. An auth
+ * user left without its member row (a start stopped between the two writes) is adopted: its row is
+ * created. Used by the demo seed and by the staff command; sign-up goes through the API instead.
  */
 export async function ensureAccount(
   admin: SupabaseClient,
@@ -23,17 +24,30 @@ export async function ensureAccount(
     app_metadata: { role: input.kind },
     user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
   });
-  if (error || !data.user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
+  // An auth user without its member row: a start stopped between the two writes. Adopt it.
+  const user = data.user ?? (error?.code === 'email_exists' ? await authUserByEmail(admin, input.email) : undefined);
+  if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
   if (input.kind === 'staff') {
     await db.insert(members).values({
-      id: data.user.id,
+      id: user.id,
       email: input.email,
       gender: 'staff',
       role: 'staff',
       onboarding: { staff: true, name: input.name ?? input.email },
     });
   } else {
-    await createMember(db, { id: data.user.id, email: input.email, gender: input.kind });
+    await createMember(db, { id: user.id, email: input.email, gender: input.kind });
   }
-  return { id: data.user.id, created: true };
+  return { id: user.id, created: true };
+}
+
+/** The auth user with this address, through the admin list (paged; supabase-js has no lookup by e-mail). */
+async function authUserByEmail(admin: SupabaseClient, email: string) {
+  const wanted = email.toLowerCase();
+  for (let page = 1; ; page += 1) {
+    const { data, error } = await admin.auth.admin.listUsers({ page, perPage: 1000 });
+    if (error) return undefined;
+    const found = data.users.find((user) => user.email?.toLowerCase() === wanted);
+    if (found || data.users.length < 1000) return found;
+  }
 }
