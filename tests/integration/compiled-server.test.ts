@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { openDatabase } from '#bff/db/database.ts';
 import { appMigrations, type MigrationSet, migrate } from '#bff/db/migrate.ts';
 import { ensurePgliteTemplate, seedFromTemplate, templateFits } from '#bff/db/pglite-template.ts';
+import { freePort } from '#tests/faults/support.ts';
 import { type BuiltServer, buildServer, LAZY_PACKAGES, ROOT } from '../../scripts/build-server.ts';
 
 /**
@@ -20,17 +20,6 @@ import { type BuiltServer, buildServer, LAZY_PACKAGES, ROOT } from '../../script
 
 const migrationCount = (sets: MigrationSet[]) =>
   sets.reduce((n, set) => n + readdirSync(set.dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).length, 0);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('the compiled server', () => {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
