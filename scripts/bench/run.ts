@@ -157,6 +157,8 @@ interface Figure {
   cpuUs?: number | undefined;
   p50: number;
   p99: number;
+  /** Over rounds: the median round's p99 (the worst round's is `p99`). */
+  p99Median?: number | undefined;
   non2xx: number;
   errors: number;
   total: number;
@@ -268,8 +270,9 @@ interface Target {
 
 /**
  * A figure and the bare "hello" in alternating rounds, after a 2 s warm-up of each (JIT, pools,
- * caches). Reported: the median rate and p50 of the rounds, their worst p99, and errors summed;
- * the ratio of each round to its own hello, and the median of those ratios, by rate and by CPU time.
+ * caches). Reported: the median rate and p50 of the rounds, their worst p99 (and the median round's),
+ * and errors summed; the ratio of each round to its own hello, and the median of those ratios, by
+ * rate and by CPU time.
  */
 async function paired(
   hello: Target,
@@ -296,6 +299,7 @@ async function paired(
       cpuUs: cpu.length === figures.length ? median(cpu) : undefined,
       p50: median(figures.map((f) => f.p50)),
       p99: Math.max(...figures.map((f) => f.p99)),
+      p99Median: median(figures.map((f) => f.p99)),
       non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
       errors: figures.reduce((sum, f) => sum + f.errors, 0),
       total: figures.reduce((sum, f) => sum + f.total, 0),
@@ -391,7 +395,7 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
   const barePid = bareServer.child.pid;
   const report = (name: string, result: Paired) =>
     console.log(
-      `  [${label}] ${name}: ${result.figure.rps.toFixed(0)} req/s, p99 ${result.figure.p99} ms; hello ${result.bare.rps.toFixed(0)} req/s; ratio ${percent(result.ratio)}; CPU/request ${us(result.figure.cpuUs)} (hello ${us(result.bare.cpuUs)}), CPU ratio ${percent(result.cpuRatio)}; steal ${percent(result.steal)}`,
+      `  [${label}] ${name}: ${result.figure.rps.toFixed(0)} req/s, p99 ${result.figure.p99} ms (median round ${result.figure.p99Median} ms); hello ${result.bare.rps.toFixed(0)} req/s; ratio ${percent(result.ratio)}; CPU/request ${us(result.figure.cpuUs)} (hello ${us(result.bare.cpuUs)}), CPU ratio ${percent(result.cpuRatio)}; steal ${percent(result.steal)}`,
     );
   try {
     // Reference: one database round trip through the whole stack (no session, no JSON work).
@@ -691,11 +695,11 @@ async function main() {
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
   lines.push(
-    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes${PINNED ? ', pinned to the first core, and the load generator to the second (`taskset`, decision 096)' : ''}. req/s and p50: median of the rounds; p99: the worst round; ratio: median of the rounds' ratios. CPU/req: the server process's CPU time (every thread) per answer, median of the rounds; CPU ratio: median of the rounds' hello CPU/req over the figure's, the same cost seen without the host's steal (not given where PostgreSQL, another process, does part of the work). Steal: the share of the servers' core the host took during the rounds.`,
+    `Machine: ${machine}. ${GENERATOR === 'wrk' ? 'wrk (one thread)' : 'autocannon'} on loopback, ${CONNECTIONS} connections; each figure in ${ROUNDS} rounds of ${DURATION} s alternating with the bare hello, after a 2 s warm-up of each; servers in their own processes${PINNED ? ', pinned to the first core, and the load generator to the second (`taskset`, decision 096)' : ''}. req/s and p50: median of the rounds; p99: the worst round, and in brackets the median round's (a host's pause in one round shows in the first); ratio: median of the rounds' ratios. CPU/req: the server process's CPU time (every thread) per answer, median of the rounds; CPU ratio: median of the rounds' hello CPU/req over the figure's, the same cost seen without the host's steal (not given where PostgreSQL, another process, does part of the work). Steal: the share of the servers' core the host took during the rounds.`,
     '',
   );
   lines.push(
-    '| Database | Endpoint | req/s | p50 | p99 | non-2xx | bare hello req/s | ratio | CPU/req (hello) | CPU ratio | steal | target | met |',
+    '| Database | Endpoint | req/s | p50 | p99 worst (median) round | non-2xx | bare hello req/s | ratio | CPU/req (hello) | CPU ratio | steal | target | met |',
   );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
   const missed: string[] = [];
@@ -716,7 +720,7 @@ async function main() {
       if (!ok) missed.push(`${row.name} on ${row.database}`);
     }
     lines.push(
-      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
+      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} (${row.figure.p99Median === undefined ? '—' : ms(row.figure.p99Median)}) | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
     );
   }
   lines.push('');
