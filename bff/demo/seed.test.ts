@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient } from '#bff/auth/supabase.ts';
+import { adminClient, statelessClient } from '#bff/auth/supabase.ts';
 import { members } from '#bff/db/schema.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
@@ -11,25 +11,46 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
+const account = (kind: string) => DEMO_ACCOUNTS.find((a) => a.kind === kind) as (typeof DEMO_ACCOUNTS)[number];
+
+async function signsIn(email: string, password: string) {
+  const { error } = await statelessClient(product.auth).auth.signInWithPassword({ email, password });
+  return error === null;
+}
+
 describe('seedDemo', () => {
-  it('completes the demo accounts a start stopped half-way left behind: an auth user without its member row', async () => {
+  it('replaces an auth user without its member row, never adopts it: a stopped start, or a stranger on the public /signup', async () => {
     const admin = adminClient(product.auth);
-    const half = DEMO_ACCOUNTS[0] as (typeof DEMO_ACCOUNTS)[number];
-    // What a start killed between the two writes of `ensureAccount` leaves: the auth user only.
-    const created = await admin.auth.admin.createUser({ email: half.email, password: half.password, email_confirm: true });
-    expect(created.error).toBeNull();
-    const authId = created.data.user?.id as string;
+    // A start killed between the two writes of `ensureAccount` leaves the auth user only.
+    const member = account('femme');
+    const stopped = await admin.auth.admin.createUser({ email: member.email, password: member.password, email_confirm: true });
+    expect(stopped.error).toBeNull();
+    // Anyone can sign up on the auth service's public endpoint: here, the staff address, first.
+    const staff = account('staff');
+    const squatted = await statelessClient(product.auth).auth.signUp({ email: staff.email, password: 'mot-de-passe-du-squatteur' });
+    expect(squatted.error).toBeNull();
+    const orphanIds = [stopped.data.user?.id, squatted.data.user?.id];
 
     await seedDemo(admin, product.database.db);
     const rows = await product.database.db.select({ id: members.id, email: members.email }).from(members);
-    expect(rows.map((row) => row.email).sort()).toEqual(DEMO_ACCOUNTS.map((account) => account.email).sort());
-    // The half-made account is adopted, not duplicated: its member row carries the auth user's id.
-    expect(rows.find((row) => row.email === half.email)?.id).toBe(authId);
+    expect(rows.map((row) => row.email).sort()).toEqual(DEMO_ACCOUNTS.map((a) => a.email).sort());
+    const { data } = await admin.auth.admin.listUsers({ page: 1, perPage: 50 });
+    for (const a of DEMO_ACCOUNTS) {
+      // One auth user per address, the one the member row names, and new.
+      const users = data.users.filter((user) => user.email === a.email);
+      expect(users, a.email).toHaveLength(1);
+      expect(rows.find((row) => row.email === a.email)?.id).toBe(users[0]?.id);
+      expect(orphanIds).not.toContain(users[0]?.id);
+      expect(users[0]?.app_metadata.role, a.email).toBe(a.kind);
+    }
+    // The stranger's password opens nothing; the staff account has the password the seed gave it.
+    expect(await signsIn(staff.email, 'mot-de-passe-du-squatteur')).toBe(false);
+    expect(await signsIn(staff.email, staff.password)).toBe(true);
 
     // A later start finds everything and creates nothing.
     await seedDemo(admin, product.database.db);
-    expect(await product.database.db.select({ id: members.id }).from(members).where(eq(members.email, half.email))).toHaveLength(1);
-    const { data } = await admin.auth.admin.listUsers({ page: 1, perPage: 50 });
-    expect(data.users.filter((user) => user.email === half.email)).toHaveLength(1);
+    expect(await product.database.db.select({ id: members.id }).from(members).where(eq(members.email, member.email))).toHaveLength(1);
+    const after = await admin.auth.admin.listUsers({ page: 1, perPage: 50 });
+    expect(after.data.users.map((user) => user.id).sort()).toEqual(data.users.map((user) => user.id).sort());
   });
 });

@@ -6,9 +6,12 @@ import { createMember } from '#bff/members/members.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 
 /**
- * Creates an auth user and its member row, or finds them when the email is already known. An auth
- * user left without its member row (a start stopped between the two writes) is adopted: its row is
- * created. Used by the demo seed and by the staff command; sign-up goes through the API instead.
+ * Creates an auth user and its member row, or finds them when the email is already known. Used by
+ * the demo seed and by the staff command; sign-up goes through the API instead.
+ *
+ * An auth user without a member row (a start stopped between the two writes, or a sign-up made
+ * straight on the auth service's public `/signup`) is deleted and created again: adopting it would
+ * keep a password, sessions and factors that nobody here chose, on what may become a staff account.
  */
 export async function ensureAccount(
   admin: SupabaseClient,
@@ -17,15 +20,21 @@ export async function ensureAccount(
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await db.select({ id: members.id }).from(members).where(eq(members.email, input.email)).limit(1);
   if (existing) return { id: existing.id, created: false };
-  const { data, error } = await admin.auth.admin.createUser({
-    email: input.email,
-    password: input.password,
-    email_confirm: true,
-    app_metadata: { role: input.kind },
-    user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
-  });
-  // An auth user without its member row: a start stopped between the two writes. Adopt it.
-  const user = data.user ?? (error?.code === 'email_exists' ? await authUserByEmail(admin, input.email) : undefined);
+  const create = () =>
+    admin.auth.admin.createUser({
+      email: input.email,
+      password: input.password,
+      email_confirm: true,
+      app_metadata: { role: input.kind },
+      user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
+    });
+  let { data, error } = await create();
+  if (error?.code === 'email_exists') {
+    const orphan = await authUserByEmail(admin, input.email);
+    const deleted = orphan ? await admin.auth.admin.deleteUser(orphan.id) : undefined;
+    if (deleted && !deleted.error) ({ data, error } = await create());
+  }
+  const user = data.user;
   if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
   if (input.kind === 'staff') {
     await db.insert(members).values({
