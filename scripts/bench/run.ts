@@ -157,8 +157,6 @@ interface Figure {
   cpuUs?: number | undefined;
   p50: number;
   p99: number;
-  /** Over rounds: the median round's p99 (the worst round's is `p99`). */
-  p99Median?: number | undefined;
   non2xx: number;
   errors: number;
   total: number;
@@ -250,9 +248,14 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
+/** A figure over rounds: `p99` is the worst round's, `p99Median` the median round's. */
+interface Rounds extends Figure {
+  p99Median: number;
+}
+
 interface Paired {
-  figure: Figure;
-  bare: Figure;
+  figure: Rounds;
+  bare: Rounds;
   /** Median of the rounds' ratios (figure / bare hello of the same round). */
   ratio: number;
   /** Median of the rounds' CPU ratios (the hello's CPU time per request / the figure's). */
@@ -292,7 +295,7 @@ async function paired(
     rounds.push({ bare, figure: await load(generator, options, DURATION, pid) });
   }
   const stealAfter = stealOf(CORE0);
-  const summary = (figures: Figure[]): Figure => {
+  const summary = (figures: Figure[]): Rounds => {
     const cpu = figures.map((f) => f.cpuUs).filter((us): us is number => us !== undefined);
     return {
       rps: median(figures.map((f) => f.rps)),
@@ -720,7 +723,7 @@ async function main() {
       if (!ok) missed.push(`${row.name} on ${row.database}`);
     }
     lines.push(
-      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} (${row.figure.p99Median === undefined ? '—' : ms(row.figure.p99Median)}) | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
+      `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} (${ms(row.figure.p99Median)}) | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
     );
   }
   lines.push('');
