@@ -2,11 +2,9 @@ import { existsSync } from 'node:fs';
 import { Hono } from 'hono';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { SETTINGS_PATH, settingsFastAnswer } from '#bff/api/user-routes.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
-import { nodeFastPaths } from '#bff/http/node-fast-paths.ts';
 import { type SecurityHeaderEntries, securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
-import { loadSiteFiles, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
+import { loadSiteFiles, prerenderedPages, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
 import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
@@ -46,8 +44,11 @@ export function siteFilesOf(clientDir: string | undefined, config: AppOptions['c
  */
 export function createApp(options: AppOptions) {
   const app = new Hono();
-  const securityEntries = appSecurityHeaders(options.config);
-  app.use(securityHeaders(securityEntries));
+  // One request path (decision 104): every request goes through this chain, from the first.
+  app.use(securityHeaders(appSecurityHeaders(options.config)));
+  // A prerendered public page is answered from memory at once, compressed once (as a CDN would).
+  const site = options.site ?? siteFilesOf(options.clientDir, options.config);
+  if (site) app.use(prerenderedPages(site));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
   // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
@@ -64,13 +65,8 @@ export function createApp(options: AppOptions) {
   app.route('/', imageRoutes({ dataDir: options.config.dataDir, clientDir: options.clientDir }));
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404));
 
-  // The built SPA: prerendered pages, the member/staff shell, and HTTP 404 for unknown paths.
-  const site = options.site ?? siteFilesOf(options.clientDir, options.config);
+  // The built SPA: the member/staff shell, files, and HTTP 404 for unknown paths.
   if (site) app.route('/', sitePages(site));
   app.onError(onApiError);
-  // For `serve`: Node's listener with the security headers and the prerendered pages up front.
-  const json = new Map([[SETTINGS_PATH, settingsFastAnswer(options)]]);
-  const nodeListener = (listener: Parameters<typeof nodeFastPaths>[0]) =>
-    nodeFastPaths(listener, { securityHeaders: securityEntries, site, json });
-  return Object.assign(app, { nodeListener });
+  return app;
 }

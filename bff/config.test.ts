@@ -28,6 +28,11 @@ describe('configuration', () => {
     [{ SMTP_URL: 'http://relay' }, /SMTP_URL/],
     [{ SUPABASE_URL: 'https://abc.supabase.co' }, /SUPABASE_URL, SUPABASE_ANON_KEY et SUPABASE_SERVICE_ROLE_KEY vont ensemble/],
     [{ NODE_ENV: 'production' }, /requis en production/],
+    [{ NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true' }, /PUBLIC_SITE_URL est requis en production/],
+    [
+      { SUPABASE_URL: 'https://abc.supabase.co', SUPABASE_ANON_KEY: 'anon', SUPABASE_SERVICE_ROLE_KEY: 'service' },
+      /DATABASE_URL est requis avec SUPABASE_URL/,
+    ],
   ])('stops on %o with one line naming the variable', (env, message) => {
     let error: unknown;
     try {

@@ -115,6 +115,15 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
     );
   }
+  // In production the public address is never guessed: links in mails, cookies' Secure flag and
+  // the allowed Origin of writes all come from it.
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_SITE_URL)
+    throw new ConfigError('Configuration invalide : PUBLIC_SITE_URL est requis en production (l’adresse publique du site, https://…)');
+  // Sessions are checked in the project's own auth.sessions (decision 100): its database is ours.
+  if (env.SUPABASE_URL && !env.DATABASE_URL)
+    throw new ConfigError(
+      'Configuration invalide : DATABASE_URL est requis avec SUPABASE_URL (la base du projet Supabase, en connexion directe ou en mode session)',
+    );
   // Live only with real links: the embedded checkout stand-in always sends test-mode events.
   const stripeMode = env.STRIPE_MODE ?? (env.NODE_ENV === 'production' && env.STRIPE_PAYMENT_LINKS ? 'live' : 'test');
   if (stripeMode === 'live' && !env.STRIPE_PAYMENT_LINKS)

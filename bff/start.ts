@@ -1,20 +1,20 @@
-import { createServer, type RequestListener, type ServerOptions } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
-import { authMigrations } from '#bff/auth-service/migrations.ts';
+import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import { type Database, openDatabase } from '#bff/db/database.ts';
-import { appMigrations, migrate } from '#bff/db/migrate.ts';
+import { migrate } from '#bff/db/migrate.ts';
 import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
-import { keepTickShape } from '#bff/http/keep-tick-shape.ts';
-import { createRateLimiter } from '#bff/http/rate-limit.ts';
+import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
+import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SiteFiles } from '#bff/http/site-pages.ts';
-import { startingListener } from '#bff/http/starting-listener.ts';
+import { startingGate } from '#bff/http/starting-gate.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
@@ -47,15 +47,13 @@ export interface StartOptions {
 
 /**
  * Listens (by default), then opens the database, applies migrations, starts the embedded stand-ins
- * the configuration asks for and builds the app. Until the app is built, Node's listener answers
- * the prerendered pages from memory and holds every other request (`startingListener`, decision
- * 095). Shared by `server.ts`, the tests and the scripts.
+ * the configuration asks for and builds the app. Until the app is built, the starting gate answers
+ * the prerendered pages from memory and holds every other request (`startingGate`, decisions 095
+ * and 104). Shared by `server.ts`, the tests and the scripts.
  */
 export async function startProduct(config: Config, options: StartOptions = {}): Promise<Product> {
   const clock = options.clock ?? systemClock;
   const clientDir = options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client');
-  // Node 20's tick objects keep their hidden classes, or every nextTick turns slow (decision 099).
-  keepTickShape();
   // Listen first (decision 095): the public pages are answered from memory while the database
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);
@@ -75,43 +73,25 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
 interface Listening {
   server: ServerType;
   port: number;
-  gate: ReturnType<typeof startingListener>;
-  /** Hono's own request listener (from `serve`), for the product's listener once it is built. */
-  honoListener: RequestListener;
-  /** The app `serve`'s fetch reaches, once built. */
-  setApp(app: ReturnType<typeof createApp>): void;
+  gate: ReturnType<typeof startingGate>;
 }
 
+/** How long an idle keep-alive connection stays open (decision 104). */
+export const KEEP_ALIVE_MS = 65_000;
+
 async function listenEarly(config: Config, site: SiteFiles | undefined): Promise<Listening> {
-  const gate = startingListener({ securityHeaders: appSecurityHeaders(config), site });
-  let app: ReturnType<typeof createApp> | undefined;
-  let honoListener: RequestListener | undefined;
+  const gate = startingGate({ securityHeaders: appSecurityHeaders(config), site });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve(
-      {
-        // Reached only through the gate's `ready` listener, so never before the app exists.
-        fetch: (request, env) => (app as ReturnType<typeof createApp>).fetch(request, env),
-        port: config.port,
-        hostname: config.host,
-        // Security headers and prerendered pages answered by Node itself (decision 090).
-        createServer: ((serverOptions: ServerOptions, listener: RequestListener) => {
-          honoListener = listener;
-          return createServer(serverOptions, gate.listener);
-        }) as typeof createServer,
-      },
-      (info) => resolve({ server: s, port: info.port }),
-    );
+    const s = serve({ fetch: gate.fetch, port: config.port, hostname: config.host }, (info) => resolve({ server: s, port: info.port }));
     s.once('error', reject);
   });
-  return {
-    server,
-    port,
-    gate,
-    honoListener: honoListener as RequestListener,
-    setApp(built) {
-      app = built;
-    },
-  };
+  // Idle keep-alive connections stay open longer than a client or a reverse proxy keeps them
+  // (nginx: 60 s): with Node's 5 s, a client reusing a connection as the server closes it gets
+  // ECONNRESET (a red CI run: Playwright's request context, after 5 s of browser steps).
+  const http = server as HttpServer; // `serve` without createServer: Node's HTTP/1.1 server
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
+  http.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  return { server, port, gate };
 }
 
 async function startOn(
@@ -123,7 +103,7 @@ async function startOn(
   const database =
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
-  await migrate(database, config.supabase ? [appMigrations] : [appMigrations, authMigrations]);
+  await migrate(database, migrationSetsOf(config));
 
   const embeddedSmtp = config.smtpUrl ? undefined : await startEmbeddedSmtp(database.db);
   const mail = createMailDispatcher({
@@ -136,18 +116,28 @@ async function startOn(
   let embeddedAuth: Hono | undefined;
   let auth: AuthConnection;
   if (config.supabase) {
-    auth = { ...config.supabase, secureCookies: config.secureCookies };
+    auth = { ...config.supabase, secureCookies: config.secureCookies, sessionsTable: sessionsTableOf(config) };
   } else {
-    const service = await createAuthService({ database, clock, siteUrl: config.publicSiteUrl, onMailQueued: () => mail.poke() });
-    embeddedAuth = service.app;
+    const service = await createAuthService({
+      database,
+      clock,
+      siteUrl: config.publicSiteUrl,
+      onMailQueued: () => mail.poke(),
+      // The product is the service's gateway: it names every client (decision 101).
+      clientAddress: gatewayNamedClient,
+    });
+    embeddedAuth = publicAuthGateway(service.app, config.trustProxy);
     // supabase-js reaches the embedded service in-process: same HTTP requests, no socket hop.
-    const authHost = new Hono().route('/auth/v1', service.app);
+    const authHost = new Hono().route('/auth/v1', inProcessAuthGateway(service.app));
     auth = {
       url: config.publicSiteUrl,
       anonKey: service.anonKey,
       serviceRoleKey: service.serviceRoleKey,
       fetch: async (input, init) => authHost.fetch(new Request(input, init)),
       secureCookies: config.secureCookies,
+      sessionsTable: sessionsTableOf(config),
+      // The member's own address, so the service's per-address limits apply to them too.
+      clientHeaders: (c) => ({ 'sb-forwarded-for': clientAddress(c, config.trustProxy) }),
     };
   }
 
@@ -172,13 +162,8 @@ async function startOn(
 
   const server = listening?.server;
   const port = listening?.port ?? config.port;
-  if (listening) {
-    listening.setApp(app);
-    const productListener = app.nodeListener(listening.honoListener);
-    listening.gate.ready(productListener);
-    // From now on Node calls the product's listener itself: no start-up indirection per request.
-    listening.server.off('request', listening.gate.listener).on('request', productListener);
-  }
+  // From now on every request goes through the product's app (decision 104).
+  listening?.gate.ready(app);
   const demoAccounts = await seeding; // on failure, startProduct closes the server
   mail.start();
   const retention = startRetentionJob({ db: database.db, clock, auth });

@@ -77,6 +77,8 @@ async function main() {
     DATA_DIR: dataDir,
     DEMO_DATA: 'false',
     NODE_ENV: 'production',
+    // Required in production; the port is only known once listening.
+    PUBLIC_SITE_URL: 'http://localhost',
     ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
   });
   const product = given ? null : await startProduct(config, { clientDir: CLIENT_DIR });

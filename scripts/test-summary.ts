@@ -9,7 +9,8 @@ let failed = 0;
 let skipped = 0;
 let missing = false;
 
-// vitest.json (npm test) and vitest-postgres.json (the database suites on the server, in CI).
+// vitest.json (npm test), vitest-postgres.json (the database suites on the server, in CI) and the
+// first Node's run kept as vitest-<version>.json (CI runs npm test on two versions).
 const vitestReports = existsSync('.test-reports') ? readdirSync('.test-reports').filter((f) => /^vitest.*\.json$/.test(f)) : [];
 if (!vitestReports.includes('vitest.json')) missing = true;
 for (const file of vitestReports) {
@@ -24,15 +25,17 @@ for (const file of vitestReports) {
   skipped += report.numPendingTests + report.numTodoTests;
 }
 
-const playwrightPath = '.test-reports/playwright.json';
-if (existsSync(playwrightPath)) {
-  const report = JSON.parse(readFileSync(playwrightPath, 'utf8')) as {
+// playwright.json, and in CI the first Node's run kept as playwright-<version>.json.
+const playwrightReports = existsSync('.test-reports') ? readdirSync('.test-reports').filter((f) => /^playwright.*\.json$/.test(f)) : [];
+if (!playwrightReports.includes('playwright.json')) missing = true;
+for (const file of playwrightReports) {
+  const report = JSON.parse(readFileSync(`.test-reports/${file}`, 'utf8')) as {
     stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   };
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
-} else missing = true;
+}
 
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 if (missing) {

@@ -28,6 +28,7 @@ import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
 import { Route as MonCompteInscriptionRouteRouteImport } from './routes/mon-compte/inscription/route'
 import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
 import { Route as MonCompteMonProfilRouteImport } from './routes/mon-compte/mon-profil'
+import { Route as MonCompteConfirmerEmailRouteImport } from './routes/mon-compte_/confirmer-email'
 import { Route as AuthConnexionIndexRouteImport } from './routes/_auth/connexion/index'
 import { Route as AuthConnexionNouveauCompteRouteImport } from './routes/_auth/connexion/nouveau-compte'
 import { Route as AuthConnexionRecoveryRouteImport } from './routes/_auth/connexion/recovery'
@@ -39,6 +40,7 @@ import { Route as DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRout
 import { Route as DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRouteImport } from './routes/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
 import { Route as DefaultPreInscriptionMerciRouteImport } from './routes/_default/pre-inscription/merci'
 import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_staff/index'
+import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
 import { Route as MonCompteInscriptionIndexRouteImport } from './routes/mon-compte/inscription/index'
 import { Route as MonCompteInscriptionAttenteRouteImport } from './routes/mon-compte/inscription/attente'
@@ -149,6 +151,11 @@ const MonCompteMonProfilRoute = MonCompteMonProfilRouteImport.update({
   path: '/mon-profil',
   getParentRoute: () => MonCompteRouteRoute,
 } as any)
+const MonCompteConfirmerEmailRoute = MonCompteConfirmerEmailRouteImport.update({
+  id: '/mon-compte_/confirmer-email',
+  path: '/mon-compte/confirmer-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthConnexionIndexRoute = AuthConnexionIndexRouteImport.update({
   id: '/connexion/',
   path: '/connexion/',
@@ -208,6 +215,11 @@ const DefaultPreInscriptionMerciRoute =
 const DashboardStaffIndexRoute = DashboardStaffIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => DashboardStaffRouteRoute,
+} as any)
+const DashboardStaffEquipeRoute = DashboardStaffEquipeRouteImport.update({
+  id: '/equipe',
+  path: '/equipe',
   getParentRoute: () => DashboardStaffRouteRoute,
 } as any)
 const DashboardStaffMessageDirectRoute =
@@ -299,6 +311,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte/': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
   '/connexion/recovery': typeof AuthConnexionRecoveryRoute
@@ -307,6 +320,7 @@ export interface FileRoutesByFullPath {
   '/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
@@ -338,6 +352,7 @@ export interface FileRoutesByTo {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
   '/connexion/recovery': typeof AuthConnexionRecoveryRoute
@@ -346,6 +361,7 @@ export interface FileRoutesByTo {
   '/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
@@ -381,6 +397,7 @@ export interface FileRoutesById {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte_/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/_default/': typeof DefaultIndexRoute
   '/mon-compte/': typeof MonCompteIndexRoute
   '/_auth/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
@@ -390,6 +407,7 @@ export interface FileRoutesById {
   '/_default/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/_default/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
@@ -425,6 +443,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/confirmer-email'
     | '/mon-compte/'
     | '/connexion/nouveau-compte'
     | '/connexion/recovery'
@@ -433,6 +452,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
+    | '/dashboard/equipe'
     | '/dashboard/message-direct'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
@@ -464,6 +484,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/confirmer-email'
     | '/mon-compte'
     | '/connexion/nouveau-compte'
     | '/connexion/recovery'
@@ -472,6 +493,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
+    | '/dashboard/equipe'
     | '/dashboard/message-direct'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
@@ -506,6 +528,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte_/confirmer-email'
     | '/_default/'
     | '/mon-compte/'
     | '/_auth/connexion/nouveau-compte'
@@ -515,6 +538,7 @@ export interface FileRouteTypes {
     | '/_default/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/_default/pre-inscription/merci'
+    | '/dashboard/_staff/equipe'
     | '/dashboard/_staff/message-direct'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
@@ -540,6 +564,7 @@ export interface RootRouteChildren {
   MonCompteRouteRoute: typeof MonCompteRouteRouteWithChildren
   BioRoute: typeof BioRoute
   ConnexionConfirmationRoute: typeof ConnexionConfirmationRoute
+  MonCompteConfirmerEmailRoute: typeof MonCompteConfirmerEmailRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -677,6 +702,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof MonCompteMonProfilRouteImport
       parentRoute: typeof MonCompteRouteRoute
     }
+    '/mon-compte_/confirmer-email': {
+      id: '/mon-compte_/confirmer-email'
+      path: '/mon-compte/confirmer-email'
+      fullPath: '/mon-compte/confirmer-email'
+      preLoaderRoute: typeof MonCompteConfirmerEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_auth/connexion/': {
       id: '/_auth/connexion/'
       path: '/connexion'
@@ -752,6 +784,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/dashboard/'
       preLoaderRoute: typeof DashboardStaffIndexRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
+    '/dashboard/_staff/equipe': {
+      id: '/dashboard/_staff/equipe'
+      path: '/equipe'
+      fullPath: '/dashboard/equipe'
+      preLoaderRoute: typeof DashboardStaffEquipeRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
     '/dashboard/_staff/message-direct': {
@@ -902,12 +941,14 @@ const DefaultRouteRouteWithChildren = DefaultRouteRoute._addFileChildren(
 )
 
 interface DashboardStaffRouteRouteChildren {
+  DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
   DashboardStaffMemberMemberIdRoute: typeof DashboardStaffMemberMemberIdRoute
 }
 
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
+  DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,
   DashboardStaffMemberMemberIdRoute: DashboardStaffMemberMemberIdRoute,
@@ -993,6 +1034,7 @@ const rootRouteChildren: RootRouteChildren = {
   MonCompteRouteRoute: MonCompteRouteRouteWithChildren,
   BioRoute: BioRoute,
   ConnexionConfirmationRoute: ConnexionConfirmationRoute,
+  MonCompteConfirmerEmailRoute: MonCompteConfirmerEmailRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

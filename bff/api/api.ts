@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { accountRoutes } from '#bff/api/account-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
+import { teamRoutes } from '#bff/api/team-routes.ts';
 import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
@@ -48,8 +50,10 @@ export function createApi(deps: ApiDeps) {
       })
       .route('/', authRoutes(deps))
       .route('/', userRoutes(deps))
+      .route('/', accountRoutes(deps))
       .route('/', staffRoutes(deps))
       .route('/', dashboardRoutes(deps))
+      .route('/', teamRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))

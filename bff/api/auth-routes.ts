@@ -5,6 +5,7 @@ import { adminClient, requestClient, statelessClient } from '#bff/auth/supabase.
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { createAuthUser } from '#bff/members/accounts.ts';
 import { createMember, memberSettings } from '#bff/members/members.ts';
 import {
   CREDENTIALS_MESSAGE,
@@ -99,7 +100,7 @@ export function authRoutes(deps: ApiDeps) {
       if (input.ctx === 'reco') {
         await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
         await deps.rateLimit(LIMITS.recoveryPerAccount, email.output);
-        const { error } = await statelessClient(deps.auth).auth.resetPasswordForEmail(email.output, {
+        const { error } = await statelessClient(deps.auth, c).auth.resetPasswordForEmail(email.output, {
           redirectTo: `${deps.config.publicSiteUrl}/connexion/update-password`,
         });
         // Same answer whether or not the account exists (no enumeration); only outages surface.
@@ -112,7 +113,7 @@ export function authRoutes(deps: ApiDeps) {
         throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
       }
       await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
-      const client = statelessClient(deps.auth);
+      const client = statelessClient(deps.auth, c);
       const verified = await client.auth.verifyOtp({ type: 'recovery', token_hash: input.token });
       if (verified.error || !verified.data.user) {
         throw new ApiError(400, 'INVALID_TOKEN', 'Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
@@ -135,7 +136,7 @@ export function authRoutes(deps: ApiDeps) {
       const { email, password } = checkCredentials(input);
       await deps.rateLimit(LIMITS.signupPerIp, ip(c));
       const admin = adminClient(deps.auth);
-      const created = await admin.auth.admin.createUser({
+      const created = await createAuthUser(admin, deps.database.db, {
         email,
         password,
         email_confirm: true,

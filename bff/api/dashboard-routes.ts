@@ -1,10 +1,9 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, requireStaff } from '#bff/auth/guards.ts';
+import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
 import { directMessages } from '#bff/db/messages-schema.ts';
@@ -112,11 +111,7 @@ function plansView(setting: 'cash' | 'cashback') {
 export function dashboardRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  /** Runs before any validation, so an anonymous or member caller never learns more than 401/403. */
-  const staffOnly = createMiddleware<{ Variables: { staff: Caller } }>(async (c, next) => {
-    c.set('staff', await requireStaff(c, guardDeps));
-    await next();
-  });
+  const staffOnly = staffOnlyFor(guardDeps);
   return new Hono()
     .get('/dashboard/funnel', staffOnly, async (c) => {
       const now = deps.clock.now().getTime();

@@ -46,6 +46,12 @@ export function staffRoutes(deps: ApiDeps) {
       if ((existing.data?.totp.length ?? 0) > 0) {
         throw new ApiError(409, 'MFA_ALREADY_ENROLLED', 'Un second facteur est déjà enregistré : saisissez le code de votre application.');
       }
+      // An enrolment left unfinished (a reload, a closed tab) is replaced by this one: its QR code
+      // is gone with the page. The embedded service replaces it itself; a hosted project may keep
+      // it and refuse the same friendly name, so it is removed first (decision 103).
+      for (const factor of existing.data?.all ?? []) {
+        if (factor.status === 'unverified' && factor.factor_type === 'totp') await supabase.auth.mfa.unenroll({ factorId: factor.id });
+      }
       const { data, error } = await supabase.auth.mfa.enroll({
         factorType: 'totp',
         friendlyName: `Union Sincère ${caller.email}`,

@@ -1,9 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { authenticate, type Caller, knownCaller, requireCaller } from '#bff/auth/guards.ts';
+import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { jsonAnswer } from '#bff/http/json-answer.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
@@ -50,23 +48,6 @@ export function settingsJson(caller: Caller, now: Date): string {
   return json;
 }
 
-/** Path and headers of the settings answer, shared by the route and Node's fast path. */
-export const SETTINGS_PATH = '/api/v1/user/settings';
-const SETTINGS_HEADERS = { 'Cache-Control': 'private, no-store' };
-
-/**
- * `GET /api/v1/user/settings` answered by Node's listener (decision 093) when the caller is known
- * from memory alone (`knownCaller`): the same JSON and headers as the route. Undefined sends the
- * request to the route, which decides every other case.
- */
-export function settingsFastAnswer(deps: Pick<ApiDeps, 'database' | 'auth' | 'clock'>) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
-  return (incoming: IncomingMessage): { json: string; headers: Record<string, string> } | undefined => {
-    const caller = knownCaller(incoming, guardDeps);
-    return caller ? { json: settingsJson(caller, deps.clock.now()), headers: SETTINGS_HEADERS } : undefined;
-  };
-}
-
 export function userRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   return (
@@ -75,8 +56,9 @@ export function userRoutes(deps: ApiDeps) {
       // visitor's page logs no failed request. Member endpoints themselves answer 401.
       .get('/auth/session', async (c) => {
         c.header('Cache-Control', 'private, no-store');
+        // A disabled account is signed out (cookies cleared): nobody is signed in.
         const caller = await authenticate(c, guardDeps).catch((error: unknown) => {
-          if (error instanceof ApiError && error.code === 'ACCOUNT_DISABLED') return null;
+          if (error instanceof ApiError && error.status === 401) return null;
           throw error;
         });
         if (!caller) return c.json({ user: null }, 200);
@@ -84,7 +66,9 @@ export function userRoutes(deps: ApiDeps) {
       })
       .get('/user/settings', async (c) => {
         const caller = await requireCaller(c, guardDeps);
-        return jsonAnswer(c, settingsJson(caller, deps.clock.now()), 200, SETTINGS_HEADERS);
+        c.header('Cache-Control', 'private, no-store');
+        c.header('Content-Type', 'application/json');
+        return c.body(settingsJson(caller, deps.clock.now()), 200);
       })
       .post('/user/update', async (c) => {
         const caller = await requireCaller(c, guardDeps);

@@ -247,7 +247,7 @@ export function adminRoutes(deps: AuthDeps) {
           });
         }
         if (!user) throw new AuthApiError(404, 'user_not_found', 'User with this email not found');
-        const { otp, tokenHash } = await issueEmailToken(tx, { user, type: type as EmailVerifyType, now });
+        const { otp, tokenHash } = await issueEmailToken(tx, { user, type: type as EmailVerifyType, now, hashKey: deps.key.tokenHashKey });
         const fresh = (await findUserById(tx, user.id)) ?? user;
         return { record: await recordOf(tx, fresh), otp, tokenHash };
       });

@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import { AuthApiError, AuthSessionMissingError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
 
 describe('admin API through supabase-js (service-role key)', () => {
@@ -147,7 +147,7 @@ describe('admin API through supabase-js (service-role key)', () => {
     expect(kept.data.user).toMatchObject({ email: '', deleted_at: expect.any(String), identities: [] });
   });
 
-  it('generates a recovery link: flattened user, otp, sha224 hashed token; the action link signs in', async () => {
+  it('generates a recovery link: flattened user, otp, keyed hashed token; the action link signs in', async () => {
     const email = uniqueEmail();
     await h.client().auth.signUp({ email, password: 'motdepasse' });
     const { data, error } = await h
@@ -157,7 +157,13 @@ describe('admin API through supabase-js (service-role key)', () => {
     expect(data.user?.email).toBe(email);
     expect(data.properties).toMatchObject({ verification_type: 'recovery', redirect_to: `${SITE_URL}/connexion/update-password` });
     expect(data.properties?.email_otp).toMatch(/^\d{6}$/);
-    expect(data.properties?.hashed_token).toBe(tokenHashOf(email, data.properties?.email_otp ?? ''));
+    // Keyed (decision 101): 56 hex characters like GoTrue's, but not the bare sha224 anyone can compute.
+    expect(data.properties?.hashed_token).toMatch(/^[0-9a-f]{56}$/);
+    expect(data.properties?.hashed_token).not.toBe(
+      createHash('sha224')
+        .update(email + (data.properties?.email_otp ?? ''))
+        .digest('hex'),
+    );
     const action = new URL(data.properties?.action_link ?? '');
     expect(`${action.origin}${action.pathname}`).toBe(`${SITE_URL}/auth/v1/verify`);
     expect(action.searchParams.get('token')).toBe(data.properties?.hashed_token);
@@ -195,5 +201,24 @@ describe('admin API through supabase-js (service-role key)', () => {
     const forged = await h.call('/admin/users', { key: `${h.service.serviceRoleKey.slice(0, -4)}AAAA` });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toMatchObject({ error_code: 'bad_jwt' });
+  });
+
+  it('validates addresses as GoTrue does (checkmail format, 255 characters) on every route that takes one', async () => {
+    const bad = ['xx:;x@x.x', 'a b@exemple.fr', 'élodie@exemple.fr', 'x@-exemple.fr', 'x@exemple..fr', `${'a'.repeat(251)}@x.fr`, '@x.fr'];
+    const admin = h.admin().auth.admin;
+    for (const email of bad) {
+      const created = await admin.createUser({ email, password: 'motdepasse', email_confirm: true });
+      expect(created.error, `createUser ${email}`).toMatchObject({ status: 400, code: 'validation_failed' });
+      const link = await admin.generateLink({ type: 'magiclink', email });
+      expect(link.error, `generateLink ${email}`).toMatchObject({ status: 400, code: 'validation_failed' });
+      const signedUp = await h.client().auth.signUp({ email, password: 'motdepasse' });
+      expect(signedUp.error, `signUp ${email}`).toMatchObject({ status: 400, code: 'validation_failed' });
+    }
+    // What GoTrue accepts is accepted, lower-cased.
+    for (const email of [`Prenom.Nom+tag-${Date.now()}@Sous-Domaine.Exemple.fr`, `o'brien.${Date.now()}@exemple.fr`]) {
+      const created = await admin.createUser({ email, password: 'motdepasse', email_confirm: true });
+      expect(created.error, email).toBeNull();
+      expect(created.data.user?.email).toBe(email.toLowerCase());
+    }
   });
 });

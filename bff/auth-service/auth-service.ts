@@ -1,7 +1,9 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { JWK } from 'jose';
 import type { Clock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
+import { adminFactorRoutes } from '#bff/auth-service/admin-factor-routes.ts';
 import { adminRoutes } from '#bff/auth-service/admin-routes.ts';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { discoveryRoutes } from '#bff/auth-service/discovery-routes.ts';
@@ -14,6 +16,15 @@ import { userRoutes } from '#bff/auth-service/user-routes.ts';
 
 export { authMigrations } from '#bff/auth-service/migrations.ts';
 
+/** The largest request body the service reads (GoTrue's own limit is of the same order). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** GoTrue's default naming of the client: the first value of the gateway's `sb-forwarded-for`. */
+function forwardedFor(c: Context): string | undefined {
+  const value = c.req.header('sb-forwarded-for')?.split(',')[0]?.trim();
+  return value ? value : undefined;
+}
+
 export interface AuthServiceOptions {
   database: Database;
   clock: Clock;
@@ -25,8 +36,15 @@ export interface AuthServiceOptions {
   jwtExpirySeconds?: number;
   /** Called after a mail was committed to the outbox (to poke the dispatcher). */
   onMailQueued?: () => void;
-  /** Header whose first value keys per-IP buckets (default: 'sb-forwarded-for'). */
-  rateLimitHeader?: string;
+  /**
+   * Names the client for the per-IP limits, as GoTrue's gateway does with its rate-limit header.
+   * Default: the first value of `sb-forwarded-for`, trusted as sent — right only behind a gateway
+   * that sets it. The product is that gateway (`gatewayClientAddress` in bff/start.ts): it takes
+   * the address from the connection, so no client can name itself (decision 101).
+   */
+  clientAddress?: (c: Context) => string | undefined;
+  /** GoTrue's DISABLE_SIGNUP (default true): members are created by the BFF through the admin API. */
+  disableSignup?: boolean;
   /** Lifetime of e-mail links and codes, default 3600 s. */
   otpExpirySeconds?: number;
   /** Origins besides the site's that `redirect_to` may name (otherwise the default is used). */
@@ -68,7 +86,8 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
       issuer,
       jwtExpirySeconds: options.jwtExpirySeconds ?? 3600,
       otpExpirySeconds: options.otpExpirySeconds ?? 3600,
-      rateLimitHeader: (options.rateLimitHeader ?? 'sb-forwarded-for').toLowerCase(),
+      clientAddress: options.clientAddress ?? forwardedFor,
+      disableSignup: options.disableSignup ?? true,
       redirectOrigins: (options.redirectOrigins ?? []).map((origin) => new URL(origin).origin),
       siteName: options.siteName ?? 'Union Sincère',
     },
@@ -83,10 +102,20 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
 
   const app = new Hono();
   app.onError((error, c) => renderAuthError(error, c));
+  // Refused while it streams, by its Content-Length or by the bytes counted: never read whole.
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AuthApiError(413, 'request_entity_too_large', 'Request body too large');
+      },
+    }),
+  );
   app.route('/', discoveryRoutes(deps));
   app.route('/', tokenRoutes(deps));
   app.route('/', userRoutes(deps));
   app.route('/', mfaRoutes(deps));
+  app.route('/', adminFactorRoutes(deps));
   app.route('/', adminRoutes(deps));
   app.all('*', () => {
     throw new AuthApiError(404, 'not_found', 'Not Found');

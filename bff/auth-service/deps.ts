@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import type { SigningKey } from '#bff/auth-service/keys.ts';
@@ -22,8 +23,13 @@ export interface AuthConfig {
   jwtExpirySeconds: number;
   /** How long an e-mail link or code stays valid. */
   otpExpirySeconds: number;
-  /** Header whose first value names the client for per-IP limits (lower case). */
-  rateLimitHeader: string;
+  /**
+   * The client's address as the gateway in front of the service names it, which keys the per-IP
+   * limits; undefined: no per-IP limit (GoTrue without its rate-limit header).
+   */
+  clientAddress(c: Context): string | undefined;
+  /** GoTrue's DISABLE_SIGNUP: POST /signup answers 422 `signup_disabled`. */
+  disableSignup: boolean;
   /** Origins (besides the site's) that `redirect_to` may point to. */
   redirectOrigins: string[];
   siteName: string;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '#bff/clock.ts';
@@ -15,6 +15,12 @@ export interface SigningKey {
   readonly publicJwk: JWK;
   readonly anonKey: string;
   readonly serviceRoleKey: string;
+  /**
+   * The secret that keys the hashes of e-mail links (`tokenHashOf`), derived from the private key:
+   * every instance sharing the database has the same one, and nobody without it can compute a
+   * link's hash from a guessed six-digit code.
+   */
+  readonly tokenHashKey: Buffer;
   sign(claims: JWTPayload): Promise<string>;
   /** Verifies signature and expiry against the service clock; throws on any failure. */
   verify(token: string): Promise<JWTPayload>;
@@ -61,6 +67,9 @@ export async function loadSigningKey(db: Db, clock: Clock, issuer: string): Prom
     publicJwk: { ...(row.publicJwk as JWK), kid, alg: ALGORITHM, use: 'sig', key_ops: ['verify'] },
     anonKey: row.anonKey,
     serviceRoleKey: row.serviceRoleKey,
+    tokenHashKey: createHash('sha256')
+      .update(`embedded-auth/token-hash/${String((row.privateJwk as JWK).d)}`)
+      .digest(),
     sign: (claims) => new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' }).sign(privateKey),
     verify: async (token) => (await jwtVerify(token, publicKey, { algorithms: [ALGORITHM], currentDate: clock.now() })).payload,
   };

@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, ne } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { Secret, TOTP } from 'otpauth';
 import * as v from 'valibot';
-import type { AuthDeps } from '#bff/auth-service/deps.ts';
+import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { type Authenticated, authenticate } from '#bff/auth-service/guards.ts';
 import { clientIp, limitedBy, optionalString, readBody } from '#bff/auth-service/request.ts';
@@ -11,9 +11,8 @@ import { type FactorRow, mfaChallenges, mfaFactors, sessions } from '#bff/auth-s
 import { accessTokenResponse, aalOf, rotateSessionTokens, withAmr } from '#bff/auth-service/sessions.ts';
 import { findUserById, isUuid, recordOf } from '#bff/auth-service/store.ts';
 
-/** GoTrue's MFA defaults (conf): challenges and unverified factors live 300 s, at most 10 factors. */
+/** GoTrue's MFA defaults (conf): challenges live 300 s, at most 10 factors. */
 export const CHALLENGE_TTL_SECONDS = 300;
-const UNVERIFIED_FACTOR_TTL_SECONDS = 300;
 const MAX_FACTORS = 10;
 
 const EnrollBody = v.object({
@@ -66,15 +65,13 @@ export function mfaRoutes(deps: AuthDeps) {
 
       const factor = await deps.db.transaction(async (tx) => {
         const now = deps.clock.now();
+        // An enrolment never finished (a reload, a closed tab) is replaced, not kept for 300 s:
+        // its QR code was never scanned, or is on a page gone. GoTrue's verify deletes unverified
+        // factors of the same type; enrolling does it here, so a new QR code is usable at once
+        // (issue 19, decision 103). Their challenges go with them (ON DELETE CASCADE).
         await tx
           .delete(mfaFactors)
-          .where(
-            and(
-              eq(mfaFactors.userId, row.id),
-              eq(mfaFactors.status, 'unverified'),
-              lt(mfaFactors.createdAt, new Date(now.getTime() - UNVERIFIED_FACTOR_TTL_SECONDS * 1000)),
-            ),
-          );
+          .where(and(eq(mfaFactors.userId, row.id), eq(mfaFactors.status, 'unverified'), eq(mfaFactors.factorType, 'totp')));
         const factors = await tx.select().from(mfaFactors).where(eq(mfaFactors.userId, row.id));
         if (factors.some((f) => f.friendlyName === friendlyName)) {
           throw new AuthApiError(
@@ -188,19 +185,23 @@ export function mfaRoutes(deps: AuthDeps) {
       if (factor.status === 'verified' && auth.session.aal !== 'aal2') {
         throw new AuthApiError(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor');
       }
-      await deps.db.transaction(async (tx) => {
-        const now = deps.clock.now();
-        const upgraded = await tx.select().from(sessions).where(eq(sessions.factorId, factor.id));
-        // Sessions that the factor raised to aal2 go back to aal1.
-        for (const session of upgraded) {
-          const amr = session.amr.filter((entry) => entry.method !== 'totp');
-          await tx
-            .update(sessions)
-            .set({ amr, aal: aalOf(amr), factorId: null, updatedAt: now })
-            .where(eq(sessions.id, session.id));
-        }
-        await tx.delete(mfaFactors).where(eq(mfaFactors.id, factor.id));
-      });
+      await deps.db.transaction((tx) => removeFactor(tx, factor, deps.clock.now()));
       return c.json({ id: factor.id }, 200);
     });
+}
+
+/**
+ * Deletes a factor; the sessions it raised to aal2 go back to aal1 (GoTrue's unenroll, and the
+ * admin `DELETE /admin/users/{id}/factors/{factorId}`). Their next token says aal1.
+ */
+export async function removeFactor(tx: Executor, factor: FactorRow, now: Date): Promise<void> {
+  const upgraded = await tx.select().from(sessions).where(eq(sessions.factorId, factor.id));
+  for (const session of upgraded) {
+    const amr = session.amr.filter((entry) => entry.method !== 'totp');
+    await tx
+      .update(sessions)
+      .set({ amr, aal: aalOf(amr), factorId: null, updatedAt: now })
+      .where(eq(sessions.id, session.id));
+  }
+  await tx.delete(mfaFactors).where(eq(mfaFactors.id, factor.id));
 }

@@ -114,10 +114,15 @@ describe('TOTP second factor through supabase-js', () => {
 
   it('expires a challenge after 300 s and refuses unknown factors and duplicate names', async () => {
     const { client } = await signedIn();
-    const { data } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Clé' });
-    if (data?.type !== 'totp') throw new Error('no totp factor');
+    const { data: first } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Clé' });
+    if (first?.type !== 'totp') throw new Error('no totp factor');
+    const firstChallenge = await client.auth.mfa.challenge({ factorId: first.id });
+    await client.auth.mfa.verify({ factorId: first.id, challengeId: firstChallenge.data?.id ?? '', code: codeFor(first.totp.secret) });
+    // The name of a verified factor is taken (an unverified one is replaced instead, see below).
     const duplicate = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Clé' });
     expect(duplicate.error).toMatchObject({ status: 422, code: 'mfa_factor_name_conflict' });
+    const { data } = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Autre clé' });
+    if (data?.type !== 'totp') throw new Error('no totp factor');
     const challenge = await client.auth.mfa.challenge({ factorId: data.id });
     h.clock.advance(301_000);
     const late = await client.auth.mfa.verify({
@@ -134,5 +139,57 @@ describe('TOTP second factor through supabase-js', () => {
       body: JSON.stringify({ factor_type: 'phone', phone: '+33600000000' }),
     });
     expect(phone.status).toBe(422);
+  });
+
+  it('enrolling again before verifying replaces the unverified factor at once: a new usable QR code, the old one gone', async () => {
+    const { client, email } = await signedIn();
+    const first = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Union Sincère' });
+    if (first.data?.type !== 'totp') throw new Error('no totp factor');
+    const staleChallenge = await client.auth.mfa.challenge({ factorId: first.data.id });
+    expect(staleChallenge.error).toBeNull();
+
+    // A reload seconds later (no 300 s wait, same friendly name): a new factor, a new secret.
+    h.clock.advance(5_000);
+    const second = await client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Union Sincère' });
+    expect(second.error).toBeNull();
+    if (second.data?.type !== 'totp') throw new Error('no totp factor');
+    expect(second.data.id).not.toBe(first.data.id);
+    expect(second.data.totp.secret).not.toBe(first.data.totp.secret);
+    expect(second.data.totp.qr_code).toMatch(/^data:image\/svg\+xml;utf-8,<svg/);
+    const listed = await client.auth.mfa.listFactors();
+    expect(listed.data?.all).toEqual([expect.objectContaining({ id: second.data.id, status: 'unverified' })]);
+
+    // The old factor and its challenge are gone: the first QR code can no longer be finished.
+    const oldVerify = await client.auth.mfa.verify({
+      factorId: first.data.id,
+      challengeId: staleChallenge.data?.id ?? '',
+      code: codeFor(first.data.totp.secret),
+    });
+    expect(oldVerify.error).toMatchObject({ status: 404, code: 'mfa_factor_not_found' });
+    expect((await client.auth.mfa.challenge({ factorId: first.data.id })).error).toMatchObject({
+      status: 404,
+      code: 'mfa_factor_not_found',
+    });
+
+    // The new one verifies with a code of its own secret.
+    const challenge = await client.auth.mfa.challenge({ factorId: second.data.id });
+    const verified = await client.auth.mfa.verify({
+      factorId: second.data.id,
+      challengeId: challenge.data?.id ?? '',
+      code: codeFor(second.data.totp.secret),
+    });
+    expect(verified.error).toBeNull();
+    expect(decodeJwt(verified.data?.access_token ?? '').aal).toBe('aal2');
+    const admin = await h.admin().auth.admin.mfa.listFactors({ userId: verified.data?.user.id ?? '' });
+    expect(admin.data?.factors).toEqual([expect.objectContaining({ id: second.data.id, status: 'verified' })]);
+
+    // A verified factor is never replaced: enrolling more needs aal2 and leaves it in place.
+    const later = h.client();
+    await later.auth.signInWithPassword({ email, password: 'motdepasse' });
+    expect((await later.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Autre' })).error).toMatchObject({
+      status: 403,
+      code: 'insufficient_aal',
+    });
+    expect((await client.auth.mfa.listFactors()).data?.totp).toEqual([expect.objectContaining({ id: second.data.id })]);
   });
 });

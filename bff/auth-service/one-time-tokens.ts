@@ -1,4 +1,4 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '#bff/auth-service/deps.ts';
 import { type OneTimeTokenType, oneTimeTokens } from '#bff/auth-service/schema.ts';
@@ -10,9 +10,15 @@ export function generateOtp(): string {
   return String(randomInt(0, 10 ** OTP_LENGTH)).padStart(OTP_LENGTH, '0');
 }
 
-/** GoTrue's token hash (crypto.GenerateTokenHash): sha224 of e-mail + code, in hex. */
-export function tokenHashOf(email: string, otp: string): string {
-  return createHash('sha224')
+/**
+ * The hash of an e-mail link: HMAC-SHA224 of e-mail + code under the service's secret, in hex.
+ * GoTrue's is a bare sha224 of e-mail + code (crypto.GenerateTokenHash), which anyone can compute
+ * for each of the million codes: guessing a link was then as easy as guessing the code, with no
+ * account to count the failures against (issue 19, decision 101). Clients never compute it: they
+ * pass on `hashed_token` or the link's `token_hash`, so the keyed form changes nothing for them.
+ */
+export function tokenHashOf(key: Uint8Array, email: string, otp: string): string {
+  return createHmac('sha224', key)
     .update(email + otp)
     .digest('hex');
 }

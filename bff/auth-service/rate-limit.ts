@@ -7,7 +7,7 @@ export interface BucketSpec {
   burst: number;
 }
 
-export type LimitName = 'token' | 'verify' | 'email' | 'mfa' | 'emailSent' | 'codeGuesses';
+export type LimitName = 'token' | 'verify' | 'email' | 'mfa' | 'emailSent' | 'codeGuesses' | 'passwordFailures';
 
 export const DEFAULT_LIMITS: Record<LimitName, BucketSpec> = {
   /** POST /token, per client address. */
@@ -25,6 +25,11 @@ export const DEFAULT_LIMITS: Record<LimitName, BucketSpec> = {
    * client address, so that a caller who sends no rate-limit header cannot enumerate codes.
    */
   codeGuesses: { perPeriod: 30, periodSeconds: 3600, burst: 10 },
+  /**
+   * Not in GoTrue: wrong passwords per e-mail address (known or not, so that the answer reveals no
+   * account), whatever the client address: ten, then one more every 90 s. Only failures count.
+   */
+  passwordFailures: { perPeriod: 10, periodSeconds: 900, burst: 10 },
 };
 
 interface Bucket {
@@ -44,6 +49,14 @@ export class TokenBuckets {
     private readonly spec: BucketSpec,
   ) {
     this.ratePerMs = spec.perPeriod / (spec.periodSeconds * 1000);
+  }
+
+  /** Whether `key` has a token left, without taking it. */
+  available(key: string): boolean {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return true;
+    const now = this.clock.now().getTime();
+    return bucket.tokens + Math.max(0, now - bucket.at) * this.ratePerMs >= 1;
   }
 
   /** Takes one token for `key`; false when the bucket is empty. */
@@ -79,5 +92,6 @@ export function createRateLimits(clock: Clock, overrides: Partial<Record<LimitNa
     mfa: new TokenBuckets(clock, specs.mfa),
     emailSent: new TokenBuckets(clock, specs.emailSent),
     codeGuesses: new TokenBuckets(clock, specs.codeGuesses),
+    passwordFailures: new TokenBuckets(clock, specs.passwordFailures),
   };
 }

@@ -11,11 +11,11 @@ export function recoveryLink(target: string, tokenHash: string): string {
   return url.toString();
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
 
-function validity(seconds: number): string {
+export function validity(seconds: number): string {
   if (seconds % 3600 === 0) {
     const hours = seconds / 3600;
     return hours === 1 ? '1 heure' : `${hours} heures`;

@@ -5,15 +5,13 @@ import type { AuthConfig, AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import type { LimitName } from '#bff/auth-service/rate-limit.ts';
 
-const MAX_BODY_CHARS = 64 * 1024;
-
 /**
  * Reads a JSON body and validates it: an empty body counts as `{}`, malformed JSON is 400
- * `bad_json`, a schema failure 400 `validation_failed`, an oversized body 413. Never a 5xx.
+ * `bad_json`, a schema failure 400 `validation_failed`. Never a 5xx. Its size was bounded before
+ * (the service's body limit, 413 while it streams).
  */
 export async function readBody<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
   const text = await c.req.text();
-  if (text.length > MAX_BODY_CHARS) throw new AuthApiError(413, 'request_entity_too_large', 'Request body too large');
   let body: unknown = {};
   if (text.trim() !== '') {
     try {
@@ -35,16 +33,10 @@ export async function readBody<S extends v.GenericSchema>(c: Context, schema: S)
   return result.output;
 }
 
-/** The first value of the rate-limit header, or undefined (then no per-IP limit applies). */
-export function rateLimitKey(c: Context, config: AuthConfig): string | undefined {
-  const value = c.req.header(config.rateLimitHeader)?.split(',')[0]?.trim();
-  return value ? value : undefined;
-}
-
-/** The client's address as GoTrue records it on MFA challenges: the forwarded one, else the socket's. */
+/** The client's address as GoTrue records it on MFA challenges: the gateway's, else the socket's. */
 export function clientIp(c: Context, config: AuthConfig): string {
-  const forwarded = rateLimitKey(c, config);
-  if (forwarded) return forwarded;
+  const named = config.clientAddress(c);
+  if (named) return named;
   try {
     return getConnInfo(c).remote.address ?? '';
   } catch {
@@ -55,7 +47,7 @@ export function clientIp(c: Context, config: AuthConfig): string {
 /** Per-IP token bucket in front of a route: 429 over_request_rate_limit once it is empty. */
 export function limitedBy(deps: AuthDeps, name: LimitName): MiddlewareHandler {
   return async (c, next) => {
-    const key = rateLimitKey(c, deps.config);
+    const key = deps.config.clientAddress(c);
     if (key !== undefined && !deps.limits[name].take(key)) throw errors.overRequestRateLimit();
     await next();
   };

@@ -37,6 +37,10 @@ export const users = embeddedAuth.table('users', {
   phoneConfirmedAt: at('phone_confirmed_at'),
   confirmationSentAt: at('confirmation_sent_at'),
   recoverySentAt: at('recovery_sent_at'),
+  /** The address an e-mail change waits to apply, until it is confirmed from that address. */
+  emailChange: text('email_change'),
+  emailChangeSentAt: at('email_change_sent_at'),
+  reauthenticationSentAt: at('reauthentication_sent_at'),
   invitedAt: at('invited_at'),
   lastSignInAt: at('last_sign_in_at'),
   appMetadata: jsonb('raw_app_meta_data').$type<Record<string, unknown>>().notNull().default({}),
@@ -122,7 +126,7 @@ export const flowState = embeddedAuth.table('flow_state', {
   updatedAt: at('updated_at').notNull(),
 });
 
-export type OneTimeTokenType = 'confirmation_token' | 'recovery_token';
+export type OneTimeTokenType = 'confirmation_token' | 'recovery_token' | 'email_change_token_new' | 'reauthentication_token';
 
 export const oneTimeTokens = embeddedAuth.table('one_time_tokens', {
   id: uuid('id').primaryKey(),

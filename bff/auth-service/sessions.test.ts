@@ -165,11 +165,11 @@ describe('sessions through supabase-js', () => {
     const b = h.client();
     await a.auth.signInWithPassword({ email, password: 'motdepasse' });
     await b.auth.signInWithPassword({ email, password: 'motdepasse' });
-    const same = await a.auth.updateUser({ password: 'motdepasse' });
+    const same = await a.auth.updateUser({ password: 'motdepasse', current_password: 'motdepasse' });
     expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
-    const weak = await a.auth.updateUser({ password: '123' });
+    const weak = await a.auth.updateUser({ password: '123', current_password: 'motdepasse' });
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] });
-    const changed = await a.auth.updateUser({ password: 'nouveau-secret', data: { ville: 'Lyon' } });
+    const changed = await a.auth.updateUser({ password: 'nouveau-secret', current_password: 'motdepasse', data: { ville: 'Lyon' } });
     expect(changed.error).toBeNull();
     expect(changed.data.user?.user_metadata).toMatchObject({ ville: 'Lyon' });
     expect((await a.auth.getUser()).error).toBeNull();

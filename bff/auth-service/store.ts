@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '#bff/auth-service/deps.ts';
+import { EMAIL_MAX_LENGTH, hasGoTrueEmailFormat } from '#machines/auth/email-address.ts';
 import { errors } from '#bff/auth-service/errors.ts';
 import { identities, mfaFactors, type UserRow, users } from '#bff/auth-service/schema.ts';
 import type { UserRecord } from '#bff/auth-service/serialize.ts';
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** GoTrue's validateEmail: a plausible address of at most 255 characters, lower-cased. */
+/**
+ * GoTrue's validateEmail: 400 `validation_failed` for an address too long or not of the format
+ * Supabase Auth accepts (machines/auth/email-address.ts), else the address lower-cased.
+ */
 export function normalizeEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (email.length > 255 || !EMAIL_SHAPE.test(email)) throw errors.invalidEmail();
-  return email;
+  const email = raw.trim();
+  if (email.length > EMAIL_MAX_LENGTH) throw errors.validation('An email address is too long');
+  if (!hasGoTrueEmailFormat(email)) throw errors.invalidEmail();
+  return email.toLowerCase();
 }
 
 export function isUuid(value: string): boolean {

@@ -46,6 +46,8 @@ export async function startAuthHarness(options: Partial<Omit<AuthServiceOptions,
   const harness = { mailsQueued: 0 } as AuthHarness;
   const service = await createAuthService({
     siteUrl: SITE_URL,
+    // The wire tests drive GoTrue's public sign-up; the product keeps it closed (decision 101).
+    disableSignup: false,
     ...options,
     database,
     clock,

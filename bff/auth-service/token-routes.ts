@@ -55,13 +55,21 @@ export function tokenRoutes(deps: AuthDeps) {
     if (body.email && body.phone) throw errors.validation('Only an email address or phone number should be provided on login.', 422);
     if (!body.email && !body.phone) throw errors.validation('missing email or phone');
     const password = body.password ?? '';
+    const address = (body.email ?? '').trim().toLowerCase();
+    // Per account, whatever the client address (decision 101): only wrong passwords count.
+    const failures = `email:${address}`;
+    if (!deps.limits.passwordFailures.available(failures)) throw errors.overRequestRateLimit();
+    const refused = () => {
+      deps.limits.passwordFailures.take(failures);
+      return new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
+    };
     const user = body.email ? await findUserByEmail(deps.db, body.email.trim()) : undefined;
     if (!user) {
       await verifyPassword(null, password);
-      throw new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
+      throw refused();
     }
     if (isBanned(user, deps.clock.now())) throw errors.userBanned(400);
-    if (!(await verifyPassword(user.encryptedPassword, password))) throw new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
+    if (!(await verifyPassword(user.encryptedPassword, password))) throw refused();
     if (!user.emailConfirmedAt) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
     const response: AccessTokenResponse = await deps.db.transaction((tx) => signIn(deps, tx, user, 'password', client));
     const notice = weakPasswordNotice(password);
@@ -70,6 +78,8 @@ export function tokenRoutes(deps: AuthDeps) {
 
   return new Hono()
     .post('/signup', limitedBy(deps, 'email'), async (c) => {
+      // GoTrue's DISABLE_SIGNUP, on by default: the BFF creates members through the admin API.
+      if (config.disableSignup) throw new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance');
       const body = await readBody(c, SignupBody);
       if (!body.email && !body.phone) throw new AuthApiError(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       if (!body.email) throw new AuthApiError(400, 'phone_provider_disabled', 'Phone signups are disabled');
@@ -135,7 +145,7 @@ export function tokenRoutes(deps: AuthDeps) {
           throw errors.validation('Invalid email format', 422);
         }
         if (!deps.limits.codeGuesses.take(`email:${email}`)) throw errors.overRequestRateLimit();
-        tokenHash = tokenHashOf(email, body.token.trim());
+        tokenHash = tokenHashOf(deps.key.tokenHashKey, email, body.token.trim());
         invalidMessage = CODE_INVALID;
       } else {
         if (body.email || body.phone) throw errors.validation('Only the token_hash and type should be provided');

@@ -5,80 +5,107 @@ import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { authenticate } from '#bff/auth-service/guards.ts';
 import { assertAcceptablePassword, hashPassword, verifyPassword } from '#bff/auth-service/passwords.ts';
-import { limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
+import { consumeNonce, proofOf, requestEmailChange, requestReauthentication, resendEmailChange } from '#bff/auth-service/email-change.ts';
+import { allowedRedirect, limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
 import { type UserRow, users } from '#bff/auth-service/schema.ts';
 import { mergeMetadata, serializeUser } from '#bff/auth-service/serialize.ts';
 import { endSessions } from '#bff/auth-service/sessions.ts';
-import { findUserByEmail, isUniqueViolation, normalizeEmail, recordOf, syncEmailIdentity } from '#bff/auth-service/store.ts';
+import { normalizeEmail, recordOf } from '#bff/auth-service/store.ts';
 
 const UpdateUserBody = v.object({
   email: optionalString,
   phone: optionalString,
   password: optionalString,
   nonce: optionalString,
+  current_password: optionalString,
   data: optionalObject,
 });
+
+const ResendBody = v.object({ type: optionalString, email: optionalString, phone: optionalString });
+const RESEND_TYPES = ['signup', 'email_change', 'sms', 'phone_change'];
 
 const LOGOUT_SCOPES = ['global', 'local', 'others'] as const;
 
 /** The signed-in user: read, update, sign out. */
 export function userRoutes(deps: AuthDeps) {
-  return new Hono()
-    .get('/user', async (c) => {
-      const { user } = await authenticate(deps, c);
-      return c.json(serializeUser(user), 200);
-    })
+  return (
+    new Hono()
+      .get('/user', async (c) => {
+        const { user } = await authenticate(deps, c);
+        return c.json(serializeUser(user), 200);
+      })
 
-    .put('/user', limitedBy(deps, 'email'), async (c) => {
-      const { user, session } = await authenticate(deps, c);
-      const body = await readBody(c, UpdateUserBody);
-      if (body.phone) throw errors.validation('Phone updates are not supported');
-      const current = user.row;
+      .put('/user', limitedBy(deps, 'email'), async (c) => {
+        const { user, session } = await authenticate(deps, c);
+        const body = await readBody(c, UpdateUserBody);
+        if (body.phone) throw errors.validation('Phone updates are not supported');
+        const current = user.row;
+        const email = body.email ? normalizeEmail(body.email) : undefined;
+        const changesEmail = email !== undefined && email !== current.email;
+        const changesPassword = body.password !== undefined && body.password !== null;
+        if (changesPassword) assertAcceptablePassword(body.password as string);
 
-      let passwordHash: string | undefined;
-      if (body.password !== undefined && body.password !== null) {
-        assertAcceptablePassword(body.password);
-        if (await verifyPassword(current.encryptedPassword, body.password)) {
-          throw new AuthApiError(422, 'same_password', 'New password should be different from the old password.');
+        // A password or an address changes only with a proof that the caller is the owner, not
+        // someone holding a stolen session (decision 102).
+        const proof =
+          changesEmail || changesPassword
+            ? await proofOf(deps, { user: current, session, currentPassword: body.current_password, nonce: body.nonce })
+            : undefined;
+        let passwordHash: string | undefined;
+        if (changesPassword) {
+          if (await verifyPassword(current.encryptedPassword, body.password as string)) {
+            throw new AuthApiError(422, 'same_password', 'New password should be different from the old password.');
+          }
+          passwordHash = await hashPassword(body.password as string);
         }
-        passwordHash = await hashPassword(body.password);
-      }
-      const email = body.email ? normalizeEmail(body.email) : undefined;
+        const redirectTo = allowedRedirect(c.req.query('redirect_to'), deps.config);
 
-      const record = await deps.db.transaction(async (tx) => {
-        const now = deps.clock.now();
-        const patch: Partial<UserRow> = { updatedAt: now };
-        if (body.data) patch.userMetadata = mergeMetadata(current.userMetadata, body.data);
-        if (email && email !== current.email) {
-          const holder = await findUserByEmail(tx, email);
-          if (holder && holder.id !== current.id) throw errors.emailExists();
-          // Autoconfirm: the new address applies at once.
-          patch.email = email;
-          patch.emailConfirmedAt = now;
+        const record = await deps.db.transaction(async (tx) => {
+          const now = deps.clock.now();
+          if (proof?.kind === 'nonce') await consumeNonce(deps, tx, current, proof.nonce);
+          const patch: Partial<UserRow> = { updatedAt: now };
+          if (body.data) patch.userMetadata = mergeMetadata(current.userMetadata, body.data);
+          // The address itself waits for the confirmation from the new one.
+          if (email && changesEmail) await requestEmailChange(deps, tx, { user: current, next: email, redirectTo, now });
+          if (passwordHash) patch.encryptedPassword = passwordHash;
+          const [updated] = await tx.update(users).set(patch).where(eq(users.id, current.id)).returning();
+          if (!updated) throw errors.userNotFound();
+          // A new password ends every other session of the user (models/user.go UpdatePassword).
+          if (passwordHash) await endSessions(tx, current.id, 'others', session.id);
+          return recordOf(tx, updated);
+        });
+        if (changesEmail) deps.mailQueued();
+        return c.json(serializeUser(record), 200);
+      })
+
+      // GoTrue's resend: only the e-mail change has something to resend here (sign-up is confirmed at once).
+      .post('/resend', limitedBy(deps, 'email'), async (c) => {
+        const body = await readBody(c, ResendBody);
+        if (!body.type || !RESEND_TYPES.includes(body.type)) {
+          throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change');
         }
-        if (passwordHash) patch.encryptedPassword = passwordHash;
-        const [updated] = await tx
-          .update(users)
-          .set(patch)
-          .where(eq(users.id, current.id))
-          .returning()
-          .catch((error: unknown) => {
-            throw isUniqueViolation(error) ? errors.emailExists() : error;
-          });
-        if (!updated) throw errors.userNotFound();
-        if (patch.email) await syncEmailIdentity(tx, updated, now);
-        // A new password ends every other session of the user (models/user.go UpdatePassword).
-        if (passwordHash) await endSessions(tx, current.id, 'others', session.id);
-        return recordOf(tx, updated);
-      });
-      return c.json(serializeUser(record), 200);
-    })
+        if (body.type === 'sms' || body.type === 'phone_change') {
+          throw new AuthApiError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+        }
+        if (!body.email) throw errors.validation('Email is required', 422);
+        const email = normalizeEmail(body.email);
+        const redirectTo = allowedRedirect(c.req.query('redirect_to'), deps.config);
+        if (body.type === 'email_change') await resendEmailChange(deps, { email, redirectTo });
+        return c.json({}, 200);
+      })
 
-    .post('/logout', async (c) => {
-      const scope = c.req.query('scope') ?? 'global';
-      if (!(LOGOUT_SCOPES as readonly string[]).includes(scope)) throw errors.validation(`Unsupported logout scope "${scope}"`);
-      const { user, session } = await authenticate(deps, c);
-      await endSessions(deps.db, user.row.id, scope as (typeof LOGOUT_SCOPES)[number], session.id);
-      return c.body(null, 204);
-    });
+      .get('/reauthenticate', limitedBy(deps, 'email'), async (c) => {
+        const { user } = await authenticate(deps, c);
+        await requestReauthentication(deps, user.row);
+        return c.json({}, 200);
+      })
+
+      .post('/logout', async (c) => {
+        const scope = c.req.query('scope') ?? 'global';
+        if (!(LOGOUT_SCOPES as readonly string[]).includes(scope)) throw errors.validation(`Unsupported logout scope "${scope}"`);
+        const { user, session } = await authenticate(deps, c);
+        await endSessions(deps.db, user.row.id, scope as (typeof LOGOUT_SCOPES)[number], session.id);
+        return c.body(null, 204);
+      })
+  );
 }

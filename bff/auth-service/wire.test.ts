@@ -53,6 +53,9 @@ describe('wire details', () => {
       ['/verify', { method: 'POST', body: JSON.stringify({ type: 'sms', token_hash: 'abc' }) }],
       ['/verify', { method: 'POST', body: JSON.stringify({ type: 'recovery', token: '1', token_hash: 'abc' }) }],
       ['/verify?type=recovery', { method: 'GET' }],
+      // Names every object has: never a verification type (a 500 the fuzzer found).
+      ['/verify', { method: 'POST', body: JSON.stringify({ type: '__proto__', email: 'a@b.fr', token: '123456' }) }],
+      ['/verify', { method: 'POST', body: JSON.stringify({ type: 'constructor', token_hash: 'abc' }) }],
       ['/recover', { method: 'POST', body: JSON.stringify({ email: 'pas-une-adresse' }) }],
       ['/recover', { method: 'POST', body: JSON.stringify({ email: 'a@b.fr', code_challenge: 'court', code_challenge_method: 'md5' }) }],
       ['/user', { method: 'GET', headers: { authorization: 'Bearer abc.def.ghi' } }],
@@ -66,15 +69,20 @@ describe('wire details', () => {
       expect(response.status, `${init.method} ${path}`).toBeLessThan(500);
       expect(await response.json(), `${init.method} ${path}`).toBeTypeOf('object');
     }
+    // GET /verify carries its errors in the redirect, a type named like an object's own key too.
+    const redirected = await h.call('/verify?type=toString&token=abc');
+    expect(redirected.status).toBe(303);
+    expect(redirected.headers.get('location')).toContain('error_code=validation_failed');
   });
 
   it('limits requests per client address: 429 over_request_rate_limit after the burst of 30', async () => {
     const limited = h.client({ headers: { 'sb-forwarded-for': '203.0.113.7, 10.0.0.1' } });
-    const email = uniqueEmail('inconnu');
+    // A new address each time: the per-account limit on wrong passwords (10) stays out of the way.
     for (let i = 0; i < 30; i += 1) {
-      const { error } = await limited.auth.signInWithPassword({ email, password: 'motdepasse' });
+      const { error } = await limited.auth.signInWithPassword({ email: uniqueEmail('inconnu'), password: 'motdepasse' });
       expect(error).toMatchObject({ code: 'invalid_credentials' });
     }
+    const email = uniqueEmail('inconnu');
     const { error } = await limited.auth.signInWithPassword({ email, password: 'motdepasse' });
     expect(error).toBeInstanceOf(AuthApiError);
     expect(error).toMatchObject({ status: 429, code: 'over_request_rate_limit', message: 'Request rate limit reached' });

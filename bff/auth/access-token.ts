@@ -32,13 +32,13 @@ const MAX_VERIFIED = 10_000;
 const verified = new Map<string, JWTPayload>();
 /**
  * The same, by the request's whole Cookie header: a browser sends the same header until its
- * session changes, and decoding the session cookie (base64 and JSON of a few kB) per request
- * cost more than answering it (decision 090). `until`: when the session needs a refresh.
+ * session changes, and decoding the session cookie (base64 and JSON of a few kB) costs more than
+ * the rest of an authenticated request. Only what the token proves is kept here (its claims);
+ * whether its session still holds is checked on every request (decision 100). `until`: when
+ * the session needs a refresh.
  */
 const byCookieHeader = new Map<string, { claims: JWTPayload; until: number }>();
 const storageKeys = new WeakMap<AuthConnection, string>();
-/** The last session header seen on each keep-alive connection, with what it proved. */
-const bySocket = new WeakMap<object, { header: string; claims: JWTPayload; until: number }>();
 const jwksCache = new WeakMap<AuthConnection, { at: number; keys: Promise<KeySet | null> }>();
 
 function storageKeyOf(connection: AuthConnection): string {
@@ -54,12 +54,6 @@ function storageKeyOf(connection: AuthConnection): string {
 function cookieHeaderOf(c: Context): string | undefined {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   return incoming ? incoming.headers.cookie : c.req.header('cookie');
-}
-
-function remember(cookieHeader: string | undefined, claims: JWTPayload, expiresAt: number | undefined) {
-  if (!cookieHeader || typeof claims.exp !== 'number') return;
-  if (byCookieHeader.size >= MAX_VERIFIED) byCookieHeader.delete(byCookieHeader.keys().next().value as string);
-  byCookieHeader.set(cookieHeader, { claims, until: Math.min(claims.exp, expiresAt ?? claims.exp) - REFRESH_MARGIN_S });
 }
 
 function keySet(connection: AuthConnection): Promise<KeySet | null> {
@@ -113,49 +107,43 @@ function accessTokenFromCookies(header: string | undefined, key: string): { toke
 
 /**
  * `'none'`: no session cookie at all (nobody is signed in). Claims: a verified access token that
- * needs no refresh. `null`: take the supabase-js path.
+ * needs no refresh. `null`: take the supabase-js path. Only the token is verified here: whether
+ * its session still exists is `authenticate`'s check, on every request (decision 100).
  */
 export async function fastVerifiedClaims(c: Context, connection: AuthConnection): Promise<JWTPayload | 'none' | null> {
-  const cookieHeader = cookieHeaderOf(c);
-  const known = knownClaims(cookieHeader, (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket);
-  if (known) return known;
-  return verifiedClaims(cookieHeader, connection);
-}
-
-/**
- * The claims this instance already verified for the same Cookie header (on the same keep-alive
- * connection, or any), while the session needs no refresh; undefined otherwise. Synchronous: for
- * Node's fast path (decision 093) as for the first step of `fastVerifiedClaims`.
- */
-export function knownClaims(cookieHeader: string | undefined, socket: object | undefined): JWTPayload | undefined {
-  if (!cookieHeader) return undefined;
-  if (socket) {
-    // The same connection usually sends the same header: compared, not hashed (2.6 kB).
-    const last = bySocket.get(socket);
-    if (last && last.header === cookieHeader && Date.now() / 1000 < last.until) return last.claims;
-  }
-  const seen = byCookieHeader.get(cookieHeader);
-  if (!seen) return undefined;
-  if (Date.now() / 1000 >= seen.until) {
-    byCookieHeader.delete(cookieHeader);
-    return undefined;
-  }
-  if (socket) bySocket.set(socket, { header: cookieHeader, ...seen });
-  return seen.claims;
+  return verifiedClaims(cookieHeaderOf(c), connection);
 }
 
 async function verifiedClaims(cookieHeader: string | undefined, connection: AuthConnection): Promise<JWTPayload | 'none' | null> {
+  const seen = cookieHeader === undefined ? undefined : byCookieHeader.get(cookieHeader);
+  if (seen) {
+    if (Date.now() / 1000 < seen.until) return seen.claims;
+    byCookieHeader.delete(cookieHeader as string);
+  }
+  const proven = await claimsOfCookies(cookieHeader, connection);
+  if (proven === 'none' || proven === null) return proven;
+  if (cookieHeader !== undefined) {
+    if (byCookieHeader.size >= MAX_VERIFIED) byCookieHeader.delete(byCookieHeader.keys().next().value as string);
+    byCookieHeader.set(cookieHeader, proven);
+  }
+  return proven.claims;
+}
+
+/** The session cookie's token verified, with when it will need a refresh; or 'none' / null as above. */
+async function claimsOfCookies(
+  cookieHeader: string | undefined,
+  connection: AuthConnection,
+): Promise<{ claims: JWTPayload; until: number } | 'none' | null> {
   const session = accessTokenFromCookies(cookieHeader, storageKeyOf(connection));
   if (session === 'none' || session === null) return session;
   const { token, expiresAt } = session;
+  const now = Date.now() / 1000;
   // supabase-js decides on the session's `expires_at`: refresh (slow path) on the same condition.
-  if (expiresAt !== undefined && expiresAt - Date.now() / 1000 < REFRESH_MARGIN_S) return null;
+  if (expiresAt !== undefined && expiresAt - now < REFRESH_MARGIN_S) return null;
+  const proven = (claims: JWTPayload) => ({ claims, until: Math.min(claims.exp as number, expiresAt ?? Infinity) - REFRESH_MARGIN_S });
   const known = verified.get(token);
   if (known) {
-    if (typeof known.exp === 'number' && known.exp - Date.now() / 1000 >= REFRESH_MARGIN_S) {
-      remember(cookieHeader, known, expiresAt);
-      return known;
-    }
+    if (typeof known.exp === 'number' && known.exp - now >= REFRESH_MARGIN_S) return proven(known);
     verified.delete(token);
     return null;
   }
@@ -163,14 +151,14 @@ async function verifiedClaims(cookieHeader: string | undefined, connection: Auth
     const header = decodeProtectedHeader(token);
     if (!header.kid || !header.alg || !ASYMMETRIC.includes(header.alg)) return null;
     const unverified = decodeJwt(token);
-    if (typeof unverified.exp !== 'number' || unverified.exp - Date.now() / 1000 < REFRESH_MARGIN_S) return null;
+    if (typeof unverified.exp !== 'number' || unverified.exp - now < REFRESH_MARGIN_S) return null;
     const keys = await keySet(connection);
     if (!keys) return null;
     const { payload } = await jwtVerify(token, keys, { algorithms: ASYMMETRIC });
+    if (typeof payload.exp !== 'number') return null;
     if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value as string);
     verified.set(token, payload);
-    remember(cookieHeader, payload, expiresAt);
-    return payload;
+    return proven(payload);
   } catch {
     return null;
   }

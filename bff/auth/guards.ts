@@ -1,11 +1,10 @@
-import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { Database } from '#bff/db/database.ts';
-import { fastVerifiedClaims, knownClaims } from '#bff/auth/access-token.ts';
+import { fastVerifiedClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { rawHeader } from '#bff/http/raw-header.ts';
-import { type CachedMember, cachedMember, keptMember } from '#bff/members/member-cache.ts';
+import { type CachedMember, cachedMember } from '#bff/members/member-cache.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 
 /** Who is calling, as proven by a verified access token and the member record. */
@@ -27,12 +26,19 @@ export interface GuardDeps {
 }
 
 const NOT_SIGNED_IN = () => new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
+/** A disabled account is signed out: 401 like any ended session, with the agency's message. */
+const DISABLED = () => new ApiError(401, 'UNAUTHENTICATED', 'Ce compte est désactivé. Contactez l’agence.');
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Reads the session cookie, refreshes the tokens when they near expiry (new cookies are written
- * on the response), verifies the access token locally against the JWKS, and loads the member.
- * A disabled account is refused at once, whatever its session, and its cookies are cleared.
- * Returns null when nobody is signed in.
+ * The one way a request is recognised (decision 100). Reads the session cookie, refreshes the
+ * tokens when they near expiry (new cookies are written on the response), verifies the access
+ * token locally against the JWKS, and loads the member with its live sessions through the member
+ * cache. The token's session must still exist, at the level the token claims: a session ended
+ * anywhere (sign-out, password reset, ban, erasure) or lowered (a removed second factor) is
+ * refused on every instance as soon as its trigger's notification arrives. A disabled account
+ * is refused whatever its session, and its cookies are cleared (401). Any token that is not
+ * valid gives null, never an error. Returns null when nobody is signed in.
  */
 export async function authenticate(c: Context, deps: GuardDeps): Promise<Caller | null> {
   // Fast path (decision 060): a token valid for a while yet, verified against the cached JWKS.
@@ -43,24 +49,31 @@ export async function authenticate(c: Context, deps: GuardDeps): Promise<Caller 
   if (fast) claims = fast as Record<string, unknown>;
   else {
     supabase = requestClient(c, deps.auth);
-    const { data, error } = await supabase.auth.getClaims();
-    if (error || !data?.claims) return null;
-    claims = data.claims as Record<string, unknown>;
+    // supabase-js rejects some malformed tokens by throwing rather than returning an error.
+    const result = await supabase.auth.getClaims().catch(() => undefined);
+    if (!result || result.error || !result.data?.claims) return null;
+    claims = result.data.claims as Record<string, unknown>;
   }
-  const id = typeof claims.sub === 'string' ? claims.sub : undefined;
-  const sessionId = typeof claims.session_id === 'string' ? claims.session_id : undefined;
+  // The cache and the triggers' notifications name members by their lower-case uuid.
+  const id = typeof claims.sub === 'string' && UUID.test(claims.sub) ? claims.sub.toLowerCase() : undefined;
+  const sessionId = typeof claims.session_id === 'string' && UUID.test(claims.session_id) ? claims.session_id.toLowerCase() : undefined;
   if (!id || !sessionId) return null;
-  // From this instance's member cache: no round trip while the row is unchanged (decision 090).
-  const cached = await cachedMember(deps.database, id);
+  // From this instance's member cache: no round trip while the member and its sessions are
+  // unchanged (decisions 090 and 100).
+  let cached = await cachedMember(deps.database, id, deps.auth.sessionsTable);
+  // A session this instance has not heard of yet (opened or raised to aal2 a moment ago, on
+  // another instance or by a hosted GoTrue, its notification still on the way): read once more
+  // from the database before refusing. An ended session is absent there too.
+  if (cached && !cached.row.disabled && !sessionHolds(cached, sessionId, claims.aal)) {
+    cached = await cachedMember(deps.database, id, deps.auth.sessionsTable, true);
+  }
   if (!cached) return null;
   if (cached.row.disabled) {
     await (supabase ?? requestClient(c, deps.auth)).auth.signOut({ scope: 'local' }).catch(() => {});
-    throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
+    throw DISABLED();
   }
-  return callerOf(claims, id, sessionId, cached);
-}
-
-function callerOf(claims: Record<string, unknown>, id: string, sessionId: string, cached: CachedMember): Caller {
+  // Ended (signed out, reset, banned, erased), or lowered since the token was issued.
+  if (!sessionHolds(cached, sessionId, claims.aal)) return null;
   const member = cached.row;
   return {
     id,
@@ -73,21 +86,10 @@ function callerOf(claims: Record<string, unknown>, id: string, sessionId: string
   };
 }
 
-/**
- * The caller when everything `authenticate` needs is already in this instance's memory: claims
- * verified for this very Cookie header and needing no refresh, and the member's row kept by the
- * member cache, not disabled. Undefined in every other case (nobody signed in, a refresh, a
- * disabled account, a row not kept): `authenticate` decides then. Synchronous, for Node's fast
- * path (decision 093).
- */
-export function knownCaller(incoming: IncomingMessage, deps: GuardDeps): Caller | undefined {
-  const claims = knownClaims(rawHeader(incoming, 'cookie'), incoming.socket ?? undefined) as Record<string, unknown> | undefined;
-  const id = typeof claims?.sub === 'string' ? claims.sub : undefined;
-  const sessionId = typeof claims?.session_id === 'string' ? claims.session_id : undefined;
-  if (!claims || !id || !sessionId) return undefined;
-  const cached = keptMember(deps.database, id);
-  if (!cached || cached.row.disabled) return undefined;
-  return callerOf(claims, id, sessionId, cached);
+/** The token's session is live, at least at the level the token claims. */
+function sessionHolds(cached: CachedMember, sessionId: string, claimed: unknown): boolean {
+  const level = Object.hasOwn(cached.sessions, sessionId) ? cached.sessions[sessionId] : undefined;
+  return level !== undefined && (claimed !== 'aal2' || level === 'aal2');
 }
 
 /** A signed-in member or staff account; 401 otherwise. */
@@ -103,4 +105,15 @@ export async function requireStaff(c: Context, deps: GuardDeps): Promise<Caller>
   if (caller.role !== 'staff') throw new ApiError(403, 'FORBIDDEN', 'Accès réservé à l’équipe de l’agence.');
   if (caller.aal !== 'aal2') throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
   return caller;
+}
+
+/**
+ * Staff at aal2 before anything else runs (validation included, so an anonymous or member caller
+ * never learns more than 401/403); the caller is kept as `c.var.staff`.
+ */
+export function staffOnly(deps: GuardDeps) {
+  return createMiddleware<{ Variables: { staff: Caller } }>(async (c, next) => {
+    c.set('staff', await requireStaff(c, deps));
+    await next();
+  });
 }

@@ -1,8 +1,8 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Context } from 'hono';
+import type { SessionsTable } from '#bff/auth/sessions-table.ts';
 import WebSocket from 'ws';
-import { prepareHeader } from '#bff/http/json-answer.ts';
 
 /** How the BFF reaches Supabase Auth: the hosted project, or the embedded service in-process. */
 export interface AuthConnection {
@@ -12,6 +12,13 @@ export interface AuthConnection {
   /** Routes supabase-js requests; the embedded service is called in-process through its Hono app. */
   fetch?: typeof fetch;
   secureCookies: boolean;
+  /** Where this Supabase Auth keeps its sessions, checked on every request (decision 100). */
+  sessionsTable: SessionsTable;
+  /**
+   * Headers naming the member a request acts for, sent with each of the BFF's calls on their
+   * behalf (embedded service: `sb-forwarded-for`, which only its in-process gateway trusts).
+   */
+  clientHeaders?: (c: Context) => Record<string, string>;
 }
 
 /**
@@ -33,25 +40,28 @@ function cookieOptions(connection: AuthConnection) {
 export function requestClient(c: Context, connection: AuthConnection): SupabaseClient {
   return createServerClient(connection.url, connection.anonKey, {
     cookieOptions: cookieOptions(connection),
-    global: connection.fetch ? { fetch: connection.fetch } : {},
+    global: { ...(connection.fetch ? { fetch: connection.fetch } : {}), headers: connection.clientHeaders?.(c) ?? {} },
     realtime,
     cookies: {
       getAll: () => parseCookieHeader(c.req.header('cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' })),
       setAll: (cookies, headers) => {
         for (const { name, value, options } of cookies) {
-          prepareHeader(c, 'Set-Cookie', serializeCookieHeader(name, value, options), { append: true });
+          c.header('Set-Cookie', serializeCookieHeader(name, value, options), { append: true });
         }
-        for (const [key, value] of Object.entries(headers ?? {})) prepareHeader(c, key, value);
+        for (const [key, value] of Object.entries(headers ?? {})) c.header(key, value);
       },
     },
   });
 }
 
-/** A client that keeps nothing: recovery requests and one-off verifications. */
-export function statelessClient(connection: AuthConnection): SupabaseClient {
+/** A client that keeps nothing: recovery requests and one-off verifications, for the request `c`. */
+export function statelessClient(connection: AuthConnection, c?: Context): SupabaseClient {
   return createClient(connection.url, connection.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, flowType: 'implicit' },
-    global: connection.fetch ? { fetch: connection.fetch } : {},
+    global: {
+      ...(connection.fetch ? { fetch: connection.fetch } : {}),
+      headers: (c && connection.clientHeaders?.(c)) ?? {},
+    },
     realtime,
   });
 }

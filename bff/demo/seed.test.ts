@@ -19,15 +19,18 @@ async function signsIn(email: string, password: string) {
 }
 
 describe('seedDemo', () => {
-  it('replaces an auth user without its member row, never adopts it: a stopped start, or a stranger on the public /signup', async () => {
+  it('replaces an auth user without its member row, never adopts it: a stopped start, or a stranger from before sign-up closed', async () => {
     const admin = adminClient(product.auth);
     // A start killed between the two writes of `ensureAccount` leaves the auth user only.
     const member = account('femme');
     const stopped = await admin.auth.admin.createUser({ email: member.email, password: member.password, email_confirm: true });
     expect(stopped.error).toBeNull();
-    // Anyone can sign up on the auth service's public endpoint: here, the staff address, first.
+    // Public sign-up is closed (decision 101)…
     const staff = account('staff');
-    const squatted = await statelessClient(product.auth).auth.signUp({ email: staff.email, password: 'mot-de-passe-du-squatteur' });
+    const refused = await statelessClient(product.auth).auth.signUp({ email: staff.email, password: 'mot-de-passe-du-squatteur' });
+    expect(refused.error).toMatchObject({ status: 422, code: 'signup_disabled' });
+    // …but an account a stranger made while it was open (or by any other way) may still exist.
+    const squatted = await admin.auth.admin.createUser({ email: staff.email, password: 'mot-de-passe-du-squatteur', email_confirm: true });
     expect(squatted.error).toBeNull();
     const orphanIds = [stopped.data.user?.id, squatted.data.user?.id];
 

@@ -22,6 +22,10 @@ export const LIMITS = {
   recoveryPerAccount: { name: 'recovery-account', points: 3, durationSeconds: 60 * 60 },
   signupPerIp: { name: 'signup-ip', points: 10, durationSeconds: 60 * 60 },
   publicFormPerIp: { name: 'form-ip', points: 10, durationSeconds: 10 * 60 },
+  /** Address and password changes from Mon profil, per account (decision 102). */
+  accountChangePerAccount: { name: 'account-change', points: 10, durationSeconds: 15 * 60 },
+  /** Confirmations of an e-mail change, per client address (each is a token guess). */
+  emailConfirmPerIp: { name: 'email-confirm-ip', points: 20, durationSeconds: 15 * 60 },
 } satisfies Record<string, Limit>;
 
 export type RateLimiter = (limit: Limit, key: string) => Promise<void>;
@@ -73,4 +77,24 @@ export function clientAddress(c: Context, trustProxy: boolean): string {
   } catch {
     return 'in-process';
   }
+}
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+
+/**
+ * Whether the request comes from this machine: a loopback peer, and no proxy hop naming anyone
+ * else (a reverse proxy on the same host connects from loopback for every visitor, so any
+ * `X-Forwarded-For` hop must be loopback too, whatever TRUST_PROXY says). A request made
+ * in-process (no socket: the tests' `app.request`) is the product's own.
+ */
+export function isLoopbackRequest(c: Context): boolean {
+  let peer: string | undefined;
+  try {
+    peer = getConnInfo(c).remote.address;
+  } catch {
+    return true;
+  }
+  if (!peer || !LOOPBACK.test(peer)) return false;
+  const forwarded = c.req.header('x-forwarded-for');
+  return forwarded === undefined || forwarded.split(',').every((hop) => LOOPBACK.test(hop.trim()));
 }

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 
 export interface SecurityHeadersOptions {
@@ -51,15 +50,13 @@ function headerSet(options: SecurityHeadersOptions, framedBySite: boolean): [str
 }
 
 /**
- * The security headers of every response (decision 090), computed once at start-up. Behind
- * Node (`nodeFastPaths`) they are put on Node's response before Hono runs; otherwise (the app
- * called in-process) they are set before the handler runs, so that a response built by the context (`c.json`, `c.body`…)
- * is created with them in one go; a response the handler built itself (files, pages, images)
- * gets them afterwards. Hono's `secureHeaders` rebuilt the policy and rewrote every header of
- * every response: a fifth of an authenticated GET's time in the benchmark.
+ * The security headers of every response, computed once at start-up, the first middleware of the
+ * one request path (decision 104). They are set before the handler runs, so that a response built
+ * by the context (`c.json`, `c.body`…) is created with them in one go; a response the handler
+ * built itself (files, images, a held request's answer) gets them afterwards.
  */
 export function securityHeaders(entriesFor: SecurityHeaderEntries): MiddlewareHandler {
-  const inProcess: MiddlewareHandler = async (c, next) => {
+  return async (c, next) => {
     const headers = entriesFor(c.req.path);
     for (const [name, value] of headers) c.header(name, value);
     await next();
@@ -68,15 +65,11 @@ export function securityHeaders(entriesFor: SecurityHeaderEntries): MiddlewareHa
       for (const [name, value] of headers) response.set(name, value);
     }
   };
-  // Not `async`: behind Node the request goes on without one more promise in its chain.
-  return (c, next) =>
-    // Served by Node through `nodeFastPaths`: the headers are already on Node's response.
-    (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing?.hasHeader('content-security-policy') ? next() : inProcess(c, next);
 }
 
 export type SecurityHeaderEntries = (url: string) => readonly [string, string][];
 
-/** The headers by path, computed once: for the middleware and for Node's response object. */
+/** The headers by path, computed once. */
 export function securityHeaderEntries(options: SecurityHeadersOptions): SecurityHeaderEntries {
   const everywhere = headerSet(options, false);
   const framed = headerSet(options, true);

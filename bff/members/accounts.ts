@@ -1,4 +1,4 @@
-import type { SupabaseClient } from '@supabase/supabase-js';
+import type { AdminUserAttributes, SupabaseClient } from '@supabase/supabase-js';
 import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
@@ -20,20 +20,13 @@ export async function ensureAccount(
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await db.select({ id: members.id }).from(members).where(eq(members.email, input.email)).limit(1);
   if (existing) return { id: existing.id, created: false };
-  const create = () =>
-    admin.auth.admin.createUser({
-      email: input.email,
-      password: input.password,
-      email_confirm: true,
-      app_metadata: { role: input.kind },
-      user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
-    });
-  let { data, error } = await create();
-  if (error?.code === 'email_exists') {
-    const orphan = await authUserByEmail(admin, input.email);
-    const deleted = orphan ? await admin.auth.admin.deleteUser(orphan.id) : undefined;
-    if (deleted && !deleted.error) ({ data, error } = await create());
-  }
+  const { data, error } = await createAuthUser(admin, db, {
+    email: input.email,
+    password: input.password,
+    email_confirm: true,
+    app_metadata: { role: input.kind },
+    user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
+  });
   const user = data.user;
   if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
   if (input.kind === 'staff') {
@@ -48,6 +41,24 @@ export async function ensureAccount(
     await createMember(db, { id: user.id, email: input.email, gender: input.kind });
   }
   return { id: user.id, created: true };
+}
+
+/**
+ * Creates an auth user through the admin API. When the address is taken by an auth user that has
+ * no member row (a start or a registration stopped between the two writes, or an account made
+ * before public sign-up was closed), that orphan is deleted and the creation tried once more: an
+ * auth user nobody here created never blocks the real owner (issue 19). An address whose auth user
+ * has its member row still answers `email_exists`.
+ */
+export async function createAuthUser(admin: SupabaseClient, db: Db, attributes: AdminUserAttributes & { email: string }) {
+  const first = await admin.auth.admin.createUser(attributes);
+  if (first.error?.code !== 'email_exists') return first;
+  const orphan = await authUserByEmail(admin, attributes.email);
+  if (!orphan) return first;
+  const [member] = await db.select({ id: members.id }).from(members).where(eq(members.id, orphan.id)).limit(1);
+  if (member) return first;
+  const deleted = await admin.auth.admin.deleteUser(orphan.id);
+  return deleted.error ? first : admin.auth.admin.createUser(attributes);
 }
 
 /** The auth user with this address, through the admin list (paged; supabase-js has no lookup by e-mail). */

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { SessionsTable } from '#bff/auth/sessions-table.ts';
 import type { Database } from '#bff/db/database.ts';
 import type { MemberChangeFeed } from '#bff/db/change-feed.ts';
 import { memberPrivacy } from '#bff/db/privacy-schema.ts';
@@ -8,15 +9,20 @@ import type { MemberRow } from '#bff/members/members.ts';
 /**
  * The member rows that every authenticated request needs, kept in memory (decision 090): an
  * authenticated request then costs no database round trip at all. Correct across instances
- * because every committed change to `members` is announced by a trigger (migration 0007) and
- * heard through the database's change feed; while the feed is not live nothing is cached, and
- * a load that overlapped a change is not kept. Entries are frozen (shared by concurrent
- * requests) and live at most `ttlMs` even so.
+ * because every committed change to `members` (migration 0007) and to a member's sessions (auth
+ * migration 0002, decision 100) is announced by a trigger and heard through the database's
+ * change feed; while the feed is not live nothing is cached, and a load that overlapped a change
+ * is not kept. Entries are frozen (shared by concurrent requests) and live at most `ttlMs` even so.
  */
 export interface CachedMember {
   readonly row: Readonly<MemberRow>;
   /** Set while matchmaking is paused by a withdrawn sensitive-data consent (decision 070). */
   readonly matchmakingPausedAt: Date | null;
+  /**
+   * The member's live sessions (id → level), read in the same round trip as the row (decision
+   * 100): every session that starts, ends or changes level evicts the entry (auth migration 0002).
+   */
+  readonly sessions: Readonly<Record<string, 'aal1' | 'aal2'>>;
 }
 
 export interface MemberCacheOptions {
@@ -59,8 +65,9 @@ export class MemberCache<Value> {
     return entry.value;
   }
 
-  async get(id: string, load: () => Promise<Value | undefined>): Promise<Value | undefined> {
-    const kept = this.peek(id);
+  /** `fresh`: read the database even when an entry is kept (and keep what it gives, as usual). */
+  async get(id: string, load: () => Promise<Value | undefined>, fresh = false): Promise<Value | undefined> {
+    const kept = fresh ? undefined : this.peek(id);
     if (kept !== undefined) return kept;
     this.misses += 1;
     const generation = this.#generation;
@@ -82,34 +89,62 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The member row and its privacy column in one round trip, as a prepared statement. */
-const prepareMemberById = (database: Database) =>
+/**
+ * The member row, its privacy column and its live sessions in one round trip, as a prepared
+ * statement. `table` is one of the two names of `SessionsTable`, never input.
+ */
+const prepareMemberById = (database: Database, table: SessionsTable) =>
   database.db
-    .select({ row: members, matchmakingPausedAt: memberPrivacy.matchmakingPausedAt })
+    .select({
+      row: members,
+      matchmakingPausedAt: memberPrivacy.matchmakingPausedAt,
+      // Qualified by hand: drizzle writes a bare "id" in a single-table select, which the
+      // subquery would read as the session's own id.
+      sessions: sql<Record<string, string> | string | null>`(SELECT jsonb_object_agg(s.id::text, s.aal::text) FROM ${sql.raw(
+        table,
+      )} s WHERE s.user_id = "members"."id" AND (s.not_after IS NULL OR s.not_after > now()))`,
+    })
     .from(members)
     .where(eq(members.id, sql.placeholder('id')))
     .limit(1)
     .prepare('cached_member_by_id');
 
-const caches = new WeakMap<Database, { cache: MemberCache<CachedMember>; load: ReturnType<typeof prepareMemberById> }>();
+const caches = new WeakMap<
+  Database,
+  { cache: MemberCache<CachedMember>; load: ReturnType<typeof prepareMemberById>; table: SessionsTable }
+>();
 
-/** The member, from this instance's cache or the database; undefined when there is none. */
-export function cachedMember(database: Database, id: string): Promise<CachedMember | undefined> {
+/** Only the two levels; anything else (never written by Supabase Auth) counts as no session. */
+function sessionsOf(value: Record<string, string> | string | null): Record<string, 'aal1' | 'aal2'> {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  const sessions: Record<string, 'aal1' | 'aal2'> = Object.create(null);
+  if (parsed && typeof parsed === 'object') {
+    for (const [id, aal] of Object.entries(parsed)) if (aal === 'aal1' || aal === 'aal2') sessions[id] = aal;
+  }
+  return sessions;
+}
+
+/**
+ * The member and its live sessions in `table`, from this instance's cache or the database
+ * (`fresh`: from the database); undefined when there is no such member.
+ */
+export function cachedMember(database: Database, id: string, table: SessionsTable, fresh = false): Promise<CachedMember | undefined> {
   let entry = caches.get(database);
-  if (!entry) {
-    entry = { cache: new MemberCache<CachedMember>(database.changes), load: prepareMemberById(database) };
+  if (!entry || entry.table !== table) {
+    entry = { cache: new MemberCache<CachedMember>(database.changes), load: prepareMemberById(database, table), table };
     caches.set(database, entry);
   }
   const { load } = entry;
-  return entry.cache.get(id, async () => {
-    const [found] = await load.execute({ id });
-    return found ? deepFreeze({ row: found.row, matchmakingPausedAt: found.matchmakingPausedAt }) : undefined;
-  });
-}
-
-/** The member from this instance's cache alone (no database): undefined when not kept. */
-export function keptMember(database: Database, id: string): CachedMember | undefined {
-  return caches.get(database)?.cache.peek(id);
+  return entry.cache.get(
+    id,
+    async () => {
+      const [found] = await load.execute({ id });
+      return found
+        ? deepFreeze({ row: found.row, matchmakingPausedAt: found.matchmakingPausedAt, sessions: sessionsOf(found.sessions) })
+        : undefined;
+    },
+    fresh,
+  );
 }
 
 /** This instance's cache of a database (tests and benchmarks read its counters). */

@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import type { Db } from '#bff/db/database.ts';
 import { mailbox } from '#bff/db/schema.ts';
+import { errorBody } from '#bff/http/errors.ts';
+import { isLoopbackRequest } from '#bff/http/rate-limit.ts';
 
 /** Links in a mail body, made clickable (the body itself is escaped). */
 function linkify(text: string) {
@@ -12,28 +14,35 @@ function linkify(text: string) {
 
 /**
  * The embedded mail stand-in's inbox: every mail the embedded SMTP server received, newest
- * first. Served only in embedded mode (no SMTP_URL), at /_local/mailbox; JSON at ?format=json.
+ * first. Served only in embedded mode (no SMTP_URL), at /_local/mailbox; JSON at ?format=json;
+ * to loopback clients only (404 to anyone else, as if it did not exist).
  */
 export function mailboxPage(db: Db) {
-  return new Hono()
-    .get('/', async (c) => {
-      const rows = await db.select().from(mailbox).orderBy(desc(mailbox.id)).limit(50);
-      if (c.req.query('format') === 'json') {
-        return c.json(
-          rows.map((r) => ({
-            id: r.id,
-            to: r.toAddress,
-            from: r.fromAddress,
-            subject: r.subject,
-            text: r.textBody,
-            receivedAt: r.receivedAt,
-          })),
-          200,
-        );
-      }
-      c.header('Cache-Control', 'no-store');
-      return c.html(
-        html`<!doctype html>
+  return (
+    new Hono()
+      // It lists every recovery link: only for someone at this machine (issue 19).
+      .use(async (c, next) => {
+        if (!isLoopbackRequest(c)) return c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404);
+        await next();
+      })
+      .get('/', async (c) => {
+        const rows = await db.select().from(mailbox).orderBy(desc(mailbox.id)).limit(50);
+        if (c.req.query('format') === 'json') {
+          return c.json(
+            rows.map((r) => ({
+              id: r.id,
+              to: r.toAddress,
+              from: r.fromAddress,
+              subject: r.subject,
+              text: r.textBody,
+              receivedAt: r.receivedAt,
+            })),
+            200,
+          );
+        }
+        c.header('Cache-Control', 'no-store');
+        return c.html(
+          html`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>Boîte mail locale</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/_local/mailbox/mailbox.css"></head>
@@ -46,13 +55,14 @@ ${rows.map(
 <pre>${linkify(r.textBody)}</pre></article>`,
 )}
 </main></body></html>`,
-        200,
-      );
-    })
-    .get('/mailbox.css', (c) => {
-      c.header('Content-Type', 'text/css; charset=utf-8');
-      return c.body(
-        'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}',
-      );
-    });
+          200,
+        );
+      })
+      .get('/mailbox.css', (c) => {
+        c.header('Content-Type', 'text/css; charset=utf-8');
+        return c.body(
+          'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}',
+        );
+      })
+  );
 }

@@ -9,6 +9,9 @@ describe('credentials', () => {
     [{ email: 'amina @example.fr', password: 'secret' }, 'INVALID_EMAIL'],
     [{ email: 'amina@example', password: 'secret' }, 'INVALID_EMAIL'],
     [{ email: 'amina.example.fr', password: 'secret' }, 'INVALID_EMAIL'],
+    [{ email: 'xx:;x@x.x', password: 'secret' }, 'INVALID_EMAIL'],
+    [{ email: 'amina@-example.fr', password: 'secret' }, 'INVALID_EMAIL'],
+    [{ email: "o'brien+tag@exemple.fr", password: 'secret' }, null],
     [{ email: 'amina@example.fr', password: 'short' }, 'PASSWORD_TOO_SHORT'],
     [{ email: 'amina@example.fr', password: 'secret', passwordRepeat: 'secreT' }, 'PASSWORD_REPEAT_FAILED'],
   ] as const)('%o gives %s', (input, expected) => {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { hasGoTrueEmailFormat } from '#machines/auth/email-address.ts';
 
 /**
  * Credential rules of the spec (§5), shared by the SPA forms and the BFF. The `reason` of each
@@ -16,11 +17,13 @@ export const EMAIL_MESSAGE = 'Email invalide';
 /** `{email}` shape: something@something.tld, and no white space anywhere. */
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** The spec's shape, within what Supabase Auth accepts (machines/auth/email-address.ts). */
 export const EmailSchema = v.pipe(
   v.string(EMAIL_MESSAGE),
   v.trim(),
   v.maxLength(254, EMAIL_MESSAGE),
   v.regex(EMAIL_SHAPE, EMAIL_MESSAGE),
+  v.check(hasGoTrueEmailFormat, EMAIL_MESSAGE),
   v.toLowerCase(),
 );
 

@@ -28,3 +28,16 @@ export function UpdatePasswordSearchSchema(search: Record<string, unknown>): Upd
     type: trimmedText(search.type),
   };
 }
+
+export interface ConfirmEmailSearch {
+  token_hash?: string;
+  type?: string;
+}
+
+/** `?token_hash=…&type=email_change` of the e-mail change confirmation link (decision 102). */
+export function ConfirmEmailSearchSchema(search: Record<string, unknown>): ConfirmEmailSearch {
+  return {
+    token_hash: matching(search.token_hash, /^(pkce_)?[0-9a-f]{20,128}$/i, true),
+    type: trimmedText(search.type),
+  };
+}

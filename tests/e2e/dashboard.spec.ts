@@ -150,7 +150,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByText('Compte désactivé', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Réactiver le compte' })).toBeVisible();
   const refused = await member.page.request.get('/api/v1/user/settings');
-  expect(refused.status()).toBe(403);
+  expect(refused.status()).toBe(401); // signed out like any ended session (decision 100)
   await member.page.goto('/mon-compte');
   await expect(member.page).not.toHaveURL(/\/mon-compte/);
 

@@ -5,7 +5,7 @@ import { parseConfig } from '#bff/config.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
-import { E2E_STAFF_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
+import { E2E_STAFF_DISPLAY_NAMES, E2E_STAFF_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
 
 /** The product as `npm start` runs it, on a throw-away data folder, for the browser tests. */
 const port = process.env.E2E_PORT ?? '4173';
@@ -25,7 +25,7 @@ for (const name of E2E_STAFF_NAMES) {
     email: e2eStaffEmail(name),
     password: E2E_STAFF_PASSWORD,
     kind: 'staff',
-    name,
+    name: E2E_STAFF_DISPLAY_NAMES[name] ?? name,
   });
 }
 console.log(`e2e server on ${product.url} (${dataDir})`);

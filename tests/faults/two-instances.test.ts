@@ -97,6 +97,35 @@ describe('two instances on one PostgreSQL', () => {
     expect(delay).toBeLessThan(1_000);
   });
 
+  it('a session ended on one instance is refused by the other, which had it in memory (decision 100)', async (context) => {
+    if (!available) context.skip();
+    const m = new HttpMember(urlOf(a), '198.51.100.45');
+    await m.signUpToPlans('fin');
+    const cookie = m.cookie();
+    const onB = async () => {
+      const response = await fetch(`${urlOf(b)}/api/v1/user/settings`, { headers: { cookie, 'x-forwarded-for': '198.51.100.46' } });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    // Read twice on B: the member and its sessions are now in B's memory.
+    expect(await onB()).toBe(200);
+    expect(await onB()).toBe(200);
+    expect((await m.request('GET', '/api/v1/auth/signout')).status).toBe(200);
+    // B hears of it by the sessions trigger's NOTIFY: allowed up to 1 s (measured in ms).
+    const started = performance.now();
+    let status = await onB();
+    while (status !== 401 && performance.now() - started < 1_000) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      status = await onB();
+    }
+    const delay = performance.now() - started;
+    console.log(`two instances: a sign-out on A refused by B after ${delay.toFixed(1)} ms`);
+    expect(status).toBe(401);
+    expect(delay).toBeLessThan(1_000);
+    const exported = await fetch(`${urlOf(b)}/api/v1/user/export`, { headers: { cookie, 'x-forwarded-for': '198.51.100.46' } });
+    expect(exported.status).toBe(401);
+  });
+
   it('rate limits are shared: attempts on both count against one account', async (context) => {
     if (!available) context.skip();
     const m = new HttpMember(urlOf(a), '198.51.100.42');

@@ -62,6 +62,8 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
   it.each([
     [{ email: 'pas un email@x.fr', password: 'bismillah' }, 'INVALID_EMAIL'],
     [{ email: 'amina@example', password: 'bismillah' }, 'INVALID_EMAIL'],
+    // What Supabase Auth refuses is refused here first (machines/auth/email-address.ts).
+    [{ email: 'xx:;x@x.x', password: 'bismillah' }, 'INVALID_EMAIL'],
     [{ email: 'amina2@example.fr', password: 'court' }, 'PASSWORD_TOO_SHORT'],
     [{ email: 'amina3@example.fr', password: 'bismillah', passwordRepeat: 'bismillaH' }, 'PASSWORD_REPEAT_FAILED'],
   ])('refuses %o with reason %s and changes nothing', async (input, reason) => {
@@ -171,9 +173,14 @@ describe('sign-in, settings and sign-out', () => {
     await signUp(agent);
     const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
     await product.database.db.update(members).set({ disabled: true }).where(eq(members.id, id));
+    // Signed out like any ended session (decision 100), with the agency's message; cookies cleared.
     const response = await agent.get('/api/v1/user/settings');
-    expect(response.status).toBe(403);
-    expect((await response.json()).error.code).toBe('ACCOUNT_DISABLED');
+    expect(response.status).toBe(401);
+    expect((await response.json()).error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Ce compte est désactivé. Contactez l’agence.',
+    });
+    expect(agent.cookies.size).toBe(0);
   });
 
   it('refuses cross-site writes', async () => {

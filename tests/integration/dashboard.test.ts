@@ -83,7 +83,7 @@ describe('dashboard API: authorisation matrix', () => {
     const callers: [string, TestAgent, number, string][] = [
       ['anonymous', anonymous, 401, 'UNAUTHENTICATED'],
       ['member', member.agent, 403, 'FORBIDDEN'],
-      ['disabled member', disabled.agent, 403, 'ACCOUNT_DISABLED'],
+      ['disabled member', disabled.agent, 401, 'UNAUTHENTICATED'],
       ['staff aal1', staffAal1.agent, 403, 'MFA_REQUIRED'],
     ];
     for (const [endpoint, call, success] of endpoints) {
@@ -175,7 +175,7 @@ describe('staff transitions go through the chart', () => {
     const member = await newMember();
     expect((await member.agent.get('/api/v1/user/settings')).status).toBe(200);
     expect((await staff.agent.post('/api/v1/auth/ban', { disable: true, uid: member.id })).status).toBe(200);
-    expect((await member.agent.get('/api/v1/user/settings')).status).toBe(403);
+    expect((await member.agent.get('/api/v1/user/settings')).status).toBe(401);
     const detail = await staff.agent.json<{ member: { state: string; disabled: boolean }; actions: { id: string; allowed: boolean }[] }>(
       staff.agent.get(`/api/v1/dashboard/members/${member.id}`),
     );

@@ -54,8 +54,8 @@ describe('member cache', () => {
     expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
     await product.database.query('UPDATE members SET disabled = true WHERE id = $1', [m.id]);
     const refused = await m.agent.get('/api/v1/user/settings');
-    expect(refused.status).toBe(403);
-    expect((await refused.json()).error.code).toBe('ACCOUNT_DISABLED');
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.message).toBe('Ce compte est désactivé. Contactez l’agence.');
   });
 
   it('nothing is served from memory while the change feed is interrupted', async () => {
@@ -91,7 +91,7 @@ describe('member cache', () => {
         await new Promise((resolve) => setTimeout(resolve, 5));
         status = (await m.agent.get('/api/v1/user/settings')).status;
       }
-      expect(status).toBe(403);
+      expect(status).toBe(401);
       // Delivered by LISTEN/NOTIFY within milliseconds; two seconds is the test's patience only.
       expect(performance.now() - started).toBeLessThan(2_000);
     } finally {

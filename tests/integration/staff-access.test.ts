@@ -42,7 +42,7 @@ describe('staff second factor and the ban', () => {
     expect((await m.agent.post('/api/v1/auth/mfa/enroll', {})).status).toBe(403);
   });
 
-  it('POST /api/v1/auth/ban: anonymous 401, member 403, disabled member 403, staff aal1 403, staff aal2 200', async () => {
+  it('POST /api/v1/auth/ban: anonymous 401, member 403, disabled member 401, staff aal1 403, staff aal2 200', async () => {
     const target = await member();
     const body = { disable: true, uid: target.id };
     const anonymous = product.agent();
@@ -56,7 +56,7 @@ describe('staff second factor and the ban', () => {
     const callers: [string, TestAgent, number][] = [
       ['anonymous', anonymous, 401],
       ['member', someMember.agent, 403],
-      ['disabled member', disabledMember.agent, 403],
+      ['disabled member', disabledMember.agent, 401],
       ['staff aal1', staffAal1.agent, 403],
     ];
     for (const [who, agent, status] of callers) {
@@ -65,10 +65,13 @@ describe('staff second factor and the ban', () => {
       expect((await target.agent.get('/api/v1/user/settings')).status, `${who} must not have banned`).toBe(200);
     }
     expect((await staffAal2.agent.post('/api/v1/auth/ban', body)).status).toBe(200);
-    // The member's open session stops working at once, and signing in again is refused.
+    // The member's open session stops working at once (401, decision 100), and signing in again is refused.
     const refused = await target.agent.get('/api/v1/user/settings');
-    expect(refused.status).toBe(403);
-    expect((await refused.json()).error.code).toBe('ACCOUNT_DISABLED');
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Ce compte est désactivé. Contactez l’agence.',
+    });
     // Lifting the ban restores access.
     expect((await staffAal2.agent.post('/api/v1/auth/ban', { disable: false, uid: target.id })).status).toBe(200);
   });

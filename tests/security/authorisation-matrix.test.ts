@@ -7,6 +7,7 @@ import {
   makeCallers,
   rawRequest,
   type SecurityProduct,
+  signUpMember,
   startTestProduct,
   stripeSignature,
 } from '#tests/security/support.ts';
@@ -98,6 +99,18 @@ const MATRIX: Record<string, Row> = {
   },
   // A wrong confirmation address: refused by the handler before anything is erased.
   'POST /api/v1/user/erase': { access: 'member-only', request: () => ({ body: { email: 'pas-moi@example.fr' } }) },
+  // Mon profil (decision 102): a wrong current password is the handler's refusal, after the guard.
+  'GET /api/v1/user/email': { access: 'member-only', request: () => ({}) },
+  'POST /api/v1/user/email': {
+    access: 'member-only',
+    request: () => ({ body: { newEmail: 'ailleurs@example.fr', currentPassword: 'pas-le-bon' } }),
+  },
+  'POST /api/v1/user/password': {
+    access: 'member-only',
+    request: () => ({ body: { currentPassword: 'pas-le-bon', newPassword: 'nouveau-2026', newPasswordRepeat: 'nouveau-2026' } }),
+  },
+  // The link of the confirmation mail may be opened signed out, on another device.
+  'POST /api/v1/user/email/confirm': { access: 'public', request: () => ({ body: { tokenHash: 'ab'.repeat(28) } }) },
   'GET /api/v1/dashboard/funnel': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id': { access: 'staff-aal2', request: () => ({}) },
@@ -106,6 +119,9 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/messages': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({}) },
   'PUT /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({ body: { payInFull: 'neither' } }) },
+  // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.
+  'GET /api/v1/dashboard/staff': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/staff/:id/reset-mfa': { access: 'staff-aal2', request: () => ({ body: {} }) },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {
@@ -130,6 +146,39 @@ const OTHER_ROUTES: [RegExp, string][] = [
   [/^\/_image|^\/_vercel\/image/, 'image endpoint: public, local sources only'],
   [/^\/api\/\*$|^\/\*$/, 'fallbacks'],
 ];
+
+/**
+ * The embedded auth service's routes (besides /admin, checked below): `key` ones take the anon key
+ * (sign-in, recovery, links, discovery), `user` ones a user's access token. A new route must be
+ * added here, or the matrix fails.
+ */
+const AUTH_ROUTES: Record<string, 'key' | 'user'> = {
+  'GET /.well-known/jwks.json': 'key',
+  'GET /settings': 'key',
+  'GET /health': 'key',
+  'POST /signup': 'key',
+  'POST /token': 'key',
+  'POST /recover': 'key',
+  'POST /verify': 'key',
+  'POST /resend': 'key',
+  'GET /verify': 'key',
+  'GET /user': 'user',
+  'PUT /user': 'user',
+  'POST /logout': 'user',
+  'GET /reauthenticate': 'user',
+  'POST /factors': 'user',
+  'POST /factors/:id/challenge': 'user',
+  'POST /factors/:id/verify': 'user',
+  'DELETE /factors/:id': 'user',
+};
+
+/** The access token inside an agent's @supabase/ssr session cookie (possibly chunked, base64-). */
+function accessTokenOf(cookies: Map<string, string>): string {
+  const names = [...cookies.keys()].filter((name) => /^sb-.*-auth-token(\.\d+)?$/.test(name)).sort();
+  const raw = names.map((name) => cookies.get(name) ?? '').join('');
+  const json = raw.startsWith('base64-') ? Buffer.from(raw.slice(7), 'base64url').toString() : decodeURIComponent(raw);
+  return (JSON.parse(json) as { access_token: string }).access_token;
+}
 
 let product: SecurityProduct;
 let callers: Callers;
@@ -234,6 +283,52 @@ describe('authorisation matrix', () => {
       body: calendlyBody,
     });
     expect(signedC.status).toBe(200);
+  });
+
+  it('every /auth/v1 route is classified, user routes refuse the anon key and forged tokens, none answers 5xx', async () => {
+    const routes = [
+      ...new Set(
+        product.app.routes
+          .filter((r) => r.method !== 'ALL' && r.path.startsWith('/auth/v1/') && !r.path.startsWith('/auth/v1/admin/'))
+          .map((r) => `${r.method} ${r.path.replace(/^\/auth\/v1/, '')}`),
+      ),
+    ].sort();
+    const unclassified = routes.filter((key) => !(key in AUTH_ROUTES));
+    expect(unclassified, 'embedded auth routes without a row in AUTH_ROUTES').toEqual([]);
+    // A member of its own: the matrix rows above signed the usual ones out.
+    const memberToken = accessTokenOf((await signUpMember(product)).agent.cookies);
+    const anonKey = product.auth.anonKey;
+    const forged = [
+      'forged.token.value',
+      `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(`{"sub":"${callers.ids.member}","role":"authenticated"}`).toString('base64url')}.`,
+      memberToken.replace(/\.[^.]*$/, '.AAAA'),
+    ];
+    for (const key of routes) {
+      const [method, path] = key.split(' ') as [string, string];
+      const url = `/auth/v1${path.replace(':id', '00000000-0000-4000-8000-000000000000')}`;
+      const send = (authorization: string | undefined) =>
+        rawRequest(product, method, url, {
+          headers: { apikey: anonKey, 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+          ...(method === 'GET' || method === 'DELETE' ? {} : { body: '{}' }),
+        });
+      const tries: [string, string | undefined][] = [
+        ['no token', undefined],
+        ['anon key', `Bearer ${anonKey}`],
+        ...forged.map((token, i): [string, string] => [`forged ${i}`, `Bearer ${token}`]),
+      ];
+      for (const [label, authorization] of tries) {
+        const response = await send(authorization);
+        expect(response.status, `${key} with ${label}`).toBeLessThan(500);
+        if (AUTH_ROUTES[key] === 'user') expect([401, 403], `${key} with ${label}`).toContain(response.status);
+      }
+      // (Signing out with it would end the session the other rows use.)
+      if (AUTH_ROUTES[key] === 'user' && key !== 'POST /logout') {
+        // The member's own token gets past authentication (what the route then says is its business).
+        const own = await send(`Bearer ${memberToken}`);
+        expect([401, 403], `${key} with the member's token: ${await own.clone().text()}`).not.toContain(own.status);
+        expect(own.status, `${key} with the member's token`).toBeLessThan(500);
+      }
+    }
   });
 
   it('the embedded auth admin API refuses anything but the service-role key', async () => {

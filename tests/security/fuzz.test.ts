@@ -112,6 +112,26 @@ function seeds(key: string): Record<string, unknown>[] {
           },
         },
       ];
+    case 'POST /auth/v1/signup':
+    case 'POST /auth/v1/token':
+    case 'POST /auth/v1/admin/users':
+    case 'PUT /auth/v1/admin/users/:id':
+      return [{ email, password: 'bismillah-2026', email_confirm: true, refresh_token: 'abcdefghijkl', data: { a: 1 } }];
+    case 'POST /auth/v1/recover':
+      return [{ email }];
+    case 'POST /auth/v1/verify':
+      return [
+        { type: 'recovery', token_hash: 'ab'.repeat(28) },
+        { type: 'email', email, token: '123456' },
+      ];
+    case 'PUT /auth/v1/user':
+      return [{ email, password: 'nouveau-mot-2026', current_password: 'bismillah-2026', nonce: '123456', data: { a: 1 } }];
+    case 'POST /auth/v1/factors':
+      return [{ factor_type: 'totp', friendly_name: 'Téléphone', issuer: 'x' }];
+    case 'POST /auth/v1/factors/:id/verify':
+      return [{ challenge_id: randomUUID(), code: '123456' }];
+    case 'POST /auth/v1/admin/generate_link':
+      return [{ type: 'recovery', email, new_email: email, redirect_to: 'https://ailleurs.example/' }];
     default:
       return [{}];
   }
@@ -273,6 +293,157 @@ function cookieOf(caller: string, key: string): string | undefined {
   return [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 }
 
+/**
+ * The properties every fuzzed answer must have: never a 5xx; a refusal in JSON (and in `shape`
+ * when given); a refused request leaves the database exactly as it was (its digest is taken
+ * again after each accepted one).
+ */
+class Referee {
+  private digest = '';
+  private stamp = '';
+
+  async start() {
+    this.digest = await databaseDigest(product.database);
+    this.stamp = await writeStamp(product.database);
+  }
+
+  async judge(response: Response, what: string, shape?: (parsed: unknown) => boolean) {
+    sent += 1;
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    const text = await response.text();
+    const label = `${what}: ${response.status} ${text.slice(0, 300)}`;
+    expect(response.status, label).toBeLessThan(500);
+    if (response.status < 400) {
+      await this.start();
+      return;
+    }
+    expect(response.headers.get('content-type') ?? '', label).toMatch(/^application\/json/);
+    let parsed: unknown;
+    expect(() => {
+      parsed = JSON.parse(text);
+    }, label).not.toThrow();
+    if (shape) expect(shape(parsed), label).toBe(true);
+    const nextStamp = await writeStamp(product.database);
+    if (nextStamp !== this.stamp) {
+      const after = await databaseDigest(product.database);
+      expect(digestDiff(this.digest, after), `${label}: a refused request changed the database`).toBe('');
+      this.stamp = nextStamp;
+    }
+  }
+}
+const referee = new Referee();
+
+const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : json(value)).toString('base64url');
+
+/**
+ * What an attacker puts in `Authorization`: nothing, the public anon key, the member's real token,
+ * the service-role key (admin routes), or a token forged from hostile headers and claims.
+ */
+function tokenArbitrary(): fc.Arbitrary<string | undefined> {
+  const realKid = () => (JSON.parse(Buffer.from(product.auth.anonKey.split('.')[0] ?? '', 'base64url').toString()) as { kid: string }).kid;
+  const forged = fc
+    .tuple(
+      fc.record({
+        alg: fc.constantFrom('none', 'None', 'HS256', 'ES256', 'RS256', 'EdDSA', '', 'x'),
+        kid: fc.oneof(
+          fc.constant('REAL'),
+          fc.uuid(),
+          hostileString.map((k) => k.slice(0, 200)),
+        ),
+        typ: fc.constantFrom('JWT', undefined),
+      }),
+      fc.record({
+        sub: fc.oneof(fc.constant('MEMBER'), fc.uuid(), hostileValue),
+        session_id: fc.oneof(fc.uuid(), hostileValue),
+        role: fc.constantFrom('authenticated', 'service_role', 'supabase_admin', 'anon', undefined),
+        aal: fc.constantFrom('aal1', 'aal2', 'aal3', undefined),
+        exp: fc.oneof(fc.integer({ min: 0, max: 4_000_000_000 }), hostileValue),
+      }),
+      fc.oneof(fc.constant(''), fc.constant('AAAA'), fc.string({ maxLength: 100 }).map(b64)),
+    )
+    .map(([header, claims, signature]) => {
+      const h = { ...header, kid: header.kid === 'REAL' ? realKid() : header.kid };
+      const c = { ...claims, sub: claims.sub === 'MEMBER' ? member.id : claims.sub };
+      return `${b64(h)}.${b64(c)}.${signature}`;
+    });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constant('ANON') },
+    { weight: 1, arbitrary: fc.constant('MEMBER') },
+    { weight: 1, arbitrary: fc.constant('SERVICE') },
+    { weight: 4, arbitrary: forged },
+    // A header carries bytes: what is not latin1 (or is a control) arrives as other bytes.
+    { weight: 1, arbitrary: hostileString.map((t) => t.slice(0, 5000).replace(/[^\x21-\x7e\xa0-\xff]/g, '\xe9')) },
+  );
+}
+
+function authRoutes(): [string, string][] {
+  const keys = new Set<string>();
+  for (const route of product.app.routes)
+    if (route.method !== 'ALL' && route.path.startsWith('/auth/v1/')) keys.add(`${route.method} ${route.path}`);
+  return [...keys].sort().map((k) => k.split(' ') as [string, string]);
+}
+
+/** The member's access token, from the session cookie the BFF wrote (@supabase/ssr, base64-). */
+function memberAccessToken(): string {
+  const names = [...member.agent.cookies.keys()].filter((name) => /^sb-.*-auth-token(\.\d+)?$/.test(name)).sort();
+  const raw = names.map((name) => member.agent.cookies.get(name) ?? '').join('');
+  return (JSON.parse(Buffer.from(raw.slice('base64-'.length), 'base64url').toString()) as { access_token: string }).access_token;
+}
+
+describe('fuzzing the embedded auth service', () => {
+  it('every /auth/v1 route: never 5xx, always JSON on a refusal, and a refused request changes nothing', async () => {
+    const routes = authRoutes();
+    expect(routes.length).toBeGreaterThan(15);
+    const memberToken = memberAccessToken();
+    await referee.start();
+    let count = 0;
+    for (const [method, pattern] of routes) {
+      const key = `${method} ${pattern}`;
+      const write = method !== 'GET' && method !== 'HEAD' && method !== 'DELETE';
+      // Signing out or deleting with the member's real token would end what other runs use.
+      const tokens = tokenArbitrary().filter(
+        (t) => !(t === 'MEMBER' && (key === 'POST /auth/v1/logout' || key.startsWith('DELETE ') || key === 'PUT /auth/v1/user')),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          tokens,
+          write ? bodyArbitrary(key) : fc.constant<Body>({ text: undefined, contentType: undefined }),
+          queryArbitrary,
+          idArbitrary,
+          addressArbitrary,
+          async (token, body, query, id, address) => {
+            const path = pattern.replace(/:[A-Za-z]+/g, id === 'MEMBER' ? member.id : id);
+            const url = `${TEST_SITE}${path}${query ? `?${query}` : ''}`;
+            const headers: Record<string, string> = {
+              'x-forwarded-for': address,
+              'sb-forwarded-for': address,
+              apikey: product.auth.anonKey,
+            };
+            if (body.contentType) headers['content-type'] = body.contentType;
+            const bearer =
+              token === 'ANON'
+                ? product.auth.anonKey
+                : token === 'MEMBER'
+                  ? memberToken
+                  : token === 'SERVICE'
+                    ? product.auth.serviceRoleKey
+                    : token;
+            // The service role may create and change users: it is only sent to reads.
+            if (bearer && !(token === 'SERVICE' && write)) headers.authorization = `Bearer ${bearer}`;
+            const response = await product.app.request(url, { method, headers, ...(body.text !== undefined ? { body: body.text } : {}) });
+            count += 1;
+            // GoTrue's error shapes differ from the API's: only JSON is required of them.
+            await referee.judge(response, `${key} (${String(token).slice(0, 60)})`);
+          },
+        ),
+        { numRuns: Number(process.env.FUZZ_AUTH_RUNS ?? 60), endOnFailure: true },
+      );
+    }
+    expect(count).toBeGreaterThan(routes.length * 50);
+  }, 300_000);
+});
+
 describe('fuzzing every endpoint', () => {
   it('has endpoints to fuzz', () => {
     expect(apiRoutes().length).toBeGreaterThan(20);
@@ -282,8 +453,7 @@ describe('fuzzing every endpoint', () => {
     const routes = apiRoutes();
     const reads = routes.filter(([m]) => m === 'GET').length;
     const writeRuns = Math.ceil((MIN_TOTAL * 1.02 - reads * READ_RUNS) / (routes.length - reads));
-    let digest = await databaseDigest(product.database);
-    let stamp = await writeStamp(product.database);
+    await referee.start();
     for (const [method, pattern] of routes) {
       const key = `${method} ${pattern}`;
       const write = method !== 'GET' && method !== 'HEAD';
@@ -306,28 +476,7 @@ describe('fuzzing every endpoint', () => {
             const cookie = cookieOf(caller, key);
             if (cookie) headers.cookie = cookie;
             const response = await product.app.request(url, { method, headers, ...(body.text !== undefined ? { body: body.text } : {}) });
-            sent += 1;
-            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-            const text = await response.text();
-            const label = `${key} as ${caller}: ${response.status} ${text.slice(0, 300)}`;
-            expect(response.status, label).toBeLessThan(500);
-            if (response.status >= 400) {
-              expect(response.headers.get('content-type') ?? '', label).toMatch(/^application\/json/);
-              let parsed: unknown;
-              expect(() => {
-                parsed = JSON.parse(text);
-              }, label).not.toThrow();
-              expect(isErrorShape(parsed), label).toBe(true);
-              const nextStamp = await writeStamp(product.database);
-              if (nextStamp !== stamp) {
-                const after = await databaseDigest(product.database);
-                expect(digestDiff(digest, after), `${label}: a refused request changed the database`).toBe('');
-                stamp = nextStamp;
-              }
-            } else {
-              digest = await databaseDigest(product.database);
-              stamp = await writeStamp(product.database);
-            }
+            await referee.judge(response, `${key} as ${caller}`, isErrorShape);
           },
         ),
         { numRuns: write ? writeRuns : READ_RUNS, endOnFailure: true },

@@ -1,5 +1,5 @@
 import { style } from '@vanilla-extract/css';
-import { vars } from '#src/styles/theme.css.ts';
+import { media, vars } from '#src/styles/theme.css.ts';
 
 export const title = style({ fontSize: vars.fontSize['3xl'], color: vars.color.primary[900] });
 
@@ -20,3 +20,31 @@ export const messageSubject = style({ fontSize: vars.fontSize.lg, color: vars.co
 export const messageDate = style({ marginTop: vars.space[1], color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
 export const messageBody = style({ marginTop: vars.space[3], whiteSpace: 'pre-wrap' });
+
+/* Mon profil: the address and password sections (decision 102) look like its data-rights section. */
+export { heading as sectionHeading, section, text as sectionText } from '#src/features/privacy/privacy.css.ts';
+
+/* Label above value on a phone (addresses are long), side by side from md up */
+export const facts = style({
+  margin: 0,
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  columnGap: vars.space[4],
+  rowGap: vars.space[1],
+  '@media': { [media.md]: { gridTemplateColumns: 'max-content minmax(0, 1fr)', rowGap: vars.space[2] } },
+});
+
+export const factLabel = style({ color: vars.color.textMuted });
+
+export const factValue = style({
+  margin: 0,
+  marginBottom: vars.space[2],
+  fontWeight: vars.fontWeight.semibold,
+  overflowWrap: 'anywhere',
+  '@media': { [media.md]: { marginBottom: 0 } },
+});
+
+export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[5], maxWidth: '28rem' });
+
+/* /mon-compte/confirmer-email is laid out as /connexion/confirmation: a centred column. */
+export { standalone, standaloneActions } from '#src/features/auth/auth.css.ts';

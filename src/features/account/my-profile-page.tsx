@@ -1,17 +1,16 @@
 import * as styles from '#src/features/account/account.css.ts';
+import { EmailSection, PasswordSection } from '#src/features/account/account-security.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 import { PrivacySection } from '#src/features/privacy/privacy-section.tsx';
 
-/** `/mon-compte/mon-profil` placeholder. */
+/** `/mon-compte/mon-profil`: the account's address and password (decision 102), then the member's data rights. */
 export function MyProfilePage() {
   const { user } = useSession();
   return (
     <>
       <h1 className={styles.title}>Mon profil</h1>
-      <dl className={styles.panel}>
-        <dt>Adresse e-mail</dt>
-        <dd>{user?.email ?? '—'}</dd>
-      </dl>
+      <EmailSection fallbackEmail={user?.email} />
+      <PasswordSection />
       <PrivacySection />
     </>
   );

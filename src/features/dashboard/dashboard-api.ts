@@ -72,3 +72,14 @@ export function enrollTotp() {
 export function verifyTotp(factorId: string, code: string) {
   return send(api.auth.mfa.verify.$post({ json: { factorId, code } }));
 }
+
+// The team: staff accounts and the reset of a colleague's lost second factor (decision 103).
+
+export function listStaff() {
+  return send(api.dashboard.staff.$get());
+}
+export type StaffAccount = Ok<Awaited<ReturnType<typeof listStaff>>>['staff'][number];
+
+export function resetStaffMfa(id: string) {
+  return send(api.dashboard.staff[':id']['reset-mfa'].$post({ param: { id } }));
+}

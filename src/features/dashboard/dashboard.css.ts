@@ -193,3 +193,29 @@ export const message = style({
 export const caption = style([muted, { textAlign: 'left', paddingBottom: vars.space[2] }]);
 export const radios = style({ display: 'flex', flexDirection: 'column', gap: vars.space[2], border: 0, margin: 0, padding: 0 });
 export const contents = style({ display: 'contents' });
+
+/* Team: the destructive confirmation of a second-factor reset (with `data-tone="danger"`, to outrank the button's own look) */
+export const destructive = style({
+  selectors: {
+    '&[data-tone="danger"]': { backgroundColor: vars.color.danger, borderColor: vars.color.danger, color: vars.color.white },
+    '&[data-tone="danger"]:hover:not(:disabled)': { backgroundColor: '#991b1b', borderColor: '#991b1b', color: vars.color.white },
+  },
+});
+export const dialogWarning = style({ margin: 0, fontWeight: vars.fontWeight.medium });
+/** Stacked on a phone (an address needs the whole width), side by side from md. */
+export const teamDefinitions = style([
+  definitions,
+  {
+    gridTemplateColumns: 'minmax(0, 1fr)',
+    '@media': { [media.md]: { gridTemplateColumns: 'minmax(8rem, max-content) minmax(0, 1fr)' } },
+  },
+]);
+export const teamList = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space[4],
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.lg]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});

@@ -31,6 +31,11 @@ export function DashboardLayout() {
                       Message direct
                     </Link>
                   </li>
+                  <li>
+                    <Link to="/dashboard/equipe" className={styles.dashLink}>
+                      Équipe
+                    </Link>
+                  </li>
                 </ul>
               </nav>
               <button type="button" className={styles.dashSignOut} onClick={signOut} disabled={pending}>

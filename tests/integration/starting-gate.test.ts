@@ -1,16 +1,17 @@
 import { rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
-import { startingListener } from '#bff/http/starting-listener.ts';
+import { startingGate } from '#bff/http/starting-gate.ts';
 import { startProduct } from '#bff/start.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
- * Decision 095: the server listens before its database is open. Meanwhile a prerendered page is
+ * Decisions 095 and 104: the server listens before its database is open. Meanwhile a prerendered page is
  * answered from memory and every other request is held, then answered by the product once it is
  * ready; a failed start answers the held requests with a 503, never a dropped connection.
  */
@@ -140,14 +141,15 @@ describe('the server while the product starts', () => {
   });
 
   describe('limits on held requests', () => {
-    let server: Server;
+    let server: ServerType;
     let base: string;
-    let gate: ReturnType<typeof startingListener>;
+    let gate: ReturnType<typeof startingGate>;
 
     beforeAll(async () => {
-      gate = startingListener({ securityHeaders: () => [['X-Content-Type-Options', 'nosniff']], maxWaiting: 1, maxWaitMs: 300 });
-      server = createServer(gate.listener);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      gate = startingGate({ securityHeaders: () => [['X-Content-Type-Options', 'nosniff']], maxWaiting: 1, maxWaitMs: 300 });
+      await new Promise<void>((resolve) => {
+        server = serve({ fetch: gate.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve());
+      });
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
 
@@ -174,9 +176,11 @@ describe('the server while the product starts', () => {
       const seen: string[] = [];
       const first = get(base, '/un');
       for (let i = 0; i < 100 && gate.waiting === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 5));
-      gate.ready((incoming, outgoing) => {
-        seen.push(incoming.url ?? '');
-        outgoing.end('prêt');
+      gate.ready({
+        fetch: (request: Request) => {
+          seen.push(new URL(request.url).pathname);
+          return new Response('prêt');
+        },
       });
       expect((await first).body).toBe('prêt');
       expect((await get(base, '/deux')).body).toBe('prêt');

@@ -4,17 +4,16 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
-import { keptTickObject } from '#bff/http/keep-tick-shape.ts';
-import { fastPathCounts } from '#bff/http/node-fast-paths.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
- * Over a real socket (decision 090): Node's listener puts the security headers on every response
- * and answers a prerendered page by its exact path itself. Its answers must be exactly Hono's for
- * the same page (same body, same headers but the date), and nothing else may change.
+ * Over a real socket (decision 104): one request path. Every request goes through the app's Hono
+ * chain; the prerendered pages are answered by its second middleware from compressed bytes kept
+ * in memory, exactly as the site's routes answer the same page with a query string; the security
+ * headers are on every kind of response, once.
  */
 
 let dir: string;
@@ -73,21 +72,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('Node fast paths', () => {
-  it('answers a prerendered page exactly as Hono does (brotli, gzip, identity and HEAD)', async () => {
+describe('one request path', () => {
+  it('answers a prerendered page from memory, compressed once (brotli, gzip, identity and HEAD)', async () => {
     // The brotli version is made after the first request that accepts it (decision 093).
     const browser = { 'accept-encoding': 'gzip, deflate, br' };
     for (let i = 0; i < 200 && (await get('/blog', browser)).headers['content-encoding'] !== 'br'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (const headers of [browser, { 'accept-encoding': 'gzip' }, {}] as Record<string, string>[]) {
-      const answered = fastPathCounts.pages;
       const fast = await get('/blog', headers);
-      expect(fastPathCounts.pages).toBe(answered + 1);
-      const viaHono = await get('/blog?utm_source=test', headers); // a query string goes to Hono
-      expect(fastPathCounts.pages).toBe(answered + 1);
-      // Every byte must come back as it was, accents included, whichever form the body leaves in
-      // (decision 096: the encoded bytes, made once).
+      const viaHono = await get('/blog?utm_source=test', headers); // the same page, whatever the query
+      // Every byte must come back as it was, accents included, whichever form the body leaves in.
       const coding = fast.headers['content-encoding'];
       const text = coding === 'br' ? brotliDecompressSync(fast.body) : coding === 'gzip' ? gunzipSync(fast.body) : fast.body;
       expect(text.toString('utf8')).toContain('<p>Sincérité, « mariage » – été</p>');
@@ -107,42 +102,24 @@ describe('Node fast paths', () => {
     expect(head.headers['content-length']).toBe(gzipped.headers['content-length']);
   });
 
-  it('answers the settings of a caller known from memory exactly as the route does; any other case goes to the route', async () => {
-    const email = `rapide.${Date.now()}@example.fr`;
+  it("the settings are the route's every time, a disabled account 401 at once (decision 100)", async () => {
+    const email = `route.${Date.now()}@example.fr`;
     const signUp = JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' });
     const created = await get('/api/v1/dashboard/subscription', { 'content-type': 'application/json' }, 'POST', undefined, signUp);
     expect(created.status).toBe(201);
     const cookie = ((created.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
-    // The first request is the route's (claims verified and the row loaded then); the next, Node's.
-    const viaRoute = await get('/api/v1/user/settings', { cookie });
-    expect(viaRoute.status).toBe(200);
-    const before = fastPathCounts.json;
-    const fast = await get('/api/v1/user/settings', { cookie });
-    expect(fastPathCounts.json).toBe(before + 1);
-    expect(fast.status).toBe(200);
-    expect(fast.body.equals(viaRoute.body)).toBe(true);
-    expect(withoutDate(fast.headers)).toEqual(withoutDate(viaRoute.headers));
-    expect(JSON.parse(fast.body.toString())).toMatchObject({ email, role: 'femme', state: 'profil', aal: 'aal1' });
-    // Not signed in, another path, a query string, HEAD: the route (or the rest of the app) answers.
-    for (const [path, headers, method] of [
-      ['/api/v1/user/settings', {}, 'GET'],
-      ['/api/v1/user/settings', { cookie: `${cookie}; autre=1` }, 'GET'],
-      ['/api/v1/user/settings?x=1', { cookie }, 'GET'],
-      ['/api/v1/user/settings', { cookie }, 'HEAD'],
-    ] as const) {
-      const counted = fastPathCounts.json;
-      const answer = await get(path, headers, method);
-      expect(fastPathCounts.json, `${method} ${path}`).toBe(counted);
-      expect(answer.status, `${method} ${path}`).toBe(Object.keys(headers).length === 0 ? 401 : 200);
-    }
-    // A disabled account is the route's: 403, its cookies cleared, never an answer from memory.
+    const first = await get('/api/v1/user/settings', { cookie });
+    const second = await get('/api/v1/user/settings', { cookie });
+    expect(first.status).toBe(200);
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers['cache-control']).toBe('private, no-store');
+    expect(JSON.parse(second.body.toString())).toMatchObject({ email, role: 'femme', state: 'profil', aal: 'aal1' });
+    expect((await get('/api/v1/user/settings')).status).toBe(401);
+    // Known a moment ago, disabled now: refused on the very next request, its cookies cleared.
     await database.query(`UPDATE members SET disabled = true WHERE email = '${email}'`);
-    for (let i = 0; i < 3; i += 1) {
-      const counted = fastPathCounts.json;
-      const refused = await get('/api/v1/user/settings', { cookie });
-      expect(refused.status).toBe(403);
-      expect(fastPathCounts.json).toBe(counted);
-    }
+    const refused = await get('/api/v1/user/settings', { cookie });
+    expect(refused.status).toBe(401);
+    expect(((refused.headers['set-cookie'] ?? []) as string[]).some((line) => /max-age=0/i.test(line))).toBe(true);
   });
 
   it('puts the security headers on every kind of response, once', async () => {
@@ -170,7 +147,7 @@ describe('Node fast paths', () => {
     expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 
-  it('two sessions on one keep-alive connection are never confused (the per-connection memo compares the header)', async () => {
+  it('two sessions on one keep-alive connection are never confused', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const sessions: { cookie: string; id: string }[] = [];
@@ -201,16 +178,36 @@ describe('Node fast paths', () => {
     }
   });
 
-  it('leaves other methods, unknown and client-rendered paths to Hono', async () => {
+  it("keeps an idle keep-alive connection open past Node's 5 s, so a reused one is never reset", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      let opened = 0;
+      const first = await new Promise<Answer>((resolve, reject) => {
+        const req = request(`${base}/api/v1/health`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) }));
+        });
+        req.on('socket', () => {
+          opened += 1;
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(first.headers['keep-alive']).toMatch(/timeout=65/);
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      const socket = Object.values(agent.freeSockets).flat()[0];
+      expect(socket?.destroyed).toBe(false);
+      expect((await get('/api/v1/health', {}, 'GET', agent)).status).toBe(200);
+      expect(opened).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
+
+  it('leaves other methods, unknown and client-rendered paths to the site routes', async () => {
     expect((await get('/page-inconnue')).status).toBe(404);
     expect((await get('/connexion')).body.toString()).toContain('Espace');
     expect((await get('/blog/')).status).toBe(301);
     expect((await get('/', {}, 'POST')).status).toBe(404);
-  });
-
-  it("a started product holds one of Node's tick objects, so the tick literal keeps its maps (decision 099)", () => {
-    const kept = keptTickObject();
-    expect(kept && Object.keys(kept)).toEqual(['callback', 'args']);
-    expect(kept && Object.getOwnPropertySymbols(kept).map(String)).toEqual(['Symbol(async_id_symbol)', 'Symbol(trigger_async_id_symbol)']);
   });
 });

@@ -1,0 +1,196 @@
+import { vValidator } from '@hono/valibot-validator';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { requireCaller } from '#bff/auth/guards.ts';
+import { requestClient, statelessClient } from '#bff/auth/supabase.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
+
+/** Where the confirmation link of an e-mail change leads (a page of the SPA, outside the guarded area). */
+export const EMAIL_CONFIRMATION_PATH = '/mon-compte/confirmer-email';
+
+const CurrentPassword = v.pipe(
+  v.string('Saisissez votre mot de passe actuel'),
+  v.minLength(1, 'Saisissez votre mot de passe actuel'),
+  v.maxLength(PASSWORD_MAX_LENGTH, 'Mot de passe actuel incorrect'),
+);
+
+const EmailChangeBody = v.strictObject(
+  {
+    newEmail: v.pipe(v.string(EMAIL_MESSAGE), v.minLength(1, 'Saisissez la nouvelle adresse e-mail'), EmailSchema),
+    currentPassword: CurrentPassword,
+  },
+  'Données invalides',
+);
+
+const PasswordChangeBody = v.pipe(
+  v.strictObject(
+    {
+      currentPassword: CurrentPassword,
+      newPassword: PasswordSchema,
+      newPasswordRepeat: v.string('Confirmez le nouveau mot de passe'),
+    },
+    'Données invalides',
+  ),
+  v.forward(
+    v.check((body) => body.newPassword === body.newPasswordRepeat, 'Les mots de passe ne correspondent pas'),
+    ['newPasswordRepeat'],
+  ),
+);
+
+const EmailConfirmBody = v.strictObject(
+  { tokenHash: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^(pkce_)?[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')) },
+  'Données invalides',
+);
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? []);
+};
+
+const UNAVAILABLE = () => new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+const fieldError = (status: 400 | 409, code: string, path: string, message: string) =>
+  new ApiError(status, code, message, { issues: [{ path, message }] });
+const WRONG_PASSWORD = () => fieldError(400, 'CURRENT_PASSWORD_INVALID', 'currentPassword', 'Mot de passe actuel incorrect.');
+const TOO_MANY = () => new ApiError(429, 'RATE_LIMITED', 'Trop de tentatives. Réessayez dans quelques minutes.', { retryAfter: 60 });
+const LINK_INVALID = () =>
+  new ApiError(
+    400,
+    'INVALID_TOKEN',
+    'Ce lien de confirmation est invalide, a déjà servi ou a expiré. Demandez un nouveau changement depuis Mon profil.',
+  );
+
+/** Supabase Auth's refusals of `PUT /user`, as the member reads them. */
+function authFailure(error: { code?: string | undefined; status?: number | undefined }, field: 'newEmail' | 'newPassword'): ApiError {
+  switch (error.code) {
+    case 'current_password_invalid':
+    case 'current_password_required':
+    case 'reauthentication_needed':
+    case 'reauthentication_not_valid':
+      return WRONG_PASSWORD();
+    case 'email_exists':
+      return fieldError(409, 'EMAIL_EXISTS', 'newEmail', 'Cette adresse e-mail est déjà celle d’un autre compte.');
+    case 'validation_failed':
+      return field === 'newEmail'
+        ? fieldError(400, 'INVALID_EMAIL', 'newEmail', EMAIL_MESSAGE)
+        : fieldError(400, 'INVALID_PASSWORD', 'newPassword', 'Ce mot de passe n’est pas accepté.');
+    case 'weak_password':
+      return fieldError(400, 'INVALID_PASSWORD', 'newPassword', 'Ce mot de passe est trop faible.');
+    case 'same_password':
+      return fieldError(400, 'SAME_PASSWORD', 'newPassword', 'Le nouveau mot de passe doit être différent de l’actuel.');
+    case 'over_email_send_rate_limit':
+      return new ApiError(429, 'RATE_LIMITED', 'Un e-mail vient d’être envoyé. Patientez une minute avant de redemander.', {
+        retryAfter: 60,
+      });
+    case 'over_request_rate_limit':
+      return TOO_MANY();
+    default:
+      if ((error.status ?? 0) >= 500 || error.status === 0) return UNAVAILABLE();
+      return new ApiError(400, 'UPDATE_REFUSED', 'La modification n’a pas pu être enregistrée. Réessayez.');
+  }
+}
+
+/**
+ * Mon profil's account security (issue 19, decision 102): changing the address (applied only
+ * once confirmed from the new one) and the password (with the current one). Every write needs the
+ * current password, which the auth service checks and counts against the account.
+ */
+export function accountRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const db = deps.database.db;
+
+  const caller = async (c: Context) => {
+    const who = await requireCaller(c, guardDeps);
+    // Mon profil is the members' page; staff accounts are managed by the agency.
+    if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
+    await deps.rateLimit(LIMITS.accountChangePerAccount, who.id);
+    return who;
+  };
+
+  return new Hono()
+    .post('/user/email', vValidator('json', EmailChangeBody, hook), async (c) => {
+      const who = await caller(c);
+      const { newEmail, currentPassword } = c.req.valid('json');
+      if (newEmail === who.email.toLowerCase()) {
+        throw fieldError(400, 'SAME_EMAIL', 'newEmail', 'C’est déjà l’adresse de votre compte.');
+      }
+      const [holder] = await db
+        .select({ id: members.id })
+        .from(members)
+        .where(and(sql`lower(${members.email}) = ${newEmail}`, ne(members.id, who.id)));
+      if (holder) throw authFailure({ code: 'email_exists' }, 'newEmail');
+      const supabase = requestClient(c, deps.auth);
+      const { data, error } = await supabase.auth.updateUser(
+        { email: newEmail, current_password: currentPassword },
+        { emailRedirectTo: `${deps.config.publicSiteUrl}${EMAIL_CONFIRMATION_PATH}` },
+      );
+      if (error || !data.user) throw authFailure(error ?? {}, 'newEmail');
+      deps.mailQueued();
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(
+        {
+          email: who.email,
+          pendingEmail: data.user.new_email ?? newEmail,
+          message: `Un lien de confirmation a été envoyé à ${newEmail}. Votre adresse reste ${who.email} tant que vous ne l’avez pas confirmée depuis la nouvelle boîte de réception ; votre adresse actuelle a été prévenue.`,
+        },
+        200,
+      );
+    })
+    .get('/user/email', async (c) => {
+      const who = await requireCaller(c, guardDeps);
+      if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
+      const { data, error } = await requestClient(c, deps.auth).auth.getUser();
+      if (error || !data.user)
+        throw (error?.status ?? 0) >= 500 ? UNAVAILABLE() : new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ email: data.user.email ?? '', pendingEmail: data.user.new_email ?? null }, 200);
+    })
+    .post('/user/email/confirm', vValidator('json', EmailConfirmBody, hook), async (c) => {
+      await deps.rateLimit(LIMITS.emailConfirmPerIp, clientAddress(c, deps.config.trustProxy));
+      const { tokenHash } = c.req.valid('json');
+      // Nobody needs to be signed in: the link may be opened on another device.
+      const client = statelessClient(deps.auth, c);
+      const verified = await client.auth.verifyOtp({ type: 'email_change', token_hash: tokenHash });
+      if (verified.error) {
+        if (verified.error.code === 'email_exists')
+          throw fieldError(409, 'EMAIL_EXISTS', 'tokenHash', 'Cette adresse e-mail est entre-temps devenue celle d’un autre compte.');
+        if (verified.error.code === 'over_request_rate_limit') throw TOO_MANY();
+        if ((verified.error.status ?? 0) >= 500) throw UNAVAILABLE();
+        throw LINK_INVALID();
+      }
+      const user = verified.data.user;
+      // Hosted Supabase with "secure email change": the first of two confirmations gives no user.
+      if (!user) {
+        return c.json(
+          { done: false as const, email: null, message: 'Lien accepté. Confirmez aussi depuis le lien envoyé à votre autre adresse.' },
+          200,
+        );
+      }
+      // The session the verification opened is of no use here.
+      await client.auth.signOut({ scope: 'local' }).catch(() => {});
+      const email = (user.email ?? '').toLowerCase();
+      await db
+        .update(members)
+        .set({ email, updatedAt: deps.clock.now() })
+        .where(eq(members.id, user.id))
+        .catch((error: unknown) => {
+          console.error('[account] members.email non mis à jour :', error);
+          throw UNAVAILABLE();
+        });
+      deps.mailQueued();
+      return c.json({ done: true as const, email, message: `C’est fait : l’adresse de votre compte est désormais ${email}.` }, 200);
+    })
+    .post('/user/password', vValidator('json', PasswordChangeBody, hook), async (c) => {
+      await caller(c);
+      const { currentPassword, newPassword } = c.req.valid('json');
+      const supabase = requestClient(c, deps.auth);
+      const { error } = await supabase.auth.updateUser({ password: newPassword, current_password: currentPassword });
+      if (error) throw authFailure(error, 'newPassword');
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ ok: true as const, message: 'Votre mot de passe a été modifié. Vos autres appareils ont été déconnectés.' }, 200);
+    });
+}

@@ -1,0 +1,184 @@
+import { vValidator } from '@hono/valibot-validator';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { enqueueMail } from '#bff/mail/outbox.ts';
+import type { MemberRow } from '#bff/members/members.ts';
+
+/** The event-log context of a second-factor reset (`onboarding_events`, staff's own rows). */
+export const MFA_RESET_CONTEXT = 'mfa_reset';
+/** Staff rows have no onboarding chart: their log rows say so in place of a state. */
+const STAFF_STATE = 'equipe';
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
+};
+
+const StaffIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
+
+const parisTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+
+/** A staff account's display name: the name given at `staff:create`, else the address. */
+export function staffName(row: Pick<MemberRow, 'email' | 'onboarding'>): string {
+  const name = (row.onboarding as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : row.email;
+}
+
+/** The French notice sent to a colleague whose second factor was reset. */
+export function mfaResetMail(input: { to: string; name: string; actor: string; at: Date; site: string }) {
+  return {
+    to: input.to,
+    subject: 'Votre second facteur a été réinitialisé',
+    text: [
+      `Bonjour ${input.name},`,
+      '',
+      `${input.actor} a réinitialisé le second facteur de votre compte de l’équipe Union Sincère le ${parisTime.format(input.at)} (heure de Paris).`,
+      '',
+      'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
+      '',
+      `Se connecter : ${input.site}/dashboard/connexion`,
+      '',
+      'Si vous n’avez pas demandé cette réinitialisation, prévenez immédiatement l’agence.',
+      '',
+      '—',
+      'L’équipe Union Sincère',
+    ].join('\n'),
+    kind: 'staff-mfa-reset',
+  };
+}
+
+/**
+ * The team page of the dashboard (staff at aal2 only, checked before anything else): the staff
+ * accounts with the state of their second factor, and the reset of a colleague's lost factor
+ * (decision 103). The reset deletes the colleague's factors through the Auth admin API (their
+ * sessions drop to aal1, so the dashboard refuses them), is logged in the event log with the
+ * staff member who did it, and mails the colleague; they enrol again at their next sign-in.
+ */
+export function teamRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const db = deps.database.db;
+  const staffOnly = staffOnlyFor(guardDeps);
+
+  return new Hono()
+    .get('/dashboard/staff', staffOnly, async (c) => {
+      const staff = c.var.staff;
+      const rows = await db
+        .select()
+        .from(members)
+        .where(eq(members.role, 'staff'))
+        .orderBy(asc(sql`lower(${members.email})`));
+      const admin = adminClient(deps.auth);
+      const factorLists = await Promise.all(rows.map((row) => admin.auth.admin.mfa.listFactors({ userId: row.id })));
+      const resets =
+        rows.length > 0
+          ? await db
+              .select({ memberId: onboardingEvents.memberId, actorId: onboardingEvents.actorId, at: onboardingEvents.createdAt })
+              .from(onboardingEvents)
+              .where(
+                and(
+                  eq(onboardingEvents.context, MFA_RESET_CONTEXT),
+                  inArray(
+                    onboardingEvents.memberId,
+                    rows.map((r) => r.id),
+                  ),
+                ),
+              )
+              .orderBy(desc(onboardingEvents.id))
+          : [];
+      const emailOf = new Map(rows.map((r) => [r.id, r.email]));
+      const lastReset = new Map<string, { at: string; byEmail: string | null }>();
+      for (const reset of resets) {
+        if (lastReset.has(reset.memberId)) continue;
+        lastReset.set(reset.memberId, { at: reset.at.toISOString(), byEmail: reset.actorId ? (emailOf.get(reset.actorId) ?? null) : null });
+      }
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(
+        {
+          staff: rows.map((row, i) => {
+            const listed = factorLists[i];
+            const factors = listed?.data?.factors ?? [];
+            const secondFactor: 'actif' | 'en-attente' | 'aucun' | 'inconnu' = listed?.error
+              ? 'inconnu'
+              : factors.some((f) => f.status === 'verified')
+                ? 'actif'
+                : factors.length > 0
+                  ? 'en-attente'
+                  : 'aucun';
+            return {
+              id: row.id,
+              email: row.email,
+              name: staffName(row),
+              disabled: row.disabled,
+              self: row.id === staff.id,
+              secondFactor,
+              lastReset: lastReset.get(row.id) ?? null,
+            };
+          }),
+        },
+        200,
+      );
+    })
+    .post('/dashboard/staff/:id/reset-mfa', staffOnly, vValidator('param', StaffIdParam, hook), async (c) => {
+      const staff = c.var.staff;
+      const { id } = c.req.valid('param');
+      if (id === staff.id) {
+        throw new ApiError(
+          400,
+          'SELF_RESET_REFUSED',
+          'Vous ne pouvez pas réinitialiser votre propre second facteur : demandez-le à un autre membre de l’équipe.',
+        );
+      }
+      const [target] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+      if (target?.role !== 'staff') throw new ApiError(404, 'STAFF_NOT_FOUND', 'Membre de l’équipe introuvable.');
+
+      const admin = adminClient(deps.auth);
+      const listed = await admin.auth.admin.mfa.listFactors({ userId: id });
+      if (listed.error) {
+        console.error('[mfa-reset] facteurs illisibles :', listed.error.message);
+        throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
+      }
+      const removed: { id: string; status: string }[] = [];
+      for (const factor of listed.data.factors) {
+        const { error } = await admin.auth.admin.mfa.deleteFactor({ userId: id, id: factor.id });
+        // Already gone (a concurrent reset) is as good as deleted.
+        if (error && error.code !== 'mfa_factor_not_found') {
+          console.error('[mfa-reset] facteur non supprimé :', error.message);
+          throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
+        }
+        removed.push({ id: factor.id, status: factor.status });
+      }
+
+      const now = deps.clock.now();
+      const site = deps.config.publicSiteUrl.replace(/\/$/, '');
+      const actor = staffName(staff.member) === staff.email ? staff.email : `${staffName(staff.member)} (${staff.email})`;
+      await db.transaction(async (tx) => {
+        // The version moves with every logged event (UNIQUE (member_id, version)), as for the ban.
+        const [bumped] = await tx
+          .update(members)
+          .set({ version: sql`${members.version} + 1`, updatedAt: now })
+          .where(eq(members.id, id))
+          .returning({ version: members.version });
+        if (!bumped) throw new ApiError(404, 'STAFF_NOT_FOUND', 'Membre de l’équipe introuvable.');
+        await tx.insert(onboardingEvents).values({
+          memberId: id,
+          context: MFA_RESET_CONTEXT,
+          event: 'RESET_MFA',
+          payload: { factors: removed },
+          fromState: STAFF_STATE,
+          toState: STAFF_STATE,
+          actorId: staff.id,
+          actorRole: 'staff',
+          version: bumped.version,
+          createdAt: now,
+        });
+        await enqueueMail(tx, mfaResetMail({ to: target.email, name: staffName(target), actor, at: now, site }));
+      });
+      deps.mailQueued();
+      return c.json({ id, removedFactors: removed.length, resetAt: now.toISOString(), resetBy: staff.email }, 200);
+    });
+}

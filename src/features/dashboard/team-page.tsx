@@ -1,0 +1,178 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashboard/dashboard-api.ts';
+import { formatDate } from '#src/features/dashboard/dashboard-search.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+const factorLabels: Record<StaffAccount['secondFactor'], string> = {
+  actif: 'Actif',
+  'en-attente': 'Configuration commencée, non terminée',
+  aucun: 'À configurer à la prochaine connexion',
+  inconnu: 'Inconnu (service indisponible)',
+};
+
+const headingId = (id: string) => `equipe-${id}`;
+
+/**
+ * `/dashboard/equipe`: the staff accounts and their second factor. A staff member can reset a
+ * colleague's lost factor (never their own) after a confirmation dialog that says what happens;
+ * the colleague enrols a new one at their next sign-in (decision 103).
+ */
+export function TeamPage() {
+  const [staff, setStaff] = useState<StaffAccount[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const result = await listStaff();
+    if (result.ok) {
+      setStaff(result.data.staff);
+      setLoadError(null);
+    } else setLoadError(result.error.message);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1 className={styles.title}>Équipe</h1>
+        <p className={styles.text}>
+          Les comptes de l’équipe et leur second facteur. Si un collègue a perdu son téléphone ou son application d’authentification,
+          réinitialisez son second facteur : il en configurera un nouveau à sa prochaine connexion.
+        </p>
+      </div>
+      <FormAlert tone="error">{loadError}</FormAlert>
+      {staff === null ? (
+        loadError ? null : (
+          <p className={styles.muted} role="status">
+            Chargement…
+          </p>
+        )
+      ) : (
+        <section aria-labelledby="team-count">
+          <p id="team-count" className={styles.caption}>
+            {staff.length} compte(s) de l’équipe
+          </p>
+          <ul className={styles.teamList} aria-labelledby="team-count">
+            {staff.map((account) => (
+              <li key={account.id} className={styles.card}>
+                <h2 className={styles.cardTitle} id={headingId(account.id)} tabIndex={-1}>
+                  {account.name}
+                  {account.self ? <span className={styles.badge.neutral}> vous</span> : null}
+                  {account.disabled ? <span className={styles.badge.danger}> désactivé</span> : null}
+                </h2>
+                <dl className={styles.teamDefinitions}>
+                  <dt>E-mail</dt>
+                  <dd>{account.email}</dd>
+                  <dt>Second facteur</dt>
+                  <dd>{factorLabels[account.secondFactor]}</dd>
+                  <dt>Dernière réinitialisation</dt>
+                  <dd>
+                    {account.lastReset
+                      ? `${formatDate(account.lastReset.at)} par ${account.lastReset.byEmail ?? 'un compte supprimé'}`
+                      : '—'}
+                  </dd>
+                </dl>
+                <div className={styles.actions}>
+                  {account.self ? (
+                    <p className={styles.muted}>Votre propre second facteur ne peut être réinitialisé que par un collègue.</p>
+                  ) : account.secondFactor === 'aucun' ? (
+                    <p className={styles.muted}>Aucun second facteur à réinitialiser.</p>
+                  ) : (
+                    <ResetDialog account={account} onDone={load} />
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** The account's button and its confirmation: focus trapped inside, back on the button when it closes. */
+function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const done = useRef(false);
+  const who = account.name;
+
+  async function confirm() {
+    setRunning(true);
+    setError(null);
+    const result = await resetStaffMfa(account.id);
+    setRunning(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    done.current = true;
+    setOpen(false);
+    notify({
+      title: `Second facteur de ${who} réinitialisé.`,
+      description: 'Un e-mail l’en informe ; il configurera un nouveau second facteur à sa prochaine connexion.',
+      variant: 'success',
+    });
+    await onDone();
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (running) return;
+        setOpen(next);
+        if (!next) setError(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <Button variant="secondary" className={styles.dangerButton} aria-label={`Réinitialiser le second facteur de ${who}`}>
+          Réinitialiser le second facteur
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={styles.dialog}
+          onOpenAutoFocus={(event) => {
+            // A destructive choice: the safe answer has the focus first.
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            // After a reset this button goes (nothing left to reset): the focus goes to the account's heading.
+            if (!done.current) return;
+            done.current = false;
+            event.preventDefault();
+            document.getElementById(headingId(account.id))?.focus();
+          }}
+        >
+          <Dialog.Title className={styles.dialogTitle}>Réinitialiser le second facteur de {who} ?</Dialog.Title>
+          <Dialog.Description className={styles.dialogWarning}>
+            {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent
+            fin.
+          </Dialog.Description>
+          <p className={styles.muted}>
+            Un e-mail l’en informe ({account.email}). La réinitialisation est enregistrée à votre nom, avec sa date.
+          </p>
+          <FormAlert tone="error">{error}</FormAlert>
+          <div className={styles.actions}>
+            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Réinitialisation…">
+              Réinitialiser le second facteur
+            </Button>
+            <Dialog.Close asChild ref={cancelRef}>
+              <Button variant="ghost">Annuler</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
