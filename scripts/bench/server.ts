@@ -30,6 +30,8 @@ async function product() {
     PORT: '0',
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
+    // Required in production; the port is only known once listening.
+    PUBLIC_SITE_URL: 'http://localhost',
     ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
     DEMO_DATA: 'false',
     // Set-up requests come from distinct (documentation) addresses so sign-up limits do not bite;
