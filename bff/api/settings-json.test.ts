@@ -62,7 +62,7 @@ describe('settingsJson (decision 093)', () => {
     const during = settingsJson(callerOf(frozen), new Date(Date.parse(signedAt) + 3 * day));
     const after = settingsJson(callerOf(frozen), new Date(Date.parse(signedAt) + 8 * day));
     expect(parse(during).state).toBe('attente-contrat.delai-renonciation');
-    expect(parse(after).state).toBe('attente-contrat.paiement');
+    expect(parse(after).state).toBe('frais-de-dossier');
   });
 
   it('follows the session level and the pause, and a new row (a change) is never answered from the old one', () => {

@@ -3,6 +3,7 @@ import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
+import { subscriptionPaymentOpen } from '#machines/onboarding/periods.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
@@ -10,6 +11,7 @@ import { onboardingPrivacyHook } from '#bff/privacy/onboarding-hook.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 
 export type { Transaction } from '#bff/db/database.ts';
 import type { Transaction } from '#bff/db/database.ts';
@@ -38,8 +40,25 @@ export interface AppliedUpdate {
 const MAX_ATTEMPTS = 8;
 
 /** Answers (in the product's error shape) are built by the callers from these errors. */
-function refused(state: string, context: string): ApiError {
-  return new ApiError(409, 'TRANSITION_REFUSED', 'Cette étape n’est pas disponible pour le moment.', { state, context });
+function refused(state: string, context: string, message = 'Cette étape n’est pas disponible pour le moment.'): ApiError {
+  return new ApiError(409, 'TRANSITION_REFUSED', message, { state, context });
+}
+
+/** The refusals a person may run into with a reason worth saying (decision 105). */
+function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: number): string | undefined {
+  if (
+    update.context === 'onb_meet_ok' &&
+    update.status &&
+    record.onboardingMeetingDate !== null &&
+    Date.parse(record.onboardingMeetingDate) > nowMs
+  )
+    return 'L’entretien n’a pas encore commencé : il ne peut être noté comme effectué qu’à partir de son heure de début.';
+  if (
+    (update.context === 'app' || update.context === 'sub' || update.context === 'coupon') &&
+    !subscriptionPaymentOpen(record.subscriptionDate, nowMs)
+  )
+    return 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224-91 du Code de la consommation).';
+  return undefined;
 }
 
 const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,7 +98,7 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
 export async function applyOnboardingUpdate(
   db: Db,
   input: unknown,
-  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier; agencyEmail?: string },
+  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier; agency?: AgencyIdentity },
 ): Promise<AppliedUpdate> {
   const nowMs = options.now.getTime();
   const parsed = parseUpdate(input, nowMs);
@@ -97,7 +116,7 @@ export async function applyOnboardingUpdate(
       if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       const record: OnboardingRecord = recordOf(row);
       const decision = decideUpdate(record, update, nowMs);
-      if (!decision.allowed) throw refused(stateKey(decision.state), update.context);
+      if (!decision.allowed) throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
       if (update.context === 'sel_plan' && !isPlanActive(update.id, await readPayInFull(tx))) {
         throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
           state: stateKey(decision.state),
@@ -142,7 +161,7 @@ export async function applyOnboardingUpdate(
         })
         .returning({ id: onboardingEvents.id });
       // Consents given at this step and the signed contract copy (decision 070), same transaction.
-      await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agencyEmail: options.agencyEmail });
+      await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
       return { row: next, state: toState, eventId: event?.id ?? 0 };
     });
     if (outcome) return outcome;

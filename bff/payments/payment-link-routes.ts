@@ -5,6 +5,7 @@ import { requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readQuery } from '#bff/http/validate.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { NO_PAYMENT_YET_MESSAGE } from '#bff/payments/payment-window.ts';
 import { offerLinkBase } from '#bff/payments/stripe-settings.ts';
 import { paymentLinkUrl } from '#machines/onboarding/payment-links.ts';
 import { offerIdSchema } from '#machines/onboarding/plans.ts';
@@ -15,9 +16,9 @@ import { expectedPayment } from '#machines/onboarding/update-contexts.ts';
 const PaymentLinkQuery = v.object({ offer: offerIdSchema });
 
 /**
- * `GET /api/v1/user/payment-link?offer=<offerId>`: the payment link of the offer the member's
- * current step expects (file fee on `frais-de-dossier`, the chosen plan once the subscription
- * payment is open), with `client_reference_id`, `prefilled_email`, `locale=fr` and, for the
+ * `GET /api/v1/user/payment-link?offer=<offerId>`: the payment link of an offer the member's
+ * payment step (`frais-de-dossier`, from signature + 7 days: decision 105) still expects (the file
+ * fee, the chosen plan), with `client_reference_id`, `prefilled_email`, `locale=fr` and, for the
  * file fee with the coupon, `prefilled_promo_code`. Any other offer is refused.
  */
 export function paymentLinkRoutes(deps: ApiDeps) {
@@ -28,13 +29,20 @@ export function paymentLinkRoutes(deps: ApiDeps) {
     if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
     const record = recordOf(caller.member);
     const state = stateKey(stateFromRecord(record, deps.clock.now().getTime()));
-    const context = state === 'frais-de-dossier' ? 'app' : state === 'attente-contrat.paiement' ? 'sub' : null;
-    const expected = context ? expectedPayment(record, context) : null;
-    if (!expected) throw new ApiError(409, 'PAYMENT_NOT_EXPECTED', 'Aucun paiement n’est attendu à cette étape.', { state });
-    if (expected.offerId !== offer) {
+    if (state !== 'frais-de-dossier') {
+      const message = record.subscriptionFeesPaid ? 'Aucun paiement n’est attendu à cette étape.' : NO_PAYMENT_YET_MESSAGE;
+      throw new ApiError(409, 'PAYMENT_NOT_EXPECTED', message, { state });
+    }
+    // The parts not paid yet, file fee first: the payment screen runs them one after the other.
+    const parts = [
+      ...(record.applicationFeesPaid ? [] : [expectedPayment(record, 'app')]),
+      ...(record.subscriptionFeesPaid ? [] : [expectedPayment(record, 'sub')]),
+    ].filter((part) => part !== null);
+    const expected = parts.find((part) => part.offerId === offer);
+    if (!expected) {
       throw new ApiError(409, 'PAYMENT_NOT_EXPECTED', 'Ce paiement ne correspond pas à votre étape.', {
         state,
-        expectedOffer: expected.offerId,
+        expectedOffer: parts[0]?.offerId ?? null,
       });
     }
     const promoCode = offer === 'file_fee' && record.couponApplied ? deps.config.stripePromoCode : null;

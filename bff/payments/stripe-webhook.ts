@@ -7,8 +7,10 @@ import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
 import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { offerOfSession, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * `POST /api/v1/webhooks/stripe`: the only way the server learns that a checkout session is paid.
@@ -44,7 +46,12 @@ const CheckoutSessionSchema = v.object({
 });
 export type CheckoutSessionObject = v.InferOutput<typeof CheckoutSessionSchema>;
 
-export type WebhookOutcome = 'recorded' | 'duplicate' | 'ignored';
+/**
+ * `refused`: the session names a member who may not pay yet (before signature + 7 days, L224-91;
+ * decision 105). It is acknowledged (200, so Stripe does not retry), logged, and records nothing:
+ * no event row, no session, so it can never confirm a step. Money taken that way must be refunded.
+ */
+export type WebhookOutcome = 'recorded' | 'duplicate' | 'ignored' | 'refused';
 
 /**
  * Records one verified checkout event: the event row (insert-if-absent) and the session, merged
@@ -128,9 +135,23 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
     if (!session.success || typeof event.id !== 'string' || event.id.length > 255) {
       throw new ApiError(400, 'INVALID_EVENT', 'Événement de paiement illisible.');
     }
+    const early = await paymentNotYetAllowed(deps.database.db, session.output.client_reference_id ?? null, now);
+    if (early) {
+      log.warn('stripe : événement refusé, paiement avant signature + 7 jours (L224-91), non enregistré, à rembourser s’il a été débité', {
+        eventId: event.id,
+        memberId: early.memberId,
+        state: early.state,
+        sessionId: session.output.id,
+      });
+      return c.json({ received: true, outcome: 'refused' as WebhookOutcome }, 200);
+    }
     const outcome = await recordCheckoutEvent(deps.database.db, deps.config, event, session.output, now);
     if (outcome === 'ignored')
-      console.warn(`[stripe] événement ${event.id} ignoré : livemode=${session.output.livemode} en mode ${deps.config.stripeMode}`);
+      log.warn('stripe : événement ignoré (autre mode)', {
+        eventId: event.id,
+        livemode: session.output.livemode,
+        mode: deps.config.stripeMode,
+      });
     return c.json({ received: true, outcome }, 200);
   });
 }

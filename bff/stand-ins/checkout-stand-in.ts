@@ -6,10 +6,12 @@ import type { Clock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
 import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { NO_PAYMENT_YET_MESSAGE, paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { standInPaymentLinkId, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
 import { FILE_FEE_WITH_COUPON_CENTS, formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * The embedded Stripe Payment Links stand-in (decisions §2): `/_local/checkout/<offerId>` takes
@@ -67,9 +69,9 @@ function amountOf(config: Config, offerId: OfferId, promoCode: string | null): {
 }
 
 /** The member's page after payment: where the Payment Link's redirect sends them. */
-export function successUrl(config: Config, offerId: OfferId, sessionId: string): string {
-  const step = offerId === 'file_fee' ? 'frais-de-dossier' : 'attente-contrat';
-  return `${config.publicSiteUrl}/mon-compte/inscription/${step}?csid=${encodeURIComponent(sessionId)}`;
+export function successUrl(config: Config, _offerId: OfferId, sessionId: string): string {
+  // Since decision 105 both payments (file fee, subscription) are made on the payment step.
+  return `${config.publicSiteUrl}/mon-compte/inscription/frais-de-dossier?csid=${encodeURIComponent(sessionId)}`;
 }
 
 /** A Checkout Session and its `checkout.session.completed` event, in Stripe's shape. */
@@ -125,7 +127,7 @@ export async function completedCheckoutEvent(input: {
 function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?: string) {
   const { amount, promoApplied } = amountOf(config, offerId, params.promoCode);
   const offer = offerById(offerId);
-  const backStep = offerId === 'file_fee' ? 'frais-de-dossier' : 'attente-contrat';
+  const backStep = 'frais-de-dossier';
   return standInDocument(
     'Paiement — Union Sincère',
     html`<main aria-labelledby="title">
@@ -151,15 +153,31 @@ ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
   );
 }
 
+/** The page a checkout gets before signature + 7 days (L224-91): nothing can be paid, nothing is recorded. */
+function tooEarlyPage(config: Config, state: string) {
+  return standInDocument(
+    'Paiement impossible — Union Sincère',
+    html`<main aria-labelledby="title">
+<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
+<h1 id="title">Paiement impossible pour le moment</h1>
+<p role="alert" class="error" data-state="${state}">${NO_PAYMENT_YET_MESSAGE}</p>
+<p><a href="${config.publicSiteUrl}/mon-compte">Retour à mon espace</a></p>
+</main>`,
+  );
+}
+
 export function checkoutStandIn(deps: StandInDeps) {
   const { config } = deps;
   return new Hono()
-    .get('/checkout/:offerId', (c) => {
+    .get('/checkout/:offerId', async (c) => {
       const offerId = c.req.param('offerId');
       c.header('Cache-Control', 'no-store');
       if (!isOfferId(offerId))
         return c.html(standInDocument('Lien de paiement inconnu', html`<main><h1>Lien de paiement inconnu</h1></main>`), 404);
-      return c.html(pageOf(config, offerId, paramsOf(c.req.query())), 200);
+      const params = paramsOf(c.req.query());
+      const early = await paymentNotYetAllowed(deps.db, params.clientReferenceId, deps.clock.now());
+      if (early) return c.html(tooEarlyPage(config, early.state), 409);
+      return c.html(pageOf(config, offerId, params), 200);
     })
     .post('/checkout/:offerId', async (c) => {
       const offerId = c.req.param('offerId');
@@ -168,6 +186,11 @@ export function checkoutStandIn(deps: StandInDeps) {
         return c.html(standInDocument('Lien de paiement inconnu', html`<main><h1>Lien de paiement inconnu</h1></main>`), 404);
       const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
       const params = paramsOf(form);
+      const early = await paymentNotYetAllowed(deps.db, params.clientReferenceId, deps.clock.now());
+      if (early) {
+        log.warn('paiement local refusé avant signature + 7 jours (L224-91)', { memberId: early.memberId, state: early.state });
+        return c.html(tooEarlyPage(config, early.state), 409);
+      }
       if (!params.email) return c.html(pageOf(config, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);
       const { amount } = amountOf(config, offerId, params.promoCode);
       const sessionId = randomId('cs_test_', 40);
@@ -199,7 +222,7 @@ export function checkoutStandIn(deps: StandInDeps) {
         }),
       );
       if (!delivered.ok) {
-        console.warn(`[checkout stand-in] webhook refusé (${delivered.status}) : ${await delivered.text()}`);
+        log.warn('paiement embarqué : webhook refusé', { status: delivered.status, answer: await delivered.text() });
         return c.html(pageOf(config, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);
       }
       return c.redirect(successUrl(config, offerId, sessionId), 303);

@@ -97,10 +97,10 @@ export interface HappyPathOptions {
 }
 
 /**
- * The canonical happy path: profile, questionnaire, plan, file fee, pre-contract
+ * The canonical happy path (decision 105): profile, questionnaire, plan, pre-contract
  * information, booking, onboarding meeting (two days later), contract and signature,
- * the subscription payment 7 days after signature, then the matchmaking meeting
- * (14 days after signature, or at once when the member renounced).
+ * then 7 whole days later the file fee and the subscription (no money before, L224-91),
+ * then the matchmaking meeting (14 days after signature, or at once when the member renounced).
  */
 export function happyPath(member: Member, options: HappyPathOptions): HappyPathStep[] {
   const { start, planId = 'plan_serenity_month', renounce = false } = options;
@@ -125,9 +125,8 @@ export function happyPath(member: Member, options: HappyPathOptions): HappyPathS
       body: { context: 'sel_plan', id: planId, renounce },
       now: start,
       sender: 'member',
-      stateAfter: 'frais-de-dossier',
+      stateAfter: 'informations-et-tarifs',
     },
-    { context: 'app', body: at(start).app, now: start, sender: 'member', stateAfter: 'informations-et-tarifs' },
     {
       context: 'pre_contract_ok',
       body: at(start).pre_contract_ok,
@@ -170,6 +169,7 @@ export function happyPath(member: Member, options: HappyPathOptions): HappyPathS
       sender: 'member',
       stateAfter: { 'attente-contrat': 'delai-renonciation' },
     },
+    { context: 'app', body: at(paidAt).app, now: paidAt, sender: 'member', stateAfter: 'frais-de-dossier' },
     {
       context: 'sub',
       body: at(paidAt).sub,

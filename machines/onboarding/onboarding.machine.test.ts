@@ -68,14 +68,15 @@ describe('no step can be skipped', () => {
     ['profil', ['questionnaire']],
     ['questionnaire', ['questionnaire', 'form_per_inf']],
     ['form_per_inf', ['sel_plan']],
-    ['sel_plan', ['app', 'coupon', 'sel_plan_res']],
-    ['app', ['pre_contract_ok']],
+    ['sel_plan', ['pre_contract_ok', 'sel_plan_res']],
     ['pre_contract_ok', ['onb_meet']],
     ['onb_meet', ['onb_meet', 'onb_meet_resa']],
-    ['onb_meet_resa', ['onb_meet_ok', 'onb_meet_cancel']],
+    // Held (status true) only once the meeting has started: the sample is sent at booking time.
+    ['onb_meet_resa', ['onb_meet_cancel']],
     ['onb_meet_ok', ['contractForm']],
     ['contractForm', ['sub_date']],
     ['sub_date', []],
+    ['app', ['sub']],
     ['sub', []],
     ['meeting_mm', []],
   ];
@@ -117,42 +118,34 @@ describe('steps 1-3: profile, questionnaire, plans', () => {
 
   it('choosing a plan records the plan and the renounce flag', () => {
     const after = next(snapshotAfter('form_per_inf'), sample('sel_plan', { id: 'plan_horizon_year', renounce: true }));
-    expect(after.value).toBe('frais-de-dossier');
+    expect(after.value).toBe('informations-et-tarifs');
     expect(after.context.selectedPlanId).toBe('plan_horizon_year');
     expect(after.context.renouncedWithdrawalRight).toBe(true);
   });
 });
 
-describe('step 4: file fee and coupon', () => {
-  it.each([
-    { renounce: false, appliedBefore: false, allowed: true },
-    { renounce: false, appliedBefore: true, allowed: false },
-    { renounce: true, appliedBefore: false, allowed: false },
-  ])('coupon with renounce=$renounce, already applied=$appliedBefore → allowed $allowed', ({ renounce, appliedBefore, allowed }) => {
-    let snapshot = next(snapshotAfter('form_per_inf'), sample('sel_plan', { renounce }));
-    if (appliedBefore) snapshot = next(snapshot, sample('coupon'));
-    expect(snapshot.can(sample('coupon'))).toBe(allowed);
-  });
-
-  it('sel_plan_res goes back to the plans and clears plan, renounce flag and coupon', () => {
-    const withCoupon = next(snapshotAfter('sel_plan'), sample('coupon'));
-    const after = next(withCoupon, sample('sel_plan_res'));
+describe('step 4: pre-contract information, the plan may still change', () => {
+  it('sel_plan_res goes back to the plans and clears plan and renounce flag', () => {
+    const after = next(snapshotAfter('sel_plan'), sample('sel_plan_res'));
     expect(after.value).toBe('formules');
     expect(after.context).toMatchObject({ selectedPlanId: null, renouncedWithdrawalRight: null, couponApplied: false });
   });
 
-  it('the file fee is accepted with the member e-mail (any case), refused with another', () => {
-    const snapshot = snapshotAfter('sel_plan');
-    expect(snapshot.can(sample('app', { email: 'autre@example.fr' }))).toBe(false);
-    expect(next(snapshot, sample('app', { email: 'AMINA@example.fr' })).value).toBe('informations-et-tarifs');
+  it('sel_plan_res is refused once the pre-contract information is acknowledged', () => {
+    expect(snapshotAfter('pre_contract_ok').can(sample('sel_plan_res'))).toBe(false);
   });
 
-  it('sel_plan_res is refused once the file fee is paid', () => {
-    expect(snapshotAfter('app').can(sample('sel_plan_res'))).toBe(false);
+  it('no money before the contract: file fee, subscription and coupon are refused', () => {
+    for (const done of ['sel_plan', 'pre_contract_ok', 'onb_meet_resa', 'onb_meet_ok', 'contractForm'] as const) {
+      const snapshot = snapshotAfter(done);
+      for (const context of ['app', 'sub', 'coupon'] as const) {
+        expect(snapshot.can(sample(context, {}, snapshot.context.now)), `${context} after ${done}`).toBe(false);
+      }
+    }
   });
 });
 
-describe('steps 5-7: pre-contract information, booking, onboarding meeting', () => {
+describe('steps 5-6: booking, onboarding meeting', () => {
   it('the meeting date must be in the future', () => {
     const snapshot = snapshotAfter('pre_contract_ok');
     expect(snapshot.can(sample('onb_meet', { date: toIsoInstant(T0) }))).toBe(false);
@@ -190,13 +183,17 @@ describe('steps 5-7: pre-contract information, booking, onboarding meeting', () 
     });
   });
 
-  it('staff marking the meeting done opens the contract', () => {
-    const after = next(snapshotAfter('onb_meet_resa'), sample('onb_meet_ok'));
+  it('staff marking the meeting held opens the contract, never before the meeting starts', () => {
+    const booked = snapshotAfter('onb_meet_resa');
+    const start = Date.parse(booked.context.onboardingMeetingDate ?? '');
+    expect(booked.can(sample('onb_meet_ok', {}, start - 1))).toBe(false);
+    expect(next(booked, sample('onb_meet_ok', {}, start - 1)).value).toBe('attente-entretien-personnalise');
+    const after = next(booked, sample('onb_meet_ok', {}, start));
     expect(after.value).toEqual({ 'attente-contrat': 'formulaire-contrat' });
   });
 });
 
-describe('step 8: contract, signature, 7 days without payment (L224-91), payment', () => {
+describe('steps 7-8: contract, signature, 7 days without any payment (L224-91), then payment', () => {
   it('the signature date cannot be backdated nor set in the future beyond the clock skew', () => {
     const { record, now } = recordAfter('contractForm');
     const snapshot = restoreSnapshot(record, now);
@@ -215,13 +212,15 @@ describe('step 8: contract, signature, 7 days without payment (L224-91), payment
     { label: '1 ms before 7 days', after: 7 * DAY_MS - 1, allowed: false },
     { label: 'exactly 7 days later', after: 7 * DAY_MS, allowed: true },
     { label: '10 days later', after: 10 * DAY_MS, allowed: true },
-  ])('payment $label → allowed $allowed (whatever the renounce flag)', ({ after, allowed }) => {
+  ])('file fee, subscription and coupon $label → allowed $allowed (whatever the renounce flag)', ({ after, allowed }) => {
     for (const renounce of [false, true]) {
       const { record, now } = recordAfter('sub_date', renounce);
       const signed = restoreSnapshot(record, now);
       expect(signed.value).toEqual({ 'attente-contrat': 'delai-renonciation' });
       // The event's own clock decides: no TICK needed before paying.
       expect(signed.can(sample('sub', {}, now + after))).toBe(allowed);
+      expect(signed.can(sample('app', {}, now + after))).toBe(allowed);
+      if (!renounce) expect(restoreSnapshot(record, now + after).can(sample('coupon', {}, now + after))).toBe(allowed);
     }
   });
 
@@ -229,14 +228,16 @@ describe('step 8: contract, signature, 7 days without payment (L224-91), payment
     const { record, now } = recordAfter('sub_date');
     const signed = restoreSnapshot(record, now);
     expect(next(signed, { type: 'TICK', now: now + 7 * DAY_MS - 1 }).value).toEqual({ 'attente-contrat': 'delai-renonciation' });
-    expect(next(signed, { type: 'TICK', now: now + 7 * DAY_MS }).value).toEqual({ 'attente-contrat': 'paiement' });
+    expect(next(signed, { type: 'TICK', now: now + 7 * DAY_MS }).value).toBe('frais-de-dossier');
   });
 
   it('payment is refused with another e-mail', () => {
     const { record, now } = recordAfter('sub_date');
     const open = restoreSnapshot(record, now + 7 * DAY_MS);
-    expect(open.value).toEqual({ 'attente-contrat': 'paiement' });
+    expect(open.value).toBe('frais-de-dossier');
     expect(open.can(sample('sub', { email: 'autre@example.fr' }, now + 7 * DAY_MS))).toBe(false);
+    expect(open.can(sample('app', { email: 'autre@example.fr' }, now + 7 * DAY_MS))).toBe(false);
+    expect(open.can(sample('app', { email: 'AMINA@example.fr' }, now + 7 * DAY_MS))).toBe(true);
   });
 
   it('the clock never goes back: an event dated earlier keeps the later time', () => {
@@ -246,6 +247,37 @@ describe('step 8: contract, signature, 7 days without payment (L224-91), payment
     expect(ticked.context.now).toBe(now + 7 * DAY_MS);
     expect(ticked.can(sample('sub', {}, now))).toBe(true);
   });
+
+  it('both payments are needed, in either order; each only once', () => {
+    const { record, now } = recordAfter('sub_date');
+    const open = restoreSnapshot(record, now + 7 * DAY_MS);
+    const at = now + 7 * DAY_MS;
+    const feeFirst = next(open, sample('app', {}, at));
+    expect(feeFirst.value).toBe('frais-de-dossier');
+    expect(feeFirst.can(sample('app', {}, at))).toBe(false);
+    expect(next(feeFirst, sample('sub', {}, at)).value).toEqual({ attente: 'delai-retractation' });
+    const subFirst = next(open, sample('sub', {}, at));
+    expect(subFirst.value).toBe('frais-de-dossier');
+    expect(subFirst.can(sample('sub', {}, at))).toBe(false);
+    expect(next(subFirst, sample('app', {}, at)).value).toEqual({ attente: 'delai-retractation' });
+  });
+
+  it.each([
+    { renounce: false, appliedBefore: false, feePaid: false, allowed: true },
+    { renounce: false, appliedBefore: true, feePaid: false, allowed: false },
+    { renounce: true, appliedBefore: false, feePaid: false, allowed: false },
+    { renounce: false, appliedBefore: false, feePaid: true, allowed: false },
+  ])(
+    'coupon with renounce=$renounce, already applied=$appliedBefore, file fee paid=$feePaid → allowed $allowed',
+    ({ renounce, appliedBefore, feePaid, allowed }) => {
+      const { record, now } = recordAfter('sub_date', renounce);
+      const at = now + 7 * DAY_MS;
+      let snapshot = restoreSnapshot(record, at);
+      if (appliedBefore) snapshot = next(snapshot, sample('coupon', {}, at));
+      if (feePaid) snapshot = next(snapshot, sample('app', {}, at));
+      expect(snapshot.can(sample('coupon', {}, at))).toBe(allowed);
+    },
+  );
 });
 
 describe('step 9: 14-day withdrawal period (L221-18), matchmaking meeting', () => {
@@ -295,7 +327,7 @@ describe('reset (lmnop) and disabled account', () => {
   });
 
   it('reset is refused for another member id', () => {
-    expect(snapshotAfter('app').can(sample('lmnop', { uid: 'membre-9999' }))).toBe(false);
+    expect(snapshotAfter('sel_plan').can(sample('lmnop', { uid: 'membre-9999' }))).toBe(false);
   });
 
   it.each([null, 'sel_plan', 'onb_meet_resa', 'sub_date', 'meeting_mm'] as const)(

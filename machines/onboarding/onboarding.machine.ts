@@ -74,8 +74,13 @@ export const onboardingMachine = setup({
       const update = updateOf(event);
       return update?.context === 'sub_date' && signatureDateIsCurrent(update.subDate, clock(context, event));
     },
-    /** 7 whole days since signature (L224-91). */
+    /** Staff may mark the onboarding meeting held only once it has started. */
+    meetingStarted: ({ context, event }) =>
+      context.onboardingMeetingDate !== null && instantMs(context.onboardingMeetingDate) <= clock(context, event),
+    /** 7 whole days since signature (L224-91): before that, no money of any kind. */
     subscriptionPaymentOpen: ({ context, event }) => subscriptionPaymentOpen(context.subscriptionDate, clock(context, event)),
+    fileFeePaid: ({ context }) => context.applicationFeesPaid,
+    subscriptionPaid: ({ context }) => context.subscriptionFeesPaid,
     /** 14 whole days since signature (L221-18), or renounced (L221-25). */
     withdrawalWaitOver: ({ context, event }) => withdrawalWaitOver(context, clock(context, event)),
   },
@@ -119,23 +124,18 @@ export const onboardingMachine = setup({
     // 3. Plans.
     formules: {
       on: {
-        SELECT_PLAN: { target: 'frais-de-dossier', actions: 'applyUpdate' },
+        SELECT_PLAN: { target: 'informations-et-tarifs', actions: 'applyUpdate' },
         MARK_PERSONAL_INFO: { guard: not('completesPersonalInfo'), target: 'profil', actions: 'applyUpdate' },
       },
     },
-    // 4. File fee.
-    'frais-de-dossier': {
+    // 4. Pre-contract information; the plan may still be changed.
+    'informations-et-tarifs': {
       on: {
-        APPLY_COUPON: { guard: 'couponAvailable', actions: 'applyUpdate' },
+        ACKNOWLEDGE_PRE_CONTRACT: { target: 'prendre-un-rendez-vous', actions: 'applyUpdate' },
         RESET_PLAN: { target: 'formules', actions: 'applyUpdate' },
-        PAY_FILE_FEE: { guard: 'isMemberEmail', target: 'informations-et-tarifs', actions: 'applyUpdate' },
       },
     },
-    // 5. Pre-contract information.
-    'informations-et-tarifs': {
-      on: { ACKNOWLEDGE_PRE_CONTRACT: { target: 'prendre-un-rendez-vous', actions: 'applyUpdate' } },
-    },
-    // 6. Book the onboarding meeting: choose a slot, then the booking is confirmed.
+    // 5. Book the onboarding meeting: choose a slot, then the booking is confirmed.
     'prendre-un-rendez-vous': {
       initial: 'choix-creneau',
       states: {
@@ -157,11 +157,11 @@ export const onboardingMachine = setup({
         },
       },
     },
-    // 7. Wait for the meeting; staff mark it done or missed; a cancellation returns to 6.
+    // 6. Wait for the meeting; staff mark it held (never before its start) or missed; a cancellation returns to 5.
     'attente-entretien-personnalise': {
       on: {
         RECORD_ONBOARDING_MEETING: [
-          { guard: and(['isMemberUid', 'statusIsTrue']), target: 'attente-contrat', actions: 'applyUpdate' },
+          { guard: and(['isMemberUid', 'statusIsTrue', 'meetingStarted']), target: 'attente-contrat', actions: 'applyUpdate' },
           {
             guard: and(['isMemberUid', not('statusIsTrue')]),
             target: 'prendre-un-rendez-vous',
@@ -171,16 +171,9 @@ export const onboardingMachine = setup({
         CANCEL_MEETING: { guard: 'isMemberUid', target: 'prendre-un-rendez-vous', actions: 'applyUpdate' },
       },
     },
-    // 8. Contract form, signature, 7 days without any payment (L224-91), then payment.
+    // 7. Contract form, signature, then 7 whole days without any payment (L224-91).
     'attente-contrat': {
       initial: 'formulaire-contrat',
-      on: {
-        PAY_SUBSCRIPTION: {
-          guard: and(['isMemberEmail', 'subscriptionPaymentOpen']),
-          target: 'attente',
-          actions: 'applyUpdate',
-        },
-      },
       states: {
         'formulaire-contrat': {
           on: { SUBMIT_CONTRACT_FORM: { target: 'signature', actions: 'applyUpdate' } },
@@ -189,9 +182,44 @@ export const onboardingMachine = setup({
           on: { SIGN_CONTRACT: { guard: 'signatureDateIsCurrent', target: 'delai-renonciation', actions: 'applyUpdate' } },
         },
         'delai-renonciation': {
-          always: { guard: 'subscriptionPaymentOpen', target: 'paiement' },
+          always: { guard: 'subscriptionPaymentOpen', target: '#onboarding.frais-de-dossier' },
+          // A payment arriving exactly as day 7 begins (no TICK in between) opens the payment step.
+          on: {
+            PAY_FILE_FEE: {
+              guard: and(['isMemberEmail', 'subscriptionPaymentOpen']),
+              target: '#onboarding.frais-de-dossier',
+              actions: 'applyUpdate',
+            },
+            PAY_SUBSCRIPTION: {
+              guard: and(['isMemberEmail', 'subscriptionPaymentOpen']),
+              target: '#onboarding.frais-de-dossier',
+              actions: 'applyUpdate',
+            },
+          },
         },
-        paiement: {},
+      },
+    },
+    // 8. From day 7 after signature: file fee (waived by the coupon) and subscription, in either order.
+    // Every payment event re-checks the 7 days, whatever state it arrives in.
+    'frais-de-dossier': {
+      on: {
+        APPLY_COUPON: { guard: and(['couponAvailable', not('fileFeePaid')]), actions: 'applyUpdate' },
+        PAY_FILE_FEE: [
+          {
+            guard: and(['isMemberEmail', 'subscriptionPaymentOpen', not('fileFeePaid'), 'subscriptionPaid']),
+            target: 'attente',
+            actions: 'applyUpdate',
+          },
+          { guard: and(['isMemberEmail', 'subscriptionPaymentOpen', not('fileFeePaid')]), actions: 'applyUpdate' },
+        ],
+        PAY_SUBSCRIPTION: [
+          {
+            guard: and(['isMemberEmail', 'subscriptionPaymentOpen', not('subscriptionPaid'), 'fileFeePaid']),
+            target: 'attente',
+            actions: 'applyUpdate',
+          },
+          { guard: and(['isMemberEmail', 'subscriptionPaymentOpen', not('subscriptionPaid')]), actions: 'applyUpdate' },
+        ],
       },
     },
     // 9. The 14-day withdrawal period (unless renounced), then staff hold the matchmaking meeting.

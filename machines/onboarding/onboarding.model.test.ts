@@ -4,7 +4,12 @@ import { createTestModel } from 'xstate/graph';
 import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { type OnboardingEvent, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { subscriptionPaymentOpensAt, wholeDaysSince, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import {
+  subscriptionPaymentOpen,
+  subscriptionPaymentOpensAt,
+  wholeDaysSince,
+  withdrawalPeriodEndsAt,
+} from '#machines/onboarding/periods.ts';
 import { emptyRecord, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { decideUpdate, type OnboardingSnapshot, stateFromRecord, stateValueOf } from '#machines/onboarding/restore.ts';
 import {
@@ -71,11 +76,22 @@ function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
     { type: 'DISABLE', now },
     { type: 'TICK', now },
   ];
-  // Time moves only where it matters: to the end of the 7-day and 14-day periods.
-  for (const at of [
-    subscriptionPaymentOpensAt(snapshot.context.subscriptionDate),
-    withdrawalPeriodEndsAt(snapshot.context.subscriptionDate),
-  ]) {
+  // Staff mark the meeting held at its start, the earliest they may.
+  const meetingAt = snapshot.context.onboardingMeetingDate === null ? null : Date.parse(snapshot.context.onboardingMeetingDate);
+  if (meetingAt !== null && meetingAt > now) {
+    events.push(
+      ev(samplePayloads(member, meetingAt).onb_meet_ok, meetingAt),
+      ev(samplePayloads(member, meetingAt - 1).onb_meet_ok, meetingAt - 1),
+    );
+  }
+  // Payments sent at the last millisecond before day 7 (refused) and as day 7 begins.
+  const payAt = subscriptionPaymentOpensAt(snapshot.context.subscriptionDate);
+  if (payAt !== null && payAt > now) {
+    for (const at of [payAt - 1, payAt]) events.push(ev(samplePayloads(member, at).app, at), ev(samplePayloads(member, at).sub, at));
+  }
+  // Time moves only where it matters: to the last instant before day 7, to day 7 and to day 14.
+  const opensAt = subscriptionPaymentOpensAt(snapshot.context.subscriptionDate);
+  for (const at of [opensAt === null ? null : opensAt - 1, opensAt, withdrawalPeriodEndsAt(snapshot.context.subscriptionDate)]) {
     if (at !== null && at > now) events.push({ type: 'TICK', now: at });
   }
   return events;
@@ -98,6 +114,7 @@ function serializeState(snapshot: OnboardingSnapshot): string {
       subscriptionDate: c.subscriptionDate !== null,
     },
     phase: days === null ? null : days < 7 ? 'before-7' : days < 14 ? 'before-14' : 'after-14',
+    meetingStarted: c.onboardingMeetingDate === null ? null : Date.parse(c.onboardingMeetingDate) <= c.now,
   });
 }
 
@@ -106,6 +123,14 @@ const model = createTestModel(onboardingMachine, {
   serializeState,
   input: { record: emptyRecord(member.id, member.email, member.gender), now: T0 },
 });
+
+const PAYMENT_EVENTS: ReadonlySet<string> = new Set([eventTypes.app, eventTypes.sub]);
+
+/** The property of decision 105: a payment event is accepted only from 7 whole days after signature. */
+function expectNoMoneyBeforeDaySeven(record: OnboardingRecord, event: OnboardingEvent, accepted: boolean, now: number) {
+  if (!PAYMENT_EVENTS.has(event.type) || !accepted) return;
+  expect(subscriptionPaymentOpen(record.subscriptionDate, Math.max(now, event.now)), `${event.type} accepted before day 7`).toBe(true);
+}
 
 /** The BFF, simulated: a stored record and the server clock. */
 class StoredRecord {
@@ -189,7 +214,7 @@ describe('onboarding chart, model-based', () => {
   it('reaches every atomic state of the chart', () => {
     const reached = new Set(shortestPaths.flatMap((p) => p.state._nodes.filter((n) => n.type === 'atomic').map((n) => n.id)));
     expect([...reached].sort()).toEqual(atomicStateIds().sort());
-    expect(atomicStateIds()).toHaveLength(16);
+    expect(atomicStateIds()).toHaveLength(15);
   });
 
   it.each(shortestPaths.map((path, index) => [index, describePath(path), path] as const))(
@@ -201,8 +226,11 @@ describe('onboarding chart, model-based', () => {
           [...Object.values(eventTypes), 'TICK', 'DISABLE'].map((type) => [
             type,
             (step: { event: OnboardingEvent; state: OnboardingSnapshot }) => {
+              const before = sut.record;
+              const beforeNow = sut.now;
               const accepted = sut.send(step.event);
               expect(accepted, `${step.event.type} accepted by the record store`).toBe(true);
+              expectNoMoneyBeforeDaySeven(before, step.event, accepted, beforeNow);
             },
           ]),
         ),
@@ -234,6 +262,7 @@ describe('onboarding chart, model-based', () => {
         sut.now = state.context.now;
         const accepted = sut.send(event);
         if (event.type !== 'TICK') expect(accepted, `${serializeState(state)} ${event.type}`).toBe(allowed);
+        expectNoMoneyBeforeDaySeven(recordOf(state.context), event, accepted, state.context.now);
         // Refused events change nothing; accepted ones change the record as the chart does.
         expect(sut.record).toEqual(recordOf(next.context));
         expect(stateFromRecord(sut.record, sut.now)).toEqual(next.value);
@@ -243,6 +272,38 @@ describe('onboarding chart, model-based', () => {
     const missing = definitions.filter((t) => !taken.has(t)).map(describeTransition);
     expect(missing).toEqual([]);
     expect(checked).toBeGreaterThan(definitions.length);
+  });
+
+  it('refuses every payment event in every state reached before signature + 7 days, on the chart and on the record', () => {
+    let checked = 0;
+    for (const { state } of adjacency) {
+      const c = state.context;
+      if (subscriptionPaymentOpen(c.subscriptionDate, c.now)) continue;
+      const s = samplePayloads(member, c.now);
+      for (const body of [s.app, s.sub]) {
+        const event = toMachineEvent(parsed(body, c.now), c.now);
+        expect(state.can(event), `${serializeState(state)} ${event.type}`).toBe(false);
+        const sut = new StoredRecord();
+        sut.record = recordOf(c);
+        sut.now = c.now;
+        expect(sut.send(event)).toBe(false);
+        expect(sut.record).toEqual(recordOf(c));
+        checked += 1;
+      }
+    }
+    // Every state before the payment step, including the 7-day wait up to its last millisecond.
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('lets staff mark the onboarding meeting held only once it has started', () => {
+    const reserved = adjacency
+      .map(({ state }) => state)
+      .find((state) => state.value === 'attente-entretien-personnalise' && !state.context.disabled);
+    if (!reserved) throw new Error('attente-entretien-personnalise not reached');
+    const start = Date.parse(reserved.context.onboardingMeetingDate ?? '');
+    const held = (at: number) => toMachineEvent(parsed(samplePayloads(member, at).onb_meet_ok, at), at);
+    expect(reserved.can(held(start - 1))).toBe(false);
+    expect(reserved.can(held(start))).toBe(true);
   });
 
   it.each([false, true])('walks the canonical happy path (renounce: %s) on the chart and on the record', (renounce) => {
@@ -266,13 +327,13 @@ describe('onboarding chart, model-based', () => {
       'questionnaire',
       'form_per_inf',
       'sel_plan',
-      'app',
       'pre_contract_ok',
       'onb_meet',
       'onb_meet_resa',
       'onb_meet_ok',
       'contractForm',
       'sub_date',
+      'app',
       'sub',
       'meeting_mm',
     ]);

@@ -18,14 +18,15 @@ const profile = { ...base, profileCompleted: true, sensitiveDataConsentAt: '2025
 const questionnaire = { ...profile, questionnaireCompleted: true };
 const confirmed = { ...questionnaire, formPersonnalInfoCompleted: true };
 const planChosen = { ...confirmed, selectedPlanId: 'plan_horizon_month' as const, renouncedWithdrawalRight: false };
-const feePaid = { ...planChosen, applicationFeesPaid: true };
-const informed = { ...feePaid, preContractInfoAcknowledged: true };
+const informed = { ...planChosen, preContractInfoAcknowledged: true };
 const dateChosen = { ...informed, onboardingMeetingDateSelected: true, onboardingMeetingDate: '2025-01-25T10:00:00.000Z' };
 const reserved = { ...dateChosen, onboardingMeetingReserved: true };
 const met = { ...reserved, onboardingMeetingDone: true };
 const contractFilled = { ...met, subscriptionContractFormCompleted: true };
 const signed = { ...contractFilled, subscriptionDate: SIGNED };
-const paid = { ...signed, subscriptionFeesPaid: true };
+const feePaid = { ...signed, applicationFeesPaid: true };
+const subscriptionOnly = { ...signed, subscriptionFeesPaid: true };
+const paid = { ...feePaid, subscriptionFeesPaid: true };
 const active = { ...paid, matchmakingMeetingDone: true };
 
 describe('stateFromRecord', () => {
@@ -40,8 +41,7 @@ describe('stateFromRecord', () => {
       'questionnaire-profil',
     ],
     ['steps 1-2 confirmed', confirmed, signedMs, 'formules'],
-    ['plan chosen', planChosen, signedMs, 'frais-de-dossier'],
-    ['file fee paid', feePaid, signedMs, 'informations-et-tarifs'],
+    ['plan chosen', planChosen, signedMs, 'informations-et-tarifs'],
     ['pre-contract information read', informed, signedMs, { 'prendre-un-rendez-vous': 'choix-creneau' }],
     ['meeting date chosen', dateChosen, signedMs, { 'prendre-un-rendez-vous': 'confirmation' }],
     ['meeting reserved', reserved, signedMs, 'attente-entretien-personnalise'],
@@ -49,7 +49,21 @@ describe('stateFromRecord', () => {
     ['contract form filled', contractFilled, signedMs, { 'attente-contrat': 'signature' }],
     ['signed, day 0', signed, signedMs, { 'attente-contrat': 'delai-renonciation' }],
     ['signed, 1 ms before day 7', signed, signedMs + 7 * DAY_MS - 1, { 'attente-contrat': 'delai-renonciation' }],
-    ['signed, day 7', signed, signedMs + 7 * DAY_MS, { 'attente-contrat': 'paiement' }],
+    ['signed, day 7: the payment step', signed, signedMs + 7 * DAY_MS, 'frais-de-dossier'],
+    ['file fee paid, subscription not yet', feePaid, signedMs + 8 * DAY_MS, 'frais-de-dossier'],
+    ['subscription paid, file fee not yet', subscriptionOnly, signedMs + 8 * DAY_MS, 'frais-de-dossier'],
+    [
+      'a record paid before day 7 (impossible since decision 105) still waits for day 7',
+      paid,
+      signedMs + 7 * DAY_MS - 1,
+      { 'attente-contrat': 'delai-renonciation' },
+    ],
+    [
+      'file fee paid before the contract (the order before decision 105): the next step is still pre-contract information',
+      { ...planChosen, applicationFeesPaid: true },
+      signedMs,
+      'informations-et-tarifs',
+    ],
     [
       'signed and renounced, day 3: still no payment',
       { ...signed, renouncedWithdrawalRight: true },
@@ -79,14 +93,14 @@ describe('stateFromRecord', () => {
 describe('restoreSnapshot and restoreActor', () => {
   it('settle the chart in the record state, with the record and clock as context', () => {
     const snapshot = restoreSnapshot(signed, signedMs + 8 * DAY_MS);
-    expect(snapshot.value).toEqual({ 'attente-contrat': 'paiement' });
+    expect(snapshot.value).toBe('frais-de-dossier');
     expect(snapshot.context).toEqual({ ...signed, now: signedMs + 8 * DAY_MS });
     expect(snapshot.status).toBe('active');
   });
 
   it('a restored actor continues from there', () => {
     const now = signedMs + 8 * DAY_MS;
-    const actor = restoreActor(signed, now).start();
+    const actor = restoreActor(feePaid, now).start();
     const parsed = parseUpdate(samplePayloads(member, now).sub, now);
     if (!parsed.success) throw new Error('refused');
     actor.send(toMachineEvent(parsed.update, now));
@@ -114,7 +128,7 @@ describe('decideUpdate (what the BFF asks the chart)', () => {
     const now = signedMs;
     const update = parse({ context: 'sel_plan', id: 'plan_serenity_year', renounce: true }, now);
     const decision = decideUpdate(confirmed, update, now);
-    expect(decision).toMatchObject({ allowed: true, state: 'frais-de-dossier' });
+    expect(decision).toMatchObject({ allowed: true, state: 'informations-et-tarifs' });
     expect(decision.allowed && decision.record).toEqual(applyUpdate(confirmed, update, now));
   });
 
@@ -122,6 +136,41 @@ describe('decideUpdate (what the BFF asks the chart)', () => {
     const now = signedMs + 3 * DAY_MS;
     const decision = decideUpdate(signed, parse(samplePayloads(member, now).sub, now), now);
     expect(decision).toEqual({ allowed: false, state: { 'attente-contrat': 'delai-renonciation' } });
+  });
+
+  it.each([
+    ['plan chosen', planChosen, signedMs],
+    ['meeting held', met, signedMs],
+    ['signed', signed, signedMs],
+    ['signed, 1 ms before day 7', signed, signedMs + 7 * DAY_MS - 1],
+    ['signed and renounced, day 6', { ...signed, renouncedWithdrawalRight: true }, signedMs + 6 * DAY_MS],
+  ])('no payment before signature + 7 days: %s', (_label, record, now) => {
+    for (const body of [samplePayloads(member, now).app, samplePayloads(member, now).sub]) {
+      expect(decideUpdate(record, parse(body, now), now).allowed).toBe(false);
+    }
+  });
+
+  it('the file fee and the subscription are both accepted from day 7, in either order', () => {
+    const now = signedMs + 7 * DAY_MS;
+    const s = samplePayloads(member, now);
+    const first = decideUpdate(signed, parse(s.app, now), now);
+    expect(first).toMatchObject({ allowed: true, state: 'frais-de-dossier' });
+    const again = first.allowed ? decideUpdate(first.record, parse(s.app, now), now) : null;
+    expect(again?.allowed).toBe(false);
+    const second = first.allowed ? decideUpdate(first.record, parse(s.sub, now), now) : null;
+    expect(second).toMatchObject({ allowed: true, state: { attente: 'delai-retractation' } });
+    const reversed = decideUpdate(signed, parse(s.sub, now), now);
+    expect(reversed).toMatchObject({ allowed: true, state: 'frais-de-dossier' });
+  });
+
+  it('the onboarding meeting cannot be marked held before its start', () => {
+    const start = Date.parse(reserved.onboardingMeetingDate);
+    const held = (now: number) => parse({ context: 'onb_meet_ok', status: true, uid: member.id }, now);
+    expect(decideUpdate(reserved, held(start - 1), start - 1)).toEqual({ allowed: false, state: 'attente-entretien-personnalise' });
+    expect(decideUpdate(reserved, held(start), start)).toMatchObject({ allowed: true, state: { 'attente-contrat': 'formulaire-contrat' } });
+    // A missed meeting may be recorded at any time (the booking goes back to step 5).
+    const missed = parse({ context: 'onb_meet_ok', status: false, uid: member.id }, start - 1);
+    expect(decideUpdate(reserved, missed, start - 1)).toMatchObject({ allowed: true });
   });
 
   it('a step cannot be opened out of order', () => {
@@ -153,18 +202,19 @@ describe('steps', () => {
       '1 /mon-compte/inscription/profil',
       '2 /mon-compte/inscription/questionnaire-profil',
       '3 /mon-compte/inscription/formules',
-      '4 /mon-compte/inscription/frais-de-dossier',
-      '5 /mon-compte/inscription/informations-et-tarifs',
-      '6 /mon-compte/inscription/prendre-un-rendez-vous',
-      '7 /mon-compte/inscription/attente-entretien-personnalise',
-      '8 /mon-compte/inscription/attente-contrat',
+      '4 /mon-compte/inscription/informations-et-tarifs',
+      '5 /mon-compte/inscription/prendre-un-rendez-vous',
+      '6 /mon-compte/inscription/attente-entretien-personnalise',
+      '7 /mon-compte/inscription/attente-contrat',
+      '8 /mon-compte/inscription/frais-de-dossier',
       '9 /mon-compte/inscription/attente',
     ]);
   });
 
   it.each<[OnboardingStateValue, number | null, string, string]>([
     ['profil', 1, '/mon-compte/inscription/profil', 'profil'],
-    [{ 'attente-contrat': 'paiement' }, 8, '/mon-compte/inscription/attente-contrat', 'attente-contrat.paiement'],
+    [{ 'attente-contrat': 'delai-renonciation' }, 7, '/mon-compte/inscription/attente-contrat', 'attente-contrat.delai-renonciation'],
+    ['frais-de-dossier', 8, '/mon-compte/inscription/frais-de-dossier', 'frais-de-dossier'],
     [{ attente: 'delai-retractation' }, 9, '/mon-compte/inscription/attente', 'attente.delai-retractation'],
     ['membre-actif', null, '/mon-compte', 'membre-actif'],
     ['desactive', null, '/', 'desactive'],

@@ -15,7 +15,6 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   if (!record.profileCompleted) return 'profil';
   if (!record.questionnaireCompleted || !record.formPersonnalInfoCompleted) return 'questionnaire-profil';
   if (record.selectedPlanId === null) return 'formules';
-  if (!record.applicationFeesPaid) return 'frais-de-dossier';
   if (!record.preContractInfoAcknowledged) return 'informations-et-tarifs';
   if (!record.onboardingMeetingReserved) {
     return { 'prendre-un-rendez-vous': record.onboardingMeetingDateSelected ? 'confirmation' : 'choix-creneau' };
@@ -23,11 +22,9 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   if (!record.onboardingMeetingDone) return 'attente-entretien-personnalise';
   if (!record.subscriptionContractFormCompleted) return { 'attente-contrat': 'formulaire-contrat' };
   if (record.subscriptionDate === null) return { 'attente-contrat': 'signature' };
-  if (!record.subscriptionFeesPaid) {
-    return {
-      'attente-contrat': subscriptionPaymentOpen(record.subscriptionDate, now) ? 'paiement' : 'delai-renonciation',
-    };
-  }
+  // No money of any kind before 7 whole days after signature (L224-91).
+  if (!subscriptionPaymentOpen(record.subscriptionDate, now)) return { 'attente-contrat': 'delai-renonciation' };
+  if (!record.applicationFeesPaid || !record.subscriptionFeesPaid) return 'frais-de-dossier';
   if (!record.matchmakingMeetingDone) {
     return { attente: withdrawalWaitOver(record, now) ? 'entretien-matchmaking' : 'delai-retractation' };
   }

@@ -7,11 +7,11 @@ export const stepIds = [
   'profil',
   'questionnaire-profil',
   'formules',
-  'frais-de-dossier',
   'informations-et-tarifs',
   'prendre-un-rendez-vous',
   'attente-entretien-personnalise',
   'attente-contrat',
+  'frais-de-dossier',
   'attente',
 ] as const;
 export type StepId = (typeof stepIds)[number];
@@ -19,7 +19,7 @@ export type StepId = (typeof stepIds)[number];
 export type TopState = StepId | 'membre-actif' | 'desactive';
 
 export type BookingSubstate = 'choix-creneau' | 'confirmation';
-export type ContractSubstate = 'formulaire-contrat' | 'signature' | 'delai-renonciation' | 'paiement';
+export type ContractSubstate = 'formulaire-contrat' | 'signature' | 'delai-renonciation';
 export type WaitingSubstate = 'delai-retractation' | 'entretien-matchmaking';
 
 /** Every settled state value of the chart. */
@@ -27,11 +27,11 @@ export type OnboardingStateValue =
   | 'profil'
   | 'questionnaire-profil'
   | 'formules'
-  | 'frais-de-dossier'
   | 'informations-et-tarifs'
   | { 'prendre-un-rendez-vous': BookingSubstate }
   | 'attente-entretien-personnalise'
   | { 'attente-contrat': ContractSubstate }
+  | 'frais-de-dossier'
   | { attente: WaitingSubstate }
   | 'membre-actif'
   | 'desactive';
@@ -48,11 +48,11 @@ const titles: Record<StepId, string> = {
   profil: 'Mon profil',
   'questionnaire-profil': 'Questionnaire',
   formules: 'Formules',
-  'frais-de-dossier': 'Frais de dossier',
   'informations-et-tarifs': 'Informations et tarifs',
   'prendre-un-rendez-vous': 'Prendre rendez-vous',
   'attente-entretien-personnalise': 'Entretien personnalisé',
   'attente-contrat': 'Contrat',
+  'frais-de-dossier': 'Paiement',
   attente: 'Délai légal',
 };
 
@@ -82,7 +82,7 @@ export function pathOf(value: OnboardingStateValue): string {
   return `/mon-compte/inscription/${top}`;
 }
 
-/** Dotted form of a state value, e.g. 'attente-contrat.paiement' (logs, 409 bodies). */
+/** Dotted form of a state value, e.g. 'attente-contrat.signature' (logs, 409 bodies). */
 export function stateKey(value: OnboardingStateValue): string {
   if (typeof value === 'string') return value;
   const [top, sub] = Object.entries(value)[0] as [string, string];

@@ -261,7 +261,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     staffOnly: false,
     payment: null,
     origin: 'spec',
-    description: 'Plan selection reset from the file-fee step: back to the plans, renounce flag and coupon cleared.',
+    description: 'Plan selection reset from the pre-contract information step: back to the plans, renounce flag and coupon cleared.',
     apply: (record) => ({ ...record, selectedPlanId: null, renouncedWithdrawalRight: null, couponApplied: false }),
   },
   coupon: {

@@ -25,7 +25,7 @@ export interface SessionUser {
   selectedPlanId: string | null;
   meeting: unknown;
   subscription: SubscriptionSettings;
-  /** Where the member stands in the onboarding chart, dotted (`'attente-contrat.paiement'`); null for staff. */
+  /** Where the member stands in the onboarding chart, dotted (`'attente-contrat.signature'`); null for staff. */
   state?: string | null;
   /** The member's onboarding record, from which the wizard restores the chart; null for staff. */
   onboarding?: unknown;

@@ -10,6 +10,7 @@ import { parseConfig } from '#bff/config.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -59,7 +60,7 @@ test('a member goes from the signed contract to active member across the 7- and 
   await createAccount(page, { gender: 'homme', email: email, password: 'bismillah-2026', base });
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
-  // Steps 1 to 7 through the API (the screens are walked by onboarding.spec.ts).
+  // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
   const headers = { origin: base };
   const post = async (data: Record<string, unknown>) => {
     const response = await page.request.post(`${base}/api/v1/user/update`, { data, headers });
@@ -94,22 +95,23 @@ test('a member goes from the signed contract to active member across the 7- and 
   });
   await post({ context: 'form_per_inf', completed: true });
   await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
-  await page.goto(`${base}/mon-compte`);
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
-  await expect(page).toHaveURL(/informations-et-tarifs/);
   await post({ context: 'pre_contract_ok', acknowledged: true });
-  await post({ context: 'onb_meet', date: new Date(Date.now() + 2 * DAY).toISOString() });
+  await post({ context: 'onb_meet', date: new Date(Date.now() + clock.offset() + 2 * DAY).toISOString() });
   await post({ context: 'onb_meet_resa', status: true, uid: id });
+  // Signed in (second factor) before the clock moves: the code is computed on the real time.
   const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: headers });
   await signInE2EStaff(staff, 'spare');
   const staffPost = async (data: Record<string, unknown>) => {
     const response = await staff.post('/api/v1/user/update', { data });
     expect(response.status(), await response.text()).toBe(200);
   };
+  // The meeting cannot be marked held before it starts; two days and an hour later it can.
+  const early = await staff.post('/api/v1/user/update', { data: { context: 'onb_meet_ok', status: true, uid: id } });
+  expect(early.status()).toBe(409);
+  await travel(page, 2 * DAY + 60 * 60 * 1000);
   await staffPost({ context: 'onb_meet_ok', status: true, uid: id });
 
-  // Step 8: contract and signature on screen.
+  // Step 7: contract and signature on screen.
   await page.goto(`${base}/mon-compte`);
   await expect(page).toHaveURL(/attente-contrat/);
   await page.getByLabel('Nom complet').fill('Youssef Haddad');
@@ -121,17 +123,41 @@ test('a member goes from the signed contract to active member across the 7- and 
   await page.getByRole('button', { name: 'Valider le contrat' }).click();
   await page.getByRole('button', { name: 'Signer', exact: true }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
-  await expect(
-    page.getByRole('link', { name: 'Payer l’abonnement' }).or(page.getByRole('button', { name: 'Payer l’abonnement' })),
-  ).toHaveCount(0);
-  // The server refuses any payment before the 7 days.
-  const early = await page.request.get(`${base}/api/v1/user/payment-link?offer=plan_horizon_month`);
-  expect(early.status()).toBe(409);
+  await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
+  // The server refuses any payment before the 7 days: payment links, and the checkout page itself.
+  for (const offer of ['file_fee', 'plan_horizon_month']) {
+    const refused = await page.request.get(`${base}/api/v1/user/payment-link?offer=${offer}`);
+    expect(refused.status()).toBe(409);
+  }
+  const checkout = await page.request.get(
+    `${base}/_local/checkout/file_fee?client_reference_id=${id}&prefilled_email=${encodeURIComponent(email)}`,
+  );
+  expect(checkout.status()).toBe(409);
+  expect(await checkout.text()).toContain('Paiement impossible pour le moment');
 
-  // Seven days and an hour later the subscription can be paid.
+  // Seven days and an hour later: the payment step, file fee and first instalment, one total.
   await travel(page, 7 * DAY + 60 * 60 * 1000);
   await page.reload();
-  await page.getByRole('button', { name: 'Payer l’abonnement' }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Paiement' })).toBeVisible();
+  await expect(page.getByText('Étape 8 sur 9')).toBeVisible();
+  await expect(page.getByTestId('line-file-fee')).toContainText('169,00');
+  await expect(page.getByTestId('line-subscription')).toContainText('95,00');
+  await expect(page.getByTestId('payment-total')).toContainText('264,00');
+  await screenshots(page, 'paiement');
+  // The coupon (once, the member did not renounce) waives the file fee.
+  await page.getByRole('button', { name: 'Appliquer mon code avantage' }).click();
+  await expect(page.getByText('Un accompagnement de 6 mois sans frais supplémentaires')).toBeVisible();
+  await expect(page.getByTestId('payment-total')).toContainText('95,00');
+  await expect(page.getByRole('button', { name: 'Appliquer mon code avantage' })).toHaveCount(0);
+  // One "Payer": the file fee (0 € with the coupon), then the first instalment, each on the secure page.
+  await page.getByRole('button', { name: 'Payer', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
+  await page.getByRole('button', { name: /^Payer 0,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier$/);
+  await expect(page.getByText(/Frais de dossier réglés\. Reste à régler : 95,00/)).toBeVisible();
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/attente/);
   await expect(page.getByRole('heading', { level: 1, name: 'Bientôt votre première mise en relation' })).toBeVisible();

@@ -10,12 +10,12 @@ test.beforeEach(async ({ context }) => {
 
 /**
  * A new member's onboarding, as they would walk it: account creation, personal information (with
- * the sensitive-data consent), questionnaire, plan, file fee paid on the local checkout stand-in,
- * pre-contract information, and the booking on the local scheduling stand-in. A reload in the
- * middle resumes on the same step; a later step opened by URL redirects to the current one.
+ * the sensitive-data consent), questionnaire, plan, pre-contract information (nothing is paid
+ * before the contract: decision 105), and the booking on the local scheduling stand-in. A reload
+ * in the middle resumes on the same step; a later step opened by URL redirects to the current one.
  *
- * Out of scope here: staff steps (onb_meet_ok, meeting_mm, through the staff API with a second
- * factor) and the 7-day / 14-day time jumps of the contract and waiting steps.
+ * Out of scope here: the 7-day / 14-day time jumps, the payment step and the matchmaking meeting
+ * (active-member.spec.ts runs its own product with a clock it can move).
  */
 
 const step = (id: string) => new RegExp(`/mon-compte/inscription/${id}(\\?|$)`);
@@ -94,42 +94,41 @@ test('a new member walks the onboarding from account creation to the booking of 
   await expect(page.getByRole('checkbox', { name: /Je demande expressément/ })).not.toBeChecked();
   await page.getByRole('button', { name: 'Choisir Sérénité mensuel' }).click();
 
-  // Step 4: file fee, 228 € struck and 169 €, paid on the checkout stand-in.
-  await expectStep(page, 'frais-de-dossier', 4, 'Frais de dossier');
-  await expect(page.locator('del').filter({ hasText: '228,00' })).toBeVisible();
-  await expect(page.getByText(/169,00\s€/).first()).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Appliquer mon code avantage' })).toBeVisible();
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
-  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
-
-  // Back with ?csid=: the server confirms the payment; step 5.
-  await expectStep(page, 'informations-et-tarifs', 5, 'Informations précontractuelles');
+  // Step 4: pre-contract information. Nothing is paid before the contract (L224-91).
+  await expectStep(page, 'informations-et-tarifs', 4, 'Informations précontractuelles');
   await expect(page.getByText(/Pas de reconduction tacite/)).toBeVisible();
+  await expect(page.getByText(/Rien n’est à payer aujourd’hui/)).toBeVisible();
+  await expect(page.getByText(/déjà réglés/)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
+  await page.goto('/mon-compte/inscription/frais-de-dossier');
+  await expectStep(page, 'informations-et-tarifs', 4, 'Informations précontractuelles');
   await page.getByRole('button', { name: 'Continuer vers la prise de rendez-vous' }).click();
   await expect(page.getByText('Veuillez confirmer avoir pris connaissance des informations précontractuelles')).toBeVisible();
   await page.getByRole('checkbox', { name: /J’ai pris connaissance des informations précontractuelles/ }).check();
   await page.getByRole('button', { name: 'Continuer vers la prise de rendez-vous' }).click();
 
-  // Step 6: booking on the embedded scheduling stand-in.
-  await expectStep(page, 'prendre-un-rendez-vous', 6, 'Prenez rendez-vous');
+  // Step 5: booking on the embedded scheduling stand-in.
+  await expectStep(page, 'prendre-un-rendez-vous', 5, 'Prenez rendez-vous');
   await page.reload();
-  await expectStep(page, 'prendre-un-rendez-vous', 6, 'Prenez rendez-vous');
+  await expectStep(page, 'prendre-un-rendez-vous', 5, 'Prenez rendez-vous');
   const agenda = page.frameLocator('iframe[title="Agenda de prise de rendez-vous"]');
   await agenda.locator('input[name="start"]').first().check();
   await expect(agenda.getByLabel('Adresse e-mail')).toHaveValue(email);
   await agenda.getByRole('button', { name: 'Confirmer le rendez-vous' }).click();
 
-  // The scheduling page's message makes the SPA reload the session: step 7.
-  await expectStep(page, 'attente-entretien-personnalise', 7, 'Votre entretien personnalisé');
+  // The scheduling page's message makes the SPA reload the session: step 6.
+  await expectStep(page, 'attente-entretien-personnalise', 6, 'Votre entretien personnalisé');
   await expect(page.getByText(/Votre entretien avec une conseillère aura lieu le/)).toContainText(/\d{4} à \d{2}:\d{2}/);
   await page.goto('/mon-compte/inscription/profil');
-  await expectStep(page, 'attente-entretien-personnalise', 7, 'Votre entretien personnalisé');
+  await expectStep(page, 'attente-entretien-personnalise', 6, 'Votre entretien personnalisé');
 
   expect(consoleErrors).toEqual([]);
 });
 
-test('the file-fee coupon applies once, waives the fee, and "Changer de formule" goes back to the plans', async ({ page, baseURL }) => {
+test('"Changer de formule" on the pre-contract information goes back to the plans; no payment nor coupon before the contract', async ({
+  page,
+  baseURL,
+}) => {
   const email = `coupon.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
   await createAccount(page, { gender: 'homme', email: email, password: password });
@@ -169,27 +168,20 @@ test('the file-fee coupon applies once, waives the fee, and "Changer de formule"
   await page.goto('/mon-compte');
   await expectStep(page, 'formules', 3, 'Choisissez votre formule');
   await page.getByRole('button', { name: 'Choisir Horizon mensuel' }).click();
-  await expectStep(page, 'frais-de-dossier', 4, 'Frais de dossier');
+  await expectStep(page, 'informations-et-tarifs', 4, 'Informations précontractuelles');
 
   // "Changer de formule" goes back to step 3; choose again.
   await page.getByRole('button', { name: 'Changer de formule' }).click();
   await expectStep(page, 'formules', 3, 'Choisissez votre formule');
   await page.getByRole('button', { name: 'Choisir Horizon mensuel' }).click();
-  await expectStep(page, 'frais-de-dossier', 4, 'Frais de dossier');
+  await expectStep(page, 'informations-et-tarifs', 4, 'Informations précontractuelles');
 
-  // The coupon: once; the plan description changes; the fee is waived.
-  await page.getByRole('button', { name: 'Appliquer mon code avantage' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Votre code avantage est appliqué' })).toBeVisible();
-  await expect(page.getByText('Un accompagnement de 6 mois sans frais supplémentaires')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Appliquer mon code avantage' })).toHaveCount(0);
-  await page.reload();
-  await expect(page.getByText('Un accompagnement de 6 mois sans frais supplémentaires')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Appliquer mon code avantage' })).toHaveCount(0);
-
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
-  await page.getByRole('button', { name: /^Payer 0,00/ }).click();
-  await expectStep(page, 'informations-et-tarifs', 5, 'Informations précontractuelles');
+  // The server takes no money and no coupon before the contract is signed and 7 days have passed.
+  const link = await page.request.get('/api/v1/user/payment-link?offer=file_fee');
+  expect(link.status()).toBe(409);
+  expect(((await link.json()) as { error: { message: string } }).error.message).toContain('L224-91');
+  const coupon = await page.request.post('/api/v1/user/update', { data: { context: 'coupon' }, headers: { origin: baseURL ?? '' } });
+  expect(coupon.status()).toBe(409);
 });
 
 test('after the onboarding meeting (staff), the member fills in, signs and downloads the contract, then waits 7 days', async ({
@@ -235,25 +227,29 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   });
   await post({ context: 'form_per_inf', completed: true });
   await post({ context: 'sel_plan', id: 'plan_serenity_month', renounce: false });
-  await page.goto('/mon-compte');
-  await expectStep(page, 'frais-de-dossier', 4, 'Frais de dossier');
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
-  await expectStep(page, 'informations-et-tarifs', 5, 'Informations précontractuelles');
   await post({ context: 'pre_contract_ok', acknowledged: true });
-  await post({ context: 'onb_meet', date: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString() });
+  // The shared server's clock never moves: a meeting a few seconds ahead, so that it has started
+  // when staff mark it held (never before its start).
+  const meetingAt = Date.now() + 4000;
+  await post({ context: 'onb_meet', date: new Date(meetingAt).toISOString() });
   await post({ context: 'onb_meet_resa', status: true, uid: settings.id });
 
-  // Staff (a seeded account of this spec, second factor) record the meeting as done.
+  // Staff (a seeded account of this spec, second factor) record the meeting as done, once it has started.
   const staff = await playwright.request.newContext({ baseURL, extraHTTPHeaders: headers });
   await signInE2EStaff(staff, 'onboarding');
-  const done = await staff.post('/api/v1/user/update', { data: { context: 'onb_meet_ok', status: true, uid: settings.id } });
+  const held = { data: { context: 'onb_meet_ok', status: true, uid: settings.id } };
+  if (Date.now() < meetingAt - 500) {
+    const early = await staff.post('/api/v1/user/update', held);
+    expect(early.status(), await early.text()).toBe(409);
+  }
+  await page.waitForTimeout(Math.max(0, meetingAt - Date.now() + 500));
+  const done = await staff.post('/api/v1/user/update', held);
   expect(done.status(), await done.text()).toBe(200);
   await staff.dispose();
 
-  // Step 8: the contract form, with field-level errors.
+  // Step 7: the contract form, with field-level errors.
   await page.goto('/mon-compte');
-  await expectStep(page, 'attente-contrat', 8, 'Votre contrat');
+  await expectStep(page, 'attente-contrat', 7, 'Votre contrat');
   await page.getByLabel('Nom complet').fill('Amina Benali');
   await page.getByLabel('Adresse', { exact: true }).fill('12 rue de la République');
   await page.getByLabel('Code postal').fill('69003');
@@ -277,4 +273,10 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   expect(pdf.headers()['content-type']).toContain('application/pdf');
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
+  // No payment of any kind during the 7 days: no button, the payment step redirects here, the server refuses.
+  await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
+  await expect(page.getByText(/vous n’avez rien réglé/)).toBeVisible();
+  await page.goto('/mon-compte/inscription/frais-de-dossier');
+  await expectStep(page, 'attente-contrat', 7, 'Votre contrat');
+  expect((await page.request.get('/api/v1/user/payment-link?offer=file_fee')).status()).toBe(409);
 });

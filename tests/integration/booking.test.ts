@@ -5,12 +5,11 @@ import { PDFDocument, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
-import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
+import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -48,27 +47,10 @@ async function state(member: Member): Promise<string> {
   return (await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'))).state;
 }
 
-/** Steps 1-5: the member is on `prendre-un-rendez-vous`. */
+/** Steps 1-4 (nothing is paid before the contract: decision 105): the member is on `prendre-un-rendez-vous`. */
 async function toBooking(member: Member) {
   const sample = samplePayloads(member, clock.now().getTime());
-  const csid = `cs_test_booking_${member.id.replaceAll('-', '')}`;
-  await product.database.db.insert(checkoutSessions).values({
-    id: csid,
-    memberId: member.id,
-    offerId: 'file_fee',
-    amountTotal: FILE_FEE_CENTS,
-    currency: 'eur',
-    status: 'complete',
-    paymentStatus: 'paid',
-  });
-  for (const body of [
-    sample.profil,
-    sample.questionnaire,
-    sample.form_per_inf,
-    sample.sel_plan,
-    { ...sample.app, csid },
-    sample.pre_contract_ok,
-  ]) {
+  for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf, sample.sel_plan, sample.pre_contract_ok]) {
     const answer = await send(member.agent, body);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   }

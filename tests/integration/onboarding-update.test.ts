@@ -4,18 +4,24 @@ import { fakeClock } from '#bff/clock.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { expectedAmountCents } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { contextNames, definitionOf, parseUpdate } from '#machines/onboarding/update-contexts.ts';
+import { walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
+/** Signed in with its TOTP before any test moves the clock (the code is computed on the real time). */
+let staff: Awaited<ReturnType<typeof signInStaff>>;
 beforeAll(async () => {
   product = await startTestProduct({ clock });
+  staff = await signInStaff(product);
+  await staff.passTotp();
 });
 afterAll(() => product.stop());
 
@@ -111,9 +117,15 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     expect(log.map((e) => e.context)).toEqual(steps.map((s) => s.context));
     expect(final.version).toBe(log.length);
     // Each event starts where the previous one left the member; only time (the legal periods)
-    // moves a member between sub-states of a step without an event.
-    const step = (key: string | undefined) => key?.split('.')[0];
+    // moves a member without an event: between sub-states of a step, and from the 7-day
+    // renunciation period to the payment step (decision 105).
+    const step = (key: string | undefined) => (key === 'attente-contrat.delai-renonciation' ? 'frais-de-dossier' : key?.split('.')[0]);
     for (let i = 1; i < log.length; i += 1) expect(step(log[i]?.fromState)).toBe(step(log[i - 1]?.toState));
+    // No payment event was accepted before signature + 7 days.
+    const signed = log.find((e) => e.context === 'sub_date');
+    for (const payment of log.filter((e) => e.context === 'app' || e.context === 'sub')) {
+      expect(payment.createdAt.getTime() - (signed?.createdAt.getTime() ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(7 * DAY_MS);
+    }
   });
 
   it('refuses staff-only contexts from a member, and a member naming another member', async () => {
@@ -155,11 +167,7 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
   it('accepts a payment only for a recorded, paid session of this member, offer and amount, once', async () => {
     const member = await newMember();
     const other = await newMember('homme');
-    const now = clock.now().getTime();
-    const sample = samplePayloads(member, now);
-    for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf, sample.sel_plan]) {
-      expect((await send(member.agent, body)).status).toBe(200);
-    }
+    await walkToPayment({ member, staff, clock });
     const fee = expectedAmountCents('file_fee', { couponApplied: false });
     const attempts: [string, () => Promise<void>][] = [
       ['cs_test_unknown_000001', async () => {}],
@@ -173,11 +181,14 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
       expect(answer.status, csid).toBe(402);
       expect(answer.body.error.code).toBe('PAYMENT_NOT_CONFIRMED');
     }
-    expect((await stored(member.id)).version).toBe(4);
+    const signedVersion = (await stored(member.id)).version;
     await recordPaidSession('cs_test_good_00000001', member.id, 'file_fee', fee);
     expect((await send(member.agent, { context: 'app', email: member.email, csid: 'cs_test_good_00000001' })).status).toBe(200);
-    // The same session cannot confirm anything again (back to plans, choose, pay again with it).
-    expect((await stored(member.id)).version).toBe(5);
+    expect((await stored(member.id)).version).toBe(signedVersion + 1);
+    // The same session cannot confirm anything again, not even the subscription.
+    const reused = await send(member.agent, { context: 'sub', email: member.email, csid: 'cs_test_good_00000001' });
+    expect(reused.status).toBe(402);
+    expect((await stored(member.id)).version).toBe(signedVersion + 1);
   });
 
   it('serialises concurrent events for one member: no lost update, the log equals the record', async () => {

@@ -1,21 +1,28 @@
+import { createLogger, currentLogger, setLogger } from '#bff/logger.ts';
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { ConfigError, parseConfig } from '#bff/config.ts';
-import { checkoutSessions, members, webhookEvents } from '#bff/db/schema.ts';
+import { checkoutSessions, members, onboardingEvents, webhookEvents } from '#bff/db/schema.ts';
 import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { FILE_FEE_CENTS, offerIds } from '#machines/onboarding/plans.ts';
+import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { FILE_FEE_CENTS, offerById, offerIds } from '#machines/onboarding/plans.ts';
+import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
+import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
 let secret: string;
+let staff: Awaited<ReturnType<typeof signInStaff>>;
 beforeAll(async () => {
   product = await startTestProduct({ clock });
   secret = await standInSecret(product.database.db, STRIPE_STAND_IN_SECRET_KEY, 'whsec_');
+  staff = await signInStaff(product);
+  await staff.passTotp();
 });
 afterAll(() => product.stop());
 
@@ -38,14 +45,20 @@ async function send(agent: TestAgent, body: unknown) {
   return { status: response.status, body: (await response.json()) as ApiAnswer };
 }
 
-/** Profile, questionnaire, plan: the member is on `frais-de-dossier`. */
-async function toFileFee(member: Awaited<ReturnType<typeof newMember>>, extra: unknown[] = []) {
-  const sample = samplePayloads(member, clock.now().getTime());
-  for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf, sample.sel_plan, ...extra]) {
+/**
+ * The whole path up to the signature, then 7 whole days later (decision 105): the member is on
+ * the payment step `frais-de-dossier`, where `extra` (e.g. the coupon) is sent.
+ */
+async function toPayment(member: Awaited<ReturnType<typeof newMember>>, extra: unknown[] = [], staffAgent = staff) {
+  await walkToPayment({ member, staff: staffAgent, clock });
+  for (const body of extra) {
     const answer = await send(member.agent, body);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   }
 }
+
+/** Events of a walk up to the signature: profil … sub_date. */
+const EVENTS_TO_SIGNATURE = 10;
 
 const nowSeconds = () => Math.floor(clock.now().getTime() / 1000);
 const randomId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
@@ -120,6 +133,7 @@ async function sessionRow(id: string) {
 describe('POST /api/v1/webhooks/stripe', () => {
   it('accepts an event signed by the stripe library and records the session for the member and offer', async () => {
     const member = await newMember();
+    await toPayment(member);
     const csid = randomId('cs_test_');
     const response = await deliver(
       checkoutEvent('checkout.session.completed', {
@@ -211,7 +225,7 @@ describe('POST /api/v1/webhooks/stripe', () => {
 
   it('tolerates duplicates and any order: async_succeeded before completed, each delivered 3 times → one paid session', async () => {
     const member = await newMember();
-    await toFileFee(member);
+    await toPayment(member);
     const csid = randomId('cs_test_');
     const session = { id: csid, memberId: member.id, offerId: 'file_fee', amount: FILE_FEE_CENTS, email: member.email };
     const succeeded = checkoutEvent('checkout.session.async_payment_succeeded', { ...session, paymentStatus: 'paid' });
@@ -242,12 +256,12 @@ describe('POST /api/v1/webhooks/stripe', () => {
     expect((await sessionRow(csid))[0]?.paymentStatus).toBe('paid');
     const paid = await send(member.agent, { context: 'app', email: member.email, csid });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-    expect(paid.body.state).toBe('informations-et-tarifs');
+    expect(paid.body.state).toBe('frais-de-dossier');
   });
 
   it('does not let an unpaid session confirm the step', async () => {
     const member = await newMember();
-    await toFileFee(member);
+    await toPayment(member);
     const csid = randomId('cs_test_');
     await deliver(
       checkoutEvent('checkout.session.completed', {
@@ -268,7 +282,7 @@ describe('GET /api/v1/user/payment-link', () => {
   it('gives the link of the offer the step expects, with the member reference, e-mail, locale and promo code', async () => {
     const member = await newMember();
     expect((await member.agent.get('/api/v1/user/payment-link?offer=file_fee')).status).toBe(409);
-    await toFileFee(member);
+    await toPayment(member);
     const response = await member.agent.get('/api/v1/user/payment-link?offer=file_fee');
     expect(response.status).toBe(200);
     const { url, amountCents } = (await response.json()) as { url: string; amountCents: number };
@@ -282,8 +296,12 @@ describe('GET /api/v1/user/payment-link', () => {
       (await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'))).url,
     );
     expect(withCoupon.searchParams.get('prefilled_promo_code')).toBe('BIENVENUE');
+    // The subscription (the chosen plan's first instalment) is expected on the same step.
+    const plan = await member.agent.get('/api/v1/user/payment-link?offer=plan_serenity_month');
+    expect(plan.status).toBe(200);
+    expect(new URL(((await plan.json()) as { url: string }).url).searchParams.has('prefilled_promo_code')).toBe(false);
 
-    const wrongOffer = await member.agent.get('/api/v1/user/payment-link?offer=plan_serenity_month');
+    const wrongOffer = await member.agent.get('/api/v1/user/payment-link?offer=plan_horizon_month');
     expect(wrongOffer.status).toBe(409);
     expect(await wrongOffer.json()).toMatchObject({ error: { code: 'PAYMENT_NOT_EXPECTED' } });
     expect((await member.agent.get('/api/v1/user/payment-link?offer=pirate')).status).toBe(400);
@@ -314,7 +332,7 @@ async function payOnStandIn(agent: TestAgent, linkUrl: string, email: string) {
 describe('embedded checkout stand-in', () => {
   it('pays the file fee over HTTP: page, "Payer", signed webhook, redirect with csid, then `app` moves the member on', async () => {
     const member = await newMember();
-    await toFileFee(member);
+    await toPayment(member);
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
     const { pageHtml, location, csid } = await payOnStandIn(member.agent, url, member.email);
     expect(pageHtml).toContain('<html lang="fr">');
@@ -335,15 +353,26 @@ describe('embedded checkout stand-in', () => {
 
     const answer = await send(member.agent, { context: 'app', email: member.email, csid });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(answer.body.state).toBe('informations-et-tarifs');
+    expect(answer.body.state).toBe('frais-de-dossier');
     // Used once only.
     const again = await send(member.agent, { context: 'app', email: member.email, csid });
     expect(again.status).toBe(409);
+    expect((await member.agent.get('/api/v1/user/payment-link?offer=file_fee')).status).toBe(409);
+
+    // Then the subscription, on the same step: the member moves on to the 14-day withdrawal period.
+    const sub = await member.agent.json<{ url: string; amountCents: number }>(
+      member.agent.get('/api/v1/user/payment-link?offer=plan_serenity_month'),
+    );
+    const paidSub = await payOnStandIn(member.agent, sub.url, member.email);
+    expect(paidSub.location.pathname).toBe('/mon-compte/inscription/frais-de-dossier');
+    const subscribed = await send(member.agent, { context: 'sub', email: member.email, csid: paidSub.csid });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+    expect(subscribed.body.state).toBe('attente.delai-retractation');
   });
 
   it('applies the coupon as a 100 % promotion code: a 0 € session that confirms the file fee', async () => {
     const member = await newMember();
-    await toFileFee(member, [{ context: 'coupon' }]);
+    await toPayment(member, [{ context: 'coupon' }]);
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
     const { pageHtml, csid } = await payOnStandIn(member.agent, url, member.email);
     expect(pageHtml).toContain('BIENVENUE');
@@ -356,8 +385,8 @@ describe('embedded checkout stand-in', () => {
   it('refuses a forged csid, another member’s csid, and a promo code slipped into a link without the coupon', async () => {
     const member = await newMember();
     const other = await newMember();
-    await toFileFee(member);
-    await toFileFee(other);
+    await toPayment(member);
+    await toPayment(other);
     const forged = await send(member.agent, { context: 'app', email: member.email, csid: 'cs_test_forged_0000000000001' });
     expect(forged.status).toBe(402);
     expect(forged.body.error.code).toBe('PAYMENT_NOT_CONFIRMED');
@@ -377,7 +406,7 @@ describe('embedded checkout stand-in', () => {
     expect(cheap.body.error.message).toContain('montant');
 
     const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
-    expect(row?.version).toBe(4);
+    expect(row?.version).toBe(EVENTS_TO_SIGNATURE);
     // The other member can still use their own payment.
     expect((await send(other.agent, { context: 'app', email: other.email, csid: othersCsid })).status).toBe(200);
   });
@@ -392,6 +421,145 @@ describe('embedded checkout stand-in', () => {
     expect(body).toContain('mensualité');
     expect((await agent.get('/_local/checkout/pirate')).status).toBe(404);
     expect((await agent.get('/_local/stand-ins.css')).headers.get('content-type')).toContain('text/css');
+  });
+});
+
+describe('no money before signature + 7 whole days (L224-91, decision 105)', () => {
+  type Walked = Awaited<ReturnType<typeof newMember>>;
+
+  /** A member signed exactly 7 days minus 1 ms ago, or (signed: false) one who has only chosen a plan. */
+  async function tooEarly(signed = true): Promise<{ member: Walked; opensAt: number | null }> {
+    const member = await newMember();
+    const { signedAt } = await walkOnboarding({ member, staff, clock, until: signed ? 'sub_date' : 'sel_plan' });
+    if (signedAt === null) return { member, opensAt: null };
+    const opensAt = signedAt + 7 * DAY_MS;
+    clock.set(new Date(opensAt - 1));
+    return { member, opensAt };
+  }
+
+  /** Everything a payment could leave behind: the member, their events and sessions, the webhook log. */
+  async function traces(memberId: string) {
+    const db = product.database.db;
+    const [row] = await db.select().from(members).where(eq(members.id, memberId));
+    return {
+      version: row?.version,
+      onboarding: row?.onboarding,
+      events: (await db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId))).length,
+      sessions: (await db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, memberId))).length,
+      webhookEvents: (await db.select().from(webhookEvents)).length,
+    };
+  }
+
+  it.each([
+    ['after the plan, before any contract', false, 'informations-et-tarifs'],
+    ['1 ms before day 7 after signature', true, 'attente-contrat.delai-renonciation'],
+  ])('the payment links are refused %s (409 with the state, in French)', async (_label, signed, state) => {
+    const { member } = await tooEarly(signed);
+    for (const offer of ['file_fee', 'plan_serenity_month']) {
+      const response = await member.agent.get(`/api/v1/user/payment-link?offer=${offer}`);
+      expect(response.status).toBe(409);
+      const body = (await response.json()) as { error: { code: string; message: string; state: string } };
+      expect(body.error).toMatchObject({ code: 'PAYMENT_NOT_EXPECTED', state });
+      expect(body.error.message).toContain('L224-91');
+    }
+  });
+
+  it('the checkout stand-in refuses to show or take a payment (409), records nothing, and does not redirect', async () => {
+    const { member } = await tooEarly();
+    const before = await traces(member.id);
+    for (const offer of ['file_fee', 'plan_serenity_month']) {
+      const query = new URLSearchParams({ client_reference_id: member.id, prefilled_email: member.email, locale: 'fr' });
+      const page = await member.agent.get(`/_local/checkout/${offer}?${query}`);
+      expect(page.status).toBe(409);
+      const html = await page.text();
+      expect(html).toContain('Paiement impossible pour le moment');
+      expect(html).toContain('L224-91');
+      expect(html).not.toContain('<form');
+      const form = new URLSearchParams({ client_reference_id: member.id, prefilled_promo_code: '', email: member.email });
+      const posted = await member.agent.request('POST', `/_local/checkout/${offer}`, form.toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: TEST_SITE,
+      });
+      expect(posted.status).toBe(409);
+      expect(posted.headers.get('location')).toBeNull();
+    }
+    expect(await traces(member.id)).toEqual(before);
+  });
+
+  it('a signed Stripe webhook is acknowledged, logged as refused, and records nothing; the same payment at day 7 is recorded', async () => {
+    const { member, opensAt } = await tooEarly();
+    const before = await traces(member.id);
+    const csid = randomId('cs_test_');
+    const session = { id: csid, memberId: member.id, email: member.email, paymentStatus: 'paid' as const };
+    const logged: string[] = [];
+    const previous = currentLogger();
+    setLogger(createLogger('warn', { write: (line: string) => void logged.push(line) }));
+    try {
+      for (const offer of ['file_fee', 'plan_serenity_month'] as const) {
+        const response = await deliver(
+          checkoutEvent('checkout.session.completed', { ...session, offerId: offer, amount: offerById(offer).amountCents }),
+        );
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ received: true, outcome: 'refused' });
+      }
+      const refusals = logged
+        .map((line) => JSON.parse(line) as { msg: string; memberId?: string })
+        .filter((entry) => entry.memberId === member.id);
+      expect(refusals).toHaveLength(2);
+      expect(refusals.every((entry) => entry.msg.includes('refusé'))).toBe(true);
+    } finally {
+      setLogger(previous);
+    }
+    expect(await traces(member.id)).toEqual(before);
+    expect(await sessionRow(csid)).toHaveLength(0);
+
+    clock.set(new Date(opensAt ?? 0));
+    const onTime = await deliver(checkoutEvent('checkout.session.completed', { ...session, offerId: 'file_fee', amount: FILE_FEE_CENTS }));
+    expect(await onTime.json()).toMatchObject({ outcome: 'recorded' });
+    expect(await sessionRow(csid)).toHaveLength(1);
+    expect((await send(member.agent, { context: 'app', email: member.email, csid })).body.state).toBe('frais-de-dossier');
+  });
+
+  it('`app`, `sub` and the coupon are refused (409 with the state) even with a paid session, which stays unused', async () => {
+    const { member } = await tooEarly();
+    const db = product.database.db;
+    const sample = samplePayloads(member, clock.now().getTime());
+    // Sessions as a webhook would have recorded them (had it been allowed to).
+    await db.insert(checkoutSessions).values([
+      {
+        id: 'cs_test_early_file_fee_01',
+        memberId: member.id,
+        offerId: 'file_fee',
+        amountTotal: FILE_FEE_CENTS,
+        currency: 'eur',
+        status: 'complete',
+        paymentStatus: 'paid',
+      },
+      {
+        id: 'cs_test_early_plan_0001',
+        memberId: member.id,
+        offerId: 'plan_serenity_month',
+        amountTotal: offerById('plan_serenity_month').amountCents,
+        currency: 'eur',
+        status: 'complete',
+        paymentStatus: 'paid',
+      },
+    ]);
+    const before = await traces(member.id);
+    for (const body of [
+      { ...sample.app, csid: 'cs_test_early_file_fee_01' },
+      { ...sample.sub, csid: 'cs_test_early_plan_0001' },
+      sample.coupon,
+    ]) {
+      const answer = await send(member.agent, body);
+      expect(answer.status, body.context).toBe(409);
+      expect(answer.body.error.code).toBe('TRANSITION_REFUSED');
+      expect(answer.body.state ?? (answer.body.error as { state?: string }).state).toBe('attente-contrat.delai-renonciation');
+      expect(answer.body.error.message).toContain('L224-91');
+    }
+    expect(await traces(member.id)).toEqual(before);
+    const unused = await db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, member.id));
+    expect(unused.map((row) => row.consumedAt)).toEqual([null, null]);
   });
 });
 
@@ -423,15 +591,18 @@ describe('configured Payment Links (hosted Stripe)', () => {
 
   it('links to the configured link, verifies with the configured secret, maps payment_link back to the offer, ignores live events', async () => {
     const hostedSecret = 'whsec_configured_for_tests';
+    // A fresh product: its clock starts at the real time again, so that the staff TOTP (computed on
+    // the real time) is accepted; the walks of the tests above moved the shared clock weeks ahead.
+    clock.set(new Date());
     const hosted = await startTestProduct({
       clock,
       env: { STRIPE_PAYMENT_LINKS: JSON.stringify(links), STRIPE_WEBHOOK_SECRET: hostedSecret },
     });
     try {
       const member = await newMember(hosted);
-      const sample = samplePayloads(member, clock.now().getTime());
-      for (const body of [sample.profil, sample.questionnaire, sample.form_per_inf, sample.sel_plan])
-        expect((await send(member.agent, body)).status).toBe(200);
+      const hostedStaff = await signInStaff(hosted);
+      await hostedStaff.passTotp();
+      await toPayment(member, [], hostedStaff);
       const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
       expect(url).toBe(
         `https://buy.stripe.com/test_fileFee01?client_reference_id=${member.id}&prefilled_email=${encodeURIComponent(member.email)}&locale=fr`,

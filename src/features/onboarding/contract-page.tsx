@@ -2,17 +2,15 @@ import { useState } from 'react';
 import * as v from 'valibot';
 import { contractFormSchema } from '#machines/onboarding/forms.ts';
 import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
-import { formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
-import { CONTRACT_PDF_URL, flattenFieldErrors, getPaymentLink, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
+import { CONTRACT_PDF_URL, flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { subOf } from '#src/features/onboarding/onboarding-state.ts';
-import { usePaymentReturn } from '#src/features/onboarding/payment-return.ts';
 import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { textOf } from '#src/lib/form.ts';
@@ -120,66 +118,11 @@ function SignStep() {
   );
 }
 
-function PaymentStep({ csid }: { csid: string | undefined }) {
-  const { user } = useSession();
-  const payment = usePaymentReturn('sub', user?.email, csid);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
-  if (csid && payment.status !== 'failed') {
-    return (
-      <p role="status" className={styles.text}>
-        Confirmation de votre paiement en cours…
-      </p>
-    );
-  }
-  return (
-    <section className={styles.section} aria-labelledby="pay">
-      <h2 id="pay" className={styles.sectionTitle}>
-        Paiement de l’abonnement
-      </h2>
-      {plan ? (
-        <p>
-          Formule {plan.title} ({plan.durationMonths} mois) :{' '}
-          {plan.installments > 1
-            ? `${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois`
-            : `${formatEuros(plan.totalCents)} en une fois`}
-          .
-        </p>
-      ) : null}
-      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
-      <PdfLink />
-      <div className={styles.actions}>
-        <Button
-          loading={busy}
-          loadingText="Ouverture du paiement…"
-          disabled={!plan}
-          onClick={async () => {
-            if (!plan) return;
-            setBusy(true);
-            setError(null);
-            const result = await getPaymentLink(plan.id);
-            if (result.ok) {
-              window.location.assign(result.data.url);
-              return;
-            }
-            setError(
-              result.error.status === 404
-                ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
-                : result.error.message,
-            );
-            setBusy(false);
-          }}
-        >
-          Payer l’abonnement
-        </Button>
-      </div>
-    </section>
-  );
-}
-
-/** Step 8: contract form, signature, the 7-day wait (L224-91), then the subscription payment. */
-export function ContractPage({ csid }: { csid?: string | undefined }) {
+/**
+ * Step 7: contract form, signature, then the 7-day renunciation period during which no money of
+ * any kind is asked (L224-91). At day 7 the chart moves on to the payment step (frais-de-dossier).
+ */
+export function ContractPage() {
   const { user } = useSession();
   const { goToCurrent } = useOnboardingUpdate();
   const sub = subOf(user?.state);
@@ -199,17 +142,15 @@ export function ContractPage({ csid }: { csid?: string | undefined }) {
             Contrat signé
           </h2>
           <p>
-            Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement avant{' '}
-            {NO_PAYMENT_PERIOD_DAYS} jours après la signature (article L224-91 du Code de la consommation) : le paiement de l’abonnement
-            s’ouvrira à cette date.
+            Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement, de quelque nature que ce
+            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224-91 du Code de la consommation) : vous n’avez
+            rien réglé et pouvez renoncer au contrat sans frais pendant ce délai. Le paiement des frais de dossier et de l’abonnement
+            s’ouvrira ensuite.
           </p>
-          {opensAt !== null ? (
-            <Countdown until={opensAt} label="Ouverture du paiement de l’abonnement :" onDone={() => void goToCurrent()} />
-          ) : null}
+          {opensAt !== null ? <Countdown until={opensAt} label="Ouverture du paiement :" onDone={() => void goToCurrent()} /> : null}
           <PdfLink />
         </section>
       ) : null}
-      {sub === 'paiement' ? <PaymentStep csid={csid} /> : null}
     </StepPage>
   );
 }

@@ -1,81 +1,101 @@
 import { useCallback, useEffect, useState } from 'react';
-import { FILE_FEE_WITH_COUPON_CENTS, fileFee, formatEuros, isPlanId, planById, planDescription } from '#machines/onboarding/plans.ts';
+import {
+  expectedAmountCents,
+  FILE_FEE_WITH_COUPON_CENTS,
+  fileFee,
+  formatEuros,
+  isPlanId,
+  type OfferId,
+  planById,
+  planDescription,
+} from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { getPaymentLink, type LinkAnswer } from '#src/features/onboarding/onboarding-api.ts';
+import { getPaymentLink } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { useChart, useChartAllows } from '#src/features/onboarding/onboarding-chart.tsx';
 import { usePaymentReturn } from '#src/features/onboarding/payment-return.ts';
-import { PlanPrice } from '#src/features/onboarding/plans-page.tsx';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
-import { useChart, useChartAllows } from '#src/features/onboarding/onboarding-chart.tsx';
 
-/** Step 4: the file fee (228 € struck, 169 €), the coupon (once), "Payer", or back to the plans. */
+/**
+ * Step 8 (decision 105): from 7 whole days after signature, the file fee and the subscription (or
+ * its first instalment) with one total and one "Payer" action. Stripe Payment Links take one offer
+ * each, so "Payer" runs the parts one after the other, file fee first: each secure page comes back
+ * here with `?csid=`, the server confirms that part (`app`, then `sub`), and the button continues
+ * with what is left. The coupon (once, never after renouncing) waives the file fee.
+ */
 export function FileFeePage({ csid }: { csid?: string | undefined }) {
   const { user } = useSession();
   const { update } = useOnboardingUpdate();
-  const payment = usePaymentReturn('app', user?.email, csid);
-  const [link, setLink] = useState<LinkAnswer | null>(null);
-  const [linkError, setLinkError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'coupon' | 'pay' | 'change' | null>(null);
+  const feePaid = user?.subscription.applicationFeesPaid === true;
+  const subscriptionPaid = user?.subscription.subscriptionFeesPaid === true;
+  // The checkout that came back is the part being paid: the file fee until it is confirmed.
+  const returning: 'app' | 'sub' = feePaid ? 'sub' : 'app';
+  const payment = usePaymentReturn(returning, user?.email, csid);
+  const [busy, setBusy] = useState<'coupon' | 'pay' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
-
-  const loadLink = useCallback(async () => {
-    const result = await getPaymentLink('file_fee');
-    if (result.ok) {
-      setLink(result.data);
-      setLinkError(null);
-    } else {
-      setLink(null);
-      setLinkError(
-        result.error.status === 404
-          ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
-          : result.error.message,
-      );
-    }
-  }, []);
-
-  useEffect(() => {
-    if (!csid) void loadLink();
-  }, [csid, loadLink]);
 
   const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
   // What the chart (restored from the record, as on the server) says about the coupon.
   const couponApplied = useChart((snapshot) => snapshot.context.couponApplied) ?? false;
   const couponAllowed = useChartAllows({ context: 'coupon' });
 
+  const feeCents = expectedAmountCents('file_fee', { couponApplied });
+  const subscriptionCents = plan ? expectedAmountCents(plan.id, { couponApplied: false }) : 0;
+  const totalCents = feeCents + subscriptionCents;
+  const dueCents = (feePaid ? 0 : feeCents) + (subscriptionPaid ? 0 : subscriptionCents);
+  const nextOffer: OfferId | null = !feePaid ? 'file_fee' : !subscriptionPaid && plan ? plan.id : null;
+
+  const [linkReady, setLinkReady] = useState<boolean | null>(null);
+  const checkLink = useCallback(async () => {
+    if (!nextOffer) return;
+    const result = await getPaymentLink(nextOffer);
+    setLinkReady(result.ok);
+    if (!result.ok) {
+      setError(
+        result.error.status === 404
+          ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
+          : result.error.message,
+      );
+    }
+  }, [nextOffer]);
+
+  useEffect(() => {
+    if (!csid) void checkLink();
+  }, [csid, checkLink]);
+
   async function applyCoupon() {
     setBusy('coupon');
     setError(null);
     // Reloads the session too: the chart is restored from the new record (coupon applied).
     const result = await update({ context: 'coupon' });
-    if (result.ok) {
-      await loadLink();
-      setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
-    } else setError(result.error.message);
+    if (result.ok) setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
+    else setError(result.error.message);
     setBusy(null);
   }
 
-  async function changePlan() {
-    setBusy('change');
-    setError(null);
-    const result = await update({ context: 'sel_plan_res' });
-    if (!result.ok) setError(result.error.message);
-    setBusy(null);
-  }
-
-  function pay() {
-    if (!link) return;
+  async function pay() {
+    if (!nextOffer) return;
     setBusy('pay');
-    window.location.assign(link.url);
+    setError(null);
+    const result = await getPaymentLink(nextOffer);
+    if (result.ok) {
+      window.location.assign(result.data.url);
+      return;
+    }
+    setError(
+      result.error.status === 404 ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.' : result.error.message,
+    );
+    setBusy(null);
   }
 
-  if (csid && payment.status !== 'failed') {
+  if (csid && payment.status === 'confirming') {
     return (
-      <StepPage step="frais-de-dossier" title="Frais de dossier">
+      <StepPage step="frais-de-dossier" title="Paiement">
         <p role="status" className={styles.text}>
           Confirmation de votre paiement en cours…
         </p>
@@ -86,62 +106,54 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
   return (
     <StepPage
       step="frais-de-dossier"
-      title="Frais de dossier"
-      intro="Les frais de dossier couvrent l’ouverture et l’étude de votre dossier, avant l’entretien personnalisé."
+      title="Paiement"
+      intro="Votre contrat est signé et le délai de 7 jours sans aucun paiement (article L224-91 du Code de la consommation) est écoulé : vous pouvez régler les frais de dossier et votre abonnement."
     >
-      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : (error ?? linkError)}</FormAlert>
+      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
       <FormAlert tone="success">{info}</FormAlert>
-      {plan ? (
-        <section className={styles.section} aria-labelledby="chosen-plan">
-          <h2 id="chosen-plan" className={styles.sectionTitle}>
-            Votre formule : {plan.title} ({plan.durationMonths} mois)
-          </h2>
-          <PlanPrice plan={plan} />
-          <p>{planDescription(plan, couponApplied)}</p>
-          <div className={styles.actions}>
-            <Button
-              variant="secondary"
-              loading={busy === 'change'}
-              loadingText="Retour aux formules…"
-              onClick={changePlan}
-              disabled={busy !== null && busy !== 'change'}
-            >
-              Changer de formule
-            </Button>
-          </div>
-        </section>
-      ) : null}
-      <section className={styles.cardHighlight} aria-labelledby="file-fee" style={{ marginTop: '1.5rem', maxWidth: '42rem' }}>
-        <p className={styles.badge}>{fileFee.discount.label}</p>
-        <h2 id="file-fee" className={styles.cardTitle}>
-          {fileFee.title}
+      <section className={styles.cardHighlight} aria-labelledby="to-pay" style={{ maxWidth: '42rem' }}>
+        <h2 id="to-pay" className={styles.cardTitle}>
+          À régler
         </h2>
-        <p className={styles.price}>
-          <del className={styles.struck}>
-            <span className={srOnly}>Prix habituel : </span>
-            {formatEuros(fileFee.discount.originalPriceCents)}
-          </del>{' '}
-          {couponApplied ? (
-            <>
-              <del className={styles.struck}>{formatEuros(fileFee.priceCents)}</del> {formatEuros(FILE_FEE_WITH_COUPON_CENTS)}
-            </>
-          ) : (
-            <>
-              <span className={srOnly}>Prix de lancement : </span>
-              {formatEuros(fileFee.priceCents)}
-            </>
-          )}
+        <ul className={styles.list}>
+          <li data-testid="line-file-fee">
+            {fileFee.title} :{' '}
+            {couponApplied ? (
+              <>
+                <del className={styles.struck}>
+                  <span className={srOnly}>Prix sans le code : </span>
+                  {formatEuros(fileFee.priceCents)}
+                </del>{' '}
+                {formatEuros(FILE_FEE_WITH_COUPON_CENTS)} (code avantage)
+              </>
+            ) : (
+              formatEuros(feeCents)
+            )}
+            {feePaid ? ' — réglé' : null}
+          </li>
+          {plan ? (
+            <li data-testid="line-subscription">
+              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
+              {plan.installments > 1
+                ? `${formatEuros(subscriptionCents)}, première des ${plan.installments} mensualités (les suivantes sont prélevées chaque mois)`
+                : `${formatEuros(subscriptionCents)} en une fois`}
+              {subscriptionPaid ? ' — réglé' : null}
+            </li>
+          ) : null}
+        </ul>
+        <p className={styles.price} data-testid="payment-total">
+          Total aujourd’hui : {formatEuros(totalCents)}
         </p>
-        <p>{fileFee.description}</p>
-        {couponApplied ? <p>Code avantage appliqué : frais de dossier offerts.</p> : null}
+        {plan ? <p>{planDescription(plan, couponApplied)}</p> : null}
+        {feePaid && !subscriptionPaid ? <p role="status">Frais de dossier réglés. Reste à régler : {formatEuros(dueCents)}.</p> : null}
         <div className={styles.actions}>
           <Button
             onClick={pay}
-            disabled={!link || (busy !== null && busy !== 'pay')}
+            disabled={nextOffer === null || linkReady === false || (busy !== null && busy !== 'pay')}
             loading={busy === 'pay'}
             loadingText="Ouverture du paiement…"
           >
-            Payer
+            {feePaid ? `Payer ${formatEuros(dueCents)}` : 'Payer'}
           </Button>
           {couponAllowed && !couponApplied ? (
             <Button
@@ -158,7 +170,10 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
         {user?.subscription.renouncedWithdrawalRight === true ? (
           <p className={styles.cycle}>Le code avantage n’est pas disponible lorsque vous avez demandé à commencer sans attendre.</p>
         ) : null}
-        <p className={styles.cycle}>Le paiement est sécurisé par Stripe. Vous reviendrez ici automatiquement après le paiement.</p>
+        <p className={styles.cycle}>
+          Le paiement est sécurisé par Stripe. Il se fait en deux passages sur la page de paiement : les frais de dossier, puis l’abonnement
+          ; vous revenez ici automatiquement après chacun.
+        </p>
       </section>
     </StepPage>
   );

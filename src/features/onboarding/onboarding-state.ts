@@ -9,7 +9,7 @@ import {
   type TopState,
 } from '#machines/onboarding/steps.ts';
 
-/** `'attente-contrat.paiement'` → `{ 'attente-contrat': 'paiement' }`; null when unreadable. */
+/** `'attente-contrat.signature'` → `{ 'attente-contrat': 'signature' }`; null when unreadable. */
 export function parseStateKey(key: string | null | undefined): OnboardingStateValue | null {
   if (!key) return null;
   const [top, sub] = key.split('.', 2) as [string, string | undefined];

@@ -1,3 +1,4 @@
+import { useRouter } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import type { ApiFailure } from '#src/lib/api-client.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
@@ -8,12 +9,14 @@ const RETRY_MS = 1500;
 /**
  * Back from a payment link with `?csid=`: sends `app` or `sub` with the member's e-mail and the
  * checkout session id. The server only accepts a session it knows as paid (its webhook may
- * arrive a little after the redirect: a 402 is retried a few times).
+ * arrive a little after the redirect: a 402 is retried a few times). Once confirmed, the `csid`
+ * is dropped from the address (the payment step may stay on screen for the next part).
  */
 export function usePaymentReturn(context: 'app' | 'sub', email: string | undefined, csid: string | undefined) {
   const { update } = useOnboardingUpdate();
+  const router = useRouter();
   const started = useRef(false);
-  const [status, setStatus] = useState<'idle' | 'confirming' | 'failed'>(csid ? 'confirming' : 'idle');
+  const [status, setStatus] = useState<'idle' | 'confirming' | 'done' | 'failed'>(csid ? 'confirming' : 'idle');
   const [error, setError] = useState<ApiFailure | null>(null);
 
   useEffect(() => {
@@ -22,7 +25,12 @@ export function usePaymentReturn(context: 'app' | 'sub', email: string | undefin
     void (async () => {
       for (let attempt = 0; attempt <= RETRIES; attempt += 1) {
         const result = await update({ context, email, csid });
-        if (result.ok) return;
+        if (result.ok) {
+          setStatus('done');
+          const { pathname, searchStr } = router.state.location;
+          if (searchStr.includes('csid=')) await router.navigate({ href: pathname, replace: true });
+          return;
+        }
         if (result.error.status !== 402 || attempt === RETRIES) {
           setError(result.error);
           setStatus('failed');
@@ -31,7 +39,7 @@ export function usePaymentReturn(context: 'app' | 'sub', email: string | undefin
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
       }
     })();
-  }, [context, email, csid, update]);
+  }, [context, email, csid, update, router]);
 
   return { status, error };
 }

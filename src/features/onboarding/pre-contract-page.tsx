@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import * as v from 'valibot';
 import { FILE_FEE_CENTS, formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
 import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
@@ -12,13 +13,23 @@ import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
-/** Step 5: pre-contract information (prices, term, withdrawal rights), acknowledged by the member. */
+/** Step 4: pre-contract information (prices, term, withdrawal rights), acknowledged by the member; the plan may still change. */
 export function PreContractPage() {
   const { user } = useSession();
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const { update } = useOnboardingUpdate();
   const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
   const renounced = user?.subscription.renouncedWithdrawalRight === true;
+  const [changing, setChanging] = useState(false);
+  const [changeError, setChangeError] = useState<string | null>(null);
+
+  async function changePlan() {
+    setChanging(true);
+    setChangeError(null);
+    const result = await update({ context: 'sel_plan_res' });
+    if (!result.ok) setChangeError(result.error.message);
+    setChanging(false);
+  }
 
   const onSubmit = handleSubmit(async (data) => {
     const body = { context: 'pre_contract_ok', acknowledged: data.get('acknowledged') === 'true' };
@@ -40,7 +51,10 @@ export function PreContractPage() {
           Prix
         </h2>
         <ul className={styles.list}>
-          <li>Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, déjà réglés.</li>
+          <li>
+            Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, réglés avec l’abonnement, au plus tôt {NO_PAYMENT_PERIOD_DAYS} jours après la
+            signature du contrat. Rien n’est à payer aujourd’hui.
+          </li>
           {plan ? (
             <li>
               Formule {plan.title} ({plan.durationMonths} mois) :{' '}
@@ -52,6 +66,12 @@ export function PreContractPage() {
           ) : null}
           <li>Aucun autre frais ne vous sera demandé pendant la durée du contrat.</li>
         </ul>
+        <FormAlert tone="error">{changeError}</FormAlert>
+        <div className={styles.actions}>
+          <Button variant="secondary" loading={changing} loadingText="Retour aux formules…" onClick={changePlan} disabled={submitting}>
+            Changer de formule
+          </Button>
+        </div>
       </section>
       <section className={styles.section} aria-labelledby="term">
         <h2 id="term" className={styles.sectionTitle}>
@@ -76,8 +96,9 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Délai de réflexion : aucun paiement de l’abonnement ne peut être exigé avant {NO_PAYMENT_PERIOD_DAYS} jours après la signature
-            du contrat (article L224-91 du Code de la consommation).
+            Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
+            {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224-91 du Code de la consommation) ; vous pouvez
+            renoncer au contrat sans frais pendant ce délai.
           </li>
           <li>
             Délai de rétractation : vous pouvez vous rétracter pendant {WITHDRAWAL_PERIOD_DAYS} jours après la signature, sans motif

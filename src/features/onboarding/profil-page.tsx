@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { maritalStatusLabels, personalInfoSchema, prayerPracticeLabels } from '#machines/onboarding/forms.ts';
+import { personalInfoSchema } from '#machines/onboarding/forms.ts';
+import { maritalStatusLabels, prayerPracticeLabels } from '#machines/onboarding/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';

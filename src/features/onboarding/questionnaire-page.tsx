@@ -1,11 +1,6 @@
 import * as v from 'valibot';
-import {
-  maritalStatusLabels,
-  professionalSituationLabels,
-  questionnaireSchema,
-  regionLabels,
-  soughtPracticeLabels,
-} from '#machines/onboarding/forms.ts';
+import { questionnaireSchema } from '#machines/onboarding/forms.ts';
+import { maritalStatusLabels, professionalSituationLabels, regionLabels, soughtPracticeLabels } from '#machines/onboarding/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';

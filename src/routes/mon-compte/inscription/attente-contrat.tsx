@@ -4,13 +4,12 @@ import { validateCsidSearch } from '#src/features/onboarding/csid-search.ts';
 import { stepGuard } from '#src/features/onboarding/step-guard.ts';
 import { useDocumentTitle } from '#src/lib/document-title.tsx';
 
-/** Onboarding step "attente-contrat"; `?csid=` is the checkout session a payment link brings back. */
+/** Onboarding step "attente-contrat" (contract, signature, 7 days without payment); `?csid=` is accepted and ignored (payments return to frais-de-dossier). */
 export const Route = createFileRoute('/mon-compte/inscription/attente-contrat')({
   validateSearch: validateCsidSearch,
   beforeLoad: stepGuard('attente-contrat'),
   component: function StepRoute() {
     useDocumentTitle('Votre contrat — Union Sincère');
-    const { csid } = Route.useSearch();
-    return <ContractPage csid={csid} />;
+    return <ContractPage />;
   },
 });

@@ -9,7 +9,7 @@ export const Route = createFileRoute('/mon-compte/inscription/frais-de-dossier')
   validateSearch: validateCsidSearch,
   beforeLoad: stepGuard('frais-de-dossier'),
   component: function StepRoute() {
-    useDocumentTitle('Frais de dossier — Union Sincère');
+    useDocumentTitle('Paiement — Union Sincère');
     const { csid } = Route.useSearch();
     return <FileFeePage csid={csid} />;
   },
