@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { PageFrontMatterSchema, parseDocument } from './bff/content/markdown.ts';
-import { activePlans, FILE_FEE_DISPLAYED_CENTS, fileFee, formatEuros, plans } from './machines/onboarding/plans.ts';
+import { activePlans, FILE_FEE_DISPLAYED_CENTS, fileFee, formatEuros } from './machines/onboarding/plans.ts';
 import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from './machines/public-site/public-forms.ts';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
 import { versionPlugin } from './scripts/vite-plugin-version.ts';
@@ -18,7 +18,6 @@ import { versionPlugin } from './scripts/vite-plugin-version.ts';
  */
 function publicPlansPlugin(): Plugin {
   const id = 'virtual:public-plans';
-  const payInFull = (name: string, type: 'cash' | 'cashback') => plans.find((p) => p.name === name && p.type === type);
   return {
     name: 'union-public-plans',
     resolveId: (source) => (source === id ? `\0${id}` : null),
@@ -27,8 +26,8 @@ function publicPlansPlugin(): Plugin {
       const monthly = activePlans('cash')
         .filter((plan) => plan.type === 'monthly')
         .map((plan) => {
-          const cash = payInFull(plan.name, 'cash');
-          const cashback = payInFull(plan.name, 'cashback');
+          // The pay-in-full price depends on the staff's setting: tokens filled in at serve time (decision 106).
+          const pack = plan.name === 'horizon' ? 'horizon' : 'serenite';
           return {
             id: plan.id,
             title: plan.title,
@@ -36,8 +35,8 @@ function publicPlansPlugin(): Plugin {
             highlight: plan.highlight,
             price: formatEuros(plan.priceCents),
             cycleLabel: plan.cycleLabel,
-            cashPrice: cash ? formatEuros(cash.priceCents) : '',
-            cashbackPrice: cashback ? formatEuros(cashback.priceCents) : null,
+            payInFull: `{{${pack}.une-fois}}`,
+            payInFullDetail: `{{${pack}.une-fois-detail}}`,
             features: [...plan.features],
           };
         });
@@ -129,10 +128,10 @@ export default defineConfig({
           groups: [
             // React and the router: one chunk every page loads first, instead of a dozen small ones.
             { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
-            // The public pages' shell (header, buttons, content page): one chunk, not ten.
+            // The public pages' shell (header, buttons, content page and its token filling): one chunk, not ten.
             {
               name: 'site',
-              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)/,
+              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta|site-values))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)|machines[\\/]public-site[\\/]fill-tokens/,
             },
             // The form fields and helpers of the public forms (also used by the member area).
             {

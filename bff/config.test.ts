@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
 import { ConfigError, parseConfig } from '#bff/config.ts';
+import { offerIds } from '#machines/onboarding/plans.ts';
+import { AgencyIdentitySchema, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 
 describe('configuration', () => {
   it('runs on embedded defaults with no variable at all', () => {
@@ -58,5 +61,97 @@ describe('configuration', () => {
 
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
+  });
+});
+
+describe('the agency identity (decision 106)', () => {
+  const identity = {
+    AGENCY_LEGAL_NAME: 'Union Sincère SAS',
+    AGENCY_LEGAL_FORM: 'société par actions simplifiée au capital de 5 000 €',
+    AGENCY_ADDRESS: '12 rue des Lilas, 69003 Lyon',
+    AGENCY_RCS: 'RCS Lyon 123 456 789',
+    AGENCY_SIRET: '123 456 789 00012',
+    AGENCY_PHONE: '04 72 00 00 00',
+    AGENCY_EMAIL: 'bonjour@union-sincere.fr',
+    AGENCY_MEDIATOR_NAME: 'CM2C',
+    AGENCY_MEDIATOR_URL: 'https://www.cm2c.net',
+    AGENCY_VAT: 'TVA non applicable, art. 293 B du CGI',
+    AGENCY_PUBLICATION_DIRECTOR: 'Amina Benali, présidente',
+    AGENCY_HOST: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
+  };
+  /** Everything production needs but the identity. */
+  const production = {
+    NODE_ENV: 'production',
+    PUBLIC_SITE_URL: 'https://www.union-sincere.fr',
+    SUPABASE_URL: 'https://abc.supabase.co',
+    SUPABASE_ANON_KEY: 'anon',
+    SUPABASE_SERVICE_ROLE_KEY: 'service',
+    DATABASE_URL: 'postgres://u:p@db:5432/app',
+    SMTP_URL: 'smtps://u:p@smtp.example:465',
+    STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    STRIPE_PAYMENT_LINKS: JSON.stringify(Object.fromEntries(offerIds.map((id) => [id, `https://buy.stripe.com/${id.replace(/_/g, '')}`]))),
+    CALENDLY_URL: 'https://calendly.com/union-sincere/decouverte',
+    CALENDLY_WEBHOOK_SIGNING_KEY: 'key',
+  };
+  const refusal = (env: Record<string, string>) => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    return null;
+  };
+
+  it('runs on the demo identity outside production, never on a placeholder', () => {
+    const config = parseConfig({});
+    expect(config.agency).toEqual(DEMO_AGENCY_IDENTITY);
+    expect(config.agencyEmail).toBe(DEMO_AGENCY_IDENTITY.email);
+    expect(JSON.stringify(config.agency)).not.toMatch(PLACEHOLDER_PATTERN);
+    expect(config.agency.legalName).toMatch(/démonstration/);
+    // Every demo value passes the schema production values must pass.
+    expect(v.safeParse(AgencyIdentitySchema, DEMO_AGENCY_IDENTITY).success).toBe(true);
+  });
+
+  it('reads every field from its variable', () => {
+    const config = parseConfig({ ...production, ...identity });
+    expect(config.agency).toEqual({
+      legalName: 'Union Sincère SAS',
+      legalForm: 'société par actions simplifiée au capital de 5 000 €',
+      address: '12 rue des Lilas, 69003 Lyon',
+      rcs: 'RCS Lyon 123 456 789',
+      siret: '123 456 789 00012',
+      phone: '04 72 00 00 00',
+      email: 'bonjour@union-sincere.fr',
+      mediatorName: 'CM2C',
+      mediatorUrl: 'https://www.cm2c.net',
+      vat: 'TVA non applicable, art. 293 B du CGI',
+      publicationDirector: 'Amina Benali, présidente',
+      host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
+    });
+    expect(config.agencyEmail).toBe('bonjour@union-sincere.fr');
+  });
+
+  it.each(Object.keys(identity))('refuses to start in production without %s, naming it in one line', (name) => {
+    const env = { ...production, ...identity } as Record<string, string>;
+    delete env[name];
+    const message = refusal(env);
+    expect(message).toMatch(new RegExp(`^Configuration invalide : ${name} est requis en production`));
+    expect(message).not.toContain('\n');
+    // An empty value is a missing one.
+    expect(refusal({ ...production, ...identity, [name]: '' })).toBe(message);
+  });
+
+  it.each([
+    ['AGENCY_ADDRESS', '[adresse du siège à compléter]', /AGENCY_ADDRESS doit être une adresse postale, sans crochets/],
+    ['AGENCY_SIRET', '[à compléter]', /AGENCY_SIRET doit être un SIRET de 14 chiffres/],
+    ['AGENCY_SIRET', '1234', /AGENCY_SIRET doit être un SIRET de 14 chiffres/],
+    ['AGENCY_RCS', 'Lyon', /AGENCY_RCS doit être une immatriculation/],
+    ['AGENCY_PHONE', 'appelez-nous', /AGENCY_PHONE doit être un numéro de téléphone/],
+    ['AGENCY_EMAIL', 'pas une adresse', /AGENCY_EMAIL doit être une adresse e-mail/],
+    ['AGENCY_MEDIATOR_URL', 'http://mediateur.example', /AGENCY_MEDIATOR_URL doit être une URL https/],
+  ])('refuses %s=%s, in development too', (name, value, message) => {
+    expect(refusal({ [name]: value })).toMatch(message);
+    expect(refusal({ ...production, ...identity, [name]: value })).toMatch(message);
   });
 });

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeMode } from '#bff/payments/payment-links-config.ts';
+import { AGENCY_ENV, type AgencyIdentity, AgencyIdentitySchema, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 
 /**
  * The whole environment, validated once at start. A missing or malformed value stops the process
@@ -7,6 +8,17 @@ import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeM
  */
 const optionalUrl = v.optional(v.pipe(v.string(), v.trim(), v.url('une URL absolue (https://…)')));
 const optionalText = v.optional(v.pipe(v.string(), v.trim(), v.minLength(1, 'une valeur non vide')));
+/** `AGENCY_LEGAL_NAME`…: each field of the agency's identity, validated by its own schema (decision 106). */
+const agencyEntries = Object.fromEntries(
+  (Object.keys(AGENCY_ENV) as (keyof AgencyIdentity)[]).map((field) => [
+    AGENCY_ENV[field],
+    v.optional(AgencyIdentitySchema.entries[field]),
+  ]),
+) as { [K in keyof AgencyIdentity as (typeof AGENCY_ENV)[K]]: v.OptionalSchema<(typeof AgencyIdentitySchema.entries)[K], undefined> };
+
+/** pino's levels (bff/logger.ts, decision 107). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const EnvSchema = v.pipe(
   v.object({
@@ -32,7 +44,7 @@ export const EnvSchema = v.pipe(
       v.pipe(v.string(), v.minLength(3, 'une adresse d’expéditeur')),
       'Union Sincère <contact@union-sincere.localhost>',
     ),
-    AGENCY_EMAIL: v.optional(v.pipe(v.string(), v.email('une adresse e-mail')), 'contact@union-sincere.localhost'),
+    ...agencyEntries,
     STRIPE_WEBHOOK_SECRET: optionalText,
     STRIPE_PAYMENT_LINKS: v.optional(paymentLinksEnvSchema),
     STRIPE_MODE: v.optional(v.picklist(['test', 'live'], 'test ou live')),
@@ -44,6 +56,7 @@ export const EnvSchema = v.pipe(
     ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
     DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
     TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
+    LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `l’un de ${LOG_LEVELS.join(', ')}`)),
   }),
   v.check(
     (env) =>
@@ -66,7 +79,10 @@ export interface Config {
   supabase: { url: string; anonKey: string; serviceRoleKey: string } | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Where contact-form mails go: the identity's e-mail. */
   agencyEmail: string;
+  /** The agency's identity (legal pages, contract); the demo identity outside production. */
+  agency: AgencyIdentity;
   stripeWebhookSecret: string | undefined;
   /** Payment Links per offer; undefined runs the embedded checkout stand-in. */
   stripePaymentLinks: PaymentLinks | undefined;
@@ -84,6 +100,8 @@ export interface Config {
   trustProxy: boolean;
   /** Secure cookies everywhere but on localhost. */
   secureCookies: boolean;
+  /** The logger's level (decision 107): `info`, or `silent` with NODE_ENV=test. */
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -119,6 +137,15 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   // the allowed Origin of writes all come from it.
   if (env.NODE_ENV === 'production' && !env.PUBLIC_SITE_URL)
     throw new ConfigError('Configuration invalide : PUBLIC_SITE_URL est requis en production (l’adresse publique du site, https://…)');
+  // The legal pages and the contract name the agency: never the demo identity in production.
+  const missingAgency = (Object.keys(AGENCY_ENV) as (keyof AgencyIdentity)[]).find((field) => env[AGENCY_ENV[field]] === undefined);
+  if (env.NODE_ENV === 'production' && missingAgency)
+    throw new ConfigError(
+      `Configuration invalide : ${AGENCY_ENV[missingAgency]} est requis en production (identité de l’agence pour les mentions légales, les CGV et le contrat ; voir docs/decisions/106-agency-identity-and-one-price-source.md)`,
+    );
+  const agency = Object.fromEntries(
+    (Object.keys(AGENCY_ENV) as (keyof AgencyIdentity)[]).map((field) => [field, env[AGENCY_ENV[field]] ?? DEMO_AGENCY_IDENTITY[field]]),
+  ) as AgencyIdentity;
   // Sessions are checked in the project's own auth.sessions (decision 100): its database is ours.
   if (env.SUPABASE_URL && !env.DATABASE_URL)
     throw new ConfigError(
@@ -152,7 +179,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       : undefined,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
-    agencyEmail: env.AGENCY_EMAIL,
+    agencyEmail: agency.email,
+    agency,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,
     stripeMode,
@@ -164,5 +192,6 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     demoData: env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
     trustProxy: env.TRUST_PROXY === 'true',
     secureCookies: !['localhost', '127.0.0.1', '[::1]'].includes(host),
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
   };
 }

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { parseConfig } from '#bff/config.ts';
+import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { startProduct } from '#bff/start.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -80,6 +81,8 @@ async function main() {
     // Required in production; the port is only known once listening.
     PUBLIC_SITE_URL: 'http://localhost',
     ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+    // Required in production: the demo identity, as in development (decision 106).
+    ...agencyEnv(DEMO_AGENCY_IDENTITY),
   });
   const product = given ? null : await startProduct(config, { clientDir: CLIENT_DIR });
   const base = given ?? `http://localhost:${product?.port}`;

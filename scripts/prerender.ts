@@ -15,7 +15,9 @@
  *    that the server (`bff/http/site-pages.ts`) reads to answer 404 to unknown paths.
  *
  * The public site address is not known at build time: pages hold `__PUBLIC_SITE_URL__`, which
- * the server replaces with `PUBLIC_SITE_URL` when it serves them.
+ * the server replaces with `PUBLIC_SITE_URL` when it serves them. Likewise the agency's identity
+ * and the offers: the copy's `{{…}}` tokens and `<meta name="site-values">` are filled in by the
+ * server from the configuration and the staff's pay-in-full setting (decision 106).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +27,12 @@ import sharp from 'sharp';
 import { build } from 'vite';
 import { contentRoutes } from '../bff/api/public-routes.ts';
 import { loadContent } from '../bff/content/content-store.ts';
-import { NOT_FOUND_PATH_PLACEHOLDER, type PrerenderManifest, SITE_URL_PLACEHOLDER } from '../bff/http/site-pages.ts';
+import {
+  NOT_FOUND_PATH_PLACEHOLDER,
+  type PrerenderManifest,
+  SITE_URL_PLACEHOLDER,
+  SITE_VALUES_PLACEHOLDER,
+} from '../bff/http/site-pages.ts';
 
 const root = join(import.meta.dirname, '..');
 /** `--out <dir>`: the client build to complete (default `dist/client`). */
@@ -118,7 +125,10 @@ function baseTemplate(): string {
 }
 
 function pageHtml(template: string, head: string, app: string): string {
-  const siteMeta = `<meta name="public-site-url" content="${SITE_URL_PLACEHOLDER}" />`;
+  const siteMeta = [
+    `<meta name="public-site-url" content="${SITE_URL_PLACEHOLDER}" />`,
+    `<meta name="site-values" content="${SITE_VALUES_PLACEHOLDER}" />`,
+  ].join('\n    ');
   return template
     .replace(/\s*<\/head>/, `\n    ${siteMeta}\n    ${head}\n  </head>`)
     .replace('<div id="app"></div>', `<div id="app">${app}</div>`);
@@ -295,7 +305,7 @@ export async function prerender(): Promise<PrerenderManifest> {
   const missing = await entry.renderPage(NOT_FOUND_PATH_PLACEHOLDER);
   if (missing.status !== 404) throw new Error(`La page d’erreur a le statut ${missing.status}`);
   const notFoundHead = [
-    `<title>404 Not Found — Union Sincère</title>`,
+    `<title>Page introuvable (404) — Union Sincère</title>`,
     `<meta name="robots" content="noindex" />`,
     assetTags(assetsOf(missing.routeIds, manifest), template),
   ].join('\n    ');

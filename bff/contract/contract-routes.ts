@@ -23,7 +23,7 @@ export function contractRoutes(deps: ApiDeps) {
     const caller = await requireCaller(c, guardDeps);
     if (caller.role === 'staff') throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat pour ce compte.');
     const contract = await renderMemberContract(deps.database.db, caller.member, {
-      agencyEmail: deps.config.agencyEmail,
+      agency: deps.config.agency,
       now: deps.clock.now(),
     });
     if (!contract) throw new ApiError(409, 'CONTRACT_NOT_READY', 'Le contrat sera disponible une fois son formulaire rempli.');

@@ -1,13 +1,9 @@
-import {
-  type ContractForm,
-  maritalStatusLabels,
-  professionalSituationLabels,
-  type Questionnaire,
-  regionLabels,
-  soughtPracticeLabels,
-} from '#machines/onboarding/forms.ts';
+import type { ContractForm, Questionnaire } from '#machines/onboarding/forms.ts';
+import { maritalStatusLabels, professionalSituationLabels, regionLabels, soughtPracticeLabels } from '#machines/onboarding/labels.ts';
 import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+import { agencyValues } from '#machines/public-site/site-tokens.ts';
 
 /**
  * The text of the matrimonial agency contract (Code de la consommation L224-90 to L224-95,
@@ -16,7 +12,7 @@ import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } fr
  * (content/pages/conditions-generales-de-vente.md).
  */
 
-/** The agency's identity (L224-90). The bracketed values are to be completed, as in the CGV. */
+/** The agency's identity as the contract names it (L224-90), from the configuration (decision 106). */
 export interface Agency {
   name: string;
   legalForm: string;
@@ -24,16 +20,19 @@ export interface Agency {
   registration: string;
   phone: string;
   email: string;
+  mediator: string;
 }
 
-export function agencyIdentity(email: string): Agency {
+export function agencyIdentity(identity: AgencyIdentity): Agency {
+  const values = agencyValues(identity);
   return {
-    name: 'Union Sincère',
-    legalForm: '[forme juridique et capital à compléter]',
-    address: '[adresse du siège à compléter]',
-    registration: 'RCS [ville à compléter] [numéro à compléter], SIRET [à compléter]',
-    phone: '[numéro à compléter]',
-    email,
+    name: identity.legalName,
+    legalForm: identity.legalForm,
+    address: identity.address,
+    registration: `${values['agence.rcs']}, SIRET ${values['agence.siret']}`,
+    phone: values['agence.telephone'] as string,
+    email: identity.email,
+    mediator: `${identity.mediatorName} (${identity.mediatorUrl})`,
   };
 }
 
@@ -89,7 +88,7 @@ function priceBlocks(input: ContractInput): Block[] {
     planLine,
     terms,
     `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n'est demandé au titre du présent contrat avant l'expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n'est ouvert qu'à l'issue de ce délai.`,
-    `Frais de dossier, payés avant l'entretien d'accueil et distincts du prix de la formule : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
+    `Frais de dossier, payés avant l'entretien personnalisé et distincts du prix de la formule : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
     'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
   ];
 }
@@ -173,6 +172,7 @@ export function contractDocument(input: ContractInput): ContractDocument {
       heading: 'Article 7 — Conditions générales et données personnelles',
       blocks: [
         "Les conditions générales de vente, acceptées par le membre, complètent le présent contrat, qui prévaut en cas de contradiction. Les données personnelles du membre, y compris sa pratique religieuse traitée avec son consentement explicite, sont protégées conformément à la politique de confidentialité de l'agence.",
+        `En cas de litige non résolu par une réclamation écrite auprès de l'agence, le membre peut recourir gratuitement au médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : ${agency.mediator}.`,
       ],
     },
   ];

@@ -5,6 +5,7 @@ import type { Db, Transaction } from '#bff/db/database.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { contractFormEntries, questionnaireSchema } from '#machines/onboarding/forms.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 
@@ -33,7 +34,7 @@ export interface MemberContract {
 export async function renderMemberContract(
   executor: Db | Transaction,
   row: MemberRow,
-  options: { agencyEmail: string; now: Date },
+  options: { agency: AgencyIdentity; now: Date },
 ): Promise<MemberContract | null> {
   const record = recordOf(row);
   const form = v.safeParse(StoredContract, row.contract);
@@ -48,7 +49,7 @@ export async function renderMemberContract(
   const profile = v.safeParse(StoredProfile, row.profile);
   const signedAt = record.subscriptionDate ? new Date(instantMs(record.subscriptionDate)) : null;
   const document = contractDocument({
-    agency: agencyIdentity(options.agencyEmail),
+    agency: agencyIdentity(options.agency),
     email: row.email,
     form: form.output,
     profile: profile.success ? profile.output : null,

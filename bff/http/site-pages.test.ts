@@ -11,9 +11,12 @@ import {
   type PrerenderManifest,
   routePatternToRegExp,
   SITE_URL_PLACEHOLDER,
+  SITE_VALUES_PLACEHOLDER,
   loadSiteFiles,
   sitePages,
 } from '#bff/http/site-pages.ts';
+import { DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+import { siteValues } from '#machines/public-site/site-tokens.ts';
 
 const manifest: PrerenderManifest = {
   pages: ['/', '/blog', '/blog/un-article', '/qui-sommes-nous'],
@@ -57,7 +60,7 @@ describe('sitePages', () => {
       'blog/un-article/index.html': page('Un article'),
       'qui-sommes-nous/index.html': page('Qui sommes-nous'),
       'spa.html': page('Espace'),
-      '404.html': page(`Page not found: ${NOT_FOUND_PATH_PLACEHOLDER}`),
+      '404.html': page(`Page introuvable : ${NOT_FOUND_PATH_PLACEHOLDER}`),
       'sitemap.xml': `<urlset><url><loc>${SITE_URL_PLACEHOLDER}/blog</loc></url></urlset>`,
       'robots.txt': `Sitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`,
       'prerender-manifest.json': JSON.stringify(manifest),
@@ -100,12 +103,12 @@ describe('sitePages', () => {
     for (const path of ['/nimporte', '/blog/article-inconnu', '/mon-compte/nimporte']) {
       const response = await app.request(path);
       expect(response.status, path).toBe(404);
-      expect(await response.text()).toContain(`Page not found: ${path}`);
+      expect(await response.text()).toContain(`Page introuvable : ${path}`);
     }
     const hostile = await app.request('/%3Cscript%3Ealert(1)%3C%2Fscript%3E');
     expect(hostile.status).toBe(404);
     const text = await hostile.text();
-    expect(text).toContain('Page not found: /&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(text).toContain('Page introuvable : /&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(text).not.toContain('<script>alert(1)');
   });
 
@@ -191,9 +194,74 @@ describe('sitePages', () => {
       const shell = sitePages({ clientDir: plain, publicSiteUrl: 'http://localhost:3000' });
       const response = await shell.request('/nimporte');
       expect(response.status).toBe(200);
-      expect(await response.text()).toContain('Shell');
+      const text = await response.text();
+      expect(text).toContain('Shell');
+      // The browser still gets the tokens' values (decision 106).
+      expect(text).toMatch(/<meta name="site-values" content="\{&quot;agence\.raison-sociale&quot;:/);
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the agency identity and the offers in served pages (decision 106)', () => {
+  let dir: string;
+  const legal = `<!doctype html><html lang="fr"><head><meta name="site-values" content="${SITE_VALUES_PLACEHOLDER}" /></head><body><div id="app"><p>Siège : {{agence.adresse}}, SIRET {{agence.siret}}</p><p>Horizon : {{horizon.une-fois}} en une fois{{horizon.une-fois-detail}}</p></div></body></html>`;
+  const agency = {
+    ...DEMO_AGENCY_IDENTITY,
+    legalName: 'Union Sincère SAS',
+    address: '12 rue des Lilas, 69003 Lyon',
+    siret: '123 456 789 00012',
+  };
+  beforeAll(() => {
+    dir = writeBuiltSite('union-site-tokens-', {
+      'index.html': legal,
+      'spa.html': legal,
+      '404.html': legal,
+      'sitemap.xml': '<urlset/>',
+      'robots.txt': '',
+      'prerender-manifest.json': JSON.stringify({ pages: ['/'], prerenderedPatterns: ['/'], spaRoutes: [] }),
+    });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fills the tokens with the configured identity, escaped, and gives the browser the same values', async () => {
+    const files = loadSiteFiles({
+      clientDir: dir,
+      publicSiteUrl: 'https://www.union-sincere.fr',
+      agency: { ...agency, address: '12 rue <des> "Lilas"' },
+    });
+    const html = await (await sitePages(files).request('/')).text();
+    expect(html).toContain('Siège : 12 rue &lt;des&gt; &quot;Lilas&quot;, SIRET 123 456 789 00012</p>');
+    expect(html).not.toContain('{{');
+    const meta = /<meta name="site-values" content="([^"]*)"/.exec(html)?.[1] ?? '';
+    const values = JSON.parse(
+      meta
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&'),
+    );
+    expect(values).toEqual(siteValues({ ...agency, address: '12 rue <des> "Lilas"' }, 'cash'));
+  });
+
+  it('never prints a placeholder, and the demo identity says it is one', async () => {
+    const html = await (await sitePages({ clientDir: dir, publicSiteUrl: 'http://localhost:3000' }).request('/')).text();
+    expect(html).not.toMatch(PLACEHOLDER_PATTERN);
+    expect(html).toContain('SIRET 000 000 000 00000 (démonstration)');
+  });
+
+  it('shows the pay-in-full price of the staff setting, switched without a restart', async () => {
+    const files = loadSiteFiles({ clientDir: dir, publicSiteUrl: 'https://www.union-sincere.fr', agency });
+    const app = sitePages(files);
+    const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
+    expect(files.payInFull).toBe('cash');
+    expect(plain(await (await app.request('/')).text())).toContain('Horizon : 570 € en une fois</p>');
+    files.setPayInFull('cashback');
+    const discounted = plain(await (await app.request('/')).text());
+    expect(discounted).toContain('Horizon : 513 € en une fois (remise de 10 % pour un paiement en une fois, au lieu de 570 €)</p>');
+    expect(plain(await (await app.request('/page-inconnue')).text())).toContain('513 €');
+    files.setPayInFull('cash');
+    expect(plain(await (await app.request('/')).text())).not.toContain('513');
   });
 });

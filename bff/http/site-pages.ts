@@ -5,16 +5,23 @@ import { brotliCompress, constants as zlib, gzipSync } from 'node:zlib';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { compress } from 'hono/compress';
+import { DEFAULT_PAY_IN_FULL } from '#bff/onboarding/plan-settings.ts';
+import { type PayInFullSetting, payInFullSettings } from '#machines/onboarding/plans.ts';
+import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
+import { escapeHtml as escapeValue, fillTokens } from '#machines/public-site/fill-tokens.ts';
+import { siteValues } from '#machines/public-site/site-tokens.ts';
 
 const brotli = promisify(brotliCompress);
 
 /**
  * Serves the built SPA (`dist/client`) with the right status codes (decision 040):
  * - a prerendered public page (`<path>/index.html`) → 200, its `__PUBLIC_SITE_URL__` replaced by
- *   the configured public address (canonical, `og:url`, sitemap);
+ *   the configured public address (canonical, `og:url`, sitemap), and its `{{…}}` tokens by the
+ *   agency's identity and the active offers under the staff's pay-in-full setting (decision 106:
+ *   one version of each page per setting, made at start; `setPayInFull` switches between them);
  * - a route of the member or staff areas (client-rendered) → 200 with `spa.html`;
  * - anything else, unknown blog articles included → 404 with the prerendered error page
- *   ('Page not found: {path}');
+ *   ('Page introuvable : {path}', in the site's layout);
  * - files: `/assets/*` cached for a year (hashed names), others briefly; text compressed (gzip).
  * Without `prerender-manifest.json` (a plain `vite build`), every page path gets `index.html`.
  */
@@ -22,6 +29,8 @@ const brotli = promisify(brotliCompress);
 export const SITE_URL_PLACEHOLDER = '__PUBLIC_SITE_URL__';
 /** The path rendered into `404.html`, replaced by the requested path. */
 export const NOT_FOUND_PATH_PLACEHOLDER = '/__page-introuvable__';
+/** `<meta name="site-values" content="…">`: the tokens' values as JSON, for the browser (decision 106). */
+export const SITE_VALUES_PLACEHOLDER = '__SITE_VALUES__';
 
 export interface PrerenderManifest {
   /** Every prerendered path (`/`, `/blog`, `/blog/<slug>`…). */
@@ -35,6 +44,8 @@ export interface PrerenderManifest {
 export interface SitePagesOptions {
   clientDir: string;
   publicSiteUrl: string;
+  /** The agency's identity printed on the pages (the demo identity when absent). */
+  agency?: AgencyIdentity | undefined;
 }
 
 const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -81,10 +92,14 @@ function pageFile(clientDir: string, path: string): string {
 export interface SiteFiles {
   clientDir: string;
   manifest: PrerenderManifest | null;
-  /** Prerendered pages by exact path, the public address already in place. */
-  pages: Map<string, string>;
-  spaHtml: string;
-  notFoundHtml: string;
+  /** Prerendered pages by exact path, the public address and the tokens' values in place (current setting). */
+  readonly pages: Map<string, string>;
+  readonly spaHtml: string;
+  readonly notFoundHtml: string;
+  /** The staff's pay-in-full setting the pages show now. */
+  readonly payInFull: PayInFullSetting;
+  /** Shows the pages of this setting from now on (bff/onboarding/plan-settings.ts `watchPayInFull`). */
+  setPayInFull(setting: PayInFullSetting): void;
   generated: Map<string, { body: string; type: string }>;
   /** The answer to a page's HTML: compressed once, brotli or gzip, as the client accepts (decisions 060, 093). */
   htmlAnswer(text: string, acceptEncoding: string | undefined): HtmlAnswer;
@@ -106,18 +121,32 @@ const compressedAnswer = (body: Buffer, plain: HtmlAnswer, coding: 'br' | 'gzip'
   headers: { ...plain.headers, 'Content-Encoding': coding, 'Content-Length': String(body.byteLength) },
 });
 
-export function loadSiteFiles({ clientDir, publicSiteUrl }: SitePagesOptions): SiteFiles {
+interface PageSet {
+  pages: Map<string, string>;
+  spaHtml: string;
+  notFoundHtml: string;
+}
+
+export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_IDENTITY }: SitePagesOptions): SiteFiles {
   const site = publicSiteUrl.replace(/\/+$/, '');
   const withSite = (text: string) => text.replaceAll(SITE_URL_PLACEHOLDER, escapeHtml(site));
   const manifest = readManifest(clientDir);
-  const pages = new Map<string, string>();
-  let spaHtml: string;
-  let notFoundHtml: string;
   const generated = new Map<string, { body: string; type: string }>();
+  const variants = new Map<PayInFullSetting, PageSet>();
   if (manifest) {
-    for (const path of manifest.pages) pages.set(path, withSite(readFileSync(pageFile(clientDir, path), 'utf8')));
-    spaHtml = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
-    notFoundHtml = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
+    const files = new Map(manifest.pages.map((path) => [path, withSite(readFileSync(pageFile(clientDir, path), 'utf8'))]));
+    const spa = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
+    const notFound = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
+    for (const setting of payInFullSettings) {
+      const values = siteValues(agency, setting);
+      const filled = (text: string) =>
+        fillTokens(text.replaceAll(SITE_VALUES_PLACEHOLDER, escapeHtml(JSON.stringify(values))), values, escapeValue);
+      variants.set(setting, {
+        pages: new Map([...files].map(([path, text]) => [path, filled(text)])),
+        spaHtml: filled(spa),
+        notFoundHtml: filled(notFound),
+      });
+    }
     generated.set('/sitemap.xml', {
       body: withSite(readFileSync(join(clientDir, 'sitemap.xml'), 'utf8')),
       type: 'application/xml; charset=utf-8',
@@ -127,9 +156,16 @@ export function loadSiteFiles({ clientDir, publicSiteUrl }: SitePagesOptions): S
       type: 'text/plain; charset=utf-8',
     });
   } else {
-    spaHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
-    notFoundHtml = spaHtml;
+    // A plain `vite build` has no prerendered values: give the browser the tokens' values all the same.
+    const index = readFileSync(join(clientDir, 'index.html'), 'utf8');
+    for (const setting of payInFullSettings) {
+      const meta = `<meta name="site-values" content="${escapeHtml(JSON.stringify(siteValues(agency, setting)))}" />`;
+      const spaHtml = index.includes('name="site-values"') ? index : index.replace(/<\/head>/, `  ${meta}\n  </head>`);
+      variants.set(setting, { pages: new Map(), spaHtml, notFoundHtml: spaHtml });
+    }
   }
+  let payInFull: PayInFullSetting = DEFAULT_PAY_IN_FULL;
+  let current = variants.get(payInFull) as PageSet;
 
   // Pages are fixed once loaded: compress each once (decision 060) instead of streaming it through
   // `compress()` on every request, the largest cost of serving a page in the benchmark.
@@ -176,7 +212,29 @@ export function loadSiteFiles({ clientDir, publicSiteUrl }: SitePagesOptions): S
   const compressed = async () => {
     while (pending.size > 0) await Promise.all(pending);
   };
-  return { clientDir, manifest, pages, spaHtml, notFoundHtml, generated, htmlAnswer, compressed };
+  return {
+    clientDir,
+    manifest,
+    get pages() {
+      return current.pages;
+    },
+    get spaHtml() {
+      return current.spaHtml;
+    },
+    get notFoundHtml() {
+      return current.notFoundHtml;
+    },
+    get payInFull() {
+      return payInFull;
+    },
+    setPayInFull(setting) {
+      payInFull = setting;
+      current = variants.get(setting) as PageSet;
+    },
+    generated,
+    htmlAnswer,
+    compressed,
+  };
 }
 
 /** Accept-Encoding values already read (a handful of browsers' values; bounded all the same). */
@@ -221,7 +279,7 @@ export function prerenderedPages(files: SiteFiles): MiddlewareHandler {
 
 export function sitePages(source: SiteFiles | SitePagesOptions) {
   const files = 'htmlAnswer' in source ? source : loadSiteFiles(source);
-  const { clientDir, manifest, pages, spaHtml, notFoundHtml, generated } = files;
+  const { clientDir, manifest, generated } = files;
   const html = (c: Context, text: string) => {
     const answer = files.htmlAnswer(text, c.req.header('accept-encoding'));
     return c.body(answer.body, 200, answer.headers);
@@ -229,7 +287,10 @@ export function sitePages(source: SiteFiles | SitePagesOptions) {
 
   const notFound = (c: Context, path: string) => {
     c.header('Cache-Control', 'no-cache');
-    return c.html(manifest ? notFoundHtml.replaceAll(NOT_FOUND_PATH_PLACEHOLDER, escapeHtml(path)) : spaHtml, manifest ? 404 : 200);
+    return c.html(
+      manifest ? files.notFoundHtml.replaceAll(NOT_FOUND_PATH_PLACEHOLDER, escapeHtml(path)) : files.spaHtml,
+      manifest ? 404 : 200,
+    );
   };
 
   return (
@@ -265,10 +326,10 @@ export function sitePages(source: SiteFiles | SitePagesOptions) {
           const target = `/${new URL(c.req.url).pathname.replace(/^[/\\]+/, '').replace(/\/+$/, '')}`;
           return c.redirect(`${target}${query}`, 301);
         }
-        if (!manifest) return html(c, spaHtml);
+        if (!manifest) return html(c, files.spaHtml);
         const kind = classifyPath(path, manifest);
         if (kind === 'not-found') return notFound(c, path);
-        return html(c, kind === 'page' ? (pages.get(path) as string) : spaHtml);
+        return html(c, kind === 'page' ? (files.pages.get(path) as string) : files.spaHtml);
       })
       // The build id the SPA polls must never come from a cache.
       .use('/version.json', async (c, next) => {

@@ -22,3 +22,38 @@ export async function writePayInFull(db: Db, value: PayInFullSetting, now: Date)
     .values({ key: PAY_IN_FULL_KEY, value, updatedAt: now })
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } });
 }
+
+/**
+ * Keeps `target` showing the stored pay-in-full setting (the public pages, decision 106): read at
+ * once, then every `intervalMs`, so a staff change reaches every instance's pages within that time.
+ * A failed read (database restarting) keeps the last value and is retried at the next tick.
+ */
+export function watchPayInFull(
+  db: Db,
+  target: { readonly payInFull: PayInFullSetting; setPayInFull(setting: PayInFullSetting): void },
+  intervalMs = 3_000,
+): { stop(): void; read(): Promise<void>; set(setting: PayInFullSetting): void } {
+  let reading: Promise<void> | null = null;
+  // A read begun before a change made here must not undo it.
+  let generation = 0;
+  const read = () => {
+    const started = generation;
+    reading ??= readPayInFull(db)
+      .then((setting) => {
+        if (started === generation && setting !== target.payInFull) target.setPayInFull(setting);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  };
+  void read();
+  const timer = setInterval(read, intervalMs);
+  timer.unref();
+  const set = (setting: PayInFullSetting) => {
+    generation += 1;
+    target.setPayInFull(setting);
+  };
+  return { stop: () => clearInterval(timer), read, set };
+}

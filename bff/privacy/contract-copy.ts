@@ -4,6 +4,7 @@ import { renderMemberContract } from '#bff/contract/member-contract.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { contractCopies, legalRecords } from '#bff/db/privacy-schema.ts';
 import type { members } from '#bff/db/schema.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 
 type Executor = Db | Transaction;
 type MemberRow = typeof members.$inferSelect;
@@ -13,7 +14,7 @@ type MemberRow = typeof members.$inferSelect;
  * text and layout as `GET /api/v1/user/contract.pdf` (bff/contract), and stores it: the copy
  * handed over at conclusion (L224-90), downloadable again later by the member and by staff.
  */
-export async function storeSignedContract(tx: Executor, row: MemberRow, options: { agencyEmail: string; now: Date }): Promise<void> {
+export async function storeSignedContract(tx: Executor, row: MemberRow, options: { agency: AgencyIdentity; now: Date }): Promise<void> {
   const contract = await renderMemberContract(tx, row, options);
   if (!contract?.signedAt) return;
   const { pdf, signedAt } = contract;

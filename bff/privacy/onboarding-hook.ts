@@ -5,9 +5,10 @@ import type { members } from '#bff/db/schema.ts';
 import { storeSignedContract } from '#bff/privacy/contract-copy.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 
-/** The agency address printed on stored contracts when the caller does not say (config default). */
-export const DEFAULT_AGENCY_EMAIL = 'contact@union-sincere.localhost';
+/** The identity printed on stored contracts when the caller does not say (the configuration's default). */
+export const DEFAULT_AGENCY = DEMO_AGENCY_IDENTITY;
 
 /**
  * Called by `applyOnboardingUpdate` inside its transaction, once an update is accepted: records
@@ -20,7 +21,7 @@ export const DEFAULT_AGENCY_EMAIL = 'contact@union-sincere.localhost';
  */
 export async function onboardingPrivacyHook(
   tx: Transaction,
-  input: { update: UpdatePayload; row: typeof members.$inferSelect; now: Date; agencyEmail?: string | undefined },
+  input: { update: UpdatePayload; row: typeof members.$inferSelect; now: Date; agency?: AgencyIdentity | undefined },
 ): Promise<void> {
   const { update, row, now } = input;
   switch (update.context) {
@@ -35,7 +36,7 @@ export async function onboardingPrivacyHook(
       await recordConsent(tx, { memberId: row.id, kind: 'contract_terms', given: true, at: now });
       return;
     case 'sub_date':
-      await storeSignedContract(tx, row, { agencyEmail: input.agencyEmail ?? DEFAULT_AGENCY_EMAIL, now });
+      await storeSignedContract(tx, row, { agency: input.agency ?? DEFAULT_AGENCY, now });
       return;
     default:
       return;

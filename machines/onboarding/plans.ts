@@ -64,7 +64,7 @@ const HORIZON_CASHBACK_CENTS = 51_300;
 const SERENITY_CASHBACK_CENTS = 91_800;
 
 const horizonFeatures = [
-  "Entretien personnalisé d'admission avec une conseillère",
+  'Entretien personnalisé avec une conseillère',
   "Sélection de profils compatibles, vérifiés par l'agence",
   'Présentations encadrées, dans le respect de vos valeurs',
   'Suivi régulier pendant 6 mois',
@@ -72,7 +72,7 @@ const horizonFeatures = [
 ] as const;
 
 const serenityFeatures = [
-  "Entretien personnalisé d'admission avec une conseillère",
+  'Entretien personnalisé avec une conseillère',
   "Sélection de profils compatibles, vérifiés par l'agence",
   'Présentations encadrées, en présence de votre tuteur si vous le souhaitez',
   'Conseils personnalisés avant et après chaque rencontre',

@@ -22,6 +22,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { COMPILED_SERVER, dropDatabase, ensureBuilt, postgresUrl, ROOT, writeSection } from './support.ts';
 
@@ -145,7 +146,8 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ tabl
     { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' },
   );
   if (created.status !== 0) throw new Error(`staff:create: ${created.stderr}`);
-  const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true' };
+  // The agency identity is required in production: the demo one, as in development (decision 106).
+  const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...agencyEnv(DEMO_AGENCY_IDENTITY) };
   const { child, url } = await startServerProcess(production, [process.execPath, [COMPILED_SERVER]]);
   try {
     const sitemap = await (await fetch(`${url}/sitemap.xml`)).text();

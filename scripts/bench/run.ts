@@ -14,7 +14,7 @@
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
- *   - GET /api/v1/health: one `SELECT 1` through the whole stack (a reference, no target)
+ *   - GET /api/v1/ready: one `SELECT 1` through the whole stack (a reference, no target)
  *   - authenticated GET /api/v1/user/settings (floor: 40 % of "hello")
  *   - a prerendered public page (GET / from dist/client; needs `npm run build`; floor: 60 %)
  *   - a cycle of allowed POST /api/v1/user/update events (sel_plan / sel_plan_res), one member
@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { freePort, HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
 import { recordAnswer } from './recorded-answer.ts';
@@ -112,7 +113,8 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
 async function startProduct(env: Record<string, string>): Promise<Started> {
   if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
   ensureBuilt();
-  const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true' };
+  // The agency identity is required in production: the demo one, as in development (decision 106).
+  const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...agencyEnv(DEMO_AGENCY_IDENTITY) };
   const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [COMPILED_SERVER]));
   return { url, cookies: [], child };
 }
@@ -373,9 +375,10 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
   try {
     // Reference: one database round trip through the whole stack (no session, no JSON work).
     if (FIGURES.has('health')) {
-      const health = await paired(hello, { url: `${product.url}/api/v1/health` }, productPid);
-      report('health (SELECT 1)', health);
-      rows.push({ database: label, name: 'GET /api/v1/health (reference: one SELECT 1)', ...health, databaseWork: true });
+      // Readiness, not liveness: /api/v1/health no longer reaches the database (decision 107).
+      const health = await paired(hello, { url: `${product.url}/api/v1/ready` }, productPid);
+      report('ready (SELECT 1)', health);
+      rows.push({ database: label, name: 'GET /api/v1/ready (reference: one SELECT 1)', ...health, databaseWork: true });
     }
     if (FIGURES.has('settings')) {
       const cookie = product.cookies[0] as string;

@@ -20,6 +20,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { parseConfig } from '#bff/config.ts';
 import { startProduct } from '#bff/start.ts';
+import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { plainNodePage } from './recorded-answer.ts';
 
 const mode = process.argv[2];
@@ -33,6 +34,8 @@ async function product() {
     // Required in production; the port is only known once listening.
     PUBLIC_SITE_URL: 'http://localhost',
     ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+    // Required in production: the demo identity, as in development (decision 106).
+    ...agencyEnv(DEMO_AGENCY_IDENTITY),
     DEMO_DATA: 'false',
     // Set-up requests come from distinct (documentation) addresses so sign-up limits do not bite;
     // the measured endpoints are not rate limited.

@@ -1,3 +1,4 @@
+import type { DestinationStream } from 'pino';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
@@ -8,7 +9,7 @@ export const TEST_SITE = 'http://localhost:3999';
 
 /** The whole product in-process on a fresh database, with the embedded stand-ins. */
 export async function startTestProduct(
-  options: { clock?: Clock; env?: Record<string, string> } = {},
+  options: { clock?: Clock; env?: Record<string, string>; logDestination?: DestinationStream; clientDir?: string } = {},
 ): Promise<Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }> {
   const database = await openTestDatabase();
   // Each test agent is a distinct visitor with its own address (X-Forwarded-For, trusted here).
@@ -20,7 +21,13 @@ export async function startTestProduct(
     TRUST_PROXY: 'true',
     ...options.env,
   });
-  const product = await startProduct(config, { database, listen: false, clientDir: '/nonexistent', clock: options.clock ?? systemClock });
+  const product = await startProduct(config, {
+    database,
+    listen: false,
+    clientDir: options.clientDir ?? '/nonexistent',
+    clock: options.clock ?? systemClock,
+    ...(options.logDestination ? { logDestination: options.logDestination } : {}),
+  });
   return {
     ...product,
     agent: () => new TestAgent(product.app),

@@ -1,9 +1,11 @@
 import { useRouter } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
+import { siteHtml } from '#src/features/public-site/site-values.ts';
 
 /**
  * HTML rendered at build time from the site's Markdown (trusted, our own copy). Links to other
- * pages of the site navigate inside the SPA instead of reloading the page.
+ * pages of the site navigate inside the SPA instead of reloading the page. Its `{{…}}` tokens (the
+ * agency's identity, the offers) are filled in from the page's values (site-values.ts).
  */
 export function ContentHtml({ html, className }: { html: string; className?: string }) {
   const router = useRouter();
@@ -20,5 +22,5 @@ export function ContentHtml({ html, className }: { html: string; className?: str
 
   // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: delegates clicks of the links inside (keyboard activation of a link fires click too)
   // biome-ignore lint/security/noDangerouslySetInnerHtml: the site's own Markdown, rendered at build time
-  return <div className={className} onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={className} onClick={onClick} dangerouslySetInnerHTML={{ __html: siteHtml(html) }} />;
 }

@@ -2,6 +2,7 @@ import faq from 'virtual:content/data/faq';
 import testimonials from 'virtual:content/data/testimonials';
 import publicPlans from 'virtual:public-plans';
 import * as styles from '#src/features/public-site/public-site.css.ts';
+import { siteText } from '#src/features/public-site/site-values.ts';
 import { container } from '#src/styles/global.css.ts';
 
 /** Questions and answers of `content/data/faq.json`, as native disclosure widgets. */
@@ -17,7 +18,7 @@ export function FaqSection({ limit, title = 'Questions fréquentes' }: { limit?:
           {items.map((item) => (
             <details key={item.question} className={styles.faqItem}>
               <summary className={styles.faqQuestion}>{item.question}</summary>
-              <p className={styles.faqAnswer}>{item.answer}</p>
+              <p className={styles.faqAnswer}>{siteText(item.answer)}</p>
             </details>
           ))}
         </div>
@@ -59,7 +60,8 @@ export function TestimonialsSection({ limit = 3 }: { limit?: number }) {
 
 /**
  * The two packs with the spec's prices, and the file fee (`machines/onboarding/plans.ts`, read at
- * build time: `virtual:public-plans` in vite.config.ts).
+ * build time: `virtual:public-plans` in vite.config.ts). The pay-in-full price follows the staff's
+ * setting: it is a token, filled in at serve time (decision 106).
  */
 export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) {
   const { monthly, fileFee } = publicPlans;
@@ -79,10 +81,7 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
               <p className={styles.price}>
                 {plan.price} <span className={styles.priceCycle}>{plan.cycleLabel}</span>
               </p>
-              <p className={styles.priceAlt}>
-                ou {plan.cashPrice} en une fois
-                {plan.cashbackPrice ? ` (${plan.cashbackPrice} lorsque la remise de 10 % est proposée)` : ''}
-              </p>
+              <p className={styles.priceAlt}>{siteText(`ou ${plan.payInFull} en une fois${plan.payInFullDetail}`)}</p>
               <ul className={styles.featureList}>
                 {plan.features.map((feature) => (
                   <li key={feature}>{feature}</li>
@@ -104,7 +103,7 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
         </ul>
         <p className={styles.note}>
           Prix toutes taxes comprises, payables par carte sur une page de paiement sécurisée. Contrat à durée déterminée, sans reconduction
-          tacite ; 7 jours pour renoncer après la signature, sans aucun paiement pendant ce délai.
+          tacite ; {siteText('{{delai-renonciation}}')} après la signature, sans aucun paiement pendant ce délai.
         </p>
       </div>
     </section>

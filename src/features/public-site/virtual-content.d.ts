@@ -30,8 +30,10 @@ declare module 'virtual:public-plans' {
       highlight: boolean;
       price: string;
       cycleLabel: string;
-      cashPrice: string;
-      cashbackPrice: string | null;
+      /** `{{horizon.une-fois}}`: the pay-in-full price under the staff's setting, filled in at serve time. */
+      payInFull: string;
+      /** `{{horizon.une-fois-detail}}`: the discount, when the setting is the discounted plan. */
+      payInFullDetail: string;
       features: string[];
     }[];
     fileFee: { title: string; price: string; displayedPrice: string; description: string };

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CONTENT_DIR, loadContent } from '#bff/content/content-store.ts';
+import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, plans } from '#machines/onboarding/plans.ts';
+import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+import { escapeHtml, fillTokens, tokensOf } from '#machines/public-site/fill-tokens.ts';
+import { MEETING_NAMES, offerValues, siteValues } from '#machines/public-site/site-tokens.ts';
+
+/**
+ * The site's copy as the server serves it (decision 106): every page of content/pages and every
+ * article rendered to HTML by the content parser, and the FAQ, with their `{{…}}` tokens filled in
+ * exactly as bff/http/site-pages.ts fills the prerendered pages.
+ */
+const store = loadContent();
+const documents = [
+  ...store.list('pages', true).map((summary) => store.get('pages', summary.slug, true)),
+  ...store.list('blog', true).map((summary) => store.get('blog', summary.slug, true)),
+].map((doc) => ({ name: doc?.path ?? '', text: [doc?.title, doc?.description, doc?.heading ?? '', doc?.html].join('\n') }));
+const faq = JSON.parse(readFileSync(join(CONTENT_DIR, 'data', 'faq.json'), 'utf8')) as { question: string; answer: string }[];
+const copy = [
+  ...documents,
+  ...faq.map((item) => ({ name: `faq: ${item.question}`, text: `${item.question}\n${escapeHtml(item.answer)}` })),
+];
+const settings: PayInFullSetting[] = ['cash', 'cashback'];
+
+const served = (text: string, identity: AgencyIdentity, setting: PayInFullSetting) =>
+  fillTokens(text, siteValues(identity, setting), escapeHtml);
+const plain = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
+const pageOf = (path: string) => copy.find((doc) => doc.name === path)?.text ?? '';
+
+/** Every amount in euros a text quotes, in cents ("1 020 €" → 102000, "95,00 €" → 9500). */
+function quotedCents(text: string): number[] {
+  return [...plain(text).matchAll(/(\d{1,3}(?: \d{3})*)(?:,(\d{2}))? ?€/g)].map(
+    (match) => Number((match[1] as string).replace(/ /g, '')) * 100 + Number(match[2] ?? 0),
+  );
+}
+
+describe('the site copy (decision 106)', () => {
+  it('covers every page and article', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(11 + 6);
+    expect(documents.map((doc) => doc.name)).toEqual(
+      expect.arrayContaining([
+        '/mentions-legales',
+        '/conditions-generales-de-vente',
+        '/politique-de-confidentialite',
+        '/contactez-agence-matrimoniale-musulmane',
+      ]),
+    );
+  });
+
+  it('holds no "[… à compléter]" placeholder, and only known tokens, all filled in once served', () => {
+    const known = Object.keys(siteValues(DEMO_AGENCY_IDENTITY, 'cash'));
+    for (const { name, text } of copy) {
+      expect(text, name).not.toMatch(PLACEHOLDER_PATTERN);
+      for (const token of tokensOf(text)) expect(known, `${name}: {{${token}}}`).toContain(token);
+      for (const setting of settings) {
+        const page = served(text, DEMO_AGENCY_IDENTITY, setting);
+        expect(page, name).not.toContain('{{');
+        expect(page, name).not.toMatch(PLACEHOLDER_PATTERN);
+      }
+    }
+  });
+
+  it('names the configured agency on the legal pages and the contact page', () => {
+    const agency: AgencyIdentity = {
+      legalName: 'Union Sincère SAS',
+      legalForm: 'société par actions simplifiée au capital de 5 000 €',
+      address: '12 rue des Lilas, 69003 Lyon',
+      rcs: 'RCS Lyon 123 456 789',
+      siret: '123 456 789 00012',
+      phone: '04 72 00 00 00',
+      email: 'bonjour@union-sincere.fr',
+      mediatorName: 'CM2C',
+      mediatorUrl: 'https://www.cm2c.net',
+      vat: 'TVA non applicable, art. 293 B du CGI',
+      publicationDirector: 'Amina Benali, présidente',
+      host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
+    };
+    const legal = served(pageOf('/mentions-legales'), agency, 'cash');
+    for (const value of Object.values(agency)) expect(legal).toContain(escapeHtml(value));
+    const terms = served(pageOf('/conditions-generales-de-vente'), agency, 'cash');
+    for (const value of [
+      agency.legalName,
+      agency.address,
+      agency.rcs,
+      agency.siret,
+      agency.phone,
+      agency.email,
+      agency.mediatorName,
+      agency.mediatorUrl,
+      agency.vat,
+    ])
+      expect(terms).toContain(value);
+    const contact = served(pageOf('/contactez-agence-matrimoniale-musulmane'), agency, 'cash');
+    for (const value of [agency.address, agency.phone, agency.email]) expect(contact).toContain(value);
+    const privacy = served(pageOf('/politique-de-confidentialite'), agency, 'cash');
+    for (const value of [agency.legalName, agency.address, agency.email, agency.host]) expect(privacy).toContain(value);
+    // The demo identity is never mistaken for a real one.
+    expect(served(pageOf('/mentions-legales'), DEMO_AGENCY_IDENTITY, 'cash')).toContain('000 000 000 00000 (démonstration)');
+  });
+
+  it.each(settings)('quotes only the prices of the active plans (%s)', (setting) => {
+    const active = activePlans(setting);
+    const allowed = new Set([
+      FILE_FEE_CENTS,
+      FILE_FEE_DISPLAYED_CENTS,
+      ...active.flatMap((plan) => [plan.priceCents, plan.totalCents, ...(plan.discount ? [plan.discount.originalPriceCents] : [])]),
+    ]);
+    // Only the offers' tokens: the identity may quote a share capital.
+    const values = offerValues(setting);
+    let quoted = 0;
+    for (const { name, text } of copy) {
+      for (const cents of quotedCents(fillTokens(text, values, escapeHtml))) {
+        quoted += 1;
+        expect(allowed, `${name} quotes ${cents / 100} €, not a price of an active plan (${setting})`).toContain(cents);
+      }
+    }
+    expect(quoted).toBeGreaterThan(20);
+    const home = fillTokens(pageOf('/'), values, escapeHtml);
+    const inFull = active.filter((plan) => plan.type !== 'monthly').map((plan) => plan.totalCents);
+    expect(quotedCents(home)).toEqual(expect.arrayContaining(inFull));
+  });
+
+  it('the discounted pay-in-full prices appear only when staff offer them', () => {
+    const quotes = (setting: PayInFullSetting) =>
+      new Set(copy.flatMap(({ text }) => quotedCents(fillTokens(text, offerValues(setting), escapeHtml))));
+    expect(quotes('cash').has(51_300)).toBe(false);
+    expect(quotes('cash').has(91_800)).toBe(false);
+    expect(quotes('cashback').has(51_300)).toBe(true);
+    expect(quotes('cashback').has(91_800)).toBe(true);
+  });
+
+  it('uses one name for each meeting and each legal period', () => {
+    const otherNames = [
+      /entretien d['’]accueil/i,
+      /entretien de matchmaking/i,
+      /entretien d['’]admission/i,
+      /entretien de mise en relation/i,
+      /délai de réflexion/i,
+      /période de rétractation/i,
+    ];
+    for (const { name, text } of copy) for (const other of otherNames) expect(text, name).not.toMatch(other);
+    for (const plan of plans) for (const feature of plan.features) for (const other of otherNames) expect(feature).not.toMatch(other);
+    const all = copy.map(({ text }) => text.toLowerCase()).join('\n');
+    for (const name of Object.values(MEETING_NAMES)) expect(all).toContain(name);
+    expect(plans.every((plan) => plan.features.some((feature) => feature.toLowerCase().startsWith(MEETING_NAMES.onboarding)))).toBe(true);
+  });
+});

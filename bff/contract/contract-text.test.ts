@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { mfaResetMail } from '#bff/api/team-routes.ts';
+import {
+  emailChangeConfirmationMail,
+  emailChangedNotice,
+  emailChangeRequestedNotice,
+  reauthenticationMail,
+} from '#bff/auth-service/account-mail.ts';
+import { recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+import { parseConfig } from '#bff/config.ts';
+import { agencyIdentity, type ContractInput, contractDocument } from '#bff/contract/contract-text.ts';
+import { planById } from '#machines/onboarding/plans.ts';
+import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+
+const agency: AgencyIdentity = {
+  legalName: 'Union Sincère SAS',
+  legalForm: 'société par actions simplifiée au capital de 5 000 €',
+  address: '12 rue des Lilas, 69003 Lyon',
+  rcs: 'RCS Lyon 123 456 789',
+  siret: '123 456 789 00012',
+  phone: '04 72 00 00 00',
+  email: 'bonjour@union-sincere.fr',
+  mediatorName: 'CM2C',
+  mediatorUrl: 'https://www.cm2c.net',
+  vat: 'TVA non applicable, art. 293 B du CGI',
+  publicationDirector: 'Amina Benali, présidente',
+  host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
+};
+
+function contractText(identity: AgencyIdentity): string {
+  const input: ContractInput = {
+    agency: agencyIdentity(identity),
+    email: 'nadia@example.org',
+    form: { fullName: 'Nadia Kaci', address: '3 place Bellecour', postcode: '69002', city: 'Lyon', signature: 'Nadia Kaci' },
+    profile: { birthDate: '1994-03-12', phone: '06 12 34 56 78' },
+    questionnaire: null,
+    plan: planById('plan_serenity_month'),
+    renounced: false,
+    couponApplied: false,
+    formCompletedAt: new Date('2026-11-20T10:00:00Z'),
+    signedAt: new Date('2026-11-21T10:00:00Z'),
+  };
+  return JSON.stringify(contractDocument(input));
+}
+
+describe('the contract names the configured agency (L224-90, decision 106)', () => {
+  it('prints every element of the identity and the consumer mediator, never a placeholder', () => {
+    const text = contractText(agency);
+    expect(text).not.toMatch(PLACEHOLDER_PATTERN);
+    expect(text).toContain(
+      'Union Sincère SAS, société par actions simplifiée au capital de 5 000 €, dont le siège est situé 12 rue des Lilas, 69003 Lyon, RCS Lyon 123 456 789, SIRET 123 456 789 00012, téléphone 04 72 00 00 00, e-mail bonjour@union-sincere.fr',
+    );
+    expect(text).toContain(
+      "médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)",
+    );
+    expect(text).toContain("Pour l'agence : Union Sincère SAS.");
+  });
+
+  it('takes the identity from the configuration, and marks the demo identity as such', () => {
+    const fromConfig = contractText(parseConfig({}).agency);
+    expect(fromConfig).not.toMatch(PLACEHOLDER_PATTERN);
+    expect(fromConfig).toContain(DEMO_AGENCY_IDENTITY.legalName);
+    expect(fromConfig).toContain('SIRET 000 000 000 00000 (démonstration)');
+    const configured = parseConfig({ AGENCY_ADDRESS: '7 quai Saint-Vincent, 69001 Lyon' }).agency;
+    expect(contractText(configured)).toContain('dont le siège est situé 7 quai Saint-Vincent, 69001 Lyon');
+  });
+});
+
+describe('mails', () => {
+  it('hold no placeholder', () => {
+    const site = { siteName: 'Union Sincère', siteUrl: 'https://www.union-sincere.fr' };
+    const mails = [
+      recoveryMail({
+        to: 'a@example.org',
+        link: 'https://www.union-sincere.fr/x',
+        otp: '123456',
+        siteName: site.siteName,
+        validitySeconds: 3600,
+      }),
+      emailChangeConfirmationMail({
+        to: 'a@example.org',
+        current: 'b@example.org',
+        link: 'https://x',
+        otp: '123456',
+        siteName: site.siteName,
+        validitySeconds: 3600,
+      }),
+      emailChangeRequestedNotice({ to: 'a@example.org', next: 'b@example.org', ...site }),
+      emailChangedNotice({ to: 'a@example.org', next: 'b@example.org', siteName: site.siteName }),
+      reauthenticationMail({ to: 'a@example.org', otp: '123456', siteName: site.siteName, validitySeconds: 600 }),
+      mfaResetMail({ to: 'a@example.org', name: 'Samia', actor: 'Karim', at: new Date(), site: site.siteUrl }),
+    ];
+    for (const mail of mails) {
+      expect(`${mail.subject}\n${mail.text}\n${'html' in mail ? mail.html : ''}`, mail.subject).not.toMatch(PLACEHOLDER_PATTERN);
+      expect(mail.text).toContain('Union Sincère');
+    }
+  });
+});
