@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
+import { requestIdOf, requestLog } from '#bff/http/request-log.ts';
 import { type SecurityHeaderEntries, securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
 import { loadSiteFiles, prerenderedPages, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
@@ -35,7 +36,9 @@ export function appSecurityHeaders(config: AppOptions['config']): SecurityHeader
 
 /** The built SPA in `clientDir`, read into memory, or undefined when there is none. */
 export function siteFilesOf(clientDir: string | undefined, config: AppOptions['config']): SiteFiles | undefined {
-  return clientDir && existsSync(clientDir) ? loadSiteFiles({ clientDir, publicSiteUrl: config.publicSiteUrl }) : undefined;
+  return clientDir && existsSync(clientDir)
+    ? loadSiteFiles({ clientDir, publicSiteUrl: config.publicSiteUrl, agency: config.agency })
+    : undefined;
 }
 
 /**
@@ -49,6 +52,8 @@ export function createApp(options: AppOptions) {
   // A prerendered public page is answered from memory at once, compressed once (as a CDN would).
   const site = options.site ?? siteFilesOf(options.clientDir, options.config);
   if (site) app.use(prerenderedPages(site));
+  // Then a request id and one log line per request (decision 107).
+  app.use(requestLog({ trustProxy: options.config.trustProxy }));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
   // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
@@ -63,7 +68,7 @@ export function createApp(options: AppOptions) {
   if (bookingEmbedded(options.config)) app.route('/_local', bookingStandIn(standIn));
   app.route('/api/v1', createApi(options));
   app.route('/', imageRoutes({ dataDir: options.config.dataDir, clientDir: options.clientDir }));
-  app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable'), 404));
+  app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable', { requestId: requestIdOf(c) }), 404));
 
   // The built SPA: the member/staff shell, files, and HTTP 404 for unknown paths.
   if (site) app.route('/', sitePages(site));

@@ -19,6 +19,7 @@ async function main() {
     config = parseConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
+      // One plain line naming the variable (README): there is no logger without a configuration.
       console.error(error.message);
       process.exit(1);
     }
@@ -30,28 +31,30 @@ async function main() {
   seeding.catch(() => {}); // awaited by startProduct, after it listens
   const { startProduct } = await import('#bff/start.ts');
   const product = await startProduct(config, { beforeDatabase: seeding });
-  const lines = [
-    '',
-    `  Union Sincère est prêt : ${product.url}`,
-    `  Base de données : ${product.database.kind === 'pglite' ? `PGlite (${config.dataDir}/pglite)` : 'PostgreSQL (DATABASE_URL)'}`,
-    `  Authentification : ${product.embedded.auth ? 'service embarqué (/auth/v1)' : 'projet Supabase hébergé'}`,
-    `  E-mails : ${product.embedded.mail ? `boîte locale ${product.url}/_local/mailbox` : 'SMTP (SMTP_URL)'}`,
-  ];
+  // JSON lines from here on, like every other line of the server (decision 107).
+  const { log } = await import('#bff/logger.ts');
+  log.info('Union Sincère est prêt', {
+    url: product.url,
+    database: product.database.kind === 'pglite' ? `PGlite (${config.dataDir}/pglite)` : 'PostgreSQL (DATABASE_URL)',
+    auth: product.embedded.auth ? 'service embarqué (/auth/v1)' : 'projet Supabase hébergé',
+    mail: product.embedded.mail ? `boîte locale ${product.url}/_local/mailbox` : 'SMTP (SMTP_URL)',
+  });
   if (product.demoAccounts.length > 0) {
-    lines.push('', '  Comptes de démonstration :');
-    for (const account of product.demoAccounts) lines.push(`    ${account.label.padEnd(34)} ${account.email}  /  ${account.password}`);
+    // Demo accounts only (DEMO_DATA, never by default in production): no member's data.
+    log.info('Comptes de démonstration', {
+      accounts: product.demoAccounts.map((a) => ({ label: a.label, email: a.email, password: a.password })),
+    });
   }
-  console.log(`${lines.join('\n')}\n`);
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`\n  ${signal} reçu : arrêt propre…`);
+    log.info(`${signal} reçu : arrêt propre…`);
     product.close().then(
       () => process.exit(0),
       (error) => {
-        console.error(error);
+        log.error('arrêt impossible', { err: error });
         process.exit(1);
       },
     );
@@ -61,6 +64,8 @@ async function main() {
 }
 
 main().catch((error) => {
+  // Before or while the product starts, the logger may not be configured yet: one plain line on
+  // stderr, like a bad configuration.
   console.error('Démarrage impossible :', error instanceof Error ? error.message : error);
   process.exit(1);
 });

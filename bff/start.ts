@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { DestinationStream } from 'pino';
 import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
 import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
@@ -10,6 +11,7 @@ import { type Clock, systemClock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { migrate } from '#bff/db/migrate.ts';
+import { createLogger, setLogger } from '#bff/logger.ts';
 import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
@@ -18,6 +20,7 @@ import { startingGate } from '#bff/http/starting-gate.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
+import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
 export interface Product {
@@ -43,6 +46,8 @@ export interface StartOptions {
   beforeDatabase?: Promise<unknown>;
   /** Called once the server listens, before the database opens (tests and the start-up log). */
   onListening?: (port: number) => void;
+  /** Where the log lines go (default stdout); tests capture them here (decision 107). */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -58,6 +63,8 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);
   const listening = options.listen === false ? undefined : await listenEarly(config, site);
+  // The logger (pino) is loaded once the server listens: the pages are answered meanwhile.
+  setLogger(createLogger(config.logLevel, options.logDestination));
   if (listening) options.onListening?.(listening.port);
   try {
     return await startOn(config, options, { clock, clientDir, site, listening });
@@ -141,6 +148,8 @@ async function startOn(
     };
   }
 
+  // The public pages follow the staff's pay-in-full setting (decision 106).
+  const offers = site ? watchPayInFull(database.db, site) : undefined;
   const app = createApp({
     config,
     database,
@@ -149,6 +158,7 @@ async function startOn(
     rateLimit: createRateLimiter(database.db),
     verifyPayment: verifyRecordedPayment,
     mailQueued: () => mail.poke(),
+    payInFullChanged: (setting) => offers?.set(setting),
     embeddedAuth,
     localMailbox: !config.smtpUrl,
     clientDir,
@@ -179,6 +189,7 @@ async function startOn(
     flushMail: () => mail.flush(),
     async close() {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      offers?.stop();
       await retention.stop();
       await mail.stop();
       await embeddedSmtp?.close();

@@ -10,6 +10,7 @@ import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
+import { log } from '#bff/logger.ts';
 
 /** Where the confirmation link of an e-mail change leads (a page of the SPA, outside the guarded area). */
 export const EMAIL_CONFIRMATION_PATH = '/mon-compte/confirmer-email';
@@ -178,7 +179,7 @@ export function accountRoutes(deps: ApiDeps) {
         .set({ email, updatedAt: deps.clock.now() })
         .where(eq(members.id, user.id))
         .catch((error: unknown) => {
-          console.error('[account] members.email non mis à jour :', error);
+          log.error('members.email non mis à jour', { memberId: user.id, err: error });
           throw UNAVAILABLE();
         });
       deps.mailQueued();

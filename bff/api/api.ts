@@ -14,7 +14,9 @@ import { contractRoutes } from '#bff/contract/contract-routes.ts';
 import { privacyRoutes } from '#bff/privacy/privacy-routes.ts';
 import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
-import { ApiError } from '#bff/http/errors.ts';
+import { ApiError, errorBody } from '#bff/http/errors.ts';
+import { requestIdOf } from '#bff/http/request-log.ts';
+import { log } from '#bff/logger.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { refuseMalformedText } from '#bff/http/validate.ts';
 
@@ -24,6 +26,25 @@ const limitBody = bodyLimit({
     throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse');
   },
 });
+
+/** How long readiness waits for the database's answer (the health checks time out at 5 s). */
+export const READY_TIMEOUT_MS = 2_000;
+
+/** null when the database answers `SELECT 1` in time, else why not. */
+async function databaseAnswers(deps: ApiDeps): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`pas de réponse en ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([deps.database.query('SELECT 1'), timeout]);
+    return null;
+  } catch (error) {
+    return error ?? new Error('échec');
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The product API of the spec (§7), mounted at /api/v1. Its type is what the SPA's client sees. */
 export function createApi(deps: ApiDeps) {
@@ -43,10 +64,25 @@ export function createApi(deps: ApiDeps) {
               });
             }),
       )
-      .get('/health', async (c) => {
-        await deps.database.query('SELECT 1');
+      // Liveness (decision 107): the process answers; no database call, so a database outage does
+      // not get a healthy process restarted.
+      .get('/health', (c) => {
         c.header('Cache-Control', 'no-store');
-        return c.json({ status: 'ok' as const, database: deps.database.kind }, 200);
+        return c.json({ status: 'ok' as const }, 200);
+      })
+      // Readiness: the database answers a trivial query within READY_TIMEOUT_MS, else 503.
+      .get('/ready', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        const failure = await databaseAnswers(deps);
+        if (failure === null) return c.json({ status: 'ready' as const, database: deps.database.kind }, 200);
+        log.warn('pas prêt : la base de données ne répond pas', { reqId: requestIdOf(c), err: failure });
+        c.header('Retry-After', '5');
+        return c.json(
+          errorBody('SERVICE_UNAVAILABLE', 'Service pas encore prêt : la base de données ne répond pas. Réessayez dans un instant.', {
+            requestId: requestIdOf(c),
+          }),
+          503,
+        );
       })
       .route('/', authRoutes(deps))
       .route('/', userRoutes(deps))

@@ -16,6 +16,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
 } from '#machines/auth/credentials.ts';
+import { log } from '#bff/logger.ts';
 
 /** Raw strings first, so that a bad shape yields the spec's reason rather than a type error. */
 const SigninBody = v.object({ email: v.string(CREDENTIALS_MESSAGE), password: v.string(CREDENTIALS_MESSAGE) });
@@ -89,7 +90,7 @@ export function authRoutes(deps: ApiDeps) {
       // supabase-js clears the cookies even when the server answers 401/403/404.
       const { error } = await supabase.auth.signOut({ scope: 'local' });
       if (error && error.status !== undefined && error.status >= 500) {
-        console.warn('[auth] déconnexion distante impossible, session locale effacée :', error.message);
+        log.warn('déconnexion distante impossible, session locale effacée', { err: error });
       }
       return c.json({ ok: true }, 200);
     })

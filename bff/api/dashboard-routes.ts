@@ -10,6 +10,7 @@ import { directMessages } from '#bff/db/messages-schema.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
+import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
@@ -67,6 +68,19 @@ function nameOf(row: Pick<MemberRow, 'profile'>): string | null {
   const profile = row.profile as { firstName?: unknown; lastName?: unknown } | null;
   const parts = [profile?.firstName, profile?.lastName].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
   return parts.length > 0 ? parts.join(' ') : null;
+}
+
+/** A staff account's name (`onboarding.name`, set by `npm run staff:create`), if it has one. */
+function staffName(onboarding: unknown): string | null {
+  const name = (onboarding as { staff?: unknown; name?: unknown } | null)?.name;
+  return typeof name === 'string' && name.trim() !== '' && !name.includes('@') ? name.trim() : null;
+}
+
+/** What the history needs from a logged payload: its boolean outcome and the chosen plan, nothing else. */
+function eventDetails(payload: unknown): { outcome: boolean | null; planId: string | null } {
+  const p = (payload ?? {}) as { status?: unknown; completed?: unknown; disable?: unknown; context?: unknown; id?: unknown };
+  const outcome = [p.status, p.completed, p.disable].find((value): value is boolean => typeof value === 'boolean') ?? null;
+  return { outcome, planId: p.context === 'sel_plan' && typeof p.id === 'string' ? p.id : null };
 }
 
 function stateOf(row: MemberRow, now: number): OnboardingStateValue {
@@ -199,6 +213,14 @@ export function dashboardRoutes(deps: ApiDeps) {
       if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
       const [row] = await db.select().from(members).where(eq(members.id, id.output)).limit(1);
       if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      // Staff access log (decision 107): written before the file is answered; if it fails, so does the read.
+      await recordStaffAccess(db, {
+        staff: c.var.staff,
+        memberId: row.id,
+        resource: 'member_file',
+        requestId: c.get('requestId'),
+        now: deps.clock.now(),
+      });
       const now = deps.clock.now().getTime();
       const record = recordOf(row);
       const [payments, meetings, events] = await Promise.all([
@@ -209,9 +231,13 @@ export function dashboardRoutes(deps: ApiDeps) {
       const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
       const actors =
         actorIds.length > 0
-          ? await db.select({ id: members.id, email: members.email }).from(members).where(inArray(members.id, actorIds))
+          ? await db
+              .select({ id: members.id, email: members.email, onboarding: members.onboarding })
+              .from(members)
+              .where(inArray(members.id, actorIds))
           : [];
       const emailOf = new Map(actors.map((a) => [a.id, a.email]));
+      const staffNameOf = new Map(actors.map((a) => [a.id, staffName(a.onboarding)]));
       c.header('Cache-Control', 'private, no-store');
       return c.json(
         {
@@ -251,10 +277,20 @@ export function dashboardRoutes(deps: ApiDeps) {
             actorRole: e.actorRole,
             actorId: e.actorId,
             actorEmail: e.actorId ? (emailOf.get(e.actorId) ?? null) : null,
+            actorName: e.actorId ? (staffNameOf.get(e.actorId) ?? null) : null,
+            ...eventDetails(e.payload),
           })),
         },
         200,
       );
+    })
+    .get('/dashboard/members/:id/access-log', staffOnly, async (c) => {
+      const id = v.safeParse(uuidSchema, c.req.param('id'));
+      if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
+      const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, id.output)).limit(1);
+      if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ entries: await accessLogForStaff(db, id.output) }, 200);
     })
     .post('/dashboard/members/:id/messages', staffOnly, vValidator('json', MessageBody, hook), async (c) => {
       const staff = c.var.staff;
@@ -339,6 +375,8 @@ export function dashboardRoutes(deps: ApiDeps) {
     .put('/dashboard/settings/plans', staffOnly, vValidator('json', PlansBody, hook), async (c) => {
       const { payInFull } = c.req.valid('json');
       await writePayInFull(db, payInFull, deps.clock.now());
+      // This instance's public pages follow at once; the others within seconds (decision 106).
+      deps.payInFullChanged?.(payInFull);
       return c.json(plansView(payInFull), 200);
     })
     .get('/user/messages', async (c) => {

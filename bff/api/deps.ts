@@ -4,6 +4,7 @@ import type { Config } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import type { RateLimiter } from '#bff/http/rate-limit.ts';
 import type { PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+import type { PayInFullSetting } from '#machines/onboarding/plans.ts';
 
 /** Everything the API needs from the outside world; tests build it with test doubles of time only. */
 export interface ApiDeps {
@@ -16,4 +17,6 @@ export interface ApiDeps {
   verifyPayment: PaymentVerifier;
   /** Called after a transaction that queued mail has committed. */
   mailQueued: () => void;
+  /** Called once staff have changed the pay-in-full setting: the public pages follow (decision 106). */
+  payInFullChanged?: ((setting: PayInFullSetting) => void) | undefined;
 }

@@ -11,6 +11,7 @@ import { recordOf } from '#bff/members/members.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { applyBan, banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
+import { log } from '#bff/logger.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? []);
@@ -107,7 +108,7 @@ export function staffRoutes(deps: ApiDeps) {
       const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, {
         ban_duration: payload.disable ? BAN_FOREVER : 'none',
       });
-      if (error) console.error('[ban] utilisateur auth non mis à jour :', error.message);
+      if (error) log.error('désactivation : utilisateur auth non mis à jour', { memberId: payload.uid, err: error });
       return c.json({ uid: result?.id, disabled: result?.disabled ?? payload.disable }, 200);
     });
 }

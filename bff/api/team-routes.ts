@@ -9,6 +9,7 @@ import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
+import { log } from '#bff/logger.ts';
 
 /** The event-log context of a second-factor reset (`onboarding_events`, staff's own rows). */
 export const MFA_RESET_CONTEXT = 'mfa_reset';
@@ -139,7 +140,7 @@ export function teamRoutes(deps: ApiDeps) {
       const admin = adminClient(deps.auth);
       const listed = await admin.auth.admin.mfa.listFactors({ userId: id });
       if (listed.error) {
-        console.error('[mfa-reset] facteurs illisibles :', listed.error.message);
+        log.error('réinitialisation du second facteur : facteurs illisibles', { staffId: id, err: listed.error });
         throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
       }
       const removed: { id: string; status: string }[] = [];
@@ -147,7 +148,7 @@ export function teamRoutes(deps: ApiDeps) {
         const { error } = await admin.auth.admin.mfa.deleteFactor({ userId: id, id: factor.id });
         // Already gone (a concurrent reset) is as good as deleted.
         if (error && error.code !== 'mfa_factor_not_found') {
-          console.error('[mfa-reset] facteur non supprimé :', error.message);
+          log.error('réinitialisation du second facteur : facteur non supprimé', { staffId: id, err: error });
           throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
         }
         removed.push({ id: factor.id, status: factor.status });

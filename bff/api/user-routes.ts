@@ -83,7 +83,7 @@ export function userRoutes(deps: ApiDeps) {
           callerMemberId: caller.role === 'staff' ? null : caller.id,
           now,
           verifyPayment: deps.verifyPayment,
-          agencyEmail: deps.config.agencyEmail,
+          agency: deps.config.agency,
         });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);

@@ -13,6 +13,7 @@ import { mfaRoutes } from '#bff/auth-service/mfa-routes.ts';
 import { type BucketSpec, createRateLimits, type LimitName } from '#bff/auth-service/rate-limit.ts';
 import { tokenRoutes } from '#bff/auth-service/token-routes.ts';
 import { userRoutes } from '#bff/auth-service/user-routes.ts';
+import { log } from '#bff/logger.ts';
 
 export { authMigrations } from '#bff/auth-service/migrations.ts';
 
@@ -95,7 +96,7 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
       try {
         options.onMailQueued?.();
       } catch (error) {
-        console.error('[auth] onMailQueued a échoué :', error);
+        log.error('service d’authentification : onMailQueued a échoué', { err: error });
       }
     },
   };

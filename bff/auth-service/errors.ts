@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { log } from '#bff/logger.ts';
 
 /**
  * Errors on the wire exactly as GoTrue sends them, so that supabase-js raises the right classes
@@ -50,7 +51,13 @@ export function renderAuthError(error: unknown, c: Context): Response {
     error instanceof AuthApiError
       ? error
       : new AuthApiError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
-  if (!(error instanceof AuthApiError)) console.error(`[auth] ${c.req.method} ${c.req.path}:`, error);
+  if (!(error instanceof AuthApiError))
+    log.error('service d’authentification : erreur inattendue', {
+      reqId: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      err: error,
+    });
   const weak = known.code === 'weak_password' ? { weak_password: { reasons: known.reasons ?? [] } } : {};
   if (modern) return c.json({ code: known.code, message: known.message, ...weak }, known.status);
   c.header('x-sb-error-code', known.code);

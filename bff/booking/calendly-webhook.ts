@@ -9,6 +9,7 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { members, webhookEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * `POST /api/v1/webhooks/calendly`: `invitee.created` and `invitee.canceled` from Calendly (or the
@@ -150,7 +151,7 @@ export function calendlyWebhookRoutes(deps: ApiDeps) {
       // Also on a duplicate: the sync is idempotent, and a retried delivery repairs a failed one.
       sync = await syncMemberBooking(deps.database.db, memberId, { now, verifyPayment: deps.verifyPayment });
     } else {
-      console.warn(`[booking] ${name} ${invitee.output.uri} : aucun membre (utm_content absent ou inconnu)`);
+      log.warn('rendez-vous sans membre (utm_content absent ou inconnu)', { event: name, invitee: invitee.output.uri });
     }
     return c.json({ received: true, outcome, applied: sync?.applied ?? [], refused: sync?.refused ?? null }, 200);
   });

@@ -8,6 +8,7 @@ import { type Actor, applyOnboardingUpdate, type PaymentVerifier } from '#bff/on
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
+import { log } from '#bff/logger.ts';
 
 const SYSTEM: Actor = { id: null, role: 'system' };
 const MAX_ATTEMPTS = 4;
@@ -66,7 +67,7 @@ export function syncMemberBooking(db: Db, memberId: string, options: { now: Date
         // A concurrent change (409): decide again on the fresh record, a few times.
         if (error.status === 409 && attempt < MAX_ATTEMPTS) continue;
         const reason = `${error.code}: ${error.message}${error.extra.state ? ` (état ${String(error.extra.state)})` : ''}`;
-        console.warn(`[booking] membre ${memberId} : mise à jour du rendez-vous refusée — ${reason}`);
+        log.warn('rendez-vous : mise à jour refusée', { memberId, reason });
         return { applied, refused: reason };
       }
     }

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { MEMBER_CHANNEL, MemberChangeFeed } from '#bff/db/change-feed.ts';
 import * as schema from '#bff/db/schema.ts';
+import { log } from '#bff/logger.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -69,7 +70,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // A server restart makes idle clients emit errors; they are replaced on the next checkout.
-  pool.on('error', (error) => console.error(`[db] connexion perdue : ${error.message}`));
+  pool.on('error', (error) => log.error('base de données : connexion perdue', { err: error }));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   const changes = new MemberChangeFeed();
   const listener = listenForMemberChanges(url, pool, changes);
@@ -134,7 +135,7 @@ function listenForMemberChanges(url: string, pool: pg.Pool, changes: MemberChang
       if (current !== client) return;
       current = undefined;
       changes.setLive(false);
-      if (!closed) console.error('[db] écoute des changements interrompue : cache des membres suspendu, reconnexion…');
+      if (!closed) log.error('base de données : écoute des changements interrompue, cache des membres suspendu, reconnexion…');
       retry();
     });
     try {

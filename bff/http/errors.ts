@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as v from 'valibot';
+import { requestIdOf } from '#bff/http/request-log.ts';
+import { log } from '#bff/logger.ts';
 
 /** The one error body of the whole product API. */
 export interface ApiErrorBody {
@@ -33,24 +35,33 @@ export function errorBody(code: string, message: string, extra: Omit<ApiErrorBod
   return { error: { code, message, ...extra } };
 }
 
-/** Hono `onError`: every error leaves as the error shape; unknown ones are logged and never leak. */
+/**
+ * Hono `onError`: every error leaves as the error shape, with the request id (`requestId` in the
+ * body and `X-Request-Id`, decision 107) that a member can quote; unknown ones are logged with
+ * that id and never leak.
+ */
 export function onApiError(error: Error, c: Context): Response {
+  const requestId = requestIdOf(c);
+  const withId = requestId ? { requestId } : {};
+  if (requestId) c.header('X-Request-Id', requestId);
   if (error instanceof ApiError) {
     // Rate limits (429) and outages say when to come back.
     if (typeof error.extra.retryAfter === 'number') c.header('Retry-After', String(error.extra.retryAfter));
-    return c.json(errorBody(error.code, error.message, error.extra), error.status);
+    return c.json(errorBody(error.code, error.message, { ...error.extra, ...withId }), error.status);
   }
   if (error instanceof HTTPException) {
     const status = error.status;
     const code = status === 400 ? 'BAD_REQUEST' : status === 401 ? 'UNAUTHORIZED' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'HTTP_ERROR';
     const message = status === 400 ? 'Requête invalide' : status === 413 ? 'Requête trop volumineuse' : error.message || 'Erreur';
-    return c.json(errorBody(code, message), status);
+    return c.json(errorBody(code, message, withId), status);
   }
   if (isUnavailable(error)) {
-    return c.json(errorBody('SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.'), 503);
+    log.warn('base de données injoignable', { reqId: requestId, err: error });
+    return c.json(errorBody('SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.', withId), 503);
   }
-  console.error(`[api] ${c.req.method} ${c.req.path}:`, error);
-  return c.json(errorBody('INTERNAL', 'Une erreur inattendue est survenue.'), 500);
+  log.error('erreur inattendue', { reqId: requestId, method: c.req.method, path: c.req.path, err: error });
+  const quote = requestId ? ` Si le problème persiste, indiquez cette référence à l’agence : ${requestId}.` : '';
+  return c.json(errorBody('INTERNAL', `Une erreur inattendue est survenue.${quote}`, withId), 500);
 }
 
 /** Database connection failures: the BFF answers 503 and recovers by itself. */

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_WIDTHS, imageMetadata, imageRoutes } from '#bff/images/image-route.ts';
+import { createLogger, currentLogger, setLogger } from '#bff/logger.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 
 type Product = Awaited<ReturnType<typeof startTestProduct>>;
@@ -125,26 +126,31 @@ describe('image sources and metadata', () => {
   it('gives width, height and ratio, and 0, 0, 0 with a logged warning when the metadata cannot be read', async () => {
     const ok = await app.request('/_image/metadata?url=/images/small.png');
     expect(await ok.json()).toEqual({ width: 400, height: 200, ratio: 2 });
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lines: string[] = [];
+    const previous = currentLogger();
+    setLogger(createLogger('warn', { write: (line: string) => void lines.push(line) }));
     try {
       expect(await imageMetadata(join(root, 'images', 'broken.png'))).toEqual({ width: 0, height: 0, ratio: 0 });
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('broken.png'), expect.anything());
+      const [entry] = lines.map((line) => JSON.parse(line) as { level: string; msg: string; file: string });
+      expect(entry).toMatchObject({ level: 'warn', msg: 'image : métadonnées illisibles' });
+      expect(entry?.file).toContain('broken.png');
       const response = await app.request('/_image/metadata?url=/images/broken.png');
       expect(await response.json()).toEqual({ width: 0, height: 0, ratio: 0 });
     } finally {
-      warn.mockRestore();
+      setLogger(previous);
     }
   });
 
   it('answers 422, not 500, when an image cannot be converted', async () => {
-    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lines: string[] = [];
+    const previous = currentLogger();
+    setLogger(createLogger('warn', { write: (line: string) => void lines.push(line) }));
     try {
       const response = await app.request('/_image?url=/images/broken.png&w=320');
       expect(response.status).toBe(422);
+      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('image : rendu impossible');
     } finally {
-      error.mockRestore();
-      warn.mockRestore();
+      setLogger(previous);
     }
   });
 });

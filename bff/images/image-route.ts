@@ -5,6 +5,7 @@ import { extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type Context, Hono } from 'hono';
 import type Sharp from 'sharp';
 import { errorBody } from '#bff/http/errors.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * The image endpoint (spec §7 "Images", decisions §7): `?url=/images/…&w=&q=` answers a WebP of
@@ -103,7 +104,7 @@ export async function imageMetadata(file: string): Promise<ImageMetadata> {
     if (!width || !height) throw new Error('dimensions absentes');
     return { width, height, ratio: width / height };
   } catch (error) {
-    console.warn(`[image] métadonnées illisibles pour ${file} :`, error instanceof Error ? error.message : error);
+    log.warn('image : métadonnées illisibles', { file, err: error });
     return { width: 0, height: 0, ratio: 0 };
   }
 }
@@ -177,7 +178,7 @@ export function imageRoutes(options: ImageRouteOptions) {
       try {
         body = await pending;
       } catch (error) {
-        console.error(`[image] rendu impossible pour ${url} :`, error instanceof Error ? error.message : error);
+        log.error('image : rendu impossible', { url, err: error });
         return c.json(errorBody('UNPROCESSABLE_IMAGE', 'Cette image ne peut pas être convertie.'), 422);
       }
     }

@@ -3,6 +3,7 @@ import type { Transporter } from 'nodemailer';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
+import { log } from '#bff/logger.ts';
 
 const MAX_ATTEMPTS = 8;
 const LEASE_MS = 2 * 60 * 1000;
@@ -109,7 +110,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
       return running;
     },
     poke() {
-      dispatcher.flush().catch((error) => console.error('[mail] envoi différé :', error instanceof Error ? error.message : error));
+      dispatcher.flush().catch((error) => log.error('e-mails : envoi différé', { err: error }));
     },
     start(intervalMs = 2_000) {
       timer = setInterval(() => dispatcher.poke(), intervalMs);

@@ -5,6 +5,7 @@ import type { Db, Transaction } from '#bff/db/database.ts';
 import { contractCopies, erasureLog, legalRecords, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * Erasure of a member's personal data (GDPR art. 17), decision 070.
@@ -229,7 +230,7 @@ export async function eraseMember(
     await markAuthUserDeleted(deps.db, memberId);
     summary.authUser = 1;
   } else {
-    console.error(`[privacy] suppression du compte d’authentification ${memberId} à reprendre (tâche de conservation)`);
+    log.error('effacement : suppression du compte d’authentification à reprendre (tâche de conservation)', { memberId });
     summary.authUser = 0;
   }
   return summary;

@@ -4,6 +4,7 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
+import { accessLogForMember } from '#bff/privacy/access-log.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -93,7 +94,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     version: 1,
     exportedAt: now.toISOString(),
     notice:
-      'Copie de toutes les données personnelles que Union Sincère détient sur vous (RGPD, articles 15 et 20). Les personnes de l’équipe qui ont agi sur votre dossier ne sont pas nommées.',
+      'Copie de toutes les données personnelles que Union Sincère détient sur vous (RGPD, articles 15 et 20). Les personnes de l’équipe qui ont agi sur votre dossier ou l’ont consulté (staffAccess) ne sont pas nommées.',
     account: {
       id: row.id,
       email: row.email,
@@ -132,6 +133,8 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     })),
     messages,
     consents: await consentHistory(db, memberId, row.email),
+    /** Every time the agency's staff read your file (GDPR art. 5(2)): when and what, by role. */
+    staffAccess: await accessLogForMember(db, memberId),
     preRegistrations: preRegistrations.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
     eventLog: events.map((e) => ({
       context: e.context,

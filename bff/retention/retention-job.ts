@@ -8,6 +8,7 @@ import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pend
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { log } from '#bff/logger.ts';
 
 /**
  * Retention periods of the privacy policy (content/pages/politique-de-confidentialite.md §7),
@@ -22,6 +23,11 @@ export const RETENTION = {
   cookieProofMonths: 12,
   /** « Journaux techniques de connexion et de sécurité : 12 mois »: idle sessions, MFA challenges, webhook payloads. */
   technicalLogMonths: 12,
+  /**
+   * Staff reads of members' files (`access_log`, decision 107), as the other security logs: 12 months,
+   * long enough for a member to ask who read their file over the past year, no longer.
+   */
+  accessLogMonths: 12,
   /** « Données de membre : durée du contrat, puis 3 ans à compter de sa fin » (or of the last activity without a contract). */
   memberMonthsAfterEnd: 36,
 } as const;
@@ -38,6 +44,7 @@ export interface RetentionReport {
   cookieProofs: number;
   webhookPayloads: number;
   authSessions: number;
+  accessLog: number;
   contractsEnded: number;
   membersErased: number;
   authUsersDeleted: number;
@@ -116,6 +123,9 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
     await db.execute(sql`DELETE FROM embedded_auth.mfa_challenges WHERE created_at < ${before(RETENTION.technicalLogMonths)}`);
   }
 
+  // Staff access log entries after 12 months (the table is append-only: deleting is the only change).
+  const accessLog = await affected(db, sql`DELETE FROM access_log WHERE created_at < ${before(RETENTION.accessLogMonths)} RETURNING 1`);
+
   // Members: at the end of the contract the religious practice and the search criteria leave the
   // active record (they stay in the signed contract copy); 3 years after the end (or after the
   // last activity, without a contract) the member is erased like an erasure request.
@@ -177,6 +187,7 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
     cookieProofs,
     webhookPayloads,
     authSessions,
+    accessLog,
     contractsEnded,
     membersErased,
     authUsersDeleted,
@@ -188,7 +199,7 @@ export function startRetentionJob(deps: { db: Db; clock: Clock; auth?: AuthConne
   let running: Promise<unknown> = Promise.resolve();
   const pass = () => {
     running = runRetention(deps).catch((error: unknown) => {
-      console.error(`[retention] ${error instanceof Error ? error.message : String(error)}`);
+      log.error('tâche de conservation interrompue', { err: error });
     });
   };
   const first = setTimeout(pass, 5_000);

@@ -82,7 +82,7 @@ describe('PostgreSQL restarted under load', () => {
     const workers = Array.from({ length: 6 }, async (_, i) => {
       while (running) {
         try {
-          const answer = i % 2 === 0 ? await member.request('GET', '/api/v1/user/settings') : await member.request('GET', '/api/v1/health');
+          const answer = i % 2 === 0 ? await member.request('GET', '/api/v1/user/settings') : await member.request('GET', '/api/v1/ready');
           samples.push({ at: Date.now(), status: answer.status, code: (answer.json.error as { code?: string } | undefined)?.code });
         } catch {
           socketErrors += 1;

@@ -41,12 +41,12 @@ export async function startServerProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => {
-    output += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    output += String(d);
-  });
+  // Only the last 64 KB: under load the server writes one log line per request (decision 107).
+  const keep = (d: unknown) => {
+    output = (output + String(d)).slice(-65_536);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i += 1) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);

@@ -71,7 +71,9 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
     const agent = product.agent();
     const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', role: 'homme', ...input });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide', reason } });
+    expect(await response.json()).toEqual({
+      error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide', reason, requestId: expect.any(String) },
+    });
     expect(await memberCount()).toBe(before);
     expect(agent.cookies.size).toBe(0);
   });
@@ -106,7 +108,9 @@ describe('sign-in, settings and sign-out', () => {
     const agent = product.agent();
     const wrong = await agent.post('/api/v1/auth/signin', { email, password: 'mauvais-mot' });
     expect(wrong.status).toBe(400);
-    expect(await wrong.json()).toEqual({ error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide' } });
+    expect(await wrong.json()).toEqual({
+      error: { code: 'INVALID_CREDENTIALS', message: 'Email ou mot de passe invalide', requestId: expect.any(String) },
+    });
     expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
     const right = await agent.post('/api/v1/auth/signin', { email: email.toUpperCase(), password });
     expect(right.status).toBe(200);

@@ -55,7 +55,16 @@ describe('the compiled server', () => {
     const url = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, [built.file], {
       cwd,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_SITE_URL: url, DATA_DIR: dataDir, DATABASE_URL: '' },
+      // LOG_LEVEL: Vitest's NODE_ENV=test would make the server's log (its start-up lines) silent.
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_SITE_URL: url,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (chunk) => {

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#tests/faults/support.ts';
+import { agencyEnv } from '#machines/public-site/agency-identity.ts';
 import { type BuiltServer, buildServer, ROOT } from '../../scripts/build-server.ts';
 
 /**
  * What docs/deploy.md names, checked here as far as this machine can run it: the service unit's
- * own command and environment start the compiled server (refusing the stand-ins and a missing
- * public address in production, serving once allowed, stopping on SIGTERM); the container image
+ * own command and environment start the compiled server (refusing the stand-ins, a missing
+ * public address and a missing agency identity in production, serving once allowed, stopping on SIGTERM); the container image
  * definition and the reverse-proxy example keep the promises the guide makes of them. (No
  * container engine runs here, so the image itself is not built.)
  */
@@ -28,6 +29,21 @@ const unitEnv = Object.fromEntries(
   unitLines.filter(([key]) => key === 'Environment').map(([, value]) => value.split(/=(.*)/s).slice(0, 2) as [string, string]),
 );
 const execStart = (unitLines.find(([key]) => key === 'ExecStart')?.[1] ?? '').split(/\s+/);
+/** The agency's identity, as /etc/union-sincere/env gives it (decision 106). */
+const AGENCY = agencyEnv({
+  legalName: 'Union Sincère SAS',
+  legalForm: 'société par actions simplifiée au capital de 5 000 €',
+  address: '12 rue des Lilas, 69003 Lyon',
+  rcs: 'RCS Lyon 123 456 789',
+  siret: '123 456 789 00012',
+  phone: '04 72 00 00 00',
+  email: 'bonjour@union-sincere.fr',
+  mediatorName: 'CM2C',
+  mediatorUrl: 'https://www.cm2c.net',
+  vat: 'TVA non applicable, art. 293 B du CGI',
+  publicationDirector: 'Amina Benali, présidente',
+  host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
+});
 
 describe('the service unit', () => {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
@@ -76,7 +92,7 @@ describe('the service unit', () => {
     expect(unitLines.find(([key]) => key === 'User')?.[1]).not.toBe('root');
   });
 
-  it('refuses to start with the stand-ins, then without the public address, each in one French line', async () => {
+  it('refuses to start with the stand-ins, then without the public address, then without the agency identity, each in one French line', async () => {
     const stand = await startAsTheUnit({});
     expect(await stand.exited).toBe(1);
     expect(stand.output().trim()).toMatch(/^Configuration invalide : SUPABASE_URL est requis en production/);
@@ -84,10 +100,17 @@ describe('the service unit', () => {
     expect(await address.exited).toBe(1);
     expect(address.output().trim()).toMatch(/^Configuration invalide : PUBLIC_SITE_URL est requis en production/);
     expect(address.output().trim().split('\n')).toHaveLength(1);
+    const identity = await startAsTheUnit({ ALLOW_EMBEDDED_IN_PRODUCTION: 'true', PUBLIC_SITE_URL: 'https://www.union-sincere.fr' });
+    expect(await identity.exited).toBe(1);
+    expect(identity.output().trim()).toMatch(/^Configuration invalide : AGENCY_LEGAL_NAME est requis en production/);
   }, 30_000);
 
   it('serves once configured, without demo accounts, and stops cleanly on SIGTERM', async () => {
-    const started = await startAsTheUnit({ ALLOW_EMBEDDED_IN_PRODUCTION: 'true', PUBLIC_SITE_URL: 'https://www.union-sincere.fr' });
+    const started = await startAsTheUnit({
+      ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+      PUBLIC_SITE_URL: 'https://www.union-sincere.fr',
+      ...AGENCY,
+    });
     let health = 0;
     for (let i = 0; i < 300 && health !== 200; i += 1) {
       if (started.child.exitCode !== null) throw new Error(started.output());
@@ -99,6 +122,16 @@ describe('the service unit', () => {
     }
     expect(health).toBe(200);
     expect(started.output()).not.toContain('Comptes de démonstration');
+    // JSON log lines on stdout (decision 107): the start-up line, then one line per API request.
+    expect((await fetch(`http://127.0.0.1:${started.port}/api/v1/ready`)).status).toBe(200);
+    for (let i = 0; i < 50 && !started.output().includes('"path":"/api/v1/ready"'); i += 1) await new Promise((r) => setTimeout(r, 100));
+    const logged = started
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'info', msg: 'Union Sincère est prêt' }));
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'info', msg: 'requête', path: '/api/v1/ready', status: 200 }));
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
   }, 60_000);

@@ -123,7 +123,11 @@ describe('an ended session is refused at once by every member route', () => {
     expect((await staff.agent.post('/api/v1/auth/ban', { disable: true, uid: id })).status).toBe(200);
     const refused = await replay(copy).get('/api/v1/user/settings');
     expect(refused.status).toBe(401);
-    expect((await refused.json()).error).toEqual({ code: 'UNAUTHENTICATED', message: 'Ce compte est désactivé. Contactez l’agence.' });
+    expect((await refused.json()).error).toEqual({
+      code: 'UNAUTHENTICATED',
+      message: 'Ce compte est désactivé. Contactez l’agence.',
+      requestId: expect.any(String),
+    });
     expect(refused.headers.getSetCookie().some((line) => line.startsWith(SESSION_COOKIE) && /max-age=0/i.test(line))).toBe(true);
     await expectRefusedEverywhere(copy, MEMBER_ROUTES);
     // Signing in again is refused on the sign-in route itself, as before: 403 ACCOUNT_DISABLED.

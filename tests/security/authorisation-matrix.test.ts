@@ -47,6 +47,8 @@ interface Row {
 
 const MATRIX: Record<string, Row> = {
   'GET /api/v1/health': { access: 'public', request: () => ({}) },
+  // Readiness (decision 107): the database answers, or 503; nothing about anyone.
+  'GET /api/v1/ready': { access: 'public', request: () => ({}) },
   // Who is signed in: everyone may ask, and only ever learns about their own session.
   'GET /api/v1/auth/session': {
     access: 'public',
@@ -115,6 +117,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/contract.pdf': { access: 'staff-aal2', request: () => ({}) },
+  // Who on the staff read this member's file (decision 107): staff at aal2 only.
+  'GET /api/v1/dashboard/members/:id/access-log': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },
   'GET /api/v1/dashboard/messages': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({}) },

@@ -1,0 +1,74 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Caller } from '#bff/auth/guards.ts';
+import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+
+/**
+ * The staff access log (GDPR art. 5(2), art. 9 data; decision 107): every staff read of a
+ * member's file is recorded, in the same request and before the answer leaves. When the entry
+ * cannot be written the read fails (the error goes to `onApiError`): no read goes unrecorded.
+ */
+
+/** What was read, in French, as the member and staff see it. */
+export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
+  member_file: 'Dossier du membre (profil, questionnaire, paiements, rendez-vous, historique)',
+  signed_contract: 'Contrat signé (PDF)',
+};
+
+/** How the member's export names whoever read their file: the role, never a person (decision 107). */
+export const STAFF_ROLE_LABEL = 'un membre de l’équipe Union Sincère';
+
+/** The name given to a staff account at `staff:create` (kept in its onboarding column), if any. */
+function staffNameOf(staff: Caller): string | null {
+  const name = (staff.member.onboarding as { name?: unknown } | null)?.name;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 200) : null;
+}
+
+/** Records one staff read of one member's file. Throws when it cannot: the read must not go on. */
+export async function recordStaffAccess(
+  db: Db,
+  input: { staff: Caller; memberId: string; resource: AccessResource; requestId: string | undefined; now: Date },
+): Promise<void> {
+  await db.insert(accessLog).values({
+    memberId: input.memberId,
+    staffId: input.staff.id,
+    staffName: staffNameOf(input.staff),
+    resource: input.resource,
+    requestId: input.requestId?.slice(0, 64) ?? null,
+    createdAt: input.now,
+  });
+}
+
+/** A member's access log for staff: newest first, who by name (else address), what, when. */
+export async function accessLogForStaff(db: Db, memberId: string, limit = 500) {
+  const rows = await db
+    .select({
+      at: accessLog.createdAt,
+      staffId: accessLog.staffId,
+      staffName: accessLog.staffName,
+      staffEmail: members.email,
+      resource: accessLog.resource,
+    })
+    .from(accessLog)
+    .leftJoin(members, eq(members.id, accessLog.staffId))
+    .where(eq(accessLog.memberId, memberId))
+    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
+    .limit(limit);
+  return rows.map((r) => ({
+    at: r.at.toISOString(),
+    staff: { id: r.staffId, name: r.staffName ?? r.staffEmail ?? 'Compte supprimé' },
+    resource: r.resource,
+    label: ACCESS_RESOURCE_LABELS[r.resource],
+  }));
+}
+
+/** The same log in the member's export: who by role only, what, when (oldest first). */
+export async function accessLogForMember(db: Db, memberId: string) {
+  const rows = await db
+    .select({ at: accessLog.createdAt, resource: accessLog.resource })
+    .from(accessLog)
+    .where(eq(accessLog.memberId, memberId))
+    .orderBy(accessLog.createdAt, accessLog.id);
+  return rows.map((r) => ({ at: r.at.toISOString(), by: STAFF_ROLE_LABEL, what: ACCESS_RESOURCE_LABELS[r.resource] }));
+}
