@@ -1,3 +1,4 @@
+import { instantMs } from '#machines/onboarding/instant.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { restoreSnapshot } from '#machines/onboarding/restore.ts';
 import { type ContextName, parseUpdate, toMachineEvent } from '#machines/onboarding/update-contexts.ts';
@@ -21,6 +22,8 @@ export interface StaffAction {
   body: Record<string, unknown>;
   danger: boolean;
   allowed: boolean;
+  /** Why a refused action is refused, when staff may expect it (French, shown on the member page). */
+  reason: string | null;
 }
 
 interface Candidate {
@@ -35,42 +38,44 @@ const candidates: readonly Candidate[] = [
   {
     id: 'onb_meet_done',
     label: 'Entretien personnalisé effectué',
-    confirm: 'Le membre passera à l’étape du contrat.',
+    confirm: 'L’entretien est noté comme tenu : le membre passe à l’étape du contrat et peut le remplir puis le signer.',
     danger: false,
     body: (uid) => ({ context: 'onb_meet_ok', status: true, uid }),
   },
   {
     id: 'onb_meet_missed',
     label: 'Entretien manqué',
-    confirm: 'Le membre devra reprendre un rendez-vous.',
-    danger: false,
+    confirm: 'L’entretien est noté comme manqué : la date est effacée et le membre devra reprendre un rendez-vous.',
+    danger: true,
     body: (uid) => ({ context: 'onb_meet_ok', status: false, uid }),
   },
   {
     id: 'onb_meet_cancel',
     label: 'Annuler le rendez-vous',
-    confirm: 'Le rendez-vous est annulé ; le membre reviendra à la prise de rendez-vous.',
-    danger: false,
+    confirm:
+      'Le rendez-vous est annulé et sa date effacée : le membre revient à la prise de rendez-vous et devra choisir un autre créneau.',
+    danger: true,
     body: (uid) => ({ context: 'onb_meet_cancel', uid }),
   },
   {
     id: 'meeting_mm',
     label: 'Entretien de matchmaking effectué',
-    confirm: 'Le membre devient membre actif.',
+    confirm: 'L’entretien de matchmaking est noté comme tenu : le membre devient membre actif.',
     danger: false,
     body: (uid) => ({ context: 'meeting_mm', uid }),
   },
   {
     id: 'lmnop',
     label: 'Réinitialiser l’inscription',
-    confirm: 'Toute la progression du membre est effacée : il reprendra à l’étape 1.',
+    confirm:
+      'Toute la progression du membre est effacée (formule, rendez-vous, contrat) : il reprendra son inscription au début, à son profil.',
     danger: true,
     body: (uid) => ({ context: 'lmnop', uid }),
   },
   {
     id: 'disable',
     label: 'Désactiver le compte',
-    confirm: 'Le membre perd l’accès immédiatement, sessions ouvertes comprises.',
+    confirm: 'Le membre perd l’accès à son espace immédiatement, sessions ouvertes comprises, jusqu’à ce que le compte soit réactivé.',
     danger: true,
     body: (uid) => ({ disable: true, uid }),
   },
@@ -82,6 +87,16 @@ const candidates: readonly Candidate[] = [
     body: (uid) => ({ disable: false, uid }),
   },
 ];
+
+const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
+
+/** The onboarding meeting cannot be marked held before it starts (the chart's `meetingStarted` guard). */
+function meetingNotStartedReason(record: OnboardingRecord, now: number, state: unknown): string | null {
+  if (state !== 'attente-entretien-personnalise' || record.onboardingMeetingDate === null) return null;
+  const start = instantMs(record.onboardingMeetingDate);
+  if (!Number.isFinite(start) || start <= now) return null;
+  return `L’entretien est prévu le ${parisDateTime.format(start)} (heure de Paris) : il ne pourra être noté comme effectué qu’à partir de son heure de début.`;
+}
 
 /** Every staff action with `allowed` as the chart answers it now. */
 export function staffActions(record: OnboardingRecord, now: number): StaffAction[] {
@@ -104,6 +119,7 @@ export function staffActions(record: OnboardingRecord, now: number): StaffAction
       body,
       danger: candidate.danger,
       allowed,
+      reason: !allowed && candidate.id === 'onb_meet_done' ? meetingNotStartedReason(record, now, snapshot.value) : null,
     };
   });
 }

@@ -1,5 +1,12 @@
 import { isValidPhoneNumber, parsePhoneNumber } from 'libphonenumber-js/min';
 import * as v from 'valibot';
+import {
+  maritalStatusLabels,
+  prayerPracticeLabels,
+  professionalSituationLabels,
+  regionLabels,
+  soughtPracticeLabels,
+} from '#machines/onboarding/labels.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
 
 /**
@@ -15,55 +22,20 @@ export const ADULT_AGE = 18;
 const MAX_AGE = 120;
 
 // ---------------------------------------------------------------------------
-// Choices (value → French label)
+// Choices (their French labels live in the one label table, labels.ts)
 
-export const maritalStatusLabels = {
-  celibataire: 'Célibataire',
-  divorce: 'Divorcé(e)',
-  veuf: 'Veuf / veuve',
-} as const;
 export type MaritalStatus = keyof typeof maritalStatusLabels;
 const maritalStatuses = Object.keys(maritalStatusLabels) as MaritalStatus[];
 
-export const prayerPracticeLabels = {
-  'cinq-prieres': 'Les cinq prières quotidiennes',
-  reguliere: 'Régulière, avec quelques manques',
-  occasionnelle: 'Occasionnelle',
-  'en-apprentissage': 'En apprentissage',
-} as const;
 export type PrayerPractice = keyof typeof prayerPracticeLabels;
 const prayerPractices = Object.keys(prayerPracticeLabels) as PrayerPractice[];
 
-export const soughtPracticeLabels = { ...prayerPracticeLabels, indifferent: 'Peu importe' } as const;
 export type SoughtPractice = keyof typeof soughtPracticeLabels;
 const soughtPractices = Object.keys(soughtPracticeLabels) as SoughtPractice[];
 
-export const regionLabels = {
-  'auvergne-rhone-alpes': 'Auvergne-Rhône-Alpes',
-  'bourgogne-franche-comte': 'Bourgogne-Franche-Comté',
-  bretagne: 'Bretagne',
-  'centre-val-de-loire': 'Centre-Val de Loire',
-  corse: 'Corse',
-  'grand-est': 'Grand Est',
-  'hauts-de-france': 'Hauts-de-France',
-  'ile-de-france': 'Île-de-France',
-  normandie: 'Normandie',
-  'nouvelle-aquitaine': 'Nouvelle-Aquitaine',
-  occitanie: 'Occitanie',
-  'pays-de-la-loire': 'Pays de la Loire',
-  'provence-alpes-cote-d-azur': "Provence-Alpes-Côte d'Azur",
-  'outre-mer': 'Outre-mer',
-  etranger: 'Étranger',
-  indifferent: 'Peu importe',
-} as const;
 export type Region = keyof typeof regionLabels;
 const regions = Object.keys(regionLabels) as Region[];
 
-export const professionalSituationLabels = {
-  'emploi-stable': 'Un emploi stable',
-  'en-activite-ou-etudes': 'En activité ou en études',
-  indifferent: 'Peu importe',
-} as const;
 export type ProfessionalSituation = keyof typeof professionalSituationLabels;
 const professionalSituations = Object.keys(professionalSituationLabels) as ProfessionalSituation[];
 

@@ -4,6 +4,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { Secret, TOTP } from 'otpauth';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -18,7 +19,11 @@ test.beforeEach(async ({ context }) => {
 
 const step = (id: string) => new RegExp(`/mon-compte/inscription/${id}(\\?|$)`);
 
-/** A new member who booked the onboarding meeting (step 7), walked through the API and the checkout stand-in. */
+/**
+ * A new member who booked the onboarding meeting (step 6), walked through the API (nothing is paid
+ * before the contract: decision 105). The shared server's clock never moves, so the meeting is a
+ * few seconds ahead: staff may only mark it held once it has started (`meetingAt`).
+ */
 async function memberAtMeetingWait(browser: Browser, baseURL: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -59,18 +64,14 @@ async function memberAtMeetingWait(browser: Browser, baseURL: string) {
   });
   await post({ context: 'form_per_inf', completed: true });
   await post({ context: 'sel_plan', id: 'plan_serenity_month', renounce: false });
-  await page.goto('/mon-compte');
-  await expect(page).toHaveURL(step('frais-de-dossier'));
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
-  await expect(page).toHaveURL(step('informations-et-tarifs'));
   await post({ context: 'pre_contract_ok', acknowledged: true });
-  await post({ context: 'onb_meet', date: new Date(Date.now() + 2 * 24 * 3600 * 1000).toISOString() });
+  const meetingAt = Date.now() + 5000;
+  await post({ context: 'onb_meet', date: new Date(meetingAt).toISOString() });
   await post({ context: 'onb_meet_resa', status: true, uid: id });
   await page.goto('/mon-compte');
   await expect(page).toHaveURL(step('attente-entretien-personnalise'));
   await expect(page.getByRole('heading', { level: 1, name: 'Votre entretien personnalisé' })).toBeVisible();
-  return { context, page, email, id };
+  return { context, page, email, id, meetingAt };
 }
 
 test('staff sign in with TOTP, find a member, mark the onboarding meeting done, then disable the account', async ({ browser, baseURL }) => {
@@ -107,9 +108,9 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByRole('list', { name: 'Membres par étape' })).toBeVisible();
 
   // Search: nothing for an unknown text, then the member by e-mail.
-  const search = page.getByPlaceholder('Search...');
+  const search = page.getByPlaceholder('Rechercher un membre…');
   await search.fill('personne-introuvable');
-  await expect(page.getByText('No results for "personne-introuvable".')).toBeVisible();
+  await expect(page.getByText('Aucun membre ne correspond à « personne-introuvable ».')).toBeVisible();
   await search.fill(member.email);
   await expect(page.getByRole('row')).toHaveCount(2);
   await page.getByRole('link', { name: member.email }).click();
@@ -126,9 +127,20 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByRole('button', { name: 'Copié !' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(member.id);
   await expect(page.getByRole('button', { name: 'Copier l’identifiant' })).toBeVisible({ timeout: 3000 });
+  // The back office shows no cookie banner (no optional cookie, no tag there).
+  await expect(page.getByRole('heading', { name: 'Vos choix sur les cookies' })).toHaveCount(0);
+  await screenshots(page, 'fiche-membre');
 
-  // Mark the onboarding meeting done, confirmed in a dialog.
+  // Mark the onboarding meeting done (once it has started), confirmed in a dialog.
   await expect(page.getByRole('button', { name: 'Entretien de matchmaking effectué' })).toHaveCount(0);
+  // The page was loaded before the meeting's start when the action shows its reason: wait for the
+  // start, then reload (the server decides, as of the time of each request).
+  const reason = page.getByTestId('reason-onb_meet_done');
+  if ((await reason.count()) > 0) {
+    await expect(reason).toContainText('qu’à partir de son heure de début');
+    await page.waitForTimeout(Math.max(0, member.meetingAt - Date.now()) + 500);
+    await page.reload();
+  }
   await page.getByRole('button', { name: 'Entretien personnalisé effectué' }).click();
   const dialog = page.getByRole('dialog', { name: 'Entretien personnalisé effectué' });
   await expect(dialog).toBeVisible();
@@ -136,8 +148,11 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(dialog).toBeHidden();
   await expect(current).toHaveAttribute('data-state', 'attente-contrat');
   const log = page.getByRole('list', { name: 'Historique des événements' });
-  await expect(log.getByRole('listitem').first()).toContainText('Entretien personnalisé (équipe)');
-  await expect(log.getByRole('listitem').first()).toContainText(e2eStaffEmail('dashboard'));
+  // The history reads as a sentence with actor and date, the step change as French step names.
+  const latest = log.getByRole('listitem').first();
+  await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2} \S+ \d{4} à \d{1,2} h \d{2}/);
+  await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
+  await expect(log).not.toContainText(/RECORD_ONBOARDING_MEETING|onb_meet_ok|attente-contrat|→/);
 
   // The member's wizard moves on.
   await member.page.getByRole('button', { name: 'Actualiser' }).click();
@@ -146,7 +161,11 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
 
   // Disable the account: the member's open session stops working.
   await page.getByRole('button', { name: 'Désactiver le compte' }).click();
-  await page.getByRole('dialog', { name: 'Désactiver le compte' }).getByRole('button', { name: 'Confirmer' }).click();
+  const disableDialog = page.getByRole('dialog', { name: 'Désactiver le compte' });
+  // A destructive action: the dialog says what happens to the member and opens on the safe choice.
+  await expect(disableDialog).toContainText('Le membre perd l’accès à son espace immédiatement');
+  await expect(disableDialog.getByRole('button', { name: 'Ne rien changer' })).toBeFocused();
+  await disableDialog.getByRole('button', { name: 'Confirmer' }).click();
   await expect(page.getByText('Compte désactivé', { exact: true }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Réactiver le compte' })).toBeVisible();
   const refused = await member.page.request.get('/api/v1/user/settings');

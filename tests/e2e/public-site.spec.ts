@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 /**
  * The public site (issue 4) in Debian's Chromium against the real server: every public page
@@ -98,15 +99,28 @@ test.describe('public pages', () => {
     });
   }
 
-  test('unknown paths and unknown articles answer 404 with the error page', async ({ page }) => {
+  test('unknown paths and unknown articles answer 404 with the French error page, inside the site layout', async ({ page }) => {
     const errors = watchConsole(page, [404]);
     for (const path of ['/page-qui-n-existe-pas', '/blog/article-inconnu', '/qui-sommes-nous/plus']) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
-      await expect(page.getByText(`Page not found: ${path}`)).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Go back home' })).toBeVisible();
+      await expect(page).toHaveTitle('Page introuvable (404) — Union Sincère');
+      await expect(page.getByRole('heading', { level: 1, name: 'Page introuvable' })).toBeVisible();
+      await expect(page.getByText(`Page introuvable : ${path}`)).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Retour à l’accueil' })).toHaveAttribute('href', '/');
+      // The site's header and footer, and a few useful links.
+      await expect(page.locator('header').first()).toBeVisible();
+      await expect(page.getByRole('navigation', { name: 'Plan du site' })).toBeVisible();
+      const useful = page.getByRole('navigation', { name: 'Vous cherchiez peut-être' });
+      await expect(useful.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
+        'href',
+        '/contactez-agence-matrimoniale-musulmane',
+      );
+      await expect(useful.getByRole('link', { name: 'Le blog' })).toHaveAttribute('href', '/blog');
+      await expect(page.getByText(/Not Found|Page not found|Go back home/)).toHaveCount(0);
     }
-    await page.getByRole('button', { name: 'Go back home' }).click();
+    await screenshots(page, 'page-introuvable');
+    await page.getByRole('link', { name: 'Retour à l’accueil' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.locator('h1')).toHaveText(/Trouver son conjoint/);
     expect(errors).toEqual([]);

@@ -1,17 +1,19 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directMessages } from '#bff/db/messages-schema.ts';
-import { checkoutSessions, mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
+import { fakeClock } from '#bff/clock.ts';
+import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { expectedAmountCents } from '#machines/onboarding/plans.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 
+/** The product's clock: the onboarding meeting can only be marked held once it has started. */
+const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
 let staff: Awaited<ReturnType<typeof signInStaff>>;
 beforeAll(async () => {
-  product = await startTestProduct();
+  product = await startTestProduct({ clock });
   staff = await signInStaff(product);
   await staff.passTotp();
 });
@@ -37,24 +39,14 @@ async function update(agent: TestAgent, body: unknown, expected = 200) {
   return json;
 }
 
-/** Walks a member through steps 1-6 as they would (file fee recorded as a signed webhook would). */
-async function toMeetingWait(member: Member) {
-  const now = Date.now();
-  const samples = samplePayloads(member, now);
-  samples.app.csid = `cs_test_file_fee_${member.id.replaceAll('-', '')}`;
-  for (const context of ['profil', 'questionnaire', 'form_per_inf', 'sel_plan'] as const) await update(member.agent, samples[context]);
-  await product.database.db.insert(checkoutSessions).values({
-    id: samples.app.csid,
-    memberId: member.id,
-    offerId: 'file_fee',
-    amountTotal: expectedAmountCents('file_fee', { couponApplied: false }),
-    currency: 'eur',
-    status: 'complete',
-    paymentStatus: 'paid',
-  });
-  for (const context of ['app', 'pre_contract_ok', 'onb_meet', 'onb_meet_resa'] as const) await update(member.agent, samples[context]);
+/** Walks a member through steps 1-5 as they would (nothing is paid before the contract: decision 105). Returns the meeting's start. */
+async function toMeetingWait(member: Member): Promise<number> {
+  const samples = samplePayloads(member, clock.now().getTime());
+  for (const context of ['profil', 'questionnaire', 'form_per_inf', 'sel_plan', 'pre_contract_ok', 'onb_meet', 'onb_meet_resa'] as const)
+    await update(member.agent, samples[context]);
   const settings = await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'));
   expect(settings.state).toBe('attente-entretien-personnalise');
+  return Date.parse(samples.onb_meet.date);
 }
 
 const put = (agent: TestAgent, path: string, body: unknown) => agent.request('PUT', path, body);
@@ -121,11 +113,23 @@ describe('staff transitions go through the chart', () => {
     expect(refused.error.state).toBe('profil');
     await update(staff.agent, { context: 'onb_meet_ok', status: true, uid: member.id }, 409);
 
-    await toMeetingWait(member);
-    const waiting = await staff.agent.json<{
-      actions: { id: string; allowed: boolean; body: Record<string, unknown>; endpoint: string }[];
-    }>(staff.agent.get(`/api/v1/dashboard/members/${member.id}`));
+    const meetingAt = await toMeetingWait(member);
+    type Actions = { actions: { id: string; allowed: boolean; body: Record<string, unknown>; endpoint: string; reason: string | null }[] };
+    // Before the meeting starts it cannot be marked held: the page says why, the server refuses with 409.
+    const early = await staff.agent.json<Actions>(staff.agent.get(`/api/v1/dashboard/members/${member.id}`));
+    expect(allowedNow(early.actions)).toEqual(['disable', 'lmnop', 'onb_meet_cancel', 'onb_meet_missed']);
+    const notYet = early.actions.find((a) => a.id === 'onb_meet_done');
+    expect(notYet?.reason).toMatch(
+      /^L’entretien est prévu le .+ : il ne pourra être noté comme effectué qu’à partir de son heure de début\.$/,
+    );
+    const tooSoon = await update(staff.agent, notYet?.body, 409);
+    expect(tooSoon.error).toMatchObject({ code: 'TRANSITION_REFUSED', state: 'attente-entretien-personnalise' });
+    expect((tooSoon.error as { message?: string }).message).toContain('pas encore commencé');
+
+    clock.set(new Date(meetingAt));
+    const waiting = await staff.agent.json<Actions>(staff.agent.get(`/api/v1/dashboard/members/${member.id}`));
     expect(allowedNow(waiting.actions)).toEqual(['disable', 'lmnop', 'onb_meet_cancel', 'onb_meet_done', 'onb_meet_missed']);
+    expect(waiting.actions.every((a) => a.reason === null)).toBe(true);
     const done = waiting.actions.find((a) => a.id === 'onb_meet_done');
     expect(done?.endpoint).toBe('/user/update');
     const applied = await update(staff.agent, done?.body);
@@ -143,7 +147,15 @@ describe('staff transitions go through the chart', () => {
 
     const detail = await staff.agent.json<{
       member: { state: string };
-      events: { context: string; actorEmail: string | null; actorRole: string; at: string }[];
+      events: {
+        context: string;
+        actorEmail: string | null;
+        actorName: string | null;
+        actorRole: string;
+        at: string;
+        outcome: boolean | null;
+        planId: string | null;
+      }[];
       payments: { offerId: string; paymentStatus: string }[];
       profile: { firstName: string } | null;
       questionnaire: Record<string, unknown> | null;
@@ -154,15 +166,19 @@ describe('staff transitions go through the chart', () => {
       'questionnaire',
       'form_per_inf',
       'sel_plan',
-      'app',
       'pre_contract_ok',
       'onb_meet',
       'onb_meet_resa',
       'onb_meet_ok',
     ]);
-    expect(detail.events.at(-1)).toMatchObject({ actorEmail: staff.email, actorRole: 'staff' });
+    expect(detail.events.at(-1)).toMatchObject({ actorEmail: staff.email, actorRole: 'staff', outcome: true, planId: null });
+    // The history names the staff member (issue 21) and the chosen plan, from the logged payload.
+    expect(detail.events.at(-1)).toMatchObject({ actorName: expect.stringMatching(/^Équipe /) });
+    expect(detail.events.find((e) => e.context === 'sel_plan')).toMatchObject({ planId: expect.stringMatching(/^plan_/), outcome: null });
+    expect(detail.events[0]).toMatchObject({ actorName: null });
     expect(detail.events[0]).toMatchObject({ actorEmail: member.email, actorRole: 'member' });
-    expect(detail.payments).toEqual([expect.objectContaining({ offerId: 'file_fee', paymentStatus: 'paid' })]);
+    // Nothing is paid before the contract (decision 105).
+    expect(detail.payments).toEqual([]);
     expect(detail.profile?.firstName).toBe('Amina');
     expect(detail.questionnaire).not.toBeNull();
     // The member's own wizard moved on.
@@ -176,11 +192,15 @@ describe('staff transitions go through the chart', () => {
     expect((await member.agent.get('/api/v1/user/settings')).status).toBe(200);
     expect((await staff.agent.post('/api/v1/auth/ban', { disable: true, uid: member.id })).status).toBe(200);
     expect((await member.agent.get('/api/v1/user/settings')).status).toBe(401);
-    const detail = await staff.agent.json<{ member: { state: string; disabled: boolean }; actions: { id: string; allowed: boolean }[] }>(
-      staff.agent.get(`/api/v1/dashboard/members/${member.id}`),
-    );
+    const detail = await staff.agent.json<{
+      member: { state: string; disabled: boolean };
+      actions: { id: string; allowed: boolean }[];
+      events: { context: string; actorName: string | null; outcome: boolean | null }[];
+    }>(staff.agent.get(`/api/v1/dashboard/members/${member.id}`));
     expect(detail.member).toMatchObject({ state: 'desactive', disabled: true });
     expect(detail.actions.filter((a) => a.allowed).map((a) => a.id)).toEqual(['enable']);
+    // The history's details (issue 21): the staff member's name and the payload's boolean.
+    expect(detail.events.at(-1)).toMatchObject({ context: 'ban', actorName: expect.stringMatching(/^Équipe /), outcome: true });
     await update(staff.agent, { context: 'lmnop', uid: member.id }, 409);
   });
 

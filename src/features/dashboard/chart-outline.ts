@@ -1,11 +1,13 @@
 import type { AnyStateNode } from 'xstate';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
+import { stateShortLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
 
 /**
  * The onboarding chart as the member page draws it, read from the machine definition itself
  * (`onboardingMachine.root`): every state in document order with its sub-states and the events
- * leaving it. Nothing here is a second copy of the chart; only the French labels are added.
+ * leaving it. Nothing here is a second copy of the chart; the French labels come from the one label
+ * table (machines/onboarding/labels.ts).
  */
 
 export interface ChartTransition {
@@ -16,7 +18,7 @@ export interface ChartTransition {
 }
 
 export interface ChartNode {
-  /** Dotted key, as the API's `state` (e.g. 'attente-contrat.paiement'). */
+  /** Dotted key, as the API's `state` (e.g. 'attente-contrat.signature'). */
   key: string;
   label: string;
   /** 1-9 for the wizard's steps. */
@@ -24,19 +26,6 @@ export interface ChartNode {
   children: ChartNode[];
   transitions: ChartTransition[];
 }
-
-const subLabels: Record<string, string> = {
-  'prendre-un-rendez-vous.choix-creneau': 'Choix du créneau',
-  'prendre-un-rendez-vous.confirmation': 'Confirmation du rendez-vous',
-  'attente-contrat.formulaire-contrat': 'Formulaire du contrat',
-  'attente-contrat.signature': 'Signature',
-  'attente-contrat.delai-renonciation': 'Délai de 7 jours (L224-91)',
-  'attente-contrat.paiement': 'Paiement de l’abonnement',
-  'attente.delai-retractation': 'Délai de rétractation (14 jours)',
-  'attente.entretien-matchmaking': 'Entretien de matchmaking',
-  'membre-actif': 'Membre actif',
-  desactive: 'Compte désactivé',
-};
 
 const keyOf = (node: AnyStateNode) => node.path.join('.');
 
@@ -48,7 +37,7 @@ function transitionsOf(node: AnyStateNode): ChartTransition[] {
     }
   }
   for (const definition of node.always ?? []) {
-    out.push({ event: 'temps écoulé', targets: (definition.target ?? []).map(keyOf), guarded: definition.guard !== undefined });
+    out.push({ event: 'DELAY_OVER', targets: (definition.target ?? []).map(keyOf), guarded: definition.guard !== undefined });
   }
   return out;
 }
@@ -58,7 +47,7 @@ function toNode(node: AnyStateNode): ChartNode {
   const step = steps.find((s) => s.id === key);
   return {
     key,
-    label: step?.title ?? subLabels[key] ?? key,
+    label: stateShortLabel(key) ?? 'Étape inconnue',
     number: step?.number ?? null,
     children: Object.values(node.states).map(toNode),
     transitions: transitionsOf(node),

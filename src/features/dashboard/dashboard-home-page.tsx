@@ -3,7 +3,8 @@ import { useEffect, useId, useState } from 'react';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { type Funnel, listMembers, type MemberSummary, PER_PAGE, getFunnel } from '#src/features/dashboard/dashboard-api.ts';
-import { type DashboardSearch, formatDate } from '#src/features/dashboard/dashboard-search.ts';
+import type { DashboardSearch } from '#src/features/dashboard/dashboard-search.ts';
+import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
 import { Button } from '#src/components/ui/button.tsx';
@@ -134,7 +135,7 @@ function MemberList() {
             id={ids.q}
             type="search"
             className={styles.input}
-            placeholder="Search..."
+            placeholder="Rechercher un membre…"
             value={text}
             onChange={(e) => setText(e.target.value)}
           />
@@ -176,7 +177,7 @@ function MemberList() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
       {data && data.items.length === 0 ? (
-        <p role="status">{search.q ? `No results for "${search.q}".` : 'Aucun membre à cette étape.'}</p>
+        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre à cette étape.'}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <div className={styles.tableWrap}>

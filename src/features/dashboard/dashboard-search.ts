@@ -21,9 +21,3 @@ export function DashboardSearchSchema(search: Record<string, unknown>): Dashboar
     page: integerFrom(search.page, 1),
   };
 }
-
-export const formatDate = (iso: string) =>
-  new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Paris' }).format(new Date(iso));
-
-export const formatEuros = (cents: number | null) =>
-  cents === null ? '—' : new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(cents / 100);

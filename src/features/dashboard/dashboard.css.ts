@@ -128,7 +128,18 @@ export const definitions = style({
 globalStyle(`${definitions} dt`, { color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 globalStyle(`${definitions} dd`, { margin: 0, overflowWrap: 'anywhere' });
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[2] });
-export const dangerButton = style({ borderColor: vars.color.danger, color: vars.color.danger });
+export const dangerButton = style({
+  borderColor: vars.color.danger,
+  color: vars.color.danger,
+  selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.dangerSurface, color: vars.color.danger } },
+});
+/** The confirm button of a destructive action's dialog: filled red (white on #b91c1c: 6.5:1). */
+export const dangerConfirm = style({
+  backgroundColor: vars.color.danger,
+  borderColor: vars.color.danger,
+  color: '#ffffff',
+  selectors: { '&:hover:not(:disabled)': { backgroundColor: '#991b1b', borderColor: '#991b1b', color: '#ffffff' } },
+});
 
 export const chart = style({ margin: 0, paddingLeft: vars.space[6], display: 'flex', flexDirection: 'column', gap: vars.space[1] });
 export const chartState = style({

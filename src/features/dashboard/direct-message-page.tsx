@@ -4,7 +4,7 @@ import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import { type DirectMessage, listMembers, listMessages, type MemberSummary, sendMessage } from '#src/features/dashboard/dashboard-api.ts';
-import { formatDate } from '#src/features/dashboard/dashboard-search.ts';
+import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { textOf } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
@@ -75,7 +75,7 @@ export function DirectMessagePage() {
                 id={ids.search}
                 type="search"
                 className={styles.input}
-                placeholder="Search..."
+                placeholder="Rechercher un membre…"
                 value={query}
                 onChange={(e) => setQuery(e.target.value)}
               />
@@ -84,7 +84,7 @@ export function DirectMessagePage() {
               Membre
               {options && options.length === 0 && !memberId ? (
                 <span className={styles.muted} role="status">
-                  No options.
+                  Aucun membre ne correspond à cette recherche.
                 </span>
               ) : (
                 <select

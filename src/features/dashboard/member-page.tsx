@@ -3,10 +3,24 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { type ChartNode, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
+import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
+import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
-import { formatDate, formatEuros } from '#src/features/dashboard/dashboard-search.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
+import {
+  bookingText,
+  contractRows,
+  type FieldRow,
+  formatAmount,
+  formatDateTime,
+  offerName,
+  paymentStatusText,
+  planName,
+  profileRows,
+  questionnaireRows,
+  timeline,
+} from '#src/features/dashboard/member-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 
 const route = getRouteApi('/dashboard/_staff/member/$memberId');
@@ -14,71 +28,14 @@ const route = getRouteApi('/dashboard/_staff/member/$memberId');
 /** How long the copy button says "Copié" (spec §9). */
 export const COPIED_RESET_MS = 1500;
 
-const contextLabels: Record<string, string> = {
-  profil: 'Informations personnelles enregistrées',
-  questionnaire: 'Questionnaire enregistré',
-  form_per_inf: 'Informations personnelles confirmées',
-  sel_plan: 'Formule choisie',
-  sel_plan_res: 'Changement de formule',
-  coupon: 'Code avantage appliqué',
-  app: 'Frais de dossier payés',
-  pre_contract_ok: 'Informations précontractuelles lues',
-  onb_meet: 'Créneau d’entretien choisi',
-  onb_meet_resa: 'Rendez-vous confirmé',
-  onb_meet_cancel: 'Rendez-vous annulé',
-  onb_meet_ok: 'Entretien personnalisé (équipe)',
-  contractForm: 'Formulaire du contrat rempli',
-  sub_date: 'Contrat signé',
-  sub: 'Abonnement payé',
-  meeting_mm: 'Entretien de matchmaking effectué',
-  lmnop: 'Inscription réinitialisée',
-  ban: 'Compte désactivé / réactivé',
-};
-
-const fieldLabels: Record<string, string> = {
-  firstName: 'Prénom',
-  lastName: 'Nom',
-  birthDate: 'Date de naissance',
-  phone: 'Téléphone',
-  postcode: 'Code postal',
-  city: 'Ville',
-  maritalStatus: 'Situation familiale',
-  childrenCount: 'Enfants',
-  profession: 'Profession',
-  prayerPractice: 'Pratique',
-  practiceDetails: 'Précisions sur la pratique',
-  sensitiveDataConsent: 'Consentement (données sensibles)',
-  soughtPractice: 'Pratique recherchée',
-  soughtAgeMin: 'Âge minimum',
-  soughtAgeMax: 'Âge maximum',
-  soughtRegions: 'Régions',
-  soughtFamilySituations: 'Situations familiales',
-  acceptsChildren: 'Accepte des enfants',
-  soughtProfessionalSituation: 'Situation professionnelle',
-  otherQualities: 'Autres qualités',
-  fullName: 'Nom complet',
-  address: 'Adresse',
-  signature: 'Signature',
-  termsAccepted: 'Conditions acceptées',
-  contractForm: 'Formulaire complété',
-};
-
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (typeof value === 'boolean') return value ? 'Oui' : 'Non';
-  if (Array.isArray(value)) return value.map(show).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-function Fields({ data, empty }: { data: Record<string, unknown> | null; empty: string }) {
-  if (!data) return <p className={styles.muted}>{empty}</p>;
+function Rows({ rows, empty }: { rows: FieldRow[] | null; empty: string }) {
+  if (!rows) return <p className={styles.muted}>{empty}</p>;
   return (
     <dl className={styles.definitions}>
-      {Object.entries(data).map(([key, value]) => (
-        <div key={key} className={styles.contents}>
-          <dt>{fieldLabels[key] ?? key}</dt>
-          <dd>{show(value)}</dd>
+      {rows.map((row) => (
+        <div key={row.label} className={styles.contents}>
+          <dt>{row.label}</dt>
+          <dd>{row.value}</dd>
         </div>
       ))}
     </dl>
@@ -130,13 +87,29 @@ export function DashboardMemberPage() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
 
+      <MemberSections detail={detail} now={Date.now()} onReload={load} />
+      <MemberAccessLog memberId={member.id} />
+    </div>
+  );
+}
+
+/**
+ * Everything about the member, in French: the chart, the staff actions, the account, the answers
+ * in a fixed order, payments, meetings, the contract and the history as sentences. Every stored
+ * code goes through the label table (member-view.ts); member-view.test.tsx renders it.
+ */
+export function MemberSections({ detail, now, onReload }: { detail: MemberDetail; now: number; onReload: () => Promise<void> }) {
+  const { member } = detail;
+  const contractSigned = detail.record.subscriptionDate;
+  return (
+    <>
       <div className={styles.grid}>
         <section className={styles.card} aria-labelledby="state-title">
           <h2 id="state-title" className={styles.cardTitle}>
             Parcours
           </h2>
           <p>
-            État actuel : <strong data-state={member.state}>{labelOf(member.state)}</strong>
+            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
           </p>
           <ChartView current={member.state} />
         </section>
@@ -145,7 +118,7 @@ export function DashboardMemberPage() {
             <h2 id="actions-title" className={styles.cardTitle}>
               Actions de l’équipe
             </h2>
-            <StaffActions actions={detail.actions} onDone={load} />
+            <StaffActions actions={detail.actions} onDone={onReload} />
           </section>
           <section className={styles.card} aria-labelledby="identity-title">
             <h2 id="identity-title" className={styles.cardTitle}>
@@ -155,15 +128,15 @@ export function DashboardMemberPage() {
               <dt>E-mail</dt>
               <dd>{member.email}</dd>
               <dt>Genre</dt>
-              <dd>{member.gender === 'femme' ? 'Femme' : 'Homme'}</dd>
+              <dd>{genderLabels[member.gender as keyof typeof genderLabels] ?? '—'}</dd>
               <dt>Inscription</dt>
-              <dd>{formatDate(member.createdAt)}</dd>
+              <dd>{formatDateTime(member.createdAt)}</dd>
               <dt>Dernière activité</dt>
-              <dd>{formatDate(member.updatedAt)}</dd>
+              <dd>{formatDateTime(member.updatedAt)}</dd>
               <dt>Formule</dt>
-              <dd>{detail.record.selectedPlanId ?? '—'}</dd>
-              <dt>Renonciation au délai</dt>
-              <dd>{show(detail.record.renouncedWithdrawalRight)}</dd>
+              <dd>{planName(detail.record.selectedPlanId)}</dd>
+              <dt>Commencer avant la fin du délai de rétractation</dt>
+              <dd>{withdrawalChoiceLabel(detail.record.renouncedWithdrawalRight)}</dd>
             </dl>
           </section>
         </div>
@@ -174,13 +147,13 @@ export function DashboardMemberPage() {
           <h2 id="profile-title" className={styles.cardTitle}>
             Profil
           </h2>
-          <Fields data={detail.profile} empty="Profil non renseigné." />
+          <Rows rows={profileRows(detail.profile, now)} empty="Profil non renseigné." />
         </section>
         <section className={styles.card} aria-labelledby="questionnaire-title">
           <h2 id="questionnaire-title" className={styles.cardTitle}>
-            Questionnaire
+            Critères recherchés
           </h2>
-          <Fields data={detail.questionnaire} empty="Questionnaire non renseigné." />
+          <Rows rows={questionnaireRows(detail.questionnaire, now)} empty="Questionnaire non renseigné." />
         </section>
         <section className={styles.card} aria-labelledby="payments-title">
           <h2 id="payments-title" className={styles.cardTitle}>
@@ -202,10 +175,10 @@ export function DashboardMemberPage() {
                 <tbody>
                   {detail.payments.map((p) => (
                     <tr key={p.id}>
-                      <td>{formatDate(p.createdAt)}</td>
-                      <td>{p.offerId ?? '—'}</td>
-                      <td>{formatEuros(p.amountCents)}</td>
-                      <td>{p.paymentStatus === 'paid' || p.paymentStatus === 'no_payment_required' ? 'Payé' : p.paymentStatus}</td>
+                      <td>{formatDateTime(p.createdAt)}</td>
+                      <td>{offerName(p.offerId)}</td>
+                      <td>{formatAmount(p.amountCents)}</td>
+                      <td>{paymentStatusText(p.paymentStatus)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -220,16 +193,13 @@ export function DashboardMemberPage() {
           {detail.meetings.length === 0 ? (
             <p className={styles.muted}>
               {detail.record.onboardingMeetingDate
-                ? `Entretien prévu le ${formatDate(detail.record.onboardingMeetingDate)}.`
+                ? `Entretien prévu le ${formatDateTime(detail.record.onboardingMeetingDate)}.`
                 : 'Aucun rendez-vous.'}
             </p>
           ) : (
             <ul className={styles.messages}>
               {detail.meetings.map((b) => (
-                <li key={b.id}>
-                  {formatDate(b.startTime)} — {b.status === 'active' ? 'confirmé' : 'annulé'}
-                  {b.rescheduled ? ' (reporté)' : ''}
-                </li>
+                <li key={b.id}>{bookingText(b)}</li>
               ))}
             </ul>
           )}
@@ -238,14 +208,15 @@ export function DashboardMemberPage() {
           <h2 id="contract-title" className={styles.cardTitle}>
             Contrat
           </h2>
-          <Fields data={detail.contract} empty="Contrat non rempli." />
-          {detail.record.subscriptionDate ? (
+          <Rows rows={contractRows(detail.contract, now)} empty="Contrat non rempli." />
+          {contractSigned ? (
             <a href={`/api/v1/dashboard/members/${member.id}/contract.pdf`} target="_blank" rel="noreferrer">
               Contrat signé (PDF)
             </a>
           ) : null}
           <p className={styles.muted}>
-            Signature : {detail.record.subscriptionDate ? formatDate(detail.record.subscriptionDate) : 'non signé'} · Abonnement :{' '}
+            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
+            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
             {detail.record.subscriptionFeesPaid ? 'payé' : 'non payé'}
           </p>
         </section>
@@ -257,44 +228,32 @@ export function DashboardMemberPage() {
             <p className={styles.muted}>Aucun événement.</p>
           ) : (
             <ol className={styles.timeline} aria-label="Historique des événements">
-              {[...detail.events].reverse().map((e) => (
-                <li key={e.id} className={styles.timelineItem}>
-                  <time dateTime={e.at}>{formatDate(e.at)}</time> — <strong>{contextLabels[e.context] ?? e.context}</strong>
-                  <br />
-                  <span className={styles.muted}>
-                    par {e.actorEmail ?? (e.actorRole === 'system' ? 'le système' : e.actorRole)} (
-                    {e.actorRole === 'staff' ? 'équipe' : e.actorRole === 'member' ? 'membre' : 'système'}) · {e.fromState} → {e.toState}
-                  </span>
+              {timeline(detail.events).map((item) => (
+                <li key={item.id} className={styles.timelineItem}>
+                  <time dateTime={item.at}>{item.sentence}</time>
+                  {item.stateChange ? (
+                    <>
+                      <br />
+                      <span className={styles.muted}>{item.stateChange}</span>
+                    </>
+                  ) : null}
                 </li>
               ))}
             </ol>
           )}
         </section>
       </div>
-    </div>
+    </>
   );
 }
 
-function findNode(nodes: readonly ChartNode[], key: string): ChartNode | undefined {
-  for (const node of nodes) {
-    if (node.key === key) return node;
-    const inner = findNode(node.children, key);
-    if (inner) return inner;
-  }
-  return undefined;
-}
-
-function labelOf(state: string): string {
-  const node = findNode(chartOutline, state);
-  const top = findNode(chartOutline, state.split('.')[0] ?? state);
-  if (node && top && node !== top) return `${top.label} — ${node.label}`;
-  return node?.label ?? state;
+/** 'Signer le contrat → Contrat — Délai de 7 jours avant tout paiement'. */
+function transitionText(t: ChartTransition): string {
+  return `${eventLabel(t.event)}${t.targets.length > 0 ? ` → ${t.targets.map(stateLabel).join(', ')}` : ''}`;
 }
 
 function transitionsText(node: ChartNode): string {
-  return node.transitions
-    .map((t) => `${t.event}${t.targets.length > 0 ? ` → ${t.targets.map((k) => findNode(chartOutline, k)?.label ?? k).join(', ')}` : ''}`)
-    .join(' · ');
+  return node.transitions.map(transitionText).join(' · ');
 }
 
 /** The chart drawn from its definition: every state in order, the member's one highlighted. */
@@ -325,10 +284,7 @@ function ChartView({ current }: { current: string }) {
           </li>
         ))}
       </ol>
-      <p className={styles.muted}>
-        Depuis toute étape :{' '}
-        {rootTransitions.map((t) => `${t.event} → ${t.targets.map((k) => findNode(chartOutline, k)?.label ?? k).join(', ')}`).join(' · ')}
-      </p>
+      <p className={styles.muted}>Depuis toute étape : {rootTransitions.map(transitionText).join(' · ')}</p>
     </>
   );
 }
@@ -339,6 +295,8 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const allowed = actions.filter((a) => a.allowed);
+  // Refused actions staff may expect, with the reason (e.g. a meeting that has not started yet).
+  const explained = actions.filter((a) => !a.allowed && a.reason);
 
   const confirm = async () => {
     if (!pending) return;
@@ -358,12 +316,18 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
   return (
     <>
       {allowed.length === 0 ? <p className={styles.muted}>Aucune action possible à cette étape.</p> : null}
+      {explained.map((action) => (
+        <p key={action.id} className={styles.muted} data-testid={`reason-${action.id}`}>
+          {action.label} : pas encore possible. {action.reason}
+        </p>
+      ))}
       <div className={styles.actions}>
         {allowed.map((action) => (
           <Button
             key={action.id}
             variant={action.danger ? 'secondary' : 'primary'}
             className={action.danger ? styles.dangerButton : undefined}
+            data-danger={action.danger || undefined}
             onClick={() => {
               setError(null);
               setPending(action);
@@ -376,16 +340,31 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
       <Dialog.Root open={pending !== null} onOpenChange={(open) => (open ? null : setPending(null))}>
         <Dialog.Portal>
           <Dialog.Overlay className={styles.overlay} />
-          <Dialog.Content className={styles.dialog}>
+          <Dialog.Content
+            className={styles.dialog}
+            onOpenAutoFocus={(event) => {
+              // A destructive action starts on the safe choice: Enter never confirms it by accident.
+              if (!pending?.danger) return;
+              event.preventDefault();
+              (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('[data-safe-choice]')?.focus();
+            }}
+          >
             <Dialog.Title className={styles.dialogTitle}>{pending?.label}</Dialog.Title>
             <Dialog.Description>{pending?.confirm} Confirmez-vous ?</Dialog.Description>
             <FormAlert tone="error">{error}</FormAlert>
             <div className={styles.actions}>
-              <Button onClick={confirm} loading={running} loadingText="En cours…">
+              <Button
+                onClick={confirm}
+                loading={running}
+                loadingText="En cours…"
+                className={pending?.danger ? styles.dangerConfirm : undefined}
+              >
                 Confirmer
               </Button>
               <Dialog.Close asChild>
-                <Button variant="ghost">Annuler</Button>
+                <Button variant="ghost" data-safe-choice>
+                  Ne rien changer
+                </Button>
               </Dialog.Close>
             </div>
           </Dialog.Content>

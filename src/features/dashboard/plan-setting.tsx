@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { getPlanSetting, type PlanSetting, putPlanSetting } from '#src/features/dashboard/dashboard-api.ts';
-import { formatEuros } from '#src/features/dashboard/dashboard-search.ts';
+import { formatAmount as formatEuros } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashboard/dashboard-api.ts';
-import { formatDate } from '#src/features/dashboard/dashboard-search.ts';
+import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
 

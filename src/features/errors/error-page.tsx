@@ -1,14 +1,33 @@
-import { useRouter, useRouterState } from '@tanstack/react-router';
+import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { buttonClass } from '#src/components/ui/button.css.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/errors/error-page.css.ts';
-import { BRAND_NAME } from '#src/features/layout/navigation.ts';
+import * as layoutStyles from '#src/features/layout/layouts.css.ts';
+import { BRAND_NAME, type NavItem } from '#src/features/layout/navigation.ts';
+import { SiteFooter } from '#src/features/layout/site-footer.tsx';
+import { SiteHeader } from '#src/features/layout/site-header.tsx';
 import { isChunkLoadError, reloadOnce } from '#src/lib/chunk-reload.ts';
 
-/** The spec's defaults (§2); these strings stay in English as quoted by the spec. */
+/** The spec's defaults (§2), in French as decided (decisions §"French everywhere"): still HTTP 404. */
 export const DEFAULT_ERROR_STATUS = 404;
-export const DEFAULT_ERROR_MESSAGE = "This is not the page you're looking for.";
-export const NOT_FOUND_NAME = 'Not Found';
+export const DEFAULT_ERROR_MESSAGE = 'La page que vous cherchez n’existe pas ou a été déplacée.';
+export const NOT_FOUND_NAME = 'Page introuvable';
+export const ERROR_NAME = 'Une erreur est survenue';
+export const HOME_LINK_TEXT = 'Retour à l’accueil';
+
+/** 'Page introuvable : {path}' (the prerendered 404 page gets the requested path from the server). */
+export function notFoundMessage(path: string): string {
+  return `${NOT_FOUND_NAME} : ${path}`;
+}
+
+/** Pages a lost visitor may be looking for (type-checked against the route tree). */
+export const usefulLinks: readonly NavItem[] = [
+  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
+  { label: 'S’inscrire', to: '/inscription-agence-matrimoniale-musulmane' },
+  { label: 'Le blog', to: '/blog' },
+  { label: 'Nous contacter', to: '/contactez-agence-matrimoniale-musulmane' },
+];
 
 export interface ErrorPageProps {
   status?: number;
@@ -18,14 +37,17 @@ export interface ErrorPageProps {
   onReset?: () => void;
 }
 
-/** The error page of the spec: status, name, message and 'Go back home'. Unknown routes and fatal errors show it. */
+/**
+ * The page of an unexpected error (status, title, message, 'Retour à l’accueil'), on its own: the
+ * error may come from the site's layout itself.
+ */
 export function ErrorPage({ status = DEFAULT_ERROR_STATUS, name, message = DEFAULT_ERROR_MESSAGE, onReset }: ErrorPageProps) {
   const router = useRouter();
   const mainRef = useRef<HTMLElement>(null);
-  const title = name || (status === 404 ? NOT_FOUND_NAME : 'Error');
+  const title = name || (status === 404 ? NOT_FOUND_NAME : ERROR_NAME);
 
   useEffect(() => {
-    document.title = `${status} ${title} — ${BRAND_NAME}`;
+    document.title = `${title} (${status}) — ${BRAND_NAME}`;
     mainRef.current?.focus();
   }, [status, title]);
 
@@ -44,8 +66,50 @@ export function ErrorPage({ status = DEFAULT_ERROR_STATUS, name, message = DEFAU
         {title}
       </h1>
       <p className={styles.message}>{message || DEFAULT_ERROR_MESSAGE}</p>
-      <Button onClick={goHome}>Go back home</Button>
+      <Button onClick={goHome}>{HOME_LINK_TEXT}</Button>
     </main>
+  );
+}
+
+/** The 404 page inside the site's layout: header, 'Page introuvable : {path}', useful links, footer. */
+export function NotFoundContent({ path }: { path: string }) {
+  const mainRef = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    document.title = `${NOT_FOUND_NAME} (404) — ${BRAND_NAME}`;
+    mainRef.current?.focus();
+  }, []);
+
+  return (
+    <div className={layoutStyles.shell}>
+      <SiteHeader />
+      <main id="contenu" ref={mainRef} tabIndex={-1} className={layoutStyles.main} aria-labelledby="error-title">
+        <div className={styles.inLayout}>
+          <p className={styles.status}>404</p>
+          <h1 id="error-title" className={styles.name}>
+            {NOT_FOUND_NAME}
+          </h1>
+          <p className={styles.message}>{notFoundMessage(path)}</p>
+          <p className={styles.message}>{DEFAULT_ERROR_MESSAGE}</p>
+          <Link to="/" className={buttonClass.primary}>
+            {HOME_LINK_TEXT}
+          </Link>
+          <nav aria-labelledby="useful-links-title" className={styles.links}>
+            <h2 id="useful-links-title" className={styles.linksTitle}>
+              Vous cherchiez peut-être
+            </h2>
+            <ul className={styles.linkList}>
+              {usefulLinks.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to}>{item.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      </main>
+      <SiteFooter />
+    </div>
   );
 }
 
@@ -55,15 +119,15 @@ export function RouteErrorPage({ error, reset }: { error: unknown; reset?: () =>
   const [reloading] = useState(() => chunkError && reloadOnce());
   if (reloading) return null;
   const status = statusOf(error);
-  const name = error instanceof Error ? error.name : undefined;
-  const message = error instanceof Error ? error.message : undefined;
-  return <ErrorPage status={status} {...(name ? { name } : {})} {...(message ? { message } : {})} {...(reset ? { onReset: reset } : {})} />;
+  // The error's own name and message are technical (and English): the visitor reads French words.
+  const message = status === 404 ? DEFAULT_ERROR_MESSAGE : 'Nous n’avons pas pu afficher cette page. Réessayez dans un instant.';
+  return <ErrorPage status={status} message={message} {...(reset ? { onReset: reset } : {})} />;
 }
 
-/** The root's `notFoundComponent`: 'Page not found: {path}'. */
+/** The root's `notFoundComponent`: 'Page introuvable : {path}' in the site's layout. */
 export function NotFoundPage() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
-  return <ErrorPage status={404} name={NOT_FOUND_NAME} message={`Page not found: ${pathname}`} />;
+  return <NotFoundContent path={pathname} />;
 }
 
 /** An error's HTTP status when it carries one; 500 for any other thrown error. */

@@ -4,6 +4,9 @@ import { Notifications } from '#src/components/ui/notifications.tsx';
 import { DeferredConsentBanner } from '#src/features/consent/deferred-consent-banner.tsx';
 import { useRouteHead } from '#src/features/layout/route-head.ts';
 
+/** Staff pages (`/dashboard…`): no consent banner, no tag manager. */
+export const isBackOffice = (pathname: string | undefined) => pathname === '/dashboard' || (pathname?.startsWith('/dashboard/') ?? false);
+
 /**
  * The app root (spec §2): head tags of the matched routes (`useRouteHead`), the page outlet, the
  * notifications region and the cookie banner. After each client-side page change, focus moves to
@@ -11,6 +14,7 @@ import { useRouteHead } from '#src/features/layout/route-head.ts';
  */
 export function RootLayout() {
   const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
+  const backOffice = useRouterState({ select: (state) => isBackOffice(state.location.pathname) });
   const previous = useRef(pathname);
   useRouteHead();
 
@@ -26,7 +30,8 @@ export function RootLayout() {
     <>
       <Outlet />
       <Notifications />
-      <DeferredConsentBanner />
+      {/* The back office sets no optional cookie and loads no tag: no banner there (issue 21). */}
+      {backOffice ? null : <DeferredConsentBanner />}
     </>
   );
 }

@@ -1,0 +1,288 @@
+import type { OfferId, PlanId } from '#machines/onboarding/plans.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import type { BookingSubstate, ContractSubstate, TopState, WaitingSubstate } from '#machines/onboarding/steps.ts';
+
+/**
+ * The one label table (decision 108): every stored code a person may read — answers, plans,
+ * offers, payment states, chart states, chart events and update contexts — has its French words
+ * here. The member's forms (src/features/onboarding), the contract's text, and the staff
+ * dashboard all read them from this file; nothing shows a code without going through it.
+ *
+ * This file imports nothing that imports it: forms.ts builds its picklists from the choice tables
+ * below, update-contexts.ts builds on forms.ts. The tables keyed by contexts and events are checked
+ * against update-contexts.ts by the type checker in labels.test.ts, and at run time there too.
+ */
+
+/** A table whose keys must cover `K` (a missing one is a type error); other keys are allowed (retired codes). */
+function covering<K extends string>() {
+  return <const T extends Record<K, string>>(table: T): T & Readonly<Record<string, string>> => table;
+}
+
+// ---------------------------------------------------------------------------
+// Choices of the onboarding forms (value → French label, in the order the forms offer them)
+
+export const maritalStatusLabels = {
+  celibataire: 'Célibataire',
+  divorce: 'Divorcé(e)',
+  veuf: 'Veuf / veuve',
+} as const;
+
+export const prayerPracticeLabels = {
+  'cinq-prieres': 'Les cinq prières quotidiennes',
+  reguliere: 'Régulière, avec quelques manques',
+  occasionnelle: 'Occasionnelle',
+  'en-apprentissage': 'En apprentissage',
+} as const;
+
+export const soughtPracticeLabels = { ...prayerPracticeLabels, indifferent: 'Peu importe' } as const;
+
+export const regionLabels = {
+  'auvergne-rhone-alpes': 'Auvergne-Rhône-Alpes',
+  'bourgogne-franche-comte': 'Bourgogne-Franche-Comté',
+  bretagne: 'Bretagne',
+  'centre-val-de-loire': 'Centre-Val de Loire',
+  corse: 'Corse',
+  'grand-est': 'Grand Est',
+  'hauts-de-france': 'Hauts-de-France',
+  'ile-de-france': 'Île-de-France',
+  normandie: 'Normandie',
+  'nouvelle-aquitaine': 'Nouvelle-Aquitaine',
+  occitanie: 'Occitanie',
+  'pays-de-la-loire': 'Pays de la Loire',
+  'provence-alpes-cote-d-azur': "Provence-Alpes-Côte d'Azur",
+  'outre-mer': 'Outre-mer',
+  etranger: 'Étranger',
+  indifferent: 'Peu importe',
+} as const;
+
+export const professionalSituationLabels = {
+  'emploi-stable': 'Un emploi stable',
+  'en-activite-ou-etudes': 'En activité ou en études',
+  indifferent: 'Peu importe',
+} as const;
+
+export const genderLabels = covering<Gender>()({ homme: 'Homme', femme: 'Femme' });
+
+export function yesNo(value: boolean): string {
+  return value ? 'Oui' : 'Non';
+}
+
+// ---------------------------------------------------------------------------
+// Plans, offers and payments
+
+export const planLabels = covering<PlanId>()({
+  plan_horizon_month: 'Horizon, 6 mois en 6 mensualités',
+  plan_serenity_month: 'Sérénité, 12 mois en 12 mensualités',
+  plan_horizon_year: 'Horizon, 6 mois réglés en une fois',
+  plan_serenity_year: 'Sérénité, 12 mois réglés en une fois',
+  plan_horizon_year_cachback: 'Horizon, 6 mois réglés en une fois (−10 %)',
+  plan_serenity_year_cachback: 'Sérénité, 12 mois réglés en une fois (−10 %)',
+});
+
+export const offerLabels = covering<OfferId>()({ file_fee: 'Frais de dossier', ...planLabels });
+
+/** Stripe Checkout Session `payment_status`. */
+export const paymentStatusLabels = covering<'paid' | 'unpaid' | 'no_payment_required'>()({
+  paid: 'Payé',
+  unpaid: 'Non payé',
+  no_payment_required: 'Payé (code avantage, 0 €)',
+});
+
+/** Stripe Checkout Session `status`. */
+export const checkoutStatusLabels = covering<'open' | 'complete' | 'expired'>()({
+  open: 'En cours',
+  complete: 'Terminé',
+  expired: 'Expiré',
+});
+
+/** A booking of the scheduling service. */
+export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: 'Confirmé', canceled: 'Annulé' });
+
+/** `renouncedWithdrawalRight` of the record (L221-25). */
+export function withdrawalChoiceLabel(value: boolean | null): string {
+  if (value === null) return 'Pas encore choisi';
+  return value ? 'Oui : commencer avant la fin du délai de 14 jours' : 'Non : attendre la fin du délai de 14 jours';
+}
+
+// ---------------------------------------------------------------------------
+// Chart states (labels never depend on the order of the steps)
+
+type StateKey =
+  | TopState
+  | `prendre-un-rendez-vous.${BookingSubstate}`
+  | `attente-contrat.${ContractSubstate}`
+  | `attente.${WaitingSubstate}`;
+
+/** Top states and sub-states, each as a short phrase; a sub-state is shown after its parent. */
+export const stateLabels = covering<StateKey>()({
+  profil: 'Profil',
+  'questionnaire-profil': 'Questionnaire',
+  formules: 'Choix de la formule',
+  'frais-de-dossier': 'Paiement (frais de dossier et abonnement)',
+  'informations-et-tarifs': 'Informations et tarifs',
+  'prendre-un-rendez-vous': 'Prise de rendez-vous',
+  'prendre-un-rendez-vous.choix-creneau': 'Choix du créneau',
+  'prendre-un-rendez-vous.confirmation': 'Confirmation du rendez-vous',
+  'attente-entretien-personnalise': 'Entretien personnalisé',
+  'attente-contrat': 'Contrat',
+  'attente-contrat.formulaire-contrat': 'Formulaire du contrat',
+  'attente-contrat.signature': 'Signature',
+  'attente-contrat.delai-renonciation': 'Délai de 7 jours avant tout paiement',
+  // Retired sub-state (decision 108), still named by older rows of the event log.
+  'attente-contrat.paiement': 'Paiement de l’abonnement',
+  attente: 'Délai légal',
+  'attente.delai-retractation': 'Délai de rétractation de 14 jours',
+  'attente.entretien-matchmaking': 'Entretien de matchmaking à tenir',
+  'membre-actif': 'Membre actif',
+  desactive: 'Compte désactivé',
+});
+
+/** The short label of one state key (`attente-contrat.signature` → 'Signature'), or null when unknown. */
+export function stateShortLabel(key: string): string | null {
+  return Object.hasOwn(stateLabels, key) ? (stateLabels[key] ?? null) : null;
+}
+
+/** A state key as people read it: 'Contrat — Signature'; an unknown key reads 'Étape inconnue'. */
+export function stateLabel(key: string): string {
+  const [top = key, sub] = key.split('.');
+  const topLabel = stateShortLabel(top);
+  if (topLabel === null) return 'Étape inconnue';
+  if (sub === undefined) return topLabel;
+  return `${topLabel} — ${stateShortLabel(key) ?? 'sous-étape inconnue'}`;
+}
+
+// ---------------------------------------------------------------------------
+// Chart events and update contexts
+
+/** Events that are not update contexts: the ban and its lifting, time passing, a delay's end. */
+export type OtherEventType = 'DISABLE' | 'ENABLE' | 'TICK' | 'DELAY_OVER';
+
+/** Each chart event as an action (the chart drawing of the member page). */
+export const eventLabels = covering<OtherEventType>()({
+  SAVE_PROFILE: 'Enregistrer le profil',
+  SAVE_QUESTIONNAIRE: 'Enregistrer le questionnaire',
+  MARK_PERSONAL_INFO: 'Confirmer ou corriger les informations',
+  SELECT_PLAN: 'Choisir une formule',
+  RESET_PLAN: 'Changer de formule',
+  APPLY_COUPON: 'Appliquer le code avantage',
+  PAY_FILE_FEE: 'Payer les frais de dossier',
+  ACKNOWLEDGE_PRE_CONTRACT: 'Lire les informations précontractuelles',
+  SELECT_MEETING_DATE: 'Choisir un créneau',
+  RESERVE_MEETING: 'Confirmer ou abandonner le rendez-vous',
+  CANCEL_MEETING: 'Annuler le rendez-vous',
+  RECORD_ONBOARDING_MEETING: 'Valider l’entretien personnalisé (ou le noter manqué)',
+  SUBMIT_CONTRACT_FORM: 'Remplir le formulaire du contrat',
+  SIGN_CONTRACT: 'Signer le contrat',
+  PAY_SUBSCRIPTION: 'Payer l’abonnement',
+  RECORD_MATCHMAKING_MEETING: 'Valider l’entretien de matchmaking',
+  RESET_ONBOARDING: 'Réinitialiser l’inscription',
+  DISABLE: 'Désactiver le compte',
+  ENABLE: 'Réactiver le compte',
+  TICK: 'Temps qui passe',
+  DELAY_OVER: 'Fin du délai',
+});
+
+export function eventLabel(type: string): string {
+  return Object.hasOwn(eventLabels, type) ? (eventLabels[type] ?? 'Action inconnue') : 'Action inconnue';
+}
+
+type Sentence = string | { yes: string; no: string };
+
+/**
+ * What happened, as the history says it, per update context and for the ban's row (`POST /auth/ban`
+ * is not an update context); `yes`/`no` for the contexts whose outcome is a boolean.
+ */
+export const contextSentences = {
+  profil: 'Informations personnelles enregistrées',
+  questionnaire: 'Questionnaire de recherche enregistré',
+  form_per_inf: {
+    yes: 'Informations personnelles et questionnaire confirmés',
+    no: 'Retour aux informations personnelles pour les corriger',
+  },
+  sel_plan: 'Formule choisie',
+  sel_plan_res: 'Choix de formule annulé',
+  coupon: 'Code avantage appliqué aux frais de dossier',
+  app: 'Frais de dossier payés',
+  pre_contract_ok: 'Informations précontractuelles lues et acceptées',
+  onb_meet: 'Créneau d’entretien choisi',
+  onb_meet_resa: { yes: 'Rendez-vous d’entretien confirmé', no: 'Rendez-vous abandonné avant confirmation' },
+  onb_meet_cancel: 'Rendez-vous d’entretien annulé',
+  onb_meet_ok: { yes: 'Entretien personnalisé validé', no: 'Entretien personnalisé noté comme manqué' },
+  contractForm: 'Formulaire du contrat rempli',
+  sub_date: 'Contrat signé',
+  sub: 'Abonnement payé',
+  meeting_mm: 'Entretien de matchmaking effectué : le membre est actif',
+  lmnop: 'Inscription réinitialisée',
+  ban: { yes: 'Compte désactivé', no: 'Compte réactivé' },
+} as const satisfies Readonly<Record<string, Sentence>>;
+
+export interface LoggedEvent {
+  context: string;
+  event: string;
+  /** The payload's boolean (`status`, `completed`; for the ban, `disable`), when it has one. */
+  outcome: boolean | null;
+  /** The chosen plan (`sel_plan`). */
+  planId: string | null;
+}
+
+/** One event of the log as a French sentence, without actor and date: 'Entretien personnalisé validé'. */
+export function eventSentence(event: LoggedEvent): string {
+  if (!Object.hasOwn(contextSentences, event.context)) return 'Événement inconnu';
+  const sentence: Sentence = contextSentences[event.context as keyof typeof contextSentences];
+  if (typeof sentence !== 'string') {
+    const outcome = event.context === 'ban' ? event.event !== 'ENABLE' : event.outcome;
+    return outcome === false ? sentence.no : sentence.yes;
+  }
+  if (event.context === 'sel_plan' && event.planId !== null && Object.hasOwn(planLabels, event.planId)) {
+    return `${sentence} : ${planLabels[event.planId]}`;
+  }
+  return sentence;
+}
+
+/** Who did it: 'par Nadia', 'par l’équipe', 'par le membre', 'automatiquement'. */
+export function actorPhrase(role: string, staffName: string | null): string {
+  if (role === 'staff') return staffName ? `par ${staffName}` : 'par l’équipe';
+  if (role === 'member') return 'par le membre';
+  return 'automatiquement';
+}
+
+// ---------------------------------------------------------------------------
+// Fields of the stored answers, in a fixed, logical order
+
+/** Identity, contact, situation, practice. */
+export const profileFields = [
+  { key: 'firstName', label: 'Prénom' },
+  { key: 'lastName', label: 'Nom' },
+  { key: 'birthDate', label: 'Date de naissance' },
+  { key: 'phone', label: 'Téléphone' },
+  { key: 'postcode', label: 'Code postal' },
+  { key: 'city', label: 'Ville' },
+  { key: 'maritalStatus', label: 'Situation familiale' },
+  { key: 'childrenCount', label: 'Enfants' },
+  { key: 'profession', label: 'Profession' },
+  { key: 'prayerPractice', label: 'Pratique de la prière' },
+  { key: 'practiceDetails', label: 'Précisions sur la pratique' },
+  { key: 'sensitiveDataConsent', label: 'Consentement (données sensibles)' },
+] as const;
+
+/** The criteria sought. */
+export const questionnaireFields = [
+  { key: 'soughtAgeMin', label: 'Âge minimum' },
+  { key: 'soughtAgeMax', label: 'Âge maximum' },
+  { key: 'soughtRegions', label: 'Régions' },
+  { key: 'soughtFamilySituations', label: 'Situations familiales acceptées' },
+  { key: 'acceptsChildren', label: 'Accepte une personne ayant des enfants' },
+  { key: 'soughtPractice', label: 'Pratique recherchée' },
+  { key: 'soughtProfessionalSituation', label: 'Situation professionnelle recherchée' },
+  { key: 'otherQualities', label: 'Autres qualités essentielles' },
+] as const;
+
+/** The contract form (the `contractForm` flag itself is not shown). */
+export const contractFields = [
+  { key: 'fullName', label: 'Nom complet' },
+  { key: 'address', label: 'Adresse' },
+  { key: 'postcode', label: 'Code postal' },
+  { key: 'city', label: 'Ville' },
+  { key: 'signature', label: 'Signature' },
+  { key: 'termsAccepted', label: 'Contrat et conditions acceptés' },
+] as const;
