@@ -3,6 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 /**
  * Changing an address or a password is safe (issue 19, decision 102): from Mon profil a member
@@ -13,21 +14,6 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
 });
-
-/** Both widths the product is checked at; the shots land in this test's output folder. */
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  // From the top, nothing focused: a full-page shot of a scrolled page repeats the sticky header.
-  await page.evaluate(() => {
-    (document.activeElement as HTMLElement | null)?.blur();
-    window.scrollTo(0, 0);
-  });
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  if (size) await page.setViewportSize(size);
-}
 
 /** The first match of `pattern` in a mail to `to`, once the local mailbox has it. */
 async function mailMatch(page: Page, to: string, pattern: RegExp): Promise<string> {

@@ -4,6 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { E2E_STAFF_DISPLAY_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 /**
  * Staff second factor without lock-outs (issue 19, decision 103): a staff member enrols TOTP,
@@ -15,16 +16,6 @@ const LOST = 'factor-lost' as const;
 const LOST_NAME = E2E_STAFF_DISPLAY_NAMES[LOST] ?? LOST;
 
 const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
-
-/** Both widths the product is checked at; the shots land in this test's output folder. */
-async function screenshots(page: Page, name: string, fullPage = true) {
-  const size = page.viewportSize();
-  for (const width of [390, 1440]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage });
-  }
-  if (size) await page.setViewportSize(size);
-}
 
 async function passwordStep(page: Page) {
   await page.goto('/dashboard/connexion');
