@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { offerIds } from '#machines/onboarding/plans.ts';
 import { AgencyIdentitySchema, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 
 describe('configuration', () => {
   it('runs on embedded defaults with no variable at all', () => {
@@ -115,20 +116,7 @@ describe('the agency identity (decision 106)', () => {
 
   it('reads every field from its variable', () => {
     const config = parseConfig({ ...production, ...identity });
-    expect(config.agency).toEqual({
-      legalName: 'Union Sincère SAS',
-      legalForm: 'société par actions simplifiée au capital de 5 000 €',
-      address: '12 rue des Lilas, 69003 Lyon',
-      rcs: 'RCS Lyon 123 456 789',
-      siret: '123 456 789 00012',
-      phone: '04 72 00 00 00',
-      email: 'bonjour@union-sincere.fr',
-      mediatorName: 'CM2C',
-      mediatorUrl: 'https://www.cm2c.net',
-      vat: 'TVA non applicable, art. 293 B du CGI',
-      publicationDirector: 'Amina Benali, présidente',
-      host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
-    });
+    expect(config.agency).toEqual(SAMPLE_AGENCY);
     expect(config.agencyEmail).toBe('bonjour@union-sincere.fr');
   });
 

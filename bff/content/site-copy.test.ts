@@ -6,6 +6,7 @@ import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSe
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml, fillTokens, tokensOf } from '#machines/public-site/fill-tokens.ts';
 import { MEETING_NAMES, offerValues, siteValues } from '#machines/public-site/site-tokens.ts';
+import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 
 /**
  * The site's copy as the server serves it (decision 106): every page of content/pages and every
@@ -63,20 +64,7 @@ describe('the site copy (decision 106)', () => {
   });
 
   it('names the configured agency on the legal pages and the contact page', () => {
-    const agency: AgencyIdentity = {
-      legalName: 'Union Sincère SAS',
-      legalForm: 'société par actions simplifiée au capital de 5 000 €',
-      address: '12 rue des Lilas, 69003 Lyon',
-      rcs: 'RCS Lyon 123 456 789',
-      siret: '123 456 789 00012',
-      phone: '04 72 00 00 00',
-      email: 'bonjour@union-sincere.fr',
-      mediatorName: 'CM2C',
-      mediatorUrl: 'https://www.cm2c.net',
-      vat: 'TVA non applicable, art. 293 B du CGI',
-      publicationDirector: 'Amina Benali, présidente',
-      host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
-    };
+    const agency: AgencyIdentity = SAMPLE_AGENCY;
     const legal = served(pageOf('/mentions-legales'), agency, 'cash');
     for (const value of Object.values(agency)) expect(legal).toContain(escapeHtml(value));
     const terms = served(pageOf('/conditions-generales-de-vente'), agency, 'cash');

@@ -11,21 +11,9 @@ import { parseConfig } from '#bff/config.ts';
 import { agencyIdentity, type ContractInput, contractDocument } from '#bff/contract/contract-text.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 
-const agency: AgencyIdentity = {
-  legalName: 'Union Sincère SAS',
-  legalForm: 'société par actions simplifiée au capital de 5 000 €',
-  address: '12 rue des Lilas, 69003 Lyon',
-  rcs: 'RCS Lyon 123 456 789',
-  siret: '123 456 789 00012',
-  phone: '04 72 00 00 00',
-  email: 'bonjour@union-sincere.fr',
-  mediatorName: 'CM2C',
-  mediatorUrl: 'https://www.cm2c.net',
-  vat: 'TVA non applicable, art. 293 B du CGI',
-  publicationDirector: 'Amina Benali, présidente',
-  host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
-};
+const agency: AgencyIdentity = SAMPLE_AGENCY;
 
 function contractText(identity: AgencyIdentity): string {
   const input: ContractInput = {

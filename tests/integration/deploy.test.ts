@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '#tests/faults/support.ts';
 import { agencyEnv } from '#machines/public-site/agency-identity.ts';
 import { type BuiltServer, buildServer, ROOT } from '../../scripts/build-server.ts';
+import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 
 /**
  * What docs/deploy.md names, checked here as far as this machine can run it: the service unit's
@@ -30,20 +31,7 @@ const unitEnv = Object.fromEntries(
 );
 const execStart = (unitLines.find(([key]) => key === 'ExecStart')?.[1] ?? '').split(/\s+/);
 /** The agency's identity, as /etc/union-sincere/env gives it (decision 106). */
-const AGENCY = agencyEnv({
-  legalName: 'Union Sincère SAS',
-  legalForm: 'société par actions simplifiée au capital de 5 000 €',
-  address: '12 rue des Lilas, 69003 Lyon',
-  rcs: 'RCS Lyon 123 456 789',
-  siret: '123 456 789 00012',
-  phone: '04 72 00 00 00',
-  email: 'bonjour@union-sincere.fr',
-  mediatorName: 'CM2C',
-  mediatorUrl: 'https://www.cm2c.net',
-  vat: 'TVA non applicable, art. 293 B du CGI',
-  publicationDirector: 'Amina Benali, présidente',
-  host: 'OVH SAS, 2 rue Kellermann, 59100 Roubaix, 1007',
-});
+const AGENCY = agencyEnv(SAMPLE_AGENCY);
 
 describe('the service unit', () => {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
