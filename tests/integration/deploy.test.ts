@@ -116,6 +116,7 @@ describe('the service unit', () => {
     const logged = started
       .output()
       .split('\n')
+      .slice(0, -1) // whole lines only: the last one may still be being written
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logged).toContainEqual(expect.objectContaining({ level: 'info', msg: 'Union Sincère est prêt' }));
