@@ -45,6 +45,7 @@ import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-id
 import { freePort, HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
 import { recordAnswer } from './recorded-answer.ts';
+import { benchMatching, MATCHING_P95_FLOOR_MS, matchingTable } from './matching.ts';
 import { COMPILED_SERVER, dropDatabase, ensureBuilt, npm, postgresUrl, ROOT, writeSection } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
@@ -54,7 +55,9 @@ const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
 const built = existsSync(join(CLIENT_DIR, 'index.html'));
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 const STARTUP_ONLY = process.argv.includes('--startup');
-const FIGURES = new Set((process.env.BENCH_FIGURES ?? 'health,settings,page,update,startup').split(',').map((name) => name.trim()));
+const FIGURES = new Set(
+  (process.env.BENCH_FIGURES ?? 'health,settings,page,update,startup,matching').split(',').map((name) => name.trim()),
+);
 
 interface Started {
   url: string;
@@ -642,7 +645,13 @@ async function main() {
   } else console.log('  (no PostgreSQL server answered: PGlite only)');
   pinSelf(`0-${cpus().length - 1}`);
 
+  const missedMatching: string[] = [];
   const startup = FIGURES.has('startup') ? await measureStartup() : undefined;
+  // Ranking candidates among 10,000 active members (issue 22): p95 under 100 ms on each engine.
+  const matching = FIGURES.has('matching') ? await benchMatching() : [];
+  for (const f of matching) {
+    if (!(f.p95 < MATCHING_P95_FLOOR_MS)) missedMatching.push(`ranking candidates on ${f.engine} (p95 ${ms(f.p95)})`);
+  }
 
   const lines: string[] = [];
   lines.push(`## HTTP load — ${date}`, '');
@@ -703,6 +712,14 @@ async function main() {
       if (median(values) >= 2000) missed.push(`start-up (${name})`);
     }
   }
+  missed.push(...missedMatching);
+  if (matching.length > 0)
+    lines.push(
+      'Ranking candidates for one member (`scripts/bench/matching.ts`, issue 22): hard criteria in SQL on indexed columns, limit 20.',
+      '',
+      matchingTable(matching),
+      '',
+    );
   if (missed.length > 0) lines.push(`Floors missed: ${missed.join('; ')}.`, '');
   const table = lines.join('\n');
   console.log(`\n${table}\n${startupTable}`);

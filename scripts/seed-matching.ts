@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
+import { ConfigError, parseConfig } from '#bff/config.ts';
+import { openDatabase } from '#bff/db/database.ts';
+import { migrate } from '#bff/db/migrate.ts';
+import { seedPopulation } from '#bff/matching/seed-population.ts';
+
+/**
+ * Seeds active members with their match profiles into the configured database (DATABASE_URL, or
+ * PGlite under DATA_DIR), for trying the candidates' ranking at scale (issue 22):
+ *   node --import tsx scripts/seed-matching.ts [--count 10000] [--seed 22]
+ * Deterministic: the same seed gives the same members (so run it once per database; a second run
+ * with the same seed collides on the members' ids). Bulk inserts, 1,000 rows per statement.
+ */
+const { values } = parseArgs({ options: { count: { type: 'string', default: '10000' }, seed: { type: 'string', default: '22' } } });
+const count = Number(values.count);
+const seed = Number(values.seed);
+if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
+  console.error('seed-matching — --count et --seed doivent être des entiers (--count ≥ 1)');
+  process.exit(1);
+}
+let config: ReturnType<typeof parseConfig>;
+try {
+  config = parseConfig({ ...process.env, DEMO_DATA: 'false' });
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+}
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+try {
+  await migrate(database, migrationSetsOf(config));
+  const started = performance.now();
+  await seedPopulation(database.db, count, seed, Date.now());
+  console.log(
+    `${count} membres actifs avec leur profil de mise en relation (graine ${seed}) en ${Math.round(performance.now() - started)} ms`,
+  );
+} finally {
+  await database.close();
+}

@@ -1,0 +1,190 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '#bff/db/database.ts';
+import { type CandidateFilters, matchProfileOf, rankCandidates, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
+import { generatePopulation, insertMembers } from '#bff/matching/seed-population.ts';
+import { hardCriteria, hardCriteriaMet, type MatchProfile, softScore } from '#machines/matching/criteria.ts';
+import type { HomeRegion } from '#machines/matching/regions.ts';
+import { MATCHING_NOW, matchProfileArbitrary, smallDomain } from '#tests/support/match-profiles.ts';
+import { openTestDatabase } from '#tests/support/test-database.ts';
+import { MATCHING_P95_FLOOR_MS, matchingTable, measureMatching } from '../../scripts/bench/matching.ts';
+
+/**
+ * Candidates for a member (issue 22): the SQL ranking of bff/matching/candidates.ts held to the pure
+ * rules of machines/matching/criteria.ts over generated populations — never a candidate that
+ * violates a hard criterion, every eligible one up to the limit in the order of the two-way score,
+ * exclusions and unavailability respected — on PGlite, or PostgreSQL when DATABASE_URL is set.
+ * MATCHING_SCALE=1 adds the 10,000-member timing (p95 under 100 ms).
+ */
+
+const NOW = MATCHING_NOW;
+let database: Database;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.close());
+
+async function resetWith(population: MatchProfile[]) {
+  await database.db.execute(sql`DELETE FROM match_profiles`);
+  await database.db.execute(sql`DELETE FROM members`);
+  await insertMembers(
+    database.db,
+    population.map((p) => ({ id: p.memberId, gender: p.gender })),
+  );
+  await writeMatchProfiles(database.db, population);
+}
+
+/** What the ranking must answer, computed with the pure rules over the whole population. */
+function expectedRanking(me: MatchProfile, population: MatchProfile[], limit: number, excluded: Set<string>, filters: CandidateFilters) {
+  return population
+    .filter((c) => c.memberId !== me.memberId && !excluded.has(c.memberId) && hardCriteriaMet(me, c, NOW))
+    .filter((c) => !filters.regions || filters.regions.includes(c.region))
+    .map((c) => ({ memberId: c.memberId, score: softScore(me, c, NOW).score }))
+    .filter((c) => c.score >= (filters.minScore ?? 0))
+    .sort((x, y) => y.score - x.score || (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0))
+    .slice(0, limit);
+}
+
+const populationArbitrary = fc
+  .uniqueArray(matchProfileArbitrary(smallDomain, NOW), { minLength: 2, maxLength: 40, selector: (p) => p.memberId })
+  .map((population) => population.map((p) => ({ ...p, memberId: p.memberId.toLowerCase() })));
+
+describe('rankCandidates over generated populations', () => {
+  it('returns exactly the eligible candidates, best score first, up to the limit, never an excluded or unavailable one', async () => {
+    let eligibleSeen = 0;
+    let truncatedSeen = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        populationArbitrary,
+        fc.integer({ min: 1, max: 12 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.option(fc.uniqueArray(fc.constantFrom<HomeRegion>(...smallDomain.regions), { minLength: 1 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined, freq: 4 }),
+        async (population, limit, excludeShare, regions, minScore) => {
+          await resetWith(population);
+          for (const me of population.slice(0, 4)) {
+            const excluded = new Set(population.filter((_, i) => (i * 0.618 + excludeShare) % 1 < excludeShare / 2).map((p) => p.memberId));
+            excluded.delete(me.memberId);
+            const filters: CandidateFilters = { ...(regions ? { regions } : {}), ...(minScore !== undefined ? { minScore } : {}) };
+            const ranking = await rankCandidates(database.db, me.memberId, { limit, excludeMemberIds: [...excluded], filters, now: NOW });
+            const meAvailable = me.available && (me.contractEndsAt === null || me.contractEndsAt > NOW);
+            if (!meAvailable) {
+              expect(ranking.candidates).toEqual([]);
+              continue;
+            }
+            for (const candidate of ranking.candidates) {
+              const other = population.find((p) => p.memberId === candidate.memberId) as MatchProfile;
+              expect(hardCriteriaMet(me, other, NOW)).toBe(true);
+              expect(excluded.has(candidate.memberId)).toBe(false);
+              expect(candidate.profile).toEqual(other);
+              // Its reasons: every hard criterion (all met), then the soft ones adding up to its score.
+              const hard = hardCriteria(me, other, NOW);
+              expect(candidate.reasons.slice(0, hard.length)).toEqual(hard);
+              expect(hard.every((r) => r.met)).toBe(true);
+              expect(candidate.reasons.slice(hard.length).reduce((sum, r) => sum + r.points, 0)).toBe(candidate.score);
+            }
+            const expected = expectedRanking(me, population, limit, excluded, filters);
+            expect(ranking.candidates.map((c) => ({ memberId: c.memberId, score: c.score }))).toEqual(expected);
+            eligibleSeen += expected.length;
+            if (expected.length === limit) truncatedSeen += 1;
+          }
+        },
+      ),
+      { numRuns: Number(process.env.MATCHING_RUNS ?? 40) },
+    );
+    // The generated populations did exercise the ranking (not only empty answers).
+    expect(eligibleSeen).toBeGreaterThan(20);
+    expect(truncatedSeen).toBeGreaterThan(0);
+  });
+
+  it('an unknown member, or one without a profile, has no candidates', async () => {
+    await resetWith([]);
+    const ranking = await rankCandidates(database.db, '00000000-0000-4000-8000-000000000000', { now: NOW });
+    expect(ranking).toEqual({ member: null, candidates: [] });
+  });
+});
+
+describe('upsertMatchProfile and the members trigger', () => {
+  it('derives the profile from steps 1-2 and the state; pausing, disabling, erasing withdraw the member', async () => {
+    await database.db.execute(sql`DELETE FROM match_profiles`);
+    await database.db.execute(sql`DELETE FROM members`);
+    const [seeded] = generatePopulation(1, 7, NOW);
+    if (!seeded) throw new Error('membre attendu');
+    await insertMembers(database.db, [
+      { id: seeded.id, gender: seeded.gender, onboarding: seeded.record, profile: seeded.profile, questionnaire: seeded.questionnaire },
+    ]);
+    // Active since an event of the log: the term runs for the plan's months from it.
+    await database.db.execute(sql`INSERT INTO onboarding_events (member_id, context, event, payload, from_state, to_state, actor_role, version, created_at)
+      VALUES (${seeded.id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${new Date(NOW - 10 * 86_400_000).toISOString()}::timestamptz)`);
+    const profile = await upsertMatchProfile(database.db, seeded.id, NOW);
+    expect(profile?.available).toBe(true);
+    expect(profile?.birthDate).toBe(seeded.profile.birthDate);
+    expect(profile?.contractEndsAt).toBeGreaterThan(NOW);
+    expect(await matchProfileOf(database.db, seeded.id)).toEqual(profile);
+
+    // Not yet active: the matchmaking meeting has not been held.
+    await database.db.execute(
+      sql`UPDATE members SET onboarding = ${JSON.stringify({ ...seeded.record, matchmakingMeetingDone: false })}::jsonb WHERE id = ${seeded.id}::uuid`,
+    );
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.unavailableReason).toBe('pas-encore-actif');
+    await database.db.execute(sql`UPDATE members SET onboarding = ${JSON.stringify(seeded.record)}::jsonb WHERE id = ${seeded.id}::uuid`);
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.available).toBe(true);
+
+    // Consent withdrawn: the trigger withdraws the member at once, and the upsert agrees.
+    await database.db.execute(sql`UPDATE members SET matchmaking_paused_at = now() WHERE id = ${seeded.id}::uuid`);
+    expect((await matchProfileOf(database.db, seeded.id))?.unavailableReason).toBe('mise-en-relation-suspendue');
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.unavailableReason).toBe('mise-en-relation-suspendue');
+    await database.db.execute(sql`UPDATE members SET matchmaking_paused_at = NULL WHERE id = ${seeded.id}::uuid`);
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.available).toBe(true);
+
+    await database.db.execute(sql`UPDATE members SET disabled = true WHERE id = ${seeded.id}::uuid`);
+    expect((await matchProfileOf(database.db, seeded.id))?.unavailableReason).toBe('desactive');
+    await database.db.execute(sql`UPDATE members SET disabled = false WHERE id = ${seeded.id}::uuid`);
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.available).toBe(true);
+
+    // After the term: contract ended, seen at ranking time without any write.
+    const later = (profile?.contractEndsAt ?? NOW) + 1;
+    expect((await rankCandidates(database.db, seeded.id, { now: later })).candidates).toEqual([]);
+    expect((await upsertMatchProfile(database.db, seeded.id, later))?.unavailableReason).toBe('contrat-termine');
+    await upsertMatchProfile(database.db, seeded.id, NOW);
+
+    // Step 2 gone (retention) or erasure: the row, which holds sensitive data, is deleted.
+    await database.db.execute(sql`UPDATE members SET questionnaire = NULL WHERE id = ${seeded.id}::uuid`);
+    expect(await matchProfileOf(database.db, seeded.id)).toBeNull();
+    expect(await upsertMatchProfile(database.db, seeded.id, NOW)).toBeNull();
+    await database.db.execute(
+      sql`UPDATE members SET questionnaire = ${JSON.stringify(seeded.questionnaire)}::jsonb WHERE id = ${seeded.id}::uuid`,
+    );
+    expect((await upsertMatchProfile(database.db, seeded.id, NOW))?.available).toBe(true);
+    await database.db.execute(sql`UPDATE members SET erased_at = now() WHERE id = ${seeded.id}::uuid`);
+    expect(await matchProfileOf(database.db, seeded.id)).toBeNull();
+    expect(await upsertMatchProfile(database.db, seeded.id, NOW)).toBeNull();
+  });
+
+  it('the pool index drives the hard filter (no scan of every profile)', async () => {
+    await database.db.execute(sql`DELETE FROM match_profiles`);
+    await database.db.execute(sql`DELETE FROM members`);
+    const { seedPopulation } = await import('#bff/matching/seed-population.ts');
+    await seedPopulation(database.db, 2_000, 3, NOW);
+    await database.exec('ANALYZE match_profiles');
+    const plan = (await database.db.execute(
+      sql`EXPLAIN SELECT member_id FROM match_profiles c WHERE c.available AND c.gender = 'femme'
+        AND c.birth_date > '1994-01-01' AND c.birth_date <= '1996-01-01' AND c.age_min <= 30 AND c.age_max >= 30`,
+    )) as unknown as { rows: Record<string, string>[] };
+    const text = plan.rows.map((row) => Object.values(row)[0]).join('\n');
+    expect(text).toMatch(/match_profiles_pool_idx/);
+    expect(text).not.toMatch(/Seq Scan/);
+  });
+});
+
+describe.runIf(process.env.MATCHING_SCALE === '1')('at scale (MATCHING_SCALE=1)', () => {
+  it(`ranks among 10,000 active members within ${MATCHING_P95_FLOOR_MS} ms at the 95th percentile`, async () => {
+    await database.db.execute(sql`DELETE FROM match_profiles`);
+    await database.db.execute(sql`DELETE FROM members`);
+    const figures = await measureMatching(database, 10_000, 200);
+    console.log(matchingTable([figures]));
+    expect(figures.meanCandidates).toBeGreaterThan(1);
+    expect(figures.p95).toBeLessThan(MATCHING_P95_FLOOR_MS);
+  }, 180_000);
+});
