@@ -21,6 +21,7 @@ import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
+import { startAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
 export interface Product {
@@ -177,6 +178,17 @@ async function startOn(
   const demoAccounts = await seeding; // on failure, startProduct closes the server
   mail.start();
   const retention = startRetentionJob({ db: database.db, clock, auth });
+  // The agency's time-driven mails (decision 111). Tests run the pass themselves with a moved
+  // clock (`runAgencyMailJob`): a timer firing mid-test would add mails other tests count.
+  const agencyMails =
+    config.nodeEnv === 'test'
+      ? undefined
+      : startAgencyMailJob({
+          db: database.db,
+          clock,
+          site: { siteUrl: config.publicSiteUrl, agency: config.agency },
+          onQueued: () => mail.poke(),
+        });
 
   return {
     app,
@@ -191,6 +203,7 @@ async function startOn(
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
       offers?.stop();
       await retention.stop();
+      await agencyMails?.stop();
       await mail.stop();
       await embeddedSmtp?.close();
       if (!options.database) await database.close();

@@ -42,6 +42,7 @@ import { Route as DefaultPreInscriptionMerciRouteImport } from './routes/_defaul
 import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_staff/index'
 import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
+import { Route as DashboardStaffProspectsRouteImport } from './routes/dashboard/_staff/prospects'
 import { Route as MonCompteInscriptionIndexRouteImport } from './routes/mon-compte/inscription/index'
 import { Route as MonCompteInscriptionAttenteRouteImport } from './routes/mon-compte/inscription/attente'
 import { Route as MonCompteInscriptionAttenteContratRouteImport } from './routes/mon-compte/inscription/attente-contrat'
@@ -228,6 +229,11 @@ const DashboardStaffMessageDirectRoute =
     path: '/message-direct',
     getParentRoute: () => DashboardStaffRouteRoute,
   } as any)
+const DashboardStaffProspectsRoute = DashboardStaffProspectsRouteImport.update({
+  id: '/prospects',
+  path: '/prospects',
+  getParentRoute: () => DashboardStaffRouteRoute,
+} as any)
 const MonCompteInscriptionIndexRoute =
   MonCompteInscriptionIndexRouteImport.update({
     id: '/',
@@ -322,6 +328,7 @@ export interface FileRoutesByFullPath {
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
+  '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
   '/mon-compte/inscription/attente-entretien-personnalise': typeof MonCompteInscriptionAttenteEntretienPersonnaliseRoute
@@ -363,6 +370,7 @@ export interface FileRoutesByTo {
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
+  '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
   '/mon-compte/inscription/attente-entretien-personnalise': typeof MonCompteInscriptionAttenteEntretienPersonnaliseRoute
@@ -409,6 +417,7 @@ export interface FileRoutesById {
   '/_default/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
+  '/dashboard/_staff/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
   '/mon-compte/inscription/attente-contrat': typeof MonCompteInscriptionAttenteContratRoute
   '/mon-compte/inscription/attente-entretien-personnalise': typeof MonCompteInscriptionAttenteEntretienPersonnaliseRoute
@@ -454,6 +463,7 @@ export interface FileRouteTypes {
     | '/pre-inscription/merci'
     | '/dashboard/equipe'
     | '/dashboard/message-direct'
+    | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
     | '/mon-compte/inscription/attente-entretien-personnalise'
@@ -495,6 +505,7 @@ export interface FileRouteTypes {
     | '/pre-inscription/merci'
     | '/dashboard/equipe'
     | '/dashboard/message-direct'
+    | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
     | '/mon-compte/inscription/attente-entretien-personnalise'
@@ -540,6 +551,7 @@ export interface FileRouteTypes {
     | '/_default/pre-inscription/merci'
     | '/dashboard/_staff/equipe'
     | '/dashboard/_staff/message-direct'
+    | '/dashboard/_staff/prospects'
     | '/mon-compte/inscription/attente'
     | '/mon-compte/inscription/attente-contrat'
     | '/mon-compte/inscription/attente-entretien-personnalise'
@@ -800,6 +812,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffMessageDirectRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/prospects': {
+      id: '/dashboard/_staff/prospects'
+      path: '/prospects'
+      fullPath: '/dashboard/prospects'
+      preLoaderRoute: typeof DashboardStaffProspectsRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
     '/mon-compte/inscription/': {
       id: '/mon-compte/inscription/'
       path: '/'
@@ -943,6 +962,7 @@ const DefaultRouteRouteWithChildren = DefaultRouteRoute._addFileChildren(
 interface DashboardStaffRouteRouteChildren {
   DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
+  DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
   DashboardStaffMemberMemberIdRoute: typeof DashboardStaffMemberMemberIdRoute
 }
@@ -950,6 +970,7 @@ interface DashboardStaffRouteRouteChildren {
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
   DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
+  DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,
   DashboardStaffMemberMemberIdRoute: DashboardStaffMemberMemberIdRoute,
 }

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { accountRoutes } from '#bff/api/account-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
+import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
@@ -11,6 +12,7 @@ import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
 import { contractRoutes } from '#bff/contract/contract-routes.ts';
+import { invoiceRoutes } from '#bff/invoices/invoice-routes.ts';
 import { privacyRoutes } from '#bff/privacy/privacy-routes.ts';
 import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
@@ -90,12 +92,14 @@ export function createApi(deps: ApiDeps) {
       .route('/', staffRoutes(deps))
       .route('/', dashboardRoutes(deps))
       .route('/', teamRoutes(deps))
+      .route('/', leadsRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))
       .route('/', bookingRoutes(deps))
       .route('/', calendlyWebhookRoutes(deps))
       .route('/', contractRoutes(deps))
+      .route('/', invoiceRoutes(deps))
       .route('/', privacyRoutes(deps))
     // No `onError` here: the app's own (`createApp`, the same `onApiError`) answers for these
     // routes. A sub-app with one has every handler wrapped in one more compose and promise.

@@ -6,6 +6,7 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
+import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { createMember, memberSettings } from '#bff/members/members.ts';
 import {
   CREDENTIALS_MESSAGE,
@@ -160,7 +161,10 @@ export function authRoutes(deps: ApiDeps) {
       }
       const userId = created.data.user.id;
       try {
-        await createMember(deps.database.db, { id: userId, email, gender: input.role });
+        await createMember(deps.database.db, { id: userId, email, gender: input.role }, (tx) =>
+          queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email }),
+        );
+        deps.mailQueued();
       } catch (error) {
         // Never leave an auth user without its member record.
         await admin.auth.admin.deleteUser(userId).catch(() => {});

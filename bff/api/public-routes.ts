@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
+import { contactMessages } from '#bff/db/leads-schema.ts';
 import { consentRecords } from '#bff/db/public-schema.ts';
 import { preSubscriptions } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -101,11 +102,18 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
     .post('/contact', vValidator('json', ContactSchema, hook), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
-      await enqueueMail(deps.database.db, {
-        to: deps.config.agencyEmail,
-        subject: `[Contact] ${input.subject}`,
-        text: contactMailText(input, deps.clock.now()),
-        kind: 'contact',
+      const now = deps.clock.now();
+      // Stored for the leads inbox (decision 112) and mailed to the agency, in one transaction.
+      await deps.database.db.transaction(async (tx) => {
+        await tx
+          .insert(contactMessages)
+          .values({ name: input.name, email: input.email, subject: input.subject, message: input.message, createdAt: now });
+        await enqueueMail(tx, {
+          to: deps.config.agencyEmail,
+          subject: `[Contact] ${input.subject}`,
+          text: contactMailText(input, now),
+          kind: 'contact',
+        });
       });
       deps.mailQueued();
       return c.json({ ok: true as const }, 201);

@@ -74,6 +74,15 @@ export function userRoutes(deps: ApiDeps) {
         const caller = await requireCaller(c, guardDeps);
         // The payload is validated by the chart's table of update contexts (machines/onboarding).
         const input = await readJson(c, v.unknown());
+        // The contract is signed only through the one-time code (decision 109): the BFF sends
+        // `sub_date` itself once the code is verified, never on the browser's word.
+        if (typeof input === 'object' && input !== null && (input as { context?: unknown }).context === 'sub_date') {
+          throw new ApiError(
+            403,
+            'SIGNATURE_CODE_REQUIRED',
+            'Le contrat se signe avec le code reçu par e-mail, à l’étape « Signature » de votre espace.',
+          );
+        }
         if (caller.role === 'staff' && caller.aal !== 'aal2') {
           throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
         }
@@ -84,7 +93,9 @@ export function userRoutes(deps: ApiDeps) {
           now,
           verifyPayment: deps.verifyPayment,
           agency: deps.config.agency,
+          mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
         });
+        deps.mailQueued();
         c.header('Cache-Control', 'private, no-store');
         return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
       })

@@ -149,7 +149,12 @@ export function calendlyWebhookRoutes(deps: ApiDeps) {
     let sync: SyncResult | null = null;
     if (memberId) {
       // Also on a duplicate: the sync is idempotent, and a retried delivery repairs a failed one.
-      sync = await syncMemberBooking(deps.database.db, memberId, { now, verifyPayment: deps.verifyPayment });
+      sync = await syncMemberBooking(deps.database.db, memberId, {
+        now,
+        verifyPayment: deps.verifyPayment,
+        mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
+      });
+      if (sync.applied.length > 0) deps.mailQueued();
     } else {
       log.warn('rendez-vous sans membre (utm_content absent ou inconnu)', { event: name, invitee: invitee.output.uri });
     }

@@ -1,3 +1,4 @@
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { bookings } from '#bff/db/booking-schema.ts';
 import type { Db } from '#bff/db/database.ts';
@@ -55,7 +56,11 @@ export interface SyncResult {
  *   then the two above (a reschedule);
  * - no active booking while waiting for the meeting: `onb_meet_cancel` (back to booking).
  */
-export function syncMemberBooking(db: Db, memberId: string, options: { now: Date; verifyPayment: PaymentVerifier }): Promise<SyncResult> {
+export function syncMemberBooking(
+  db: Db,
+  memberId: string,
+  options: { now: Date; verifyPayment: PaymentVerifier; mail?: AgencyMailSite | undefined },
+): Promise<SyncResult> {
   return serialised(memberId, async () => {
     const applied: string[] = [];
     for (let attempt = 1; ; attempt += 1) {
@@ -74,7 +79,12 @@ export function syncMemberBooking(db: Db, memberId: string, options: { now: Date
   });
 }
 
-async function syncOnce(db: Db, memberId: string, options: { now: Date; verifyPayment: PaymentVerifier }, applied: string[]) {
+async function syncOnce(
+  db: Db,
+  memberId: string,
+  options: { now: Date; verifyPayment: PaymentVerifier; mail?: AgencyMailSite | undefined },
+  applied: string[],
+) {
   const [row] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
   if (row?.role !== 'member') return;
   const nowMs = options.now.getTime();
@@ -87,6 +97,7 @@ async function syncOnce(db: Db, memberId: string, options: { now: Date; verifyPa
       callerMemberId: memberId,
       now: options.now,
       verifyPayment: options.verifyPayment,
+      mail: options.mail,
     });
     applied.push(String(body.context));
   };

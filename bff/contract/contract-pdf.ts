@@ -145,6 +145,7 @@ class Writer {
 export interface RenderOptions {
   /** Who the copy is for (document title and footer). */
   memberName: string;
+  /** The creation and modification dates written in the PDF: fixed by the caller (the contract's day), so that the same input gives the same bytes. */
   now: Date;
 }
 

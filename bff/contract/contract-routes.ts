@@ -1,8 +1,14 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { requireCaller } from '#bff/auth/guards.ts';
-import { renderMemberContract } from '#bff/contract/member-contract.ts';
+import { sendSignatureCode, signWithCode } from '#bff/contract/contract-signature.ts';
+import { contractDetailsOf, draftContractDocument, renderMemberContract } from '#bff/contract/member-contract.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { clientAddress } from '#bff/http/rate-limit.ts';
+import { readJson } from '#bff/http/validate.ts';
+import { recordOf } from '#bff/members/members.ts';
+import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 
 function asciiFileName(name: string): string {
   const ascii = name
@@ -13,24 +19,83 @@ function asciiFileName(name: string): string {
   return `contrat-union-sincere${ascii ? `-${ascii.toLowerCase()}` : ''}.pdf`;
 }
 
+const SignBody = v.strictObject({
+  code: v.pipe(v.string('Code requis'), v.trim(), v.regex(/^\d{6}$/, 'Le code contient 6 chiffres')),
+});
+
 /**
- * `GET /api/v1/user/contract.pdf`: the member's copy of their contract (L224-90: handed over at
- * conclusion), once the contract form is completed; with the annex of qualities sought (R224-1).
+ * The member's contract (L224-90, R224-1) and its signature (decision 109):
+ * - `GET /api/v1/user/contract-preview.pdf` and `GET /api/v1/user/contract.pdf`: before signature,
+ *   the contract as it will be signed today (deterministic: the same bytes all day); after, the
+ *   stored signed copy, byte for byte what was signed and mailed;
+ * - `POST /api/v1/user/contract/signature-code`: mails a one-time code bound to that document;
+ * - `POST /api/v1/user/contract/sign` `{ code }`: checks it, then signs (the chart's `sub_date`).
  */
 export function contractRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
-  return new Hono().get('/user/contract.pdf', async (c) => {
+  const memberCaller = async (c: Parameters<typeof requireCaller>[0]) => {
     const caller = await requireCaller(c, guardDeps);
     if (caller.role === 'staff') throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat pour ce compte.');
-    const contract = await renderMemberContract(deps.database.db, caller.member, {
-      agency: deps.config.agency,
-      now: deps.clock.now(),
-    });
-    if (!contract) throw new ApiError(409, 'CONTRACT_NOT_READY', 'Le contrat sera disponible une fois son formulaire rempli.');
+    return caller;
+  };
+  const contractPdf = async (c: Parameters<typeof requireCaller>[0]) => {
+    const caller = await memberCaller(c);
+    let pdf: Uint8Array;
+    const fullName = (caller.member.contract as { fullName?: string } | null)?.fullName ?? '';
+    const signed = recordOf(caller.member).subscriptionDate ? await signedContractOf(deps.database.db, caller.member.id) : null;
+    if (signed) pdf = signed.pdf;
+    else {
+      const contract = await renderMemberContract(deps.database.db, caller.member, { agency: deps.config.agency, now: deps.clock.now() });
+      if (!contract) throw new ApiError(409, 'CONTRACT_NOT_READY', 'Le contrat sera disponible une fois son formulaire rempli.');
+      pdf = contract.pdf;
+    }
     c.header('Content-Type', 'application/pdf');
-    c.header('Content-Disposition', `inline; filename="${asciiFileName(contract.fullName)}"`);
+    c.header('Content-Disposition', `inline; filename="${asciiFileName(fullName)}"`);
     c.header('Cache-Control', 'private, no-store');
     c.header('X-Content-Type-Options', 'nosniff');
-    return c.body(contract.pdf as Uint8Array<ArrayBuffer>, 200);
-  });
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200);
+  };
+  return new Hono()
+    .get('/user/contract', async (c) => {
+      // What the contract page shows: the details to confirm, and the whole text before signing.
+      const caller = await memberCaller(c);
+      const options = { agency: deps.config.agency, now: deps.clock.now() };
+      const contract = await renderMemberContract(deps.database.db, caller.member, options);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(
+        {
+          details: contractDetailsOf(caller.member),
+          email: caller.member.email,
+          signed: Boolean(recordOf(caller.member).subscriptionDate),
+          document: contract?.document ?? null,
+          // Before the details are confirmed: the same text, filled with what is already known.
+          draft: contract ? null : draftContractDocument(caller.member, options),
+        },
+        200,
+      );
+    })
+    .get('/user/contract.pdf', contractPdf)
+    .get('/user/contract-preview.pdf', contractPdf)
+    .post('/user/contract/signature-code', async (c) => {
+      const caller = await memberCaller(c);
+      const { expiresAt } = await sendSignatureCode(deps.database.db, caller.member, { agency: deps.config.agency, now: deps.clock.now() });
+      deps.mailQueued();
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ sentTo: caller.member.email, expiresAt: expiresAt.toISOString() }, 200);
+    })
+    .post('/user/contract/sign', async (c) => {
+      const caller = await memberCaller(c);
+      const { code } = await readJson(c, SignBody);
+      const signed = await signWithCode(deps.database.db, caller.member, code, {
+        agency: deps.config.agency,
+        now: deps.clock.now(),
+        clientAddress: clientAddress(c, deps.config.trustProxy),
+        userAgent: c.req.header('user-agent') ?? '',
+        verifyPayment: deps.verifyPayment,
+        siteUrl: deps.config.publicSiteUrl,
+      });
+      deps.mailQueued();
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ signedAt: signed.signedAt.toISOString(), sha256: signed.sha256 }, 200);
+    });
 }

@@ -27,6 +27,7 @@ function contractText(identity: AgencyIdentity): string {
     couponApplied: false,
     formCompletedAt: new Date('2026-11-20T10:00:00Z'),
     signedAt: new Date('2026-11-21T10:00:00Z'),
+    datedAt: new Date('2026-11-21T09:00:00Z'),
   };
   return JSON.stringify(contractDocument(input));
 }
@@ -82,5 +83,58 @@ describe('mails', () => {
       expect(`${mail.subject}\n${mail.text}\n${'html' in mail ? mail.html : ''}`, mail.subject).not.toMatch(PLACEHOLDER_PATTERN);
       expect(mail.text).toContain('Union Sincère');
     }
+  });
+});
+
+describe('the contract shown before signature (decision 109)', () => {
+  const input = (overrides: Partial<ContractInput> = {}): ContractInput => ({
+    agency: agencyIdentity(agency),
+    email: 'nadia@example.org',
+    form: { fullName: 'Nadia Kaci', address: '3 place Bellecour', postcode: '69002', city: 'Lyon', signature: 'Nadia Kaci' },
+    profile: null,
+    questionnaire: null,
+    plan: planById('plan_serenity_month'),
+    renounced: false,
+    couponApplied: false,
+    formCompletedAt: new Date('2026-11-20T10:00:00Z'),
+    signedAt: null,
+    datedAt: new Date('2026-11-21T09:00:00Z'),
+    ...overrides,
+  });
+
+  it('has every mention the law asks for, with start and end dates and the model withdrawal form', () => {
+    const text = JSON.stringify(contractDocument(input()));
+    for (const expected of [
+      'Nature des prestations',
+      'Prix et modalités de paiement',
+      'prend effet le 21 novembre 2026 et prend fin le 20 novembre 2027',
+      "n'est pas reconduit tacitement",
+      'Faculté de renonciation de 7 jours',
+      'Droit de rétractation de 14 jours',
+      'Modèle de formulaire de rétractation',
+      'Je vous notifie par la présente ma rétractation',
+      'Résiliation pour motif légitime',
+      'R224-1',
+      'Annexe — Qualités de la personne recherchée',
+      'article 1367 du Code civil',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it('is the same document before and after signature on the same day: nothing in it depends on the instant', () => {
+    const before = contractDocument(input());
+    const after = contractDocument(input({ signedAt: new Date('2026-11-21T16:42:13Z') }));
+    expect(after).toEqual(before);
+    expect(contractDocument(input({ datedAt: new Date('2026-11-22T09:00:00Z') }))).not.toEqual(before);
+  });
+
+  it('renders the same PDF bytes for the same input', async () => {
+    const { renderContractPdf } = await import('#bff/contract/contract-pdf.ts');
+    const document = contractDocument(input());
+    const options = { memberName: 'Nadia Kaci', now: new Date('2026-11-21T12:00:00Z') };
+    const first = Buffer.from(await renderContractPdf(document, options));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(Buffer.from(await renderContractPdf(document, options)).equals(first)).toBe(true);
   });
 });

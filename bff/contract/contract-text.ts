@@ -50,6 +50,8 @@ export interface ContractInput {
   /** When the contract form was completed, and when the contract was signed (`sub_date`). */
   formCompletedAt: Date | null;
   signedAt: Date | null;
+  /** The day an unsigned contract is shown for (its preview is the document signed that day). */
+  datedAt: Date;
 }
 
 export type Block = string | { bullets: string[] };
@@ -67,6 +69,18 @@ export interface ContractDocument {
 
 const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
 const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+
+/** The last day of a contract of `months` months starting on `start` (same day number, Paris calendar, minus one day). */
+export function contractEndDate(start: Date, months: number): Date {
+  const [year, month, dayOfMonth] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(start).split('-').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  const end = new Date(Date.UTC(year, month - 1 + months, dayOfMonth, 12));
+  end.setUTCDate(end.getUTCDate() - 1);
+  return end;
+}
 
 function birthDateText(value: string | undefined): string | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
@@ -162,6 +176,24 @@ export function contractDocument(input: ContractInput): ContractDocument {
       ],
     },
     {
+      heading: 'Modèle de formulaire de rétractation (article R221-1 du Code de la consommation)',
+      blocks: [
+        'Veuillez compléter et renvoyer le présent formulaire uniquement si vous souhaitez vous rétracter du contrat.',
+        `À l'attention de ${agency.name}, ${agency.address}, e-mail ${agency.email} :`,
+        'Je vous notifie par la présente ma rétractation du contrat portant sur la prestation de services ci-dessous :',
+        {
+          bullets: [
+            `Contrat de courtage matrimonial, formule ${plan.title}`,
+            'Commandé le : …',
+            'Nom du membre : …',
+            'Adresse du membre : …',
+            'Signature du membre (uniquement en cas de notification du présent formulaire sur papier) : …',
+            'Date : …',
+          ],
+        },
+      ],
+    },
+    {
       heading: 'Article 6 — Résiliation pour motif légitime',
       blocks: [
         "Chacune des parties peut résilier le contrat pour un motif légitime (article L224-90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l'accompagnement impossible, ou, pour l'agence, un manquement grave du membre à ses engagements.",
@@ -176,23 +208,23 @@ export function contractDocument(input: ContractInput): ContractDocument {
       ],
     },
   ];
-  const signedText = input.signedAt
-    ? `Signé électroniquement le ${parisDateTime.format(input.signedAt)} (heure de Paris).`
-    : 'Signature en attente : le contrat sera signé à l’étape « Signature » de l’espace membre ; la date de signature fait courir les délais des articles 4 et 5.';
+  // The document is dated by its day (Paris), never by an instant: the preview shown on the day
+  // of signature is byte for byte the PDF signed, mailed and stored (decision 109).
+  const day = input.signedAt ?? input.datedAt;
+  const end = contractEndDate(day, months);
+  const dated = `Contrat établi le ${parisDate.format(day)} : s'il est signé ce jour, il prend effet le ${parisDate.format(day)} et prend fin le ${parisDate.format(end)}, sans reconduction tacite.`;
   return {
     title: 'Contrat de courtage matrimonial',
-    status: input.signedAt
-      ? `Exemplaire du membre — signé le ${parisDate.format(input.signedAt)}`
-      : 'Exemplaire du membre — avant signature',
+    status: `Exemplaire du membre — ${parisDate.format(day)}`,
     sections,
     annex: { heading: 'Annexe — Qualités de la personne recherchée', blocks: annexBlocks(input.questionnaire) },
     signature: {
       heading: 'Signatures',
       blocks: [
         `Le membre : ${form.fullName}`,
-        `Signature (nom complet saisi par le membre) : ${form.signature}`,
         input.formCompletedAt ? `Formulaire du contrat rempli le ${parisDateTime.format(input.formCompletedAt)} (heure de Paris).` : '',
-        signedText,
+        dated,
+        "Signature électronique simple (article 1367 du Code civil, article 25 du règlement eIDAS n° 910/2014) : le membre signe dans son espace membre après avoir lu le présent contrat, en saisissant un code à usage unique envoyé à son adresse e-mail. L'agence conserve la preuve de la signature : l'empreinte SHA-256 de ce document, la date et l'heure, l'adresse IP et le navigateur utilisés, et la vérification du code.",
         `Pour l'agence : ${agency.name}.`,
         'Un exemplaire du présent contrat est remis au membre dans son espace membre, au format PDF.',
       ].filter((line) => line !== ''),

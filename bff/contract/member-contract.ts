@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { agencyIdentity, contractDocument } from '#bff/contract/contract-text.ts';
+import { agencyIdentity, type ContractDocument, contractDocument } from '#bff/contract/contract-text.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
@@ -17,9 +17,51 @@ const StoredContract = v.object({
   signature: contractFormEntries.signature,
 });
 const StoredProfile = v.object({ birthDate: v.optional(v.string()), phone: v.optional(v.string()) });
+const StoredIdentity = v.object({
+  firstName: v.optional(v.string()),
+  lastName: v.optional(v.string()),
+  postcode: v.optional(v.string()),
+  city: v.optional(v.string()),
+});
+
+/**
+ * What the contract form starts from: the contract's own answers once given, else step 1's name,
+ * postcode and city (the street address is asked once, on the contract form, never again).
+ */
+export function contractDetailsOf(row: MemberRow): { fullName: string; address: string; postcode: string; city: string } {
+  const form = v.safeParse(v.partial(StoredContract), row.contract);
+  if (form.success && form.output.fullName) {
+    return {
+      fullName: form.output.fullName,
+      address: form.output.address ?? '',
+      postcode: form.output.postcode ?? '',
+      city: form.output.city ?? '',
+    };
+  }
+  const profile = v.safeParse(StoredIdentity, row.profile);
+  const p = profile.success ? profile.output : {};
+  return {
+    fullName: [p.firstName, p.lastName].filter(Boolean).join(' '),
+    address: '',
+    postcode: p.postcode ?? '',
+    city: p.city ?? '',
+  };
+}
+
+/** Noon UTC of the Paris calendar day of `instant`: the fixed creation date of a contract PDF. */
+function parisNoon(instant: Date): Date {
+  const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(instant).split('-').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  return new Date(Date.UTC(year, month - 1, day, 12));
+}
 
 export interface MemberContract {
   pdf: Uint8Array;
+  /** The text the PDF prints, shown on the signature page. */
+  document: ContractDocument;
   fullName: string;
   /** Signature date (`sub_date`), null while not signed. */
   signedAt: Date | null;
@@ -31,6 +73,39 @@ export interface MemberContract {
  * and what is stored at signature (bff/privacy/contract-copy.ts). Null until the contract form is
  * filled in and a plan chosen.
  */
+/**
+ * The contract's text before its details are confirmed (the form step), from what the member has
+ * already given: read in full before "J'ai lu et j'accepte le contrat" is ticked. Null without a
+ * chosen plan.
+ */
+export function draftContractDocument(row: MemberRow, options: { agency: AgencyIdentity; now: Date }): ContractDocument | null {
+  const record = recordOf(row);
+  if (record.selectedPlanId === null) return null;
+  const details = contractDetailsOf(row);
+  const missing = '[à compléter]';
+  const questionnaire = v.safeParse(questionnaireSchema, row.questionnaire);
+  const profile = v.safeParse(StoredProfile, row.profile);
+  return contractDocument({
+    agency: agencyIdentity(options.agency),
+    email: row.email,
+    form: {
+      fullName: details.fullName || missing,
+      address: details.address || missing,
+      postcode: details.postcode || missing,
+      city: details.city || missing,
+      signature: details.fullName,
+    },
+    profile: profile.success ? profile.output : null,
+    questionnaire: questionnaire.success ? questionnaire.output : null,
+    plan: planById(record.selectedPlanId),
+    renounced: record.renouncedWithdrawalRight === true,
+    couponApplied: record.couponApplied,
+    formCompletedAt: null,
+    signedAt: null,
+    datedAt: options.now,
+  });
+}
+
 export async function renderMemberContract(
   executor: Db | Transaction,
   row: MemberRow,
@@ -59,9 +134,11 @@ export async function renderMemberContract(
     couponApplied: record.couponApplied,
     formCompletedAt: event?.createdAt ?? null,
     signedAt,
+    datedAt: options.now,
   });
   // pdf-lib (≈ 200 ms to import) is loaded at the first contract, not at start (decision 080).
   const { renderContractPdf } = await import('#bff/contract/contract-pdf.ts');
-  const pdf = await renderContractPdf(document, { memberName: form.output.fullName, now: options.now });
-  return { pdf, fullName: form.output.fullName, signedAt };
+  // Dated by its day, not by the instant it is rendered: the same input gives the same bytes.
+  const pdf = await renderContractPdf(document, { memberName: form.output.fullName, now: parisNoon(signedAt ?? options.now) });
+  return { pdf, document, fullName: form.output.fullName, signedAt };
 }

@@ -59,6 +59,10 @@ export const mailOutbox = pgTable('mail_outbox', {
   textBody: text('text_body').notNull(),
   htmlBody: text('html_body'),
   kind: text('kind').notNull(),
+  /** `[{ filename, contentType, contentBase64 }]` (bff/mail/outbox.ts), or null without any. */
+  attachments: jsonb('attachments').$type<{ filename: string; contentType: string; contentBase64: string }[]>(),
+  /** One agency mail per (member, kind, occurrence), unique (migration 0012, decision 111); null for other mails. */
+  dedupeKey: text('dedupe_key'),
   status: text('status').notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
@@ -76,6 +80,11 @@ export const mailbox = pgTable('mailbox', {
   textBody: text('text_body').notNull(),
   htmlBody: text('html_body'),
   raw: text('raw').notNull(),
+  /** What the mail carried as attachments, as received (bff/mail/embedded-smtp.ts). */
+  attachments: jsonb('attachments')
+    .$type<{ filename: string; contentType: string; size: number; sha256: string; contentBase64: string }[]>()
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().default(sql`now()`),
 });
 

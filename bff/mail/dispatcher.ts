@@ -4,6 +4,7 @@ import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
+import type { MailAttachment } from '#bff/mail/outbox.ts';
 
 const MAX_ATTEMPTS = 8;
 const LEASE_MS = 2 * 60 * 1000;
@@ -46,6 +47,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
       subject: string;
       text_body: string;
       html_body: string | null;
+      attachments: MailAttachment[] | null;
       attempts: number;
     }>(sql`
       UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, claimed_until = ${new Date(now.getTime() + LEASE_MS)}
@@ -55,10 +57,18 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
           AND (status = 'pending' OR (status = 'sending' AND claimed_until < ${now}))
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, to_address, subject, text_body, html_body, attempts`);
+      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts`);
     const row = (
       claimed as unknown as {
-        rows: { id: number; to_address: string; subject: string; text_body: string; html_body: string | null; attempts: number }[];
+        rows: {
+          id: number;
+          to_address: string;
+          subject: string;
+          text_body: string;
+          html_body: string | null;
+          attachments: MailAttachment[] | null;
+          attempts: number;
+        }[];
       }
     ).rows[0];
     if (!row) return false;
@@ -69,6 +79,12 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
         subject: row.subject,
         text: row.text_body,
         html: row.html_body ?? undefined,
+        attachments: (row.attachments ?? []).map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: a.contentBase64,
+          encoding: 'base64',
+        })),
       });
       await options.db
         .update(mailOutbox)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
@@ -21,7 +22,7 @@ export async function startEmbeddedSmtp(db: Db): Promise<{ url: string; close():
       stream.on('error', callback);
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        PostalMime.parse(raw)
+        PostalMime.parse(raw, { attachmentEncoding: 'base64' })
           .then((parsed) =>
             db.insert(mailbox).values({
               fromAddress: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -30,6 +31,16 @@ export async function startEmbeddedSmtp(db: Db): Promise<{ url: string; close():
               textBody: parsed.text ?? '',
               htmlBody: typeof parsed.html === 'string' ? parsed.html : null,
               raw,
+              attachments: parsed.attachments.map((a) => {
+                const content = Buffer.from(String(a.content), 'base64');
+                return {
+                  filename: a.filename ?? 'piece-jointe',
+                  contentType: a.mimeType,
+                  size: content.length,
+                  sha256: createHash('sha256').update(content).digest('hex'),
+                  contentBase64: content.toString('base64'),
+                };
+              }),
             }),
           )
           .then(

@@ -2,6 +2,28 @@ import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 
+/** At most this many bytes of attachments (decoded) per mail: a contract, an invoice. */
+export const MAX_ATTACHMENT_BYTES = 2 * 1024 * 1024;
+const MAX_ATTACHMENTS = 5;
+
+/** The decoded size of a base64 string. */
+function base64Bytes(value: string): number {
+  const padding = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
+  return (value.length / 4) * 3 - padding;
+}
+
+export const MailAttachmentSchema = v.object({
+  /** The file name the recipient sees, without any path. */
+  filename: v.pipe(v.string(), v.minLength(1), v.maxLength(120), v.regex(/^[^/\\\r\n"]+$/, 'Nom de pièce jointe invalide')),
+  contentType: v.pipe(v.string(), v.regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'Type de pièce jointe invalide')),
+  contentBase64: v.pipe(
+    v.string(),
+    v.minLength(4),
+    v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'Pièce jointe mal encodée (base64 attendu)'),
+  ),
+});
+export type MailAttachment = v.InferOutput<typeof MailAttachmentSchema>;
+
 export const OutgoingMailSchema = v.object({
   to: v.pipe(v.string(), v.email()),
   subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -9,6 +31,17 @@ export const OutgoingMailSchema = v.object({
   html: v.optional(v.string()),
   /** What the mail is for (recovery, contact, direct-message…), for the log and retention. */
   kind: v.pipe(v.string(), v.minLength(1)),
+  /** Files sent with the mail (the signed contract, an invoice), at most 2 MiB in all. */
+  attachments: v.optional(
+    v.pipe(
+      v.array(MailAttachmentSchema),
+      v.maxLength(MAX_ATTACHMENTS),
+      v.check(
+        (list) => list.reduce((sum, a) => sum + base64Bytes(a.contentBase64), 0) <= MAX_ATTACHMENT_BYTES,
+        'Pièces jointes trop volumineuses',
+      ),
+    ),
+  ),
 });
 export type OutgoingMail = v.InferOutput<typeof OutgoingMailSchema>;
 
@@ -23,8 +56,37 @@ export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promi
   const parsed = v.parse(OutgoingMailSchema, mail);
   const [row] = await executor
     .insert(mailOutbox)
-    .values({ toAddress: parsed.to, subject: parsed.subject, textBody: parsed.text, htmlBody: parsed.html ?? null, kind: parsed.kind })
+    .values({
+      toAddress: parsed.to,
+      subject: parsed.subject,
+      textBody: parsed.text,
+      htmlBody: parsed.html ?? null,
+      kind: parsed.kind,
+      attachments: parsed.attachments?.length ? parsed.attachments : null,
+    })
     .returning({ id: mailOutbox.id });
   if (!row) throw new Error('mail_outbox insert returned nothing');
   return row.id;
+}
+
+/**
+ * Like `enqueueMail`, but at most once per `dedupeKey` (a unique column, migration 0012): a second
+ * call with the same key queues nothing and answers null. Used by the agency's mails (decision 111).
+ */
+export async function enqueueMailOnce(executor: Executor, mail: OutgoingMail, dedupeKey: string): Promise<number | null> {
+  const parsed = v.parse(OutgoingMailSchema, mail);
+  const rows = await executor
+    .insert(mailOutbox)
+    .values({
+      toAddress: parsed.to,
+      subject: parsed.subject,
+      textBody: parsed.text,
+      htmlBody: parsed.html ?? null,
+      kind: parsed.kind,
+      attachments: parsed.attachments?.length ? parsed.attachments : null,
+      dedupeKey,
+    })
+    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+    .returning({ id: mailOutbox.id });
+  return rows[0]?.id ?? null;
 }

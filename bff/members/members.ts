@@ -1,19 +1,27 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Db } from '#bff/db/database.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
 import { emptyRecord, type Gender, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
 
 export type MemberRow = typeof members.$inferSelect;
 
 /** Creates the member record of a new account, at the start of onboarding. */
-export async function createMember(db: Db, input: { id: string; email: string; gender: Gender }): Promise<void> {
-  await db.insert(members).values({
-    id: input.id,
-    email: input.email,
-    gender: input.gender,
-    role: 'member',
-    onboarding: emptyRecord(input.id, input.email, input.gender),
+export async function createMember(
+  db: Db,
+  input: { id: string; email: string; gender: Gender },
+  /** Runs in the same transaction once the row is written (the welcome mail, decision 111). */
+  onCreated?: (tx: Transaction) => Promise<void>,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(members).values({
+      id: input.id,
+      email: input.email,
+      gender: input.gender,
+      role: 'member',
+      onboarding: emptyRecord(input.id, input.email, input.gender),
+    });
+    await onCreated?.(tx);
   });
 }
 

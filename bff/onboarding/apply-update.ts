@@ -12,6 +12,8 @@ import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+import { queueAgencyMailsForUpdate } from '#bff/mail/agency-mail-triggers.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 
 export type { Transaction } from '#bff/db/database.ts';
 import type { Transaction } from '#bff/db/database.ts';
@@ -98,7 +100,20 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
 export async function applyOnboardingUpdate(
   db: Db,
   input: unknown,
-  options: { actor: Actor; callerMemberId: string | null; now: Date; verifyPayment: PaymentVerifier; agency?: AgencyIdentity },
+  options: {
+    actor: Actor;
+    callerMemberId: string | null;
+    now: Date;
+    verifyPayment: PaymentVerifier;
+    agency?: AgencyIdentity;
+    /** Where the agency's mails link to and whom they name (decision 111); without it no mail is queued. */
+    mail?: AgencyMailSite | undefined;
+    /**
+     * More writes that belong to this event, in its transaction, after the privacy hook (the
+     * contract's evidence record, decision 109): if they fail, the event is not stored either.
+     */
+    alsoInTransaction?: (tx: Transaction, row: MemberRow) => Promise<void>;
+  },
 ): Promise<AppliedUpdate> {
   const nowMs = options.now.getTime();
   const parsed = parseUpdate(input, nowMs);
@@ -162,6 +177,18 @@ export async function applyOnboardingUpdate(
         .returning({ id: onboardingEvents.id });
       // Consents given at this step and the signed contract copy (decision 070), same transaction.
       await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
+      // The agency's mails this event causes (decision 111), queued once, same transaction.
+      if (options.mail)
+        await queueAgencyMailsForUpdate(tx, {
+          site: options.mail,
+          update,
+          previous: record,
+          row: next,
+          fromState,
+          toState,
+          now: options.now,
+        });
+      if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
       return { row: next, state: toState, eventId: event?.id ?? 0 };
     });
     if (outcome) return outcome;

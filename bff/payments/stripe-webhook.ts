@@ -7,6 +7,7 @@ import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
 import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
 import { paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { offerOfSession, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
@@ -107,6 +108,8 @@ export async function recordCheckoutEvent(
           updatedAt: now,
         },
       });
+    // A payment recorded now gets its invoice and its mail, in this transaction (decision 110).
+    await invoiceRecordedPayment(tx, config, session.id, now);
     return 'recorded';
   });
 }

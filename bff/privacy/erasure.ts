@@ -105,6 +105,9 @@ export async function eraseMemberData(
       sql`UPDATE checkout_sessions SET customer_email = NULL, updated_at = ${now}
           WHERE member_id = ${memberId} OR lower(customer_email) = ${email} RETURNING 1`,
     );
+    // Invoices (decision 110): accounting documents, kept with their numbers (no gap) and their PDF
+    // for 10 years (L123-22); the searchable copy of the name is dropped.
+    summary.invoices = await count(tx, sql`UPDATE invoices SET customer_name = 'Membre effacé' WHERE member_id = ${memberId} RETURNING 1`);
     // Webhook payloads (Stripe customer details, Calendly invitee): emptied, ids kept for de-duplication.
     const csids = payments.map((p) => p.id);
     summary.webhook_events = await count(

@@ -19,6 +19,11 @@ export const RETENTION = {
   preSubscriptionMonths: 12,
   /** « Journaux d'envoi des e-mails et messages du formulaire de contact : 12 mois ». */
   mailLogMonths: 12,
+  /**
+   * The same line of the policy for the stored contact messages of the leads inbox (decision 112):
+   * 12 months from their sending, with their follow-up, notes and history.
+   */
+  contactMessageMonths: 12,
   /** « Preuve de votre choix en matière de cookies : 12 mois à compter de son enregistrement ». */
   cookieProofMonths: 12,
   /** « Journaux techniques de connexion et de sécurité : 12 mois »: idle sessions, MFA challenges, webhook payloads. */
@@ -38,6 +43,8 @@ export const RETENTION_INTERVAL_MS = 6 * 60 * 60 * 1000;
 export interface RetentionReport {
   preSubscriptions: number;
   preSubscriptionConsents: number;
+  contactMessages: number;
+  leadFollowUps: number;
   mailOutbox: number;
   mailbox: number;
   rateLimits: number;
@@ -82,6 +89,18 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
     sql`DELETE FROM consents WHERE member_id IS NULL AND anonymous_id IN (${stale}) RETURNING 1`,
   );
   const preSubscriptions = await affected(db, sql`DELETE FROM pre_subscriptions WHERE id IN (${stale}) RETURNING 1`);
+
+  // Contact messages (leads inbox, decision 112) after 12 months; then every follow-up, note and
+  // history row whose lead (pre-registration or contact message) is gone.
+  const contactMessages = await affected(
+    db,
+    sql`DELETE FROM contact_messages WHERE created_at < ${before(RETENTION.contactMessageMonths)} RETURNING 1`,
+  );
+  const orphan = (column: string) =>
+    sql.raw(`${column} NOT IN (SELECT id FROM pre_subscriptions UNION ALL SELECT id FROM contact_messages)`);
+  const leadFollowUps = await affected(db, sql`DELETE FROM lead_follow_ups WHERE ${orphan('lead_id')} RETURNING 1`);
+  await db.execute(sql`DELETE FROM lead_notes WHERE ${orphan('lead_id')}`);
+  await db.execute(sql`DELETE FROM lead_events WHERE ${orphan('lead_id')}`);
 
   // Mail logs: sent or failed mails; pending ones are still to be sent.
   const mailOutbox = await affected(
@@ -181,6 +200,8 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
   return {
     preSubscriptions,
     preSubscriptionConsents,
+    contactMessages,
+    leadFollowUps,
     mailOutbox,
     mailbox,
     rateLimits,

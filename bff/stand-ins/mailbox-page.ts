@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import type { Db } from '#bff/db/database.ts';
@@ -36,6 +36,13 @@ export function mailboxPage(db: Db) {
               subject: r.subject,
               text: r.textBody,
               receivedAt: r.receivedAt,
+              attachments: r.attachments.map((a, index) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                size: a.size,
+                sha256: a.sha256,
+                url: `/_local/mailbox/${r.id}/attachments/${index}`,
+              })),
             })),
             200,
           );
@@ -52,11 +59,33 @@ ${rows.length === 0 ? html`<p>Aucun e-mail pour l’instant.</p>` : ''}
 ${rows.map(
   (r) => html`<article aria-labelledby="m${r.id}"><h2 id="m${r.id}">${r.subject}</h2>
 <p><strong>À :</strong> ${r.toAddress} — <time datetime="${r.receivedAt.toISOString()}">${r.receivedAt.toLocaleString('fr-FR', { timeZone: 'Europe/Paris' })}</time></p>
-<pre>${linkify(r.textBody)}</pre></article>`,
+<pre>${linkify(r.textBody)}</pre>
+${
+  r.attachments.length > 0
+    ? html`<p><strong>Pièces jointes :</strong></p><ul>${r.attachments.map(
+        (a, index) =>
+          html`<li><a href="/_local/mailbox/${r.id}/attachments/${index}" download="${a.filename}">${a.filename}</a> (${a.contentType}, ${Math.ceil(a.size / 1024)} Ko)</li>`,
+      )}</ul>`
+    : ''
+}</article>`,
 )}
 </main></body></html>`,
           200,
         );
+      })
+      .get('/:id/attachments/:index', async (c) => {
+        const id = Number(c.req.param('id'));
+        const index = Number(c.req.param('index'));
+        if (!Number.isSafeInteger(id) || !Number.isSafeInteger(index)) {
+          return c.json(errorBody('NOT_FOUND', 'Pièce jointe introuvable'), 404);
+        }
+        const [row] = await db.select({ attachments: mailbox.attachments }).from(mailbox).where(eq(mailbox.id, id)).limit(1);
+        const attachment = row?.attachments[index];
+        if (!attachment) return c.json(errorBody('NOT_FOUND', 'Pièce jointe introuvable'), 404);
+        c.header('Content-Type', attachment.contentType);
+        c.header('Content-Disposition', `attachment; filename="${attachment.filename.replace(/[^\w.-]/g, '_')}"`);
+        c.header('Cache-Control', 'no-store');
+        return c.body(new Uint8Array(Buffer.from(attachment.contentBase64, 'base64')));
       })
       .get('/mailbox.css', (c) => {
         c.header('Content-Type', 'text/css; charset=utf-8');

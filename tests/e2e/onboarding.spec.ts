@@ -20,6 +20,25 @@ test.beforeEach(async ({ context }) => {
 
 const step = (id: string) => new RegExp(`/mon-compte/inscription/${id}(\\?|$)`);
 
+/** The first match of `pattern` in a mail to `to`, once the local mailbox has it. */
+async function mailMatch(page: Page, to: string, pattern: RegExp): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await page.request.get('/_local/mailbox?format=json')).json()) as { to: string; text: string }[];
+        found = mails
+          .filter((m) => m.to === to)
+          .find((m) => pattern.test(m.text))
+          ?.text.match(pattern)?.[0];
+        return found;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  return found as string;
+}
+
 async function expectStep(page: Page, id: string, n: number, title: string) {
   await expect(page).toHaveURL(step(id));
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -247,23 +266,39 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   expect(done.status(), await done.text()).toBe(200);
   await staff.dispose();
 
-  // Step 7: the contract form, with field-level errors.
+  // Step 7: the contract's details, prefilled from step 1 (name, postcode, city): only the street
+  // address is new, and nothing is typed twice (decision 109).
   await page.goto('/mon-compte');
   await expectStep(page, 'attente-contrat', 7, 'Votre contrat');
-  await page.getByLabel('Nom complet').fill('Amina Benali');
-  await page.getByLabel('Adresse', { exact: true }).fill('12 rue de la République');
-  await page.getByLabel('Code postal').fill('69003');
-  await page.getByLabel('Ville').fill('Lyon');
-  await page.getByLabel('Signature').fill('Amina Benalie');
-  await page.getByRole('button', { name: 'Valider le contrat' }).click();
-  await expect(page.getByText('La signature doit reprendre exactement votre nom complet')).toBeVisible();
-  await expect(page.getByLabel('Signature')).toBeFocused();
-  await page.getByLabel('Signature').fill('Amina Benali');
+  await expect(page.getByLabel('Nom complet')).toHaveValue('Amina Benali');
+  await expect(page.getByLabel('Code postal')).toHaveValue('69003');
+  await expect(page.getByLabel('Ville')).toHaveValue('Lyon');
+  await expect(page.getByLabel('Signature', { exact: true })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
+  await expect(page.getByText('Certaines informations sont à corriger.')).toBeVisible();
+  await page.getByLabel('Adresse postale').fill('12 rue de la République');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
-  await page.getByRole('button', { name: 'Valider le contrat' }).click();
+  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
 
-  // Signature, then the 7-day countdown and the PDF copy.
-  await page.getByRole('button', { name: 'Signer', exact: true }).click();
+  // The whole contract before signing, filled in, with the PDF exactly as it will be signed.
+  await expect(page.getByRole('heading', { level: 2, name: 'Contrat de courtage matrimonial' })).toBeVisible();
+  await expect(page.getByText(/demeurant 12 rue de la République, 69003 Lyon/)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: /Modèle de formulaire de rétractation/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Annexe — Qualités de la personne recherchée' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Voir le contrat en PDF/ })).toHaveAttribute('href', '/api/v1/user/contract-preview.pdf');
+  const preview = await page.request.get('/api/v1/user/contract-preview.pdf');
+  expect(preview.status()).toBe(200);
+  const previewBytes = await preview.body();
+
+  // Signature by a one-time code sent by e-mail: a wrong code is refused, the right one signs.
+  await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
+  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
+  const code = (await mailMatch(page, email, /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/)).slice(-6);
+  await page.getByLabel('Code reçu par e-mail').fill(code === '000000' ? '000001' : '000000');
+  await page.getByRole('button', { name: 'Signer le contrat' }).click();
+  await expect(page.getByText(/Code incorrect\. Il vous reste 4 essais\./)).toBeVisible();
+  await page.getByLabel('Code reçu par e-mail').fill(code);
+  await page.getByRole('button', { name: 'Signer le contrat' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
   await expect(page.getByText(/Encore 6 jours 23 heures|Encore 7 jours/)).toBeVisible();
   const pdfLink = page.getByRole('link', { name: 'Télécharger mon contrat (PDF)' });
@@ -271,6 +306,9 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   const pdf = await page.request.get('/api/v1/user/contract.pdf');
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toContain('application/pdf');
+  // The copy signed is the preview read, byte for byte, and it was mailed as an attachment.
+  expect((await pdf.body()).equals(previewBytes)).toBe(true);
+  await mailMatch(page, email, /Vous avez signé votre contrat de courtage matrimonial/);
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
   // No payment of any kind during the 7 days: no button, the payment step redirects here, the server refuses.

@@ -11,6 +11,7 @@ import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { signContract } from '#tests/support/contract-signature.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const clock = fakeClock(new Date());
@@ -464,12 +465,15 @@ describe('GET /api/v1/user/contract.pdf', () => {
     expect(text).toContain('Annexe');
     expect(text).toContain("Tranche d'âge : de 30 à 40 ans");
     expect(text).toContain('Auvergne-Rhône-Alpes');
-    expect(text).toContain('Signature en attente');
+    expect(text).toContain('Contrat établi le');
+    expect(text).toContain('Modèle de formulaire de rétractation');
 
-    // Once signed, the copy says when.
-    expect((await send(member.agent, samplePayloads(member, clock.now().getTime()).sub_date)).status).toBe(200);
+    // Once signed, the copy says when it takes effect and ends.
+    expect((await send(member.agent, samplePayloads(member, clock.now().getTime()).sub_date)).status).toBe(403);
+    await signContract(member);
     const signed = await pdfText(new Uint8Array(await (await member.agent.get('/api/v1/user/contract.pdf')).arrayBuffer()));
-    expect(signed).toContain('Signé électroniquement le');
+    expect(signed).toContain('prend effet le');
+    expect(signed).toContain('prend fin le');
     const [row] = await product.database.db
       .select()
       .from(members)

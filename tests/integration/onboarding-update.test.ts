@@ -13,6 +13,7 @@ import { contextNames, definitionOf, parseUpdate } from '#machines/onboarding/up
 import { walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signContract } from '#tests/support/contract-signature.ts';
 
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
@@ -73,7 +74,8 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
         if (!parsed.success) continue;
         if (decideUpdate(record, parsed.update, step.now).allowed) continue;
         const answer = await send(member.agent, samples[context]);
-        const expected = definitionOf(context).staffOnly ? 403 : 409;
+        // `sub_date` is never accepted from the browser: only the code route signs (decision 109).
+        const expected = definitionOf(context).staffOnly || context === 'sub_date' ? 403 : 409;
         expect(answer.status, `${context} in ${stateKey(decideUpdate(record, parsed.update, step.now).state)}`).toBe(expected);
         if (expected === 409) expect(answer.body.error.code).toBe('TRANSITION_REFUSED');
       }
@@ -87,7 +89,13 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
         const amount = expectedAmountCents(offer as 'file_fee', { couponApplied: step.context === 'app' && record.couponApplied });
         await recordPaidSession(String(step.body.csid), member.id, offer, amount);
       }
-      if (step.sender === 'member') {
+      if (step.context === 'sub_date') {
+        // Signed with the one-time code sent by e-mail; the BFF sends `sub_date` (decision 109).
+        expect((await send(member.agent, step.body)).status).toBe(403);
+        await signContract(member);
+        const settings = await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'));
+        expect(settings.state, step.context).toBe(stateKey(step.stateAfter));
+      } else if (step.sender === 'member') {
         const answer = await send(member.agent, step.body);
         expect(answer.status, `${step.context}: ${JSON.stringify(answer.body)}`).toBe(200);
         expect(

@@ -27,6 +27,7 @@ import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import * as OTPAuth from 'otpauth';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signContract } from '#tests/support/contract-signature.ts';
 
 // Sessions are checked against real time: the fake clock starts now and only moves forward.
 const clock = fakeClock(new Date());
@@ -136,7 +137,10 @@ async function activeMember(person: Person, renounce: boolean): Promise<TestMemb
         },
       });
     }
-    if (step.sender === 'member') {
+    if (step.context === 'sub_date') {
+      // Signed with the one-time code sent by e-mail (decision 109).
+      await signContract({ agent, email });
+    } else if (step.sender === 'member') {
       const answer = await agent.post('/api/v1/user/update', body);
       expect(answer.status, step.context).toBe(200);
     } else {

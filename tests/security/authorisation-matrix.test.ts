@@ -90,6 +90,19 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/user/booking': { access: 'signed-in', request: () => ({}) },
   'GET /api/v1/user/contract.pdf': { access: 'member-only', request: () => ({}), refusals: ['CONTRACT_NOT_FOUND'] },
   'GET /api/v1/user/contract/signed.pdf': { access: 'member-only', request: () => ({}) },
+  // The contract read, then signed by a one-time code (decision 109): the member's own only.
+  'GET /api/v1/user/contract': { access: 'member-only', request: () => ({}), refusals: ['CONTRACT_NOT_FOUND'] },
+  'GET /api/v1/user/contract-preview.pdf': { access: 'member-only', request: () => ({}), refusals: ['CONTRACT_NOT_FOUND'] },
+  'POST /api/v1/user/contract/signature-code': { access: 'member-only', request: () => ({ body: {} }), refusals: ['CONTRACT_NOT_FOUND'] },
+  'POST /api/v1/user/contract/sign': {
+    access: 'member-only',
+    request: () => ({ body: { code: '123456' } }),
+    refusals: ['CONTRACT_NOT_FOUND'],
+  },
+  // Invoices (decision 110): the member's own only; staff read them from the dashboard (404 here).
+  // `:file` stays literal: a member passes the guard and gets the handler's 400.
+  'GET /api/v1/user/invoices': { access: 'member-only', request: () => ({}), refusals: ['INVOICE_NOT_FOUND'] },
+  'GET /api/v1/user/invoices/:file': { access: 'member-only', request: () => ({}), refusals: ['INVOICE_NOT_FOUND'] },
   'GET /api/v1/user/messages': { access: 'signed-in', request: () => ({}) },
   'GET /api/v1/user/consents': { access: 'member-only', request: () => ({}) },
   // A valid body (validation may run before the guard): a consent that cannot be withdrawn → 409.
@@ -117,6 +130,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/contract.pdf': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/invoices': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/invoices/:file': { access: 'staff-aal2', request: () => ({}) },
   // Who on the staff read this member's file (decision 107): staff at aal2 only.
   'GET /api/v1/dashboard/members/:id/access-log': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },
@@ -126,6 +141,12 @@ const MATRIX: Record<string, Row> = {
   // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.
   'GET /api/v1/dashboard/staff': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/staff/:id/reset-mfa': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  // The leads inbox (decision 112). `:id` is a member's, not a lead's: past the guard the handler answers 404 (or 400), changing nothing.
+  'GET /api/v1/dashboard/leads': { access: 'staff-aal2', request: () => ({ query: 'status=nouveau' }) },
+  'GET /api/v1/dashboard/leads/funnel': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
+  'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
+  'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

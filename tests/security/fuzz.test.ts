@@ -87,6 +87,10 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ subject: 'Bonjour', body: 'Un message de l’agence.' }];
     case 'PUT /api/v1/dashboard/settings/plans':
       return [{ payInFull: 'cash' }];
+    case 'PATCH /api/v1/dashboard/leads/:id':
+      return [{ status: 'contacte', assigneeId: null, followUpOn: '2026-12-03' }];
+    case 'POST /api/v1/dashboard/leads/:id/notes':
+      return [{ body: 'Rappelée ce matin.' }];
     case 'POST /api/v1/user/consents/withdraw':
       return [{ kind: 'sensitive_data' }, { kind: 'cookies' }];
     case 'POST /api/v1/user/erase':
@@ -144,6 +148,9 @@ const QUERY_KEYS = [
   'memberId',
   'q',
   'step',
+  'status',
+  'kind',
+  'assignee',
   'sort',
   'dir',
   'page',

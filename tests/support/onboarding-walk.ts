@@ -4,6 +4,7 @@ import { happyPath, type HappyPathOptions, type Member } from '#machines/onboard
 import { NO_PAYMENT_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import type { ContextName } from '#machines/onboarding/update-contexts.ts';
+import { signContract } from '#tests/support/contract-signature.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
 
 /**
@@ -25,11 +26,19 @@ export async function walkOnboarding(input: {
     if (step.context === 'app' || step.context === 'sub') continue;
     if (step.now > clock.now().getTime()) clock.set(new Date(step.now));
     const agent = step.sender === 'staff' ? staff.agent : member.agent;
+    if (step.context === 'sub_date') {
+      // Signed with the one-time code; the BFF sends `sub_date` itself (decision 109).
+      await signContract(member);
+      const settings = await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'));
+      expect(settings.state, step.context).toBe(stateKey(step.stateAfter));
+      signedAt = clock.now().getTime();
+      if (step.context === until) return { signedAt };
+      continue;
+    }
     const response = await agent.post('/api/v1/user/update', step.body);
     const body = (await response.json()) as { state?: string };
     expect(response.status, `${step.context}: ${JSON.stringify(body)}`).toBe(200);
     expect(body.state, step.context).toBe(stateKey(step.stateAfter));
-    if (step.context === 'sub_date') signedAt = step.now;
     if (step.context === until) return { signedAt };
   }
   throw new Error(`no step ${until} on the happy path`);

@@ -30,7 +30,7 @@ export async function startTestProduct(
   });
   return {
     ...product,
-    agent: () => new TestAgent(product.app),
+    agent: () => new TestAgent(product.app, database),
     async stop() {
       await product.close();
       await database.close();
@@ -49,7 +49,11 @@ export class TestAgent {
   readonly cookies = new Map<string, string>();
   /** A documentation-range address (RFC 5737): only ever a header value, never contacted. */
   readonly address: string;
-  constructor(private readonly app: Fetchable) {
+  constructor(
+    private readonly app: Fetchable,
+    /** The product's database, for test helpers that read what a person would read in their mailbox. */
+    readonly database?: Database,
+  ) {
     visitors += 1;
     this.address = `198.51.${Math.floor(visitors / 250) % 250}.${(visitors % 250) + 1}`;
   }

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import * as styles from '#src/features/account/account.css.ts';
+import { MyInvoices } from '#src/features/account/invoices.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-section.tsx';
 
@@ -33,6 +34,7 @@ export function AccountHomePage() {
           </p>
         )}
       </section>
+      <MyInvoices />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import * as styles from '#src/features/account/account.css.ts';
 import { EmailSection, PasswordSection } from '#src/features/account/account-security.tsx';
+import { MyInvoices } from '#src/features/account/invoices.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 import { PrivacySection } from '#src/features/privacy/privacy-section.tsx';
 
@@ -11,6 +12,7 @@ export function MyProfilePage() {
       <h1 className={styles.title}>Mon profil</h1>
       <EmailSection fallbackEmail={user?.email} />
       <PasswordSection />
+      <MyInvoices />
       <PrivacySection />
     </>
   );

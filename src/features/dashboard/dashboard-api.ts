@@ -83,3 +83,39 @@ export type StaffAccount = Ok<Awaited<ReturnType<typeof listStaff>>>['staff'][nu
 export function resetStaffMfa(id: string) {
   return send(api.dashboard.staff[':id']['reset-mfa'].$post({ param: { id } }));
 }
+
+// Leads: pre-registrations and contact messages followed up by staff (decision 112).
+
+export type LeadsFilters = { q?: string; status?: string; assignee?: string; kind?: string; page?: number };
+
+export function listLeads(filters: LeadsFilters) {
+  const query: Record<string, string> = { page: String(filters.page ?? 1) };
+  if (filters.q) query.q = filters.q;
+  if (filters.status) query.status = filters.status;
+  if (filters.assignee) query.assignee = filters.assignee;
+  if (filters.kind) query.kind = filters.kind;
+  return send(api.dashboard.leads.$get({ query }));
+}
+export type LeadList = Ok<Awaited<ReturnType<typeof listLeads>>>;
+export type Lead = LeadList['items'][number];
+
+export function getLeadFunnel() {
+  return send(api.dashboard.leads.funnel.$get());
+}
+export type LeadFunnel = Ok<Awaited<ReturnType<typeof getLeadFunnel>>>;
+
+export function getLeadHistory(id: string) {
+  return send(api.dashboard.leads[':id'].history.$get({ param: { id } }));
+}
+export type LeadEvent = Ok<Awaited<ReturnType<typeof getLeadHistory>>>['events'][number];
+
+export function changeLead(
+  id: string,
+  change: { status?: 'nouveau' | 'contacte' | 'converti' | 'sans_suite'; assigneeId?: string | null; followUpOn?: string | null },
+) {
+  return send(api.dashboard.leads[':id'].$patch({ param: { id }, json: change }));
+}
+
+export function addLeadNote(id: string, body: string) {
+  return send(api.dashboard.leads[':id'].notes.$post({ param: { id }, json: { body } }));
+}

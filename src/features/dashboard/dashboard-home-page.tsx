@@ -2,7 +2,15 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useState } from 'react';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { type Funnel, listMembers, type MemberSummary, PER_PAGE, getFunnel } from '#src/features/dashboard/dashboard-api.ts';
+import {
+  type Funnel,
+  getFunnel,
+  getLeadFunnel,
+  type LeadFunnel,
+  listMembers,
+  type MemberSummary,
+  PER_PAGE,
+} from '#src/features/dashboard/dashboard-api.ts';
 import type { DashboardSearch } from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -25,6 +33,7 @@ export function DashboardHomePage() {
     <div className={styles.page}>
       <h1 className={styles.title}>Tableau de bord</h1>
       <FunnelCard />
+      <LeadFunnelCard />
       <MemberList />
       <PlanSettingCard />
     </div>
@@ -80,6 +89,49 @@ function FunnelCard() {
             ))}
           </ol>
         </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Pre-registrations → accounts opened with their address → active members among them (decision 112). */
+function LeadFunnelCard() {
+  const [funnel, setFunnel] = useState<LeadFunnel | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getLeadFunnel().then((result) => {
+      if (!live) return;
+      if (result.ok) setFunnel(result.data);
+      else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <section className={styles.card} aria-labelledby="lead-funnel-title">
+      <h2 id="lead-funnel-title" className={styles.cardTitle}>
+        Des prospects aux membres
+      </h2>
+      <FormAlert tone="error">{error}</FormAlert>
+      {funnel ? (
+        <ol className={styles.funnel} aria-label="Prospects, comptes et membres actifs">
+          <li className={styles.funnelItem}>
+            <span className={styles.muted}>Prospects (pré-inscriptions)</span>
+            <Link to="/dashboard/prospects" className={styles.funnelCount} aria-label={`${funnel.prospects} prospect(s)`}>
+              {funnel.prospects}
+            </Link>
+          </li>
+          <li className={styles.funnelItem}>
+            <span className={styles.muted}>Comptes ouverts</span>
+            <span className={styles.funnelCount}>{funnel.accounts}</span>
+          </li>
+          <li className={styles.funnelItem}>
+            <span className={styles.muted}>Membres actifs</span>
+            <span className={styles.funnelCount}>{funnel.activeMembers}</span>
+          </li>
+        </ol>
       ) : null}
     </section>
   );

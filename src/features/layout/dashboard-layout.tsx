@@ -32,6 +32,11 @@ export function DashboardLayout() {
                     </Link>
                   </li>
                   <li>
+                    <Link to="/dashboard/prospects" className={styles.dashLink}>
+                      Prospects
+                    </Link>
+                  </li>
+                  <li>
                     <Link to="/dashboard/equipe" className={styles.dashLink}>
                       Équipe
                     </Link>

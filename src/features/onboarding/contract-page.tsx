@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { contractFormSchema } from '#machines/onboarding/forms.ts';
 import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
@@ -8,7 +8,18 @@ import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
-import { CONTRACT_PDF_URL, flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
+import {
+  CONTRACT_PDF_URL,
+  CONTRACT_PREVIEW_URL,
+  type ContractAnswer,
+  type ContractDocument,
+  type ContractSection,
+  flattenFieldErrors,
+  getContract,
+  requestSignatureCode,
+  signContract,
+  topLevelFieldErrors,
+} from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { subOf } from '#src/features/onboarding/onboarding-state.ts';
 import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
@@ -30,16 +41,41 @@ function PdfLink() {
   );
 }
 
-function ContractForm() {
+/** The contract page's data (details to confirm, the whole text), loaded once per sub-step (the screen is keyed by it). */
+function useContract(): { contract: ContractAnswer | null; error: string | null } {
+  const [contract, setContract] = useState<ContractAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getContract().then((result) => {
+      if (!live) return;
+      if (result.ok) setContract(result.data);
+      else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { contract, error };
+}
+
+/**
+ * The details printed in the contract, prefilled from what the member already gave (step 1's name,
+ * postcode and city): the street address is the only new answer, asked here once. The signature
+ * itself is the code sent by e-mail (decision 109): nothing is typed twice.
+ */
+function ContractForm({ details }: { details: ContractAnswer['details'] }) {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const { update } = useOnboardingUpdate();
   const onSubmit = handleSubmit(async (data) => {
+    const fullName = textOf(data, 'fullName');
     const input = {
-      fullName: textOf(data, 'fullName'),
+      fullName,
       address: textOf(data, 'address'),
       postcode: textOf(data, 'postcode'),
       city: textOf(data, 'city'),
-      signature: textOf(data, 'signature'),
+      // The stored payload keeps its `signature` field: the name, never typed a second time.
+      signature: fullName,
       termsAccepted: data.get('termsAccepted') === 'true',
     };
     const parsed = v.safeParse(contractFormSchema, input);
@@ -52,8 +88,27 @@ function ContractForm() {
   return (
     <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
       <FormAlert tone="error">{formError}</FormAlert>
-      <TextField name="fullName" label="Nom complet" autoComplete="name" required error={fieldErrors.fullName} />
-      <TextField name="address" label="Adresse" autoComplete="street-address" required error={fieldErrors.address} />
+      <p className={styles.text}>
+        Vérifiez les informations qui figureront dans votre contrat. Nous avons repris celles de votre profil ; vous pouvez les corriger
+        ici.
+      </p>
+      <TextField
+        name="fullName"
+        label="Nom complet"
+        autoComplete="name"
+        required
+        defaultValue={details.fullName}
+        error={fieldErrors.fullName}
+      />
+      <TextField
+        name="address"
+        label="Adresse postale"
+        hint="Numéro et rue : seule information nouvelle demandée pour le contrat."
+        autoComplete="street-address"
+        required
+        defaultValue={details.address}
+        error={fieldErrors.address}
+      />
       <div className={styles.twoColumns}>
         <TextField
           name="postcode"
@@ -61,60 +116,177 @@ function ContractForm() {
           autoComplete="postal-code"
           inputMode="numeric"
           required
+          defaultValue={details.postcode}
           error={fieldErrors.postcode}
         />
-        <TextField name="city" label="Ville" autoComplete="address-level2" required error={fieldErrors.city} />
+        <TextField name="city" label="Ville" autoComplete="address-level2" required defaultValue={details.city} error={fieldErrors.city} />
       </div>
-      <TextField
-        name="signature"
-        label="Signature"
-        hint="Saisissez à nouveau votre nom complet : il vaut signature."
-        autoComplete="off"
-        required
-        error={fieldErrors.signature}
-      />
       <CheckboxField name="termsAccepted" required error={fieldErrors.termsAccepted} label={CONTRACT_TERMS_CONSENT.label} />
       <div className={styles.actions}>
         <Button type="submit" loading={submitting} loadingText="Enregistrement…">
-          Valider le contrat
+          Afficher mon contrat
         </Button>
       </div>
     </form>
   );
 }
 
-function SignStep() {
-  const { update } = useOnboardingUpdate();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+function SectionText({ section, level }: { section: ContractSection; level: 3 | 4 }) {
+  const Heading = level === 3 ? 'h3' : 'h4';
   return (
-    <section className={styles.section} aria-labelledby="sign">
-      <h2 id="sign" className={styles.sectionTitle}>
-        Signature
-      </h2>
-      <p>Relisez votre contrat, puis signez-le. La date de signature fait courir :</p>
-      <ul className={styles.list}>
-        <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement de l’abonnement ne peut vous être demandé ;</li>
-        <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
-      </ul>
-      <PdfLink />
-      <FormAlert tone="error">{error}</FormAlert>
-      <div className={styles.actions}>
-        <Button
-          loading={busy}
-          loadingText="Signature…"
-          onClick={async () => {
-            setBusy(true);
-            setError(null);
-            const result = await update({ context: 'sub_date', subDate: new Date().toISOString() });
-            if (!result.ok) setError(result.error.message);
-            setBusy(false);
-          }}
-        >
-          Signer
-        </Button>
-      </div>
+    <section>
+      <Heading>{section.heading}</Heading>
+      {section.blocks.map((block, index) =>
+        typeof block === 'string' ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of a section never move
+          <p key={index}>{block}</p>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of a section never move
+          <ul key={index} className={styles.list}>
+            {block.bullets.map((bullet) => (
+              <li key={bullet}>{bullet}</li>
+            ))}
+          </ul>
+        ),
+      )}
     </section>
+  );
+}
+
+/** The whole contract, the same text as the PDF. */
+function ContractText({ document, note }: { document: ContractDocument; note?: string }) {
+  return (
+    <article className={styles.section} aria-labelledby="contract-title">
+      <h2 id="contract-title" className={styles.sectionTitle}>
+        {document.title}
+      </h2>
+      {note ? <p className={styles.text}>{note}</p> : null}
+      <p>{document.status}</p>
+      {document.sections.map((section) => (
+        <SectionText key={section.heading} section={section} level={3} />
+      ))}
+      <SectionText section={document.signature} level={3} />
+      <SectionText section={document.annex} level={3} />
+    </article>
+  );
+}
+
+function SignStep({ contract }: { contract: ContractAnswer }) {
+  const { goToCurrent } = useOnboardingUpdate();
+  const [busy, setBusy] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  if (!contract.document) return <FormAlert tone="error">Le contrat n’est pas encore disponible.</FormAlert>;
+  return (
+    <>
+      <ContractText document={contract.document} />
+      <p>
+        <a href={CONTRACT_PREVIEW_URL} target="_blank" rel="noopener" type="application/pdf">
+          Voir le contrat en PDF (le document exact que vous signez)
+        </a>
+      </p>
+      <section className={styles.section} aria-labelledby="sign">
+        <h2 id="sign" className={styles.sectionTitle}>
+          Signature
+        </h2>
+        <p>
+          Vous signez électroniquement en saisissant un code à usage unique envoyé à votre adresse e-mail ({contract.email}). La date de
+          signature fait courir :
+        </p>
+        <ul className={styles.list}>
+          <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement ne peut vous être demandé ;</li>
+          <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
+        </ul>
+        <FormAlert tone="error">{error}</FormAlert>
+        {sentTo ? (
+          <form
+            className={styles.form}
+            noValidate
+            onSubmit={async (event) => {
+              event.preventDefault();
+              if (!/^\d{6}$/.test(code.trim())) {
+                setError('Le code contient 6 chiffres.');
+                return;
+              }
+              setBusy(true);
+              setError(null);
+              const result = await signContract(code.trim());
+              setBusy(false);
+              if (!result.ok) {
+                setError(result.error.message);
+                return;
+              }
+              await goToCurrent();
+            }}
+          >
+            <p>Un code vient d’être envoyé à {sentTo}. Il est valable 15 minutes.</p>
+            <TextField
+              name="code"
+              label="Code reçu par e-mail"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+            <div className={styles.actions}>
+              <Button type="submit" loading={busy} loadingText="Signature…">
+                Signer le contrat
+              </Button>
+              <Button
+                type="button"
+                variant="secondary"
+                onClick={async () => {
+                  setError(null);
+                  const result = await requestSignatureCode();
+                  if (!result.ok) setError(result.error.message);
+                }}
+              >
+                Renvoyer un code
+              </Button>
+            </div>
+          </form>
+        ) : (
+          <div className={styles.actions}>
+            <Button
+              loading={busy}
+              loadingText="Envoi…"
+              onClick={async () => {
+                setBusy(true);
+                setError(null);
+                const result = await requestSignatureCode();
+                setBusy(false);
+                if (result.ok) setSentTo(result.data.sentTo);
+                else setError(result.error.message);
+              }}
+            >
+              J’ai lu le contrat : recevoir mon code de signature
+            </Button>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** The form, then the contract to read and sign, with the data of its sub-step. */
+function ContractScreen({ sub }: { sub: 'formulaire-contrat' | 'signature' }) {
+  const { contract, error } = useContract();
+  if (!contract) return <FormAlert tone="error">{error}</FormAlert>;
+  if (sub === 'signature') return <SignStep contract={contract} />;
+  return (
+    <>
+      <p className={styles.text}>Votre entretien a eu lieu. Lisez votre contrat, vérifiez ses mentions, puis signez-le.</p>
+      {contract.draft ? (
+        <ContractText
+          document={contract.draft}
+          note="Le texte ci-dessous sera complété avec les informations que vous confirmez plus bas ; vous le relirez en entier avant de signer."
+        />
+      ) : null}
+      <ContractForm details={contract.details} />
+    </>
   );
 }
 
@@ -129,13 +301,7 @@ export function ContractPage() {
   const opensAt = subscriptionPaymentOpensAt(user?.subscription.subscriptionDate ?? null);
   return (
     <StepPage step="attente-contrat" title="Votre contrat">
-      {sub === 'formulaire-contrat' ? (
-        <>
-          <p className={styles.text}>Votre entretien a eu lieu. Complétez les mentions de votre contrat, puis signez-le.</p>
-          <ContractForm />
-        </>
-      ) : null}
-      {sub === 'signature' ? <SignStep /> : null}
+      {sub === 'formulaire-contrat' || sub === 'signature' ? <ContractScreen key={sub} sub={sub} /> : null}
       {sub === 'delai-renonciation' ? (
         <section className={styles.section} aria-labelledby="wait">
           <h2 id="wait" className={styles.sectionTitle}>

@@ -10,6 +10,7 @@ import {
   planDescription,
 } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { PaymentReceived } from '#src/features/account/invoices.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { getPaymentLink } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
@@ -111,6 +112,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
     >
       <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
       <FormAlert tone="success">{info}</FormAlert>
+      {payment.status === 'done' ? <PaymentReceived refresh={payment.status} /> : null}
       <section className={styles.cardHighlight} aria-labelledby="to-pay" style={{ maxWidth: '42rem' }}>
         <h2 id="to-pay" className={styles.cardTitle}>
           À régler

@@ -55,6 +55,46 @@ export async function getPayInFullSetting(): Promise<PayInFullSetting> {
 }
 
 export const CONTRACT_PDF_URL = '/api/v1/user/contract.pdf';
+/** Before signature: the PDF exactly as it will be signed today (decision 109). */
+export const CONTRACT_PREVIEW_URL = '/api/v1/user/contract-preview.pdf';
+
+/** The contract's text as the PDF prints it (bff/contract/contract-text.ts). */
+export type ContractBlock = string | { bullets: string[] };
+export interface ContractSection {
+  heading: string;
+  blocks: ContractBlock[];
+}
+export interface ContractDocument {
+  title: string;
+  status: string;
+  sections: ContractSection[];
+  signature: ContractSection;
+  annex: ContractSection;
+}
+export interface ContractAnswer {
+  details: { fullName: string; address: string; postcode: string; city: string };
+  email: string;
+  signed: boolean;
+  /** Once the details are confirmed: the contract exactly as the PDF prints it. */
+  document: ContractDocument | null;
+  /** Before: the same text, filled with what the member already gave. */
+  draft: ContractDocument | null;
+}
+
+/** `GET /api/v1/user/contract`: the details to confirm and, once they are given, the whole contract. */
+export function getContract(): Promise<ApiResult<ContractAnswer>> {
+  return send(json('GET', '/api/v1/user/contract')) as Promise<ApiResult<ContractAnswer>>;
+}
+
+/** `POST /api/v1/user/contract/signature-code`: mails a one-time signature code. */
+export function requestSignatureCode(): Promise<ApiResult<{ sentTo: string; expiresAt: string }>> {
+  return send(json('POST', '/api/v1/user/contract/signature-code', {})) as Promise<ApiResult<{ sentTo: string; expiresAt: string }>>;
+}
+
+/** `POST /api/v1/user/contract/sign`: signs with the code; the server sends the chart's event. */
+export function signContract(code: string): Promise<ApiResult<{ signedAt: string; sha256: string }>> {
+  return send(json('POST', '/api/v1/user/contract/sign', { code })) as Promise<ApiResult<{ signedAt: string; sha256: string }>>;
+}
 
 /** Field errors of a valibot failure, per top-level field, with `v.flatten`. */
 export function flattenFieldErrors(flat: v.FlatErrors<undefined>): Record<string, string> {

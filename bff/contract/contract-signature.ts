@@ -1,0 +1,233 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { bigserial, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { renderMemberContract } from '#bff/contract/member-contract.ts';
+import type { Db } from '#bff/db/database.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import { log } from '#bff/logger.ts';
+import { type MemberRow, recordOf } from '#bff/members/members.ts';
+import { enqueueMail } from '#bff/mail/outbox.ts';
+import { applyOnboardingUpdate, type PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+import { signedContractOf } from '#bff/privacy/contract-copy.ts';
+import { toIsoInstant } from '#machines/onboarding/instant.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+
+/**
+ * The simple electronic signature of the contract (eIDAS art. 25, Code civil art. 1367;
+ * docs/decisions/109-contract-signature.md): a one-time 6-digit code mailed to the member, valid
+ * 15 minutes, 5 tries, stored hashed; once it is verified — by the server, never the browser —
+ * the BFF sends the chart's `sub_date` event, stores the evidence record and mails the signed PDF.
+ */
+
+export const CODE_VALIDITY_MS = 15 * 60 * 1000;
+export const MAX_CODE_ATTEMPTS = 5;
+/** A new code may be asked for once a minute. */
+const RESEND_AFTER_MS = 60 * 1000;
+
+export const contractSignatureCodes = pgTable('contract_signature_codes', {
+  memberId: uuid('member_id').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  documentSha256: text('document_sha256').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  attempts: smallint('attempts').notNull().default(0),
+});
+
+export const contractSignatures = pgTable('contract_signatures', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  memberId: uuid('member_id').notNull(),
+  documentSha256: text('document_sha256').notNull(),
+  signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+  clientAddress: text('client_address').notNull(),
+  userAgent: text('user_agent').notNull(),
+  method: text('method').notNull(),
+  codeSentAt: timestamp('code_sent_at', { withTimezone: true }).notNull(),
+  codeVerifiedAt: timestamp('code_verified_at', { withTimezone: true }).notNull(),
+  codeAttempts: smallint('code_attempts').notNull(),
+});
+
+export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+/** The code is hashed with the member's id: the table never holds a code in clear. */
+const codeHash = (memberId: string, code: string) => sha256Hex(`contract-signature:${memberId}:${code}`);
+
+const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+
+export function signatureCodeMail(input: { to: string; code: string; agencyName: string }) {
+  return {
+    to: input.to,
+    kind: 'contract-signature-code',
+    subject: `Votre code de signature du contrat — ${input.agencyName}`,
+    text: [
+      'Bonjour,',
+      '',
+      `Voici votre code pour signer votre contrat de courtage matrimonial avec ${input.agencyName} : ${input.code}`,
+      '',
+      'Saisissez-le dans votre espace membre, à l’étape « Signature ». Il est valable 15 minutes et ne sert qu’une fois.',
+      'En le saisissant, vous signez électroniquement le contrat que vous venez de lire (article 1367 du Code civil).',
+      '',
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera signé sans ce code.',
+      '',
+      `L’équipe ${input.agencyName}`,
+    ].join('\n'),
+  };
+}
+
+export function signedContractMail(input: {
+  to: string;
+  agencyName: string;
+  signedAt: Date;
+  sha256: string;
+  pdf: Uint8Array;
+  filename: string;
+}) {
+  return {
+    to: input.to,
+    kind: 'contract-signed-copy',
+    subject: `Votre contrat signé — ${input.agencyName}`,
+    text: [
+      'Bonjour,',
+      '',
+      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224-90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
+      '',
+      `Empreinte SHA-256 du document signé : ${input.sha256}`,
+      '',
+      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224-91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
+      '',
+      `L’équipe ${input.agencyName}`,
+    ].join('\n'),
+    attachments: [{ filename: input.filename, contentType: 'application/pdf', contentBase64: Buffer.from(input.pdf).toString('base64') }],
+  };
+}
+
+/** The contract as it would be signed now, or an error in French when there is nothing to sign. */
+async function unsignedContract(db: Db, row: MemberRow, options: { agency: AgencyIdentity; now: Date }) {
+  if (recordOf(row).subscriptionDate) throw new ApiError(409, 'CONTRACT_ALREADY_SIGNED', 'Votre contrat est déjà signé.');
+  const contract = await renderMemberContract(db, row, options);
+  if (!contract) throw new ApiError(409, 'CONTRACT_NOT_READY', 'Complétez d’abord les informations du contrat.');
+  return contract;
+}
+
+/** Mails a new one-time code bound to the contract shown now (its SHA-256). */
+export async function sendSignatureCode(
+  db: Db,
+  row: MemberRow,
+  options: { agency: AgencyIdentity; now: Date },
+): Promise<{ expiresAt: Date }> {
+  const contract = await unsignedContract(db, row, options);
+  const now = options.now;
+  const [previous] = await db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id)).limit(1);
+  if (previous && now.getTime() - previous.sentAt.getTime() < RESEND_AFTER_MS) {
+    throw new ApiError(429, 'CODE_RECENTLY_SENT', 'Un code vient de vous être envoyé : patientez une minute avant d’en demander un autre.');
+  }
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const expiresAt = new Date(now.getTime() + CODE_VALIDITY_MS);
+  const values = { codeHash: codeHash(row.id, code), documentSha256: sha256Hex(contract.pdf), sentAt: now, expiresAt, attempts: 0 };
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(contractSignatureCodes)
+      .values({ memberId: row.id, ...values })
+      .onConflictDoUpdate({ target: contractSignatureCodes.memberId, set: values });
+    await enqueueMail(tx, signatureCodeMail({ to: row.email, code, agencyName: options.agency.legalName }));
+  });
+  log.info('contrat : code de signature envoyé', { memberId: row.id });
+  return { expiresAt };
+}
+
+/**
+ * Checks the code (counting the try first, so that a wrong code is counted even if the answer
+ * is lost), then signs: `sub_date` through the chart, the evidence record, the signed copy mailed.
+ */
+export async function signWithCode(
+  db: Db,
+  row: MemberRow,
+  code: string,
+  options: {
+    agency: AgencyIdentity;
+    now: Date;
+    clientAddress: string;
+    userAgent: string;
+    verifyPayment: PaymentVerifier;
+    siteUrl: string;
+  },
+): Promise<{ sha256: string; signedAt: Date }> {
+  const now = options.now;
+  if (recordOf(row).subscriptionDate) throw new ApiError(409, 'CONTRACT_ALREADY_SIGNED', 'Votre contrat est déjà signé.');
+  const claim = await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .update(contractSignatureCodes)
+      .set({ attempts: sql`${contractSignatureCodes.attempts} + 1` })
+      .where(eq(contractSignatureCodes.memberId, row.id))
+      .returning();
+    return stored;
+  });
+  if (!claim) throw new ApiError(400, 'CODE_NOT_REQUESTED', 'Demandez d’abord un code de signature.');
+  if (claim.expiresAt.getTime() <= now.getTime()) {
+    throw new ApiError(400, 'CODE_EXPIRED', 'Ce code a expiré : demandez-en un nouveau.');
+  }
+  if (claim.attempts > MAX_CODE_ATTEMPTS) {
+    throw new ApiError(429, 'CODE_LOCKED', 'Trop d’essais avec ce code : demandez-en un nouveau.');
+  }
+  const expected = Buffer.from(claim.codeHash, 'hex');
+  const given = Buffer.from(codeHash(row.id, code), 'hex');
+  if (!timingSafeEqual(expected, given)) {
+    const left = MAX_CODE_ATTEMPTS - claim.attempts;
+    throw new ApiError(
+      400,
+      'CODE_INVALID',
+      left > 0 ? `Code incorrect. Il vous reste ${left} essai${left > 1 ? 's' : ''}.` : 'Code incorrect. Demandez un nouveau code.',
+    );
+  }
+  // The code signs the document shown when it was asked for, and no other.
+  const contract = await unsignedContract(db, row, { agency: options.agency, now });
+  if (sha256Hex(contract.pdf) !== claim.documentSha256) {
+    await db.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
+    throw new ApiError(409, 'CONTRACT_CHANGED', 'Le contrat a changé depuis l’envoi du code : relisez-le et demandez un nouveau code.');
+  }
+  // The chart decides whether signing is allowed now; the privacy hook stores the signed copy
+  // (same bytes); the evidence record and the mailed copy are written in the same transaction, so
+  // a signature never exists without its proof (decision 109).
+  let sha256 = '';
+  await applyOnboardingUpdate(
+    db,
+    { context: 'sub_date', subDate: toIsoInstant(now.getTime()) },
+    {
+      actor: { id: row.id, role: 'member' },
+      callerMemberId: row.id,
+      now,
+      verifyPayment: options.verifyPayment,
+      agency: options.agency,
+      mail: { siteUrl: options.siteUrl, agency: options.agency },
+      alsoInTransaction: async (tx, signedRow) => {
+        const signed = await signedContractOf(tx, row.id);
+        if (!signed) throw new Error('signed contract copy missing after sub_date');
+        sha256 = sha256Hex(signed.pdf);
+        if (sha256 !== claim.documentSha256) log.error('contrat : la copie signée diffère de l’aperçu', { memberId: row.id });
+        await tx.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
+        await tx.insert(contractSignatures).values({
+          memberId: row.id,
+          documentSha256: sha256,
+          signedAt: now,
+          clientAddress: options.clientAddress.slice(0, 64),
+          userAgent: options.userAgent.slice(0, 512),
+          method: 'email_code',
+          codeSentAt: claim.sentAt,
+          codeVerifiedAt: now,
+          codeAttempts: claim.attempts,
+        });
+        await enqueueMail(
+          tx,
+          signedContractMail({
+            to: signedRow.email,
+            agencyName: options.agency.legalName,
+            signedAt: now,
+            sha256,
+            pdf: signed.pdf,
+            filename: 'contrat-signe.pdf',
+          }),
+        );
+      },
+    },
+  );
+  log.info('contrat : signé par code', { memberId: row.id });
+  return { sha256, signedAt: now };
+}

@@ -1,0 +1,90 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { invoiceFileName, invoicePdfOf, invoicesOf } from '#bff/invoices/invoices.ts';
+import { eq } from 'drizzle-orm';
+
+/**
+ * Invoices (decision 110): a member lists and downloads their own (`/user/invoices`), staff at
+ * aal2 a member's (`/dashboard/members/:id/invoices`). A number that is not the caller's (or the
+ * member's) answers 404, the same as one that does not exist.
+ */
+
+const FileSchema = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-\d{6}\.pdf$/, 'Numéro de facture invalide (attendu : AAAA-NNNNNN.pdf).'),
+  v.transform((file) => file.slice(0, -'.pdf'.length)),
+);
+const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
+
+function numberOf(file: string): string {
+  const parsed = v.safeParse(FileSchema, file);
+  if (!parsed.success) throw validationError(parsed.issues, 'Numéro de facture invalide.');
+  return parsed.output;
+}
+
+const NOT_FOUND = () => new ApiError(404, 'INVOICE_NOT_FOUND', 'Facture introuvable.');
+
+type InvoiceListRow = Awaited<ReturnType<typeof invoicesOf>>[number];
+function listView(rows: InvoiceListRow[]) {
+  return rows.map((row) => ({
+    number: row.number,
+    offerId: row.offerId,
+    label: row.lines[0]?.label ?? 'Paiement',
+    totalCents: row.totalCents,
+    paymentMethod: row.paymentMethod,
+    paidAt: row.paidAt.toISOString(),
+  }));
+}
+
+function pdfAnswer(c: Context, number: string, pdf: Uint8Array) {
+  c.header('Content-Type', 'application/pdf');
+  c.header('Content-Disposition', `inline; filename="${invoiceFileName(number)}"`);
+  c.header('Cache-Control', 'private, no-store');
+  c.header('X-Content-Type-Options', 'nosniff');
+  return c.body(pdf as Uint8Array<ArrayBuffer>, 200);
+}
+
+export function invoiceRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const staffOnly = staffOnlyFor(guardDeps);
+  const db = deps.database.db;
+  const memberOf = async (id: string) => {
+    const parsed = v.safeParse(MemberIdSchema, id);
+    if (!parsed.success) throw validationError(parsed.issues, 'Paramètres invalides');
+    const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, parsed.output)).limit(1);
+    if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+    return parsed.output;
+  };
+  return new Hono()
+    .get('/user/invoices', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      c.header('Cache-Control', 'private, no-store');
+      if (caller.role === 'staff') throw NOT_FOUND();
+      return c.json({ invoices: listView(await invoicesOf(db, caller.id)) }, 200);
+    })
+    .get('/user/invoices/:file', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      if (caller.role === 'staff') throw NOT_FOUND();
+      const number = numberOf(c.req.param('file'));
+      const pdf = await invoicePdfOf(db, caller.id, number);
+      if (!pdf) throw NOT_FOUND();
+      return pdfAnswer(c, number, pdf);
+    })
+    .get('/dashboard/members/:id/invoices', staffOnly, async (c) => {
+      const memberId = await memberOf(c.req.param('id'));
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ invoices: listView(await invoicesOf(db, memberId)) }, 200);
+    })
+    .get('/dashboard/members/:id/invoices/:file', staffOnly, async (c) => {
+      const memberId = await memberOf(c.req.param('id'));
+      const number = numberOf(c.req.param('file'));
+      const pdf = await invoicePdfOf(db, memberId, number);
+      if (!pdf) throw NOT_FOUND();
+      return pdfAnswer(c, number, pdf);
+    });
+}

@@ -1,0 +1,196 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Config } from '#bff/config.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import { paymentReceivedMail } from '#bff/mail/agency-mails.ts';
+import type { Transaction } from '#bff/db/database.ts';
+import { type InvoiceLine, invoices } from '#bff/db/invoices-schema.ts';
+import { checkoutSessions, members } from '#bff/db/schema.ts';
+import type { Executor } from '#bff/mail/outbox.ts';
+import { enqueueMailOnce } from '#bff/mail/outbox.ts';
+import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { offerById } from '#machines/onboarding/plans.ts';
+
+/**
+ * Every recorded payment gets an invoice (decision 110): when a checkout session becomes complete
+ * and paid (or `no_payment_required`, the 0 € file fee with the coupon) for a known member and
+ * offer, in the transaction that records it. The number is taken from the year's counter row in
+ * that transaction, so it is gap-free and unique; the PDF is stored and mailed as an attachment.
+ */
+
+const PAID = new Set(['paid', 'no_payment_required']);
+
+/** "2026-000123". */
+export const INVOICE_NUMBER = /^(\d{4})-(\d{6})$/;
+
+export function invoiceNumber(year: number, rank: number): string {
+  return `${year}-${String(rank).padStart(6, '0')}`;
+}
+
+/** The calendar year in Paris, where the agency invoices. */
+export function invoiceYear(at: Date): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric' }).format(at));
+}
+
+/**
+ * The next number of `year`: the year's row is created or incremented by one upsert, which locks
+ * it until the caller's transaction ends (the same as SELECT … FOR UPDATE then UPDATE, in one
+ * statement, on PGlite and PostgreSQL). A rolled-back transaction gives the number back.
+ */
+export async function allocateInvoiceNumber(tx: Executor, year: number): Promise<{ number: string; rank: number }> {
+  const result = (await tx.execute(
+    sql`INSERT INTO invoice_counters (year, last_number) VALUES (${year}, 1)
+        ON CONFLICT (year) DO UPDATE SET last_number = invoice_counters.last_number + 1
+        RETURNING last_number`,
+  )) as unknown as { rows: { last_number: number }[] };
+  const rank = Number(result.rows[0]?.last_number);
+  if (!Number.isInteger(rank) || rank < 1) throw new Error('invoice_counters: no number returned');
+  if (rank > 999_999) throw new Error('invoice_counters: more than 999 999 invoices in a year');
+  return { number: invoiceNumber(year, rank), rank };
+}
+
+const NamedContract = v.object({ fullName: v.pipe(v.string(), v.trim(), v.minLength(1)) });
+const NamedProfile = v.object({ firstName: v.pipe(v.string(), v.trim()), lastName: v.pipe(v.string(), v.trim()) });
+
+/** The member's name as the contract form gives it, else the profile's, else the e-mail. */
+export function customerNameOf(row: { email: string; contract: unknown; profile: unknown }): string {
+  const contract = v.safeParse(NamedContract, row.contract);
+  if (contract.success) return contract.output.fullName;
+  const profile = v.safeParse(NamedProfile, row.profile);
+  if (profile.success && `${profile.output.firstName} ${profile.output.lastName}`.trim() !== '')
+    return `${profile.output.firstName} ${profile.output.lastName}`.trim();
+  return row.email;
+}
+
+/** What the invoice says was bought and what was paid, from the offer and the amount paid. */
+export function invoiceLines(offerId: string, totalCents: number): { lines: InvoiceLine[]; subtotalCents: number; discountCents: number } {
+  if (!isOfferId(offerId)) return { lines: [{ label: 'Paiement', amountCents: totalCents }], subtotalCents: totalCents, discountCents: 0 };
+  const offer = offerById(offerId);
+  const label =
+    offer.monthlyPayments !== null ? `${offerLabel(offerId)} — 1re mensualité sur ${offer.monthlyPayments}` : offerLabel(offerId);
+  // Only the file fee has a promotion code (the coupon): the difference is shown as a discount.
+  if (offerId === 'file_fee' && totalCents < offer.amountCents) {
+    const discountCents = offer.amountCents - totalCents;
+    return {
+      lines: [
+        { label, amountCents: offer.amountCents },
+        { label: 'Remise (code promotionnel)', amountCents: -discountCents },
+      ],
+      subtotalCents: offer.amountCents,
+      discountCents,
+    };
+  }
+  return { lines: [{ label, amountCents: totalCents }], subtotalCents: totalCents, discountCents: 0 };
+}
+
+export function paymentMethodOf(totalCents: number, livemode: boolean): string {
+  if (totalCents === 0) return 'aucun débit (remise de 100 %)';
+  return livemode ? 'carte bancaire (Stripe)' : 'carte bancaire (Stripe, mode test)';
+}
+
+export function invoiceFileName(number: string): string {
+  return `facture-${number}.pdf`;
+}
+
+/**
+ * Creates the invoice of checkout session `sessionId` if it is now a recorded payment and has
+ * none yet. Called right after the session's row was written in `tx`: that write holds the
+ * session's row lock, so a concurrent delivery for the same session waits and then sees this
+ * invoice. Returns the new invoice's number, or null.
+ */
+export async function invoiceRecordedPayment(tx: Transaction, config: Config, sessionId: string, now: Date): Promise<string | null> {
+  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).limit(1);
+  if (
+    session?.status !== 'complete' ||
+    !PAID.has(session.paymentStatus) ||
+    session.memberId === null ||
+    session.offerId === null ||
+    session.amountTotal === null
+  )
+    return null;
+  const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, sessionId)).limit(1);
+  if (existing) return null;
+  const [member] = await tx
+    .select({ id: members.id, email: members.email, contract: members.contract, profile: members.profile, role: members.role })
+    .from(members)
+    .where(eq(members.id, session.memberId))
+    .limit(1);
+  if (member?.role !== 'member') return null;
+
+  const { number, rank } = await allocateInvoiceNumber(tx, invoiceYear(now));
+  const customerName = customerNameOf(member);
+  const { lines, subtotalCents, discountCents } = invoiceLines(session.offerId, session.amountTotal);
+  const paymentMethod = paymentMethodOf(session.amountTotal, session.livemode);
+  // pdf-lib is loaded at the first invoice, not at start (decision 080).
+  const { renderInvoicePdf } = await import('#bff/invoices/invoice-pdf.ts');
+  const pdf = await renderInvoicePdf({
+    number,
+    agency: config.agency,
+    customerName,
+    customerEmail: member.email,
+    lines,
+    totalCents: session.amountTotal,
+    paymentMethod,
+    paidAt: now,
+  });
+  await tx.insert(invoices).values({
+    number,
+    year: invoiceYear(now),
+    rank,
+    memberId: member.id,
+    checkoutSessionId: session.id,
+    offerId: session.offerId,
+    customerName,
+    lines,
+    subtotalCents,
+    discountCents,
+    totalCents: session.amountTotal,
+    currency: session.currency ?? 'eur',
+    paymentMethod,
+    paidAt: now,
+    pdf,
+    createdAt: now,
+  });
+  await enqueueMailOnce(
+    tx,
+    paymentReceivedMail(
+      { siteUrl: config.publicSiteUrl, agency: config.agency },
+      { to: member.email, firstName: firstNameOf(member.profile) },
+      {
+        amountCents: session.amountTotal,
+        what: lines[0]?.label ?? 'paiement',
+        invoiceNumber: number,
+        invoicePdf: pdf,
+        invoiceFileName: invoiceFileName(number),
+      },
+    ),
+    `agency-payment-received:${member.id}:${session.id}`,
+  );
+  return number;
+}
+
+/** A member's invoices, newest first, without their PDF. */
+export async function invoicesOf(executor: Executor, memberId: string) {
+  return executor
+    .select({
+      number: invoices.number,
+      offerId: invoices.offerId,
+      lines: invoices.lines,
+      totalCents: invoices.totalCents,
+      paymentMethod: invoices.paymentMethod,
+      paidAt: invoices.paidAt,
+    })
+    .from(invoices)
+    .where(eq(invoices.memberId, memberId))
+    .orderBy(desc(invoices.paidAt), desc(invoices.number));
+}
+
+/** One invoice's PDF, only if it is this member's. */
+export async function invoicePdfOf(executor: Executor, memberId: string, number: string): Promise<Uint8Array | null> {
+  const [row] = await executor
+    .select({ pdf: invoices.pdf })
+    .from(invoices)
+    .where(and(eq(invoices.memberId, memberId), eq(invoices.number, number)))
+    .limit(1);
+  return row?.pdf ?? null;
+}

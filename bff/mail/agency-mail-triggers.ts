@@ -1,0 +1,217 @@
+import { and, asc, eq, or, sql } from 'drizzle-orm';
+import type { Clock } from '#bff/clock.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { log } from '#bff/logger.ts';
+import {
+  type AgencyMailSite,
+  activeMemberMail,
+  contractReadyMail,
+  meetingBookedMail,
+  meetingReminderMail,
+  renunciationPeriodOverMail,
+  termEndingMail,
+  welcomeMail,
+  withdrawalPeriodOverMail,
+} from '#bff/mail/agency-mails.ts';
+import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
+import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
+import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import { planById } from '#machines/onboarding/plans.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
+import { stateFromRecord } from '#machines/onboarding/restore.ts';
+import { topStateOf } from '#machines/onboarding/steps.ts';
+import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import * as v from 'valibot';
+
+/**
+ * When the agency's own mails are queued (decision 111). Event-driven ones are queued by
+ * `applyOnboardingUpdate` in the update's transaction; time-driven ones by `runAgencyMailJob`.
+ * Each has a de-duplication key (member, kind, occurrence): a replayed event or a second job
+ * pass queues nothing.
+ */
+
+/** How often the job runs in the server: fine enough for a reminder « la veille ». */
+export const AGENCY_MAIL_INTERVAL_MS = 15 * 60 * 1000;
+/** A period-over mail is still sent this long after the instant (a server down for a while). */
+export const LATE_SEND_WINDOW_MS = 7 * DAY_MS;
+
+type MemberRow = typeof members.$inferSelect;
+
+/** The first name the profile holds, if any: the only personal data a mail carries besides its address. */
+export function firstNameOf(profile: unknown): string | null {
+  if (!profile || typeof profile !== 'object') return null;
+  const value = (profile as Record<string, unknown>).firstName;
+  return typeof value === 'string' && value.trim() ? value.trim().slice(0, 80) : null;
+}
+
+function addMonths(at: number, months: number): Date {
+  const d = new Date(at);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  return d;
+}
+
+/** Account created: the welcome mail, in the transaction that creates the member. */
+export async function queueWelcomeMail(executor: Executor, site: AgencyMailSite, member: { id: string; email: string }): Promise<void> {
+  await enqueueMailOnce(executor, welcomeMail(site, { to: member.email }), `agency-welcome:${member.id}`);
+}
+
+/**
+ * Called by `applyOnboardingUpdate` in its transaction once an update is stored: the mails the
+ * event itself causes. `previous` is the record before the update.
+ */
+export async function queueAgencyMailsForUpdate(
+  tx: Transaction,
+  input: {
+    site: AgencyMailSite;
+    update: UpdatePayload;
+    previous: OnboardingRecord;
+    row: MemberRow;
+    fromState: string;
+    toState: string;
+    now: Date;
+  },
+): Promise<void> {
+  const { site, update, row, now } = input;
+  const to = { to: row.email, firstName: firstNameOf(row.profile) };
+  const once = (mail: Parameters<typeof enqueueMailOnce>[1], key: string) => enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${key}`);
+  switch (update.context) {
+    // A payment's mail is its invoice's (bff/invoices, decision 110): sent once the payment is recorded.
+    case 'onb_meet_resa': {
+      const date = (row.onboarding as OnboardingRecord).onboardingMeetingDate;
+      if (update.status && date) await once(meetingBookedMail(site, to, { at: new Date(instantMs(date)) }), date);
+      break;
+    }
+    case 'onb_meet_ok':
+      if (update.status) await once(contractReadyMail(site, to), 'contract');
+      break;
+    default:
+      break;
+  }
+  if (input.toState === 'membre-actif' && input.fromState !== 'membre-actif') {
+    const plan = (row.onboarding as OnboardingRecord).selectedPlanId;
+    const endsAt = plan ? addMonths(now.getTime(), planById(plan).durationMonths) : null;
+    await once(activeMemberMail(site, to, { endsAt }), 'active');
+  }
+}
+
+/**
+ * When the member's term ends: the start of `membre-actif` (the first event that led there; the
+ * `meeting_mm` event otherwise) plus the plan's 6 or 12 months. The record holds no end date.
+ */
+export async function termEndOf(executor: Executor, memberId: string, record: OnboardingRecord): Promise<Date | null> {
+  const since = await activeSinceOf(executor, memberId);
+  if (!since || !record.selectedPlanId) return null;
+  return addMonths(since.getTime(), planById(record.selectedPlanId).durationMonths);
+}
+
+/** When the member became active: the first event that led to `membre-actif` (or `meeting_mm`). */
+export async function activeSinceOf(executor: Executor, memberId: string): Promise<Date | null> {
+  const [first] = await executor
+    .select({ at: onboardingEvents.createdAt })
+    .from(onboardingEvents)
+    .where(
+      and(
+        eq(onboardingEvents.memberId, memberId),
+        or(eq(onboardingEvents.toState, 'membre-actif'), eq(onboardingEvents.context, 'meeting_mm')),
+      ),
+    )
+    .orderBy(asc(onboardingEvents.id))
+    .limit(1);
+  return first?.at ?? null;
+}
+
+export interface AgencyMailReport {
+  members: number;
+  queued: number;
+}
+
+/** Instant `at` has come, but not more than `window` ago. */
+function due(at: number | null, now: number, window = LATE_SEND_WINDOW_MS): at is number {
+  return at !== null && at <= now && now < at + window;
+}
+
+/**
+ * One pass of the time-driven mails, with `now` from the clock: the reminder the day before the
+ * onboarding meeting, the end of the 7-day and 14-day periods, the active-member mail when the
+ * state was reached by time, and the end of the term 30 and 7 days before. Idempotent.
+ */
+export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: AgencyMailSite }): Promise<AgencyMailReport> {
+  const { db, site } = deps;
+  const now = deps.clock.now().getTime();
+  const rows = await db
+    .select({ id: members.id, email: members.email, profile: members.profile, onboarding: members.onboarding })
+    .from(members)
+    .where(
+      and(eq(members.role, 'member'), eq(members.disabled, false), sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`),
+    );
+  let queued = 0;
+  for (const row of rows) {
+    const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
+    if (!parsed.success) {
+      log.warn('courriels de l’agence : dossier illisible, ignoré', { memberId: row.id });
+      continue;
+    }
+    const record = parsed.output;
+    const to = { to: row.email, firstName: firstNameOf(row.profile) };
+    const once = async (mail: Parameters<typeof enqueueMailOnce>[1], key: string) => {
+      if ((await enqueueMailOnce(db, mail, `${mail.kind}:${row.id}:${key}`)) !== null) queued += 1;
+    };
+    const top = topStateOf(stateFromRecord(record, now));
+    if (top === 'desactive') continue;
+
+    const meeting = record.onboardingMeetingDate;
+    if (meeting && record.onboardingMeetingReserved && !record.onboardingMeetingDone) {
+      const at = instantMs(meeting);
+      if (due(at - DAY_MS, now, DAY_MS)) await once(meetingReminderMail(site, to, { at: new Date(at) }), meeting);
+    }
+    const signed = record.subscriptionDate;
+    if (signed) {
+      if (!record.subscriptionFeesPaid && due(subscriptionPaymentOpensAt(signed), now))
+        await once(renunciationPeriodOverMail(site, to), signed);
+      if (due(withdrawalPeriodEndsAt(signed), now)) await once(withdrawalPeriodOverMail(site, to), signed);
+    }
+    if (top === 'membre-actif') {
+      const endsAt = await termEndOf(db, row.id, record);
+      // Only near the activation: a mail deleted by retention after 12 months is not sent again.
+      if (due((await activeSinceOf(db, row.id))?.getTime() ?? null, now)) await once(activeMemberMail(site, to, { endsAt }), 'active');
+      if (endsAt) {
+        const end = endsAt.getTime();
+        const key = endsAt.toISOString();
+        if (due(end - 30 * DAY_MS, now, 23 * DAY_MS)) await once(termEndingMail(site, to, { endsAt, daysBefore: 30 }), `30:${key}`);
+        if (due(end - 7 * DAY_MS, now, 7 * DAY_MS)) await once(termEndingMail(site, to, { endsAt, daysBefore: 7 }), `7:${key}`);
+      }
+    }
+  }
+  return { members: rows.length, queued };
+}
+
+/** Runs the job soon after start and then every `intervalMs`; `stop()` waits for a pass in progress. */
+export function startAgencyMailJob(
+  deps: { db: Db; clock: Clock; site: AgencyMailSite; onQueued?: () => void },
+  intervalMs = AGENCY_MAIL_INTERVAL_MS,
+  firstDelayMs = 10_000,
+) {
+  let running: Promise<unknown> = Promise.resolve();
+  const pass = () => {
+    running = runAgencyMailJob(deps)
+      .then((report) => {
+        if (report.queued > 0) deps.onQueued?.();
+      })
+      .catch((error: unknown) => {
+        log.error('tâche des courriels de l’agence interrompue', { err: error });
+      });
+  };
+  const first = setTimeout(pass, firstDelayMs);
+  const timer = setInterval(pass, intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

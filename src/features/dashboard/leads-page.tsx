@@ -1,0 +1,434 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { Link } from '@tanstack/react-router';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
+import { NOTE_MAX_LENGTH, UNASSIGNED } from '#machines/leads/leads.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import {
+  addLeadNote,
+  changeLead,
+  getLeadHistory,
+  type Lead,
+  type LeadEvent,
+  type LeadList,
+  type LeadsFilters,
+  listLeads,
+} from '#src/features/dashboard/dashboard-api.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+const SEARCH_DELAY_MS = 300;
+type Staff = LeadList['staff'][number];
+
+/**
+ * `/dashboard/prospects`: pre-registrations and contact messages in one list, newest first
+ * (decision 112). Filters by status, assignee and kind, a search box; each row opens a dialog
+ * where staff change the status, the assignee and the follow-up date, add a note and read the
+ * history. A converted pre-registration links to the member's page.
+ */
+export function LeadsPage() {
+  const ids = { q: useId(), status: useId(), assignee: useId(), kind: useId() };
+  const [text, setText] = useState('');
+  const [filters, setFilters] = useState<LeadsFilters>({});
+  const [data, setData] = useState<LeadList | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  const set = (patch: Partial<LeadsFilters>) => setFilters((prev) => ({ ...prev, page: undefined, ...patch }));
+
+  // The search box filters after a short pause in typing.
+  useEffect(() => {
+    const trimmed = text.trim();
+    const timer = setTimeout(
+      () => setFilters((prev) => (prev.q === (trimmed || undefined) ? prev : { ...prev, page: undefined, q: trimmed || undefined })),
+      SEARCH_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [text]);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    const result = await listLeads(filters);
+    setLoading(false);
+    if (result.ok) {
+      setData(result.data);
+      setError(null);
+    } else setError(result.error.message);
+  }, [filters]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const now = new Date();
+  return (
+    <div className={styles.page}>
+      <div>
+        <h1 className={styles.title}>Prospects</h1>
+        <p className={styles.text}>
+          Les pré-inscriptions et les messages reçus par le formulaire de contact, les plus récents d’abord. Une pré-inscription dont
+          l’adresse a ensuite ouvert un compte est « Convertie » et mène à la fiche du membre.
+        </p>
+      </div>
+      <section className={styles.card} aria-labelledby="leads-title" aria-busy={loading}>
+        <h2 id="leads-title" className={styles.cardTitle}>
+          Boîte des prospects
+        </h2>
+        <div className={styles.filters}>
+          <label className={styles.control} htmlFor={ids.q}>
+            Rechercher (nom, e-mail, ville, message)
+            <input
+              id={ids.q}
+              type="search"
+              className={styles.input}
+              placeholder="Rechercher un prospect…"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </label>
+          <label className={styles.control} htmlFor={ids.status}>
+            Statut
+            <select
+              id={ids.status}
+              className={styles.input}
+              value={filters.status ?? ''}
+              onChange={(e) => set({ status: e.target.value || undefined })}
+            >
+              <option value="">Tous les statuts</option>
+              {leadStatuses.map((s) => (
+                <option key={s} value={s}>
+                  {statusLabel(s)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className={styles.control} htmlFor={ids.assignee}>
+            En charge
+            <select
+              id={ids.assignee}
+              className={styles.input}
+              value={filters.assignee ?? ''}
+              onChange={(e) => set({ assignee: e.target.value || undefined })}
+            >
+              <option value="">Tout le monde</option>
+              <option value={UNASSIGNED}>Personne</option>
+              {(data?.staff ?? []).map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.self ? `Moi (${s.name})` : s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className={styles.control} htmlFor={ids.kind}>
+            Type
+            <select
+              id={ids.kind}
+              className={styles.input}
+              value={filters.kind ?? ''}
+              onChange={(e) => set({ kind: e.target.value || undefined })}
+            >
+              <option value="">Tous les types</option>
+              {leadKinds.map((k) => (
+                <option key={k} value={k}>
+                  {kindLabel(k)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <FormAlert tone="error">{error}</FormAlert>
+        {data && data.items.length === 0 ? <p role="status">Aucun prospect ne correspond à ces critères.</p> : null}
+        {data && data.items.length > 0 ? (
+          <div className={styles.tableWrap}>
+            <table className={styles.table}>
+              <caption className={styles.caption}>{data.total} prospect(s)</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Reçu le</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Nom et e-mail</th>
+                  <th scope="col">Statut</th>
+                  <th scope="col">En charge</th>
+                  <th scope="col">Relance</th>
+                  <th scope="col">Suivi</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((lead) => (
+                  <tr key={lead.id}>
+                    <td>{formatDateTime(lead.createdAt)}</td>
+                    <td>{kindLabel(lead.kind)}</td>
+                    <td>
+                      {lead.name ? (
+                        <>
+                          {lead.name}
+                          <br />
+                        </>
+                      ) : null}
+                      <span className={styles.muted}>{lead.email}</span>
+                      {lead.member ? (
+                        <>
+                          <br />
+                          <Link to="/dashboard/member/$memberId" params={{ memberId: lead.member.id }}>
+                            Fiche du membre
+                          </Link>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>
+                      <span className={styles.badge.neutral}>{statusLabel(lead.status)}</span>
+                    </td>
+                    <td>{lead.assignee?.name ?? '—'}</td>
+                    <td>
+                      {formatFollowUp(lead.followUpOn)}
+                      {lead.followUpOn &&
+                      followUpDue(lead.followUpOn, now) &&
+                      lead.status !== 'converti' &&
+                      lead.status !== 'sans_suite' ? (
+                        <span className={styles.badge.danger}> à relancer</span>
+                      ) : null}
+                    </td>
+                    <td>
+                      <LeadDialog lead={lead} staff={data.staff} onChanged={load} />
+                      {lead.notes.length > 0 ? <span className={styles.muted}> {lead.notes.length} note(s)</span> : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {data && data.pageCount > 1 ? (
+          <nav className={styles.pager} aria-label="Pagination">
+            <Button variant="secondary" disabled={data.page <= 1} onClick={() => setFilters((prev) => ({ ...prev, page: data.page - 1 }))}>
+              Précédent
+            </Button>
+            <span>
+              Page {data.page} sur {data.pageCount}
+            </span>
+            <Button
+              variant="secondary"
+              disabled={data.page >= data.pageCount}
+              onClick={() => setFilters((prev) => ({ ...prev, page: data.page + 1 }))}
+            >
+              Suivant
+            </Button>
+          </nav>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+/** The follow-up of one lead in a dialog: its message, status, assignee, follow-up date, notes and history. */
+function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; onChanged: () => Promise<void> }) {
+  const ids = { status: useId(), assignee: useId(), date: useId(), note: useId() };
+  const [open, setOpen] = useState(false);
+  const [status, setStatus] = useState(lead.status);
+  const [assigneeId, setAssigneeId] = useState(lead.assignee?.id ?? '');
+  const [followUpOn, setFollowUpOn] = useState(lead.followUpOn ?? '');
+  const [note, setNote] = useState('');
+  const [history, setHistory] = useState<LeadEvent[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const who = leadTitle(lead);
+  const converted = lead.member !== null;
+  const self = staff.find((s) => s.self);
+
+  const loadHistory = useCallback(async () => {
+    const result = await getLeadHistory(lead.id);
+    if (result.ok) setHistory(result.data.events);
+  }, [lead.id]);
+
+  function reset(next: boolean) {
+    setOpen(next);
+    setError(null);
+    if (next) {
+      setStatus(lead.status);
+      setAssigneeId(lead.assignee?.id ?? '');
+      setFollowUpOn(lead.followUpOn ?? '');
+      void loadHistory();
+    }
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    const result = await changeLead(lead.id, {
+      ...(converted ? {} : { status }),
+      assigneeId: assigneeId || null,
+      followUpOn: followUpOn || null,
+    });
+    setSaving(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    notify({ title: result.data.changed.length > 0 ? 'Suivi enregistré.' : 'Rien n’a changé.', variant: 'success' });
+    await Promise.all([onChanged(), loadHistory()]);
+  }
+
+  async function addNote(event: FormEvent) {
+    event.preventDefault();
+    setAdding(true);
+    setError(null);
+    const result = await addLeadNote(lead.id, note);
+    setAdding(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setNote('');
+    notify({ title: 'Note ajoutée.', variant: 'success' });
+    await Promise.all([onChanged(), loadHistory()]);
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={reset}>
+      <Dialog.Trigger asChild>
+        <Button variant="secondary" aria-label={`Suivre ${who}`}>
+          Suivre
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>
+            {kindLabel(lead.kind)} : {who}
+          </Dialog.Title>
+          <Dialog.Description className={styles.muted}>Reçu le {formatDateTime(lead.createdAt)}</Dialog.Description>
+          {lead.kind === 'contact' ? (
+            <div>
+              <p>
+                <strong>Objet :</strong> {lead.details.subject}
+              </p>
+              <p className={styles.pre}>{lead.details.message}</p>
+            </div>
+          ) : (
+            <p>
+              {lead.details.gender === 'homme' ? 'Homme' : 'Femme'}, {lead.details.age} ans, {lead.details.zipCode} {lead.details.city}
+            </p>
+          )}
+          {lead.member ? (
+            <p>
+              A ouvert un compte :{' '}
+              <Link to="/dashboard/member/$memberId" params={{ memberId: lead.member.id }}>
+                voir la fiche du membre
+              </Link>
+            </p>
+          ) : null}
+          <FormAlert tone="error">{error}</FormAlert>
+          <form className={styles.form} onSubmit={save} aria-label="Suivi du prospect">
+            <label className={styles.control} htmlFor={ids.status}>
+              Statut
+              <select
+                id={ids.status}
+                className={styles.input}
+                value={status}
+                disabled={converted}
+                onChange={(e) => setStatus(e.target.value as Lead['status'])}
+              >
+                {leadStatuses.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabel(s)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={styles.control} htmlFor={ids.assignee}>
+              En charge
+              <select id={ids.assignee} className={styles.input} value={assigneeId} onChange={(e) => setAssigneeId(e.target.value)}>
+                <option value="">Personne</option>
+                {staff.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.self ? `Moi (${s.name})` : s.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {self && assigneeId !== self.id ? (
+              <Button type="button" variant="ghost" onClick={() => setAssigneeId(self.id)}>
+                M’en charger
+              </Button>
+            ) : null}
+            <label className={styles.control} htmlFor={ids.date}>
+              Date de relance
+              <input
+                id={ids.date}
+                type="date"
+                className={styles.input}
+                value={followUpOn}
+                onChange={(e) => setFollowUpOn(e.target.value)}
+              />
+            </label>
+            <div className={styles.actions}>
+              <Button type="submit" loading={saving} loadingText="Enregistrement…">
+                Enregistrer le suivi
+              </Button>
+            </div>
+          </form>
+          <section aria-labelledby={`${ids.note}-title`}>
+            <h3 id={`${ids.note}-title`} className={styles.cardTitle}>
+              Notes
+            </h3>
+            {lead.notes.length === 0 ? <p className={styles.muted}>Aucune note.</p> : null}
+            <ul className={styles.messages}>
+              {lead.notes.map((n) => (
+                <li key={n.id} className={styles.message}>
+                  <p className={styles.muted}>
+                    {n.author}, le {formatDateTime(n.at)}
+                  </p>
+                  <p className={styles.pre}>{n.body}</p>
+                </li>
+              ))}
+            </ul>
+            <form className={styles.form} onSubmit={addNote}>
+              <label className={styles.control} htmlFor={ids.note}>
+                Nouvelle note
+                <textarea
+                  id={ids.note}
+                  className={styles.textarea}
+                  value={note}
+                  maxLength={NOTE_MAX_LENGTH}
+                  onChange={(e) => setNote(e.target.value)}
+                />
+              </label>
+              <div className={styles.actions}>
+                <Button type="submit" variant="secondary" loading={adding} loadingText="Ajout…" disabled={note.trim() === ''}>
+                  Ajouter la note
+                </Button>
+              </div>
+            </form>
+          </section>
+          <section aria-labelledby={`${ids.status}-history`}>
+            <h3 id={`${ids.status}-history`} className={styles.cardTitle}>
+              Historique
+            </h3>
+            {history === null ? (
+              <p className={styles.muted}>Chargement…</p>
+            ) : history.length === 0 ? (
+              <p className={styles.muted}>Aucune modification pour l’instant.</p>
+            ) : (
+              <ol className={styles.timeline}>
+                {history.map((e) => (
+                  <li key={e.id} className={styles.timelineItem}>
+                    {formatDateTime(e.at)} — {historyLine(e)}
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          <div className={styles.actions}>
+            <Dialog.Close asChild>
+              <Button variant="ghost">Fermer</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

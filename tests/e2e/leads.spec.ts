@@ -1,0 +1,88 @@
+import { expect, test } from '@playwright/test';
+import { watchConsole } from '#tests/e2e/support/console.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { E2E_STAFF_DISPLAY_NAMES, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
+
+/**
+ * The leads inbox (issue 21, decision 112): a visitor writes through the contact form, a member of
+ * staff finds the message in `/dashboard/prospects`, takes it on, sets a follow-up date, marks it
+ * contacted and adds a note; the history says who did what.
+ */
+test('a contact message reaches the leads inbox, where staff follow it up', async ({ page, browser, baseURL, playwright }) => {
+  test.setTimeout(90_000);
+  const tag = `prospect.${Date.now()}`;
+  const email = `${tag}@example.fr`;
+
+  // The visitor, in their own browser context.
+  const visitor = await browser.newContext();
+  await skipConsentBanner(visitor);
+  const visitorPage = await visitor.newPage();
+  await visitorPage.goto('/contactez-agence-matrimoniale-musulmane');
+  const form = visitorPage.getByRole('complementary', { name: 'Formulaire' });
+  await form.getByLabel('Nom ou prénom').fill('Khadija Prospect');
+  await form.getByLabel('Adresse e-mail').fill(email);
+  await form.getByLabel('Objet').selectOption('Les formules et les prix');
+  await form.getByLabel('Message', { exact: true }).fill('Bonjour, je voudrais connaître les formules pour un premier entretien.');
+  await form.getByRole('checkbox').check();
+  const posted = visitorPage.waitForResponse((r) => r.url().endsWith('/api/v1/contact'));
+  await form.getByRole('button', { name: 'Envoyer mon message' }).click();
+  expect((await posted).status()).toBe(201);
+  await visitor.close();
+
+  // Staff: password and second factor through the API (writes carry the site's Origin), then the
+  // session's cookies go to the page's context.
+  const errors = watchConsole(page);
+  const staff = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
+  await signInE2EStaff(staff, 'leads');
+  await page.context().addCookies((await staff.storageState()).cookies);
+  await staff.dispose();
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Des prospects aux membres' })).toBeVisible();
+  await page.getByRole('navigation').getByRole('link', { name: 'Prospects' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/prospects$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Prospects' })).toBeVisible();
+
+  await page.getByLabel('Rechercher (nom, e-mail, ville, message)').fill(tag);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('cell', { name: 'Message de contact' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Nouveau' })).toBeVisible();
+  await screenshots(page, 'prospects');
+
+  // The follow-up dialog, by keyboard where it matters.
+  await row.getByRole('button', { name: `Suivre Khadija Prospect (${email})` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: `Message de contact : Khadija Prospect (${email})` })).toBeVisible();
+  await expect(dialog.getByText('je voudrais connaître les formules')).toBeVisible();
+  await dialog.getByLabel('Statut').selectOption('contacte');
+  await dialog.getByRole('button', { name: 'M’en charger' }).click();
+  await dialog.getByLabel('Date de relance').fill('2030-01-15');
+  const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/api/v1/dashboard/leads/'));
+  await dialog.getByRole('button', { name: 'Enregistrer le suivi' }).click();
+  expect((await saved).status()).toBe(200);
+  await dialog.getByLabel('Nouvelle note').fill('Appelée ce matin : rappeler après ses vacances.');
+  await dialog.getByRole('button', { name: 'Ajouter la note' }).click();
+  await expect(dialog.getByText('Appelée ce matin : rappeler après ses vacances.')).toBeVisible();
+  const name = E2E_STAFF_DISPLAY_NAMES.leads ?? 'leads';
+  await expect(dialog.getByText(`${name} a changé le statut : Nouveau → Contacté`)).toBeVisible();
+  await expect(dialog.getByText(`${name} a ajouté une note`)).toBeVisible();
+  await screenshots(page, 'prospects-suivi', false);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // The list shows the change; the status and assignee filters find it.
+  await expect(row.getByRole('cell', { name: 'Contacté' })).toBeVisible();
+  await expect(row.getByRole('cell', { name })).toBeVisible();
+  await expect(row.getByText('15 janv. 2030')).toBeVisible();
+  await page.getByLabel('Statut').selectOption('sans_suite');
+  await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(0);
+  await page.getByLabel('Statut').selectOption('contacte');
+  await page.getByLabel('En charge').selectOption({ label: `Moi (${name})` });
+  await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(1);
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,281 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { and, asc, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '#bff/clock.ts';
+import { parseConfig } from '#bff/config.ts';
+import { mailOutbox, members } from '#bff/db/schema.ts';
+import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { recordOf } from '#bff/members/members.ts';
+import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { planById } from '#machines/onboarding/plans.ts';
+import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
+import { signInStaff } from '#tests/support/staff.ts';
+import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+
+const HOUR_MS = 60 * 60 * 1000;
+const clock = fakeClock(new Date());
+let product: Awaited<ReturnType<typeof startTestProduct>>;
+let staff: Awaited<ReturnType<typeof signInStaff>>;
+let site: AgencyMailSite;
+beforeAll(async () => {
+  product = await startTestProduct({ clock });
+  staff = await signInStaff(product);
+  await staff.passTotp();
+  site = { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
+});
+afterAll(() => product.stop());
+
+let n = 0;
+async function newMember() {
+  n += 1;
+  const agent = product.agent();
+  const email = `agence.${n}.${Date.now()}@example.fr`;
+  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  expect(created.status).toBe(201);
+  const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
+  return { agent, id: settings.id, email, gender: 'femme' as const };
+}
+
+/** The agency's mails (decision 111) in the outbox for one address, oldest first (invoices are another feature's). */
+async function outboxOf(email: string) {
+  return product.database.db
+    .select({ kind: mailOutbox.kind, key: mailOutbox.dedupeKey, subject: mailOutbox.subject, text: mailOutbox.textBody })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, email), like(mailOutbox.kind, 'agency-%')))
+    .orderBy(asc(mailOutbox.id));
+}
+const kindsOf = async (email: string) => (await outboxOf(email)).map((m) => m.kind);
+
+const job = () => runAgencyMailJob({ db: product.database.db, clock, site });
+
+async function send(agent: TestAgent, body: unknown) {
+  const response = await agent.post('/api/v1/user/update', body);
+  return { status: response.status, body: (await response.json()) as { state?: string } };
+}
+
+/** The member pays on the checkout stand-in as a browser would, and answers the csid. */
+async function pay(agent: TestAgent, offer: string, email: string): Promise<string> {
+  const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
+  const link = new URL(url);
+  expect((await agent.get(`${link.pathname}${link.search}`)).status).toBe(200);
+  const form = new URLSearchParams({
+    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
+    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
+    email,
+  });
+  const paid = await agent.request('POST', link.pathname, form.toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+    origin: TEST_SITE,
+  });
+  expect(paid.status).toBe(303);
+  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
+}
+
+describe('the agency’s own mails (decision 111)', () => {
+  it('walks a member from sign-up to the end of the term: each mail queued once, in order, at its time', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
+
+    const { signedAt } = await walkToPayment({ member, staff, clock });
+    expect(await kindsOf(member.email)).toEqual(['agency-welcome', 'agency-meeting-booked', 'agency-contract-ready']);
+
+    // Signature + 7 days (the walk's clock): the renunciation period is over, once.
+    expect(clock.now().getTime()).toBe(signedAt + 7 * DAY_MS);
+    await job();
+    expect((await job()).queued).toBe(0);
+    expect((await kindsOf(member.email)).at(-1)).toBe('agency-renunciation-period-over');
+
+    const csid = await pay(member.agent, 'file_fee', member.email);
+    expect((await send(member.agent, { context: 'app', email: member.email, csid })).status).toBe(200);
+    // A replay of the same payment is refused and mails nothing more.
+    expect((await send(member.agent, { context: 'app', email: member.email, csid })).status).toBe(409);
+    const subCsid = await pay(member.agent, 'plan_serenity_month', member.email);
+    expect((await send(member.agent, { context: 'sub', email: member.email, csid: subCsid })).body.state).toBe(
+      'attente.delai-retractation',
+    );
+    const payments = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-payment-received');
+    expect(payments.map((m) => m.text.match(/paiement de ([\d\s,]+€)/)?.[1]?.replace(/\s/g, ' '))).toEqual(['169,00 €', '85,00 €']);
+
+    // A day before the 14 days: nothing; at 14 days: the withdrawal period is over, once.
+    clock.set(new Date(signedAt + 13 * DAY_MS));
+    await job();
+    expect(await kindsOf(member.email)).not.toContain('agency-withdrawal-period-over');
+    clock.set(new Date(signedAt + 14 * DAY_MS));
+    await job();
+    expect((await job()).queued).toBe(0);
+
+    const active = await send(staff.agent, { context: 'meeting_mm', uid: member.id });
+    expect(active.body.state).toBe('membre-actif');
+    const activeAt = clock.now().getTime();
+    // The job sees the member active too, but the mail was queued by the event: not again.
+    expect((await job()).queued).toBe(0);
+
+    // The term: start of membre-actif + the plan's months (serenity: 12).
+    const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
+    const endsAt = await termEndOf(product.database.db, member.id, recordOf(row as typeof members.$inferSelect));
+    const expectedEnd = new Date(activeAt);
+    expectedEnd.setUTCMonth(expectedEnd.getUTCMonth() + planById('plan_serenity_month').durationMonths);
+    expect(endsAt?.toISOString()).toBe(expectedEnd.toISOString());
+    const end = expectedEnd.getTime();
+
+    clock.set(new Date(end - 31 * DAY_MS));
+    expect((await job()).queued).toBe(0);
+    clock.set(new Date(end - 30 * DAY_MS));
+    await job();
+    expect((await job()).queued).toBe(0);
+    clock.set(new Date(end - 7 * DAY_MS + HOUR_MS));
+    await job();
+    expect((await job()).queued).toBe(0);
+    clock.set(new Date(end + HOUR_MS));
+    expect((await job()).queued).toBe(0);
+
+    const mails = await outboxOf(member.email);
+    expect(mails.map((m) => m.kind)).toEqual([
+      'agency-welcome',
+      'agency-meeting-booked',
+      'agency-contract-ready',
+      'agency-renunciation-period-over',
+      'agency-payment-received',
+      'agency-payment-received',
+      'agency-withdrawal-period-over',
+      'agency-active-member',
+      'agency-term-ending',
+      'agency-term-ending',
+    ]);
+    expect(mails.slice(-2).map((m) => m.subject)).toEqual([
+      'Votre contrat prend fin dans 30 jours',
+      'Votre contrat prend fin dans 7 jours',
+    ]);
+    // Every key names the member; the first name (from the profile) greets them after step 1.
+    for (const mail of mails) expect(mail.key).toContain(member.id);
+    expect(mails[0]?.text.startsWith('Bonjour,\n')).toBe(true);
+    expect(mails[1]?.text).toMatch(/^Bonjour Amina,\n/);
+  });
+
+  it('sends the day-before reminder of the onboarding meeting once, the day before', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    await walkOnboarding({ member, staff, clock, until: 'onb_meet_resa' });
+    const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
+    const meeting = recordOf(row as typeof members.$inferSelect).onboardingMeetingDate as string;
+    const at = instantMs(meeting);
+
+    clock.set(new Date(at - DAY_MS - HOUR_MS));
+    await job();
+    expect(await kindsOf(member.email)).not.toContain('agency-meeting-reminder');
+    clock.set(new Date(at - 20 * HOUR_MS));
+    await job();
+    clock.set(new Date(at - HOUR_MS));
+    expect((await job()).queued).toBe(0);
+    const reminders = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-meeting-reminder');
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]?.key).toBe(`agency-meeting-reminder:${member.id}:${meeting}`);
+    expect(reminders[0]?.subject).toBe('Rappel : votre entretien personnalisé a lieu demain');
+  });
+
+  it('runs on a timer in the server: a pass queues what is due and pokes the dispatcher', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    await walkToPayment({ member, staff, clock });
+    let pokes = 0;
+    const running = startAgencyMailJob({ db: product.database.db, clock, site, onQueued: () => (pokes += 1) }, 60_000, 0);
+    try {
+      await expect
+        .poll(async () => (await kindsOf(member.email)).includes('agency-renunciation-period-over'), { timeout: 5_000 })
+        .toBe(true);
+      await expect.poll(() => pokes, { timeout: 5_000 }).toBe(1);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('queues an event’s mail once even when the same event is replayed in another transaction', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    await walkOnboarding({ member, staff, clock, until: 'onb_meet_ok' });
+    const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
+    const stored = row as typeof members.$inferSelect;
+    const replay = () =>
+      product.database.db.transaction((tx) =>
+        queueAgencyMailsForUpdate(tx, {
+          site,
+          update: { context: 'onb_meet_ok', status: true, uid: member.id },
+          previous: recordOf(stored),
+          row: stored,
+          fromState: 'attente-entretien-personnalise',
+          toState: 'attente-contrat.formulaire-contrat',
+          now: clock.now(),
+        }),
+      );
+    await replay();
+    await replay();
+    expect((await kindsOf(member.email)).filter((k) => k === 'agency-contract-ready')).toHaveLength(1);
+  });
+
+  it('mails « meeting booked » once from the booking webhook, even when Calendly delivers it twice', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    await walkOnboarding({ member, staff, clock, until: 'pre_contract_ok' });
+    const start = new Date(Math.floor(clock.now().getTime() / DAY_MS) * DAY_MS + 3 * DAY_MS + 9 * HOUR_MS);
+    const eventUri = `https://api.calendly.com/scheduled_events/${randomUUID()}`;
+    const event = {
+      event: 'invitee.created',
+      created_at: clock.now().toISOString(),
+      created_by: 'https://api.calendly.com/users/AGENCE',
+      payload: {
+        uri: `${eventUri}/invitees/${randomUUID()}`,
+        email: member.email,
+        name: 'Amina Benali',
+        status: 'active',
+        timezone: 'Europe/Paris',
+        scheduled_event: {
+          uri: eventUri,
+          name: 'Entretien découverte (15 min)',
+          start_time: start.toISOString(),
+          end_time: new Date(start.getTime() + 15 * 60_000).toISOString(),
+        },
+        tracking: { utm_campaign: null, utm_source: null, utm_medium: null, utm_content: member.id, utm_term: null, salesforce_uuid: null },
+        cancel_url: 'https://calendly.com/cancellations/x',
+        reschedule_url: 'https://calendly.com/reschedulings/x',
+        rescheduled: false,
+        questions_and_answers: [],
+        created_at: clock.now().toISOString(),
+        updated_at: clock.now().toISOString(),
+      },
+    };
+    const key = await standInSecret(product.database.db, CALENDLY_STAND_IN_KEY, '');
+    const deliver = () => {
+      const body = JSON.stringify(event);
+      const t = Math.floor(clock.now().getTime() / 1000);
+      const sig = `t=${t},v1=${createHmac('sha256', key).update(`${t}.${body}`).digest('hex')}`;
+      return product.app.request(`${TEST_SITE}/api/v1/webhooks/calendly`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'Calendly-Webhook-Signature': sig },
+        body,
+      });
+    };
+    expect((await deliver()).status).toBe(200);
+    expect((await deliver()).status).toBe(200);
+    const booked = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-meeting-booked');
+    expect(booked).toHaveLength(1);
+    expect(booked[0]?.key).toBe(`agency-meeting-booked:${member.id}:${toIsoInstant(start.getTime())}`);
+  });
+
+  it('mails nothing for an update the chart refuses, and nothing for a sign-up that fails', async () => {
+    const member = await newMember();
+    const refused = await send(member.agent, { context: 'onb_meet_resa', status: true, uid: member.id });
+    expect(refused.status).toBe(409);
+    expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
+    const again = await member.agent.post('/api/v1/dashboard/subscription', {
+      context: 'init',
+      email: member.email,
+      role: 'femme',
+      password: 'bismillah-2026',
+    });
+    expect(again.status).toBe(409);
+    expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
+  });
+});
