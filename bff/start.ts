@@ -21,6 +21,8 @@ import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
+import { startIntroductionDeadlineJob } from '#bff/introductions/introductions.ts';
+import { startMatchProfileRefreshJob } from '#bff/matching/refresh.ts';
 import { startAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
@@ -189,6 +191,20 @@ async function startOn(
           site: { siteUrl: config.publicSiteUrl, agency: config.agency },
           onQueued: () => mail.poke(),
         });
+  // Introductions: reminders at day 5 of 7, expiry at day 7 (issue 22). Tests run
+  // `runIntroductionDeadlines` themselves with a moved clock, as for the agency's mails.
+  const introductionDeadlines =
+    config.nodeEnv === 'test'
+      ? undefined
+      : startIntroductionDeadlineJob({
+          db: database.db,
+          clock,
+          site: { siteUrl: config.publicSiteUrl, agency: config.agency },
+          onQueued: () => mail.poke(),
+        });
+
+  // Members who became active by time alone enter the pool of candidates (decision 113).
+  const matchProfiles = config.nodeEnv === 'test' ? undefined : startMatchProfileRefreshJob({ db: database.db, clock });
 
   return {
     app,
@@ -204,6 +220,8 @@ async function startOn(
       offers?.stop();
       await retention.stop();
       await agencyMails?.stop();
+      await introductionDeadlines?.stop();
+      await matchProfiles?.stop();
       await mail.stop();
       await embeddedSmtp?.close();
       if (!options.database) await database.close();

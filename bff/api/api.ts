@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { accountRoutes } from '#bff/api/account-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
+import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
@@ -93,6 +94,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', dashboardRoutes(deps))
       .route('/', teamRoutes(deps))
       .route('/', leadsRoutes(deps))
+      .route('/', introductionRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { subscriptionPaymentOpen } from '#machines/onboarding/periods.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
@@ -188,6 +189,8 @@ export async function applyOnboardingUpdate(
           toState,
           now: options.now,
         });
+      // The member's match profile follows steps 1-2, the state and the consent (decision 113).
+      await upsertMatchProfile(tx, memberId, nowMs);
       if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
       return { row: next, state: toState, eventId: event?.id ?? 0 };
     });

@@ -147,6 +147,22 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
   'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
   'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },
+  // Introductions (issue 22, decision 114). `:id` is a member's, not an introduction's: past the guard
+  // the handler answers 404 (or 409 for a proposal of two members who are not active), changing nothing.
+  'GET /api/v1/user/introductions': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.introductions).toEqual([]),
+  },
+  'POST /api/v1/user/introductions/:id/events': { access: 'member-only', request: () => ({ body: { type: 'ACCEPT' } }) },
+  'GET /api/v1/dashboard/members/:id/candidates': { access: 'staff-aal2', request: () => ({ query: 'limit=5' }) },
+  'GET /api/v1/dashboard/introductions': { access: 'staff-aal2', request: () => ({ query: 'etat=toutes' }) },
+  'POST /api/v1/dashboard/introductions': { access: 'staff-aal2', request: ({ target, otherId }) => ({ body: { a: target, b: otherId } }) },
+  'GET /api/v1/dashboard/introductions/:id': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/introductions/:id/events': {
+    access: 'staff-aal2',
+    request: () => ({ body: { type: 'CLOSE', note: 'Une note.' } }),
+  },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

@@ -91,6 +91,20 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ status: 'contacte', assigneeId: null, followUpOn: '2026-12-03' }];
     case 'POST /api/v1/dashboard/leads/:id/notes':
       return [{ body: 'Rappelée ce matin.' }];
+    case 'POST /api/v1/dashboard/introductions':
+      return [{ a: member.id, b: victim.id, noteA: 'Un profil sérieux.', noteB: 'Une proposition réfléchie.' }];
+    case 'POST /api/v1/dashboard/introductions/:id/events':
+      return [
+        { type: 'CLOSE', note: 'Fin de la mise en relation.' },
+        { type: 'PLAN_MEETING', meetingAt: '2026-12-01T10:00:00.000Z', place: 'Agence', expectedVersion: 2 },
+        { type: 'REOPEN', note: 'À la demande du membre.' },
+      ];
+    case 'POST /api/v1/user/introductions/:id/events':
+      return [
+        { type: 'ACCEPT' },
+        { type: 'DECLINE', reason: 'age', comment: 'Merci.' },
+        { type: 'FEEDBACK', outcome: 'arreter', reason: 'autre' },
+      ];
     case 'POST /api/v1/user/consents/withdraw':
       return [{ kind: 'sensitive_data' }, { kind: 'cookies' }];
     case 'POST /api/v1/user/erase':
@@ -159,6 +173,13 @@ const QUERY_KEYS = [
   'w',
   'redirect',
   'token',
+  'etat',
+  'limit',
+  'region',
+  'practice',
+  'ageMin',
+  'ageMax',
+  'minScore',
 ];
 
 const HUGE = ['a'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000), `${'x'.repeat(300_000)}`];

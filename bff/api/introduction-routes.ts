@@ -1,0 +1,257 @@
+import { vValidator } from '@hono/valibot-validator';
+import { eq, inArray } from 'drizzle-orm';
+import { type Context, Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { readJson } from '#bff/http/validate.ts';
+import {
+  applyIntroductionEvent,
+  exclusionsFor,
+  introductionBlockOf,
+  memberIntroduction,
+  memberIntroductions,
+  ProposeBody,
+  proposeIntroduction,
+  staffIntroduction,
+  staffIntroductions,
+  stateFilters,
+} from '#bff/introductions/introductions.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import { log } from '#bff/logger.ts';
+import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/candidates.ts';
+import { type MatchProfile, unavailableReasonLabels } from '#machines/matching/criteria.ts';
+import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
+import { ageOn, type MaritalStatus, type PrayerPractice } from '#machines/onboarding/forms.ts';
+import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+
+/**
+ * Introductions (issue 22, decision 114) over HTTP. Members read and answer their own proposals
+ * (their side comes from the session, never from the body; anything not theirs is 404); staff at
+ * aal2 rank candidates, propose, follow and move introductions. Every event goes through
+ * `applyIntroductionEvent` (one transaction, the chart as the authority, 409 with the state when
+ * refused); bad input is a French 400 that changes nothing.
+ */
+
+const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
+  if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
+};
+
+const IdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
+
+const intParam = (min: number, max: number, message: string) =>
+  v.optional(
+    v.pipe(
+      v.string(message),
+      v.regex(/^\d{1,4}$/, message),
+      v.transform(Number),
+      v.minValue(min, `Au moins ${min}`),
+      v.maxValue(max, `Au plus ${max}`),
+    ),
+  );
+
+/** `GET /dashboard/members/:id/candidates`: staff's filters only narrow what the hard criteria allow. */
+export const CandidatesQuery = v.object({
+  limit: intParam(1, MAX_CANDIDATES, 'Nombre de candidats invalide'),
+  region: v.optional(v.picklist(homeRegions, 'Région inconnue')),
+  practice: v.optional(v.picklist(Object.keys(prayerPracticeLabels) as PrayerPractice[], 'Pratique inconnue')),
+  maritalStatus: v.optional(v.picklist(Object.keys(maritalStatusLabels) as MaritalStatus[], 'Situation familiale inconnue')),
+  ageMin: intParam(18, 120, 'Âge minimum invalide'),
+  ageMax: intParam(18, 120, 'Âge maximum invalide'),
+  withoutChildren: v.optional(v.picklist(['true', 'false'], 'Valeur attendue : true ou false')),
+  minScore: intParam(0, 100, 'Score minimum invalide'),
+});
+
+export const IntroductionsQuery = v.object({
+  etat: v.optional(v.picklist(stateFilters, 'État inconnu'), 'ouvertes'),
+});
+
+/** A staff event body may name the version it was read at, beside the chart event's own fields. */
+const ExpectedVersion = v.optional(v.pipe(v.number('Version invalide'), v.integer('Version invalide'), v.minValue(1, 'Version invalide')));
+
+function splitExpectedVersion(input: unknown): { body: unknown; expectedVersion: number | undefined } {
+  if (input === null || typeof input !== 'object' || Array.isArray(input) || !Object.hasOwn(input, 'expectedVersion')) {
+    return { body: input, expectedVersion: undefined };
+  }
+  const { expectedVersion, ...body } = input as Record<string, unknown>;
+  const parsed = v.safeParse(ExpectedVersion, expectedVersion);
+  if (!parsed.success) throw validationError(parsed.issues);
+  return { body, expectedVersion: parsed.output };
+}
+
+function summaryOf(profile: MatchProfile | null, firstName: string | null, now: number) {
+  if (!profile) return null;
+  return {
+    firstName,
+    gender: profile.gender,
+    age: ageOn(profile.birthDate, now),
+    region: regionLabels[profile.region as HomeRegion],
+    practice: prayerPracticeLabels[profile.practice],
+    familySituation: maritalStatusLabels[profile.maritalStatus],
+    childrenCount: profile.childrenCount,
+    profession: profile.profession,
+    sought: {
+      ageMin: profile.ageMin,
+      ageMax: profile.ageMax,
+      regions: profile.regionsAccepted.map((r) => regionLabels[r]),
+      practices: profile.practicesAccepted.map((p) => prayerPracticeLabels[p]),
+      acceptsChildren: profile.acceptsChildren,
+    },
+  };
+}
+
+export function introductionRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const db = deps.database.db;
+  const staffOnly = staffOnlyFor(guardDeps);
+  const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
+
+  /** A signed-in member (staff have the dashboard routes). */
+  async function memberCaller(c: Context): Promise<Caller> {
+    const caller = await requireCaller(c, guardDeps);
+    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
+    return caller;
+  }
+
+  return new Hono()
+    .get('/user/introductions', async (c) => {
+      const caller = await memberCaller(c);
+      const introductions = await memberIntroductions(db, caller.id, deps.clock.now());
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ introductions }, 200);
+    })
+    .post('/user/introductions/:id/events', async (c) => {
+      const caller = await memberCaller(c);
+      const id = c.req.param('id');
+      const body = await readJson(c, v.unknown());
+      const now = deps.clock.now();
+      await applyIntroductionEvent(db, { introductionId: id, body, actor: { id: caller.id, role: 'member' }, now, mail: site });
+      deps.mailQueued();
+      const introduction = await memberIntroduction(db, caller.id, id, now);
+      if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
+      log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ introduction }, 200);
+    })
+    .get(
+      '/dashboard/members/:id/candidates',
+      staffOnly,
+      vValidator('param', IdParam, hook),
+      vValidator('query', CandidatesQuery, hook),
+      async (c) => {
+        const { id } = c.req.valid('param');
+        const query = c.req.valid('query');
+        if (query.ageMin !== undefined && query.ageMax !== undefined && query.ageMin > query.ageMax) {
+          throw validationError([], 'L’âge minimum dépasse l’âge maximum.');
+        }
+        const [row] = await db
+          .select({ id: members.id, role: members.role, profile: members.profile })
+          .from(members)
+          .where(eq(members.id, id))
+          .limit(1);
+        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const now = deps.clock.now().getTime();
+        const excluded = await exclusionsFor(db, id);
+        const ranking = await rankCandidates(db, id, {
+          limit: query.limit ?? DEFAULT_CANDIDATES,
+          excludeMemberIds: excluded,
+          now,
+          filters: {
+            ...(query.region ? { regions: [query.region] } : {}),
+            ...(query.practice ? { practices: [query.practice] } : {}),
+            ...(query.maritalStatus ? { maritalStatuses: [query.maritalStatus] } : {}),
+            ...(query.ageMin !== undefined ? { ageMin: query.ageMin } : {}),
+            ...(query.ageMax !== undefined ? { ageMax: query.ageMax } : {}),
+            ...(query.withoutChildren === 'true' ? { withoutChildren: true } : {}),
+            ...(query.minScore !== undefined ? { minScore: query.minScore } : {}),
+          },
+        });
+        // Why the member cannot be proposed now: no profile, unavailable, engaged or at the limit.
+        let unavailableReason: string | undefined;
+        let candidates = ranking.candidates;
+        const me = ranking.member;
+        if (!me) unavailableReason = unavailableReasonLabels['profil-incomplet'];
+        else if (me.unavailableReason) unavailableReason = unavailableReasonLabels[me.unavailableReason];
+        else if (me.contractEndsAt !== null && me.contractEndsAt <= now) unavailableReason = unavailableReasonLabels['contrat-termine'];
+        if (!unavailableReason) unavailableReason = (await introductionBlockOf(db, id)) ?? undefined;
+        if (unavailableReason) candidates = [];
+        const ids = candidates.map((k) => k.memberId);
+        const names =
+          ids.length > 0 ? await db.select({ id: members.id, profile: members.profile }).from(members).where(inArray(members.id, ids)) : [];
+        const nameOf = new Map(names.map((n) => [n.id.toLowerCase(), firstNameOf(n.profile)]));
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(
+          {
+            member: {
+              id,
+              ...(summaryOf(me, firstNameOf(row.profile), now) ?? { firstName: firstNameOf(row.profile) }),
+              ...(unavailableReason ? { unavailableReason } : {}),
+            },
+            candidates: candidates.map((k) => ({
+              memberId: k.memberId,
+              firstName: nameOf.get(k.memberId.toLowerCase()) ?? null,
+              age: ageOn(k.profile.birthDate, now),
+              region: regionLabels[k.profile.region],
+              practice: prayerPracticeLabels[k.profile.practice],
+              familySituation: maritalStatusLabels[k.profile.maritalStatus],
+              childrenCount: k.profile.childrenCount,
+              profession: k.profile.profession,
+              score: k.score,
+              maxScore: k.maxScore,
+              reasons: k.reasons.map((r) => ({ criterion: r.criterion, side: r.side, met: r.met, reason: r.reason })),
+            })),
+          },
+          200,
+        );
+      },
+    )
+    .get('/dashboard/introductions', staffOnly, vValidator('query', IntroductionsQuery, hook), async (c) => {
+      const { etat } = c.req.valid('query');
+      const introductions = await staffIntroductions(db, etat);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ introductions }, 200);
+    })
+    .post('/dashboard/introductions', staffOnly, vValidator('json', ProposeBody, hook), async (c) => {
+      const body = c.req.valid('json');
+      const staff = c.var.staff;
+      const row = await proposeIntroduction(db, { staffId: staff.id, ...body, now: deps.clock.now(), mail: site });
+      deps.mailQueued();
+      log.info('mise en relation proposée', { reqId: c.get('requestId'), introductionId: row.id, staffId: staff.id });
+      const introduction = await staffIntroduction(db, row.id);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ introduction }, 201);
+    })
+    .get('/dashboard/introductions/:id', staffOnly, vValidator('param', IdParam, hook), async (c) => {
+      const { id } = c.req.valid('param');
+      const introduction = await staffIntroduction(db, id);
+      if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
+      c.header('Cache-Control', 'private, no-store');
+      // The detail itself (the SPA's `getIntroduction` reads it unwrapped).
+      return c.json(introduction, 200);
+    })
+    .post('/dashboard/introductions/:id/events', staffOnly, vValidator('param', IdParam, hook), async (c) => {
+      const { id } = c.req.valid('param');
+      const staff = c.var.staff;
+      const { body, expectedVersion } = splitExpectedVersion(await readJson(c, v.unknown()));
+      const applied = await applyIntroductionEvent(db, {
+        introductionId: id,
+        body,
+        actor: { id: staff.id, role: 'staff' },
+        now: deps.clock.now(),
+        expectedVersion,
+        mail: site,
+      });
+      deps.mailQueued();
+      log.info('mise en relation : action de l’équipe', {
+        reqId: c.get('requestId'),
+        introductionId: id,
+        staffId: staff.id,
+        state: applied.state,
+      });
+      const introduction = await staffIntroduction(db, id);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ introduction }, 200);
+    });
+}

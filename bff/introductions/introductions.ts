@@ -1,0 +1,876 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import { getInitialSnapshot } from 'xstate';
+import type { Clock } from '#bff/clock.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { type IntroductionRow, introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { log } from '#bff/logger.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import {
+  introductionAcceptedMail,
+  introductionExpiredMail,
+  introductionProposedMail,
+  introductionReminderMail,
+} from '#bff/mail/introduction-mails.ts';
+import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
+import { type MatchingExecutor, matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { type Actor as ChartActor, type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
+import {
+  type IntroductionBody,
+  introductionEvents as chartEvents,
+  memberEventTypes,
+  parseIntroductionBody,
+  toMachineEvent,
+} from '#machines/introductions/events.ts';
+import { introductionMachine } from '#machines/introductions/introduction.machine.ts';
+import {
+  type DeclineReason,
+  declineReasonLabel,
+  type FeedbackOutcome,
+  type IntroductionStateKey,
+  type Side,
+  type SideNames,
+  sideLabels,
+  stateLabel,
+  stateLabels,
+  type TimelineEvent,
+  timelineSentence,
+} from '#machines/introductions/labels.ts';
+import { decideEvent, type StoredIntroduction, storedIntroductionSchema, storedOf } from '#machines/introductions/restore.ts';
+import {
+  canPropose,
+  deadlineOf,
+  type IneligibilityCode,
+  ineligibilityTexts,
+  isOpen,
+  MAX_OPEN_INTRODUCTIONS_PER_MEMBER,
+  openStates,
+  REMINDER_DAY,
+  reminderDueAt,
+} from '#machines/introductions/rules.ts';
+import {
+  availableAt,
+  type CriterionResult,
+  hardCriteria,
+  type MatchProfile,
+  softScore,
+  type UnavailableReason,
+} from '#machines/matching/criteria.ts';
+import { ageOn } from '#machines/onboarding/forms.ts';
+import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+
+/**
+ * The BFF's authority over introductions (issue 22), as `applyOnboardingUpdate` is over onboarding:
+ * one transaction per event, the chart restored from the stored row (`decideEvent`), the new row
+ * written at version + 1 only if nobody wrote first (optimistic), an append-only log row beside
+ * it, a refused event answered 409 with the current state. A member acts on their own side only
+ * (derived from the session, never from the body) and gets 404 for any introduction that is not
+ * theirs: a member never learns that an introduction between others exists.
+ */
+
+/** Who sends an event: staff, a member (for their own side), or the server's scheduler (as staff for the chart). */
+export interface IntroductionActor {
+  id: string | null;
+  role: 'member' | 'staff' | 'system';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_ATTEMPTS = 8;
+
+const notFound = () => new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
+const conflict = (message: string) => new ApiError(409, 'INTRODUCTION_REFUSED', message);
+
+function refused(state: string): ApiError {
+  return new ApiError(
+    409,
+    'TRANSITION_REFUSED',
+    `Cette action n’est pas possible pour le moment : la mise en relation est « ${stateLabel(state)} ».`,
+    { state },
+  );
+}
+
+/** The stored row as the chart reads it (the context is validated: a row that is not one is a bug). */
+function storedOfRow(row: IntroductionRow): StoredIntroduction {
+  return v.parse(storedIntroductionSchema, { state: row.state, context: row.context, version: row.version });
+}
+
+function sideOfMember(row: Pick<IntroductionRow, 'memberA' | 'memberB'>, memberId: string): Side | null {
+  const id = memberId.toLowerCase();
+  if (row.memberA.toLowerCase() === id) return 'a';
+  if (row.memberB.toLowerCase() === id) return 'b';
+  return null;
+}
+
+function memberOfSide(row: Pick<IntroductionRow, 'memberA' | 'memberB'>, side: Side): string {
+  return side === 'a' ? row.memberA : row.memberB;
+}
+
+/** The round of the pair: 0 for the first proposal, n after n re-openings (mails are once per round). */
+function roundOf(context: IntroductionContext): number {
+  return context.history.length;
+}
+
+async function rowsOf<Row>(executor: MatchingExecutor, query: ReturnType<typeof sql>): Promise<Row[]> {
+  return ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;
+}
+
+const OPEN_TOPS = sql.raw(`ARRAY[${openStates.map((s) => `'${s}'`).join(',')}]::text[]`);
+
+/** Open introductions of a member now (they count towards the limit). */
+async function openCountOf(executor: MatchingExecutor, memberId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    executor,
+    sql`SELECT count(*)::int AS n FROM introductions
+      WHERE (member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid) AND split_part(state, '.', 1) = ANY(${OPEN_TOPS})`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function engaged(executor: MatchingExecutor, memberId: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(
+    executor,
+    sql`SELECT 1 AS one FROM introductions WHERE (member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid) AND state = 'fiancailles' LIMIT 1`,
+  );
+  return rows.length > 0;
+}
+
+const ineligibilityOfReason: Record<UnavailableReason, IneligibilityCode> = {
+  efface: 'compte-efface',
+  desactive: 'compte-desactive',
+  'contrat-termine': 'contrat-termine',
+  'pas-encore-actif': 'pas-encore-actif',
+  'profil-incomplet': 'pas-encore-actif',
+  'consentement-absent': 'consentement-retire',
+  'mise-en-relation-suspendue': 'consentement-retire',
+};
+
+/** `true`, or why the member cannot be proposed now (from their match profile and introductions). */
+async function eligibilityOf(executor: MatchingExecutor, profile: MatchProfile | null, nowMs: number): Promise<true | IneligibilityCode> {
+  if (!profile) return 'pas-encore-actif';
+  if (!availableAt(profile, nowMs)) {
+    if (profile.contractEndsAt !== null && profile.contractEndsAt <= nowMs) return 'contrat-termine';
+    return ineligibilityOfReason[profile.unavailableReason ?? 'pas-encore-actif'];
+  }
+  if (await engaged(executor, profile.memberId)) return 'fiancailles';
+  return true;
+}
+
+/**
+ * Members never to rank for `memberId`: everyone ever proposed with them (one proposal per pair,
+ * ever), and anyone who cannot take one more introduction now (at the limit of open ones, or
+ * engaged). Fed to `rankCandidates` as `excludeMemberIds`.
+ */
+export async function exclusionsFor(executor: MatchingExecutor, memberId: string): Promise<string[]> {
+  if (!UUID.test(memberId)) return [];
+  const rows = await rowsOf<{ id: string }>(
+    executor,
+    sql`SELECT CASE WHEN member_a = ${memberId}::uuid THEN member_b ELSE member_a END::text AS id FROM introductions
+        WHERE member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid
+      UNION
+      SELECT m.id::text FROM (
+        SELECT member_a AS id, state FROM introductions UNION ALL SELECT member_b AS id, state FROM introductions
+      ) m
+      GROUP BY m.id
+      HAVING count(*) FILTER (WHERE split_part(m.state, '.', 1) = ANY(${OPEN_TOPS})) >= ${MAX_OPEN_INTRODUCTIONS_PER_MEMBER}::int
+        OR bool_or(m.state = 'fiancailles')`,
+  );
+  return rows.map((r) => r.id).filter((id) => id !== memberId.toLowerCase());
+}
+
+/** Why the member may not get one more introduction now (engaged, or at the limit of open ones), or null. */
+export async function introductionBlockOf(executor: MatchingExecutor, memberId: string): Promise<string | null> {
+  if (!UUID.test(memberId)) return null;
+  if (await engaged(executor, memberId)) return ineligibilityTexts.fiancailles;
+  if ((await openCountOf(executor, memberId)) >= MAX_OPEN_INTRODUCTIONS_PER_MEMBER) {
+    return `Le membre a déjà ${MAX_OPEN_INTRODUCTIONS_PER_MEMBER} mises en relation en cours, le maximum.`;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Mails
+
+interface Person {
+  email: string;
+  firstName: string | null;
+}
+
+async function personOf(executor: Executor, memberId: string): Promise<Person | null> {
+  const [row] = await executor
+    .select({ email: members.email, profile: members.profile })
+    .from(members)
+    .where(eq(members.id, memberId))
+    .limit(1);
+  return row ? { email: row.email, firstName: firstNameOf(row.profile) } : null;
+}
+
+/** Queues, once per (introduction, round, side), the mail of this kind to the chosen sides. */
+async function mailSides(
+  executor: Executor,
+  row: Pick<IntroductionRow, 'id' | 'memberA' | 'memberB'>,
+  round: number,
+  sidesTo: readonly Side[],
+  key: string,
+  build: (person: Person) => Parameters<typeof enqueueMailOnce>[1],
+): Promise<number> {
+  let queued = 0;
+  for (const side of sidesTo) {
+    const person = await personOf(executor, memberOfSide(row, side));
+    if (!person) continue;
+    const id = await enqueueMailOnce(executor, build(person), `${key}:${row.id}:${round}:${side}`);
+    if (id !== null) queued += 1;
+  }
+  return queued;
+}
+
+async function mailsForEvent(
+  executor: Executor,
+  site: AgencyMailSite,
+  row: IntroductionRow,
+  type: IntroductionBody['type'] | 'PROPOSE',
+  before: StoredIntroduction | null,
+  after: StoredIntroduction,
+): Promise<void> {
+  const context = after.context;
+  const round = roundOf(context);
+  const deadline = new Date(deadlineOf(context.proposedAt));
+  const to = (p: Person) => ({ to: p.email, firstName: p.firstName });
+  if (type === 'PROPOSE' || type === 'REOPEN') {
+    await mailSides(executor, row, round, ['a', 'b'], 'introduction-proposed', (p) => introductionProposedMail(site, to(p), { deadline }));
+  } else if (type === 'ACCEPT' && after.state === 'acceptee') {
+    await mailSides(executor, row, round, ['a', 'b'], 'introduction-accepted', (p) => introductionAcceptedMail(site, to(p)));
+  } else if (type === 'REMIND') {
+    // Only whoever has not answered yet (as the round stood before the reminder).
+    const pending = (['a', 'b'] as const).filter((s) => (before ?? after).context.answers[s].status === 'pending');
+    await mailSides(executor, row, round, pending, 'introduction-reminder', (p) => introductionReminderMail(site, to(p), { deadline }));
+  } else if (type === 'EXPIRE') {
+    await mailSides(executor, row, round, ['a', 'b'], 'introduction-expired', (p) => introductionExpiredMail(site, to(p)));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Proposing
+
+export const ProposeBody = v.strictObject(
+  {
+    a: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')),
+    b: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')),
+    noteA: v.optional(v.pipe(v.string('Note invalide'), v.trim(), v.maxLength(2000, '2000 caractères au plus'))),
+    noteB: v.optional(v.pipe(v.string('Note invalide'), v.trim(), v.maxLength(2000, '2000 caractères au plus'))),
+  },
+  'Requête invalide',
+);
+
+export interface ProposeInput {
+  staffId: string | null;
+  a: string;
+  b: string;
+  noteA?: string | undefined;
+  noteB?: string | undefined;
+  now: Date;
+  /** Where the mails link to; without it no mail is queued. */
+  mail?: AgencyMailSite | undefined;
+}
+
+/**
+ * Staff propose two members to each other: both available (match profiles), of opposite sexes,
+ * each below the limit of open introductions, the pair never proposed before. One transaction:
+ * the row at version 1, its `PROPOSE` log row, and the proposal mail to each side.
+ */
+export async function proposeIntroduction(db: Db, input: ProposeInput): Promise<IntroductionRow> {
+  const parsed = v.safeParse(ProposeBody, { a: input.a, b: input.b, noteA: input.noteA, noteB: input.noteB });
+  if (!parsed.success) throw validationError(parsed.issues);
+  const a = parsed.output.a.toLowerCase();
+  const b = parsed.output.b.toLowerCase();
+  if (a === b) throw conflict('Un membre ne peut pas être proposé à lui-même.');
+  const nowMs = input.now.getTime();
+  return db.transaction(async (tx) => {
+    // Serialises proposals touching either member (the limit of open ones holds under concurrency).
+    const locked = await rowsOf<{ id: string; role: string; onboarding: unknown; erased: boolean }>(
+      tx,
+      sql`SELECT id::text AS id, role, onboarding, (erased_at IS NOT NULL) AS erased FROM members
+        WHERE id IN (${a}::uuid, ${b}::uuid) ORDER BY id FOR UPDATE`,
+    );
+    const rowA = locked.find((r) => r.id === a);
+    const rowB = locked.find((r) => r.id === b);
+    if (rowA?.role !== 'member' || rowB?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+    // The profiles as they stand now (steps 1-2, state, consent, term): refreshed in this transaction.
+    const profileA = await upsertMatchProfile(tx, a, nowMs);
+    const profileB = await upsertMatchProfile(tx, b, nowMs);
+    const [pair] = await rowsOf<{ one: number }>(
+      tx,
+      sql`SELECT 1 AS one FROM introductions WHERE least(member_a, member_b) = least(${a}::uuid, ${b}::uuid)
+        AND greatest(member_a, member_b) = greatest(${a}::uuid, ${b}::uuid)`,
+    );
+    const reason = canPropose({
+      aEligible: await eligibilityOf(tx, profileA, nowMs),
+      bEligible: await eligibilityOf(tx, profileB, nowMs),
+      pairAlreadyProposed: pair !== undefined,
+      openCountA: await openCountOf(tx, a),
+      openCountB: await openCountOf(tx, b),
+    });
+    if (reason) throw conflict(reason);
+    if (profileA?.gender === profileB?.gender) throw conflict('Les deux membres proposés doivent être de sexes opposés.');
+
+    const consentOf = (onboarding: unknown) => {
+      const at = (onboarding as { sensitiveDataConsentAt?: unknown } | null)?.sensitiveDataConsentAt;
+      return typeof at === 'string' ? at : null;
+    };
+    const consentA = consentOf(rowA.onboarding);
+    const consentB = consentOf(rowB.onboarding);
+    if (!consentA || !consentB) {
+      throw conflict(
+        canPropose({
+          aEligible: consentA ? true : 'consentement-retire',
+          bEligible: consentB ? true : 'consentement-retire',
+          pairAlreadyProposed: false,
+          openCountA: 0,
+          openCountB: 0,
+        }) ?? 'Consentement manquant.',
+      );
+    }
+
+    const id = randomUUID();
+    const snapshot = getInitialSnapshot(introductionMachine, {
+      id,
+      members: { a, b },
+      proposedAt: nowMs,
+      summaryConsentAt: { a: consentA, b: consentB },
+    });
+    const stored = storedOf(snapshot, 1);
+    const [row] = await tx
+      .insert(introductions)
+      .values({
+        id,
+        memberA: a,
+        memberB: b,
+        state: stored.state,
+        context: stored.context,
+        version: 1,
+        proposedAt: new Date(nowMs),
+        deadlineAt: new Date(deadlineOf(nowMs)),
+        createdBy: input.staffId,
+        noteA: parsed.output.noteA || null,
+        noteB: parsed.output.noteB || null,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning();
+    if (!row) throw new Error('introductions insert returned nothing');
+    await tx.insert(introductionEvents).values({
+      introductionId: id,
+      event: 'PROPOSE',
+      actorId: input.staffId,
+      actorRole: 'staff',
+      side: null,
+      fromState: null,
+      toState: stored.state,
+      payload: {},
+      version: 1,
+      createdAt: input.now,
+    });
+    if (input.mail) await mailsForEvent(tx, input.mail, row, 'PROPOSE', null, stored);
+    return row;
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Events
+
+export interface ApplyInput {
+  introductionId: string;
+  /** The request body, not yet validated. A member's `side` is never read from it. */
+  body: unknown;
+  actor: IntroductionActor;
+  now: Date;
+  /** Staff may name the version they read: another write since then answers 409 instead of acting twice. */
+  expectedVersion?: number | undefined;
+  mail?: AgencyMailSite | undefined;
+}
+
+export interface AppliedIntroductionEvent {
+  row: IntroductionRow;
+  state: IntroductionStateKey;
+  version: number;
+}
+
+/** The log keeps what happened, not the free text (comments and notes stay in the context only). */
+function logPayload(body: IntroductionBody): Record<string, unknown> {
+  switch (body.type) {
+    case 'DECLINE':
+      return { reason: body.reason };
+    case 'FEEDBACK':
+      return { outcome: body.outcome, reason: body.reason ?? null };
+    case 'PLAN_MEETING':
+      return { meetingAt: body.meetingAt };
+    default:
+      return {};
+  }
+}
+
+/**
+ * Validates the body for this actor. A member's side is never read from the body: whatever it
+ * says is replaced by the placeholder `a` until the stored row tells theirs.
+ */
+function validatedBody(input: unknown, actor: IntroductionActor): IntroductionBody {
+  const isMember = actor.role === 'member';
+  const type = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as { type?: unknown }).type : undefined;
+  const memberEvent = typeof type === 'string' && (memberEventTypes as readonly string[]).includes(type);
+  if (typeof type === 'string' && Object.hasOwn(chartEvents, type)) {
+    if (isMember && !memberEvent) throw new ApiError(403, 'FORBIDDEN', 'Cette action est réservée à l’équipe de l’agence.');
+    if (!isMember && memberEvent) {
+      throw new ApiError(
+        403,
+        'FORBIDDEN',
+        'Seul le membre concerné peut donner sa réponse ou son retour : l’équipe ne peut pas le faire à sa place.',
+      );
+    }
+  }
+  const body = isMember && memberEvent ? { ...(input as Record<string, unknown>), side: 'a' } : input;
+  const parsed = parseIntroductionBody(body);
+  if (!parsed.success) throw validationError(parsed.issues);
+  return parsed.body;
+}
+
+/** Before a staff re-opening: both members may still be proposed, each below the limit of open introductions. */
+async function checkReopen(tx: Transaction, row: IntroductionRow, nowMs: number): Promise<void> {
+  await rowsOf(tx, sql`SELECT id FROM members WHERE id IN (${row.memberA}::uuid, ${row.memberB}::uuid) ORDER BY id FOR UPDATE`);
+  const profileA = await upsertMatchProfile(tx, row.memberA, nowMs);
+  const profileB = await upsertMatchProfile(tx, row.memberB, nowMs);
+  const reason = canPropose({
+    aEligible: await eligibilityOf(tx, profileA, nowMs),
+    bEligible: await eligibilityOf(tx, profileB, nowMs),
+    pairAlreadyProposed: false,
+    openCountA: await openCountOf(tx, row.memberA),
+    openCountB: await openCountOf(tx, row.memberB),
+  });
+  if (reason) throw new ApiError(409, 'INTRODUCTION_REFUSED', reason, { state: row.state });
+}
+
+/**
+ * One event of one introduction, in one transaction: validated, restored, decided by the chart,
+ * written at version + 1 if the version read is still the stored one (else decided again), logged,
+ * and its mails queued. 404 when the introduction is not the member's; 409 `{state}` when refused.
+ */
+export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise<AppliedIntroductionEvent> {
+  const body = validatedBody(input.body, input.actor);
+  if (!UUID.test(input.introductionId)) throw notFound();
+  if (input.actor.role === 'member' && !input.actor.id) throw notFound();
+  const id = input.introductionId.toLowerCase();
+  const nowMs = input.now.getTime();
+
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    const outcome = await db.transaction(async (tx: Transaction) => {
+      const [row] = await tx.select().from(introductions).where(eq(introductions.id, id)).limit(1);
+      if (!row) throw notFound();
+      let chartActor: ChartActor = { kind: 'staff' };
+      let eventBody = body;
+      if (input.actor.role === 'member') {
+        const side = sideOfMember(row, input.actor.id as string);
+        if (!side) throw notFound();
+        chartActor = { kind: 'member', side };
+        eventBody = { ...body, side } as IntroductionBody;
+      }
+      if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
+        throw new ApiError(409, 'VERSION_CONFLICT', 'La mise en relation a été modifiée entre-temps : rechargez-la avant d’agir.', {
+          state: row.state,
+          version: row.version,
+        });
+      }
+      const stored = storedOfRow(row);
+      const decision = decideEvent(stored, toMachineEvent(eventBody, chartActor, nowMs));
+      if (!decision.allowed) throw refused(decision.state);
+      if (eventBody.type === 'REOPEN') await checkReopen(tx, row, nowMs);
+      const next = decision.stored;
+      const proposedAt = next.context.proposedAt;
+      const [updated] = await tx
+        .update(introductions)
+        .set({
+          state: next.state,
+          context: next.context,
+          version: next.version,
+          proposedAt: new Date(proposedAt),
+          deadlineAt: new Date(deadlineOf(proposedAt)),
+          updatedAt: input.now,
+        })
+        .where(and(eq(introductions.id, id), eq(introductions.version, row.version)))
+        .returning();
+      if (!updated) return null; // someone wrote first: decide again on the fresh row
+      await tx.insert(introductionEvents).values({
+        introductionId: id,
+        event: eventBody.type,
+        actorId: input.actor.id,
+        actorRole: input.actor.role,
+        side: 'side' in eventBody ? eventBody.side : null,
+        fromState: stored.state,
+        toState: next.state,
+        payload: logPayload(eventBody),
+        version: next.version,
+        createdAt: input.now,
+      });
+      if (input.mail) await mailsForEvent(tx, input.mail, updated, eventBody.type, stored, next);
+      return { row: updated, state: next.state, version: next.version };
+    });
+    if (outcome) return outcome;
+  }
+  throw new ApiError(503, 'BUSY', 'Trop de modifications simultanées, réessayez.');
+}
+
+// ---------------------------------------------------------------------------
+// The deadline job
+
+export interface DeadlineReport {
+  reminded: number;
+  expired: number;
+}
+
+/**
+ * Reminds (day 5 of 7) and expires (day 7) the proposals still waiting, as the agency's scheduler
+ * (staff for the chart). Idempotent: the chart refuses a second reminder in a round and an expiry
+ * outside `proposee`; a proposal answered meanwhile is skipped.
+ */
+export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyMailSite): Promise<DeadlineReport> {
+  const nowMs = now.getTime();
+  const waiting = await db
+    .select()
+    .from(introductions)
+    .where(
+      sql`${introductions.state} LIKE 'proposee.%' AND ${introductions.proposedAt} <= ${new Date(nowMs - REMINDER_DAY * DAY_MS).toISOString()}::timestamptz`,
+    );
+  const report: DeadlineReport = { reminded: 0, expired: 0 };
+  for (const row of waiting) {
+    const context = (row.context as IntroductionContext) ?? null;
+    if (!context) continue;
+    const due =
+      nowMs >= deadlineOf(context.proposedAt)
+        ? 'EXPIRE'
+        : nowMs >= reminderDueAt(context.proposedAt) && context.remindedAt === null
+          ? 'REMIND'
+          : null;
+    if (!due) continue;
+    try {
+      await applyIntroductionEvent(db, { introductionId: row.id, body: { type: due }, actor: { id: null, role: 'system' }, now, mail });
+      if (due === 'EXPIRE') report.expired += 1;
+      else report.reminded += 1;
+    } catch (error) {
+      // Answered or moved meanwhile (409): nothing to do. Anything else is logged, and the other
+      // proposals still get their reminder or expiry.
+      if (error instanceof ApiError && error.status === 409) continue;
+      log.error('échéance d’une mise en relation non traitée', { introductionId: row.id, err: error });
+    }
+  }
+  return report;
+}
+
+/** How often the deadline job runs: a reminder or an expiry is at most this late. */
+export const INTRODUCTION_DEADLINE_INTERVAL_MS = 15 * 60_000;
+
+/**
+ * Runs `runIntroductionDeadlines` every `intervalMs` with the product's clock, as the agency's
+ * mail job does (decision 111); `onQueued` pokes the outbox when a mail was queued.
+ */
+export function startIntroductionDeadlineJob(
+  deps: { db: Db; clock: Clock; site: AgencyMailSite; onQueued?: () => void },
+  intervalMs = INTRODUCTION_DEADLINE_INTERVAL_MS,
+  firstDelayMs = 15_000,
+) {
+  let running: Promise<unknown> = Promise.resolve();
+  const pass = () => {
+    running = running
+      .then(() => runIntroductionDeadlines(deps.db, deps.clock.now(), deps.site))
+      .then((report) => {
+        if (report.reminded + report.expired > 0) {
+          log.info('échéances des mises en relation', { ...report });
+          deps.onQueued?.();
+        }
+      })
+      .catch((error: unknown) => {
+        log.error('tâche des échéances des mises en relation interrompue', { err: error });
+      });
+  };
+  const first = setTimeout(pass, firstDelayMs);
+  const timer = setInterval(pass, intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Timelines: every logged event as a French sentence
+
+type LoggedEvent = typeof introductionEvents.$inferSelect;
+
+export interface TimelineEntry {
+  at: string;
+  sentence: string;
+}
+
+function sentenceOf(e: LoggedEvent, names: SideNames): string {
+  if (e.event === 'PROPOSE') return 'L’équipe a proposé la mise en relation';
+  const p = (e.payload ?? {}) as { reason?: unknown; outcome?: unknown; meetingAt?: unknown };
+  const side = e.side === 'a' || e.side === 'b' ? e.side : undefined;
+  const event: TimelineEvent = {
+    type: e.event,
+    actor: side ? { kind: 'member', side } : { kind: 'staff' },
+    ...(side ? { side } : {}),
+    reason: typeof p.reason === 'string' ? (p.reason as DeclineReason) : null,
+    ...(typeof p.outcome === 'string' ? { outcome: p.outcome as FeedbackOutcome } : {}),
+    ...(typeof p.meetingAt === 'string' ? { meetingAt: p.meetingAt } : {}),
+  };
+  return timelineSentence(event, names);
+}
+
+async function eventsOf(db: Db, introductionId: string): Promise<LoggedEvent[]> {
+  return db
+    .select()
+    .from(introductionEvents)
+    .where(eq(introductionEvents.introductionId, introductionId))
+    .orderBy(introductionEvents.version);
+}
+
+/**
+ * What a member reads of the log: the agency's actions and their own; of the other person only
+ * their acceptance, once both accepted (a decline's reason or a feedback stays with the agency).
+ */
+function memberTimeline(events: readonly LoggedEvent[], side: Side, mutual: boolean, names: SideNames): TimelineEntry[] {
+  return events
+    .filter((e) => e.side === null || e.side === side || (mutual && e.event === 'ACCEPT'))
+    .map((e) => ({ at: e.createdAt.toISOString(), sentence: sentenceOf(e, names) }));
+}
+
+// ---------------------------------------------------------------------------
+// What each side may see
+
+export interface OtherSummary {
+  firstName: string | null;
+  age: number | null;
+  region: string;
+  practice: string;
+  profession: string;
+  familySituation: string;
+}
+
+export interface MemberIntroductionView {
+  id: string;
+  /** For a member, a proposal is only ever `proposee` (whether the other answered is not shown). */
+  state: string;
+  stateLabel: string;
+  proposedAt: string;
+  deadlineAt: string;
+  myAnswer: { status: 'pending' | 'accepted' | 'declined'; at: string | null; reason: string | null };
+  note: string | null;
+  other: OtherSummary | null;
+  /** Why it fits, criterion by criterion (the member's own criteria against the other's summary). */
+  reasons: { criterion: string; met: boolean; reason: string }[];
+  meeting: { at: string; place: string } | null;
+  /** Only once both accepted: the other's e-mail and phone. */
+  contact: { email: string; phone: string | null } | null;
+  /** The member's side of the log, in French, oldest first. */
+  timeline: TimelineEntry[];
+}
+
+/** What the view needs to know about the other side (from `members` and `match_profiles`). */
+export interface OtherPerson {
+  email: string;
+  profile: unknown;
+  matchProfile: MatchProfile | null;
+}
+
+function familySituation(p: MatchProfile): string {
+  const children = p.childrenCount === 0 ? 'sans enfant' : `${p.childrenCount} enfant${p.childrenCount > 1 ? 's' : ''}`;
+  return `${maritalStatusLabels[p.maritalStatus]}, ${children}`;
+}
+
+function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
+  const p = other.matchProfile;
+  if (!p) return null;
+  return {
+    firstName: firstNameOf(other.profile),
+    age: ageOn(p.birthDate, nowMs),
+    region: regionLabels[p.region],
+    practice: prayerPracticeLabels[p.practice],
+    profession: p.profession,
+    familySituation: familySituation(p),
+  };
+}
+
+function reasonsFor(me: MatchProfile | null, other: MatchProfile | null, nowMs: number): MemberIntroductionView['reasons'] {
+  if (!me || !other) return [];
+  // The member's own criteria against the other (never the other's annex), availability aside.
+  const results: CriterionResult[] = [...hardCriteria(me, other, nowMs), ...softScore(me, other, nowMs).reasons].filter(
+    (r) => r.side === 'membre' || (r.side === 'mutuel' && r.criterion !== 'disponibilite'),
+  );
+  return results.map((r) => ({ criterion: r.criterion, met: r.met, reason: r.reason }));
+}
+
+/** ONLY what `side` may see of an introduction: their own answer, the other's summary, contact after mutual acceptance. */
+export function memberView(
+  introduction: IntroductionRow,
+  side: Side,
+  people: { me: MatchProfile | null; myFirstName?: string | null; other: OtherPerson | null },
+  now: Date,
+  events: readonly LoggedEvent[] = [],
+): MemberIntroductionView {
+  const context = introduction.context as IntroductionContext;
+  const other = otherSide(side);
+  const top = introduction.state.split('.')[0] ?? introduction.state;
+  const state = top === 'proposee' ? 'proposee' : introduction.state;
+  const mutual = context.answers.a.status === 'accepted' && context.answers.b.status === 'accepted';
+  const released = mutual && context.disclosures[other].contact !== null && context.consents[other].contact !== null;
+  const phone = (people.other?.profile as { phone?: unknown } | null)?.phone;
+  const answer = context.answers[side];
+  return {
+    id: introduction.id,
+    state,
+    stateLabel: stateLabel(state),
+    proposedAt: context.proposedAt,
+    deadlineAt: new Date(deadlineOf(context.proposedAt)).toISOString(),
+    myAnswer: { status: answer.status, at: answer.at, reason: answer.reason ? declineReasonLabel(answer.reason) : null },
+    note: side === 'a' ? introduction.noteA : introduction.noteB,
+    other: people.other ? summaryOf(people.other, now.getTime()) : null,
+    reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
+    meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
+    contact: released && people.other ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null } : null,
+    timeline: memberTimeline(events, side, mutual, {
+      ...sideLabels,
+      [side]: people.myFirstName ?? sideLabels[side],
+      [other]: (people.other ? firstNameOf(people.other.profile) : null) ?? sideLabels[other],
+    } as SideNames),
+  };
+}
+
+async function otherPerson(executor: MatchingExecutor & Executor, memberId: string): Promise<OtherPerson | null> {
+  const [row] = await executor
+    .select({ email: members.email, profile: members.profile })
+    .from(members)
+    .where(eq(members.id, memberId))
+    .limit(1);
+  if (!row) return null;
+  return { email: row.email, profile: row.profile, matchProfile: await matchProfileOf(executor, memberId) };
+}
+
+/** A member's introductions, newest first, each as `memberView` for their side. */
+export async function memberIntroductions(db: Db, memberId: string, now: Date): Promise<MemberIntroductionView[]> {
+  if (!UUID.test(memberId)) return [];
+  const rows = await db
+    .select()
+    .from(introductions)
+    .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
+    .orderBy(sql`${introductions.createdAt} DESC, ${introductions.id}`);
+  const me = await matchProfileOf(db, memberId);
+  const [self] = await db.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
+  const myFirstName = self ? firstNameOf(self.profile) : null;
+  const views: MemberIntroductionView[] = [];
+  for (const row of rows) {
+    const side = sideOfMember(row, memberId);
+    if (!side) continue;
+    const other = await otherPerson(db, memberOfSide(row, otherSide(side)));
+    views.push(memberView(row, side, { me, myFirstName, other }, now, await eventsOf(db, row.id)));
+  }
+  return views;
+}
+
+/** One of the member's introductions as `memberView`, or null when it is not theirs (404). */
+export async function memberIntroduction(db: Db, memberId: string, id: string, now: Date): Promise<MemberIntroductionView | null> {
+  const views = await memberIntroductions(db, memberId, now);
+  return views.find((view) => view.id === id.toLowerCase()) ?? null;
+}
+
+// ---------------------------------------------------------------------------
+// Staff's views
+
+export interface StaffIntroductionItem {
+  id: string;
+  state: string;
+  stateLabel: string;
+  open: boolean;
+  members: Record<Side, { id: string; firstName: string | null }>;
+  answers: Record<Side, string>;
+  proposedAt: string;
+  deadlineAt: string;
+  version: number;
+}
+
+async function firstNames(db: Db, ids: string[]): Promise<Map<string, string | null>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: members.id, profile: members.profile })
+    .from(members)
+    .where(sql`${members.id} = ANY(${`{${unique.join(',')}}`}::uuid[])`);
+  return new Map(rows.map((r) => [r.id.toLowerCase(), firstNameOf(r.profile)]));
+}
+
+function staffItem(row: IntroductionRow, names: Map<string, string | null>): StaffIntroductionItem {
+  const context = row.context as IntroductionContext;
+  return {
+    id: row.id,
+    state: row.state,
+    stateLabel: stateLabel(row.state),
+    open: isOpen(row.state),
+    members: {
+      a: { id: row.memberA, firstName: names.get(row.memberA.toLowerCase()) ?? null },
+      b: { id: row.memberB, firstName: names.get(row.memberB.toLowerCase()) ?? null },
+    },
+    answers: { a: context.answers.a.status, b: context.answers.b.status },
+    proposedAt: row.proposedAt.toISOString(),
+    deadlineAt: row.deadlineAt.toISOString(),
+    version: row.version,
+  };
+}
+
+export const stateFilters = [...Object.keys(stateLabels), 'ouvertes', 'toutes'] as const;
+
+/** Introductions for staff: the open ones by default (nearest deadline first), or those in one state. */
+export async function staffIntroductions(db: Db, filter: string = 'ouvertes'): Promise<StaffIntroductionItem[]> {
+  const rows = await db.select().from(introductions).orderBy(introductions.deadlineAt, introductions.id);
+  const chosen = rows.filter((row) =>
+    filter === 'toutes' ? true : filter === 'ouvertes' ? isOpen(row.state) : row.state === filter || row.state.startsWith(`${filter}.`),
+  );
+  const names = await firstNames(
+    db,
+    chosen.flatMap((r) => [r.memberA.toLowerCase(), r.memberB.toLowerCase()]),
+  );
+  return chosen.map((row) => staffItem(row, names));
+}
+
+/** One introduction for staff: the item, notes, the whole context (proof of consents) and its log. */
+export async function staffIntroduction(db: Db, id: string) {
+  if (!UUID.test(id)) return null;
+  const [row] = await db.select().from(introductions).where(eq(introductions.id, id.toLowerCase())).limit(1);
+  if (!row) return null;
+  const names = await firstNames(db, [row.memberA.toLowerCase(), row.memberB.toLowerCase()]);
+  const events = await eventsOf(db, row.id);
+  const sideNames: SideNames = {
+    a: names.get(row.memberA.toLowerCase()) ?? sideLabels.a,
+    b: names.get(row.memberB.toLowerCase()) ?? sideLabels.b,
+  };
+  return {
+    ...staffItem(row, names),
+    notes: { a: row.noteA, b: row.noteB },
+    context: row.context as IntroductionContext,
+    events: events.map((e) => ({
+      event: e.event,
+      actorRole: e.actorRole,
+      side: e.side,
+      fromState: e.fromState,
+      toState: e.toState,
+      toStateLabel: stateLabel(e.toState),
+      payload: e.payload,
+      version: e.version,
+      at: e.createdAt.toISOString(),
+      sentence: sentenceOf(e, sideNames),
+    })),
+  };
+}

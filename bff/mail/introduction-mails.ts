@@ -1,0 +1,112 @@
+import { type AgencyMailSite, dateTimeFr, escapeHtml, siteLink } from '#bff/mail/agency-mails.ts';
+import type { OutgoingMail } from '#bff/mail/outbox.ts';
+
+/**
+ * The mails of introductions (issue 22), French, through the outbox. Like the agency's mails
+ * (decision 111) they carry at most the recipient's own first name: never anything about the
+ * other person (no name, no age, no town), who is only ever shown in the member's space.
+ */
+
+export const introductionMailKinds = [
+  'introduction-proposed',
+  'introduction-accepted',
+  'introduction-reminder',
+  'introduction-expired',
+] as const;
+export type IntroductionMailKind = (typeof introductionMailKinds)[number];
+
+interface Recipient {
+  to: string;
+  firstName?: string | null | undefined;
+}
+
+type Block = { text: string } | { link: string; label: string };
+
+/** Where a member reads their proposals. */
+export const PROPOSALS_PATH = '/mon-compte/propositions';
+
+function layout(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  kind: IntroductionMailKind,
+  subject: string,
+  blocks: readonly Block[],
+): OutgoingMail {
+  const name = recipient.firstName?.trim();
+  const hello = name ? `Bonjour ${name},` : 'Bonjour,';
+  const signature = `L’équipe ${site.agency.legalName}`;
+  const a = site.agency;
+  const footer = [`${a.legalName}, ${a.legalForm}`, a.address, `${a.phone} · ${a.email}`];
+  const text = [
+    hello,
+    '',
+    ...blocks.flatMap((b) => ('text' in b ? [b.text, ''] : [`${b.label} : ${b.link}`, ''])),
+    signature,
+    '',
+    '--',
+    ...footer,
+  ].join('\n');
+  const body = blocks
+    .map((b) =>
+      'text' in b
+        ? `<p style="margin:0 0 16px">${escapeHtml(b.text)}</p>`
+        : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="display:inline-block;padding:10px 18px;background:#166534;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(b.label)}</a></p>`,
+    )
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;padding:24px;border-radius:8px">
+<p style="margin:0 0 16px">${escapeHtml(hello)}</p>
+${body}
+<p style="margin:0">${escapeHtml(signature)}</p>
+</div>
+<footer style="max-width:560px;margin:16px auto 0;font-size:12px;color:#6b7280">
+${footer.map((line) => `<p style="margin:0">${escapeHtml(line)}</p>`).join('\n')}
+</footer>
+</body></html>`;
+  return { to: recipient.to, subject, text, html, kind };
+}
+
+/** A new proposal (or a re-opened one): nothing about the other person, only where to read it and until when. */
+export function introductionProposedMail(site: AgencyMailSite, recipient: Recipient, input: { deadline: Date }): OutgoingMail {
+  return layout(site, recipient, 'introduction-proposed', 'Une nouvelle proposition vous attend', [
+    {
+      text: 'L’agence vous propose une mise en relation, choisie d’après vos critères. Le résumé anonymisé du profil et les raisons de cette proposition vous attendent dans votre espace.',
+    },
+    {
+      text: `Vous pouvez accepter ou décliner jusqu’au ${dateTimeFr(input.deadline)}. Rien de vos coordonnées n’est transmis sans l’accord des deux personnes.`,
+    },
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Voir la proposition' },
+  ]);
+}
+
+/** Both accepted: contact details are in the member's space (never in the mail). */
+export function introductionAcceptedMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
+  return layout(site, recipient, 'introduction-accepted', 'Acceptation mutuelle : votre mise en relation', [
+    { text: 'Bonne nouvelle : la proposition a été acceptée des deux côtés. Les coordonnées sont désormais visibles dans votre espace.' },
+    { text: 'L’agence reviendra vers vous pour organiser une première rencontre dans un cadre respectueux.' },
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
+  ]);
+}
+
+/** Day 5 of 7, to whoever has not answered yet. */
+export function introductionReminderMail(site: AgencyMailSite, recipient: Recipient, input: { deadline: Date }): OutgoingMail {
+  return layout(site, recipient, 'introduction-reminder', 'Rappel : une proposition attend votre réponse', [
+    {
+      text: `Une proposition attend toujours votre réponse. Il vous reste jusqu’au ${dateTimeFr(input.deadline)} pour accepter ou décliner.`,
+    },
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Répondre à la proposition' },
+  ]);
+}
+
+/** The 7 days passed without both answers. */
+export function introductionExpiredMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
+  return layout(site, recipient, 'introduction-expired', 'Une proposition a expiré', [
+    {
+      text: 'Le délai de réponse de 7 jours d’une proposition est passé sans les deux réponses : elle a expiré et aucune coordonnée n’a été transmise.',
+    },
+    { text: 'L’agence continue de chercher pour vous ; n’hésitez pas à nous écrire si vos critères ont changé.' },
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
+  ]);
+}
