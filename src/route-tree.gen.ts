@@ -28,6 +28,7 @@ import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
 import { Route as MonCompteInscriptionRouteRouteImport } from './routes/mon-compte/inscription/route'
 import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
 import { Route as MonCompteMonProfilRouteImport } from './routes/mon-compte/mon-profil'
+import { Route as MonComptePropositionsRouteImport } from './routes/mon-compte/propositions'
 import { Route as MonCompteConfirmerEmailRouteImport } from './routes/mon-compte_/confirmer-email'
 import { Route as AuthConnexionIndexRouteImport } from './routes/_auth/connexion/index'
 import { Route as AuthConnexionNouveauCompteRouteImport } from './routes/_auth/connexion/nouveau-compte'
@@ -54,6 +55,8 @@ import { Route as MonCompteInscriptionPrendreUnRendezVousRouteImport } from './r
 import { Route as MonCompteInscriptionProfilRouteImport } from './routes/mon-compte/inscription/profil'
 import { Route as MonCompteInscriptionQuestionnaireProfilRouteImport } from './routes/mon-compte/inscription/questionnaire-profil'
 import { Route as DashboardStaffMemberMemberIdRouteImport } from './routes/dashboard/_staff/member/$memberId'
+import { Route as DashboardStaffMisesEnRelationIndexRouteImport } from './routes/dashboard/_staff/mises-en-relation/index'
+import { Route as DashboardStaffMisesEnRelationIdRouteImport } from './routes/dashboard/_staff/mises-en-relation/$id'
 
 const AuthRouteRoute = AuthRouteRouteImport.update({
   id: '/_auth',
@@ -150,6 +153,11 @@ const MonCompteMessagesRoute = MonCompteMessagesRouteImport.update({
 const MonCompteMonProfilRoute = MonCompteMonProfilRouteImport.update({
   id: '/mon-profil',
   path: '/mon-profil',
+  getParentRoute: () => MonCompteRouteRoute,
+} as any)
+const MonComptePropositionsRoute = MonComptePropositionsRouteImport.update({
+  id: '/propositions',
+  path: '/propositions',
   getParentRoute: () => MonCompteRouteRoute,
 } as any)
 const MonCompteConfirmerEmailRoute = MonCompteConfirmerEmailRouteImport.update({
@@ -300,6 +308,18 @@ const DashboardStaffMemberMemberIdRoute =
     path: '/member/$memberId',
     getParentRoute: () => DashboardStaffRouteRoute,
   } as any)
+const DashboardStaffMisesEnRelationIndexRoute =
+  DashboardStaffMisesEnRelationIndexRouteImport.update({
+    id: '/mises-en-relation/',
+    path: '/mises-en-relation/',
+    getParentRoute: () => DashboardStaffRouteRoute,
+  } as any)
+const DashboardStaffMisesEnRelationIdRoute =
+  DashboardStaffMisesEnRelationIdRouteImport.update({
+    id: '/mises-en-relation/$id',
+    path: '/mises-en-relation/$id',
+    getParentRoute: () => DashboardStaffRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof DefaultIndexRoute
@@ -317,6 +337,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte/': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
@@ -344,6 +365,8 @@ export interface FileRoutesByFullPath {
   '/dashboard/': typeof DashboardStaffIndexRoute
   '/mon-compte/inscription/': typeof MonCompteInscriptionIndexRoute
   '/dashboard/member/$memberId': typeof DashboardStaffMemberMemberIdRoute
+  '/dashboard/mises-en-relation/$id': typeof DashboardStaffMisesEnRelationIdRoute
+  '/dashboard/mises-en-relation/': typeof DashboardStaffMisesEnRelationIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof DefaultIndexRoute
@@ -359,6 +382,7 @@ export interface FileRoutesByTo {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte': typeof MonCompteIndexRoute
   '/connexion/nouveau-compte': typeof AuthConnexionNouveauCompteRoute
@@ -385,6 +409,8 @@ export interface FileRoutesByTo {
   '/inscription-agence-matrimoniale-musulmane': typeof DefaultInscriptionAgenceMatrimonialeMusulmaneIndexRoute
   '/mon-compte/inscription': typeof MonCompteInscriptionIndexRoute
   '/dashboard/member/$memberId': typeof DashboardStaffMemberMemberIdRoute
+  '/dashboard/mises-en-relation/$id': typeof DashboardStaffMisesEnRelationIdRoute
+  '/dashboard/mises-en-relation': typeof DashboardStaffMisesEnRelationIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -405,6 +431,7 @@ export interface FileRoutesById {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte_/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/_default/': typeof DefaultIndexRoute
   '/mon-compte/': typeof MonCompteIndexRoute
@@ -433,6 +460,8 @@ export interface FileRoutesById {
   '/dashboard/_staff/': typeof DashboardStaffIndexRoute
   '/mon-compte/inscription/': typeof MonCompteInscriptionIndexRoute
   '/dashboard/_staff/member/$memberId': typeof DashboardStaffMemberMemberIdRoute
+  '/dashboard/_staff/mises-en-relation/$id': typeof DashboardStaffMisesEnRelationIdRoute
+  '/dashboard/_staff/mises-en-relation/': typeof DashboardStaffMisesEnRelationIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -452,6 +481,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/propositions'
     | '/mon-compte/confirmer-email'
     | '/mon-compte/'
     | '/connexion/nouveau-compte'
@@ -479,6 +509,8 @@ export interface FileRouteTypes {
     | '/dashboard/'
     | '/mon-compte/inscription/'
     | '/dashboard/member/$memberId'
+    | '/dashboard/mises-en-relation/$id'
+    | '/dashboard/mises-en-relation/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -494,6 +526,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/propositions'
     | '/mon-compte/confirmer-email'
     | '/mon-compte'
     | '/connexion/nouveau-compte'
@@ -520,6 +553,8 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane'
     | '/mon-compte/inscription'
     | '/dashboard/member/$memberId'
+    | '/dashboard/mises-en-relation/$id'
+    | '/dashboard/mises-en-relation'
   id:
     | '__root__'
     | '/_auth'
@@ -539,6 +574,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/propositions'
     | '/mon-compte_/confirmer-email'
     | '/_default/'
     | '/mon-compte/'
@@ -567,6 +603,8 @@ export interface FileRouteTypes {
     | '/dashboard/_staff/'
     | '/mon-compte/inscription/'
     | '/dashboard/_staff/member/$memberId'
+    | '/dashboard/_staff/mises-en-relation/$id'
+    | '/dashboard/_staff/mises-en-relation/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -712,6 +750,13 @@ declare module '@tanstack/react-router' {
       path: '/mon-profil'
       fullPath: '/mon-compte/mon-profil'
       preLoaderRoute: typeof MonCompteMonProfilRouteImport
+      parentRoute: typeof MonCompteRouteRoute
+    }
+    '/mon-compte/propositions': {
+      id: '/mon-compte/propositions'
+      path: '/propositions'
+      fullPath: '/mon-compte/propositions'
+      preLoaderRoute: typeof MonComptePropositionsRouteImport
       parentRoute: typeof MonCompteRouteRoute
     }
     '/mon-compte_/confirmer-email': {
@@ -896,6 +941,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffMemberMemberIdRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/mises-en-relation/': {
+      id: '/dashboard/_staff/mises-en-relation/'
+      path: '/mises-en-relation'
+      fullPath: '/dashboard/mises-en-relation/'
+      preLoaderRoute: typeof DashboardStaffMisesEnRelationIndexRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
+    '/dashboard/_staff/mises-en-relation/$id': {
+      id: '/dashboard/_staff/mises-en-relation/$id'
+      path: '/mises-en-relation/$id'
+      fullPath: '/dashboard/mises-en-relation/$id'
+      preLoaderRoute: typeof DashboardStaffMisesEnRelationIdRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
   }
 }
 
@@ -965,6 +1024,8 @@ interface DashboardStaffRouteRouteChildren {
   DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
   DashboardStaffMemberMemberIdRoute: typeof DashboardStaffMemberMemberIdRoute
+  DashboardStaffMisesEnRelationIdRoute: typeof DashboardStaffMisesEnRelationIdRoute
+  DashboardStaffMisesEnRelationIndexRoute: typeof DashboardStaffMisesEnRelationIndexRoute
 }
 
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
@@ -973,6 +1034,9 @@ const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
   DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,
   DashboardStaffMemberMemberIdRoute: DashboardStaffMemberMemberIdRoute,
+  DashboardStaffMisesEnRelationIdRoute: DashboardStaffMisesEnRelationIdRoute,
+  DashboardStaffMisesEnRelationIndexRoute:
+    DashboardStaffMisesEnRelationIndexRoute,
 }
 
 const DashboardStaffRouteRouteWithChildren =
@@ -1034,6 +1098,7 @@ interface MonCompteRouteRouteChildren {
   MonCompteInscriptionRouteRoute: typeof MonCompteInscriptionRouteRouteWithChildren
   MonCompteMessagesRoute: typeof MonCompteMessagesRoute
   MonCompteMonProfilRoute: typeof MonCompteMonProfilRoute
+  MonComptePropositionsRoute: typeof MonComptePropositionsRoute
   MonCompteIndexRoute: typeof MonCompteIndexRoute
 }
 
@@ -1041,6 +1106,7 @@ const MonCompteRouteRouteChildren: MonCompteRouteRouteChildren = {
   MonCompteInscriptionRouteRoute: MonCompteInscriptionRouteRouteWithChildren,
   MonCompteMessagesRoute: MonCompteMessagesRoute,
   MonCompteMonProfilRoute: MonCompteMonProfilRoute,
+  MonComptePropositionsRoute: MonComptePropositionsRoute,
   MonCompteIndexRoute: MonCompteIndexRoute,
 }
 

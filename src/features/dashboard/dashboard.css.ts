@@ -119,9 +119,10 @@ export const badge = styleVariants({
 export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space[3] });
 export const idLine = style({ display: 'flex', alignItems: 'center', gap: vars.space[2], flexWrap: 'wrap' });
 export const code = style({ fontFamily: vars.font.mono, fontSize: vars.fontSize.sm });
+/** Labels take at most 40 % of the width: a long label must not squeeze its value to a letter a line on a phone. */
 export const definitions = style({
   display: 'grid',
-  gridTemplateColumns: 'minmax(8rem, max-content) minmax(0, 1fr)',
+  gridTemplateColumns: 'fit-content(40%) minmax(0, 1fr)',
   gap: `${vars.space[1]} ${vars.space[4]}`,
   margin: 0,
 });

@@ -8,6 +8,7 @@ import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } f
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
+import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
   contractRows,
@@ -88,6 +89,7 @@ export function DashboardMemberPage() {
       <FormAlert tone="error">{error}</FormAlert>
 
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
+      <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
       <MemberAccessLog memberId={member.id} />
     </div>
   );

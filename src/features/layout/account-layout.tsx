@@ -21,6 +21,11 @@ export function AccountLayout() {
               </Link>
             </li>
             <li>
+              <Link to="/mon-compte/propositions" className={styles.accountNavLink}>
+                Mes propositions
+              </Link>
+            </li>
+            <li>
               <Link to="/mon-compte/messages" className={styles.accountNavLink}>
                 Messages
               </Link>

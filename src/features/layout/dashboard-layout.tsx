@@ -27,6 +27,11 @@ export function DashboardLayout() {
                     </Link>
                   </li>
                   <li>
+                    <Link to="/dashboard/mises-en-relation" className={styles.dashLink}>
+                      Mises en relation
+                    </Link>
+                  </li>
+                  <li>
                     <Link to="/dashboard/message-direct" className={styles.dashLink}>
                       Message direct
                     </Link>

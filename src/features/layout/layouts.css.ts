@@ -99,7 +99,8 @@ export const dashBrand = style({
   marginInlineEnd: 'auto',
 });
 
-export const dashNavList = style({ display: 'flex', gap: vars.space[1], margin: 0, padding: 0, listStyle: 'none' });
+/** Wraps on a phone: five entries do not fit in 390 px. */
+export const dashNavList = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[1], margin: 0, padding: 0, listStyle: 'none' });
 
 export const dashLink = style({
   display: 'inline-flex',
@@ -107,6 +108,7 @@ export const dashLink = style({
   minHeight: '2.5rem',
   paddingInline: vars.space[3],
   borderRadius: vars.radius.md,
+  whiteSpace: 'nowrap',
   color: vars.color.gray[200],
   textDecoration: 'none',
   selectors: {

@@ -1,0 +1,179 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { type Candidate, listCandidates, proposeIntroduction } from '#src/features/introductions/introductions-api.ts';
+import * as own from '#src/features/introductions/introductions.css.ts';
+import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+/**
+ * The "Candidats" section of a member's file: active members of the other gender ranked by the
+ * two-way score, each with its reasons, and "Proposer" (a note to each side) for one of them.
+ */
+export function CandidatesSection({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
+  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [blocked, setBlocked] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const result = await listCandidates(memberId);
+    if (result.ok) {
+      setCandidates(result.data.candidates);
+      setBlocked(result.data.member.unavailableReason ?? null);
+      setError(null);
+    } else setError(result.error.message);
+  }, [memberId]);
+  useEffect(() => {
+    if (active) void load();
+  }, [active, load]);
+
+  return (
+    <section className={styles.card} aria-labelledby="candidates-title">
+      <h2 id="candidates-title" className={styles.cardTitle}>
+        Candidats
+      </h2>
+      {!active ? (
+        <p className={styles.muted}>Les candidats s’affichent une fois le membre actif (parcours d’inscription terminé).</p>
+      ) : (
+        <>
+          <p className={styles.muted}>
+            Les membres actifs qui respectent les critères stricts des deux côtés, classés par score ; les personnes déjà proposées, en
+            pause ou dans une mise en relation en cours n’y sont pas.
+          </p>
+          <FormAlert tone="error">{error}</FormAlert>
+          {candidates === null && !error ? <p className={styles.muted}>Chargement…</p> : null}
+          {candidates?.length === 0 ? (
+            <p role="status">
+              {blocked ? `Aucune proposition possible pour l’instant. Raison : ${blocked}.` : 'Aucun candidat pour l’instant.'}
+            </p>
+          ) : null}
+          {candidates && candidates.length > 0 ? (
+            <ol className={own.candidates} aria-label={`Candidats pour ${memberName}`}>
+              {candidates.map((c, index) => (
+                <li key={c.memberId} className={own.candidate} data-testid="candidate">
+                  <div className={styles.header}>
+                    <h3 className={styles.cardTitle}>
+                      {index + 1}. {c.firstName ?? 'Membre'}
+                      {c.age === null ? '' : `, ${c.age} ans`}
+                    </h3>
+                    <span className={styles.badge.neutral}>{scoreText(c.score, c.maxScore)}</span>
+                  </div>
+                  <p className={styles.muted}>{[c.region, c.practice, c.profession, c.familySituation].filter(Boolean).join(' · ')}</p>
+                  <details>
+                    <summary>
+                      Pourquoi ({c.reasons.filter((r) => r.met).length} critères sur {c.reasons.length} respectés)
+                    </summary>
+                    {reasonGroups(c.reasons, memberName, c.firstName ?? 'le candidat').map((group) => (
+                      <div key={group.title}>
+                        <h4 className={own.groupTitle}>{group.title}</h4>
+                        <ul className={own.criteria}>
+                          {group.reasons.map((r) => (
+                            <li key={`${r.criterion}-${r.reason}`} className={own.criterion}>
+                              <span className={r.met ? own.mark.met : own.mark.unmet} aria-hidden="true">
+                                {r.met ? '✓' : '✗'}
+                              </span>
+                              <span>
+                                {criterionLabel(r.criterion)} ({criterionVerdict(r.met).toLowerCase()}) : {r.reason}
+                              </span>
+                            </li>
+                          ))}
+                        </ul>
+                      </div>
+                    ))}
+                  </details>
+                  <div className={own.candidateActions}>
+                    <ProposeDialog memberId={memberId} memberName={memberName} candidate={c} />
+                    <Link to="/dashboard/member/$memberId" params={{ memberId: c.memberId }}>
+                      Fiche {c.firstName ? ofName(c.firstName) : 'du membre'}
+                    </Link>
+                  </div>
+                </li>
+              ))}
+            </ol>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; memberName: string; candidate: Candidate }) {
+  const ids = { a: useId(), b: useId() };
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const other = candidate.firstName ?? 'ce membre';
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const noteA = String(data.get('noteA') ?? '').trim();
+    const noteB = String(data.get('noteB') ?? '').trim();
+    setSending(true);
+    setError(null);
+    const result = await proposeIntroduction({
+      a: memberId,
+      b: candidate.memberId,
+      ...(noteA ? { noteA } : {}),
+      ...(noteB ? { noteB } : {}),
+    });
+    setSending(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    notify({ title: `Proposition envoyée à ${memberName} et ${other}.`, variant: 'success' });
+    setOpen(false);
+    const id = result.data.introduction?.id;
+    if (typeof id === 'string') await navigate({ to: '/dashboard/mises-en-relation/$id', params: { id } });
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setError(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <Button aria-label={`Proposer ${other} à ${memberName}`}>Proposer</Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={own.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>
+            Proposer {other} à {memberName}
+          </Dialog.Title>
+          <Dialog.Description className={styles.muted}>
+            Chacun reçoit un résumé anonyme de l’autre et 7 jours pour répondre. Un mot de votre part accompagne la proposition.
+          </Dialog.Description>
+          <form className={styles.form} onSubmit={submit} noValidate>
+            <label className={styles.control} htmlFor={ids.a}>
+              Note pour {memberName} (facultative)
+              <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+            </label>
+            <label className={styles.control} htmlFor={ids.b}>
+              Note pour {other} (facultative)
+              <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+            </label>
+            <FormAlert tone="error">{error}</FormAlert>
+            <div className={styles.actions}>
+              <Button type="submit" loading={sending} loadingText="Envoi…">
+                Envoyer la proposition
+              </Button>
+              <Dialog.Close asChild>
+                <Button variant="ghost">Annuler</Button>
+              </Dialog.Close>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,287 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
+import { eventLabel, type Side } from '#machines/introductions/labels.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import * as own from '#src/features/introductions/introductions.css.ts';
+import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import {
+  getIntroduction,
+  type StaffEventBody,
+  type StaffIntroductionDetail,
+  sendStaffEvent,
+} from '#src/features/introductions/introductions-api.ts';
+import {
+  answerLabel,
+  eventSentence,
+  localInputToIso,
+  ofName,
+  type StaffEventType,
+  sideNames,
+  staffActionsFor,
+} from '#src/features/introductions/introductions-view.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+const route = getRouteApi('/dashboard/_staff/mises-en-relation/$id');
+
+type Run = (body: StaffEventBody) => Promise<string | null>;
+
+/** `/dashboard/mises-en-relation/{id}`: both sides, their answers, the notes, the log and the staff actions. */
+export function IntroductionDetailPage() {
+  const { id } = route.useParams();
+  const [detail, setDetail] = useState<StaffIntroductionDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const result = await getIntroduction(id);
+    if (result.ok) {
+      const data = result.data as StaffIntroductionDetail | { introduction: StaffIntroductionDetail };
+      setDetail('introduction' in data ? data.introduction : data);
+      setError(null);
+    } else setError(result.error.message);
+  }, [id]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const run: Run = async (body) => {
+    const result = await sendStaffEvent(id, body);
+    await load();
+    if (!result.ok) return result.error.message;
+    notify({ title: `${eventLabel(body.type)} : c’est fait.`, variant: 'success' });
+    return null;
+  };
+
+  if (!detail) {
+    return (
+      <div className={styles.page}>
+        <h1 className={styles.title}>Mise en relation</h1>
+        <FormAlert tone="error">{error}</FormAlert>
+        {error ? null : <p className={styles.muted}>Chargement…</p>}
+        <Link to="/dashboard/mises-en-relation">Toutes les mises en relation</Link>
+      </div>
+    );
+  }
+
+  const names = sideNames(detail.members);
+  const meeting = detail.context.meeting ?? null;
+  return (
+    <div className={styles.page}>
+      <div className={styles.header}>
+        <h1 className={styles.title}>
+          {names.a} et {names.b}
+        </h1>
+        <span className={own.stateBadge}>{detail.stateLabel}</span>
+      </div>
+      <Link to="/dashboard/mises-en-relation">Toutes les mises en relation</Link>
+      <FormAlert tone="error">{error}</FormAlert>
+
+      <div className={styles.grid}>
+        {(['a', 'b'] as const).map((side) => (
+          <SideCard key={side} detail={detail} side={side} name={names[side]} />
+        ))}
+      </div>
+
+      <div className={styles.grid}>
+        <section className={styles.card} aria-labelledby="follow-title">
+          <h2 id="follow-title" className={styles.cardTitle}>
+            Suivi
+          </h2>
+          <dl className={styles.definitions}>
+            <dt>Proposée le</dt>
+            <dd>{formatDateTime(detail.proposedAt)}</dd>
+            <dt>Réponse attendue avant</dt>
+            <dd>{detail.state.startsWith('proposee') ? formatDateTime(detail.deadlineAt) : '—'}</dd>
+            <dt>Première rencontre</dt>
+            <dd>{meeting ? `${formatDateTime(meeting.at)}, ${meeting.place}` : 'non planifiée'}</dd>
+          </dl>
+          <StaffActions state={detail.state} meetingAt={meeting?.at ?? null} run={run} />
+        </section>
+        <section className={styles.card} aria-labelledby="log-title">
+          <h2 id="log-title" className={styles.cardTitle}>
+            Historique
+          </h2>
+          {detail.events.length === 0 ? (
+            <p className={styles.muted}>Aucun événement.</p>
+          ) : (
+            <ol className={styles.timeline} aria-label="Historique de la mise en relation">
+              {detail.events.map((e) => (
+                <li key={e.version} className={styles.timelineItem}>
+                  <time dateTime={e.at}>{formatDateTime(e.at)}</time> — {eventSentence(e, names)}
+                  <br />
+                  <span className={styles.muted}>→ {e.toStateLabel}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; side: Side; name: string }) {
+  const answer = detail.context.answers?.[side];
+  const feedback = detail.context.feedback?.[side];
+  const titleId = `side-${side}`;
+  return (
+    <section className={styles.card} aria-labelledby={titleId}>
+      <h2 id={titleId} className={styles.cardTitle}>
+        {name}
+      </h2>
+      <Link to="/dashboard/member/$memberId" params={{ memberId: detail.members[side].id }}>
+        Fiche {ofName(name)}
+      </Link>
+      <dl className={styles.definitions}>
+        <dt>Réponse</dt>
+        <dd>
+          {answerLabel(detail.answers[side])}
+          {answer?.at ? ` le ${formatDateTime(answer.at)}` : ''}
+        </dd>
+        {answer?.comment ? (
+          <>
+            <dt>Commentaire</dt>
+            <dd className={styles.pre}>{answer.comment}</dd>
+          </>
+        ) : null}
+        {feedback ? (
+          <>
+            <dt>Retour</dt>
+            <dd>{eventSentence({ event: 'FEEDBACK', actorRole: 'member', side, payload: { ...feedback } }, { a: name, b: name })}</dd>
+          </>
+        ) : null}
+        <dt>Mot de l’équipe</dt>
+        <dd className={styles.pre}>{detail.notes[side] ?? 'aucune'}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/** The staff events the chart allows in this state, each in a dialog ("held" only once the meeting has started). */
+function StaffActions({ state, meetingAt, run }: { state: string; meetingAt: string | null; run: Run }) {
+  const actions = staffActionsFor(state);
+  if (actions.length === 0) return <p className={styles.muted}>Aucune action possible dans cet état.</p>;
+  const notStarted = meetingAt !== null && Date.parse(meetingAt) > Date.now();
+  return (
+    <>
+      <div className={styles.actions}>
+        {actions.map((type) =>
+          type === 'RECORD_MEETING_HELD' && notStarted ? null : (
+            <ActionDialog key={type} type={type} moving={type === 'PLAN_MEETING' && meetingAt !== null} run={run} />
+          ),
+        )}
+      </div>
+      {actions.includes('RECORD_MEETING_HELD') && notStarted && meetingAt ? (
+        <p className={styles.muted}>La rencontre pourra être notée comme faite à partir du {formatDateTime(meetingAt)}.</p>
+      ) : null}
+    </>
+  );
+}
+
+const movingText = { button: 'Déplacer la rencontre', description: 'La nouvelle date et le lieu sont envoyés aux deux membres.' };
+
+const actionTexts: Record<StaffEventType, { button: string; description: string }> = {
+  PLAN_MEETING: { button: 'Planifier la rencontre', description: 'La date et le lieu sont envoyés aux deux membres.' },
+  RECORD_MEETING_HELD: {
+    button: 'La rencontre a eu lieu',
+    description: 'Les deux membres pourront alors donner leur retour. Confirmez-vous ?',
+  },
+  CLOSE: { button: 'Clore', description: 'La mise en relation est close ; la note reste dans l’historique.' },
+  REOPEN: { button: 'Rouvrir', description: 'Une nouvelle proposition est faite aux deux membres, avec un nouveau délai de 7 jours.' },
+};
+
+function ActionDialog({ type, moving = false, run }: { type: StaffEventType; moving?: boolean; run: Run }) {
+  const ids = { when: useId(), place: useId(), note: useId() };
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const text = moving ? movingText : actionTexts[type];
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    let body: StaffEventBody;
+    if (type === 'PLAN_MEETING') {
+      const meetingAt = localInputToIso(String(data.get('meetingAt') ?? ''));
+      const place = String(data.get('place') ?? '').trim();
+      if (!meetingAt || !place) {
+        setError('Veuillez indiquer la date, l’heure et le lieu de la rencontre.');
+        return;
+      }
+      body = { type, meetingAt, place };
+    } else if (type === 'CLOSE' || type === 'REOPEN') {
+      const note = String(data.get('note') ?? '').trim();
+      if (!note) {
+        setError('Une note est demandée.');
+        return;
+      }
+      body = { type, note };
+    } else body = { type };
+    setRunning(true);
+    setError(null);
+    const failure = await run(body);
+    setRunning(false);
+    if (failure) setError(failure);
+    else setOpen(false);
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setError(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <Button variant={type === 'CLOSE' ? 'secondary' : 'primary'} className={type === 'CLOSE' ? styles.dangerButton : undefined}>
+          {text.button}
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>{moving ? 'Déplacer la première rencontre' : eventLabel(type)}</Dialog.Title>
+          <Dialog.Description className={styles.muted}>{text.description}</Dialog.Description>
+          <form className={styles.form} onSubmit={submit} noValidate>
+            {type === 'PLAN_MEETING' ? (
+              <>
+                <label className={styles.control} htmlFor={ids.when}>
+                  Date et heure
+                  <input id={ids.when} name="meetingAt" type="datetime-local" className={styles.input} required />
+                </label>
+                <label className={styles.control} htmlFor={ids.place}>
+                  Lieu
+                  <input id={ids.place} name="place" className={styles.input} maxLength={PLACE_MAX_LENGTH} required />
+                </label>
+              </>
+            ) : null}
+            {type === 'CLOSE' || type === 'REOPEN' ? (
+              <label className={styles.control} htmlFor={ids.note}>
+                Note (obligatoire)
+                <textarea id={ids.note} name="note" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required />
+              </label>
+            ) : null}
+            <FormAlert tone="error">{error}</FormAlert>
+            <div className={styles.actions}>
+              <Button
+                type="submit"
+                loading={running}
+                loadingText="En cours…"
+                className={type === 'CLOSE' ? styles.dangerConfirm : undefined}
+              >
+                {type === 'RECORD_MEETING_HELD' ? 'Confirmer' : text.button}
+              </Button>
+              <Dialog.Close asChild>
+                <Button variant="ghost">Ne rien changer</Button>
+              </Dialog.Close>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,202 @@
+import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { media, vars } from '#src/styles/theme.css.ts';
+
+/* Mes propositions: one card per proposal */
+export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[6] });
+
+export const card = style({
+  marginTop: vars.space[6],
+  padding: vars.space[5],
+  borderRadius: vars.radius.xl,
+  border: `1px solid ${vars.color.gray[200]}`,
+  backgroundColor: vars.color.surface,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[4],
+  minWidth: 0,
+  '@media': { [media.md]: { padding: vars.space[6] } },
+});
+
+export const cardHeader = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'baseline',
+  justifyContent: 'space-between',
+  gap: vars.space[2],
+});
+
+export const cardTitle = style({ margin: 0, fontSize: vars.fontSize.xl, color: vars.color.primary[900] });
+
+export const sectionTitle = style({ margin: 0, fontSize: vars.fontSize.base, fontWeight: vars.fontWeight.semibold });
+
+export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+
+export const paragraph = style({ margin: 0, overflowWrap: 'anywhere' });
+
+export const note = style({
+  margin: 0,
+  padding: vars.space[3],
+  borderLeft: `3px solid ${vars.color.primary[300]}`,
+  backgroundColor: vars.color.background,
+  whiteSpace: 'pre-wrap',
+  overflowWrap: 'anywhere',
+});
+
+/* Label above value on a phone, side by side from md up */
+export const facts = style({
+  margin: 0,
+  display: 'grid',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  columnGap: vars.space[4],
+  rowGap: vars.space[1],
+  '@media': { [media.md]: { gridTemplateColumns: 'max-content minmax(0, 1fr)', rowGap: vars.space[2] } },
+});
+export const factLabel = style({ color: vars.color.textMuted, fontSize: vars.fontSize.sm });
+export const factValue = style({
+  margin: 0,
+  marginBottom: vars.space[2],
+  fontWeight: vars.fontWeight.medium,
+  overflowWrap: 'anywhere',
+  '@media': { [media.md]: { marginBottom: 0 } },
+});
+
+export const criteria = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[2] });
+export const criterion = style({ display: 'flex', gap: vars.space[2], alignItems: 'flex-start', overflowWrap: 'anywhere' });
+export const mark = styleVariants({
+  met: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.success, minWidth: '1.25rem' },
+  unmet: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.danger, minWidth: '1.25rem' },
+});
+
+export const badge = styleVariants({
+  neutral: {
+    display: 'inline-block',
+    padding: `0 ${vars.space[2]}`,
+    borderRadius: vars.radius.full,
+    backgroundColor: vars.color.gray[100],
+    fontSize: vars.fontSize.sm,
+  },
+  success: {
+    display: 'inline-block',
+    padding: `0 ${vars.space[2]}`,
+    borderRadius: vars.radius.full,
+    backgroundColor: vars.color.successSurface,
+    color: vars.color.success,
+    fontSize: vars.fontSize.sm,
+  },
+  warning: {
+    display: 'inline-block',
+    padding: `0 ${vars.space[2]}`,
+    borderRadius: vars.radius.full,
+    backgroundColor: vars.color.warningSurface,
+    color: vars.color.warning,
+    fontSize: vars.fontSize.sm,
+  },
+});
+
+export const highlight = style({
+  padding: vars.space[4],
+  borderRadius: vars.radius.lg,
+  backgroundColor: vars.color.successSurface,
+  border: `1px solid ${vars.color.success}`,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[2],
+});
+
+export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[3] });
+
+export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[4] });
+
+export const control = style({ display: 'flex', flexDirection: 'column', gap: vars.space[1], fontWeight: vars.fontWeight.medium });
+
+export const textarea = style({
+  minHeight: '6rem',
+  padding: `${vars.space[2]} ${vars.space[3]}`,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  fontSize: vars.fontSize.base,
+  fontFamily: vars.font.body,
+  backgroundColor: vars.color.background,
+  color: vars.color.text,
+  resize: 'vertical',
+  selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '1px' } },
+});
+
+/* Radix dialog (the member area does not load the dashboard's styles) */
+export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
+export const dialog = style({
+  position: 'fixed',
+  top: '50%',
+  left: '50%',
+  transform: 'translate(-50%, -50%)',
+  width: 'min(30rem, calc(100vw - 2rem))',
+  maxHeight: 'calc(100dvh - 2rem)',
+  overflowY: 'auto',
+  backgroundColor: vars.color.background,
+  borderRadius: vars.radius.lg,
+  boxShadow: vars.shadow.lg,
+  padding: vars.space[6],
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[4],
+  zIndex: vars.zIndex.dialog,
+});
+export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+
+/* Staff: candidates */
+export const candidates = style({
+  listStyle: 'none',
+  margin: 0,
+  padding: 0,
+  display: 'grid',
+  gap: vars.space[4],
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.lg]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});
+export const candidate = style({
+  padding: vars.space[4],
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.surface,
+  border: `1px solid ${vars.color.gray[200]}`,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+  minWidth: 0,
+});
+export const sides = style({
+  display: 'grid',
+  gap: vars.space[4],
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.md]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
+});
+
+export const plainFieldset = style({ border: 0, margin: 0, padding: 0, minWidth: 0 });
+export const select = style([textarea, { minHeight: '2.5rem', resize: 'none' }]);
+
+export const groupTitle = style({
+  margin: `${vars.space[3]} 0 ${vars.space[2]}`,
+  fontSize: vars.fontSize.sm,
+  fontWeight: vars.fontWeight.semibold,
+  color: vars.color.textMuted,
+});
+
+/* Staff: a filter whose long option labels must not widen the card on a phone */
+export const fitControl = style({ maxWidth: '100%', minWidth: 0 });
+export const fitSelect = style({ maxWidth: '100%', minWidth: 0, textOverflow: 'ellipsis' });
+
+/** A state label, often long: a rounded box (not a pill) that wraps cleanly. */
+export const stateBadge = style({
+  display: 'inline-block',
+  padding: `${vars.space[1]} ${vars.space[2]}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.gray[100],
+  fontSize: vars.fontSize.xs,
+  lineHeight: 1.4,
+  maxWidth: '16rem',
+});
+
+export const candidateActions = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space[4] });
+
+export const details = style({ display: 'flex', flexDirection: 'column', gap: vars.space[2] });
+globalStyle(`${details} > summary`, { cursor: 'pointer' });
+globalStyle(`${details}[open] > summary`, { marginBottom: vars.space[2] });

@@ -1,0 +1,434 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { COMMENT_MAX_LENGTH } from '#machines/introductions/events.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { RadioGroup } from '#src/components/ui/radio-group.tsx';
+import * as accountStyles from '#src/features/account/account.css.ts';
+import {
+  listMyIntroductions,
+  type MemberEventBody,
+  type MemberIntroduction,
+  sendMemberEvent,
+} from '#src/features/introductions/introductions-api.ts';
+import * as styles from '#src/features/introductions/introductions.css.ts';
+import {
+  criterionLabel,
+  criterionVerdict,
+  deadlineText,
+  declineReasonOptions,
+  feedbackOutcomeOptions,
+  formatLongDateTime,
+  proposalStage,
+  sortProposals,
+  summaryTitle,
+} from '#src/features/introductions/introductions-view.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
+
+/**
+ * `/mon-compte/propositions` ("Mes propositions", issue 22): each proposal of the agency as a card
+ * — an anonymised summary, why it fits the member's criteria one by one, the deadline, accept or
+ * decline (with a reason); once both accepted, the contact details and the first meeting; after
+ * the meeting, the member's feedback.
+ */
+export function ProposalsPage() {
+  const [items, setItems] = useState<MemberIntroduction[] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const result = await listMyIntroductions();
+    if (result.ok) {
+      setItems(result.data.introductions);
+      setFailed(null);
+    } else setFailed(result.error.message);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const send: Send = async (id, body, success) => {
+    const result = await sendMemberEvent(id, body);
+    if (!result.ok) {
+      await load();
+      return result.error.message;
+    }
+    notify({ title: success, variant: 'success' });
+    await load();
+    return null;
+  };
+
+  const now = Date.now();
+  return (
+    <>
+      <h1 className={accountStyles.title}>Mes propositions</h1>
+      <p className={accountStyles.text}>
+        Les personnes que l’agence vous présente, choisies d’après vos critères. Rien de vous n’est montré à l’autre personne au-delà d’un
+        résumé anonyme ; vos coordonnées ne sont transmises que si vous acceptez tous les deux.
+      </p>
+      <div aria-live="polite" aria-busy={items === null && failed === null}>
+        {failed && items === null ? (
+          <p className={accountStyles.text}>Vos propositions n’ont pas pu être chargées. Réessayez dans un instant.</p>
+        ) : null}
+        {items?.length === 0 ? (
+          <p className={accountStyles.text}>
+            Vous n’avez pas encore de proposition. Votre conseillère vous écrira dès qu’une personne correspondant à vos critères aura été
+            trouvée.
+          </p>
+        ) : null}
+        {items && items.length > 0 ? (
+          <ol className={styles.list}>
+            {sortProposals(items, now).map((item) => (
+              <li key={item.id}>
+                <ProposalCard proposal={item} now={now} send={send} />
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+const stageBadges = {
+  answer: { text: 'Réponse attendue', tone: 'warning' },
+  waiting: { text: 'Vous avez accepté', tone: 'neutral' },
+  declined: { text: 'Sans suite', tone: 'neutral' },
+  expired: { text: 'Délai passé', tone: 'neutral' },
+  accepted: { text: 'Acceptée des deux côtés', tone: 'success' },
+  meeting: { text: 'Rencontre planifiée', tone: 'success' },
+  feedback: { text: 'Après la rencontre', tone: 'success' },
+  ended: { text: 'Terminée', tone: 'neutral' },
+} as const;
+
+/** One proposal. Exported for the component test (rendered without a server). */
+export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduction; now: number; send: Send }) {
+  const titleId = useId();
+  const stage = proposalStage(proposal, now);
+  // Once the member has answered (or it has moved on), what happens next comes first; the reasons fold away.
+  const decided = stage !== 'answer';
+  const badge = stageBadges[stage];
+  const other = proposal.other;
+  const [error, setError] = useState<string | null>(null);
+  const [accepting, setAccepting] = useState(false);
+
+  async function accept() {
+    setAccepting(true);
+    setError(null);
+    setError(await send(proposal.id, { type: 'ACCEPT' }, 'Vous avez accepté la proposition.'));
+    setAccepting(false);
+  }
+
+  return (
+    <article className={styles.card} aria-labelledby={titleId} data-testid="proposal">
+      <div className={styles.cardHeader}>
+        <h2 id={titleId} className={styles.cardTitle}>
+          {summaryTitle(other)}
+        </h2>
+        <span className={styles.badge[badge.tone]}>{badge.text}</span>
+      </div>
+      <p className={styles.muted}>Proposée le {formatLongDateTime(proposal.proposedAt)}</p>
+      {decided ? <StageBody proposal={proposal} stage={stage} now={now} /> : null}
+
+      {other ? (
+        <dl className={styles.facts} aria-label="Résumé anonymisé">
+          <dt className={styles.factLabel}>Âge</dt>
+          <dd className={styles.factValue}>{other.age === null ? '—' : `${other.age} ans`}</dd>
+          <dt className={styles.factLabel}>Région</dt>
+          <dd className={styles.factValue}>{other.region}</dd>
+          <dt className={styles.factLabel}>Pratique religieuse</dt>
+          <dd className={styles.factValue}>{other.practice}</dd>
+          <dt className={styles.factLabel}>Profession</dt>
+          <dd className={styles.factValue}>{other.profession}</dd>
+          <dt className={styles.factLabel}>Situation familiale</dt>
+          <dd className={styles.factValue}>{other.familySituation}</dd>
+        </dl>
+      ) : (
+        <p className={styles.muted}>Le résumé de ce profil n’est plus disponible.</p>
+      )}
+
+      {proposal.note ? (
+        <div>
+          <h3 className={styles.sectionTitle}>Le mot de votre conseillère</h3>
+          <p className={styles.note}>{proposal.note}</p>
+        </div>
+      ) : null}
+
+      {proposal.reasons.length > 0 ? (
+        decided ? (
+          <details className={styles.details}>
+            <summary className={styles.sectionTitle}>Pourquoi cette proposition</summary>
+            <ul className={styles.criteria} aria-label="Vos critères, un par un">
+              {proposal.reasons.map((r) => (
+                <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
+                  <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
+                    {r.met ? '✓' : '✗'}
+                  </span>
+                  <span>
+                    <strong>
+                      {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
+                    </strong>
+                    <br />
+                    <span className={styles.muted}>{r.reason}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : (
+          <div>
+            <h3 className={styles.sectionTitle}>Pourquoi cette proposition</h3>
+            <ul className={styles.criteria} aria-label="Vos critères, un par un">
+              {proposal.reasons.map((r) => (
+                <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
+                  <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
+                    {r.met ? '✓' : '✗'}
+                  </span>
+                  <span>
+                    <strong>
+                      {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
+                    </strong>
+                    <br />
+                    <span className={styles.muted}>{r.reason}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )
+      ) : null}
+
+      {decided ? null : <StageBody proposal={proposal} stage={stage} now={now} />}
+
+      <FormAlert tone="error">{error}</FormAlert>
+      {stage === 'answer' ? (
+        <div className={styles.actions}>
+          <Button onClick={accept} loading={accepting} loadingText="Envoi…">
+            Accepter la proposition
+          </Button>
+          <DeclineDialog proposal={proposal} send={send} />
+        </div>
+      ) : null}
+      {stage === 'feedback' ? <FeedbackForm proposal={proposal} send={send} /> : null}
+    </article>
+  );
+}
+
+function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; stage: ReturnType<typeof proposalStage>; now: number }) {
+  const answeredAt = proposal.myAnswer.at ? formatLongDateTime(proposal.myAnswer.at) : null;
+  switch (stage) {
+    case 'answer':
+      return <p className={styles.paragraph}>{deadlineText(proposal.deadlineAt, now)}</p>;
+    case 'waiting':
+      return (
+        <p className={styles.paragraph}>
+          Vous avez accepté{answeredAt ? ` le ${answeredAt}` : ''}. Les coordonnées ne sont échangées que si l’autre personne accepte aussi
+          ; vous serez prévenu(e) par e-mail. {deadlineText(proposal.deadlineAt, now)}.
+        </p>
+      );
+    case 'declined':
+      return proposal.myAnswer.status === 'declined' ? (
+        <p className={styles.paragraph}>
+          Vous avez décliné cette proposition{answeredAt ? ` le ${answeredAt}` : ''}
+          {proposal.myAnswer.reason ? ` (motif : ${proposal.myAnswer.reason.toLowerCase()})` : ''}.
+        </p>
+      ) : (
+        <p className={styles.paragraph}>Cette proposition n’a pas abouti. Votre conseillère continue de chercher pour vous.</p>
+      );
+    case 'expired':
+      return <p className={styles.paragraph}>Le délai de réponse de 7 jours est passé : cette proposition est close.</p>;
+    case 'accepted':
+    case 'meeting':
+    case 'feedback':
+      return <Contact proposal={proposal} />;
+    default:
+      return proposal.state === 'fiancailles' ? (
+        <div className={styles.highlight}>
+          <p className={styles.paragraph}>
+            <strong>Félicitations !</strong> Toute l’équipe se réjouit pour vous. Vos recherches sont mises en pause.
+          </p>
+        </div>
+      ) : (
+        <p className={styles.paragraph}>{proposal.stateLabel}.</p>
+      );
+  }
+}
+
+/** After mutual acceptance: the other's contact details and the first meeting. */
+function Contact({ proposal }: { proposal: MemberIntroduction }) {
+  return (
+    <div className={styles.highlight}>
+      <h3 className={styles.sectionTitle}>Vous avez accepté tous les deux</h3>
+      {proposal.contact ? (
+        <dl className={styles.facts} aria-label="Coordonnées">
+          <dt className={styles.factLabel}>E-mail</dt>
+          <dd className={styles.factValue}>
+            <a href={`mailto:${proposal.contact.email}`}>{proposal.contact.email}</a>
+          </dd>
+          <dt className={styles.factLabel}>Téléphone</dt>
+          <dd className={styles.factValue}>{proposal.contact.phone ?? 'non communiqué'}</dd>
+        </dl>
+      ) : (
+        <p className={styles.paragraph}>Les coordonnées vous seront transmises par votre conseillère.</p>
+      )}
+      {proposal.meeting ? (
+        <p className={styles.paragraph}>
+          <strong>Première rencontre :</strong> le {formatLongDateTime(proposal.meeting.at)}, {proposal.meeting.place}. Elle est organisée
+          et accompagnée par l’agence.
+        </p>
+      ) : (
+        <p className={styles.paragraph}>
+          Votre conseillère vous proposera bientôt une date pour une première rencontre, organisée et accompagnée par l’agence.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Decline, in a dialog: a reason from the short list and an optional comment. */
+function DeclineDialog({ proposal, send }: { proposal: MemberIntroduction; send: Send }) {
+  const commentId = useId();
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const reason = String(data.get('reason') ?? '');
+    const comment = String(data.get('comment') ?? '').trim();
+    if (!reason) {
+      setError('Veuillez choisir un motif dans la liste.');
+      return;
+    }
+    setSending(true);
+    setError(null);
+    const failure = await send(
+      proposal.id,
+      { type: 'DECLINE', reason, ...(comment ? { comment } : {}) },
+      'Vous avez décliné la proposition.',
+    );
+    setSending(false);
+    if (failure) setError(failure);
+    else setOpen(false);
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        setError(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <Button variant="secondary">Décliner…</Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>Décliner la proposition</Dialog.Title>
+          <Dialog.Description className={styles.muted}>
+            Votre motif aide votre conseillère à mieux choisir ; l’autre personne n’en est pas informée.
+          </Dialog.Description>
+          <form className={styles.form} onSubmit={submit} noValidate>
+            <RadioGroup name="reason" legend="Motif" options={declineReasonOptions} required />
+            <label className={styles.control} htmlFor={commentId}>
+              Commentaire (facultatif)
+              <textarea id={commentId} name="comment" className={styles.textarea} maxLength={COMMENT_MAX_LENGTH} />
+            </label>
+            <FormAlert tone="error">{error}</FormAlert>
+            <div className={styles.actions}>
+              <Button type="submit" loading={sending} loadingText="Envoi…">
+                Confirmer le refus
+              </Button>
+              <Dialog.Close asChild>
+                <Button variant="ghost">Annuler</Button>
+              </Dialog.Close>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** After the first meeting: continue, stop (with a reason), or "we are engaged". */
+function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: Send }) {
+  const reasonId = useId();
+  const [outcome, setOutcome] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const chosen = String(data.get('outcome') ?? '');
+    const reason = String(data.get('reason') ?? '');
+    if (!chosen) {
+      setError('Veuillez choisir une suite.');
+      return;
+    }
+    if (chosen === 'arreter' && !reason) {
+      setError('Veuillez choisir un motif dans la liste.');
+      return;
+    }
+    setSending(true);
+    setError(null);
+    const failure = await send(
+      proposal.id,
+      { type: 'FEEDBACK', outcome: chosen, ...(chosen === 'arreter' ? { reason } : {}) },
+      chosen === 'fiances' ? 'Félicitations ! Votre retour est enregistré.' : 'Merci, votre retour est enregistré.',
+    );
+    setSending(false);
+    if (failure) setError(failure);
+    else setSent(true);
+  }
+
+  if (sent) return <p className={styles.paragraph}>Merci, votre retour est enregistré. Votre conseillère reviendra vers vous.</p>;
+  return (
+    <form className={styles.form} onSubmit={submit} noValidate aria-label="Votre retour après la rencontre">
+      <h3 className={styles.sectionTitle}>Votre retour après la rencontre</h3>
+      <div
+        className={styles.plainFieldset}
+        onChange={(e) => {
+          const target = e.target as HTMLInputElement;
+          if (target.name === 'outcome') setOutcome(target.value);
+        }}
+      >
+        <RadioGroup
+          name="outcome"
+          legend="Comment souhaitez-vous continuer ?"
+          options={
+            // Once both chose to go on, "continue" is already the case: what is left is to stop or to announce the engagement.
+            proposal.state === 'poursuivie' ? feedbackOutcomeOptions.filter((o) => o.value !== 'continuer') : feedbackOutcomeOptions
+          }
+          required
+        />
+      </div>
+      {outcome === 'arreter' ? (
+        <label className={styles.control} htmlFor={reasonId}>
+          Motif
+          <select id={reasonId} name="reason" className={styles.select} defaultValue="">
+            <option value="" disabled>
+              Choisir un motif…
+            </option>
+            {declineReasonOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
+      <FormAlert tone="error">{error}</FormAlert>
+      <div className={styles.actions}>
+        <Button type="submit" loading={sending} loadingText="Envoi…">
+          Envoyer mon retour
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
+import { ProposalCard } from '#src/features/introductions/proposals-page.tsx';
+
+const DAY = 24 * 60 * 60 * 1000;
+const now = Date.parse('2026-12-01T09:00:00Z');
+const text = (html: string) =>
+  html
+    .replace(/<br\/?>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/[\u202f\u00a0]/g, ' ')
+    .replace(/\s+/g, ' ');
+
+const proposal: MemberIntroduction = {
+  id: '7d1f0c2e-0000-4000-8000-000000000001',
+  state: 'proposee',
+  stateLabel: 'Proposée',
+  proposedAt: new Date(now - DAY).toISOString(),
+  deadlineAt: new Date(now + 6 * DAY).toISOString(),
+  myAnswer: { status: 'pending', at: null, reason: null },
+  note: 'Un homme posé, qui partage votre attachement à la famille.',
+  other: {
+    firstName: 'Youssef',
+    age: 34,
+    region: 'Île-de-France',
+    practice: 'Cinq prières par jour',
+    profession: 'Ingénieur',
+    familySituation: 'Célibataire, sans enfant',
+  },
+  reasons: [
+    { criterion: 'age', met: true, reason: 'Âge dans la tranche recherchée (28–36 ans) : 34 ans' },
+    { criterion: 'situation-professionnelle', met: false, reason: 'Situation professionnelle : non précisée' },
+  ],
+  meeting: null,
+  contact: null,
+};
+const send = async () => null;
+
+describe('a proposal in "Mes propositions"', () => {
+  it('shows the anonymised summary, each criterion met or not in words, the deadline, accept and decline', () => {
+    const html = renderToStaticMarkup(<ProposalCard proposal={proposal} now={now} send={send} />);
+    const t = text(html);
+    expect(t).toContain('Youssef, 34 ans');
+    expect(t).toContain('Réponse attendue');
+    for (const value of ['Île-de-France', 'Cinq prières par jour', 'Ingénieur', 'Célibataire, sans enfant']) expect(t).toContain(value);
+    expect(t).toContain('Âge : correspond');
+    expect(t).toContain('Âge dans la tranche recherchée (28–36 ans) : 34 ans');
+    expect(t).toContain('Situation professionnelle : ne correspond pas');
+    expect(t).toContain('À répondre avant le 7 décembre 2026 à 10 h 00 (encore 6 jours)');
+    expect(t).toContain('Le mot de votre conseillère');
+    expect(t).toContain('Accepter la proposition');
+    expect(t).toContain('Décliner…');
+    // No stored code, no contact before both accept.
+    expect(t).not.toMatch(/situation-professionnelle|proposee|pending/);
+    expect(t).not.toContain('E-mail');
+  });
+
+  it('after my acceptance alone: no contact details, a word on what comes next', () => {
+    const mine = { ...proposal, myAnswer: { status: 'accepted' as const, at: new Date(now).toISOString(), reason: null } };
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={mine} now={now} send={send} />));
+    expect(t).toContain('Vous avez accepté le 1 décembre 2026 à 10 h 00');
+    expect(t).toContain('Les coordonnées ne sont échangées que si l’autre personne accepte aussi');
+    expect(t).not.toContain('Accepter la proposition');
+    expect(t).not.toContain('E-mail');
+  });
+
+  it('once both accepted: the contact details and the first meeting', () => {
+    const both: MemberIntroduction = {
+      ...proposal,
+      state: 'rencontre-planifiee',
+      stateLabel: 'Première rencontre planifiée',
+      myAnswer: { status: 'accepted', at: new Date(now).toISOString(), reason: null },
+      contact: { email: 'youssef@example.fr', phone: '+33698765432' },
+      meeting: { at: '2026-12-10T14:00:00Z', place: 'À l’agence, 12 rue de la Paix' },
+    };
+    const html = renderToStaticMarkup(<ProposalCard proposal={both} now={now} send={send} />);
+    const t = text(html);
+    expect(t).toContain('Vous avez accepté tous les deux');
+    expect(html).toContain('href="mailto:youssef@example.fr"');
+    expect(t).toContain('+33698765432');
+    expect(t).toContain('Première rencontre : le 10 décembre 2026 à 15 h 00, À l’agence, 12 rue de la Paix');
+    expect(t).not.toContain('Votre retour après la rencontre');
+  });
+
+  it('after the meeting: the feedback form with the outcomes in French', () => {
+    const after: MemberIntroduction = { ...proposal, state: 'retours', contact: { email: 'y@example.fr', phone: null } };
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={after} now={now} send={send} />));
+    expect(t).toContain('Votre retour après la rencontre');
+    for (const label of ['Continuer à se connaître', 'Arrêter', 'Nous sommes fiancés']) expect(t).toContain(label);
+    expect(t).toContain('non communiqué');
+  });
+
+  it('declined by me: the reason in French; engaged: congratulations', () => {
+    const declined: MemberIntroduction = {
+      ...proposal,
+      state: 'declinee',
+      myAnswer: { status: 'declined', at: new Date(now).toISOString(), reason: 'Pas d’affinité' },
+    };
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} />))).toContain(
+      'Vous avez décliné cette proposition le 1 décembre 2026 à 10 h 00 (motif : pas d’affinité).',
+    );
+    const engaged: MemberIntroduction = { ...proposal, state: 'fiancailles', stateLabel: 'Fiançailles : recherches en pause' };
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />))).toContain('Félicitations !');
+  });
+});

@@ -1,0 +1,273 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { parseConfig } from '#bff/config.ts';
+import { members } from '#bff/db/schema.ts';
+import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import type { PersonalInfo, Questionnaire } from '#machines/onboarding/forms.ts';
+import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboarding/record.ts';
+import { watchConsole } from '#tests/e2e/support/console.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
+
+/**
+ * Introductions (issue 22), as people would: staff open Amina's file, find Youssef among her
+ * candidates and propose him with a note to each; both find the proposal in « Mes propositions »;
+ * Youssef accepts, then Amina; the contact details appear only once both have accepted.
+ *
+ * Two active members are needed, so this spec runs its own product (as active-member.spec.ts) and
+ * writes two finished onboardings straight into its database (the screens of onboarding are
+ * walked elsewhere).
+ */
+const PORT = 4177;
+const DAY = 24 * 60 * 60 * 1000;
+const base = `http://localhost:${PORT}`;
+const PASSWORD = 'bismillah-2026';
+let product: Product;
+
+const tag = Date.now();
+const people = {
+  amina: { email: `amina.${tag}@example.fr`, gender: 'femme' as Gender, id: '' },
+  youssef: { email: `youssef.${tag}@example.fr`, gender: 'homme' as Gender, id: '' },
+};
+
+function activeRecord(id: string, email: string, gender: Gender, now: number): OnboardingRecord {
+  const signedAt = now - 40 * DAY;
+  return {
+    ...emptyRecord(id, email, gender),
+    selectedPlanId: 'plan_horizon_month',
+    renouncedWithdrawalRight: false,
+    profileCompleted: true,
+    sensitiveDataConsentAt: new Date(signedAt - 20 * DAY).toISOString(),
+    questionnaireCompleted: true,
+    formPersonnalInfoCompleted: true,
+    applicationFeesPaid: true,
+    preContractInfoAcknowledged: true,
+    onboardingMeetingDateSelected: true,
+    onboardingMeetingReserved: true,
+    onboardingMeetingDate: new Date(signedAt - 2 * DAY).toISOString(),
+    onboardingMeetingDone: true,
+    subscriptionContractFormCompleted: true,
+    subscriptionDate: new Date(signedAt).toISOString(),
+    subscriptionFeesPaid: true,
+    matchmakingMeetingDone: true,
+  };
+}
+
+const profiles: Record<keyof typeof people, { profile: PersonalInfo; questionnaire: Questionnaire }> = {
+  amina: {
+    profile: {
+      firstName: 'Amina',
+      lastName: 'Benali',
+      birthDate: '1995-04-18',
+      phone: '+33612345678',
+      postcode: '75018',
+      city: 'Paris',
+      maritalStatus: 'celibataire',
+      childrenCount: 0,
+      profession: 'Infirmière',
+      prayerPractice: 'cinq-prieres',
+      practiceDetails: '',
+      sensitiveDataConsent: true,
+    },
+    questionnaire: {
+      soughtPractice: 'reguliere',
+      soughtAgeMin: 28,
+      soughtAgeMax: 40,
+      soughtRegions: ['ile-de-france'],
+      soughtFamilySituations: ['celibataire', 'divorce'],
+      acceptsChildren: true,
+      soughtProfessionalSituation: 'indifferent',
+      otherQualities: 'Une personne sincère et attachée à sa famille.',
+    },
+  },
+  youssef: {
+    profile: {
+      firstName: 'Youssef',
+      lastName: 'Haddad',
+      birthDate: '1990-02-11',
+      phone: '+33698765432',
+      postcode: '75011',
+      city: 'Paris',
+      maritalStatus: 'celibataire',
+      childrenCount: 0,
+      profession: 'Ingénieur',
+      prayerPractice: 'cinq-prieres',
+      practiceDetails: '',
+      sensitiveDataConsent: true,
+    },
+    questionnaire: {
+      soughtPractice: 'reguliere',
+      soughtAgeMin: 25,
+      soughtAgeMax: 35,
+      soughtRegions: ['ile-de-france'],
+      soughtFamilySituations: ['celibataire'],
+      acceptsChildren: true,
+      soughtProfessionalSituation: 'indifferent',
+      otherQualities: 'Une personne douce, sérieuse et pieuse.',
+    },
+  },
+};
+
+test.beforeAll(async () => {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-introductions-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  const admin = adminClient(product.auth);
+  const db = product.database.db;
+  await ensureAccount(admin, db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
+  const now = Date.now();
+  for (const key of ['amina', 'youssef'] as const) {
+    const person = people[key];
+    const { id } = await ensureAccount(admin, db, { email: person.email, password: PASSWORD, kind: person.gender });
+    person.id = id;
+    await db
+      .update(members)
+      .set({
+        onboarding: activeRecord(id, person.email, person.gender, now),
+        profile: profiles[key].profile,
+        questionnaire: profiles[key].questionnaire,
+      })
+      .where(eq(members.id, id));
+    const profile = await upsertMatchProfile(db, id, now);
+    expect(profile?.available, `${key} must be proposable`).toBe(true);
+  }
+});
+test.afterAll(async () => {
+  await product?.close();
+});
+
+/** A member's own browser context, signed in through the API (writes carry the site's Origin). */
+async function memberPage(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+  await skipConsentBanner(context);
+  const page = await context.newPage();
+  const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password: PASSWORD }, headers: { origin: base } });
+  expect(signin.status(), await signin.text()).toBe(200);
+  return page;
+}
+
+test('staff propose Youssef to Amina; both accept in turn; contact details appear only then', async ({ page, browser, playwright }) => {
+  test.setTimeout(120_000);
+  const errors = watchConsole(page);
+
+  // Staff: password and second factor through the API, then the cookies go to the page.
+  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await signInE2EStaff(staff, 'spare');
+  await page.context().addCookies((await staff.storageState()).cookies);
+  await staff.dispose();
+
+  // Amina's file: her candidates, Youssef among them with his reasons.
+  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Amina Benali' })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Candidats' });
+  await expect(section.getByRole('heading', { level: 2, name: 'Candidats' })).toBeVisible();
+  const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
+  await expect(youssef).toHaveCount(1);
+  await expect(youssef.getByText(/^Score \d+ \/ \d+$/)).toBeVisible();
+  await youssef.getByText(/^Pourquoi/).click();
+  await expect(youssef.getByText(/Âge \(correspond\)/).first()).toBeVisible();
+  await section.scrollIntoViewIfNeeded();
+  await screenshots(page, 'candidats');
+
+  // Propose, with a note to each side.
+  await youssef.getByRole('button', { name: /^Proposer Youssef à Amina/ }).click();
+  const propose = page.getByRole('dialog');
+  await propose.getByLabel(/^Note pour Amina/).fill('Youssef partage votre attachement à la famille et vit à Paris.');
+  await propose.getByLabel(/^Note pour Youssef/).fill('Amina est infirmière à Paris, pratiquante et posée.');
+  await screenshots(page, 'proposer', false);
+  const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
+  await propose.getByRole('button', { name: 'Envoyer la proposition' }).click();
+  expect((await posted).status()).toBe(201);
+  await expect(page).toHaveURL(/\/dashboard\/mises-en-relation\/[0-9a-f-]{36}$/);
+  const introductionUrl = page.url();
+  await expect(page.getByRole('heading', { level: 1, name: 'Amina et Youssef' })).toBeVisible();
+  await expect(page.getByText('L’équipe a proposé la mise en relation')).toBeVisible();
+
+  // Youssef finds the proposal, anonymised, and accepts.
+  const youssefPage = await memberPage(browser, people.youssef.email);
+  await youssefPage.goto(`${base}/mon-compte`);
+  await youssefPage.getByRole('navigation', { name: 'Mon espace' }).getByRole('link', { name: 'Mes propositions' }).click();
+  await expect(youssefPage).toHaveURL(/\/mon-compte\/propositions$/);
+  const forYoussef = youssefPage.getByTestId('proposal');
+  await expect(forYoussef.getByRole('heading', { level: 2, name: /^Amina, \d+ ans$/ })).toBeVisible();
+  await expect(forYoussef.getByText('Amina est infirmière à Paris, pratiquante et posée.')).toBeVisible();
+  await expect(forYoussef.getByText(/^À répondre avant le .* \(encore 6 jours\)$/)).toBeVisible();
+  await expect(forYoussef.getByText('Âge : correspond')).toBeVisible();
+  await expect(youssefPage.getByText('Benali')).toHaveCount(0);
+  await expect(youssefPage.getByText(people.amina.email)).toHaveCount(0);
+  await screenshots(youssefPage, 'propositions');
+  await forYoussef.getByRole('button', { name: 'Accepter la proposition' }).click();
+  await expect(forYoussef.getByText(/^Vous avez accepté le /)).toBeVisible();
+  await expect(youssefPage.getByText(people.amina.email)).toHaveCount(0);
+
+  // Amina: her proposal, the decline dialog looked at and left, then she accepts.
+  const aminaPage = await memberPage(browser, people.amina.email);
+  await aminaPage.goto(`${base}/mon-compte/propositions`);
+  const forAmina = aminaPage.getByTestId('proposal');
+  await expect(forAmina.getByRole('heading', { level: 2, name: /^Youssef, \d+ ans$/ })).toBeVisible();
+  await expect(aminaPage.getByText(people.youssef.email)).toHaveCount(0);
+  await forAmina.getByRole('button', { name: 'Décliner…' }).click();
+  const decline = aminaPage.getByRole('dialog', { name: 'Décliner la proposition' });
+  await expect(decline.getByRole('radio', { name: 'Pas d’affinité' })).toBeVisible();
+  await screenshots(aminaPage, 'decliner', false);
+  await decline.getByRole('button', { name: 'Annuler' }).click();
+  await expect(decline).toBeHidden();
+  await forAmina.getByRole('button', { name: 'Accepter la proposition' }).click();
+  await expect(forAmina.getByRole('heading', { name: 'Vous avez accepté tous les deux' })).toBeVisible();
+  await expect(forAmina.getByRole('link', { name: people.youssef.email })).toBeVisible();
+  await expect(forAmina.getByText('+33698765432')).toBeVisible();
+  await aminaPage.reload();
+  await expect(aminaPage.getByTestId('proposal').getByRole('link', { name: people.youssef.email })).toBeVisible();
+  await screenshots(aminaPage, 'propositions-acceptee');
+
+  // Youssef now sees Amina's contact details.
+  await youssefPage.reload();
+  await expect(youssefPage.getByTestId('proposal').getByRole('link', { name: people.amina.email })).toBeVisible();
+
+  // Staff: the list shows it accepted by both; the detail page plans the first meeting.
+  await page.getByRole('navigation', { name: 'Navigation de l’équipe' }).getByRole('link', { name: 'Mises en relation' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Mises en relation' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: 'Amina' });
+  await expect(row.getByText('Acceptée par les deux : coordonnées transmises')).toBeVisible();
+  await screenshots(page, 'mises-en-relation');
+  await row.getByRole('link', { name: 'Ouvrir la mise en relation Amina et Youssef' }).click();
+  await expect(page).toHaveURL(introductionUrl);
+  await expect(page.getByText('Youssef a accepté la proposition')).toBeVisible();
+  await expect(page.getByText('Amina a accepté la proposition')).toBeVisible();
+  await page.getByRole('button', { name: 'Planifier la rencontre' }).click();
+  const plan = page.getByRole('dialog');
+  const inThreeDays = new Date(Date.now() + 3 * DAY);
+  const local = `${inThreeDays.toLocaleDateString('sv-SE', { timeZone: 'Europe/Paris' })}T15:00`;
+  await plan.getByLabel('Date et heure').fill(local);
+  await plan.getByLabel('Lieu').fill('À l’agence, salon du rez-de-chaussée');
+  await plan.getByRole('button', { name: 'Planifier la rencontre' }).click();
+  await expect(plan).toBeHidden();
+  await expect(page.getByText(/L’équipe a planifié la première rencontre le /)).toBeVisible();
+  await expect(page.getByText(/à 15 h 00, À l’agence, salon du rez-de-chaussée$/)).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Amina et Youssef' })).toBeVisible();
+  await screenshots(page, 'mise-en-relation');
+
+  await aminaPage.reload();
+  await expect(aminaPage.getByText(/Première rencontre : le .* à 15 h 00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
+  await aminaPage.context().close();
+  await youssefPage.context().close();
+  expect(errors).toEqual([]);
+});
