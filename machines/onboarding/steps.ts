@@ -3,18 +3,9 @@
  * progress "step N of 9") and the BFF (409 answers name the current state).
  */
 
-export const stepIds = [
-  'profil',
-  'questionnaire-profil',
-  'formules',
-  'informations-et-tarifs',
-  'prendre-un-rendez-vous',
-  'attente-entretien-personnalise',
-  'attente-contrat',
-  'frais-de-dossier',
-  'attente',
-] as const;
-export type StepId = (typeof stepIds)[number];
+import { type StepId, stepIds } from '#machines/onboarding/step-ids.ts';
+
+export { type StepId, stepIds };
 
 export type TopState = StepId | 'membre-actif' | 'desactive';
 

@@ -27,6 +27,13 @@ const stepOptions = [
 
 const SEARCH_DELAY_MS = 300;
 
+/** The funnel's lines before its figures arrive (same labels as the server's answer). */
+const placeholderSteps: { id: DashboardSearch['step']; number: number | null; title: string; count: number | null }[] = [
+  ...steps.map((s) => ({ id: s.id, number: s.number, title: s.title, count: null })),
+  { id: 'membre-actif', number: null, title: 'Membre actif', count: null },
+  { id: 'desactive', number: null, title: 'Compte désactivé', count: null },
+];
+
 /** `/dashboard`: the funnel, the plan setting and the member list (search, step filter, sorting, paging). */
 export function DashboardHomePage() {
   return (
@@ -60,36 +67,32 @@ function FunnelCard() {
         Parcours des membres {funnel ? <span className={styles.muted}>({funnel.total} au total)</span> : null}
       </h2>
       <FormAlert tone="error">{error}</FormAlert>
-      {funnel ? (
-        <>
-          <ul className={styles.waiting} aria-label="En attente de l’équipe">
-            <li className={styles.waitingItem}>
-              <strong>{funnel.waitingOnStaff.onboardingMeeting}</strong> entretien(s) personnalisé(s) à valider
-              {funnel.waitingOnStaff.onboardingMeetingPast > 0
-                ? ` (dont ${funnel.waitingOnStaff.onboardingMeetingPast} déjà passé(s))`
-                : ''}
-            </li>
-            <li className={styles.waitingItem}>
-              <strong>{funnel.waitingOnStaff.matchmakingMeeting}</strong> entretien(s) de matchmaking à tenir
-            </li>
-          </ul>
-          <ol className={styles.funnel} aria-label="Membres par étape">
-            {funnel.steps.map((s) => (
-              <li key={s.id} className={styles.funnelItem}>
-                <span className={styles.muted}>{s.number ? `${s.number}. ${s.title}` : s.title}</span>
-                <Link
-                  to="/dashboard"
-                  search={{ step: s.id }}
-                  className={styles.funnelCount}
-                  aria-label={`${s.title} : ${s.count} membre(s)`}
-                >
-                  {s.count}
-                </Link>
-              </li>
-            ))}
-          </ol>
-        </>
-      ) : null}
+      {/* While loading, the same lines with « — »: the page does not move when the figures arrive. */}
+      <ul className={styles.waiting} aria-label="En attente de l’équipe">
+        <li className={styles.waitingItem}>
+          <strong>{funnel?.waitingOnStaff.onboardingMeeting ?? '—'}</strong> entretien(s) personnalisé(s) à valider
+          {funnel && funnel.waitingOnStaff.onboardingMeetingPast > 0
+            ? ` (dont ${funnel.waitingOnStaff.onboardingMeetingPast} déjà passé(s))`
+            : ''}
+        </li>
+        <li className={styles.waitingItem}>
+          <strong>{funnel?.waitingOnStaff.matchmakingMeeting ?? '—'}</strong> entretien(s) de matchmaking à tenir
+        </li>
+      </ul>
+      <ol className={styles.funnel} aria-label="Membres par étape">
+        {(funnel?.steps ?? placeholderSteps).map((s) => (
+          <li key={s.id} className={styles.funnelItem}>
+            <span className={styles.muted}>{s.number ? `${s.number}. ${s.title}` : s.title}</span>
+            {s.count === null ? (
+              <span className={styles.funnelCount}>—</span>
+            ) : (
+              <Link to="/dashboard" search={{ step: s.id }} className={styles.funnelCount} aria-label={`${s.title} : ${s.count} membre(s)`}>
+                {s.count}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ol>
     </section>
   );
 }
@@ -115,24 +118,26 @@ function LeadFunnelCard() {
         Des prospects aux membres
       </h2>
       <FormAlert tone="error">{error}</FormAlert>
-      {funnel ? (
-        <ol className={styles.funnel} aria-label="Prospects, comptes et membres actifs">
-          <li className={styles.funnelItem}>
-            <span className={styles.muted}>Prospects (pré-inscriptions)</span>
+      <ol className={styles.funnel} aria-label="Prospects, comptes et membres actifs">
+        <li className={styles.funnelItem}>
+          <span className={styles.muted}>Prospects (pré-inscriptions)</span>
+          {funnel ? (
             <Link to="/dashboard/prospects" className={styles.funnelCount} aria-label={`${funnel.prospects} prospect(s)`}>
               {funnel.prospects}
             </Link>
-          </li>
-          <li className={styles.funnelItem}>
-            <span className={styles.muted}>Comptes ouverts</span>
-            <span className={styles.funnelCount}>{funnel.accounts}</span>
-          </li>
-          <li className={styles.funnelItem}>
-            <span className={styles.muted}>Membres actifs</span>
-            <span className={styles.funnelCount}>{funnel.activeMembers}</span>
-          </li>
-        </ol>
-      ) : null}
+          ) : (
+            <span className={styles.funnelCount}>—</span>
+          )}
+        </li>
+        <li className={styles.funnelItem}>
+          <span className={styles.muted}>Comptes ouverts</span>
+          <span className={styles.funnelCount}>{funnel?.accounts ?? '—'}</span>
+        </li>
+        <li className={styles.funnelItem}>
+          <span className={styles.muted}>Membres actifs</span>
+          <span className={styles.funnelCount}>{funnel?.activeMembers ?? '—'}</span>
+        </li>
+      </ol>
     </section>
   );
 }

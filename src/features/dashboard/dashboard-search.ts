@@ -1,4 +1,4 @@
-import { stepIds } from '#machines/onboarding/steps.ts';
+import { stepIds } from '#machines/onboarding/step-ids.ts';
 import { integerFrom, oneOf } from '#src/lib/search-params.ts';
 
 /** Search params of `/dashboard` (list state lives in the URL). Malformed values fall back to defaults. */
