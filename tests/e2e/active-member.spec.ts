@@ -114,14 +114,28 @@ test('a member goes from the signed contract to active member across the 7- and 
   // Step 7: contract and signature on screen.
   await page.goto(`${base}/mon-compte`);
   await expect(page).toHaveURL(/attente-contrat/);
-  await page.getByLabel('Nom complet').fill('Youssef Haddad');
-  await page.getByLabel('Adresse', { exact: true }).fill('3 rue Oberkampf');
-  await page.getByLabel('Code postal').fill('75011');
-  await page.getByLabel('Ville').fill('Paris');
-  await page.getByLabel('Signature').fill('Youssef Haddad');
+  // Name, postcode and city come from step 1; the street address, the reading, then the one-time code (decision 109).
+  await expect(page.getByLabel('Nom complet')).toHaveValue('Youssef Haddad');
+  await page.getByLabel('Adresse postale').fill('3 rue Oberkampf');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
-  await page.getByRole('button', { name: 'Valider le contrat' }).click();
-  await page.getByRole('button', { name: 'Signer', exact: true }).click();
+  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
+  await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
+  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
+  const codePattern = /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/;
+  let code = '';
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; text: string }[];
+      code =
+        mails
+          .filter((m) => m.to === email)
+          .find((m) => codePattern.test(m.text))
+          ?.text.match(codePattern)?.[1] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  await page.getByLabel('Code reçu par e-mail').fill(code);
+  await page.getByRole('button', { name: 'Signer le contrat' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
   // The server refuses any payment before the 7 days: payment links, and the checkout page itself.

@@ -72,8 +72,11 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   await expect(dialog.getByText(`${name} a changé le statut : Nouveau → Contacté`)).toBeVisible();
   await expect(dialog.getByText(`${name} a ajouté une note`)).toBeVisible();
   await screenshots(page, 'prospects-suivi', false);
-  await page.keyboard.press('Escape');
-  await expect(dialog).toBeHidden();
+  // Escape closes the topmost layer first: the notifications still shown, then the dialog.
+  await expect(async () => {
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden({ timeout: 500 });
+  }).toPass({ timeout: 10_000 });
 
   // The list shows the change; the status and assignee filters find it.
   await expect(row.getByRole('cell', { name: 'Contacté' })).toBeVisible();
