@@ -21,6 +21,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { listRouteFiles as listFiles, routeFilesFor } from './route-files.ts';
+
+export { routeFilesFor };
 
 export const FIRST_LOAD_BUDGET_BYTES = 110_000;
 /** The signed-in pages: the member's home, two wizard steps, the dashboard home and a member's file. */
@@ -70,39 +73,6 @@ export interface PageBudget {
   forbidden: string[];
   /** `public` (prerendered page) or `app` (signed-in page served by the SPA shell). */
   kind: 'public' | 'app';
-}
-
-function routePathOf(routeFile: string): { path: string; layout: boolean } {
-  const segments = routeFile.replace(/\.tsx?$/, '').split('/');
-  const last = segments.at(-1);
-  const layout = last === 'route' || last === '__root';
-  if (last === 'route' || last === 'index' || last === '__root') segments.pop();
-  const kept = segments.filter((s) => !s.startsWith('_'));
-  return { path: `/${kept.join('/')}`, layout };
-}
-
-function matches(pattern: string, path: string): boolean {
-  const a = pattern.split('/').filter(Boolean);
-  const b = path.split('/').filter(Boolean);
-  if (a.length !== b.length) return false;
-  return a.every((s, i) => s.startsWith('$') || s === b[i]);
-}
-
-/** Route files (relative to src/routes) rendering `path`: the leaf, its layouts and the root. */
-export function routeFilesFor(path: string, routeFiles: string[]): string[] {
-  const leaves = routeFiles.filter((f) => !routePathOf(f).layout && matches(routePathOf(f).path, path));
-  // A static segment wins over a parameter.
-  leaves.sort((x, y) => (x.match(/\$/g)?.length ?? 0) - (y.match(/\$/g)?.length ?? 0));
-  const leaf = leaves[0];
-  if (!leaf) return [];
-  const dirs = leaf.split('/').slice(0, -1);
-  const layouts = dirs.map((_, i) => `${dirs.slice(0, i + 1).join('/')}/route.tsx`).filter((f) => routeFiles.includes(f));
-  return ['__root.tsx', ...layouts, leaf].filter((f) => routeFiles.includes(f));
-}
-
-function listFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return (readdirSync(dir, { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => f.split('\\').join('/'));
 }
 
 function htmlScripts(html: string): string[] {

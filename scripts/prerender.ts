@@ -23,6 +23,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Beasties from 'beasties';
+import { listRouteFiles, routeFilesFor } from './route-files.ts';
 import sharp from 'sharp';
 import { build } from 'vite';
 import { contentRoutes } from '../bff/api/public-routes.ts';
@@ -58,6 +59,15 @@ export const PUBLIC_PATHS = [
   '/pre-inscription/merci',
 ] as const;
 const BLOG_ARTICLE_PATTERN = '/blog/$slug';
+
+/**
+ * What a signed-in page's shell paints before its JavaScript runs: the site's name and a loading
+ * line, marked `data-shell` so that the SPA renders over it instead of hydrating it (src/main.tsx).
+ */
+const SHELL_MARKUP =
+  '<div data-shell class="app-shell"><p class="app-shell-brand">Union Sincère</p><p class="app-shell-status" role="status">Chargement de votre espace…</p></div>';
+const SHELL_STYLE =
+  '<style>body{margin:0}.app-shell{max-width:72rem;margin:0 auto;padding:1rem 1.25rem;font-family:system-ui,sans-serif;color:#14532d}.app-shell-brand{margin:0 0 2rem;font-weight:700;font-size:1.25rem}.app-shell-status{margin:0;color:#374151}</style>';
 
 interface ManifestChunk {
   file: string;
@@ -155,6 +165,13 @@ export function scriptsAfterContent(html: string): string {
  * and which tells Vite's preloader, on a later client-side navigation, that the file is already
  * there (it would otherwise add it a second time).
  */
+/** Every stylesheet link `disabled`: named for the SPA to switch on, not blocking the first paint. */
+export function deferredStylesheets(html: string): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
+    return `<link rel="stylesheet" crossorigin href="/${file}" disabled />`;
+  });
+}
+
 export function inlineStylesheets(html: string, readCss: (file: string) => string): string {
   return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
     const css = readCss(file).trim().replaceAll('</style', '<\\/style');
@@ -312,18 +329,39 @@ export async function prerender(): Promise<PrerenderManifest> {
   const notFoundHtml = inlineStylesheets(pageHtml(template, notFoundHead, stripHoistables(missing.html)), readCss);
   write(join(clientDir, '404.html'), scriptsAfterContent(await criticalStylesheets(notFoundHtml, beasties)));
 
-  // The member and staff areas render in the browser only.
-  write(join(clientDir, 'spa.html'), pageHtml(template, `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />`, ''));
+  // The member and staff areas render in the browser only: one shell, and the same shell per route
+  // with that route's stylesheets and chunks preloaded (decision 115). Each paints the site's name
+  // at once; the SPA replaces it when the page is ready.
+  const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}`;
+  // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load without holding
+  // the first paint back (`disabled`, switched on by the SPA as for the public pages), the scripts
+  // come after the content.
+  const shellHtml = async (head: string) => scriptsAfterContent(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP)));
+  write(join(clientDir, 'spa.html'), await shellHtml(spaHead));
+  const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
+  const spaRoutes = entry.routePaths().filter((path) => !prerenderedPatterns.includes(path));
+  const routeFiles = listRouteFiles(join(root, 'src', 'routes'));
+  const spaShells: { pattern: string; file: string }[] = [];
+  // Static patterns before those with parameters (`/dashboard/equipe` before `/dashboard/$x`).
+  for (const pattern of [...spaRoutes].sort((a, b) => (a.match(/\$/g)?.length ?? 0) - (b.match(/\$/g)?.length ?? 0))) {
+    const ids = routeFilesFor(pattern, routeFiles)
+      .map((file) => routeIdOfFile(`src/routes/${file}`))
+      .filter((id): id is string => id !== null);
+    if (ids.length === 0) continue;
+    const file = `spa/${pattern.replace(/^\/+/, '').replace(/[^a-zA-Z0-9-]+/g, '_') || 'index'}.html`;
+    write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assetsOf(ids, manifest), template)}`));
+    spaShells.push({ pattern, file });
+  }
 
   await writeOgImage();
   write(join(clientDir, 'sitemap.xml'), sitemap(pages, dates));
   write(join(clientDir, 'robots.txt'), robots);
 
-  const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
   const result: PrerenderManifest = {
     pages: pages.map((page) => page.path),
     prerenderedPatterns,
-    spaRoutes: entry.routePaths().filter((path) => !prerenderedPatterns.includes(path)),
+    spaRoutes,
+    spaShells,
   };
   write(join(clientDir, 'prerender-manifest.json'), `${JSON.stringify(result, null, 2)}\n`);
   rmSync(serverDir, { recursive: true, force: true });

@@ -58,7 +58,16 @@ async function errorPagesIfNeeded() {
 // for its path alone: without a query string React hydrates it (the DOM is kept, its deferred parts
 // are hydrated once the page is idle); with one (`?genre=`, `?preview=`…), which may change what it
 // shows, it is rendered from scratch once its deferred parts and its full stylesheets are loaded too.
-if (container.hasChildNodes()) {
+if (container.querySelector('[data-shell]')) {
+  // A signed-in page's shell (scripts/prerender.ts): its placeholder stays until the page and its
+  // full stylesheets are ready.
+  void router
+    .load()
+    .catch(() => undefined)
+    .then(errorPagesIfNeeded)
+    .then(() => fullStylesheets)
+    .finally(() => createRoot(container).render(app));
+} else if (container.hasChildNodes()) {
   const hydrate = window.location.search === '';
   void router
     .load()

@@ -22,6 +22,10 @@ const manifest: PrerenderManifest = {
   pages: ['/', '/blog', '/blog/un-article', '/qui-sommes-nous'],
   prerenderedPatterns: ['/', '/blog', '/blog/$slug', '/qui-sommes-nous'],
   spaRoutes: ['/connexion', '/mon-compte', '/mon-compte/inscription/profil', '/dashboard/member/$memberId'],
+  spaShells: [
+    { pattern: '/mon-compte', file: 'spa/mon-compte.html' },
+    { pattern: '/dashboard/member/$memberId', file: 'spa/dashboard_member_memberId.html' },
+  ],
 };
 
 function page(title: string) {
@@ -60,6 +64,8 @@ describe('sitePages', () => {
       'blog/un-article/index.html': page('Un article'),
       'qui-sommes-nous/index.html': page('Qui sommes-nous'),
       'spa.html': page('Espace'),
+      'spa/mon-compte.html': page('Espace du membre'),
+      'spa/dashboard_member_memberId.html': page('Espace équipe, fiche'),
       '404.html': page(`Page introuvable : ${NOT_FOUND_PATH_PLACEHOLDER}`),
       'sitemap.xml': `<urlset><url><loc>${SITE_URL_PLACEHOLDER}/blog</loc></url></urlset>`,
       'robots.txt': `Sitemap: ${SITE_URL_PLACEHOLDER}/sitemap.xml\n`,
@@ -91,11 +97,16 @@ describe('sitePages', () => {
     expect(await (await app.request('/')).text()).toContain('Accueil');
   });
 
-  it('serves the client shell with 200 for the member and staff areas', async () => {
-    for (const path of ['/connexion', '/mon-compte', '/dashboard/member/42']) {
+  it('serves the client shell with 200 for the member and staff areas: the route’s own shell, else spa.html', async () => {
+    for (const [path, shell] of [
+      ['/connexion', '<title>Espace</title>'],
+      ['/mon-compte', '<title>Espace du membre</title>'],
+      ['/mon-compte/inscription/profil', '<title>Espace</title>'],
+      ['/dashboard/member/42', '<title>Espace équipe, fiche</title>'],
+    ] as const) {
       const response = await app.request(path);
       expect(response.status, path).toBe(200);
-      expect(await response.text()).toContain('Espace');
+      expect(await response.text(), path).toContain(shell);
     }
   });
 

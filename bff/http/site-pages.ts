@@ -39,6 +39,12 @@ export interface PrerenderManifest {
   prerenderedPatterns: string[];
   /** Route patterns rendered in the browser only (`/connexion`, `/dashboard/member/$memberId`…). */
   spaRoutes: string[];
+  /**
+   * The shell of each of those patterns (`spa/<pattern>.html`): `spa.html` plus the stylesheets and
+   * module preloads of that route's chunks, so that a signed-in page fetches its code at once
+   * instead of after the router's first pass (decision 115). Static patterns first.
+   */
+  spaShells?: { pattern: string; file: string }[];
 }
 
 export interface SitePagesOptions {
@@ -95,6 +101,8 @@ export interface SiteFiles {
   /** Prerendered pages by exact path, the public address and the tokens' values in place (current setting). */
   readonly pages: Map<string, string>;
   readonly spaHtml: string;
+  /** The shell of the route rendering `path` (its chunks preloaded), else `spaHtml`. */
+  spaHtmlFor(path: string): string;
   readonly notFoundHtml: string;
   /** The staff's pay-in-full setting the pages show now. */
   readonly payInFull: PayInFullSetting;
@@ -124,6 +132,8 @@ const compressedAnswer = (body: Buffer, plain: HtmlAnswer, coding: 'br' | 'gzip'
 interface PageSet {
   pages: Map<string, string>;
   spaHtml: string;
+  /** By `spaShells` order: the first matching pattern wins. */
+  shells: { pattern: RegExp; html: string }[];
   notFoundHtml: string;
 }
 
@@ -136,6 +146,10 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
   if (manifest) {
     const files = new Map(manifest.pages.map((path) => [path, withSite(readFileSync(pageFile(clientDir, path), 'utf8'))]));
     const spa = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
+    const shells = (manifest.spaShells ?? []).map(({ pattern, file }) => ({
+      pattern: routePatternToRegExp(pattern),
+      html: withSite(readFileSync(join(clientDir, file), 'utf8')),
+    }));
     const notFound = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
     for (const setting of payInFullSettings) {
       const values = siteValues(agency, setting);
@@ -144,6 +158,7 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
       variants.set(setting, {
         pages: new Map([...files].map(([path, text]) => [path, filled(text)])),
         spaHtml: filled(spa),
+        shells: shells.map(({ pattern, html }) => ({ pattern, html: filled(html) })),
         notFoundHtml: filled(notFound),
       });
     }
@@ -161,7 +176,7 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
     for (const setting of payInFullSettings) {
       const meta = `<meta name="site-values" content="${escapeHtml(JSON.stringify(siteValues(agency, setting)))}" />`;
       const spaHtml = index.includes('name="site-values"') ? index : index.replace(/<\/head>/, `  ${meta}\n  </head>`);
-      variants.set(setting, { pages: new Map(), spaHtml, notFoundHtml: spaHtml });
+      variants.set(setting, { pages: new Map(), spaHtml, shells: [], notFoundHtml: spaHtml });
     }
   }
   let payInFull: PayInFullSetting = DEFAULT_PAY_IN_FULL;
@@ -220,6 +235,9 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
     },
     get spaHtml() {
       return current.spaHtml;
+    },
+    spaHtmlFor(path) {
+      return current.shells.find((shell) => shell.pattern.test(path))?.html ?? current.spaHtml;
     },
     get notFoundHtml() {
       return current.notFoundHtml;
@@ -329,7 +347,7 @@ export function sitePages(source: SiteFiles | SitePagesOptions) {
         if (!manifest) return html(c, files.spaHtml);
         const kind = classifyPath(path, manifest);
         if (kind === 'not-found') return notFound(c, path);
-        return html(c, kind === 'page' ? (files.pages.get(path) as string) : files.spaHtml);
+        return html(c, kind === 'page' ? (files.pages.get(path) as string) : files.spaHtmlFor(path));
       })
       // The build id the SPA polls must never come from a cache.
       .use('/version.json', async (c, next) => {

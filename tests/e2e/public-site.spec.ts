@@ -138,6 +138,24 @@ test.describe('public pages', () => {
     expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   });
 
+  test('a signed-in page’s shell paints at once and preloads its own route’s code (decision 115)', async ({ request }) => {
+    for (const [path, chunk] of [
+      ['/mon-compte/inscription/profil', /rel="modulepreload"[^>]*href="\/assets\/profil-[\w-]+\.js"/],
+      ['/dashboard/member/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69', /rel="modulepreload"[^>]*href="\/assets\/_memberId-[\w-]+\.js"/],
+    ] as const) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(200);
+      const html = await response.text();
+      expect(html, path).toContain('<div data-shell');
+      expect(html, path).toMatch(chunk);
+      // No stylesheet holds the first paint back: each is switched on by the SPA.
+      expect(
+        html.match(/<link rel="stylesheet"[^>]*>/g)?.every((tag) => tag.includes('disabled')),
+        path,
+      ).toBe(true);
+    }
+  });
+
   test('every header and footer link leads to a page that answers 200', async ({ page, request }) => {
     await page.goto('/');
     const hrefs = new Set<string>();
