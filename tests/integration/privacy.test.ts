@@ -417,6 +417,9 @@ describe('retention job', () => {
       (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status,
     ).toBe(201);
     const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
+    // The sign-up's mails are delivered long before three years pass (the dispatcher may be
+    // mid-delivery now: a mail landing in the mailbox after the erasure would be left behind).
+    await product.flushMail();
 
     clock.set(new Date(resume.getTime() + 35 * 30 * 86_400_000));
     expect((await runRetention({ db, clock, auth: product.auth })).membersErased).toBe(0);
