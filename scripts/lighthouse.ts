@@ -176,6 +176,10 @@ async function main() {
       if (cookie && new URL(lhr.finalDisplayedUrl).pathname !== path) {
         throw new Error(`${path}: Lighthouse ended on ${lhr.finalDisplayedUrl} (not signed in?)`);
       }
+      // What the page printed as errors, when it did: the table alone would not say why.
+      const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: { description?: string; url?: string }[] } | undefined)
+        ?.items;
+      for (const item of consoleErrors ?? []) console.log(`  ${path}: console error: ${item.description ?? ''} ${item.url ?? ''}`);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const metric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
       const failing = Object.values(lhr.categories)

@@ -332,7 +332,9 @@ export async function prerender(): Promise<PrerenderManifest> {
   // The member and staff areas render in the browser only: one shell, and the same shell per route
   // with that route's stylesheets and chunks preloaded (decision 115). Each paints the site's name
   // at once; the SPA replaces it when the page is ready.
-  const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}`;
+  // The session answer is asked for with the page, not once the code has arrived: src/lib/session.ts
+  // makes the same request (same URL, mode and credentials), which takes this one.
+  const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}\n    <link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />`;
   // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load without holding
   // the first paint back (`disabled`, switched on by the SPA as for the public pages), the scripts
   // come after the content.

@@ -138,6 +138,18 @@ test.describe('public pages', () => {
     expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`);
   });
 
+  test('a signed-in page’s shell asks for the session once, with the page (decision 115)', async ({ page }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/auth/session') asked.push(request.url());
+    });
+    await page.goto('/mon-compte/inscription/profil');
+    // Signed out: the member area's guard sends to the sign-in page, from the preloaded answer.
+    await expect(page).toHaveURL(/\/connexion\?redirect=/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(asked).toHaveLength(1);
+  });
+
   test('a signed-in page’s shell paints at once and preloads its own route’s code (decision 115)', async ({ request }) => {
     for (const [path, chunk] of [
       ['/mon-compte/inscription/profil', /rel="modulepreload"[^>]*href="\/assets\/profil-[\w-]+\.js"/],
@@ -147,6 +159,7 @@ test.describe('public pages', () => {
       expect(response.status(), path).toBe(200);
       const html = await response.text();
       expect(html, path).toContain('<div data-shell');
+      expect(html, path).toContain('<link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />');
       expect(html, path).toMatch(chunk);
       // No stylesheet holds the first paint back: each is switched on by the SPA.
       expect(
