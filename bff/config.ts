@@ -46,6 +46,10 @@ export const EnvSchema = v.pipe(
     ),
     ...agencyEntries,
     STRIPE_WEBHOOK_SECRET: optionalText,
+    /** Secret API key for refunds (decision 118); without it refunds are recorded by the local stand-in. */
+    STRIPE_SECRET_KEY: v.optional(
+      v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, 'STRIPE_SECRET_KEY invalide (sk_test_…, sk_live_…)')),
+    ),
     STRIPE_PAYMENT_LINKS: v.optional(paymentLinksEnvSchema),
     STRIPE_MODE: v.optional(v.picklist(['test', 'live'], 'test ou live')),
     STRIPE_PROMO_CODE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,100}$/, 'un code promotionnel alphanumérique')), 'BIENVENUE'),
@@ -84,6 +88,8 @@ export interface Config {
   /** The agency's identity (legal pages, contract); the demo identity outside production. */
   agency: AgencyIdentity;
   stripeWebhookSecret: string | undefined;
+  /** Stripe secret key for refunds (decision 118); undefined: the local refund stand-in. */
+  stripeSecretKey?: string | undefined;
   /** Payment Links per offer; undefined runs the embedded checkout stand-in. */
   stripePaymentLinks: PaymentLinks | undefined;
   /** `test` links and events in development, `live` in production. */
@@ -182,6 +188,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     agencyEmail: agency.email,
     agency,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    stripeSecretKey: env.STRIPE_SECRET_KEY,
     stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,
     stripeMode,
     stripePromoCode: env.STRIPE_PROMO_CODE,

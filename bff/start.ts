@@ -24,6 +24,7 @@ import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { startIntroductionDeadlineJob } from '#bff/introductions/introductions.ts';
 import { startMatchProfileRefreshJob } from '#bff/matching/refresh.ts';
 import { startAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
+import { refundGateway, startRefundJob } from '#bff/payments/refunds.ts';
 import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
 export interface Product {
@@ -182,6 +183,8 @@ async function startOn(
   const retention = startRetentionJob({ db: database.db, clock, auth });
   // The agency's time-driven mails (decision 111). Tests run the pass themselves with a moved
   // clock (`runAgencyMailJob`): a timer firing mid-test would add mails other tests count.
+  // Refunds owed after a withdrawal that the provider did not take at once are retried (decision 118).
+  const refundJob = config.nodeEnv === 'test' ? undefined : startRefundJob({ db: database.db, clock, gateway: refundGateway(config) });
   const agencyMails =
     config.nodeEnv === 'test'
       ? undefined
@@ -220,6 +223,7 @@ async function startOn(
       offers?.stop();
       await retention.stop();
       await agencyMails?.stop();
+      await refundJob?.stop();
       await introductionDeadlines?.stop();
       await matchProfiles?.stop();
       await mail.stop();

@@ -1,3 +1,5 @@
+import { contractRightsView } from '#bff/contract/contract-rights.ts';
+import { refundsOf } from '#bff/payments/refunds.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -16,16 +18,29 @@ import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts'
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import { type OnboardingStateValue, stateKey, stepIds, stepOf, steps, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
+import {
+  contractEndStates,
+  type OnboardingStateValue,
+  stateKey,
+  stepIds,
+  stepOf,
+  steps,
+  type TopState,
+  topStateOf,
+} from '#machines/onboarding/steps.ts';
+import { stateLabels } from '#machines/onboarding/labels.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
 
-const topStates = [...stepIds, 'membre-actif', 'desactive'] as const satisfies readonly TopState[];
+const topStates = [...stepIds, 'membre-actif', ...contractEndStates, 'desactive'] as const satisfies readonly TopState[];
 const topLabels: Record<TopState, string> = {
   ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
   'membre-actif': 'Membre actif',
+  renonce: stateLabels.renonce,
+  retracte: stateLabels.retracte,
+  'contrat-termine': stateLabels['contrat-termine'],
   desactive: 'Compte désactivé',
 };
 
@@ -223,10 +238,11 @@ export function dashboardRoutes(deps: ApiDeps) {
       });
       const now = deps.clock.now().getTime();
       const record = recordOf(row);
-      const [payments, meetings, events] = await Promise.all([
+      const [payments, meetings, events, memberRefunds] = await Promise.all([
         db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
         db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
         db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
+        refundsOf(db, row.id),
       ]);
       const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
       const actors =
@@ -267,6 +283,8 @@ export function dashboardRoutes(deps: ApiDeps) {
             canceledAt: b.canceledAt?.toISOString() ?? null,
           })),
           actions: staffActions(record, now),
+          // The member's rights and the term (decision 118): dates, deadlines and refunds owed.
+          rights: contractRightsView(record, memberRefunds),
           events: events.map((e) => ({
             id: e.id,
             at: e.createdAt.toISOString(),

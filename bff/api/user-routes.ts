@@ -1,3 +1,4 @@
+import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
@@ -96,6 +97,9 @@ export function userRoutes(deps: ApiDeps) {
           mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
         });
         deps.mailQueued();
+        // A withdrawal's refund, recorded with it, is carried out now (decision 118); a failure stays pending for the job.
+        if ((input as { context?: unknown }).context === 'withdraw')
+          await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: applied.row.id });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
       })

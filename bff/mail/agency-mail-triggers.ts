@@ -10,14 +10,14 @@ import {
   meetingBookedMail,
   meetingReminderMail,
   renunciationPeriodOverMail,
+  termEndedMail,
   termEndingMail,
   welcomeMail,
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
-import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
-import { planById } from '#machines/onboarding/plans.ts';
+import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -46,10 +46,9 @@ export function firstNameOf(profile: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim().slice(0, 80) : null;
 }
 
-function addMonths(at: number, months: number): Date {
-  const d = new Date(at);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  return d;
+/** The last day of a term ending at `end` (midnight, Paris): what the contract prints as « prend fin le ». */
+export function lastDayOf(end: Date): Date {
+  return new Date(end.getTime() - 1);
 }
 
 /** Account created: the welcome mail, in the transaction that creates the member. */
@@ -73,7 +72,7 @@ export async function queueAgencyMailsForUpdate(
     now: Date;
   },
 ): Promise<void> {
-  const { site, update, row, now } = input;
+  const { site, update, row } = input;
   const to = { to: row.email, firstName: firstNameOf(row.profile) };
   const once = (mail: Parameters<typeof enqueueMailOnce>[1], key: string) => enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${key}`);
   switch (update.context) {
@@ -90,20 +89,19 @@ export async function queueAgencyMailsForUpdate(
       break;
   }
   if (input.toState === 'membre-actif' && input.fromState !== 'membre-actif') {
-    const plan = (row.onboarding as OnboardingRecord).selectedPlanId;
-    const endsAt = plan ? addMonths(now.getTime(), planById(plan).durationMonths) : null;
-    await once(activeMemberMail(site, to, { endsAt }), 'active');
+    const end = termEndsAtMs(row.onboarding as OnboardingRecord);
+    await once(activeMemberMail(site, to, { endsAt: end === null ? null : lastDayOf(new Date(end)) }), 'active');
   }
 }
 
 /**
- * When the member's term ends: the start of `membre-actif` (the first event that led there; the
- * `meeting_mm` event otherwise) plus the plan's 6 or 12 months. The record holds no end date.
+ * When the member's term ends (decision 118): the signature plus the plan's 6 or 12 months, as the
+ * signed contract says (« à compter de sa signature »), from the one function the chart uses
+ * (`termEndsAtMs`, machines/onboarding/periods.ts). Kept async with its old signature for callers.
  */
-export async function termEndOf(executor: Executor, memberId: string, record: OnboardingRecord): Promise<Date | null> {
-  const since = await activeSinceOf(executor, memberId);
-  if (!since || !record.selectedPlanId) return null;
-  return addMonths(since.getTime(), planById(record.selectedPlanId).durationMonths);
+export async function termEndOf(_executor: Executor, _memberId: string, record: OnboardingRecord): Promise<Date | null> {
+  const end = termEndsAtMs(record);
+  return end === null ? null : new Date(end);
 }
 
 /** When the member became active: the first event that led to `membre-actif` (or `meeting_mm`). */
@@ -172,15 +170,20 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
         await once(renunciationPeriodOverMail(site, to), signed);
       if (due(withdrawalPeriodEndsAt(signed), now)) await once(withdrawalPeriodOverMail(site, to), signed);
     }
-    if (top === 'membre-actif') {
+    if (top === 'membre-actif' || top === 'contrat-termine') {
       const endsAt = await termEndOf(db, row.id, record);
+      const lastDay = endsAt ? lastDayOf(endsAt) : null;
       // Only near the activation: a mail deleted by retention after 12 months is not sent again.
-      if (due((await activeSinceOf(db, row.id))?.getTime() ?? null, now)) await once(activeMemberMail(site, to, { endsAt }), 'active');
-      if (endsAt) {
+      if (top === 'membre-actif' && due((await activeSinceOf(db, row.id))?.getTime() ?? null, now))
+        await once(activeMemberMail(site, to, { endsAt: lastDay }), 'active');
+      if (endsAt && lastDay) {
         const end = endsAt.getTime();
         const key = endsAt.toISOString();
-        if (due(end - 30 * DAY_MS, now, 23 * DAY_MS)) await once(termEndingMail(site, to, { endsAt, daysBefore: 30 }), `30:${key}`);
-        if (due(end - 7 * DAY_MS, now, 7 * DAY_MS)) await once(termEndingMail(site, to, { endsAt, daysBefore: 7 }), `7:${key}`);
+        if (due(end - 30 * DAY_MS, now, 23 * DAY_MS))
+          await once(termEndingMail(site, to, { endsAt: lastDay, daysBefore: 30 }), `30:${key}`);
+        if (due(end - 7 * DAY_MS, now, 7 * DAY_MS)) await once(termEndingMail(site, to, { endsAt: lastDay, daysBefore: 7 }), `7:${key}`);
+        // The term is over (the chart is in `contrat-termine`): said once, at the end.
+        if (due(end, now)) await once(termEndedMail(site, to, { lastDay }), key);
       }
     }
   }

@@ -27,6 +27,7 @@ export const agencyMailKinds = [
   'agency-withdrawal-period-over',
   'agency-active-member',
   'agency-term-ending',
+  'agency-term-ended',
   'agency-renunciation-confirmed',
   'agency-withdrawal-confirmed',
   'agency-termination-confirmed',
@@ -224,7 +225,20 @@ export function termEndingMail(site: AgencyMailSite, recipient: Recipient, input
   ]);
 }
 
-/** Confirmation that the member renounced the contract within the 7 days (no trigger yet). */
+/** The term is over (L224-90: no tacit renewal); a new contract starts with a plan. */
+export function termEndedMail(site: AgencyMailSite, recipient: Recipient, input: { lastDay: Date }): OutgoingMail {
+  return layout(site, recipient, 'agency-term-ended', 'Votre accompagnement est terminé', [
+    {
+      text: `Votre contrat a pris fin le ${dateFr(input.lastDay)}, à son terme. Il n’est pas reconduit tacitement et plus rien ne vous sera prélevé.`,
+    },
+    {
+      text: 'Pour poursuivre l’accompagnement, vous pouvez choisir une nouvelle formule depuis votre espace membre : vos informations sont conservées.',
+    },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
+  ]);
+}
+
+/** Confirmation that the member renounced the contract within the 7 days (decision 118). */
 export function renunciationConfirmedMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
   return layout(site, recipient, 'agency-renunciation-confirmed', 'Confirmation de votre renonciation', [
     {
@@ -234,11 +248,34 @@ export function renunciationConfirmedMail(site: AgencyMailSite, recipient: Recip
   ]);
 }
 
-/** Confirmation that the member withdrew within the 14 days (no trigger yet). */
-export function withdrawalConfirmedMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
+/**
+ * Confirmation that the member withdrew within the 14 days (decision 118), with the amount refunded
+ * and its deadline; `keptCents` is what the early start requested cost (L221-25).
+ */
+export function withdrawalConfirmedMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { at: Date; refundCents?: number; keptCents?: number; refundBy?: Date },
+): OutgoingMail {
+  const refund = input.refundCents ?? null;
   return layout(site, recipient, 'agency-withdrawal-confirmed', 'Confirmation de votre rétractation', [
-    { text: `Nous confirmons avoir reçu, le ${dateFr(input.at)}, l’exercice de votre droit de rétractation.` },
-    { text: 'Les sommes versées vous seront remboursées dans un délai de 14 jours au plus, par le moyen de paiement utilisé.' },
+    { text: `Nous confirmons avoir reçu, le ${dateFr(input.at)}, l’exercice de votre droit de rétractation. Le contrat prend fin.` },
+    ...(refund === null
+      ? [{ text: 'Les sommes versées vous seront remboursées dans un délai de 14 jours au plus, par le moyen de paiement utilisé.' }]
+      : refund === 0
+        ? [{ text: 'Aucune somme n’a été versée : il n’y a rien à rembourser, et rien ne vous sera prélevé.' }]
+        : [
+            {
+              text: `Nous vous remboursons ${formatEuros(refund)}${input.refundBy ? ` au plus tard le ${dateFr(input.refundBy)}` : ' dans un délai de 14 jours au plus'}, par le moyen de paiement utilisé.`,
+            },
+          ]),
+    ...(input.keptCents
+      ? [
+          {
+            text: `Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : ${formatEuros(input.keptCents)} correspondant aux jours écoulés restent dus (article L221-25 du Code de la consommation).`,
+          },
+        ]
+      : []),
   ]);
 }
 

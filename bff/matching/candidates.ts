@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import {
   availableAt,
   birthDateBounds,
@@ -182,8 +182,8 @@ export async function upsertMatchProfile(
   }
   const stateValue = stateFromRecord(record.output, now);
   const state = typeof stateValue === 'string' ? stateValue : (Object.keys(stateValue)[0] ?? '');
-  const end = state === 'membre-actif' ? await termEndOf(executor, memberId, record.output) : null;
-  const contractEndsAt = end ? end.getTime() : null;
+  // The one end of the term (decision 118): signature + the plan's months, as the chart reads it.
+  const contractEndsAt = state === 'membre-actif' || state === 'contrat-termine' ? termEndsAtMs(record.output) : null;
   const unavailableReason = unavailableReasonOf({
     state,
     hasProfile: true,

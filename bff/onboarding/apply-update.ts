@@ -4,7 +4,8 @@ import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { subscriptionPaymentOpen } from '#machines/onboarding/periods.ts';
+import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/periods.ts';
+import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
@@ -61,6 +62,14 @@ function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: 
     !subscriptionPaymentOpen(record.subscriptionDate, nowMs)
   )
     return 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224-91 du Code de la consommation).';
+  if (update.context === 'renounce' && !renunciationOpen(record.subscriptionDate, nowMs))
+    return record.subscriptionDate === null
+      ? 'Le contrat n’est pas encore signé : il n’y a rien à annuler.'
+      : 'Le délai de renonciation de 7 jours après la signature est écoulé (article L224-91 du Code de la consommation).';
+  if (update.context === 'withdraw' && !withdrawalOpen(record.subscriptionDate, nowMs))
+    return record.subscriptionDate === null
+      ? 'Le contrat n’est pas encore signé : il n’y a rien à résilier.'
+      : 'Le délai de rétractation de 14 jours après la signature est écoulé (article L221-18 du Code de la consommation).';
   return undefined;
 }
 
@@ -124,6 +133,10 @@ export async function applyOnboardingUpdate(
   if (definition.staffOnly && options.actor.role === 'member') {
     throw new ApiError(403, 'FORBIDDEN', 'Cette action est réservée à l’équipe de l’agence.');
   }
+  // The member's rights are exercised by the member alone (decision 118).
+  if (definition.memberOnly && options.actor.role !== 'member') {
+    throw new ApiError(403, 'FORBIDDEN', 'Seul le membre peut exercer ce droit, depuis son espace.');
+  }
   const memberId = targetOf(update, options.actor, options.callerMemberId);
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
@@ -178,6 +191,8 @@ export async function applyOnboardingUpdate(
         .returning({ id: onboardingEvents.id });
       // Consents given at this step and the signed contract copy (decision 070), same transaction.
       await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
+      // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
+      await contractRightsHook(tx, { update, previous: record, row: next, now: options.now, site: options.mail });
       // The agency's mails this event causes (decision 111), queued once, same transaction.
       if (options.mail)
         await queueAgencyMailsForUpdate(tx, {

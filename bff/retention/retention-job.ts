@@ -1,3 +1,4 @@
+import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AuthConnection } from '#bff/auth/supabase.ts';
 import type { Clock } from '#bff/clock.ts';
@@ -5,8 +6,6 @@ import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
 import { SENSITIVE_PROFILE_FIELDS } from '#bff/privacy/consents.ts';
 import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pendingAuthDeletions } from '#bff/privacy/erasure.ts';
-import { instantMs } from '#machines/onboarding/instant.ts';
-import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { log } from '#bff/logger.ts';
 
@@ -65,8 +64,9 @@ function addMonths(date: Date, months: number): Date {
 
 /** When the member's contract ends (signature + the plan's term), or null without a signed contract. */
 export function contractEnd(record: OnboardingRecord): Date | null {
-  if (!record.subscriptionDate || !record.selectedPlanId) return null;
-  return addMonths(new Date(instantMs(record.subscriptionDate)), planById(record.selectedPlanId).durationMonths);
+  // The one end of the term (decision 118), the one the chart and the mails read.
+  const end = termEndsAtMs(record);
+  return end === null ? null : new Date(end);
 }
 
 async function affected(db: Db, query: ReturnType<typeof sql>): Promise<number> {

@@ -162,6 +162,7 @@ export function unavailableReasonOf(input: {
   if (input.matchmakingPausedAt !== null) return 'mise-en-relation-suspendue';
   if (input.sensitiveDataConsentAt === null) return 'consentement-absent';
   if (!input.hasProfile) return 'profil-incomplet';
+  if (input.state === 'contrat-termine') return 'contrat-termine';
   if (input.state !== 'membre-actif') return 'pas-encore-actif';
   if (input.contractEndsAt !== null && input.contractEndsAt <= input.now) return 'contrat-termine';
   return null;

@@ -73,6 +73,9 @@ export function samplePayloads(member: Member, now: number) {
     sub: { context: 'sub', email: member.email, csid: 'cs_test_subscription_0001' },
     meeting_mm: { context: 'meeting_mm', uid: member.id },
     lmnop: { context: 'lmnop', uid: member.id },
+    renounce: { context: 'renounce', confirm: true },
+    withdraw: { context: 'withdraw', confirm: true },
+    renew: { context: 'renew' },
   } satisfies { [C in ContextName]: { context: C } & Record<string, unknown> };
 }
 

@@ -134,6 +134,9 @@ export const stateLabels = covering<StateKey>()({
   'attente.delai-retractation': 'Délai de rétractation de 14 jours',
   'attente.entretien-matchmaking': 'Entretien de matchmaking à tenir',
   'membre-actif': 'Membre actif',
+  renonce: 'Contrat annulé (renonciation)',
+  retracte: 'Contrat résilié (rétractation)',
+  'contrat-termine': 'Contrat terminé',
   desactive: 'Compte désactivé',
 });
 
@@ -176,6 +179,9 @@ export const eventLabels = covering<OtherEventType>()({
   PAY_SUBSCRIPTION: 'Payer l’abonnement',
   RECORD_MATCHMAKING_MEETING: 'Valider l’entretien de matchmaking',
   RESET_ONBOARDING: 'Réinitialiser l’inscription',
+  RENOUNCE_CONTRACT: 'Renoncer au contrat (7 jours)',
+  WITHDRAW_CONTRACT: 'Se rétracter (14 jours)',
+  RENEW_CONTRACT: 'Choisir une nouvelle formule',
   DISABLE: 'Désactiver le compte',
   ENABLE: 'Réactiver le compte',
   TICK: 'Temps qui passe',
@@ -213,6 +219,9 @@ export const contextSentences = {
   sub: 'Abonnement payé',
   meeting_mm: 'Entretien de matchmaking effectué : le membre est actif',
   lmnop: 'Inscription réinitialisée',
+  renounce: 'Renonciation au contrat (délai de 7 jours)',
+  withdraw: 'Rétractation (délai de 14 jours)',
+  renew: 'Nouveau contrat demandé : choix d’une formule',
   ban: { yes: 'Compte désactivé', no: 'Compte réactivé' },
 } as const satisfies Readonly<Record<string, Sentence>>;
 

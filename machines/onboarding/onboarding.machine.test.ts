@@ -75,9 +75,10 @@ describe('no step can be skipped', () => {
     ['onb_meet_resa', ['onb_meet_cancel']],
     ['onb_meet_ok', ['contractForm']],
     ['contractForm', ['sub_date']],
-    ['sub_date', []],
-    ['app', ['sub']],
-    ['sub', []],
+    // Within 7 days the member may renounce (L224-91); from day 7 to 14, withdraw (L221-18).
+    ['sub_date', ['renounce']],
+    ['app', ['sub', 'withdraw']],
+    ['sub', ['withdraw']],
     ['meeting_mm', []],
   ];
 

@@ -1,6 +1,13 @@
 import { and, assign, not, setup } from 'xstate';
 import { instantMs } from '#machines/onboarding/instant.ts';
-import { signatureDateIsCurrent, subscriptionPaymentOpen, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import {
+  renunciationOpen,
+  signatureDateIsCurrent,
+  subscriptionPaymentOpen,
+  termOver,
+  withdrawalOpen,
+  withdrawalWaitOver,
+} from '#machines/onboarding/periods.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
 import { type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -83,6 +90,12 @@ export const onboardingMachine = setup({
     subscriptionPaid: ({ context }) => context.subscriptionFeesPaid,
     /** 14 whole days since signature (L221-18), or renounced (L221-25). */
     withdrawalWaitOver: ({ context, event }) => withdrawalWaitOver(context, clock(context, event)),
+    /** Fewer than 7 whole days since signature: the member may renounce (L224-91). */
+    renunciationOpen: ({ context, event }) => renunciationOpen(context.subscriptionDate, clock(context, event)),
+    /** Fewer than 14 whole days since signature: the member may withdraw (L221-18). */
+    withdrawalOpen: ({ context, event }) => withdrawalOpen(context.subscriptionDate, clock(context, event)),
+    /** The fixed term (signature + 6 or 12 months) is over (L224-90). */
+    termOver: ({ context, event }) => termOver(context, clock(context, event)),
   },
   actions: {
     applyUpdate: assign(({ context, event }) => {
@@ -185,6 +198,8 @@ export const onboardingMachine = setup({
           always: { guard: 'subscriptionPaymentOpen', target: '#onboarding.frais-de-dossier' },
           // A payment arriving exactly as day 7 begins (no TICK in between) opens the payment step.
           on: {
+            // L224-91: the member goes back on the contract at no cost; nothing is ever charged.
+            RENOUNCE_CONTRACT: { guard: 'renunciationOpen', target: '#onboarding.renonce', actions: 'applyUpdate' },
             PAY_FILE_FEE: {
               guard: and(['isMemberEmail', 'subscriptionPaymentOpen']),
               target: '#onboarding.frais-de-dossier',
@@ -203,6 +218,7 @@ export const onboardingMachine = setup({
     // Every payment event re-checks the 7 days, whatever state it arrives in.
     'frais-de-dossier': {
       on: {
+        WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
         APPLY_COUPON: { guard: and(['couponAvailable', not('fileFeePaid')]), actions: 'applyUpdate' },
         PAY_FILE_FEE: [
           {
@@ -226,6 +242,7 @@ export const onboardingMachine = setup({
     attente: {
       initial: 'delai-retractation',
       on: {
+        WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
         RECORD_MATCHMAKING_MEETING: {
           guard: and(['isMemberUid', 'withdrawalWaitOver']),
           target: 'membre-actif',
@@ -239,7 +256,15 @@ export const onboardingMachine = setup({
         'entretien-matchmaking': {},
       },
     },
-    'membre-actif': {},
+    // Active until the fixed term ends (L224-90); a member who asked to start early may still withdraw within 14 days.
+    'membre-actif': {
+      always: { guard: 'termOver', target: 'contrat-termine' },
+      on: { WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' } },
+    },
+    // The contract is over (decision 118): renounced, withdrawn, or its term reached. A new contract starts at the plans.
+    renonce: { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
+    retracte: { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
+    'contrat-termine': { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
     desactive: {},
   },
 });

@@ -1,4 +1,5 @@
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
+import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
 /**
@@ -101,4 +102,100 @@ export function subscriptionComplete(
   record: Pick<OnboardingRecord, 'formPersonnalInfoCompleted' | 'subscriptionDate' | 'subscriptionFeesPaid'>,
 ): boolean {
   return accountUsable(account) && record.formPersonnalInfoCompleted && record.subscriptionDate !== null && record.subscriptionFeesPaid;
+}
+
+// ---------------------------------------------------------------------------
+// Rights and term (decision 118)
+
+/** Renunciation (L224-91) is open: the contract is signed and fewer than 7 whole days have passed. */
+export function renunciationOpen(subscriptionDate: string | null, now: number): boolean {
+  const days = wholeDaysSince(subscriptionDate, now);
+  return days !== null && days >= 0 && days < NO_PAYMENT_PERIOD_DAYS;
+}
+
+/** Withdrawal (L221-18) is open: the contract is signed and fewer than 14 whole days have passed. */
+export function withdrawalOpen(subscriptionDate: string | null, now: number): boolean {
+  const days = wholeDaysSince(subscriptionDate, now);
+  return days !== null && days >= 0 && days < WITHDRAWAL_PERIOD_DAYS;
+}
+
+/** A refund owed after a withdrawal is made within 14 days (L221-24). */
+export const REFUND_DEADLINE_DAYS = 14;
+
+const parisParts = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'Europe/Paris',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+function parisFields(ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+  const parts: Record<string, number> = {};
+  for (const p of parisParts.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+/** Paris's offset from UTC (ms) at instant `ms`. */
+function parisOffsetMs(ms: number): number {
+  const f = parisFields(ms);
+  const whole = ms - (((ms % 1000) + 1000) % 1000);
+  return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - whole;
+}
+
+/**
+ * The instant a contract signed at `subscriptionDate` for `months` months ends (L224-90): midnight,
+ * Paris time, at the start of the same day number `months` months later, i.e. the end of the last
+ * day the contract prints (« prend fin le … », bff/contract/contract-text.ts `contractEndDate`).
+ * The one source of the term's end: the chart, the mails, the matching and retention read it.
+ */
+export function contractEndsAtMs(subscriptionDate: string | null, months: number): number | null {
+  if (subscriptionDate === null) return null;
+  const start = instantMs(subscriptionDate);
+  if (!Number.isFinite(start)) return null;
+  const { year, month, day } = parisFields(start);
+  const midnightUtc = Date.UTC(year, month - 1 + months, day);
+  return midnightUtc - parisOffsetMs(midnightUtc - parisOffsetMs(midnightUtc));
+}
+
+/** When the member's contract ends: its signature plus the chosen plan's 6 or 12 months; null before signature. */
+export function termEndsAtMs(record: Pick<OnboardingRecord, 'subscriptionDate' | 'selectedPlanId'>): number | null {
+  if (record.selectedPlanId === null) return null;
+  return contractEndsAtMs(record.subscriptionDate, planById(record.selectedPlanId).durationMonths);
+}
+
+/** The contract's term is over (L224-90: a fixed term, no tacit renewal). */
+export function termOver(record: Pick<OnboardingRecord, 'subscriptionDate' | 'selectedPlanId'>, now: number): boolean {
+  const end = termEndsAtMs(record);
+  return end !== null && now >= end;
+}
+
+/**
+ * What is refunded after a withdrawal (L221-24, L221-25): everything paid, unless the member
+ * expressly asked the services to start before the 14 days were over; then the price of the
+ * days elapsed since signature, pro rata of the whole term (file fee and plan), is kept.
+ */
+export function withdrawalRefundCents(input: {
+  paidCents: number;
+  contractPriceCents: number;
+  earlyStart: boolean;
+  signedAtMs: number;
+  endsAtMs: number;
+  now: number;
+}): { refundCents: number; keptCents: number; elapsedDays: number; termDays: number } {
+  const termDays = Math.max(1, Math.round((input.endsAtMs - input.signedAtMs) / DAY_MS));
+  const elapsedDays = Math.max(0, Math.floor((input.now - input.signedAtMs) / DAY_MS));
+  const owed = input.earlyStart ? Math.round((input.contractPriceCents * Math.min(elapsedDays, termDays)) / termDays) : 0;
+  const keptCents = Math.min(input.paidCents, owed);
+  return { refundCents: input.paidCents - keptCents, keptCents, elapsedDays, termDays };
 }

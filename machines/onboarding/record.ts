@@ -60,6 +60,10 @@ export const onboardingRecordSchema = v.strictObject(
     matchmakingMeetingDone: v.boolean(),
     /** Banned (spec: POST /api/v1/auth/ban). */
     disabled: v.boolean(),
+    /** When the member renounced the contract within 7 days (L224-91, `renounce`; decision 118). Absent on older records. */
+    contractRenouncedAt: v.optional(v.nullable(isoInstantSchema())),
+    /** When the member withdrew from the contract within 14 days (L221-18, `withdraw`; decision 118). Absent on older records. */
+    contractWithdrawnAt: v.optional(v.nullable(isoInstantSchema())),
   },
   objectMessage,
 );

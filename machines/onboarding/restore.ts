@@ -1,6 +1,6 @@
 import { type Actor, type ActorOptions, createActor, type SnapshotFrom, transition } from 'xstate';
 import { type OnboardingMachine, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { subscriptionPaymentOpen, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpen, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
 import { type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
 import { toMachineEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -12,6 +12,9 @@ import { toMachineEvent, type UpdatePayload } from '#machines/onboarding/update-
  */
 export function stateFromRecord(record: OnboardingRecord, now: number): OnboardingStateValue {
   if (record.disabled) return 'desactive';
+  // The contract ended by a right of the member (decision 118).
+  if (record.contractRenouncedAt) return 'renonce';
+  if (record.contractWithdrawnAt) return 'retracte';
   if (!record.profileCompleted) return 'profil';
   if (!record.questionnaireCompleted || !record.formPersonnalInfoCompleted) return 'questionnaire-profil';
   if (record.selectedPlanId === null) return 'formules';
@@ -28,7 +31,8 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   if (!record.matchmakingMeetingDone) {
     return { attente: withdrawalWaitOver(record, now) ? 'entretien-matchmaking' : 'delai-retractation' };
   }
-  return 'membre-actif';
+  // A fixed term, no tacit renewal (L224-90).
+  return termOver(record, now) ? 'contrat-termine' : 'membre-actif';
 }
 
 export type OnboardingSnapshot = SnapshotFrom<OnboardingMachine>;

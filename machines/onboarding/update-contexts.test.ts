@@ -46,7 +46,16 @@ describe('the table', () => {
         'lmnop',
       ].sort(),
     );
-    expect(added.sort()).toEqual(['coupon', 'onb_meet_cancel', 'pre_contract_ok', 'profil', 'questionnaire']);
+    expect(added.sort()).toEqual([
+      'coupon',
+      'onb_meet_cancel',
+      'pre_contract_ok',
+      'profil',
+      'questionnaire',
+      'renew',
+      'renounce',
+      'withdraw',
+    ]);
   });
 
   it('marks exactly the staff-only contexts', () => {
@@ -125,6 +134,9 @@ describe('round trip of every context', () => {
     sub: [{ ...samples.sub, email: 'pas-un-email' }, 'Email invalide'],
     meeting_mm: [{ context: 'meeting_mm', uid: 42 }, 'Identifiant invalide'],
     lmnop: [{ context: 'lmnop', uid: member.id, force: true }, 'Champ inconnu'],
+    renounce: [{ context: 'renounce', confirm: false }, 'Veuillez confirmer votre renonciation au contrat'],
+    withdraw: [{ context: 'withdraw' }, 'Champ requis'],
+    renew: [{ context: 'renew', uid: member.id }, 'Champ inconnu'],
   };
 
   it.each(contextNames)('%s: the sample is accepted and becomes its machine event; a bad body is refused', (context) => {

@@ -121,6 +121,21 @@ export const meetingMmPayloadSchema = strict({ context: v.literal('meeting_mm'),
 
 export const lmnopPayloadSchema = strict({ context: v.literal('lmnop'), uid: uidSchema });
 
+/** The member renounces the contract within 7 days of signing (L224-91): `confirm` must be true. */
+export const renouncePayloadSchema = strict({
+  context: v.literal('renounce'),
+  confirm: v.literal(true, 'Veuillez confirmer votre renonciation au contrat'),
+});
+
+/** The member withdraws from the contract within 14 days of signing (L221-18): `confirm` must be true. */
+export const withdrawPayloadSchema = strict({
+  context: v.literal('withdraw'),
+  confirm: v.literal(true, 'Veuillez confirmer votre rétractation'),
+});
+
+/** After the contract ended (renounced, withdrawn or term over): a new contract, starting with the plan. */
+export const renewPayloadSchema = strict({ context: v.literal('renew') });
+
 export interface UpdatePayloads {
   profil: v.InferOutput<ReturnType<typeof profilPayloadSchema>>;
   questionnaire: v.InferOutput<typeof questionnairePayloadSchema>;
@@ -139,6 +154,9 @@ export interface UpdatePayloads {
   sub: v.InferOutput<typeof subPayloadSchema>;
   meeting_mm: v.InferOutput<typeof meetingMmPayloadSchema>;
   lmnop: v.InferOutput<typeof lmnopPayloadSchema>;
+  renounce: v.InferOutput<typeof renouncePayloadSchema>;
+  withdraw: v.InferOutput<typeof withdrawPayloadSchema>;
+  renew: v.InferOutput<typeof renewPayloadSchema>;
 }
 export type ContextName = keyof UpdatePayloads;
 /** A validated payload of one context (a union when C is not given). */
@@ -166,6 +184,9 @@ export const eventTypes = {
   sub: 'PAY_SUBSCRIPTION',
   meeting_mm: 'RECORD_MATCHMAKING_MEETING',
   lmnop: 'RESET_ONBOARDING',
+  renounce: 'RENOUNCE_CONTRACT',
+  withdraw: 'WITHDRAW_CONTRACT',
+  renew: 'RENEW_CONTRACT',
 } as const satisfies Record<ContextName, string>;
 
 /** An event of the chart made from an update: its type, the clock, and the payload. */
@@ -186,6 +207,13 @@ const noMeeting = {
   onboardingMeetingDate: null,
 } as const satisfies Partial<OnboardingRecord>;
 
+/**
+ * Clears the end of a contract (decision 118). `undefined`, not null: the chart's `assign` merges
+ * the new record into its context, so a key must be present to be cleared, and older records
+ * (and emptyRecord) simply lack it.
+ */
+const noContractEnd = { contractRenouncedAt: undefined, contractWithdrawnAt: undefined } as const satisfies Partial<OnboardingRecord>;
+
 export interface UpdateContextDefinition<C extends ContextName> {
   context: C;
   event: (typeof eventTypes)[C];
@@ -193,6 +221,8 @@ export interface UpdateContextDefinition<C extends ContextName> {
   schema: (now: number) => v.GenericSchema<unknown, UpdatePayloads[C]>;
   /** Only staff (aal2) or the server itself (webhook handlers) may send it. */
   staffOnly: boolean;
+  /** Only the member themself may send it (a right of the member: decision 118). */
+  memberOnly?: boolean;
   /** The server must find a paid checkout session for this member, offer and amount first. */
   payment: 'application' | 'subscription' | null;
   origin: 'spec' | 'added';
@@ -392,7 +422,51 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'spec',
     description: 'Staff reset: all progress cleared, back to step 1 (not allowed on a disabled account).',
-    apply: (record) => ({ ...emptyRecord(record.id, record.email, record.gender), disabled: record.disabled }),
+    apply: (record) => ({ ...emptyRecord(record.id, record.email, record.gender), ...noContractEnd, disabled: record.disabled }),
+  },
+  renounce: {
+    context: 'renounce',
+    event: eventTypes.renounce,
+    schema: () => renouncePayloadSchema,
+    staffOnly: false,
+    memberOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'The member renounces the contract before 7 whole days since signature (L224-91): the contract is cancelled, nothing is ever charged.',
+    apply: (record, _payload, now) => ({ ...record, contractRenouncedAt: toIsoInstant(now) }),
+  },
+  withdraw: {
+    context: 'withdraw',
+    event: eventTypes.withdraw,
+    schema: () => withdrawPayloadSchema,
+    staffOnly: false,
+    memberOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'The member withdraws before 14 whole days since signature (L221-18): the contract ends; what was paid is refunded within 14 days, pro rata when an early start was asked (L221-24, L221-25).',
+    apply: (record, _payload, now) => ({ ...record, contractWithdrawnAt: toIsoInstant(now) }),
+  },
+  renew: {
+    context: 'renew',
+    event: eventTypes.renew,
+    schema: () => renewPayloadSchema,
+    staffOnly: false,
+    memberOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'A new contract after the previous one ended (renounced, withdrawn or term over): profile and questionnaire kept, back to the plans; meeting, contract and payments start again.',
+    apply: (record) => ({
+      ...emptyRecord(record.id, record.email, record.gender),
+      ...noContractEnd,
+      profileCompleted: record.profileCompleted,
+      sensitiveDataConsentAt: record.sensitiveDataConsentAt,
+      questionnaireCompleted: record.questionnaireCompleted,
+      formPersonnalInfoCompleted: record.formPersonnalInfoCompleted,
+      disabled: record.disabled,
+    }),
   },
 };
 

@@ -9,6 +9,7 @@ import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
@@ -113,13 +114,14 @@ describe('the agency’s own mails (decision 111)', () => {
     // The job sees the member active too, but the mail was queued by the event: not again.
     expect((await job()).queued).toBe(0);
 
-    // The term: start of membre-actif + the plan's months (serenity: 12).
+    expect(activeAt).toBeGreaterThan(signedAt);
+    // The term (decision 118): the signature + the plan's months (serenity: 12), as the contract says,
+    // from the one function the chart reads.
     const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
     const endsAt = await termEndOf(product.database.db, member.id, recordOf(row as typeof members.$inferSelect));
-    const expectedEnd = new Date(activeAt);
-    expectedEnd.setUTCMonth(expectedEnd.getUTCMonth() + planById('plan_serenity_month').durationMonths);
-    expect(endsAt?.toISOString()).toBe(expectedEnd.toISOString());
-    const end = expectedEnd.getTime();
+    const expectedEnd = contractEndsAtMs(toIsoInstant(signedAt), planById('plan_serenity_month').durationMonths);
+    expect(endsAt?.getTime()).toBe(expectedEnd);
+    const end = expectedEnd ?? 0;
 
     clock.set(new Date(end - 31 * DAY_MS));
     expect((await job()).queued).toBe(0);
@@ -129,8 +131,13 @@ describe('the agency’s own mails (decision 111)', () => {
     clock.set(new Date(end - 7 * DAY_MS + HOUR_MS));
     await job();
     expect((await job()).queued).toBe(0);
-    clock.set(new Date(end + HOUR_MS));
+    clock.set(new Date(end - HOUR_MS));
     expect((await job()).queued).toBe(0);
+    // At the end: the chart is in contrat-termine, and the term-ended mail goes once.
+    clock.set(new Date(end + HOUR_MS));
+    expect((await job()).queued).toBe(1);
+    expect((await job()).queued).toBe(0);
+    expect((await member.agent.json<{ state: string }>(member.agent.get('/api/v1/user/settings'))).state).toBe('contrat-termine');
 
     const mails = await outboxOf(member.email);
     expect(mails.map((m) => m.kind)).toEqual([
@@ -144,10 +151,12 @@ describe('the agency’s own mails (decision 111)', () => {
       'agency-active-member',
       'agency-term-ending',
       'agency-term-ending',
+      'agency-term-ended',
     ]);
-    expect(mails.slice(-2).map((m) => m.subject)).toEqual([
+    expect(mails.slice(-3).map((m) => m.subject)).toEqual([
       'Votre contrat prend fin dans 30 jours',
       'Votre contrat prend fin dans 7 jours',
+      'Votre accompagnement est terminé',
     ]);
     // Every key names the member; the first name (from the profile) greets them after step 1.
     for (const mail of mails) expect(mail.key).toContain(member.id);

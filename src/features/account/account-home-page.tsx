@@ -1,3 +1,4 @@
+import { MyRights } from '#src/features/account/my-rights.tsx';
 import { Link } from '@tanstack/react-router';
 import * as styles from '#src/features/account/account.css.ts';
 import { MyInvoices } from '#src/features/account/invoices.tsx';
@@ -34,6 +35,7 @@ export function AccountHomePage() {
           </p>
         )}
       </section>
+      <MyRights />
       <MyInvoices />
     </>
   );

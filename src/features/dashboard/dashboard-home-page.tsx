@@ -22,8 +22,19 @@ const route = getRouteApi('/dashboard/_staff/');
 const stepOptions = [
   ...steps.map((s) => ({ value: s.id, label: `${s.number}. ${s.title}` })),
   { value: 'membre-actif', label: 'Membres actifs' },
+  { value: 'renonce', label: 'Contrats annulés (renonciation)' },
+  { value: 'retracte', label: 'Contrats résiliés (rétractation)' },
+  { value: 'contrat-termine', label: 'Contrats terminés' },
   { value: 'desactive', label: 'Comptes désactivés' },
 ] as const;
+
+/** The list's words for the states without a step number (decision 118). */
+const endStateTitles: Readonly<Record<string, string>> = {
+  'membre-actif': 'Membre actif',
+  renonce: 'Contrat annulé (renonciation)',
+  retracte: 'Contrat résilié (rétractation)',
+  'contrat-termine': 'Contrat terminé',
+};
 
 const SEARCH_DELAY_MS = 300;
 
@@ -31,6 +42,9 @@ const SEARCH_DELAY_MS = 300;
 const placeholderSteps: { id: DashboardSearch['step']; number: number | null; title: string; count: number | null }[] = [
   ...steps.map((s) => ({ id: s.id, number: s.number, title: s.title, count: null })),
   { id: 'membre-actif', number: null, title: 'Membre actif', count: null },
+  { id: 'renonce', number: null, title: 'Contrat annulé (renonciation)', count: null },
+  { id: 'retracte', number: null, title: 'Contrat résilié (rétractation)', count: null },
+  { id: 'contrat-termine', number: null, title: 'Contrat terminé', count: null },
   { id: 'desactive', number: null, title: 'Compte désactivé', count: null },
 ];
 
@@ -258,7 +272,7 @@ function MemberList() {
                     {m.disabled ? <span className={styles.badge.danger}>désactivé</span> : null}
                   </td>
                   <td>{m.name ?? '—'}</td>
-                  <td>{m.step ? `${m.step.number}. ${m.step.title}` : m.top === 'membre-actif' ? 'Membre actif' : 'Désactivé'}</td>
+                  <td>{m.step ? `${m.step.number}. ${m.step.title}` : (endStateTitles[m.top] ?? 'Désactivé')}</td>
                   <td>{formatDate(m.createdAt)}</td>
                 </tr>
               ))}

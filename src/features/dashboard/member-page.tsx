@@ -1,3 +1,4 @@
+import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
 import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -115,6 +116,7 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
           </p>
           <ChartView current={member.state} />
         </section>
+        <ContractRightsCard rights={detail.rights} />
         <div className={styles.page}>
           <section className={styles.card} aria-labelledby="actions-title">
             <h2 id="actions-title" className={styles.cardTitle}>

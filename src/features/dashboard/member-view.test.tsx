@@ -235,6 +235,15 @@ function fullMember(): MemberDetail {
         reason: null,
       },
     ],
+    rights: {
+      signedAt: null,
+      renunciationEndsAt: null,
+      withdrawalEndsAt: null,
+      termEndsAt: null,
+      renouncedAt: null,
+      withdrawnAt: null,
+      refunds: [],
+    },
     events: allEvents(),
   } as MemberDetail;
 }

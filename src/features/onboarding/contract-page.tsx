@@ -1,3 +1,4 @@
+import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { contractFormSchema } from '#machines/onboarding/forms.ts';
@@ -317,6 +318,7 @@ export function ContractPage() {
           <PdfLink />
         </section>
       ) : null}
+      {sub === 'delai-renonciation' ? <MyRights /> : null}
     </StepPage>
   );
 }

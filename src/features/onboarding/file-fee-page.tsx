@@ -1,3 +1,4 @@
+import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import {
   expectedAmountCents,
@@ -177,6 +178,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           ; vous revenez ici automatiquement après chacun.
         </p>
       </section>
+      <MyRights />
     </StepPage>
   );
 }

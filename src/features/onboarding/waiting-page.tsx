@@ -1,3 +1,4 @@
+import { MyRights } from '#src/features/account/my-rights.tsx';
 import { withdrawalPeriodEndsAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { CONTRACT_PDF_URL } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
@@ -47,6 +48,7 @@ export function WaitingPage() {
           </a>
         </p>
       </section>
+      <MyRights />
     </StepPage>
   );
 }

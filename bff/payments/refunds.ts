@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import type { Config } from '#bff/config.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { refunds } from '#bff/db/refunds-schema.ts';
+import { checkoutSessions } from '#bff/db/schema.ts';
+import { log } from '#bff/logger.ts';
+import { stripeLibrary } from '#bff/payments/stripe-library.ts';
+import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
+import { REFUND_DEADLINE_DAYS, termEndsAtMs, withdrawalRefundCents } from '#machines/onboarding/periods.ts';
+import { expectedAmountCents, planById } from '#machines/onboarding/plans.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+
+/**
+ * Refunds (decision 118). One code path: a refund is first recorded (`refunds`, status
+ * `pending`) in the transaction of its cause, then carried out by a gateway — Stripe's refund API
+ * through the real `stripe` library when `STRIPE_SECRET_KEY` is set, the local stand-in
+ * otherwise — with the row's id as idempotency key, so a retry never refunds twice.
+ */
+
+export interface RefundRequest {
+  checkoutSessionId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
+export interface RefundGateway {
+  provider: 'stripe' | 'stand-in';
+  refund(request: RefundRequest): Promise<{ id: string; status: string }>;
+}
+
+/** Stripe: the session's PaymentIntent, then `POST /v1/refunds` with an idempotency key. */
+export function stripeRefundGateway(secretKey: string, options: { fetch?: typeof fetch } = {}): RefundGateway {
+  let client: Promise<Stripe> | undefined;
+  const stripe = () => {
+    client ??= stripeLibrary().then(
+      (StripeCtor) =>
+        new StripeCtor(secretKey, {
+          maxNetworkRetries: 2,
+          ...(options.fetch ? { httpClient: StripeCtor.createFetchHttpClient(options.fetch) } : {}),
+        }),
+    );
+    return client;
+  };
+  return {
+    provider: 'stripe',
+    async refund(request) {
+      const api = await stripe();
+      const session = await api.checkout.sessions.retrieve(request.checkoutSessionId);
+      const intent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+      if (!intent) throw new Error('session de paiement sans PaymentIntent');
+      const refund = await api.refunds.create(
+        { payment_intent: intent, amount: request.amountCents, reason: 'requested_by_customer', metadata: request.metadata },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return { id: refund.id, status: refund.status ?? 'pending' };
+    },
+  };
+}
+
+/** The local stand-in: the refund is recorded as made, with a `re_local_` id (nothing leaves the machine). */
+export const standInRefundGateway: RefundGateway = {
+  provider: 'stand-in',
+  refund: async () => ({ id: `re_local_${randomBytes(12).toString('hex')}`, status: 'succeeded' }),
+};
+
+export function refundGateway(config: Pick<Config, 'stripeSecretKey'>): RefundGateway {
+  return config.stripeSecretKey ? stripeRefundGateway(config.stripeSecretKey) : standInRefundGateway;
+}
+
+export interface WithdrawalRefund {
+  paidCents: number;
+  refundCents: number;
+  keptCents: number;
+  dueBy: Date;
+}
+
+/**
+ * Inside the withdrawal's transaction: what the member paid (the checkout sessions that confirmed
+ * a step), what is refunded (all of it, or less the days elapsed when an early start was asked),
+ * and one pending refund row per session (the plan first, then the file fee). Recorded once:
+ * the rows are unique per session and reason.
+ */
+export async function recordWithdrawalRefunds(
+  tx: Transaction,
+  input: { memberId: string; record: OnboardingRecord; now: Date },
+): Promise<WithdrawalRefund> {
+  const { record, now } = input;
+  const dueBy = new Date(now.getTime() + REFUND_DEADLINE_DAYS * DAY_MS);
+  const paid = await tx
+    .select({
+      id: checkoutSessions.id,
+      amount: checkoutSessions.amountTotal,
+      offerId: checkoutSessions.offerId,
+      currency: checkoutSessions.currency,
+    })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.memberId, input.memberId),
+        isNotNull(checkoutSessions.consumedAt),
+        eq(checkoutSessions.paymentStatus, 'paid'),
+        gt(checkoutSessions.amountTotal, 0),
+      ),
+    )
+    .orderBy(asc(checkoutSessions.createdAt));
+  const paidCents = paid.reduce((sum, s) => sum + (s.amount ?? 0), 0);
+  const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : now.getTime();
+  const endsAt = termEndsAtMs(record) ?? signedAt + DAY_MS;
+  const contractPriceCents =
+    expectedAmountCents('file_fee', { couponApplied: record.couponApplied }) +
+    (record.selectedPlanId ? planById(record.selectedPlanId).totalCents : 0);
+  const { refundCents, keptCents } = withdrawalRefundCents({
+    paidCents,
+    contractPriceCents,
+    earlyStart: record.renouncedWithdrawalRight === true,
+    signedAtMs: signedAt,
+    endsAtMs: endsAt,
+    now: now.getTime(),
+  });
+  // The plan's session first, then the file fee: what is kept is kept on the file fee first.
+  const ordered = [...paid].sort((a, b) => Number(a.offerId === 'file_fee') - Number(b.offerId === 'file_fee'));
+  let left = refundCents;
+  for (const session of ordered) {
+    const amount = Math.min(left, session.amount ?? 0);
+    left -= amount;
+    if (amount <= 0) continue;
+    await tx
+      .insert(refunds)
+      .values({
+        memberId: input.memberId,
+        checkoutSessionId: session.id,
+        reason: 'withdrawal',
+        amountCents: amount,
+        currency: session.currency ?? 'eur',
+        paidCents: session.amount ?? 0,
+        keptCents: (session.amount ?? 0) - amount,
+        requestedAt: now,
+        dueBy,
+        status: 'pending',
+        attempts: 0,
+      })
+      .onConflictDoNothing();
+  }
+  return { paidCents, refundCents, keptCents, dueBy };
+}
+
+/** After the transaction: carry out the member's (or every) pending refund. Failures stay pending for the next pass. */
+export async function executePendingRefunds(
+  db: Db,
+  gateway: RefundGateway,
+  options: { now: Date; memberId?: string },
+): Promise<{ succeeded: number; failed: number }> {
+  const where = options.memberId
+    ? and(eq(refunds.status, 'pending'), eq(refunds.memberId, options.memberId))
+    : and(eq(refunds.status, 'pending'), lt(refunds.attempts, 20));
+  const pending = await db.select().from(refunds).where(where).orderBy(asc(refunds.id)).limit(100);
+  let succeeded = 0;
+  let failed = 0;
+  for (const row of pending) {
+    try {
+      const result = await gateway.refund({
+        checkoutSessionId: row.checkoutSessionId,
+        amountCents: row.amountCents,
+        idempotencyKey: `refund-${row.id}`,
+        metadata: { member_id: row.memberId, reason: row.reason, refund_row: String(row.id) },
+      });
+      await db
+        .update(refunds)
+        .set({
+          status: result.status === 'failed' || result.status === 'canceled' ? 'failed' : 'succeeded',
+          provider: gateway.provider,
+          providerRefundId: result.id,
+          attempts: sql`${refunds.attempts} + 1`,
+          completedAt: options.now,
+          lastError: null,
+        })
+        .where(and(eq(refunds.id, row.id), eq(refunds.status, 'pending')));
+      succeeded += 1;
+    } catch (error) {
+      failed += 1;
+      const message = error instanceof Error ? error.message.slice(0, 500) : 'erreur inconnue';
+      log.warn('remboursement non effectué, nouvel essai plus tard', { refundId: row.id, memberId: row.memberId, err: message });
+      await db
+        .update(refunds)
+        .set({ attempts: sql`${refunds.attempts} + 1`, lastError: message })
+        .where(eq(refunds.id, row.id));
+    }
+  }
+  return { succeeded, failed };
+}
+
+/** A member's refunds, for the staff's member page and the member's account. */
+export async function refundsOf(db: Db | Transaction, memberIds: string | string[]) {
+  const ids = Array.isArray(memberIds) ? memberIds : [memberIds];
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: refunds.id,
+      amountCents: refunds.amountCents,
+      requestedAt: refunds.requestedAt,
+      dueBy: refunds.dueBy,
+      status: refunds.status,
+      provider: refunds.provider,
+      completedAt: refunds.completedAt,
+      keptCents: refunds.keptCents,
+    })
+    .from(refunds)
+    .where(inArray(refunds.memberId, ids))
+    .orderBy(asc(refunds.id));
+}
+
+/** Retries the pending refunds (a provider down at withdrawal time) every `intervalMs`; `stop()` waits for a pass. */
+export function startRefundJob(deps: { db: Db; clock: { now(): Date }; gateway: RefundGateway }, intervalMs = 15 * 60 * 1000) {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = executePendingRefunds(deps.db, deps.gateway, { now: deps.clock.now() }).catch((error: unknown) => {
+      log.error('tâche des remboursements interrompue', { err: error });
+    });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
+import { contractEndsAtMs, renunciationOpen, termEndsAtMs, withdrawalOpen, withdrawalRefundCents } from '#machines/onboarding/periods.ts';
+import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
+import { decideUpdate, restoreActor, restoreSnapshot, stateFromRecord } from '#machines/onboarding/restore.ts';
+import { type ContextName, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import * as v from 'valibot';
+
+/** Decision 118: renunciation (L224-91), withdrawal (L221-18), the term's end (L224-90), renewal. */
+
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+const member: Member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'femme' };
+
+function parsed(body: unknown, now: number): UpdatePayload {
+  const result = parseUpdate(body, now);
+  if (!result.success) throw new Error(JSON.stringify(result.issues.map((i) => i.message)));
+  return result.update;
+}
+
+/** The stored record after the happy path up to (and including) `until`, with the signature instant. */
+function recordAfter(until: ContextName, options: { renounce?: boolean; planId?: 'plan_serenity_month' | 'plan_horizon_year' } = {}) {
+  let record: OnboardingRecord = emptyRecord(member.id, member.email, member.gender);
+  let now = T0;
+  for (const step of happyPath(member, { start: T0, ...options })) {
+    const decision = decideUpdate(record, parsed(step.body, step.now), step.now);
+    if (!decision.allowed) throw new Error(`${step.context} refused`);
+    record = decision.record;
+    now = step.now;
+    if (step.context === until) break;
+  }
+  return { record, now, signedAt: instantMs(record.subscriptionDate ?? '') };
+}
+
+function send(record: OnboardingRecord, context: 'renounce' | 'withdraw' | 'renew' | 'app' | 'sub' | 'coupon', at: number) {
+  return decideUpdate(record, parsed(samplePayloads(member, at)[context], at), at);
+}
+
+describe('renunciation within 7 whole days of signature (L224-91)', () => {
+  it('is allowed at signature + 7 days − 1 ms, and ends the contract in `renonce`', () => {
+    const { record, signedAt } = recordAfter('sub_date');
+    const at = signedAt + 7 * DAY_MS - 1;
+    const decision = send(record, 'renounce', at);
+    expect(decision.allowed).toBe(true);
+    if (!decision.allowed) return;
+    expect(decision.state).toBe('renonce');
+    expect(decision.record.contractRenouncedAt).toBe(toIsoInstant(at));
+    expect(stateFromRecord(decision.record, at)).toBe('renonce');
+  });
+
+  it('is refused at signature + 7 days, with the payment step as the state', () => {
+    const { record, signedAt } = recordAfter('sub_date');
+    const decision = send(record, 'renounce', signedAt + 7 * DAY_MS);
+    expect(decision).toMatchObject({ allowed: false, state: 'frais-de-dossier' });
+    expect(renunciationOpen(record.subscriptionDate, signedAt + 7 * DAY_MS)).toBe(false);
+    expect(renunciationOpen(record.subscriptionDate, signedAt + 7 * DAY_MS - 1)).toBe(true);
+  });
+
+  it('is refused before the signature (nothing to renounce)', () => {
+    const { record, now } = recordAfter('contractForm');
+    expect(send(record, 'renounce', now)).toMatchObject({ allowed: false, state: { 'attente-contrat': 'signature' } });
+  });
+
+  it('a renunciation dated day 7 reaching a chart still in the 7-day wait is refused (no TICK in between)', () => {
+    const { record, now, signedAt } = recordAfter('sub_date');
+    const actor = restoreActor(record, now).start();
+    const at = signedAt + 7 * DAY_MS;
+    actor.send({ type: 'RENOUNCE_CONTRACT', now: at, update: parsed(samplePayloads(member, at).renounce, at) } as never);
+    expect(actor.getSnapshot().value).not.toBe('renonce');
+    expect(actor.getSnapshot().context.contractRenouncedAt).toBeUndefined();
+    actor.stop();
+  });
+
+  it('after renouncing, nothing can ever be paid: app, sub and the coupon are refused at any later time', () => {
+    const { record, signedAt } = recordAfter('sub_date');
+    const renounced = send(record, 'renounce', signedAt + 3 * DAY_MS);
+    if (!renounced.allowed) throw new Error('refused');
+    for (const at of [signedAt + 7 * DAY_MS, signedAt + 8 * DAY_MS, signedAt + 400 * DAY_MS]) {
+      for (const context of ['app', 'sub', 'coupon', 'withdraw'] as const) {
+        expect(send(renounced.record, context, at), `${context} at ${at}`).toMatchObject({ allowed: false, state: 'renonce' });
+      }
+    }
+  });
+
+  it('only the member sends it (memberOnly), and its body must confirm', () => {
+    expect(parseUpdate({ context: 'renounce', confirm: false }, T0)).toMatchObject({ success: false });
+    expect(parseUpdate({ context: 'renounce' }, T0)).toMatchObject({ success: false });
+  });
+});
+
+describe('withdrawal within 14 whole days of signature (L221-18)', () => {
+  it.each([
+    ['on the payment step (day 7)', 'app' as ContextName, 7 * DAY_MS],
+    ['during the 14-day wait', 'sub' as ContextName, 10 * DAY_MS],
+    ['at signature + 14 days − 1 ms', 'sub' as ContextName, 14 * DAY_MS - 1],
+  ])('is allowed %s and ends in `retracte`', (_label, until, offset) => {
+    const { record, signedAt } = recordAfter(until);
+    const at = signedAt + offset;
+    const decision = send(record, 'withdraw', at);
+    expect(decision).toMatchObject({ allowed: true, state: 'retracte' });
+    if (decision.allowed) expect(decision.record.contractWithdrawnAt).toBe(toIsoInstant(at));
+  });
+
+  it('is refused at signature + 14 days', () => {
+    const { record, signedAt } = recordAfter('sub');
+    const at = signedAt + 14 * DAY_MS;
+    expect(send(record, 'withdraw', at)).toMatchObject({ allowed: false, state: { attente: 'entretien-matchmaking' } });
+    expect(withdrawalOpen(record.subscriptionDate, at)).toBe(false);
+    expect(withdrawalOpen(record.subscriptionDate, at - 1)).toBe(true);
+  });
+
+  it('is refused during the 7 days (the renunciation is the right then)', () => {
+    const { record, signedAt } = recordAfter('sub_date');
+    expect(send(record, 'withdraw', signedAt + DAY_MS)).toMatchObject({ allowed: false });
+  });
+
+  it('an active member who asked to start early may still withdraw before day 14', () => {
+    const { record, signedAt, now } = recordAfter('meeting_mm', { renounce: true });
+    expect(stateFromRecord(record, now)).toBe('membre-actif');
+    expect(send(record, 'withdraw', signedAt + 13 * DAY_MS)).toMatchObject({ allowed: true, state: 'retracte' });
+    expect(send(record, 'withdraw', signedAt + 14 * DAY_MS)).toMatchObject({ allowed: false, state: 'membre-actif' });
+  });
+
+  it('refunds everything, or less the days elapsed pro rata when an early start was asked (L221-25)', () => {
+    const signedAtMs = T0;
+    const endsAtMs = T0 + 365 * DAY_MS;
+    const base = { paidCents: 16_900 + 8_500, contractPriceCents: 16_900 + 102_000, signedAtMs, endsAtMs };
+    expect(withdrawalRefundCents({ ...base, earlyStart: false, now: T0 + 10 * DAY_MS })).toMatchObject({
+      refundCents: 25_400,
+      keptCents: 0,
+    });
+    const early = withdrawalRefundCents({ ...base, earlyStart: true, now: T0 + 10 * DAY_MS + 5 });
+    expect(early.elapsedDays).toBe(10);
+    expect(early.termDays).toBe(365);
+    expect(early.keptCents).toBe(Math.round((118_900 * 10) / 365));
+    expect(early.refundCents).toBe(25_400 - early.keptCents);
+    // Never more kept than paid.
+    expect(withdrawalRefundCents({ ...base, paidCents: 100, earlyStart: true, now: T0 + 13 * DAY_MS }).refundCents).toBe(0);
+  });
+});
+
+describe('the term ends (L224-90)', () => {
+  it('the end is the signature plus the plan’s months, at midnight (Paris) after the last day', () => {
+    // Signed 5 January 2026 at 10:00 Paris: 12 months → ends 5 January 2027 00:00 Paris (= 4 Jan 23:00 UTC).
+    expect(toIsoInstant(contractEndsAtMs('2026-01-05T09:00:00.000Z', 12) ?? 0)).toBe('2027-01-04T23:00:00.000Z');
+    // Summer time: signed 10 June 2026 01:30 Paris (9 June 23:30 UTC) → ends 10 December 2026 00:00 Paris.
+    expect(toIsoInstant(contractEndsAtMs('2026-06-09T23:30:00.000Z', 6) ?? 0)).toBe('2026-12-09T23:00:00.000Z');
+    // Winter to summer: signed 1 February → 6 months → 1 August 00:00 Paris (31 July 22:00 UTC).
+    expect(toIsoInstant(contractEndsAtMs('2026-02-01T12:00:00.000Z', 6) ?? 0)).toBe('2026-07-31T22:00:00.000Z');
+    expect(contractEndsAtMs(null, 6)).toBeNull();
+  });
+
+  it('membre-actif moves to contrat-termine exactly at the end (TICK), and a restore agrees', () => {
+    const { record, now } = recordAfter('meeting_mm');
+    const end = termEndsAtMs(record) ?? 0;
+    expect(end).toBe(contractEndsAtMs(record.subscriptionDate, 12));
+    expect(stateFromRecord(record, end - 1)).toBe('membre-actif');
+    expect(stateFromRecord(record, end)).toBe('contrat-termine');
+    const actor = restoreActor(record, now).start();
+    actor.send({ type: 'TICK', now: end - 1 });
+    expect(actor.getSnapshot().value).toBe('membre-actif');
+    actor.send({ type: 'TICK', now: end });
+    expect(actor.getSnapshot().value).toBe('contrat-termine');
+    actor.stop();
+    expect(restoreSnapshot(record, end + DAY_MS).value).toBe('contrat-termine');
+  });
+
+  it('nothing is paid or withdrawn after the end', () => {
+    const { record } = recordAfter('meeting_mm');
+    const after = (termEndsAtMs(record) ?? 0) + 1;
+    for (const context of ['app', 'sub', 'withdraw', 'renounce'] as const)
+      expect(send(record, context, after)).toMatchObject({ allowed: false, state: 'contrat-termine' });
+  });
+});
+
+describe('renewal: a new contract, data kept', () => {
+  const ended: [string, () => { record: OnboardingRecord; at: number }][] = [
+    [
+      'renonce',
+      () => {
+        const { record, signedAt } = recordAfter('sub_date');
+        const d = send(record, 'renounce', signedAt + DAY_MS);
+        if (!d.allowed) throw new Error('refused');
+        return { record: d.record, at: signedAt + 2 * DAY_MS };
+      },
+    ],
+    [
+      'retracte',
+      () => {
+        const { record, signedAt } = recordAfter('sub');
+        const d = send(record, 'withdraw', signedAt + 10 * DAY_MS);
+        if (!d.allowed) throw new Error('refused');
+        return { record: d.record, at: signedAt + 11 * DAY_MS };
+      },
+    ],
+    [
+      'contrat-termine',
+      () => {
+        const { record } = recordAfter('meeting_mm');
+        return { record, at: (termEndsAtMs(record) ?? 0) + DAY_MS };
+      },
+    ],
+  ];
+
+  it.each(ended)('from %s, renew goes back to the plans with profile and questionnaire kept', (state, build) => {
+    const { record, at } = build();
+    expect(stateFromRecord(record, at)).toBe(state);
+    const decision = send(record, 'renew', at);
+    expect(decision).toMatchObject({ allowed: true, state: 'formules' });
+    if (!decision.allowed) return;
+    const next = decision.record;
+    expect(next).toMatchObject({
+      profileCompleted: true,
+      questionnaireCompleted: true,
+      formPersonnalInfoCompleted: true,
+      sensitiveDataConsentAt: record.sensitiveDataConsentAt,
+      selectedPlanId: null,
+      subscriptionDate: null,
+      applicationFeesPaid: false,
+      subscriptionFeesPaid: false,
+      matchmakingMeetingDone: false,
+      onboardingMeetingDone: false,
+    });
+    expect(next.contractRenouncedAt ?? null).toBeNull();
+    expect(next.contractWithdrawnAt ?? null).toBeNull();
+    expect(stateFromRecord(next, at)).toBe('formules');
+    // The stored form (JSON) drops the cleared keys and still validates.
+    expect(v.parse(onboardingRecordSchema, JSON.parse(JSON.stringify(next)))).toEqual(next);
+  });
+
+  it('is refused while a contract runs', () => {
+    const { record, now } = recordAfter('meeting_mm');
+    expect(send(record, 'renew', now)).toMatchObject({ allowed: false, state: 'membre-actif' });
+  });
+
+  it('the chart itself (an actor) follows renew from renonce', () => {
+    const { record, signedAt } = recordAfter('sub_date');
+    const d = send(record, 'renounce', signedAt + DAY_MS);
+    if (!d.allowed) throw new Error('refused');
+    const actor = createActor(onboardingMachine, { snapshot: d.snapshot, input: { record: d.record, now: signedAt + DAY_MS } }).start();
+    const at = signedAt + 2 * DAY_MS;
+    actor.send({ type: 'RENEW_CONTRACT', now: at, update: parsed({ context: 'renew' }, at) } as never);
+    expect(actor.getSnapshot().value).toBe('formules');
+    actor.stop();
+  });
+});

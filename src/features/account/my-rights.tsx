@@ -1,0 +1,159 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useState } from 'react';
+import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import { isPlanId } from '#machines/onboarding/plans.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import * as styles from '#src/features/privacy/privacy.css.ts';
+import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useSession } from '#src/lib/use-session.ts';
+
+/**
+ * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
+ * days (L221-18), the term's end (L224-90) and a new contract after it. Each action asks for
+ * confirmation in a dialog that states its consequence and deadline; the server decides.
+ */
+
+const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
+const dateTime = (ms: number | null) => (ms === null ? '—' : parisDateTime.format(new Date(ms)));
+/** The last day of a term ending at `end` (midnight, Paris). */
+const lastDay = (end: number | null) => (end === null ? '—' : parisDate.format(new Date(end - 1)));
+
+function recordField(onboarding: unknown, key: string): string | null {
+  if (!onboarding || typeof onboarding !== 'object') return null;
+  const value = (onboarding as Record<string, unknown>)[key];
+  return typeof value === 'string' ? value : null;
+}
+
+function ConfirmRight(props: {
+  trigger: string;
+  title: string;
+  consequence: string;
+  deadline: string;
+  confirmLabel: string;
+  body: { context: string } & Record<string, unknown>;
+}) {
+  const { update } = useOnboardingUpdate();
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setRunning(true);
+    setError(null);
+    const outcome = await update(props.body);
+    setRunning(false);
+    if (outcome.ok) setOpen(false);
+    else setError(outcome.error.message);
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <div className={styles.actions}>
+        <Dialog.Trigger asChild>
+          <Button variant="secondary">{props.trigger}</Button>
+        </Dialog.Trigger>
+      </div>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>{props.title}</Dialog.Title>
+          <Dialog.Description className={styles.text}>{props.consequence}</Dialog.Description>
+          <p className={styles.text}>{props.deadline}</p>
+          <FormAlert tone="error">{error}</FormAlert>
+          <div className={styles.actions}>
+            <Button onClick={confirm} loading={running} loadingText="Envoi en cours…">
+              {props.confirmLabel}
+            </Button>
+            <Dialog.Close asChild>
+              <Button variant="ghost">Annuler</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function MyRights() {
+  const { user } = useSession();
+  const state = user?.state ?? null;
+  if (!user || !state) return null;
+  const top = state.split('.', 1)[0] ?? '';
+  const signed = user.subscription.subscriptionDate;
+  const planId = isPlanId(user.selectedPlanId) ? user.selectedPlanId : null;
+  const renunciationEnds = subscriptionPaymentOpensAt(signed);
+  const withdrawalEnds = withdrawalPeriodEndsAt(signed);
+  const termEnds = termEndsAtMs({ subscriptionDate: signed, selectedPlanId: planId });
+  const renouncedAt = recordField(user.onboarding, 'contractRenouncedAt');
+  const withdrawnAt = recordField(user.onboarding, 'contractWithdrawnAt');
+  const now = Date.now();
+  const canRenounce = state === 'attente-contrat.delai-renonciation';
+  const canWithdraw =
+    top === 'frais-de-dossier' || top === 'attente' || (top === 'membre-actif' && withdrawalEnds !== null && now < withdrawalEnds);
+  const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine';
+  if (!canRenounce && !canWithdraw && !ended && top !== 'membre-actif') return null;
+
+  return (
+    <section className={styles.section} aria-labelledby="my-rights">
+      <h2 id="my-rights" className={styles.heading}>
+        Mes droits
+      </h2>
+      {top === 'renonce' ? (
+        <p className={styles.text} data-testid="rights-state">
+          Contrat annulé (renonciation) le {dateTime(renouncedAt ? Date.parse(renouncedAt) : null)}. Aucune somme ne vous a été ni ne vous
+          sera demandée.
+        </p>
+      ) : null}
+      {top === 'retracte' ? (
+        <p className={styles.text} data-testid="rights-state">
+          Contrat résilié (rétractation) le {dateTime(withdrawnAt ? Date.parse(withdrawnAt) : null)}. Les sommes versées vous sont
+          remboursées dans un délai de 14 jours au plus ; le détail vous a été envoyé par e-mail.
+        </p>
+      ) : null}
+      {top === 'contrat-termine' ? (
+        <p className={styles.text} data-testid="rights-state">
+          Votre contrat a pris fin le {lastDay(termEnds)}, à son terme. Il n’est pas reconduit tacitement.
+        </p>
+      ) : null}
+      {top === 'membre-actif' ? (
+        <p className={styles.text}>
+          Votre contrat prend fin le {lastDay(termEnds)}, sans reconduction tacite. Nous vous écrirons 30 jours et 7 jours avant cette date.
+        </p>
+      ) : null}
+      {canRenounce ? (
+        <ConfirmRight
+          trigger="Renoncer au contrat"
+          title="Renoncer au contrat ?"
+          consequence="Le contrat sera annulé. Aucune somme ne vous sera demandée, ni maintenant ni plus tard (article L224-91 du Code de la consommation). Vous pourrez conclure un nouveau contrat plus tard si vous le souhaitez."
+          deadline={`Vous pouvez renoncer jusqu’au ${dateTime(renunciationEnds === null ? null : renunciationEnds - 1)} (7 jours après la signature).`}
+          confirmLabel="Oui, je renonce au contrat"
+          body={{ context: 'renounce', confirm: true }}
+        />
+      ) : null}
+      {canWithdraw ? (
+        <ConfirmRight
+          trigger="Me rétracter"
+          title="Vous rétracter ?"
+          consequence={
+            user.subscription.renouncedWithdrawalRight === true
+              ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221-25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
+              : 'Le contrat prendra fin et tout ce que vous avez payé vous sera remboursé dans un délai de 14 jours au plus, par le moyen de paiement utilisé (articles L221-18 et L221-24 du Code de la consommation).'
+          }
+          deadline={`Vous pouvez vous rétracter jusqu’au ${dateTime(withdrawalEnds === null ? null : withdrawalEnds - 1)} (14 jours après la signature).`}
+          confirmLabel="Oui, je me rétracte"
+          body={{ context: 'withdraw', confirm: true }}
+        />
+      ) : null}
+      {ended ? (
+        <ConfirmRight
+          trigger="Choisir une nouvelle formule"
+          title="Conclure un nouveau contrat ?"
+          consequence="Vos informations et votre questionnaire sont conservés. Vous choisirez une formule, puis un entretien, un nouveau contrat à lire et à signer ; aucun paiement avant 7 jours pleins après la signature."
+          deadline="Rien n’est engagé tant que vous n’avez pas signé."
+          confirmLabel="Oui, choisir une formule"
+          body={{ context: 'renew' }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatEuros } from '#machines/onboarding/plans.ts';
+import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
+import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+
+/** The member's rights and term as staff read them (decision 118): dates, deadlines, refunds owed. */
+export function ContractRightsCard({ rights }: { rights: MemberDetail['rights'] | undefined }) {
+  if (!rights || rights.signedAt === null) return null;
+  const at = (iso: string | null) => (iso === null ? '—' : formatDateTime(iso));
+  return (
+    <section className={styles.card} aria-labelledby="rights-title">
+      <h2 id="rights-title" className={styles.cardTitle}>
+        Droits et terme du contrat
+      </h2>
+      <dl className={styles.definitions}>
+        <dt>Contrat signé</dt>
+        <dd>{at(rights.signedAt)}</dd>
+        <dt>Renonciation possible jusqu’au (7 jours)</dt>
+        <dd>{at(rights.renunciationEndsAt)}</dd>
+        <dt>Rétractation possible jusqu’au (14 jours)</dt>
+        <dd>{at(rights.withdrawalEndsAt)}</dd>
+        <dt>Fin du contrat</dt>
+        <dd>{at(rights.termEndsAt)}</dd>
+        {rights.renouncedAt ? (
+          <>
+            <dt>Contrat annulé (renonciation)</dt>
+            <dd>{at(rights.renouncedAt)}</dd>
+          </>
+        ) : null}
+        {rights.withdrawnAt ? (
+          <>
+            <dt>Contrat résilié (rétractation)</dt>
+            <dd>{at(rights.withdrawnAt)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {rights.refunds.length > 0 ? (
+        <ul>
+          {rights.refunds.map((r) => (
+            <li key={`${r.requestedAt}-${r.amountCents}-${r.dueBy}`}>
+              Remboursement de {formatEuros(r.amountCents)}
+              {r.keptCents > 0 ? ` (${formatEuros(r.keptCents)} retenus au prorata)` : ''} — à effectuer au plus tard le {at(r.dueBy)} :{' '}
+              {r.done ? `effectué le ${at(r.completedAt)}` : 'en attente'}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { createAccount } from '#tests/e2e/support/account.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { offsetClock } from '#bff/clock.ts';
+import { parseConfig } from '#bff/config.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
+
+/**
+ * Decision 118, as a member does it: the contract read and signed with the mailed code, then
+ * renounced on day 3 from « Mes droits » (a Radix dialog states the consequence and the
+ * deadline); nothing can be paid afterwards and the confirmation is in the mailbox. Own product
+ * with a movable clock, as active-member.spec.ts.
+ */
+const PORT = Number(process.env.E2E_RIGHTS_PORT ?? 4197);
+const DAY = 24 * 60 * 60 * 1000;
+const clock = offsetClock();
+let product: Product;
+let staff: APIRequestContext;
+const base = `http://localhost:${PORT}`;
+
+test.beforeAll(async ({ playwright }) => {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-rights-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
+  await ensureAccount(adminClient(product.auth), product.database.db, {
+    email: e2eStaffEmail('spare'),
+    password: E2E_STAFF_PASSWORD,
+    kind: 'staff',
+    name: 'spare',
+  });
+  // Signed in (second factor) before any clock move: the code is computed on the real time.
+  staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await signInE2EStaff(staff, 'spare');
+});
+test.afterAll(async () => {
+  await staff?.dispose();
+  await product?.close();
+});
+
+async function travel(page: Page, ms: number) {
+  clock.advance(ms);
+  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+}
+
+test.describe.configure({ mode: 'serial' });
+
+/** Account, steps 1 to 6 through the API, the meeting held, then the contract read and signed on screen with the mailed code. */
+async function signedMember(page: Page, prefix: string) {
+  await page.clock.install();
+  const email = `${prefix}.${Date.now()}@example.fr`;
+  await createAccount(page, { gender: 'homme', email: email, password: 'bismillah-2026', base });
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
+
+  // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
+  const headers = { origin: base };
+  const post = async (data: Record<string, unknown>) => {
+    const response = await page.request.post(`${base}/api/v1/user/update`, { data, headers });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  const { id } = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { id: string };
+  await post({
+    context: 'profil',
+    firstName: 'Youssef',
+    lastName: 'Haddad',
+    birthDate: '1990-02-11',
+    phone: '06 98 76 54 32',
+    postcode: '75011',
+    city: 'Paris',
+    maritalStatus: 'celibataire',
+    childrenCount: 0,
+    profession: 'Ingénieur',
+    prayerPractice: 'cinq-prieres',
+    practiceDetails: '',
+    sensitiveDataConsent: true,
+  });
+  await post({
+    context: 'questionnaire',
+    soughtPractice: 'cinq-prieres',
+    soughtAgeMin: 26,
+    soughtAgeMax: 34,
+    soughtRegions: ['ile-de-france'],
+    soughtFamilySituations: ['celibataire'],
+    acceptsChildren: true,
+    soughtProfessionalSituation: 'indifferent',
+    otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
+  });
+  await post({ context: 'form_per_inf', completed: true });
+  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
+  await post({ context: 'pre_contract_ok', acknowledged: true });
+  await post({ context: 'onb_meet', date: new Date(Date.now() + clock.offset() + 2 * DAY).toISOString() });
+  await post({ context: 'onb_meet_resa', status: true, uid: id });
+  const staffPost = async (data: Record<string, unknown>) => {
+    const response = await staff.post('/api/v1/user/update', { data });
+    expect(response.status(), await response.text()).toBe(200);
+  };
+  // The meeting cannot be marked held before it starts; two days and an hour later it can.
+  const early = await staff.post('/api/v1/user/update', { data: { context: 'onb_meet_ok', status: true, uid: id } });
+  expect(early.status()).toBe(409);
+  await travel(page, 2 * DAY + 60 * 60 * 1000);
+  await staffPost({ context: 'onb_meet_ok', status: true, uid: id });
+
+  // Step 7: contract and signature on screen.
+  await page.goto(`${base}/mon-compte`);
+  await expect(page).toHaveURL(/attente-contrat/);
+  // Name, postcode and city come from step 1; the street address, the reading, then the one-time code (decision 109).
+  await expect(page.getByLabel('Nom complet')).toHaveValue('Youssef Haddad');
+  await page.getByLabel('Adresse postale').fill('3 rue Oberkampf');
+  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
+  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
+  await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
+  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
+  const codePattern = /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/;
+  let code = '';
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; text: string }[];
+      code =
+        mails
+          .filter((m) => m.to === email)
+          .find((m) => codePattern.test(m.text))
+          ?.text.match(codePattern)?.[1] ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  await page.getByLabel('Code reçu par e-mail').fill(code);
+  await page.getByRole('button', { name: 'Signer le contrat' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
+  return { email, id };
+}
+
+test('a member signs with the mailed code and renounces on day 3: no money is ever taken', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { email } = await signedMember(page, 'renonce');
+  // « Mes droits » on the contract page during the 7 days.
+  await expect(page.getByRole('heading', { level: 2, name: 'Mes droits' })).toBeVisible();
+  await travel(page, 3 * DAY);
+  await page.reload();
+  await page.getByRole('button', { name: 'Renoncer au contrat' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Renoncer au contrat ?' });
+  await expect(dialog).toContainText('Aucune somme ne vous sera demandée');
+  await expect(dialog).toContainText('Vous pouvez renoncer jusqu’au');
+  await screenshots(page, 'renonciation');
+  await dialog.getByRole('button', { name: 'Oui, je renonce au contrat' }).click();
+  await expect(page).toHaveURL(/\/mon-compte$/);
+  await expect(page.getByTestId('rights-state')).toContainText('Contrat annulé (renonciation)');
+  await expect(page.getByRole('button', { name: 'Choisir une nouvelle formule' })).toBeVisible();
+  const settings = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { state: string };
+  expect(settings.state).toBe('renonce');
+
+  // Day 8: still no payment, ever.
+  await travel(page, 5 * DAY);
+  for (const offer of ['file_fee', 'plan_horizon_month']) {
+    expect((await page.request.get(`${base}/api/v1/user/payment-link?offer=${offer}`)).status()).toBe(409);
+  }
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
+      return mails.filter((m) => m.to === email && m.subject === 'Confirmation de votre renonciation').length;
+    })
+    .toBe(1);
+});
+
+test('a member pays on day 7 and withdraws on day 10: refund of everything paid, mailed with the amount', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { email } = await signedMember(page, 'retracte');
+  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  await page.reload();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
+  await page.getByRole('button', { name: 'Payer', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
+  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier$/);
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/attente/);
+
+  await travel(page, 3 * DAY);
+  await page.reload();
+  await page.getByRole('button', { name: 'Me rétracter' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
+  await expect(dialog).toContainText('remboursé dans un délai de 14 jours');
+  await expect(dialog).toContainText('Vous pouvez vous rétracter jusqu’au');
+  await dialog.getByRole('button', { name: 'Oui, je me rétracte' }).click();
+  await expect(page).toHaveURL(/\/mon-compte$/);
+  await expect(page.getByTestId('rights-state')).toContainText('Contrat résilié (rétractation)');
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as {
+        to: string;
+        subject: string;
+        text: string;
+      }[];
+      return mails.find((m) => m.to === email && m.subject === 'Confirmation de votre rétractation')?.text.replace(/\s/g, ' ') ?? '';
+    })
+    .toContain('Nous vous remboursons 264,00 €');
+});
