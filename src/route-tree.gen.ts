@@ -28,6 +28,7 @@ import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
 import { Route as MonCompteInscriptionRouteRouteImport } from './routes/mon-compte/inscription/route'
 import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
 import { Route as MonCompteMonProfilRouteImport } from './routes/mon-compte/mon-profil'
+import { Route as MonCompteProgressionRouteImport } from './routes/mon-compte/progression'
 import { Route as MonComptePropositionsRouteImport } from './routes/mon-compte/propositions'
 import { Route as MonCompteConfirmerEmailRouteImport } from './routes/mon-compte_/confirmer-email'
 import { Route as AuthConnexionIndexRouteImport } from './routes/_auth/connexion/index'
@@ -153,6 +154,11 @@ const MonCompteMessagesRoute = MonCompteMessagesRouteImport.update({
 const MonCompteMonProfilRoute = MonCompteMonProfilRouteImport.update({
   id: '/mon-profil',
   path: '/mon-profil',
+  getParentRoute: () => MonCompteRouteRoute,
+} as any)
+const MonCompteProgressionRoute = MonCompteProgressionRouteImport.update({
+  id: '/progression',
+  path: '/progression',
   getParentRoute: () => MonCompteRouteRoute,
 } as any)
 const MonComptePropositionsRoute = MonComptePropositionsRouteImport.update({
@@ -337,6 +343,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/progression': typeof MonCompteProgressionRoute
   '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte/': typeof MonCompteIndexRoute
@@ -382,6 +389,7 @@ export interface FileRoutesByTo {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/progression': typeof MonCompteProgressionRoute
   '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/mon-compte': typeof MonCompteIndexRoute
@@ -431,6 +439,7 @@ export interface FileRoutesById {
   '/dashboard/connexion': typeof DashboardConnexionRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
+  '/mon-compte/progression': typeof MonCompteProgressionRoute
   '/mon-compte/propositions': typeof MonComptePropositionsRoute
   '/mon-compte_/confirmer-email': typeof MonCompteConfirmerEmailRoute
   '/_default/': typeof DefaultIndexRoute
@@ -481,6 +490,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/progression'
     | '/mon-compte/propositions'
     | '/mon-compte/confirmer-email'
     | '/mon-compte/'
@@ -526,6 +536,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/progression'
     | '/mon-compte/propositions'
     | '/mon-compte/confirmer-email'
     | '/mon-compte'
@@ -574,6 +585,7 @@ export interface FileRouteTypes {
     | '/dashboard/connexion'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
+    | '/mon-compte/progression'
     | '/mon-compte/propositions'
     | '/mon-compte_/confirmer-email'
     | '/_default/'
@@ -750,6 +762,13 @@ declare module '@tanstack/react-router' {
       path: '/mon-profil'
       fullPath: '/mon-compte/mon-profil'
       preLoaderRoute: typeof MonCompteMonProfilRouteImport
+      parentRoute: typeof MonCompteRouteRoute
+    }
+    '/mon-compte/progression': {
+      id: '/mon-compte/progression'
+      path: '/progression'
+      fullPath: '/mon-compte/progression'
+      preLoaderRoute: typeof MonCompteProgressionRouteImport
       parentRoute: typeof MonCompteRouteRoute
     }
     '/mon-compte/propositions': {
@@ -1098,6 +1117,7 @@ interface MonCompteRouteRouteChildren {
   MonCompteInscriptionRouteRoute: typeof MonCompteInscriptionRouteRouteWithChildren
   MonCompteMessagesRoute: typeof MonCompteMessagesRoute
   MonCompteMonProfilRoute: typeof MonCompteMonProfilRoute
+  MonCompteProgressionRoute: typeof MonCompteProgressionRoute
   MonComptePropositionsRoute: typeof MonComptePropositionsRoute
   MonCompteIndexRoute: typeof MonCompteIndexRoute
 }
@@ -1106,6 +1126,7 @@ const MonCompteRouteRouteChildren: MonCompteRouteRouteChildren = {
   MonCompteInscriptionRouteRoute: MonCompteInscriptionRouteRouteWithChildren,
   MonCompteMessagesRoute: MonCompteMessagesRoute,
   MonCompteMonProfilRoute: MonCompteMonProfilRoute,
+  MonCompteProgressionRoute: MonCompteProgressionRoute,
   MonComptePropositionsRoute: MonComptePropositionsRoute,
   MonCompteIndexRoute: MonCompteIndexRoute,
 }

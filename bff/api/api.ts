@@ -3,8 +3,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { accountRoutes } from '#bff/api/account-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
+import { guardianRoutes } from '#bff/api/guardian-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
+import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
@@ -60,7 +62,8 @@ export function createApi(deps: ApiDeps) {
       .use((c, next) =>
         c.req.method === 'GET' || c.req.method === 'HEAD'
           ? refuseMalformedText(c, next)
-          : limitBody(c, async () => {
+          : // A photo upload may be 8 MB (decision 116); every other body 256 kB.
+            (c.req.method === 'POST' && c.req.path === PHOTO_UPLOAD_PATH ? limitPhotoBody : limitBody)(c, async () => {
               // Both only go on or throw: neither answers by itself.
               await refuseMalformedText(c, async () => {
                 await sameOrigin(c, next);
@@ -95,6 +98,8 @@ export function createApi(deps: ApiDeps) {
       .route('/', teamRoutes(deps))
       .route('/', leadsRoutes(deps))
       .route('/', introductionRoutes(deps))
+      .route('/', guardianRoutes(deps))
+      .route('/', photoRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))

@@ -5,8 +5,10 @@ import { getInitialSnapshot } from 'xstate';
 import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { type IntroductionRow, introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { type DescribedMember, guardianContactFor, queueGuardianMails } from '#bff/introductions/guardian.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
@@ -18,7 +20,9 @@ import {
 } from '#bff/mail/introduction-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
 import { type MatchingExecutor, matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { introductionPhotoUrl, photoIdsOf, photosReleasedTo } from '#bff/photos/member-photos.ts';
 import { type Actor as ChartActor, type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
+import type { GuardianContact } from '#machines/introductions/guardian.ts';
 import {
   type IntroductionBody,
   introductionEvents as chartEvents,
@@ -31,6 +35,7 @@ import {
   type DeclineReason,
   declineReasonLabel,
   type FeedbackOutcome,
+  feedbackOutcomeLabels,
   type IntroductionStateKey,
   type Side,
   type SideNames,
@@ -202,11 +207,12 @@ interface Person {
 
 async function personOf(executor: Executor, memberId: string): Promise<Person | null> {
   const [row] = await executor
-    .select({ email: members.email, profile: members.profile })
+    .select({ email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
     .from(members)
     .where(eq(members.id, memberId))
     .limit(1);
-  return row ? { email: row.email, firstName: firstNameOf(row.profile) } : null;
+  // An erased member is mailed nothing (their address is a placeholder that never delivers).
+  return row && !row.erasedAt ? { email: row.email, firstName: firstNameOf(row.profile) } : null;
 }
 
 /** Queues, once per (introduction, round, side), the mail of this kind to the chosen sides. */
@@ -242,8 +248,10 @@ async function mailsForEvent(
   const to = (p: Person) => ({ to: p.email, firstName: p.firstName });
   if (type === 'PROPOSE' || type === 'REOPEN') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-proposed', (p) => introductionProposedMail(site, to(p), { deadline }));
+    await queueGuardianMails(executor, site, 'proposed', guardianMailInput(executor, row, round, deadline, after));
   } else if (type === 'ACCEPT' && after.state === 'acceptee') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-accepted', (p) => introductionAcceptedMail(site, to(p)));
+    await queueGuardianMails(executor, site, 'accepted', guardianMailInput(executor, row, round, deadline, after));
   } else if (type === 'REMIND') {
     // Only whoever has not answered yet (as the round stood before the reminder).
     const pending = (['a', 'b'] as const).filter((s) => (before ?? after).context.answers[s].status === 'pending');
@@ -251,6 +259,34 @@ async function mailsForEvent(
   } else if (type === 'EXPIRE') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-expired', (p) => introductionExpiredMail(site, to(p)));
   }
+}
+
+/** What the guardians' mails (decision 117) may say of each member of the pair, at the event's time. */
+function guardianMailInput(
+  executor: Executor,
+  row: Pick<IntroductionRow, 'id' | 'memberA' | 'memberB'>,
+  round: number,
+  deadline: Date,
+  after: StoredIntroduction,
+) {
+  const nowMs = Date.parse(after.context.lastEventAt);
+  return {
+    introductionId: row.id,
+    round,
+    members: { a: row.memberA, b: row.memberB },
+    deadline,
+    describe: async (memberId: string): Promise<DescribedMember | null> => {
+      const person = await otherPerson(executor, memberId);
+      if (!person) return null;
+      const phone = (person.profile as { phone?: unknown } | null)?.phone;
+      return {
+        firstName: firstNameOf(person.profile),
+        email: person.email,
+        phone: typeof phone === 'string' ? phone : null,
+        summary: summaryOf(person, nowMs),
+      };
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -674,8 +710,17 @@ export interface MemberIntroductionView {
   /** Why it fits, criterion by criterion (the member's own criteria against the other's summary). */
   reasons: { criterion: string; met: boolean; reason: string }[];
   meeting: { at: string; place: string } | null;
-  /** Only once both accepted: the other's e-mail and phone. */
-  contact: { email: string; phone: string | null } | null;
+  /**
+   * Only once both accepted: the other's e-mail and phone, and their guardian's contact when the
+   * other chose that their guardian receives the contact details (decision 117), else null.
+   */
+  contact: { email: string; phone: string | null; guardian: GuardianContact | null } | null;
+  /** The caller's own feedback after the meeting in this round (the form is then not offered again), or null. */
+  myFeedback: { outcome: FeedbackOutcome; outcomeLabel: string; at: string } | null;
+  /** The relation (in French) of the other's guardian, who receives the caller's contact too at mutual acceptance; or null. */
+  contactAlsoToGuardian: string | null;
+  /** Only once both accepted: the other's photos, each through this introduction's own URL (decision 116). */
+  photos: { id: string; url: string }[];
   /** The member's side of the log, in French, oldest first. */
   timeline: TimelineEntry[];
 }
@@ -685,6 +730,10 @@ export interface OtherPerson {
   email: string;
   profile: unknown;
   matchProfile: MatchProfile | null;
+  /** The other's guardian when they chose that the guardian receives the contact details (decision 117). */
+  guardian?: GuardianContact | null | undefined;
+  /** The other's photo ids, in order (shown only once released). */
+  photoIds?: readonly string[];
 }
 
 function familySituation(p: MatchProfile): string {
@@ -730,6 +779,8 @@ export function memberView(
   const released = mutual && context.disclosures[other].contact !== null && context.consents[other].contact !== null;
   const phone = (people.other?.profile as { phone?: unknown } | null)?.phone;
   const answer = context.answers[side];
+  const feedback = context.feedback[side];
+  const otherGuardian = people.other?.guardian ?? null;
   return {
     id: introduction.id,
     state,
@@ -741,7 +792,15 @@ export function memberView(
     other: people.other ? summaryOf(people.other, now.getTime()) : null,
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
-    contact: released && people.other ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null } : null,
+    contact:
+      released && people.other
+        ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null, guardian: otherGuardian }
+        : null,
+    myFeedback: feedback ? { outcome: feedback.outcome, outcomeLabel: feedbackOutcomeLabels[feedback.outcome], at: feedback.at } : null,
+    contactAlsoToGuardian: otherGuardian ? otherGuardian.relation : null,
+    photos: photosReleasedTo(context, side)
+      ? (people.other?.photoIds ?? []).map((photoId) => ({ id: photoId, url: introductionPhotoUrl(introduction.id, photoId) }))
+      : [],
     timeline: memberTimeline(events, side, mutual, {
       ...sideLabels,
       [side]: people.myFirstName ?? sideLabels[side],
@@ -750,14 +809,21 @@ export function memberView(
   };
 }
 
+/** The other side as views and mails may show it; null once erased (the other keeps the record, not the person: decision 117). */
 async function otherPerson(executor: MatchingExecutor & Executor, memberId: string): Promise<OtherPerson | null> {
   const [row] = await executor
-    .select({ email: members.email, profile: members.profile })
+    .select({ email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
     .from(members)
     .where(eq(members.id, memberId))
     .limit(1);
-  if (!row) return null;
-  return { email: row.email, profile: row.profile, matchProfile: await matchProfileOf(executor, memberId) };
+  if (!row || row.erasedAt) return null;
+  return {
+    email: row.email,
+    profile: row.profile,
+    matchProfile: await matchProfileOf(executor, memberId),
+    guardian: await guardianContactFor(executor, memberId),
+    photoIds: await photoIdsOf(executor, memberId),
+  };
 }
 
 /** A member's introductions, newest first, each as `memberView` for their side. */

@@ -15,23 +15,18 @@ export const introductionMailKinds = [
 ] as const;
 export type IntroductionMailKind = (typeof introductionMailKinds)[number];
 
-interface Recipient {
+export interface Recipient {
   to: string;
   firstName?: string | null | undefined;
 }
 
-type Block = { text: string } | { link: string; label: string };
+export type Block = { text: string } | { link: string; label: string };
 
 /** Where a member reads their proposals. */
 export const PROPOSALS_PATH = '/mon-compte/propositions';
 
-function layout(
-  site: AgencyMailSite,
-  recipient: Recipient,
-  kind: IntroductionMailKind,
-  subject: string,
-  blocks: readonly Block[],
-): OutgoingMail {
+/** The frame of every introduction mail (the guardian's mails use it too, bff/mail/guardian-mails.ts). */
+export function layout(site: AgencyMailSite, recipient: Recipient, kind: string, subject: string, blocks: readonly Block[]): OutgoingMail {
   const name = recipient.firstName?.trim();
   const hello = name ? `Bonjour ${name},` : 'Bonjour,';
   const signature = `L’équipe ${site.agency.legalName}`;

@@ -14,6 +14,7 @@ import { members } from '#bff/db/schema.ts';
 export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
   member_file: 'Dossier du membre (profil, questionnaire, paiements, rendez-vous, historique)',
   signed_contract: 'Contrat signé (PDF)',
+  member_photo: 'Une photo du membre',
 };
 
 /** How the member's export names whoever read their file: the role, never a person (decision 107). */

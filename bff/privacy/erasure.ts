@@ -4,6 +4,9 @@ import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { contractCopies, erasureLog, legalRecords, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { introductions } from '#bff/db/introductions-schema.ts';
+import { guardianMailsOfMember } from '#bff/introductions/guardian.ts';
+import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { log } from '#bff/logger.ts';
 
@@ -140,6 +143,32 @@ export async function eraseMemberData(
         sql`UPDATE direct_messages SET subject = '[message effacé]', body = '[message effacé]' WHERE member_id = ${memberId} RETURNING 1`,
       );
     }
+
+    // 4b. Photos (decision 116): deleted, bytes and thumbnails alike; nothing of them is kept.
+    summary.member_photos = await count(tx, sql`DELETE FROM member_photos WHERE member_id = ${memberId} RETURNING 1`);
+
+    // 4b. Introductions (decision 117): the guardian goes, with every guardian's mail about one of
+    // this member's introductions; each introduction stays for the other side and as the agency's
+    // proof of consents (L224-93), without this member's free text (their comments, the agency's
+    // note to them). Views show the other side nothing of an erased member (`otherPerson`).
+    summary.member_guardians = await count(tx, sql`DELETE FROM member_guardians WHERE member_id = ${memberId} RETURNING 1`);
+    summary.guardian_mails = await count(tx, sql`DELETE FROM mail_outbox WHERE ${guardianMailsOfMember(memberId)} RETURNING 1`);
+    const pairs = await tx
+      .select()
+      .from(introductions)
+      .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
+      .for('update');
+    for (const pair of pairs) {
+      const side = pair.memberA.toLowerCase() === memberId.toLowerCase() ? 'a' : 'b';
+      const context = structuredClone(pair.context) as IntroductionContext;
+      context.answers[side].comment = null;
+      for (const round of context.history) round.answers[side].comment = null;
+      await tx
+        .update(introductions)
+        .set({ context, ...(side === 'a' ? { noteA: null } : { noteB: null }), updatedAt: now })
+        .where(eq(introductions.id, pair.id));
+    }
+    summary.introductions = pairs.length;
 
     // 5. Mail logs and the local mailbox: every mail to or about this address.
     summary.mail_outbox = await count(

@@ -4,8 +4,10 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
+import { photosForExport } from '#bff/photos/member-photos.ts';
 import { accessLogForMember } from '#bff/privacy/access-log.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
+import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -123,6 +125,8 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       sha256: c.sha256,
       download: '/api/v1/user/contract/signed.pdf',
     })),
+    /** Your photos (decision 116): what was stored, and where to download each while your account exists. */
+    photos: await photosForExport(db, memberId),
     payments: payments.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
     meetings: meetings.map((m) => ({
       ...m,
@@ -132,6 +136,10 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       canceledAt: m.canceledAt?.toISOString() ?? null,
     })),
     messages,
+    /** The agency's introductions (issue 22): your side only; the person presented is not named. */
+    introductions: await introductionsForExport(db, memberId),
+    /** The guardian (wali) or close relative you chose to associate, and what they receive. */
+    guardian: await guardianForExport(db, memberId),
     consents: await consentHistory(db, memberId, row.email),
     /** Every time the agency's staff read your file (GDPR art. 5(2)): when and what, by role. */
     staffAccess: await accessLogForMember(db, memberId),

@@ -4,14 +4,14 @@ import { adminClient } from '#bff/auth/supabase.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import { introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
-import { mailbox, members } from '#bff/db/schema.ts';
+import { mailbox } from '#bff/db/schema.ts';
 import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
-import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { refreshWaitingMatchProfiles } from '#bff/matching/refresh.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
-import { emptyRecord, type Gender } from '#machines/onboarding/record.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { type ActiveMember, activeMember as makeActiveMember } from '#tests/support/active-member.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 
@@ -27,76 +27,11 @@ let product: Awaited<ReturnType<typeof startTestProduct>>;
 let staff: TestAgent;
 const site = { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
 
-interface Member {
-  id: string;
-  email: string;
-  firstName: string;
-  agent: TestAgent;
-}
+type Member = ActiveMember;
 
-let n = 0;
-/** An active member (steps 1-2 done, contract signed and paid, active for 10 days) who is easy to match: Île-de-France, open criteria. */
-async function activeMember(firstName: string, gender: Gender, age = 30): Promise<Member> {
-  n += 1;
-  const email = `${firstName.toLowerCase()}.${n}.${Date.now()}@example.fr`;
-  const password = 'bismillah-2026';
-  const db = product.database.db;
-  const { id } = await ensureAccount(adminClient(product.auth), db, { email, password, kind: gender });
-  const now = clock.now().getTime();
-  const signedAt = now - 40 * DAY_MS;
-  const record = {
-    ...emptyRecord(id, email, gender),
-    selectedPlanId: 'plan_serenity_year',
-    renouncedWithdrawalRight: false,
-    profileCompleted: true,
-    sensitiveDataConsentAt: toIsoInstant(signedAt - 20 * DAY_MS),
-    questionnaireCompleted: true,
-    formPersonnalInfoCompleted: true,
-    applicationFeesPaid: true,
-    preContractInfoAcknowledged: true,
-    onboardingMeetingDateSelected: true,
-    onboardingMeetingReserved: true,
-    onboardingMeetingDate: toIsoInstant(signedAt - 2 * DAY_MS),
-    onboardingMeetingDone: true,
-    subscriptionContractFormCompleted: true,
-    subscriptionDate: toIsoInstant(signedAt),
-    subscriptionFeesPaid: true,
-    matchmakingMeetingDone: true,
-  };
-  const profile = {
-    firstName,
-    lastName: 'Exemple',
-    birthDate: toIsoInstant(now - (age * 365.25 + 100) * DAY_MS).slice(0, 10),
-    phone: '+33612345678',
-    postcode: '75011',
-    city: 'Paris',
-    maritalStatus: 'celibataire',
-    childrenCount: 0,
-    profession: 'Infirmière',
-    prayerPractice: 'reguliere',
-    practiceDetails: '',
-    sensitiveDataConsent: true,
-  };
-  const questionnaire = {
-    soughtPractice: 'indifferent',
-    soughtAgeMin: 20,
-    soughtAgeMax: 60,
-    soughtRegions: ['indifferent'],
-    soughtFamilySituations: ['celibataire', 'divorce', 'veuf'],
-    acceptsChildren: true,
-    soughtProfessionalSituation: 'indifferent',
-    otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
-  };
-  await db.update(members).set({ onboarding: record, profile, questionnaire }).where(eq(members.id, id));
-  await db.execute(sql`INSERT INTO onboarding_events (member_id, context, event, payload, from_state, to_state, actor_role, version, created_at)
-    VALUES (${id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${toIsoInstant(now - 10 * DAY_MS)}::timestamptz)`);
-  const matchProfile = await upsertMatchProfile(db, id, now);
-  expect(matchProfile?.available, `${firstName} available`).toBe(true);
-  const agent = product.agent();
-  const signin = await agent.post('/api/v1/auth/signin', { email, password });
-  expect(signin.status).toBe(200);
-  return { id, email, firstName, agent };
-}
+/** An active member who is easy to match (tests/support/active-member.ts, shared with the guardian and photo tests). */
+const activeMember = (firstName: string, gender: Gender, age = 30): Promise<Member> =>
+  makeActiveMember(product, clock, firstName, gender, age);
 
 type View = {
   id: string;

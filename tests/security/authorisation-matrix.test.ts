@@ -163,6 +163,35 @@ const MATRIX: Record<string, Row> = {
     access: 'staff-aal2',
     request: () => ({ body: { type: 'CLOSE', note: 'Une note.' } }),
   },
+  // Photos (decision 116). A member's own only (`:id` is a member's, not a photo's: 404 past the
+  // guard); another's only through a mutually accepted introduction (literal `:introId`: 400).
+  'GET /api/v1/user/photos': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.photos).toEqual([]),
+  },
+  'POST /api/v1/user/photos': { access: 'member-only', request: () => ({ body: {} }) },
+  'GET /api/v1/user/photos/:id': { access: 'member-only', request: () => ({}) },
+  'DELETE /api/v1/user/photos/:id': { access: 'member-only', request: () => ({}) },
+  'GET /api/v1/user/introductions/:introId/photos/:photoId': { access: 'member-only', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/photos': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/photos/:photoId': { access: 'staff-aal2', request: () => ({}) },
+  // The member's guardian and « Mon accompagnement » (decision 117): the caller's own only, keyed by the session.
+  'GET /api/v1/user/guardian': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(Object.keys(body)).toEqual(['guardian']),
+  },
+  'PUT /api/v1/user/guardian': {
+    access: 'member-only',
+    request: () => ({ body: { name: 'Ahmed', relation: 'pere', phone: '0612345678', receives: 'rien', informed: true } }),
+  },
+  'DELETE /api/v1/user/guardian': { access: 'member-only', request: () => ({}) },
+  'GET /api/v1/user/progress': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.introductions).toEqual([]),
+  },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

@@ -105,6 +105,18 @@ function seeds(key: string): Record<string, unknown>[] {
         { type: 'DECLINE', reason: 'age', comment: 'Merci.' },
         { type: 'FEEDBACK', outcome: 'arreter', reason: 'autre' },
       ];
+    case 'PUT /api/v1/user/guardian':
+      return [
+        {
+          name: 'Ahmed Benali',
+          relation: 'pere',
+          email: 'pere@example.fr',
+          phone: '06 12 34 56 78',
+          receives: 'copie-propositions',
+          informed: true,
+        },
+        { name: 'N’Diaye', relation: 'imam', email: '', phone: '+33612345678', receives: 'coordonnees', informed: true },
+      ];
     case 'POST /api/v1/user/consents/withdraw':
       return [{ kind: 'sensitive_data' }, { kind: 'cookies' }];
     case 'POST /api/v1/user/erase':
@@ -513,4 +525,86 @@ describe('fuzzing every endpoint', () => {
     }
     expect(sent).toBeGreaterThanOrEqual(MIN_TOTAL);
   }, 300_000);
+});
+
+describe('fuzzing photo uploads (decision 116)', () => {
+  /** A real PNG whose header claims 100,000 × 100,000 pixels (CRC fixed): a decompression bomb. */
+  async function bombPng(): Promise<Uint8Array> {
+    const { default: sharp } = await import('sharp');
+    const { crc32 } = await import('node:zlib');
+    const real = Buffer.from(
+      await sharp({ create: { width: 2, height: 2, channels: 3, background: '#fff' } })
+        .png()
+        .toBuffer(),
+    );
+    real.writeUInt32BE(100_000, 16);
+    real.writeUInt32BE(100_000, 20);
+    real.writeUInt32BE(crc32(real.subarray(12, 29)) >>> 0, 29);
+    return new Uint8Array(real);
+  }
+
+  it('hostile bytes (random, truncated, corrupted, bombs, wrong types): never 5xx, always a French error, a refusal changes nothing', async () => {
+    const { default: sharp } = await import('sharp');
+    const solid = { width: 64, height: 48, channels: 3 as const, background: '#a52' };
+    const reals = [
+      new Uint8Array(await sharp({ create: solid }).jpeg().toBuffer()),
+      new Uint8Array(await sharp({ create: solid }).png().toBuffer()),
+      new Uint8Array(await sharp({ create: solid }).webp().toBuffer()),
+    ];
+    const bomb = await bombPng();
+    // Several members, so that the rate of decodings (30 per member and hour) leaves the decoder fuzzed.
+    const uploaders: TestAgent[] = [];
+    for (let i = 0; i < 6; i += 1) uploaders.push((await signUpMember(product)).agent);
+    const cookieOfAgent = (agent: TestAgent) => [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const hostileBytes = fc.oneof(
+      fc.uint8Array({ maxLength: 4096 }),
+      fc
+        .tuple(fc.constantFrom(...reals), fc.uint8Array({ maxLength: 512 }))
+        .map(([r, tail]) => new Uint8Array([...r.subarray(0, 12), ...tail])),
+      fc.tuple(fc.constantFrom(...reals), fc.nat()).map(([r, cut]) => r.subarray(0, cut % r.length)),
+      fc
+        .tuple(fc.constantFrom(...reals), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 8 }))
+        .map(([r, flips]) => {
+          const copy = new Uint8Array(r);
+          for (const [at, value] of flips) copy[at % copy.length] = value;
+          return copy;
+        }),
+      fc.constant(bomb),
+      fc.constant(new Uint8Array()),
+    );
+    await referee.start();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(uploaders.length - 1),
+        hostileBytes,
+        fc.constantFrom('image/jpeg', 'image/png', 'image/webp', 'application/octet-stream', 'text/plain', 'application/json', undefined),
+        async (who, bytes, contentType) => {
+          const uploader = uploaders[who] as TestAgent;
+          const headers: Record<string, string> = { 'x-forwarded-for': '203.0.113.9', origin: TEST_SITE, cookie: cookieOfAgent(uploader) };
+          if (contentType) headers['content-type'] = contentType;
+          const response = await product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
+            method: 'POST',
+            headers,
+            body: bytes as Uint8Array<ArrayBuffer>,
+          });
+          if (response.status === 201) {
+            // Accepted (a corruption that still decodes): removed again, so the limit of 3 is never what answers.
+            const { photo } = (await response.clone().json()) as { photo: { id: string } };
+            await uploader.request('DELETE', `/api/v1/user/photos/${photo.id}`);
+          }
+          await referee.judge(response, `POST /api/v1/user/photos (${bytes.length} octets, ${contentType})`, isErrorShape);
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_PHOTO_RUNS ?? 150), endOnFailure: true },
+    );
+    // The bomb itself: refused in French, not decoded (a member of its own: no rate limit in the way).
+    const fresh = (await signUpMember(product)).agent;
+    const response = await product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': '203.0.113.9', origin: TEST_SITE, 'content-type': 'image/png', cookie: cookieOfAgent(fresh) },
+      body: bomb as Uint8Array<ArrayBuffer>,
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain('JPEG, PNG ou WebP');
+  }, 120_000);
 });

@@ -1,3 +1,4 @@
+import type { GuardianContact } from '#machines/introductions/guardian.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 /**
@@ -50,7 +51,14 @@ export interface MemberIntroduction {
   other: OtherSummary | null;
   reasons: CriterionReason[];
   meeting: { at: string; place: string } | null;
-  contact: { email: string; phone: string | null } | null;
+  /** Once both accepted; `guardian` is the other's guardian when they chose to share the guardian's contact (decision 117). */
+  contact: { email: string; phone: string | null; guardian?: GuardianContact | null } | null;
+  /** The member's own feedback after the meeting in this round, or null (decision 117). */
+  myFeedback?: { outcome: string; outcomeLabel: string; at: string } | null;
+  /** The relation (in French) of the other's guardian, who also receives the member's contact at mutual acceptance. */
+  contactAlsoToGuardian?: string | null;
+  /** The other's photos, only once both accepted, each through this proposal's own URL (decision 116). */
+  photos?: { id: string; url: string }[];
 }
 
 export type MemberEventBody =

@@ -5,6 +5,7 @@ import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
 import * as accountStyles from '#src/features/account/account.css.ts';
+import * as photoStyles from '#src/features/account/photos.css.ts';
 import {
   listMyIntroductions,
   type MemberEventBody,
@@ -17,12 +18,12 @@ import {
   criterionVerdict,
   deadlineText,
   declineReasonOptions,
-  feedbackOutcomeOptions,
   formatLongDateTime,
   proposalStage,
   sortProposals,
   summaryTitle,
 } from '#src/features/introductions/introductions-view.ts';
+import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
@@ -202,6 +203,12 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       {decided ? null : <StageBody proposal={proposal} stage={stage} now={now} />}
 
       <FormAlert tone="error">{error}</FormAlert>
+      {stage === 'answer' && proposal.contactAlsoToGuardian ? (
+        <p className={styles.muted}>
+          Cette personne a associé un proche ({proposal.contactAlsoToGuardian.toLowerCase()}) : si vous acceptez tous les deux, vos
+          coordonnées lui seront aussi transmises.
+        </p>
+      ) : null}
       {stage === 'answer' ? (
         <div className={styles.actions}>
           <Button onClick={accept} loading={accepting} loadingText="Envoi…">
@@ -272,6 +279,20 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
       ) : (
         <p className={styles.paragraph}>Les coordonnées vous seront transmises par votre conseillère.</p>
       )}
+      {proposal.contact?.guardian ? (
+        <div>
+          <h3 className={styles.sectionTitle}>Son proche associé</h3>
+          <p className={styles.paragraph}>
+            {guardianLines(proposal.contact.guardian).map((line, i) => (
+              <span key={line}>
+                {i > 0 ? <br /> : null}
+                {line}
+              </span>
+            ))}
+          </p>
+        </div>
+      ) : null}
+      <ReleasedPhotos proposal={proposal} />
       {proposal.meeting ? (
         <p className={styles.paragraph}>
           <strong>Première rencontre :</strong> le {formatLongDateTime(proposal.meeting.at)}, {proposal.meeting.place}. Elle est organisée
@@ -282,6 +303,32 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
           Votre conseillère vous proposera bientôt une date pour une première rencontre, organisée et accompagnée par l’agence.
         </p>
       )}
+    </div>
+  );
+}
+
+/** The other's photos, released at mutual acceptance for this proposal only (decision 116). */
+export function ReleasedPhotos({ proposal }: { proposal: MemberIntroduction }) {
+  const photos = proposal.photos ?? [];
+  if (photos.length === 0) return null;
+  const name = proposal.other?.firstName ?? null;
+  return (
+    <div>
+      <h3 className={styles.sectionTitle}>{name ? `Les photos de ${name}` : 'Ses photos'}</h3>
+      <p className={styles.muted}>Partagées avec vous seul(e), pour cette proposition uniquement. Merci de ne pas les diffuser.</p>
+      <ul className={photoStyles.grid} aria-label={name ? `Photos de ${name}` : 'Photos de la personne proposée'}>
+        {photos.map((photo, index) => (
+          <li key={photo.id} className={photoStyles.item}>
+            <img
+              className={photoStyles.image}
+              src={photo.url}
+              alt={`Portrait ${index + 1} sur ${photos.length} de ${name ?? 'la personne proposée'}`}
+              loading="lazy"
+              decoding="async"
+            />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
@@ -388,9 +435,13 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
   }
 
   if (sent) return <p className={styles.paragraph}>Merci, votre retour est enregistré. Votre conseillère reviendra vers vous.</p>;
+  // Feedback already given (decision 117): the form is not offered again where the chart would refuse it.
+  const step = feedbackStep(proposal);
+  if (!step.form) return step.given ? <p className={styles.paragraph}>{step.given}</p> : null;
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Votre retour après la rencontre">
       <h3 className={styles.sectionTitle}>Votre retour après la rencontre</h3>
+      {step.given ? <p className={styles.paragraph}>{step.given}</p> : null}
       <div
         className={styles.plainFieldset}
         onChange={(e) => {
@@ -398,15 +449,7 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
           if (target.name === 'outcome') setOutcome(target.value);
         }}
       >
-        <RadioGroup
-          name="outcome"
-          legend="Comment souhaitez-vous continuer ?"
-          options={
-            // Once both chose to go on, "continue" is already the case: what is left is to stop or to announce the engagement.
-            proposal.state === 'poursuivie' ? feedbackOutcomeOptions.filter((o) => o.value !== 'continuer') : feedbackOutcomeOptions
-          }
-          required
-        />
+        <RadioGroup name="outcome" legend="Comment souhaitez-vous continuer ?" options={step.options} required />
       </div>
       {outcome === 'arreter' ? (
         <label className={styles.control} htmlFor={reasonId}>

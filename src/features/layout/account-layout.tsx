@@ -26,6 +26,11 @@ export function AccountLayout() {
               </Link>
             </li>
             <li>
+              <Link to="/mon-compte/progression" className={styles.accountNavLink}>
+                Mon accompagnement
+              </Link>
+            </li>
+            <li>
               <Link to="/mon-compte/messages" className={styles.accountNavLink}>
                 Messages
               </Link>

@@ -1,0 +1,162 @@
+import { eq, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Db } from '#bff/db/database.ts';
+import { type GuardianRow, memberGuardians } from '#bff/db/guardian-schema.ts';
+import { validationError } from '#bff/http/errors.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { guardianContactMail, guardianProposalCopyMail, type SummaryLines } from '#bff/mail/guardian-mails.ts';
+import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
+import {
+  type Guardian,
+  GuardianBody,
+  type GuardianContact,
+  guardianContactOf,
+  type GuardianReceives,
+  type GuardianRelation,
+  guardianReceivesLabels,
+  guardianRelationLabels,
+} from '#machines/introductions/guardian.ts';
+import type { Side } from '#machines/introductions/labels.ts';
+
+/**
+ * The member's guardian (issue 22, decision 117): one optional row per member in
+ * `member_guardians`, read and written by the member only (`/user/guardian`), and the two mails
+ * it may receive, queued in the transaction of the introduction event that causes them.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isRelation(value: string): value is GuardianRelation {
+  return Object.hasOwn(guardianRelationLabels, value);
+}
+function isReceives(value: string): value is GuardianReceives {
+  return Object.hasOwn(guardianReceivesLabels, value);
+}
+
+export function guardianOfRow(row: GuardianRow): Guardian | null {
+  if (!isRelation(row.relation) || !isReceives(row.receives)) return null;
+  return {
+    name: row.name,
+    relation: row.relation,
+    relationLabel: guardianRelationLabels[row.relation],
+    email: row.email,
+    phone: row.phone,
+    receives: row.receives,
+    receivesLabel: guardianReceivesLabels[row.receives],
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function guardianOf(executor: Executor, memberId: string): Promise<Guardian | null> {
+  if (!UUID.test(memberId)) return null;
+  const [row] = await executor.select().from(memberGuardians).where(eq(memberGuardians.memberId, memberId)).limit(1);
+  return row ? guardianOfRow(row) : null;
+}
+
+/** The guardian's contact as the other side of a mutually accepted introduction sees it, when the member chose so. */
+export async function guardianContactFor(executor: Executor, memberId: string): Promise<GuardianContact | null> {
+  return guardianContactOf(await guardianOf(executor, memberId));
+}
+
+/** Sets (creates or replaces) the member's guardian from an unvalidated body: a French 400 when invalid. */
+export async function putGuardian(db: Db, memberId: string, body: unknown, now: Date): Promise<Guardian> {
+  const parsed = v.safeParse(GuardianBody, body);
+  if (!parsed.success) throw validationError(parsed.issues);
+  const g = parsed.output;
+  const values = {
+    name: g.name,
+    relation: g.relation,
+    email: g.email ?? null,
+    phone: g.phone ?? null,
+    receives: g.receives,
+    informedAt: now,
+    updatedAt: now,
+  };
+  const [row] = await db
+    .insert(memberGuardians)
+    .values({ memberId, ...values, createdAt: now })
+    .onConflictDoUpdate({ target: memberGuardians.memberId, set: values })
+    .returning();
+  const guardian = row ? guardianOfRow(row) : null;
+  if (!guardian) throw new Error('member_guardians upsert returned nothing');
+  return guardian;
+}
+
+/** Removes the member's guardian; true when there was one. */
+export async function deleteGuardian(db: Db, memberId: string): Promise<boolean> {
+  const rows = await db.delete(memberGuardians).where(eq(memberGuardians.memberId, memberId)).returning({ id: memberGuardians.memberId });
+  return rows.length > 0;
+}
+
+// ---------------------------------------------------------------------------
+// Mails to guardians, from an introduction's events
+
+/** What the guardian's mails say of a member (the caller reads it from `members` and `match_profiles`). */
+export interface DescribedMember {
+  firstName: string | null;
+  email: string;
+  phone: string | null;
+  summary: SummaryLines | null;
+}
+
+export interface GuardianMailInput {
+  introductionId: string;
+  round: number;
+  members: Record<Side, string>;
+  deadline: Date;
+  describe: (memberId: string) => Promise<DescribedMember | null>;
+}
+
+/** The dedupe key of a guardian's mail: once per introduction, round and member (erasure finds them by the introduction). */
+export function guardianMailKey(kind: 'copy' | 'contact', introductionId: string, round: number, memberId: string): string {
+  return `guardian-${kind}:${introductionId}:${round}:${memberId}`;
+}
+
+/**
+ * On a proposal (`proposed`): a copy to each member's guardian who asked for copies. On mutual
+ * acceptance (`accepted`): the other's contact (and the other's guardian's, if chosen) to each
+ * member's guardian who asked for contact details. Nothing otherwise; never twice.
+ */
+export async function queueGuardianMails(
+  executor: Executor,
+  site: AgencyMailSite,
+  moment: 'proposed' | 'accepted',
+  input: GuardianMailInput,
+): Promise<number> {
+  let queued = 0;
+  for (const side of ['a', 'b'] as const) {
+    const memberId = input.members[side];
+    const otherId = input.members[side === 'a' ? 'b' : 'a'];
+    const guardian = await guardianOf(executor, memberId);
+    if (!guardian?.email) continue;
+    const wanted = moment === 'proposed' ? 'copie-propositions' : 'coordonnees';
+    if (guardian.receives !== wanted) continue;
+    const member = await input.describe(memberId);
+    const other = await input.describe(otherId);
+    if (!member || !other) continue;
+    const recipient = { to: guardian.email, name: guardian.name };
+    const mail =
+      moment === 'proposed'
+        ? guardianProposalCopyMail(site, recipient, {
+            memberFirstName: member.firstName,
+            relation: guardian.relationLabel,
+            summary: other.summary,
+            deadline: input.deadline,
+          })
+        : guardianContactMail(site, recipient, {
+            memberFirstName: member.firstName,
+            relation: guardian.relationLabel,
+            other: { firstName: other.firstName, email: other.email, phone: other.phone },
+            otherGuardian: await guardianContactFor(executor, otherId),
+          });
+    const key = guardianMailKey(moment === 'proposed' ? 'copy' : 'contact', input.introductionId, input.round, memberId);
+    if ((await enqueueMailOnce(executor, mail, key)) !== null) queued += 1;
+  }
+  return queued;
+}
+
+/** Guardians' mails about any introduction of `memberId` (theirs or the other side's), for erasure. */
+export function guardianMailsOfMember(memberId: string) {
+  return sql`dedupe_key LIKE 'guardian-%' AND split_part(dedupe_key, ':', 2) IN (
+    SELECT id::text FROM introductions WHERE member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid)`;
+}

@@ -1,0 +1,290 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type Sharp from 'sharp';
+import type { Db } from '#bff/db/database.ts';
+import { introductions } from '#bff/db/introductions-schema.ts';
+import { type MemberPhotoRow, memberPhotos } from '#bff/db/photos-schema.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
+import type { Side } from '#machines/introductions/labels.ts';
+
+/**
+ * Members' optional photos (issue 22, decision 116). A member uploads up to three; the server
+ * checks the bytes (JPEG, PNG or WebP by their signature and by decoding them, never by the file's
+ * name or declared type), turns them upright, scales them to at most 1200 px on the long side and
+ * re-encodes them as WebP without any metadata (EXIF, GPS, XMP, ICC: sharp keeps none unless
+ * asked). Nobody sees them by default: the other member of one introduction gets them only once
+ * both accepted (the chart's consent and disclosure times), through a URL of that introduction
+ * that answers nobody else; anything else is 404, so nobody learns that a photo exists.
+ */
+
+/**
+ * At most three photos: enough for a first impression before a chaperoned meeting, and as little
+ * as possible of a kind of data that can reveal religious practice (GDPR art. 9) — each photo
+ * kept is one more to protect, and the agency's promise is "aucun profil n'est visible en ligne".
+ */
+export const MAX_PHOTOS_PER_MEMBER = 3;
+
+/** 8 MB: a full-resolution phone photo (JPEG 3–6 MB, PNG larger) goes through without the member resizing it first. */
+export const MAX_PHOTO_BYTES = 8 * 1024 * 1024;
+
+/** The long side of a stored photo: sharp enough on a large screen, far below a print. */
+export const MAX_PHOTO_SIDE = 1200;
+
+/** The long side of the member's own thumbnails. */
+export const THUMBNAIL_SIDE = 320;
+
+/** A decompression bomb (a small file of huge dimensions) is refused before it is decoded: 50 megapixels. */
+const MAX_INPUT_PIXELS = 50_000_000;
+
+export const PHOTO_MIME = 'image/webp' as const;
+
+export type PhotoVariant = 'full' | 'thumbnail';
+
+let sharpLoading: Promise<typeof Sharp> | undefined;
+/** sharp (native, ≈ 50–100 ms to import) is loaded at the first photo, not at start (decision 080). */
+function loadSharp(): Promise<typeof Sharp> {
+  sharpLoading ??= import('sharp').then((module) => module.default);
+  return sharpLoading;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const photoNotFound = () => new ApiError(404, 'PHOTO_NOT_FOUND', 'Photo introuvable.');
+const unreadable = () =>
+  new ApiError(400, 'PHOTO_UNREADABLE', 'Ce fichier n’est pas une photo lisible. Formats acceptés : JPEG, PNG ou WebP, 8 Mo au plus.');
+
+export const photoLimitReached = () =>
+  new ApiError(
+    409,
+    'PHOTO_LIMIT_REACHED',
+    `Vous avez déjà ${MAX_PHOTOS_PER_MEMBER} photos, le maximum. Supprimez-en une pour en ajouter une autre.`,
+  );
+
+export const photoTooLarge = () =>
+  new ApiError(413, 'PHOTO_TOO_LARGE', 'La photo dépasse 8 Mo. Choisissez une photo plus légère (JPEG, PNG ou WebP).');
+
+/** The format the bytes say they are (their signature), or null: the name and the declared type are never trusted. */
+export function sniffFormat(bytes: Uint8Array): 'jpeg' | 'png' | 'webp' | null {
+  const at = (i: number) => bytes[i];
+  if (bytes.length >= 3 && at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => at(i) === b)) return 'png';
+  const ascii = (from: number, to: number) => Buffer.from(bytes.subarray(from, to)).toString('latin1');
+  if (bytes.length >= 12 && ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'webp';
+  return null;
+}
+
+export interface ProcessedPhoto {
+  bytes: Uint8Array;
+  thumbnail: Uint8Array;
+  width: number;
+  height: number;
+  mime: typeof PHOTO_MIME;
+}
+
+/**
+ * Checks and re-encodes an uploaded photo: its signature and its decoded format agree and are
+ * JPEG, PNG or WebP; upright (EXIF orientation applied, then dropped with the rest of the
+ * metadata); at most MAX_PHOTO_SIDE px; WebP. Anything else is a French 400.
+ */
+export async function processPhoto(input: Uint8Array): Promise<ProcessedPhoto> {
+  if (input.length === 0) throw new ApiError(400, 'PHOTO_MISSING', 'Aucune photo reçue. Choisissez un fichier JPEG, PNG ou WebP.');
+  if (input.length > MAX_PHOTO_BYTES) throw photoTooLarge();
+  const sniffed = sniffFormat(input);
+  if (!sniffed) throw unreadable();
+  const sharp = await loadSharp();
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const, animated: false };
+  try {
+    const meta = await sharp(input, options).metadata();
+    if (meta.format !== sniffed || !meta.width || !meta.height) throw unreadable();
+    const { data, info } = await sharp(input, options)
+      .autoOrient()
+      .resize({ width: MAX_PHOTO_SIDE, height: MAX_PHOTO_SIDE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+    const thumbnail = await sharp(data)
+      .resize({ width: THUMBNAIL_SIDE, height: THUMBNAIL_SIDE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 75 })
+      .toBuffer();
+    return { bytes: new Uint8Array(data), thumbnail: new Uint8Array(thumbnail), width: info.width, height: info.height, mime: PHOTO_MIME };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // Truncated, corrupt, too many pixels: sharp's own message is English and technical.
+    throw unreadable();
+  }
+}
+
+export interface OwnPhoto {
+  id: string;
+  position: number;
+  width: number;
+  height: number;
+  sizeBytes: number;
+  createdAt: string;
+  /** The member's own photo (`GET /api/v1/user/photos/:id`). */
+  url: string;
+  thumbnailUrl: string;
+}
+
+export const ownPhotoUrl = (id: string) => `/api/v1/user/photos/${id}`;
+export const introductionPhotoUrl = (introductionId: string, photoId: string) =>
+  `/api/v1/user/introductions/${introductionId}/photos/${photoId}`;
+
+function ownView(row: Pick<MemberPhotoRow, 'id' | 'position' | 'width' | 'height' | 'sizeBytes' | 'createdAt'>): OwnPhoto {
+  return {
+    id: row.id,
+    position: row.position,
+    width: row.width,
+    height: row.height,
+    sizeBytes: row.sizeBytes,
+    createdAt: row.createdAt.toISOString(),
+    url: ownPhotoUrl(row.id),
+    thumbnailUrl: `${ownPhotoUrl(row.id)}?taille=vignette`,
+  };
+}
+
+const metadataColumns = {
+  id: memberPhotos.id,
+  position: memberPhotos.position,
+  width: memberPhotos.width,
+  height: memberPhotos.height,
+  sizeBytes: memberPhotos.sizeBytes,
+  createdAt: memberPhotos.createdAt,
+};
+
+/** The member's photos (no bytes), in their order. */
+export async function listOwnPhotos(db: Db, memberId: string): Promise<OwnPhoto[]> {
+  if (!UUID.test(memberId)) return [];
+  const rows = await db
+    .select(metadataColumns)
+    .from(memberPhotos)
+    .where(eq(memberPhotos.memberId, memberId))
+    .orderBy(asc(memberPhotos.position));
+  return rows.map(ownView);
+}
+
+/**
+ * Stores a processed photo at the first free position. One transaction, the member's row locked:
+ * two uploads at once cannot make a fourth photo.
+ */
+export async function addPhoto(db: Db, memberId: string, photo: ProcessedPhoto, now: Date): Promise<OwnPhoto> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT id FROM members WHERE id = ${memberId}::uuid FOR UPDATE`);
+    const taken = await tx.select({ position: memberPhotos.position }).from(memberPhotos).where(eq(memberPhotos.memberId, memberId));
+    if (taken.length >= MAX_PHOTOS_PER_MEMBER) throw photoLimitReached();
+    const used = new Set(taken.map((t) => t.position));
+    let position = 1;
+    while (used.has(position)) position += 1;
+    const [row] = await tx
+      .insert(memberPhotos)
+      .values({
+        id: randomUUID(),
+        memberId,
+        position,
+        mime: photo.mime,
+        width: photo.width,
+        height: photo.height,
+        bytes: photo.bytes,
+        thumbnail: photo.thumbnail,
+        sizeBytes: photo.bytes.length,
+        createdAt: now,
+      })
+      .returning(metadataColumns);
+    if (!row) throw new Error('photo non enregistrée');
+    return ownView(row);
+  });
+}
+
+/** Deletes one of the member's own photos; 404 for anything else. */
+export async function deleteOwnPhoto(db: Db, memberId: string, photoId: string): Promise<void> {
+  if (!UUID.test(memberId) || !UUID.test(photoId)) throw photoNotFound();
+  const deleted = await db
+    .delete(memberPhotos)
+    .where(and(eq(memberPhotos.id, photoId), eq(memberPhotos.memberId, memberId)))
+    .returning({ id: memberPhotos.id });
+  if (deleted.length === 0) throw photoNotFound();
+}
+
+export interface PhotoBytes {
+  bytes: Uint8Array;
+  mime: string;
+}
+
+async function bytesOf(db: Db, memberId: string, photoId: string, variant: PhotoVariant): Promise<PhotoBytes | null> {
+  if (!UUID.test(memberId) || !UUID.test(photoId)) return null;
+  const [row] = await db
+    .select({ bytes: variant === 'thumbnail' ? memberPhotos.thumbnail : memberPhotos.bytes, mime: memberPhotos.mime })
+    .from(memberPhotos)
+    .where(and(eq(memberPhotos.id, photoId), eq(memberPhotos.memberId, memberId)))
+    .limit(1);
+  return row ? { bytes: row.bytes, mime: row.mime } : null;
+}
+
+/** One of the member's own photos, or null (404). */
+export const ownPhotoBytes = (db: Db, memberId: string, photoId: string, variant: PhotoVariant) => bytesOf(db, memberId, photoId, variant);
+
+/** A member's photo for staff (the caller records the read in the access log), or null. */
+export const staffPhotoBytes = (db: Db, memberId: string, photoId: string, variant: PhotoVariant) =>
+  bytesOf(db, memberId, photoId, variant);
+
+/**
+ * Whether the member on `viewer`'s side may see the other side's photos: both accepted in the
+ * current round, and the other side's consent to show their photos and the disclosure are both
+ * recorded (the chart sets them at the second acceptance; a re-opened pair starts without them).
+ * The same rule as the contact details.
+ */
+export function photosReleasedTo(context: IntroductionContext, viewer: Side): boolean {
+  const other = otherSide(viewer);
+  const mutual = context.answers.a.status === 'accepted' && context.answers.b.status === 'accepted';
+  return mutual && context.disclosures[other].photos !== null && context.consents[other].photos !== null;
+}
+
+/** The ids of a member's photos, in their order (for the other side's view, once released). */
+export async function photoIdsOf(executor: Pick<Db, 'select'>, memberId: string): Promise<string[]> {
+  if (!UUID.test(memberId)) return [];
+  const rows = await executor
+    .select({ id: memberPhotos.id })
+    .from(memberPhotos)
+    .where(eq(memberPhotos.memberId, memberId))
+    .orderBy(asc(memberPhotos.position));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The other member's photo through one introduction, for `callerId`: only if the caller is a side
+ * of that introduction, the photo is the OTHER side's, and the photos were released to the caller
+ * (`photosReleasedTo`). Null otherwise — the route answers 404 in every case alike.
+ */
+export async function releasedPhotoBytes(
+  db: Db,
+  input: { callerId: string; introductionId: string; photoId: string; variant: PhotoVariant },
+): Promise<PhotoBytes | null> {
+  const { callerId, introductionId, photoId } = input;
+  if (!UUID.test(callerId) || !UUID.test(introductionId) || !UUID.test(photoId)) return null;
+  const [intro] = await db
+    .select({ memberA: introductions.memberA, memberB: introductions.memberB, context: introductions.context })
+    .from(introductions)
+    .where(eq(introductions.id, introductionId.toLowerCase()))
+    .limit(1);
+  if (!intro) return null;
+  const caller = callerId.toLowerCase();
+  const side: Side | null = intro.memberA.toLowerCase() === caller ? 'a' : intro.memberB.toLowerCase() === caller ? 'b' : null;
+  if (!side) return null;
+  if (!photosReleasedTo(intro.context as IntroductionContext, side)) return null;
+  const owner = side === 'a' ? intro.memberB : intro.memberA;
+  return bytesOf(db, owner, photoId, input.variant);
+}
+
+/** The export's list (decision 116: metadata and where to download each, not the bytes). */
+export async function photosForExport(db: Db, memberId: string) {
+  return (await listOwnPhotos(db, memberId)).map((p) => ({
+    position: p.position,
+    format: 'WebP (réencodée par l’agence, sans métadonnées)',
+    width: p.width,
+    height: p.height,
+    sizeBytes: p.sizeBytes,
+    addedAt: p.createdAt,
+    download: p.url,
+  }));
+}

@@ -1,0 +1,94 @@
+import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
+import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
+import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
+
+/**
+ * What « Mon accompagnement », the feedback step of a proposal and the guardian's contact show
+ * (issue 22, decision 117). Pure and unit-tested: French words only, dates in Paris time.
+ */
+
+const longDay = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' });
+
+/** '2027-10-04' → '4 octobre 2027' (a calendar day, read at noon UTC so no time zone moves it). */
+export function formatDay(day: string | null): string {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return '—';
+  const date = new Date(`${day}T12:00:00Z`);
+  return Number.isNaN(date.getTime()) ? '—' : longDay.format(date);
+}
+
+/** The term in one sentence: its end date, or why there is none yet. */
+export function termText(term: MemberProgress['term']): string {
+  const plan = term.plan ? `${term.plan}${term.durationMonths ? `, ${term.durationMonths} mois` : ''}` : null;
+  if (term.endsOn) {
+    return `Votre accompagnement${plan ? ` (${plan})` : ''} prend fin le ${formatDay(term.endsOn)}, sans reconduction tacite.`;
+  }
+  if (plan) return `Votre accompagnement : ${plan}. ${term.note ?? 'Date de fin communiquée à la signature.'}`;
+  return term.note ?? 'Votre formule n’est pas encore choisie.';
+}
+
+/** How a proposal fitted the member's own criteria: « 4 critères sur 5 respectés ». */
+export function fitText(item: Pick<ProgressItem, 'criteriaMet' | 'criteriaTotal'>): string {
+  if (item.criteriaTotal === 0) return 'Critères non vérifiés';
+  const word = item.criteriaTotal > 1 ? 'critères' : 'critère';
+  return `${item.criteriaMet} ${word} sur ${item.criteriaTotal} respecté${item.criteriaMet > 1 ? 's' : ''}`;
+}
+
+/** The counts above the list, in words. */
+export function countsText(counts: MemberProgress['counts']): string[] {
+  const plural = (n: number, one: string, many: string) => `${n} ${n > 1 ? many : one}`;
+  return [
+    plural(counts.proposals, 'proposition reçue', 'propositions reçues'),
+    plural(counts.mutual, 'acceptation mutuelle', 'acceptations mutuelles'),
+    plural(counts.meetings, 'première rencontre', 'premières rencontres'),
+  ];
+}
+
+export function proposalTitle(item: Pick<ProgressItem, 'firstName' | 'proposedAt'>): string {
+  return `${item.firstName ?? 'Profil retiré'} — proposée le ${formatLongDateTime(item.proposedAt)}`;
+}
+
+type Outcome = keyof typeof feedbackOutcomeLabels;
+const option = (value: Outcome) => ({ value, label: feedbackOutcomeLabels[value] });
+
+export interface FeedbackStep {
+  /** Whether the feedback form is offered. */
+  form: boolean;
+  /** The choices the chart accepts from this member now. */
+  options: { value: string; label: string }[];
+  /** What the member already said, in words, or null. */
+  given: string | null;
+}
+
+/**
+ * The feedback step of a proposal after the meeting, per the chart (machines/introductions):
+ * in `retours` each side answers once (the form is gone once given); in `poursuivie` either may
+ * stop or announce the engagement, and one who announced it alone may take it back.
+ */
+export function feedbackStep(p: {
+  state: string;
+  myFeedback?: { outcome: string; outcomeLabel: string; at: string } | null;
+}): FeedbackStep {
+  const mine = p.myFeedback ?? null;
+  const given = mine ? `Votre retour du ${formatLongDateTime(mine.at)} : ${mine.outcomeLabel.toLowerCase()}.` : null;
+  if (p.state === 'retours') {
+    return mine
+      ? { form: false, options: [], given: `${given} Votre conseillère vous recontactera après le retour de l’autre personne.` }
+      : { form: true, options: [option('continuer'), option('arreter'), option('fiances')], given: null };
+  }
+  if (p.state === 'poursuivie') {
+    if (mine?.outcome === 'fiances') {
+      return {
+        form: true,
+        options: [option('continuer'), option('arreter')],
+        given: `Vous avez annoncé vos fiançailles le ${formatLongDateTime(mine.at)} ; l’autre personne ne l’a pas encore confirmé.`,
+      };
+    }
+    return { form: true, options: [option('arreter'), option('fiances')], given };
+  }
+  return { form: false, options: [], given };
+}
+
+/** The other's guardian, as lines of the contact block. */
+export function guardianLines(g: { name: string; relation: string; email: string | null; phone: string | null }): string[] {
+  return [`${g.name} (${g.relation.toLowerCase()})`, ...(g.email ? [g.email] : []), ...(g.phone ? [g.phone] : [])];
+}
