@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AccountHomePage } from '#src/features/account/account-home-page.tsx';
-import { accountHomeGuard } from '#src/features/onboarding/step-guard.ts';
+import { accountHomeGuard } from '#src/lib/route-guards.ts';
 import { titled } from '#src/lib/document-title.tsx';
 
 /** `/mon-compte`: a member still onboarding goes to their current step; an active member's home. */

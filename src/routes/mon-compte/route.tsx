@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AccountLayout } from '#src/features/layout/account-layout.tsx';
-import { requireMember } from '#src/lib/guards.ts';
+import { requireMember } from '#src/lib/route-guards.ts';
 
 /** Layout "mon-compte", guarded by `auth`: every `/mon-compte/*` page needs a signed-in member. */
 export const Route = createFileRoute('/mon-compte')({

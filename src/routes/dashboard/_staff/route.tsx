@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { requireStaff } from '#src/lib/guards.ts';
+import { requireStaff } from '#src/lib/route-guards.ts';
 
 /** Guard `dashboard-auth` (pathless): staff at aal2 for every dashboard page but `/dashboard/connexion`. */
 export const Route = createFileRoute('/dashboard/_staff')({

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ContractPage } from '#src/features/onboarding/contract-page.tsx';
 import { validateCsidSearch } from '#src/features/onboarding/csid-search.ts';
-import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { stepGuard } from '#src/lib/route-guards.ts';
 import { useDocumentTitle } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "attente-contrat" (contract, signature, 7 days without payment); `?csid=` is accepted and ignored (payments return to frais-de-dossier). */

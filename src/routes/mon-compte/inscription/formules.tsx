@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { PlansPage } from '#src/features/onboarding/plans-page.tsx';
-import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { stepGuard } from '#src/lib/route-guards.ts';
 import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "formules": only the member's current step opens, any other redirects to it. */

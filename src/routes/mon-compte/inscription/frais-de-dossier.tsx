@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FileFeePage } from '#src/features/onboarding/file-fee-page.tsx';
 import { validateCsidSearch } from '#src/features/onboarding/csid-search.ts';
-import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { stepGuard } from '#src/lib/route-guards.ts';
 import { useDocumentTitle } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "frais-de-dossier"; `?csid=` is the checkout session a payment link brings back. */

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { BookingPage } from '#src/features/onboarding/booking-page.tsx';
-import { stepGuard } from '#src/features/onboarding/step-guard.ts';
+import { stepGuard } from '#src/lib/route-guards.ts';
 import { titled } from '#src/lib/document-title.tsx';
 
 /** Onboarding step "prendre-un-rendez-vous": only the member's current step opens, any other redirects to it. */
