@@ -50,8 +50,22 @@ const populationArbitrary = fc
   .uniqueArray(matchProfileArbitrary(smallDomain, NOW), { minLength: 2, maxLength: 40, selector: (p) => p.memberId })
   .map((population) => population.map((p) => ({ ...p, memberId: p.memberId.toLowerCase() })));
 
+const availableAtNow = (me: MatchProfile) => me.available && (me.contractEndsAt === null || me.contractEndsAt > NOW);
+
+/**
+ * One generated population (fixed seed) where one of the first four members has at least two
+ * eligible candidates: given first with a limit of 1, it always exercises the truncation, whatever
+ * the random runs after it draw.
+ */
+const densePopulation = fc
+  .sample(populationArbitrary, { seed: 2026, numRuns: 500 })
+  .find((population) =>
+    population.slice(0, 4).some((me) => availableAtNow(me) && expectedRanking(me, population, 99, new Set(), {}).length >= 2),
+  );
+
 describe('rankCandidates over generated populations', () => {
   it('returns exactly the eligible candidates, best score first, up to the limit, never an excluded or unavailable one', async () => {
+    expect(densePopulation, 'a population with several eligible candidates').toBeDefined();
     let eligibleSeen = 0;
     let truncatedSeen = 0;
     await fc.assert(
@@ -68,8 +82,7 @@ describe('rankCandidates over generated populations', () => {
             excluded.delete(me.memberId);
             const filters: CandidateFilters = { ...(regions ? { regions } : {}), ...(minScore !== undefined ? { minScore } : {}) };
             const ranking = await rankCandidates(database.db, me.memberId, { limit, excludeMemberIds: [...excluded], filters, now: NOW });
-            const meAvailable = me.available && (me.contractEndsAt === null || me.contractEndsAt > NOW);
-            if (!meAvailable) {
+            if (!availableAtNow(me)) {
               expect(ranking.candidates).toEqual([]);
               continue;
             }
@@ -91,7 +104,10 @@ describe('rankCandidates over generated populations', () => {
           }
         },
       ),
-      { numRuns: Number(process.env.MATCHING_RUNS ?? 40) },
+      {
+        numRuns: Number(process.env.MATCHING_RUNS ?? 40),
+        examples: densePopulation ? [[densePopulation, 1, 0, undefined, undefined]] : [],
+      },
     );
     // The generated populations did exercise the ranking (not only empty answers).
     expect(eligibleSeen).toBeGreaterThan(20);
