@@ -82,7 +82,8 @@ export function draftContractDocument(row: MemberRow, options: { agency: AgencyI
   const record = recordOf(row);
   if (record.selectedPlanId === null) return null;
   const details = contractDetailsOf(row);
-  const missing = '[à compléter]';
+  // A blank line, as on a paper form: the member fills it in on the page above the text.
+  const missing = '…………';
   const questionnaire = v.safeParse(questionnaireSchema, row.questionnaire);
   const profile = v.safeParse(StoredProfile, row.profile);
   return contractDocument({

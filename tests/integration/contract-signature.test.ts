@@ -8,6 +8,7 @@ import { mailbox, mailOutbox, members, onboardingEvents } from '#bff/db/schema.t
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
@@ -81,7 +82,8 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     // The whole text is readable before the details are confirmed and the contract accepted.
     const draft = JSON.stringify(before.draft);
     expect(draft).toContain('et Amina Benali');
-    expect(draft).toContain('demeurant [à compléter], 69003 Lyon');
+    expect(draft).toContain('demeurant …………, 69003 Lyon');
+    expect(draft).not.toMatch(PLACEHOLDER_PATTERN);
     expect(draft).toContain('Modèle de formulaire de rétractation');
     expect((await member.agent.get('/api/v1/user/contract-preview.pdf')).status).toBe(409);
     expect((await member.agent.post('/api/v1/user/contract/signature-code', {})).status).toBe(409);
