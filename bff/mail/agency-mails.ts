@@ -34,14 +34,14 @@ export const agencyMailKinds = [
 ] as const;
 export type AgencyMailKind = (typeof agencyMailKinds)[number];
 
-interface Recipient {
+export interface Recipient {
   to: string;
   /** The member's first name when the profile holds one; the greeting is plain without it. */
   firstName?: string | null | undefined;
 }
 
 /** One paragraph of a mail: plain text, or a link shown as a button. */
-type Block = { text: string } | { link: string; label: string };
+export type Block = { text: string } | { link: string; label: string };
 
 export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
@@ -81,14 +81,17 @@ function footerLines(site: AgencyMailSite): string[] {
   ];
 }
 
-/** The shared layout: greeting, blocks, signature and the agency's identity, in text and HTML. */
-function layout(
+/**
+ * The shared layout of every mail the agency writes (these, introductions', the guardian's):
+ * greeting, blocks, signature and the agency's identity, in text and HTML.
+ */
+export function layout<Kind extends string>(
   site: AgencyMailSite,
   recipient: Recipient,
-  kind: AgencyMailKind,
+  kind: Kind,
   subject: string,
   blocks: readonly Block[],
-): OutgoingMail & { kind: AgencyMailKind } {
+): OutgoingMail & { kind: Kind } {
   const signature = `L’équipe ${site.agency.legalName}`;
   const footer = footerLines(site);
   const text = [

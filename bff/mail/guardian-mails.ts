@@ -1,5 +1,5 @@
 import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
-import { layout } from '#bff/mail/introduction-mails.ts';
+import { layout } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { type AgencyMailSite, dateTimeFr, escapeHtml, siteLink } from '#bff/mail/agency-mails.ts';
+import { type AgencyMailSite, dateTimeFr, layout, type Recipient, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
 
 /**
@@ -15,53 +15,8 @@ export const introductionMailKinds = [
 ] as const;
 export type IntroductionMailKind = (typeof introductionMailKinds)[number];
 
-export interface Recipient {
-  to: string;
-  firstName?: string | null | undefined;
-}
-
-export type Block = { text: string } | { link: string; label: string };
-
 /** Where a member reads their proposals. */
 export const PROPOSALS_PATH = '/mon-compte/propositions';
-
-/** The frame of every introduction mail (the guardian's mails use it too, bff/mail/guardian-mails.ts). */
-export function layout(site: AgencyMailSite, recipient: Recipient, kind: string, subject: string, blocks: readonly Block[]): OutgoingMail {
-  const name = recipient.firstName?.trim();
-  const hello = name ? `Bonjour ${name},` : 'Bonjour,';
-  const signature = `L’équipe ${site.agency.legalName}`;
-  const a = site.agency;
-  const footer = [`${a.legalName}, ${a.legalForm}`, a.address, `${a.phone} · ${a.email}`];
-  const text = [
-    hello,
-    '',
-    ...blocks.flatMap((b) => ('text' in b ? [b.text, ''] : [`${b.label} : ${b.link}`, ''])),
-    signature,
-    '',
-    '--',
-    ...footer,
-  ].join('\n');
-  const body = blocks
-    .map((b) =>
-      'text' in b
-        ? `<p style="margin:0 0 16px">${escapeHtml(b.text)}</p>`
-        : `<p style="margin:0 0 16px"><a href="${escapeHtml(b.link)}" style="display:inline-block;padding:10px 18px;background:#166534;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(b.label)}</a></p>`,
-    )
-    .join('\n');
-  const html = `<!doctype html>
-<html lang="fr"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">
-<div style="max-width:560px;margin:0 auto;background:#ffffff;padding:24px;border-radius:8px">
-<p style="margin:0 0 16px">${escapeHtml(hello)}</p>
-${body}
-<p style="margin:0">${escapeHtml(signature)}</p>
-</div>
-<footer style="max-width:560px;margin:16px auto 0;font-size:12px;color:#6b7280">
-${footer.map((line) => `<p style="margin:0">${escapeHtml(line)}</p>`).join('\n')}
-</footer>
-</body></html>`;
-  return { to: recipient.to, subject, text, html, kind };
-}
 
 /** A new proposal (or a re-opened one): nothing about the other person, only where to read it and until when. */
 export function introductionProposedMail(site: AgencyMailSite, recipient: Recipient, input: { deadline: Date }): OutgoingMail {
