@@ -12,7 +12,8 @@ import { proposeIntroduction } from '#bff/introductions/introductions.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
-import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboarding/record.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { activeRecord } from '#tests/e2e/support/active-record.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -37,29 +38,6 @@ const people = {
   amina: { email: `amina.photos.${tag}@example.fr`, gender: 'femme' as Gender, id: '', firstName: 'Amina', birthDate: '1995-04-18' },
   youssef: { email: `youssef.photos.${tag}@example.fr`, gender: 'homme' as Gender, id: '', firstName: 'Youssef', birthDate: '1991-02-11' },
 };
-
-function activeRecord(id: string, email: string, gender: Gender, now: number): OnboardingRecord {
-  const signedAt = now - 40 * DAY;
-  return {
-    ...emptyRecord(id, email, gender),
-    selectedPlanId: 'plan_horizon_month',
-    renouncedWithdrawalRight: false,
-    profileCompleted: true,
-    sensitiveDataConsentAt: new Date(signedAt - 20 * DAY).toISOString(),
-    questionnaireCompleted: true,
-    formPersonnalInfoCompleted: true,
-    applicationFeesPaid: true,
-    preContractInfoAcknowledged: true,
-    onboardingMeetingDateSelected: true,
-    onboardingMeetingReserved: true,
-    onboardingMeetingDate: new Date(signedAt - 2 * DAY).toISOString(),
-    onboardingMeetingDone: true,
-    subscriptionContractFormCompleted: true,
-    subscriptionDate: new Date(signedAt).toISOString(),
-    subscriptionFeesPaid: true,
-    matchmakingMeetingDone: true,
-  };
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
