@@ -97,6 +97,33 @@ test.describe('French walk of the public site', () => {
     expect(errors).toEqual([]);
   });
 
+  test('the home page uses the width of a desktop screen, and one column on a phone', async ({ page }) => {
+    /** Columns of a list: how many distinct left edges its items have. */
+    const columns = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((list) => new Set([...list.children].map((item) => Math.round(item.getBoundingClientRect().left))).size);
+    const width = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => element.getBoundingClientRect().width);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    const steps = 'section[aria-labelledby="home-steps"] ol';
+    const plans = 'section[aria-labelledby="plans-title"] ul';
+    expect(await columns(steps)).toBe(3);
+    expect(await columns(plans)).toBe(3);
+    expect(await columns('section[aria-label="Nos engagements"] ul')).toBe(4);
+    // The sections span the content width (≈ 1200 px), not a 580 px text column.
+    for (const list of [steps, plans, 'section[aria-labelledby="testimonials-title"] ul']) expect(await width(list)).toBeGreaterThan(1100);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await columns(steps)).toBe(1);
+    expect(await columns(plans)).toBe(1);
+  });
+
   test('the walk itself catches what it is for', async ({ page }) => {
     // A page with each fault, so that a walk that checks nothing cannot pass unnoticed.
     await page.setContent(
