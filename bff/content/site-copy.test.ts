@@ -105,9 +105,10 @@ describe('the site copy (decision 106)', () => {
       }
     }
     expect(quoted).toBeGreaterThan(20);
-    const home = fillTokens(pageOf('/'), values, escapeHtml);
+    // The registration page's table quotes them (the home page's plan cards: tests/unit/home-page.test.ts).
+    const registration = fillTokens(pageOf('/inscription-agence-matrimoniale-musulmane'), values, escapeHtml);
     const inFull = active.filter((plan) => plan.type !== 'monthly').map((plan) => plan.totalCents);
-    expect(quotedCents(home)).toEqual(expect.arrayContaining(inFull));
+    expect(quotedCents(registration)).toEqual(expect.arrayContaining(inFull));
   });
 
   it('the discounted pay-in-full prices appear only when staff offer them', () => {

@@ -9,11 +9,12 @@ import { formatPrice } from '#machines/public-site/site-tokens.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
+import { renderPage } from '#src/entry-prerender.tsx';
 
 /**
  * One source for the agency's identity and the offers (decision 106), through the running product:
- * the prerendered pages (here the real copy of the home page and the legal notice, as the prerender
- * leaves it: tokens in place) are served with the configured identity, and with the prices of the
+ * the prerendered pages (here the home page as the prerender renders it, with its plan cards, and
+ * the real copy of the legal notice: tokens in place) are served with the configured identity, and with the prices of the
  * plans the app offers, following the staff's pay-in-full setting without a restart.
  */
 const content = loadContent();
@@ -26,7 +27,7 @@ describe('public pages and the app show the same offers, and the configured agen
   let product: Awaited<ReturnType<typeof startTestProduct>>;
   beforeAll(async () => {
     dir = writeBuiltSite('union-offers-', {
-      'index.html': shell(content.get('pages', 'accueil', false)?.html ?? ''),
+      'index.html': shell((await renderPage('/')).html),
       'mentions-legales/index.html': shell(content.get('pages', 'mentions-legales', false)?.html ?? ''),
       'spa.html': shell(''),
       '404.html': shell(''),

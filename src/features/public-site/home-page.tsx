@@ -2,14 +2,17 @@ import { Link } from '@tanstack/react-router';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { SiteLink } from '#src/components/ui/site-link.tsx';
 import { REGISTRATION_PATH } from '#src/features/layout/navigation.ts';
-import { CallToAction, PageBody, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { CallToAction, type PageContent } from '#src/features/public-site/content-page.tsx';
 import { usePageMeta } from '#src/features/public-site/use-page-meta.ts';
-import { FaqSection } from '#src/features/public-site/deferred-sections.tsx';
+import { HomeSections } from '#src/features/public-site/deferred-sections.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { ResponsiveImage } from '#src/features/public-site/responsive-image.tsx';
 import { container } from '#src/styles/global.css.ts';
 
-/** `/`: who the agency is for, how it works, the packs, illustrative testimonials, FAQ. */
+/**
+ * `/`: the hero (in the first load), then who the agency is for, how it works, the packs,
+ * illustrative testimonials and the FAQ (`HomeSections`, a deferred part), and a call to action.
+ */
 export function HomePage({ page }: { page: PageContent }) {
   usePageMeta({ title: page.title, description: page.description, path: '/' });
   return (
@@ -46,34 +49,7 @@ export function HomePage({ page }: { page: PageContent }) {
           />
         </div>
       </section>
-      <section className={styles.section} aria-labelledby="home-paths">
-        <div className={container}>
-          <h2 id="home-paths" className={styles.sectionTitle}>
-            Par où commencer ?
-          </h2>
-          <ul className={styles.grid3}>
-            <li className={styles.card}>
-              <h3 className={styles.cardTitle}>Vous êtes une femme</h3>
-              <p className={styles.cardText}>Confidentialité, place du wali, propositions choisies : un accompagnement à votre rythme.</p>
-              <SiteLink to={`${REGISTRATION_PATH}/pour-les-femmes`}>Inscription pour les femmes</SiteLink>
-            </li>
-            <li className={styles.card}>
-              <h3 className={styles.cardTitle}>Vous êtes un homme</h3>
-              <p className={styles.cardText}>Une démarche sérieuse, des propositions compatibles et des rencontres dans le respect.</p>
-              <SiteLink to={`${REGISTRATION_PATH}/pour-les-hommes`}>Inscription pour les hommes</SiteLink>
-            </li>
-            <li className={styles.card}>
-              <h3 className={styles.cardTitle}>Déjà membre ?</h3>
-              <p className={styles.cardText}>Retrouvez votre espace personnel et suivez chaque étape de votre inscription.</p>
-              <Link to="/connexion">Se connecter</Link>
-            </li>
-          </ul>
-        </div>
-      </section>
-      <div className={container}>
-        <PageBody page={page} className={styles.prose} />
-      </div>
-      <FaqSection limit={6} />
+      <HomeSections page={page} />
       <CallToAction
         title="Prêt à faire le premier pas ?"
         text="La pré-inscription est gratuite et sans engagement : elle nous permet de vous recontacter."

@@ -57,6 +57,7 @@ globalStyle(`${prose} h3`, {
   scrollMarginTop: vars.space[6],
 });
 globalStyle(`${prose} h2 + *, ${prose} h3 + *`, { marginTop: vars.space[3] });
+globalStyle(`${prose} > :first-child`, { marginTop: 0 });
 globalStyle(`${prose} ul, ${prose} ol`, { paddingInlineStart: vars.space[6], margin: 0 });
 globalStyle(`${prose} ul, ${prose} ol`, { marginTop: vars.space[4] });
 globalStyle(`${prose} li + li`, { marginTop: vars.space[2] });
@@ -170,21 +171,42 @@ export const heroTitle = style({
 });
 export const heroImage = style({ width: '100%', height: 'auto', borderRadius: vars.radius['2xl'], boxShadow: vars.shadow.lg });
 
-/** FAQ: native disclosure widgets. */
+/** FAQ: native disclosure widgets, a chevron that turns when open. */
 export const faqList = style({ display: 'flex', flexDirection: 'column', gap: vars.space[3], maxWidth: '48rem' });
 export const faqItem = style({
-  borderRadius: vars.radius.lg,
+  borderRadius: vars.radius.xl,
   border: `1px solid ${vars.color.gray[200]}`,
   backgroundColor: vars.color.background,
+  boxShadow: vars.shadow.sm,
+  selectors: { '&[open]': { borderColor: vars.color.primary[300] } },
 });
 export const faqQuestion = style({
   cursor: 'pointer',
-  padding: vars.space[4],
+  display: 'flex',
+  justifyContent: 'space-between',
+  alignItems: 'center',
+  gap: vars.space[4],
+  padding: vars.space[5],
   fontWeight: vars.fontWeight.semibold,
   color: vars.color.primary[900],
-  listStylePosition: 'inside',
+  listStyle: 'none',
+  selectors: {
+    '&::-webkit-details-marker': { display: 'none' },
+    '&::after': {
+      content: '""',
+      flexShrink: 0,
+      width: '0.6rem',
+      height: '0.6rem',
+      borderRight: `2px solid ${vars.color.primary[700]}`,
+      borderBottom: `2px solid ${vars.color.primary[700]}`,
+      transform: 'rotate(45deg)',
+      transition: `transform ${vars.duration.fast}`,
+    },
+    'details[open] > &::after': { transform: 'rotate(-135deg)' },
+  },
+  '@media': { [media.reducedMotion]: { selectors: { '&::after': { transition: 'none' } } } },
 });
-export const faqAnswer = style({ paddingInline: vars.space[4], paddingBottom: vars.space[4], color: vars.color.gray[700] });
+export const faqAnswer = style({ paddingInline: vars.space[5], paddingBottom: vars.space[5], color: vars.color.gray[700] });
 
 /** Plans. */
 export const price = style({
