@@ -60,7 +60,7 @@ const STEPS: Item[] = [
     title: 'Vous vous présentez',
     text: 'Vos informations personnelles, puis le questionnaire de rapprochement : votre pratique et la personne que vous recherchez.',
   },
-  { icon: 'card', title: 'Vous choisissez votre formule', text: 'Horizon ou Sérénité, et vous réglez les frais de dossier.' },
+  { icon: 'card', title: 'Vous choisissez votre formule', text: 'Horizon ou Sérénité : vous ne payez rien à cette étape.' },
   {
     icon: 'calendar',
     title: 'Nous faisons connaissance',
@@ -74,7 +74,7 @@ const STEPS: Item[] = [
   {
     icon: 'handshake',
     title: 'L’accompagnement commence',
-    text: 'Après le règlement de votre formule et, sauf demande expresse, à la fin du {{delai-retractation}} : par un entretien de rapprochement.',
+    text: 'Le délai de renonciation écoulé, vous réglez les frais de dossier et votre formule ; puis, sauf demande expresse, à la fin du {{delai-retractation}} : un entretien de rapprochement.',
   },
 ];
 
