@@ -110,5 +110,15 @@ describe('withdrawing the sensitive-data consent', () => {
     expect(proposal.status).toBeLessThan(500);
     // His own photos remain his (he can still see and delete them); staff still read them for his file.
     expect((await youssef.agent.json<{ photos: unknown[] }>(youssef.agent.get('/api/v1/user/photos'))).photos).toHaveLength(1);
+    const listed = await staff.get(`/api/v1/dashboard/members/${youssef.id}/photos`);
+    expect(listed.headers.get('cache-control')).toBe('private, no-store');
+    const staffUrl = ((await listed.json()) as { photos: { url: string }[] }).photos[0]?.url ?? '';
+    expect(staffUrl).toMatch(new RegExp(`^/api/v1/dashboard/members/${youssef.id}/photos/`));
+    const read = await staff.get(`${staffUrl}?taille=vignette`);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('cache-control')).toBe('private, no-store');
+    const log = await staff.get(`/api/v1/dashboard/members/${youssef.id}/access-log`);
+    const entries = ((await log.json()) as { entries: { resource: string }[] }).entries;
+    expect(entries.map((e) => e.resource)).toContain('member_photo');
   });
 });
