@@ -26,7 +26,7 @@ describe('the photos card of the staff member page', () => {
     expect(html).toContain(`src="/api/v1/dashboard/members/${MEMBER}/photos/${PHOTO}?taille=vignette"`);
     expect(html).toContain(`href="/api/v1/dashboard/members/${MEMBER}/photos/${PHOTO}"`);
     expect(html).not.toContain('/api/v1/user/');
-    expect(html).toContain('alt="Photo 1 de Amina Exemple (ouvrir en grand)"');
+    expect(html).toContain('alt="Amina Exemple, 1 sur 1 (ouvrir en grand)"');
     expect(html).toContain('aria-label="Photos de Amina Exemple"');
     expect(html.replace(/[\u202f\u00a0]/g, ' ')).toContain('Ajoutée le 24 nov. 2026 à 11 h 30');
   });

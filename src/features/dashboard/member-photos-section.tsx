@@ -23,7 +23,7 @@ export function StaffPhotoList({ photos, memberName }: { photos: StaffPhoto[]; m
             <img
               className={photoStyles.image}
               src={`${photo.url}?taille=vignette`}
-              alt={`Photo ${i + 1} de ${memberName} (ouvrir en grand)`}
+              alt={`${memberName}, ${i + 1} sur ${photos.length} (ouvrir en grand)`}
               width={photo.width}
               height={photo.height}
               loading="lazy"
