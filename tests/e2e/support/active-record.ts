@@ -1,3 +1,4 @@
+import type { Browser, Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { members } from '#bff/db/schema.ts';
@@ -6,6 +7,7 @@ import { ensureAccount } from '#bff/members/accounts.ts';
 import type { Product } from '#bff/start.ts';
 import type { PersonalInfo, Questionnaire } from '#machines/onboarding/forms.ts';
 import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboarding/record.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -84,4 +86,14 @@ export async function seedActiveMember(
   const match = await upsertMatchProfile(db, id, now);
   if (!match?.available) throw new Error(`${person.firstName} n’est pas proposable`);
   return id;
+}
+
+/** A member's own browser context on a spec's product, signed in through the API (writes carry the site's Origin). */
+export async function signedInMemberPage(browser: Browser, base: string, email: string, password: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+  await skipConsentBanner(context);
+  const page = await context.newPage();
+  const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password }, headers: { origin: base } });
+  if (signin.status() !== 200) throw new Error(`connexion de ${email} : ${signin.status()} ${await signin.text()}`);
+  return page;
 }

@@ -1,0 +1,177 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { offsetClock } from '#bff/clock.ts';
+import { type Config, parseConfig } from '#bff/config.ts';
+import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+/**
+ * Introductions after the proposal (issue 22), as people would, with a movable clock (as
+ * contract-rights.spec.ts): a member declines with a reason and a comment, and the other side and
+ * staff see it ended; an unanswered proposal gets the day-5 reminder by mail and expires at day 7,
+ * and staff see it « Expirée sans réponse ». Its own product.
+ */
+const PORT = Number(process.env.E2E_WALKS_PORT ?? 4193);
+const DAY = 24 * 60 * 60 * 1000;
+const PASSWORD = 'bismillah-2026';
+const base = `http://localhost:${PORT}`;
+const clock = offsetClock();
+const tag = Date.now();
+let product: Product;
+let config: Config;
+let staff: APIRequestContext;
+const people = {
+  amina: { email: `amina.${tag}@example.fr`, id: '' },
+  youssef: { email: `youssef.${tag}@example.fr`, id: '' },
+  sarah: { email: `sarah.${tag}@example.fr`, id: '' },
+  karim: { email: `karim.${tag}@example.fr`, id: '' },
+};
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ playwright }) => {
+  config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-walks-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
+  await ensureAccount(adminClient(product.auth), product.database.db, {
+    email: e2eStaffEmail('spare'),
+    password: E2E_STAFF_PASSWORD,
+    kind: 'staff',
+    name: 'spare',
+  });
+  const now = clock.now().getTime();
+  const seed = (key: keyof typeof people, gender: 'femme' | 'homme', firstName: string, lastName: string, birthDate: string) =>
+    seedActiveMember(product, { email: people[key].email, password: PASSWORD, gender, firstName, lastName, birthDate }, now).then((id) => {
+      people[key].id = id;
+    });
+  await seed('amina', 'femme', 'Amina', 'Benali', '1995-04-18');
+  await seed('youssef', 'homme', 'Youssef', 'Haddad', '1990-02-11');
+  await seed('sarah', 'femme', 'Sarah', 'Mansour', '1994-09-02');
+  await seed('karim', 'homme', 'Karim', 'Ziani', '1989-06-30');
+  // Signed in (second factor) before any clock move: the code is computed on the real time.
+  staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await signInE2EStaff(staff, 'spare');
+});
+test.afterAll(async () => {
+  await staff?.dispose();
+  await product?.close();
+});
+
+async function propose(a: string, b: string): Promise<string> {
+  const response = await staff.post('/api/v1/dashboard/introductions', { data: { a, b } });
+  expect(response.status(), await response.text()).toBe(201);
+  return ((await response.json()) as { introduction: { id: string } }).introduction.id;
+}
+
+async function staffPage(page: Page): Promise<Page> {
+  await skipConsentBanner(page.context());
+  await page.context().addCookies((await staff.storageState()).cookies);
+  return page;
+}
+
+async function travel(pages: Page[], ms: number) {
+  clock.advance(ms);
+  for (const p of pages) await p.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+}
+
+test('Amina declines with a reason and a comment; Youssef and staff see it ended', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const id = await propose(people.amina.id, people.youssef.id);
+
+  const amina = await signedInMemberPage(browser, base, people.amina.email, PASSWORD);
+  await amina.goto(`${base}/mon-compte/propositions`);
+  const card = amina.getByTestId('proposal');
+  await expect(card.getByRole('heading', { level: 2, name: /^Youssef, \d+ ans$/ })).toBeVisible();
+  await card.getByRole('button', { name: 'Décliner…' }).click();
+  const dialog = amina.getByRole('dialog', { name: 'Décliner la proposition' });
+  // No reason: a French error, nothing sent.
+  await dialog.getByRole('button', { name: 'Confirmer le refus' }).click();
+  await expect(dialog.getByText('Veuillez choisir un motif dans la liste.')).toBeVisible();
+  await dialog.getByRole('radio', { name: 'La région est trop éloignée' }).check();
+  await dialog.getByLabel('Commentaire (facultatif)').fill('Je souhaite rester près de ma famille à Paris.');
+  await screenshots(amina, 'decliner', false);
+  await dialog.getByRole('button', { name: 'Confirmer le refus' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Sans suite')).toBeVisible();
+  await expect(card.getByText(/La région est trop éloignée/)).toBeVisible();
+
+  // Youssef: the proposal is over for him too (without Amina's reason or comment).
+  const youssef = await signedInMemberPage(browser, base, people.youssef.email, PASSWORD);
+  await youssef.goto(`${base}/mon-compte/propositions`);
+  await expect(youssef.getByTestId('proposal').getByText('Sans suite')).toBeVisible();
+  await expect(youssef.getByText('La région est trop éloignée')).toHaveCount(0);
+  await expect(youssef.getByText('Je souhaite rester près de ma famille à Paris.')).toHaveCount(0);
+
+  // Staff: the introduction is « Déclinée », Amina's reason and comment in its file.
+  const desk = await staffPage(page);
+  await desk.goto(`${base}/dashboard/mises-en-relation/${id}`);
+  await expect(desk.getByText('Déclinée').first()).toBeVisible();
+  await expect(desk.getByText(/La région est trop éloignée/).first()).toBeVisible();
+  await expect(desk.getByText(/Je souhaite rester près de ma famille à Paris\./).first()).toBeVisible();
+  await screenshots(desk, 'declinee');
+  await amina.context().close();
+  await youssef.context().close();
+});
+
+test('an unanswered proposal: the day-5 reminder by mail to both, then expired at day 7, « Expirée sans réponse » for staff', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const id = await propose(people.sarah.id, people.karim.id);
+  const site = { siteUrl: base, agency: config.agency };
+  const mails = async () =>
+    (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
+  const reminders = async () =>
+    (await mails())
+      .filter((m) => m.subject === 'Rappel : une proposition attend votre réponse')
+      .map((m) => m.to)
+      .sort();
+
+  // Day 4: nothing is due.
+  await travel([page], 4 * DAY);
+  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 0 });
+  expect(await reminders()).toEqual([]);
+
+  // Day 5: one reminder to each, once.
+  await travel([page], DAY + 60 * 60 * 1000);
+  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 1, expired: 0 });
+  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 0 });
+  await product.flushMail();
+  await expect.poll(reminders, { timeout: 30_000 }).toEqual([people.karim.email, people.sarah.email].sort());
+
+  // Sarah's page on day 5: still to answer, the deadline close.
+  const sarah = await signedInMemberPage(browser, base, people.sarah.email, PASSWORD);
+  await sarah.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await sarah.goto(`${base}/mon-compte/propositions`);
+  await expect(sarah.getByTestId('proposal').getByText('Réponse attendue')).toBeVisible();
+
+  // Day 7: expired.
+  await travel([page, sarah], 2 * DAY);
+  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 1 });
+  await sarah.reload();
+  await expect(sarah.getByTestId('proposal').getByText('Délai passé')).toBeVisible();
+  await expect(sarah.getByRole('button', { name: 'Accepter la proposition' })).toHaveCount(0);
+  // Still exactly one reminder each.
+  expect(await reminders()).toEqual([people.karim.email, people.sarah.email].sort());
+
+  const desk = await staffPage(page);
+  await desk.goto(`${base}/dashboard/mises-en-relation/${id}`);
+  await expect(desk.getByText('Expirée sans réponse').first()).toBeVisible();
+  await screenshots(desk, 'expiree');
+  await sarah.context().close();
+});
