@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
 import { type Config, parseConfig } from '#bff/config.ts';
@@ -176,4 +176,86 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
   await expect(desk.getByText('Expirée sans réponse').first()).toBeVisible();
   await screenshots(desk, 'expiree');
   await sarah.context().close();
+});
+
+/** Both accept through the API (walked on screen by introductions.spec.ts); staff plan the meeting tomorrow, then record it held. */
+async function metAfterProposal(browser: Browser, a: { email: string; id: string }, b: { email: string; id: string }, pages: Page[]) {
+  const id = await propose(a.id, b.id);
+  for (const person of [a, b]) {
+    const member = await signedInMemberPage(browser, base, person.email, PASSWORD);
+    const response = await member.request.post(`${base}/api/v1/user/introductions/${id}/events`, {
+      data: { type: 'ACCEPT' },
+      headers: { origin: base },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    await member.context().close();
+  }
+  const meetingAt = new Date(clock.now().getTime() + DAY).toISOString();
+  const planned = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, {
+    data: { type: 'PLAN_MEETING', meetingAt, place: 'À l’agence, 12 rue de la Paix' },
+  });
+  expect(planned.status(), await planned.text()).toBe(200);
+  await travel(pages, DAY + 2 * 60 * 60 * 1000);
+  const held = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, { data: { type: 'RECORD_MEETING_HELD' } });
+  expect(held.status(), await held.text()).toBe(200);
+  return id;
+}
+
+/** The member's feedback on screen: the outcome (and a reason to stop), sent and accepted by the server. */
+async function giveFeedback(page: Page, outcome: string, reason?: string) {
+  await page.goto(`${base}/mon-compte/propositions`);
+  const form = page.getByRole('form', { name: 'Votre retour après la rencontre' });
+  await form.getByRole('radio', { name: outcome }).check();
+  if (reason) await form.getByLabel('Motif').selectOption({ label: reason });
+  const sent = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && /\/api\/v1\/user\/introductions\/[^/]+\/events$/.test(r.url()),
+  );
+  await form.getByRole('button', { name: 'Envoyer mon retour' }).click();
+  expect((await sent).status()).toBe(200);
+}
+
+test('after the first meeting: continue, then both engaged (search paused, congratulations); another stops with a reason', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const amina = await signedInMemberPage(browser, base, people.amina.email, PASSWORD);
+  const karim = await signedInMemberPage(browser, base, people.karim.email, PASSWORD);
+  const sarah = await signedInMemberPage(browser, base, people.sarah.email, PASSWORD);
+  const pages = [page, amina, karim, sarah];
+  for (const p of pages) await p.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+
+  const engaged = await metAfterProposal(browser, people.amina, people.karim, pages);
+  // Both want to continue: the introduction goes on.
+  await giveFeedback(amina, 'Continuer à se connaître');
+  await giveFeedback(karim, 'Continuer à se connaître');
+  // Then both announce their engagement.
+  await giveFeedback(amina, 'Nous sommes fiancés');
+  await amina.goto(`${base}/mon-compte/propositions`);
+  await expect(amina.getByText('l’autre personne ne l’a pas encore confirmé')).toBeVisible();
+  await giveFeedback(karim, 'Nous sommes fiancés');
+  await amina.goto(`${base}/mon-compte/propositions`);
+  await expect(amina.getByText('Félicitations !')).toBeVisible();
+  await expect(amina.getByText('Vos recherches sont mises en pause.')).toBeVisible();
+  await screenshots(amina, 'fiancailles');
+  // Sarah and Youssef meet; Sarah stops, with a reason from the list.
+  const youssef = await signedInMemberPage(browser, base, people.youssef.email, PASSWORD);
+  pages.push(youssef);
+  const stopped = await metAfterProposal(browser, people.sarah, people.youssef, pages);
+  await sarah.goto(`${base}/mon-compte/propositions`);
+  const form = sarah.getByRole('form', { name: 'Votre retour après la rencontre' });
+  await form.getByRole('radio', { name: 'Arrêter' }).check();
+  await form.getByRole('button', { name: 'Envoyer mon retour' }).click();
+  await expect(form.getByText('Veuillez choisir un motif dans la liste.')).toBeVisible();
+  await giveFeedback(sarah, 'Arrêter', 'Pas d’affinité');
+  await sarah.goto(`${base}/mon-compte/propositions`);
+  await expect(sarah.getByRole('form', { name: 'Votre retour après la rencontre' })).toHaveCount(0);
+
+  // Staff see both outcomes.
+  const desk = await staffPage(page);
+  await desk.goto(`${base}/dashboard/mises-en-relation/${engaged}`);
+  await expect(desk.getByText('Fiançailles : recherches en pause', { exact: true }).first()).toBeVisible();
+  await desk.goto(`${base}/dashboard/mises-en-relation/${stopped}`);
+  await expect(desk.getByText('Close', { exact: true }).first()).toBeVisible();
+  for (const p of [amina, karim, sarah, youssef]) await p.context().close();
 });
