@@ -42,6 +42,7 @@ import { Route as DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRout
 import { Route as DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRouteImport } from './routes/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
 import { Route as DefaultPreInscriptionMerciRouteImport } from './routes/_default/pre-inscription/merci'
 import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_staff/index'
+import { Route as DashboardStaffAgendaRouteImport } from './routes/dashboard/_staff/agenda'
 import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
 import { Route as DashboardStaffProspectsRouteImport } from './routes/dashboard/_staff/prospects'
@@ -232,6 +233,11 @@ const DashboardStaffIndexRoute = DashboardStaffIndexRouteImport.update({
   path: '/',
   getParentRoute: () => DashboardStaffRouteRoute,
 } as any)
+const DashboardStaffAgendaRoute = DashboardStaffAgendaRouteImport.update({
+  id: '/agenda',
+  path: '/agenda',
+  getParentRoute: () => DashboardStaffRouteRoute,
+} as any)
 const DashboardStaffEquipeRoute = DashboardStaffEquipeRouteImport.update({
   id: '/equipe',
   path: '/equipe',
@@ -354,6 +360,7 @@ export interface FileRoutesByFullPath {
   '/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
@@ -400,6 +407,7 @@ export interface FileRoutesByTo {
   '/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
@@ -451,6 +459,7 @@ export interface FileRoutesById {
   '/_default/inscription-agence-matrimoniale-musulmane/pour-les-femmes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesFemmesRoute
   '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/_default/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
+  '/dashboard/_staff/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/_staff/prospects': typeof DashboardStaffProspectsRoute
@@ -501,6 +510,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
+    | '/dashboard/agenda'
     | '/dashboard/equipe'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
@@ -547,6 +557,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
+    | '/dashboard/agenda'
     | '/dashboard/equipe'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
@@ -597,6 +608,7 @@ export interface FileRouteTypes {
     | '/_default/inscription-agence-matrimoniale-musulmane/pour-les-femmes'
     | '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/_default/pre-inscription/merci'
+    | '/dashboard/_staff/agenda'
     | '/dashboard/_staff/equipe'
     | '/dashboard/_staff/message-direct'
     | '/dashboard/_staff/prospects'
@@ -862,6 +874,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffIndexRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/agenda': {
+      id: '/dashboard/_staff/agenda'
+      path: '/agenda'
+      fullPath: '/dashboard/agenda'
+      preLoaderRoute: typeof DashboardStaffAgendaRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
     '/dashboard/_staff/equipe': {
       id: '/dashboard/_staff/equipe'
       path: '/equipe'
@@ -1038,6 +1057,7 @@ const DefaultRouteRouteWithChildren = DefaultRouteRoute._addFileChildren(
 )
 
 interface DashboardStaffRouteRouteChildren {
+  DashboardStaffAgendaRoute: typeof DashboardStaffAgendaRoute
   DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
   DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
@@ -1048,6 +1068,7 @@ interface DashboardStaffRouteRouteChildren {
 }
 
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
+  DashboardStaffAgendaRoute: DashboardStaffAgendaRoute,
   DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
   DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,

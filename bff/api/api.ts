@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { accountRoutes } from '#bff/api/account-routes.ts';
+import { agendaRoutes } from '#bff/api/agenda-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import { guardianRoutes } from '#bff/api/guardian-routes.ts';
@@ -100,6 +101,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', introductionRoutes(deps))
       .route('/', guardianRoutes(deps))
       .route('/', photoRoutes(deps))
+      .route('/', agendaRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))

@@ -734,6 +734,8 @@ export interface OtherPerson {
   guardian?: GuardianContact | null | undefined;
   /** The other's photo ids, in order (shown only once released). */
   photoIds?: readonly string[];
+  /** The other withdrew their sensitive-data consent: no summary, no photos (decision 122). */
+  consentWithdrawn?: boolean;
 }
 
 function familySituation(p: MatchProfile): string {
@@ -812,17 +814,27 @@ export function memberView(
 /** The other side as views and mails may show it; null once erased (the other keeps the record, not the person: decision 117). */
 async function otherPerson(executor: MatchingExecutor & Executor, memberId: string): Promise<OtherPerson | null> {
   const [row] = await executor
-    .select({ email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
+    .select({
+      email: members.email,
+      profile: members.profile,
+      erasedAt: memberPrivacy.erasedAt,
+      pausedAt: memberPrivacy.matchmakingPausedAt,
+    })
     .from(members)
     .where(eq(members.id, memberId))
     .limit(1);
   if (!row || row.erasedAt) return null;
+  // Sensitive-data consent withdrawn (matchmaking paused, decision 122): their summary (practice,
+  // region, family…) and their photos are no longer shown in any introduction, the accepted ones
+  // included. The contact details already released stay (they are not sensitive data).
+  const withdrawn = row.pausedAt !== null;
   return {
     email: row.email,
     profile: row.profile,
-    matchProfile: await matchProfileOf(executor, memberId),
+    matchProfile: withdrawn ? null : await matchProfileOf(executor, memberId),
     guardian: await guardianContactFor(executor, memberId),
-    photoIds: await photoIdsOf(executor, memberId),
+    photoIds: withdrawn ? [] : await photoIdsOf(executor, memberId),
+    consentWithdrawn: withdrawn,
   };
 }
 

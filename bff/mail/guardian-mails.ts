@@ -1,3 +1,4 @@
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
 import { layout } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
@@ -84,12 +85,12 @@ export function guardianContactMail(
     },
     { text: `${who} et ${other} ont accepté tous les deux la mise en relation. Coordonnées de ${other} :` },
     { text: `E-mail : ${input.other.email}` },
-    { text: `Téléphone : ${input.other.phone ?? 'non communiqué'}` },
+    { text: `Téléphone : ${input.other.phone ? formatPhone(input.other.phone) : 'non communiqué'}` },
   ];
   if (input.otherGuardian) {
     const g = input.otherGuardian;
     lines.push({
-      text: `${other} a souhaité associer un proche (${g.relation.toLowerCase()}) : ${g.name}${g.email ? `, ${g.email}` : ''}${g.phone ? `, ${g.phone}` : ''}.`,
+      text: `${other} a souhaité associer un proche (${g.relation.toLowerCase()}) : ${g.name}${g.email ? `, ${g.email}` : ''}${g.phone ? `, ${formatPhone(g.phone)}` : ''}.`,
     });
   }
   lines.push({ text: 'L’agence organisera une première rencontre dans un cadre respectueux et reviendra vers eux.' });

@@ -4,6 +4,7 @@ import type Sharp from 'sharp';
 import type { Db } from '#bff/db/database.ts';
 import { introductions } from '#bff/db/introductions-schema.ts';
 import { type MemberPhotoRow, memberPhotos } from '#bff/db/photos-schema.ts';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
 import type { Side } from '#machines/introductions/labels.ts';
@@ -252,9 +253,26 @@ export async function photoIdsOf(executor: Pick<Db, 'select'>, memberId: string)
 }
 
 /**
+ * Whether a member's photos may be shown to anyone through an introduction now: not once they
+ * withdrew their sensitive-data consent (matchmaking paused, decision 122) nor once erased. A
+ * photo can reveal religious practice (GDPR art. 9): the withdrawal reaches every introduction,
+ * the accepted ones included, without touching the chart's record of what was consented then.
+ */
+export async function photosWithdrawn(executor: Pick<Db, 'select'>, memberId: string): Promise<boolean> {
+  if (!UUID.test(memberId)) return true;
+  const [row] = await executor
+    .select({ paused: memberPrivacy.matchmakingPausedAt, erased: memberPrivacy.erasedAt })
+    .from(memberPrivacy)
+    .where(eq(memberPrivacy.id, memberId))
+    .limit(1);
+  return !row || row.paused !== null || row.erased !== null;
+}
+
+/**
  * The other member's photo through one introduction, for `callerId`: only if the caller is a side
- * of that introduction, the photo is the OTHER side's, and the photos were released to the caller
- * (`photosReleasedTo`). Null otherwise — the route answers 404 in every case alike.
+ * of that introduction, the photo is the OTHER side's, the photos were released to the caller
+ * (`photosReleasedTo`) and the owner has not withdrawn them since (`photosWithdrawn`). Null
+ * otherwise — the route answers 404 in every case alike.
  */
 export async function releasedPhotoBytes(
   db: Db,
@@ -273,6 +291,7 @@ export async function releasedPhotoBytes(
   if (!side) return null;
   if (!photosReleasedTo(intro.context as IntroductionContext, side)) return null;
   const owner = side === 'a' ? intro.memberB : intro.memberA;
+  if (await photosWithdrawn(db, owner)) return null;
   return bytesOf(db, owner, photoId, input.variant);
 }
 

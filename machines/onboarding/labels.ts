@@ -98,6 +98,13 @@ export const checkoutStatusLabels = covering<'open' | 'complete' | 'expired'>()(
 /** A booking of the scheduling service. */
 export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: 'Confirmé', canceled: 'Annulé' });
 
+/** The kinds of the staff agenda (machines/agenda/agenda.ts, decision 122). */
+export const agendaKindLabels = covering<'entretien-personnalise' | 'entretien-matchmaking' | 'premiere-rencontre'>()({
+  'entretien-personnalise': 'Entretien personnalisé',
+  'entretien-matchmaking': 'Entretien de matchmaking',
+  'premiere-rencontre': 'Première rencontre (mise en relation)',
+});
+
 /** `renouncedWithdrawalRight` of the record (L221-25). */
 export function withdrawalChoiceLabel(value: boolean | null): string {
   if (value === null) return 'Pas encore choisi';

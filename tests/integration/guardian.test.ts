@@ -172,6 +172,9 @@ describe('the guardian and the member’s progress over HTTP', () => {
     const toBrother = await mailsTo(YOUSSEF_GUARDIAN.email);
     expect(toBrother.map((m) => m.subject)).toEqual(['Acceptation mutuelle : les coordonnées']);
     expect(toBrother[0]?.textBody).toContain(amina.email);
+    // The phone as a person writes it (decision 122), never the stored E.164.
+    expect(toBrother[0]?.textBody).toContain('Téléphone : 06 12 34 56 78');
+    expect(toBrother[0]?.textBody).not.toContain('+33612345678');
     expect((await mailsTo(AMINA_GUARDIAN.email)).map((m) => m.subject)).toEqual(['Copie d’une proposition de mise en relation']);
     const keyed = await product.database.db
       .select()

@@ -176,6 +176,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/user/introductions/:introId/photos/:photoId': { access: 'member-only', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/photos': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/photos/:photoId': { access: 'staff-aal2', request: () => ({}) },
+  // The staff agenda (decision 122): every member's meetings, staff only.
+  'GET /api/v1/dashboard/agenda': { access: 'staff-aal2', request: () => ({ query: 'du=2026-11-23&au=2026-11-29' }) },
   // The member's guardian and « Mon accompagnement » (decision 117): the caller's own only, keyed by the session.
   'GET /api/v1/user/guardian': {
     access: 'member-only',

@@ -192,6 +192,8 @@ const QUERY_KEYS = [
   'ageMin',
   'ageMax',
   'minScore',
+  'du',
+  'au',
 ];
 
 const HUGE = ['a'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000), `${'x'.repeat(300_000)}`];

@@ -9,6 +9,7 @@ import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } f
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
+import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -90,6 +91,7 @@ export function DashboardMemberPage() {
       <FormAlert tone="error">{error}</FormAlert>
 
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
+      <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
       <MemberAccessLog memberId={member.id} />
     </div>

@@ -1,5 +1,5 @@
-import { parsePhoneNumber } from 'libphonenumber-js/min';
 import { ageOn } from '#machines/onboarding/forms.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { formatAmount, formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import {
   actorPhrase,
@@ -40,15 +40,8 @@ export function formatBirthDate(value: string, now: number): string {
   return age === null ? longDayFormat.format(date) : `${longDayFormat.format(date)} (${age} ans)`;
 }
 
-/** '+33612345678' → '06 12 34 56 78'; a foreign number in its international form. */
-export function formatPhone(value: string): string {
-  try {
-    const phone = parsePhoneNumber(value, 'FR');
-    return phone.country === 'FR' ? phone.formatNational() : phone.formatInternational();
-  } catch {
-    return value;
-  }
-}
+/** '+33612345678' → '06 12 34 56 78'; a foreign number in its international form (one formatter: machines/onboarding/phone-format.ts). */
+export { formatPhone };
 
 function label(table: Readonly<Record<string, string>>, code: unknown): string {
   return typeof code === 'string' && Object.hasOwn(table, code) ? (table[code] ?? 'Valeur inconnue') : 'Valeur inconnue';

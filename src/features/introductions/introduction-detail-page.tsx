@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
-import { eventLabel, type Side } from '#machines/introductions/labels.ts';
+import { declineReasonLabel, eventLabel, type Side } from '#machines/introductions/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -141,6 +141,12 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
           {answerLabel(detail.answers[side])}
           {answer?.at ? ` le ${formatDateTime(answer.at)}` : ''}
         </dd>
+        {answer?.reason ? (
+          <>
+            <dt>Motif</dt>
+            <dd>{declineReasonLabel(answer.reason)}</dd>
+          </>
+        ) : null}
         {answer?.comment ? (
           <>
             <dt>Commentaire</dt>

@@ -124,6 +124,8 @@ describe('a proposal with a guardian, and feedback given', () => {
     expect(t).toContain('Son proche associé');
     expect(t).toContain('Omar Haddad (frère)');
     expect(t).toContain('omar@example.fr');
+    expect(t).toContain('06 11 22 33 44');
+    expect(t).toContain('06 12 34 56 78');
     expect(t).toContain('Votre retour du 21 novembre 2026 à 11 h 00 : continuer à se connaître.');
     expect(t).not.toContain('Envoyer mon retour');
   });

@@ -1,3 +1,4 @@
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
 import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
@@ -90,5 +91,5 @@ export function feedbackStep(p: {
 
 /** The other's guardian, as lines of the contact block. */
 export function guardianLines(g: { name: string; relation: string; email: string | null; phone: string | null }): string[] {
-  return [`${g.name} (${g.relation.toLowerCase()})`, ...(g.email ? [g.email] : []), ...(g.phone ? [g.phone] : [])];
+  return [`${g.name} (${g.relation.toLowerCase()})`, ...(g.email ? [g.email] : []), ...(g.phone ? [formatPhone(g.phone)] : [])];
 }

@@ -1,3 +1,4 @@
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import * as Dialog from '@radix-ui/react-dialog';
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { COMMENT_MAX_LENGTH } from '#machines/introductions/events.ts';
@@ -274,7 +275,7 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
             <a href={`mailto:${proposal.contact.email}`}>{proposal.contact.email}</a>
           </dd>
           <dt className={styles.factLabel}>Téléphone</dt>
-          <dd className={styles.factValue}>{proposal.contact.phone ?? 'non communiqué'}</dd>
+          <dd className={styles.factValue}>{proposal.contact.phone ? formatPhone(proposal.contact.phone) : 'non communiqué'}</dd>
         </dl>
       ) : (
         <p className={styles.paragraph}>Les coordonnées vous seront transmises par votre conseillère.</p>

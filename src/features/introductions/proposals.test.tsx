@@ -79,7 +79,9 @@ describe('a proposal in "Mes propositions"', () => {
     const t = text(html);
     expect(t).toContain('Vous avez accepté tous les deux');
     expect(html).toContain('href="mailto:youssef@example.fr"');
-    expect(t).toContain('+33698765432');
+    // As a person writes it, never the stored E.164.
+    expect(t).toContain('06 98 76 54 32');
+    expect(t).not.toContain('+33698765432');
     expect(t).toContain('Première rencontre : le 10 décembre 2026 à 15 h 00, À l’agence, 12 rue de la Paix');
     expect(t).not.toContain('Votre retour après la rencontre');
   });

@@ -32,6 +32,11 @@ export function DashboardLayout() {
                     </Link>
                   </li>
                   <li>
+                    <Link to="/dashboard/agenda" className={styles.dashLink}>
+                      Agenda
+                    </Link>
+                  </li>
+                  <li>
                     <Link to="/dashboard/message-direct" className={styles.dashLink}>
                       Message direct
                     </Link>

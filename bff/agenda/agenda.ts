@@ -1,0 +1,157 @@
+import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { type AgendaKind, agendaKinds } from '#machines/agenda/agenda.ts';
+import { stateLabel as introductionStateLabel } from '#machines/introductions/labels.ts';
+import { agendaKindLabels } from '#machines/onboarding/labels.ts';
+import { bookings } from '#bff/db/booking-schema.ts';
+import type { Db } from '#bff/db/database.ts';
+import { introductions } from '#bff/db/introductions-schema.ts';
+// `memberPrivacy` is a narrow view of `members` itself: its columns are read in the same FROM, never joined.
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
+import { members } from '#bff/db/schema.ts';
+
+/**
+ * The staff agenda (issue 22, decision 122): the meetings of a period, each with its member(s),
+ * kind (in French), time and what staff need to open the file. Three sources, no new table:
+ * - the scheduling service's bookings (`bookings`, active ones): the onboarding meeting
+ *   (« Entretien personnalisé ») — the booking the member's record holds, or any booking made
+ *   before that meeting was held — else the matchmaking meeting (« Entretien de matchmaking »),
+ *   booked on the same service once the onboarding meeting is behind them;
+ * - the introductions' chaperoned first meetings (`introductions.context.meeting`, planned by staff).
+ * An erased member's booking is not shown (their name is gone); their introduction's meeting is,
+ * with « Membre effacé ».
+ */
+
+export interface AgendaMember {
+  id: string;
+  name: string;
+}
+
+export interface AgendaItem {
+  /** Stable within the answer (the source and its id). */
+  key: string;
+  kind: AgendaKind;
+  kindLabel: string;
+  /** The instant it starts (ISO); the page shows it in Paris time. */
+  at: string;
+  endAt: string | null;
+  members: AgendaMember[];
+  place: string | null;
+  /** For a first meeting: the introduction to open, and its state in French. */
+  introductionId: string | null;
+  detail: string | null;
+}
+
+const ERASED = 'Membre effacé';
+
+function nameOf(profile: unknown, fallback: string): string {
+  const p = profile && typeof profile === 'object' ? (profile as Record<string, unknown>) : {};
+  const parts = [p.firstName, p.lastName].filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+  return parts.length > 0 ? parts.join(' ').slice(0, 160) : fallback;
+}
+
+function recordFlags(onboarding: unknown): { meetingDone: boolean; meetingDate: string | null } {
+  const r = onboarding && typeof onboarding === 'object' ? (onboarding as Record<string, unknown>) : {};
+  return {
+    meetingDone: r.onboardingMeetingDone === true,
+    meetingDate: typeof r.onboardingMeetingDate === 'string' ? r.onboardingMeetingDate : null,
+  };
+}
+
+/** Which meeting a booking is, from the member's record (see the module's comment). */
+export function bookingKind(startMs: number, onboarding: unknown): AgendaKind {
+  const { meetingDone, meetingDate } = recordFlags(onboarding);
+  if (!meetingDone) return 'entretien-personnalise';
+  if (meetingDate !== null && Date.parse(meetingDate) === startMs) return 'entretien-personnalise';
+  return 'entretien-matchmaking';
+}
+
+/** Every meeting starting in [fromMs, toMs), by time then kind. */
+export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise<AgendaItem[]> {
+  const from = new Date(fromMs);
+  const to = new Date(toMs);
+  const items: AgendaItem[] = [];
+
+  const booked = await db
+    .select({
+      inviteeUri: bookings.inviteeUri,
+      memberId: bookings.memberId,
+      startTime: bookings.startTime,
+      endTime: bookings.endTime,
+      inviteeName: bookings.inviteeName,
+      email: members.email,
+      profile: members.profile,
+      onboarding: members.onboarding,
+    })
+    .from(bookings)
+    .innerJoin(members, eq(members.id, bookings.memberId))
+    .where(
+      and(
+        eq(bookings.status, 'active'),
+        isNotNull(bookings.memberId),
+        gte(bookings.startTime, from),
+        lt(bookings.startTime, to),
+        sql`${memberPrivacy.erasedAt} IS NULL`,
+      ),
+    );
+  for (const b of booked) {
+    if (!b.memberId) continue;
+    const kind = bookingKind(b.startTime.getTime(), b.onboarding);
+    items.push({
+      key: `booking:${b.inviteeUri}`,
+      kind,
+      kindLabel: agendaKindLabels[kind],
+      at: b.startTime.toISOString(),
+      endAt: b.endTime.toISOString(),
+      members: [{ id: b.memberId, name: nameOf(b.profile, b.inviteeName?.trim() || b.email) }],
+      place: null,
+      introductionId: null,
+      detail: null,
+    });
+  }
+
+  const meetingAt = sql`(${introductions.context}->'meeting'->>'at')::timestamptz`;
+  const planned = await db
+    .select({
+      id: introductions.id,
+      memberA: introductions.memberA,
+      memberB: introductions.memberB,
+      state: introductions.state,
+      context: introductions.context,
+    })
+    .from(introductions)
+    .where(
+      and(
+        sql`${introductions.context}->'meeting' IS NOT NULL`,
+        sql`jsonb_typeof(${introductions.context}->'meeting') = 'object'`,
+        sql`${meetingAt} >= ${from.toISOString()}::timestamptz`,
+        sql`${meetingAt} < ${to.toISOString()}::timestamptz`,
+      ),
+    );
+  if (planned.length > 0) {
+    const ids = [...new Set(planned.flatMap((p) => [p.memberA, p.memberB]))];
+    const people = await db
+      .select({ id: members.id, email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
+      .from(members)
+      .where(inArray(members.id, ids));
+    const byId = new Map(people.map((p) => [p.id, p.erasedAt ? ERASED : nameOf(p.profile, p.email)]));
+    for (const p of planned) {
+      const meeting = (p.context as { meeting?: { at?: unknown; place?: unknown } | null }).meeting;
+      if (!meeting || typeof meeting.at !== 'string') continue;
+      items.push({
+        key: `introduction:${p.id}`,
+        kind: 'premiere-rencontre',
+        kindLabel: agendaKindLabels['premiere-rencontre'],
+        at: new Date(meeting.at).toISOString(),
+        endAt: null,
+        members: [p.memberA, p.memberB].map((id) => ({ id, name: byId.get(id) ?? ERASED })),
+        place: typeof meeting.place === 'string' ? meeting.place : null,
+        introductionId: p.id,
+        detail: introductionStateLabel(p.state),
+      });
+    }
+  }
+
+  return items.sort(
+    (x, y) => x.at.localeCompare(y.at) || agendaKinds.indexOf(x.kind) - agendaKinds.indexOf(y.kind) || x.key.localeCompare(y.key),
+  );
+}

@@ -1,0 +1,124 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '#bff/clock.ts';
+import { recordConsent } from '#bff/privacy/consents.ts';
+import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
+import { signInStaff } from '#tests/support/staff.ts';
+import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+
+/**
+ * Withdrawing the sensitive-data consent withdraws the photos and the summary (issue 22, decision
+ * 122), over HTTP: Youssef, with an accepted introduction (photos released to Amina) and an open
+ * proposal (to Sarah), withdraws his consent; his photos answer 404 in both, his summary is shown
+ * to no one, and staff no longer find him among anyone's candidates.
+ */
+
+const clock = fakeClock(new Date());
+let product: Awaited<ReturnType<typeof startTestProduct>>;
+let staff: TestAgent;
+let amina: ActiveMember;
+let sarah: ActiveMember;
+let leila: ActiveMember;
+let youssef: ActiveMember;
+
+type View = { id: string; other: { firstName: string | null } | null; photos: { id: string; url: string }[]; contact: unknown };
+
+const mine = async (m: ActiveMember) =>
+  (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+const candidateIds = async (m: ActiveMember) => {
+  const response = await staff.get(`/api/v1/dashboard/members/${m.id}/candidates?limit=50`);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { candidates: { memberId: string }[] }).candidates.map((c) => c.memberId);
+};
+
+async function introduce(a: ActiveMember, b: ActiveMember): Promise<string> {
+  clock.advance(60_000);
+  const response = await staff.post('/api/v1/dashboard/introductions', { a: a.id, b: b.id });
+  const body = (await response.json()) as { introduction: { id: string } };
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return body.introduction.id;
+}
+async function accept(m: ActiveMember, id: string) {
+  clock.advance(60_000);
+  const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+beforeAll(async () => {
+  product = await startTestProduct({ clock });
+  const s = await signInStaff(product);
+  await s.passTotp();
+  staff = s.agent;
+  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
+  sarah = await activeMember(product, clock, 'Sarah', 'femme', 28);
+  leila = await activeMember(product, clock, 'Leila', 'femme', 30);
+  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
+  // The consent as the wizard records it at step 1 (what the withdrawal withdraws).
+  await recordConsent(product.database.db, { memberId: youssef.id, kind: 'sensitive_data', given: true, at: clock.now() });
+}, 120_000);
+afterAll(() => product.stop());
+
+describe('withdrawing the sensitive-data consent', () => {
+  it('closes the photos of every introduction, the accepted one included, hides the summary and the candidacy', async () => {
+    const cookie = [...youssef.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: '#884422' } })
+      .jpeg()
+      .toBuffer();
+    const uploaded = await product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': youssef.agent.address, cookie, origin: TEST_SITE, 'content-type': 'image/jpeg' },
+      body: new Uint8Array(jpeg),
+    });
+    expect(uploaded.status).toBe(201);
+
+    const accepted = await introduce(amina, youssef);
+    await accept(amina, accepted);
+    await accept(youssef, accepted);
+    // One open introduction: still a candidate for Leila (the limit is two).
+    expect(await candidateIds(leila)).toContain(youssef.id);
+    const open = await introduce(sarah, youssef);
+
+    // Before: Amina sees his summary, contact and photo; Sarah his summary.
+    const before = (await mine(amina)).find((v) => v.id === accepted);
+    expect(before?.other?.firstName).toBe('Youssef');
+    expect(before?.photos).toHaveLength(1);
+    const url = before?.photos[0]?.url ?? '';
+    expect((await amina.agent.get(url)).status).toBe(200);
+    expect((await mine(sarah)).find((v) => v.id === open)?.other?.firstName).toBe('Youssef');
+
+    clock.advance(60_000);
+    const withdrawn = await youssef.agent.post('/api/v1/user/consents/withdraw', { kind: 'sensitive_data' });
+    expect(withdrawn.status, await withdrawn.clone().text()).toBe(200);
+
+    // The accepted introduction: no photo (the URL is the same 404 as every refusal), no summary; the contact stays.
+    const after = (await mine(amina)).find((v) => v.id === accepted);
+    expect(after?.photos).toEqual([]);
+    expect(after?.other).toBeNull();
+    expect(after?.contact).not.toBeNull();
+    const refused = await amina.agent.get(url);
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Photo introuvable.');
+    expect((await amina.agent.get(`${url}?taille=vignette`)).status).toBe(404);
+    // The open proposal: Sarah no longer reads his summary.
+    expect((await mine(sarah)).find((v) => v.id === open)?.other).toBeNull();
+    // No longer proposed: out of every ranking (Sarah's proposal closed: below the limit again), a new proposal refused.
+    const closed = await staff.post(`/api/v1/dashboard/introductions/${open}/events`, { type: 'CLOSE', note: 'Consentement retiré.' });
+    expect(closed.status, await closed.clone().text()).toBe(200);
+    expect(await candidateIds(leila)).not.toContain(youssef.id);
+    const proposal = await staff.post('/api/v1/dashboard/introductions', { a: leila.id, b: youssef.id });
+    expect(proposal.status).toBeGreaterThanOrEqual(400);
+    expect(proposal.status).toBeLessThan(500);
+    // His own photos remain his (he can still see and delete them); staff still read them for his file.
+    expect((await youssef.agent.json<{ photos: unknown[] }>(youssef.agent.get('/api/v1/user/photos'))).photos).toHaveLength(1);
+    const listed = await staff.get(`/api/v1/dashboard/members/${youssef.id}/photos`);
+    expect(listed.headers.get('cache-control')).toBe('private, no-store');
+    const staffUrl = ((await listed.json()) as { photos: { url: string }[] }).photos[0]?.url ?? '';
+    expect(staffUrl).toMatch(new RegExp(`^/api/v1/dashboard/members/${youssef.id}/photos/`));
+    const read = await staff.get(`${staffUrl}?taille=vignette`);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('cache-control')).toBe('private, no-store');
+    const log = await staff.get(`/api/v1/dashboard/members/${youssef.id}/access-log`);
+    const entries = ((await log.json()) as { entries: { resource: string }[] }).entries;
+    expect(entries.map((e) => e.resource)).toContain('member_photo');
+  });
+});
