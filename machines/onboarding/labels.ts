@@ -95,6 +95,21 @@ export const checkoutStatusLabels = covering<'open' | 'complete' | 'expired'>()(
   expired: 'Expiré',
 });
 
+/** An instalment of a monthly plan (decision 120). */
+export const instalmentStatusLabels = covering<'payee' | 'a-venir' | 'echouee' | 'annulee'>()({
+  payee: 'Payée',
+  'a-venir': 'À venir',
+  echouee: 'Échouée',
+  annulee: 'Annulée',
+});
+
+/** A refund (decision 118). */
+export const refundStatusLabels = covering<'pending' | 'succeeded' | 'failed'>()({
+  pending: 'En cours',
+  succeeded: 'Effectué',
+  failed: 'Échoué',
+});
+
 /** A booking of the scheduling service. */
 export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: 'Confirmé', canceled: 'Annulé' });
 
