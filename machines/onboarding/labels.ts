@@ -110,6 +110,21 @@ export const refundStatusLabels = covering<'pending' | 'succeeded' | 'failed'>()
   failed: 'Échoué',
 });
 
+/** A line of the staff's billing view (decision 120): what it is, and where it stands. */
+export const billingKindLabels = covering<'payment' | 'instalment' | 'refund'>()({
+  payment: 'Paiement',
+  instalment: 'Mensualité',
+  refund: 'Remboursement',
+});
+export const billingStatusLabels = covering<
+  'payee' | 'a-venir' | 'echouee' | 'annulee' | 'remboursement-en-cours' | 'rembourse' | 'remboursement-echoue'
+>()({
+  ...instalmentStatusLabels,
+  'remboursement-en-cours': 'Remboursement en cours',
+  rembourse: 'Remboursé',
+  'remboursement-echoue': 'Remboursement échoué',
+});
+
 /** A booking of the scheduling service. */
 export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: 'Confirmé', canceled: 'Annulé' });
 
