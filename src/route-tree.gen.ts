@@ -43,6 +43,7 @@ import { Route as DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRout
 import { Route as DefaultPreInscriptionMerciRouteImport } from './routes/_default/pre-inscription/merci'
 import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_staff/index'
 import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
+import { Route as DashboardStaffFacturationRouteImport } from './routes/dashboard/_staff/facturation'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
 import { Route as DashboardStaffProspectsRouteImport } from './routes/dashboard/_staff/prospects'
 import { Route as MonCompteInscriptionIndexRouteImport } from './routes/mon-compte/inscription/index'
@@ -237,6 +238,12 @@ const DashboardStaffEquipeRoute = DashboardStaffEquipeRouteImport.update({
   path: '/equipe',
   getParentRoute: () => DashboardStaffRouteRoute,
 } as any)
+const DashboardStaffFacturationRoute =
+  DashboardStaffFacturationRouteImport.update({
+    id: '/facturation',
+    path: '/facturation',
+    getParentRoute: () => DashboardStaffRouteRoute,
+  } as any)
 const DashboardStaffMessageDirectRoute =
   DashboardStaffMessageDirectRouteImport.update({
     id: '/message-direct',
@@ -355,6 +362,7 @@ export interface FileRoutesByFullPath {
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -401,6 +409,7 @@ export interface FileRoutesByTo {
   '/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -452,6 +461,7 @@ export interface FileRoutesById {
   '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes': typeof DefaultInscriptionAgenceMatrimonialeMusulmanePourLesHommesRoute
   '/_default/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/_staff/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/_staff/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -502,6 +512,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
     | '/dashboard/equipe'
+    | '/dashboard/facturation'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -548,6 +559,7 @@ export interface FileRouteTypes {
     | '/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/pre-inscription/merci'
     | '/dashboard/equipe'
+    | '/dashboard/facturation'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -598,6 +610,7 @@ export interface FileRouteTypes {
     | '/_default/inscription-agence-matrimoniale-musulmane/pour-les-hommes'
     | '/_default/pre-inscription/merci'
     | '/dashboard/_staff/equipe'
+    | '/dashboard/_staff/facturation'
     | '/dashboard/_staff/message-direct'
     | '/dashboard/_staff/prospects'
     | '/mon-compte/inscription/attente'
@@ -869,6 +882,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffEquipeRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/facturation': {
+      id: '/dashboard/_staff/facturation'
+      path: '/facturation'
+      fullPath: '/dashboard/facturation'
+      preLoaderRoute: typeof DashboardStaffFacturationRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
     '/dashboard/_staff/message-direct': {
       id: '/dashboard/_staff/message-direct'
       path: '/message-direct'
@@ -1039,6 +1059,7 @@ const DefaultRouteRouteWithChildren = DefaultRouteRoute._addFileChildren(
 
 interface DashboardStaffRouteRouteChildren {
   DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
+  DashboardStaffFacturationRoute: typeof DashboardStaffFacturationRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
   DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
@@ -1049,6 +1070,7 @@ interface DashboardStaffRouteRouteChildren {
 
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
   DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
+  DashboardStaffFacturationRoute: DashboardStaffFacturationRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
   DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,

@@ -31,6 +31,8 @@ export const billingStatuses = [
 export type BillingStatus = (typeof billingStatuses)[number];
 
 export interface BillingEntry {
+  /** Unique within a list (a stable React key). */
+  key: string;
   at: Date;
   kind: BillingKind;
   memberId: string;
@@ -116,6 +118,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     const monthly = isPlanId(s.offerId) && planById(s.offerId).type === 'monthly';
     const label = s.offerId && s.offerId in offerLabels ? offerLabels[s.offerId] : 'Paiement';
     entries.push({
+      key: `payment:${s.id}`,
       at: s.createdAt,
       kind: monthly ? 'instalment' : 'payment',
       memberId: s.memberId,
@@ -133,6 +136,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
   for (const r of instalmentRows) {
     const plan = isPlanId(r.offerId) ? planById(r.offerId) : null;
     entries.push({
+      key: `instalment:${r.id}`,
       at: (r.status === 'paid' ? r.paidAt : r.failedAt) ?? r.updatedAt,
       kind: 'instalment',
       memberId: r.memberId,
@@ -157,6 +161,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     for (const row of current.schedule.rows) {
       if (row.status !== 'a-venir' && row.status !== 'annulee') continue;
       entries.push({
+        key: `schedule:${current.subscriptionId}:${row.number}`,
         at: new Date(row.dueAt),
         kind: 'instalment',
         memberId,
@@ -174,6 +179,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
   const refundRows = await db.select().from(refunds).where(inArray(refunds.memberId, ids));
   for (const r of refundRows) {
     entries.push({
+      key: `refund:${r.id}`,
       at: r.completedAt ?? r.requestedAt,
       kind: 'refund',
       memberId: r.memberId,
