@@ -11,6 +11,7 @@ import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
 import { bookingStandIn } from '#bff/stand-ins/booking-stand-in.ts';
 import { checkoutStandIn } from '#bff/stand-ins/checkout-stand-in.ts';
+import { instalmentStandIn } from '#bff/stand-ins/instalment-stand-in.ts';
 import { mailboxPage } from '#bff/stand-ins/mailbox-page.ts';
 import { standInAssets } from '#bff/stand-ins/stand-in-layout.ts';
 
@@ -65,6 +66,7 @@ export function createApp(options: AppOptions) {
   };
   if (paymentsEmbedded(options.config) || bookingEmbedded(options.config)) app.route('/_local', standInAssets());
   if (paymentsEmbedded(options.config)) app.route('/_local', checkoutStandIn(standIn));
+  if (paymentsEmbedded(options.config)) app.route('/_local', instalmentStandIn(standIn));
   if (bookingEmbedded(options.config)) app.route('/_local', bookingStandIn(standIn));
   app.route('/api/v1', createApi(options));
   app.route('/', imageRoutes({ dataDir: options.config.dataDir, clientDir: options.clientDir }));

@@ -25,6 +25,8 @@ import { startIntroductionDeadlineJob } from '#bff/introductions/introductions.t
 import { startMatchProfileRefreshJob } from '#bff/matching/refresh.ts';
 import { startAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { refundGateway, startRefundJob } from '#bff/payments/refunds.ts';
+import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
+import { startInstalmentStandInJob } from '#bff/stand-ins/instalment-stand-in.ts';
 import { startRetentionJob } from '#bff/retention/retention-job.ts';
 
 export interface Product {
@@ -185,6 +187,11 @@ async function startOn(
   // clock (`runAgencyMailJob`): a timer firing mid-test would add mails other tests count.
   // Refunds owed after a withdrawal that the provider did not take at once are retried (decision 118).
   const refundJob = config.nodeEnv === 'test' ? undefined : startRefundJob({ db: database.db, clock, gateway: refundGateway(config) });
+  // The local stand-in of Stripe Billing takes the monthly instalments due (decision 120).
+  const instalmentStandIn =
+    config.nodeEnv === 'test' || !paymentsEmbedded(config)
+      ? undefined
+      : startInstalmentStandInJob({ config, db: database.db, clock, dispatch: (request: Request) => app.fetch(request) });
   const agencyMails =
     config.nodeEnv === 'test'
       ? undefined
@@ -224,6 +231,7 @@ async function startOn(
       await retention.stop();
       await agencyMails?.stop();
       await refundJob?.stop();
+      await instalmentStandIn?.stop();
       await introductionDeadlines?.stop();
       await matchProfiles?.stop();
       await mail.stop();

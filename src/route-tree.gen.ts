@@ -44,6 +44,7 @@ import { Route as DefaultPreInscriptionMerciRouteImport } from './routes/_defaul
 import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_staff/index'
 import { Route as DashboardStaffAgendaRouteImport } from './routes/dashboard/_staff/agenda'
 import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
+import { Route as DashboardStaffFacturationRouteImport } from './routes/dashboard/_staff/facturation'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
 import { Route as DashboardStaffProspectsRouteImport } from './routes/dashboard/_staff/prospects'
 import { Route as MonCompteInscriptionIndexRouteImport } from './routes/mon-compte/inscription/index'
@@ -243,6 +244,12 @@ const DashboardStaffEquipeRoute = DashboardStaffEquipeRouteImport.update({
   path: '/equipe',
   getParentRoute: () => DashboardStaffRouteRoute,
 } as any)
+const DashboardStaffFacturationRoute =
+  DashboardStaffFacturationRouteImport.update({
+    id: '/facturation',
+    path: '/facturation',
+    getParentRoute: () => DashboardStaffRouteRoute,
+  } as any)
 const DashboardStaffMessageDirectRoute =
   DashboardStaffMessageDirectRouteImport.update({
     id: '/message-direct',
@@ -362,6 +369,7 @@ export interface FileRoutesByFullPath {
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -409,6 +417,7 @@ export interface FileRoutesByTo {
   '/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -461,6 +470,7 @@ export interface FileRoutesById {
   '/_default/pre-inscription/merci': typeof DefaultPreInscriptionMerciRoute
   '/dashboard/_staff/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
+  '/dashboard/_staff/facturation': typeof DashboardStaffFacturationRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/_staff/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -512,6 +522,7 @@ export interface FileRouteTypes {
     | '/pre-inscription/merci'
     | '/dashboard/agenda'
     | '/dashboard/equipe'
+    | '/dashboard/facturation'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -559,6 +570,7 @@ export interface FileRouteTypes {
     | '/pre-inscription/merci'
     | '/dashboard/agenda'
     | '/dashboard/equipe'
+    | '/dashboard/facturation'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -610,6 +622,7 @@ export interface FileRouteTypes {
     | '/_default/pre-inscription/merci'
     | '/dashboard/_staff/agenda'
     | '/dashboard/_staff/equipe'
+    | '/dashboard/_staff/facturation'
     | '/dashboard/_staff/message-direct'
     | '/dashboard/_staff/prospects'
     | '/mon-compte/inscription/attente'
@@ -888,6 +901,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffEquipeRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/facturation': {
+      id: '/dashboard/_staff/facturation'
+      path: '/facturation'
+      fullPath: '/dashboard/facturation'
+      preLoaderRoute: typeof DashboardStaffFacturationRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
     '/dashboard/_staff/message-direct': {
       id: '/dashboard/_staff/message-direct'
       path: '/message-direct'
@@ -1059,6 +1079,7 @@ const DefaultRouteRouteWithChildren = DefaultRouteRoute._addFileChildren(
 interface DashboardStaffRouteRouteChildren {
   DashboardStaffAgendaRoute: typeof DashboardStaffAgendaRoute
   DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
+  DashboardStaffFacturationRoute: typeof DashboardStaffFacturationRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
   DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
@@ -1070,6 +1091,7 @@ interface DashboardStaffRouteRouteChildren {
 const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
   DashboardStaffAgendaRoute: DashboardStaffAgendaRoute,
   DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
+  DashboardStaffFacturationRoute: DashboardStaffFacturationRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
   DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,

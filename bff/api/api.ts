@@ -17,6 +17,7 @@ import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
 import { contractRoutes } from '#bff/contract/contract-routes.ts';
 import { invoiceRoutes } from '#bff/invoices/invoice-routes.ts';
+import { billingRoutes } from '#bff/payments/billing-routes.ts';
 import { privacyRoutes } from '#bff/privacy/privacy-routes.ts';
 import { paymentLinkRoutes } from '#bff/payments/payment-link-routes.ts';
 import { stripeWebhookRoutes } from '#bff/payments/stripe-webhook.ts';
@@ -109,6 +110,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', calendlyWebhookRoutes(deps))
       .route('/', contractRoutes(deps))
       .route('/', invoiceRoutes(deps))
+      .route('/', billingRoutes(deps))
       .route('/', privacyRoutes(deps))
     // No `onError` here: the app's own (`createApp`, the same `onApiError`) answers for these
     // routes. A sub-app with one has every handler wrapped in one more compose and promise.

@@ -1,4 +1,5 @@
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
+import { cancelMemberSubscriptions, subscriptionGateway } from '#bff/payments/instalments.ts';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
@@ -100,6 +101,9 @@ export function userRoutes(deps: ApiDeps) {
         // A withdrawal's refund, recorded with it, is carried out now (decision 118); a failure stays pending for the job.
         if ((input as { context?: unknown }).context === 'withdraw')
           await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: applied.row.id });
+        // A withdrawal stops a monthly plan's subscription at the provider (decision 120).
+        if ((input as { context?: unknown }).context === 'withdraw')
+          await cancelMemberSubscriptions(deps.database.db, subscriptionGateway(deps.config), applied.row.id);
         c.header('Cache-Control', 'private, no-store');
         return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
       })

@@ -116,6 +116,8 @@ export const checkoutSessions = pgTable('checkout_sessions', {
   livemode: boolean('livemode').notNull().default(false),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
   consumedByContext: text('consumed_by_context'),
+  /** The Stripe subscription a monthly plan's session opened (migration 0020, decision 120). */
+  subscriptionId: text('subscription_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
 });

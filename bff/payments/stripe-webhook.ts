@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import * as v from 'valibot';
@@ -8,7 +8,16 @@ import type { Db } from '#bff/db/database.ts';
 import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
+import {
+  INSTALMENT_EVENTS,
+  type InstalmentEventType,
+  recordInstalmentEvent,
+  StripeInvoiceSchema,
+  safelyStopping,
+  subscriptionGateway,
+} from '#bff/payments/instalments.ts';
 import { paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
+import { isPlanId, type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { offerOfSession, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 import { log } from '#bff/logger.ts';
@@ -44,6 +53,13 @@ const CheckoutSessionSchema = v.object({
   customer_email: optionalText,
   metadata: v.nullish(v.record(v.string(), v.string())),
   livemode: v.boolean(),
+  /** A monthly plan's session opens a subscription (decision 120): later instalments name it. */
+  subscription: v.nullish(
+    v.union([
+      v.pipe(v.string(), v.regex(/^sub_[A-Za-z0-9_]{1,250}$/)),
+      v.object({ id: v.pipe(v.string(), v.regex(/^sub_[A-Za-z0-9_]{1,250}$/)) }),
+    ]),
+  ),
 });
 export type CheckoutSessionObject = v.InferOutput<typeof CheckoutSessionSchema>;
 
@@ -87,6 +103,7 @@ export async function recordCheckoutEvent(
       paymentStatus: session.payment_status,
       customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
       livemode: session.livemode,
+      subscriptionId: typeof session.subscription === 'string' ? session.subscription : (session.subscription?.id ?? null),
       createdAt: now,
       updatedAt: now,
     };
@@ -103,6 +120,7 @@ export async function recordCheckoutEvent(
           amountTotal: sql`coalesce(${t.amountTotal}, excluded.amount_total)`,
           currency: sql`coalesce(${t.currency}, excluded.currency)`,
           customerEmail: sql`coalesce(${t.customerEmail}, excluded.customer_email)`,
+          subscriptionId: sql`coalesce(${t.subscriptionId}, excluded.subscription_id)`,
           status: sql`case when ${t.status} = 'complete' then ${t.status} else excluded.status end`,
           paymentStatus: sql`case when ${t.paymentStatus} in ('paid', 'no_payment_required') then ${t.paymentStatus} else excluded.payment_status end`,
           updatedAt: now,
@@ -112,6 +130,38 @@ export async function recordCheckoutEvent(
     await invoiceRecordedPayment(tx, config, session.id, now);
     return 'recorded';
   });
+}
+
+async function onInstalmentEvent(deps: ApiDeps, event: Stripe.Event, now: Date) {
+  const invoice = v.safeParse(StripeInvoiceSchema, (event.data as { object?: unknown } | undefined)?.object);
+  if (!invoice.success || typeof event.id !== 'string' || event.id.length > 255) {
+    throw new ApiError(400, 'INVALID_EVENT', 'Événement de paiement illisible.');
+  }
+  const type = event.type as InstalmentEventType;
+  const result = await recordInstalmentEvent(
+    deps.database.db,
+    deps.config,
+    { id: event.id, type, livemode: event.livemode },
+    invoice.output,
+    now,
+  );
+  if (result.outcome === 'recorded') deps.mailQueued();
+  const subscriptionId = result.subscriptionId;
+  if (result.outcome === 'recorded' && subscriptionId) {
+    const gateway = subscriptionGateway(deps.config);
+    const [session] = await deps.database.db
+      .select({ offerId: checkoutSessions.offerId })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.subscriptionId, subscriptionId))
+      .limit(1);
+    // Outside the contract: the subscription is stopped at once; otherwise its end is (re)scheduled.
+    if (result.outsideContract) await safelyStopping('annulation', subscriptionId, () => gateway.cancelNow(subscriptionId));
+    else if (session?.offerId && isPlanId(session.offerId))
+      await safelyStopping('fin programmée', subscriptionId, () =>
+        gateway.scheduleEnd(subscriptionId, planById(session.offerId as PlanId).installments),
+      );
+  }
+  return { received: true, outcome: result.outcome };
 }
 
 function invalidSignature(): ApiError {
@@ -131,6 +181,8 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
     } catch {
       throw invalidSignature();
     }
+    // Later instalments of a monthly plan (decision 120).
+    if ((INSTALMENT_EVENTS as readonly string[]).includes(event.type)) return c.json(await onInstalmentEvent(deps, event, now), 200);
     if (!(CHECKOUT_EVENTS as readonly string[]).includes(event.type)) {
       return c.json({ received: true, outcome: 'ignored' as WebhookOutcome }, 200);
     }
@@ -149,6 +201,13 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
       return c.json({ received: true, outcome: 'refused' as WebhookOutcome }, 200);
     }
     const outcome = await recordCheckoutEvent(deps.database.db, deps.config, event, session.output, now);
+    // A monthly plan's subscription cancels itself after its N-th payment (decision 120).
+    const subscription = session.output.subscription;
+    const monthly = offerOfSession(deps.config, session.output);
+    if (outcome === 'recorded' && subscription && monthly && isPlanId(monthly) && planById(monthly).type === 'monthly') {
+      const id = typeof subscription === 'string' ? subscription : subscription.id;
+      await safelyStopping('fin programmée', id, () => subscriptionGateway(deps.config).scheduleEnd(id, planById(monthly).installments));
+    }
     if (outcome === 'ignored')
       log.warn('stripe : événement ignoré (autre mode)', {
         eventId: event.id,

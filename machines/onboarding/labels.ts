@@ -95,6 +95,36 @@ export const checkoutStatusLabels = covering<'open' | 'complete' | 'expired'>()(
   expired: 'Expiré',
 });
 
+/** An instalment of a monthly plan (decision 120). */
+export const instalmentStatusLabels = covering<'payee' | 'a-venir' | 'echouee' | 'annulee'>()({
+  payee: 'Payée',
+  'a-venir': 'À venir',
+  echouee: 'Échouée',
+  annulee: 'Annulée',
+});
+
+/** A refund (decision 118). */
+export const refundStatusLabels = covering<'pending' | 'succeeded' | 'failed'>()({
+  pending: 'En cours',
+  succeeded: 'Effectué',
+  failed: 'Échoué',
+});
+
+/** A line of the staff's billing view (decision 120): what it is, and where it stands. */
+export const billingKindLabels = covering<'payment' | 'instalment' | 'refund'>()({
+  payment: 'Paiement',
+  instalment: 'Mensualité',
+  refund: 'Remboursement',
+});
+export const billingStatusLabels = covering<
+  'payee' | 'a-venir' | 'echouee' | 'annulee' | 'remboursement-en-cours' | 'rembourse' | 'remboursement-echoue'
+>()({
+  ...instalmentStatusLabels,
+  'remboursement-en-cours': 'Remboursement en cours',
+  rembourse: 'Remboursé',
+  'remboursement-echoue': 'Remboursement échoué',
+});
+
 /** A booking of the scheduling service. */
 export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: 'Confirmé', canceled: 'Annulé' });
 

@@ -133,7 +133,7 @@ const parisParts = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 });
 
-function parisFields(ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+export function parisFields(ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
   const parts: Record<string, number> = {};
   for (const p of parisParts.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return {
@@ -147,7 +147,7 @@ function parisFields(ms: number): { year: number; month: number; day: number; ho
 }
 
 /** Paris's offset from UTC (ms) at instant `ms`. */
-function parisOffsetMs(ms: number): number {
+export function parisOffsetMs(ms: number): number {
   const f = parisFields(ms);
   const whole = ms - (((ms % 1000) + 1000) % 1000);
   return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - whole;

@@ -132,6 +132,11 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/contract.pdf': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/invoices': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/invoices/:file': { access: 'staff-aal2', request: () => ({}) },
+  // Billing (decision 120): the member's own schedule; one member's billing and the agency's, with its CSV, for staff at aal2.
+  'GET /api/v1/user/instalments': { access: 'member-only', request: () => ({}), refusals: ['NOT_A_MEMBER'] },
+  'GET /api/v1/dashboard/members/:id/billing': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/billing': { access: 'staff-aal2', request: () => ({ query: 'status=echouee' }) },
+  'GET /api/v1/dashboard/billing/export': { access: 'staff-aal2', request: () => ({ query: 'kind=instalment' }) },
   // Who on the staff read this member's file (decision 107): staff at aal2 only.
   'GET /api/v1/dashboard/members/:id/access-log': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },

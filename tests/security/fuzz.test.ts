@@ -131,6 +131,24 @@ function seeds(key: string): Record<string, unknown>[] {
           livemode: false,
           data: { object: { id: 'cs_test_x', object: 'checkout.session' } },
         },
+        // A later instalment of a monthly plan (decision 120).
+        {
+          id: 'evt_fuzz_instalment',
+          object: 'event',
+          type: 'invoice.payment_failed',
+          livemode: false,
+          data: {
+            object: {
+              id: 'in_fuzz',
+              object: 'invoice',
+              amount_paid: 0,
+              amount_due: 9500,
+              livemode: false,
+              billing_reason: 'subscription_cycle',
+              parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_fuzz' } },
+            },
+          },
+        },
       ];
     case 'POST /api/v1/webhooks/calendly':
       return [

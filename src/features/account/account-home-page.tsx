@@ -2,6 +2,7 @@ import { MyRights } from '#src/features/account/my-rights.tsx';
 import { Link } from '@tanstack/react-router';
 import * as styles from '#src/features/account/account.css.ts';
 import { MyInvoices } from '#src/features/account/invoices.tsx';
+import { MyInstalments } from '#src/features/billing/my-instalments.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-section.tsx';
 
@@ -36,6 +37,7 @@ export function AccountHomePage() {
         )}
       </section>
       <MyRights />
+      <MyInstalments />
       <MyInvoices />
     </>
   );

@@ -10,6 +10,7 @@ import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
 import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
+import { MemberBilling } from '#src/features/billing/member-billing.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -93,6 +94,7 @@ export function DashboardMemberPage() {
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
       <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
+      <MemberBilling memberId={member.id} />
       <MemberAccessLog memberId={member.id} />
     </div>
   );

@@ -47,6 +47,11 @@ export function DashboardLayout() {
                     </Link>
                   </li>
                   <li>
+                    <Link to="/dashboard/facturation" className={styles.dashLink}>
+                      Facturation
+                    </Link>
+                  </li>
+                  <li>
                     <Link to="/dashboard/equipe" className={styles.dashLink}>
                       Équipe
                     </Link>

@@ -1,0 +1,105 @@
+import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import { log } from '#bff/logger.ts';
+import { billingCsv, billingEntries, BillingQuerySchema, billingTotals, entryJson } from '#bff/payments/billing.ts';
+import { type MemberInstalments, memberInstalments } from '#bff/payments/instalments.ts';
+
+/**
+ * Billing (decision 120): the member's own instalment schedule (`/user/instalments`); for staff
+ * at aal2, one member's billing (`/dashboard/members/:id/billing`) and the agency's
+ * (`/dashboard/billing`, filterable by period, status and kind) with its CSV export.
+ */
+
+const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
+
+function scheduleJson(current: MemberInstalments | null) {
+  if (!current) return null;
+  const s = current.schedule;
+  return {
+    planId: s.planId,
+    of: s.of,
+    paidCount: s.paidCount,
+    paidCents: s.paidCents,
+    leftCents: s.leftCents,
+    next: s.next ? { number: s.next.number, dueAt: new Date(s.next.dueAt).toISOString(), amountCents: s.next.amountCents } : null,
+    rows: s.rows.map((r) => ({
+      number: r.number,
+      of: r.of,
+      dueAt: new Date(r.dueAt).toISOString(),
+      amountCents: r.amountCents,
+      status: r.status,
+      paidAt: r.paidAt === null ? null : new Date(r.paidAt).toISOString(),
+      failedAt: r.failedAt === null ? null : new Date(r.failedAt).toISOString(),
+      due: r.due,
+    })),
+    flagged: current.flagged.map((f) => ({ ...f, at: f.at.toISOString() })),
+  };
+}
+
+function queryOf(raw: Record<string, string>) {
+  const parsed = v.safeParse(BillingQuerySchema, {
+    ...(raw.from ? { from: raw.from } : {}),
+    ...(raw.to ? { to: raw.to } : {}),
+    ...(raw.status ? { status: raw.status } : {}),
+    ...(raw.kind ? { kind: raw.kind } : {}),
+  });
+  if (!parsed.success) throw validationError(parsed.issues, 'Filtres invalides.');
+  return parsed.output;
+}
+
+export function billingRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const staffOnly = staffOnlyFor(guardDeps);
+  const db = deps.database.db;
+  const memberOf = async (id: string) => {
+    const parsed = v.safeParse(MemberIdSchema, id);
+    if (!parsed.success) throw validationError(parsed.issues, 'Paramètres invalides');
+    const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, parsed.output)).limit(1);
+    if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+    return parsed.output;
+  };
+  return new Hono()
+    .get('/user/instalments', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      c.header('Cache-Control', 'private, no-store');
+      if (caller.role === 'staff') throw new ApiError(404, 'NOT_A_MEMBER', 'Réservé aux membres.');
+      return c.json({ schedule: scheduleJson(await memberInstalments(db, caller.id, deps.clock.now())) }, 200);
+    })
+    .get('/dashboard/members/:id/billing', staffOnly, async (c) => {
+      const memberId = await memberOf(c.req.param('id'));
+      const now = deps.clock.now();
+      const entries = await billingEntries(db, { memberId }, now);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(
+        {
+          schedule: scheduleJson(await memberInstalments(db, memberId, now)),
+          entries: entries.map(entryJson),
+          totals: billingTotals(entries),
+        },
+        200,
+      );
+    })
+    .get('/dashboard/billing', staffOnly, async (c) => {
+      const query = queryOf(c.req.query());
+      const entries = await billingEntries(db, query, deps.clock.now());
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ entries: entries.map(entryJson), totals: billingTotals(entries) }, 200);
+    })
+    .get('/dashboard/billing/export', staffOnly, async (c) => {
+      const query = queryOf(c.req.query());
+      const now = deps.clock.now();
+      const entries = await billingEntries(db, query, now);
+      // A bulk export of members' payments: who, when, what (decision 120).
+      log.info('export de facturation', { staffId: c.var.staff?.id ?? null, rows: entries.length, ...query });
+      c.header('Content-Type', 'text/csv; charset=utf-8');
+      c.header('Content-Disposition', `attachment; filename="facturation-${now.toISOString().slice(0, 10)}.csv"`);
+      c.header('Cache-Control', 'private, no-store');
+      c.header('X-Content-Type-Options', 'nosniff');
+      return c.body(billingCsv(entries), 200);
+    });
+}

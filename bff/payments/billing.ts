@@ -1,0 +1,267 @@
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Db } from '#bff/db/database.ts';
+import { instalments } from '#bff/db/instalments-schema.ts';
+import { invoices } from '#bff/db/invoices-schema.ts';
+import { refunds } from '#bff/db/refunds-schema.ts';
+import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { customerNameOf } from '#bff/invoices/invoices.ts';
+import { memberInstalments } from '#bff/payments/instalments.ts';
+import { billingKindLabels, billingStatusLabels, offerLabels } from '#machines/onboarding/labels.ts';
+import { isPlanId, planById } from '#machines/onboarding/plans.ts';
+
+/**
+ * The staff's billing view (decision 120): payments (checkout sessions that confirmed a step),
+ * instalments (paid, failed, and those due or to come from each member's schedule), refunds, with
+ * their invoice numbers — for the agency (a period, a status, a kind) or one member. The same rows
+ * feed the JSON view and the CSV export.
+ */
+
+export const billingKinds = ['payment', 'instalment', 'refund'] as const;
+export type BillingKind = (typeof billingKinds)[number];
+export const billingStatuses = [
+  'payee',
+  'a-venir',
+  'echouee',
+  'annulee',
+  'remboursement-en-cours',
+  'rembourse',
+  'remboursement-echoue',
+] as const;
+export type BillingStatus = (typeof billingStatuses)[number];
+
+export interface BillingEntry {
+  /** Unique within a list (a stable React key). */
+  key: string;
+  at: Date;
+  kind: BillingKind;
+  memberId: string;
+  memberName: string;
+  email: string;
+  label: string;
+  /** Negative for a refund. */
+  amountCents: number;
+  status: BillingStatus;
+  invoiceNumber: string | null;
+  /** An instalment taken outside the contract (after the last, a withdrawal, the term's end): to refund. */
+  outsideContract: boolean;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const daySchema = v.pipe(
+  v.string(),
+  v.regex(DAY, 'Date attendue au format AAAA-MM-JJ.'),
+  v.check((d) => Number.isFinite(Date.parse(`${d}T00:00:00Z`)), 'Date invalide.'),
+);
+
+export const BillingQuerySchema = v.pipe(
+  v.object({
+    from: v.optional(daySchema),
+    to: v.optional(daySchema),
+    status: v.optional(v.picklist(billingStatuses, 'Statut inconnu.')),
+    kind: v.optional(v.picklist(billingKinds, 'Type inconnu.')),
+  }),
+  v.check((q) => !q.from || !q.to || q.from <= q.to, 'La date de début doit précéder la date de fin.'),
+);
+export type BillingQuery = v.InferOutput<typeof BillingQuerySchema>;
+
+/** Midnight, Paris time, at the start of `day` (YYYY-MM-DD). */
+export function parisMidnight(day: string): number {
+  const utc = Date.parse(`${day}T00:00:00Z`);
+  const offset = (ms: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Europe/Paris',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).formatToParts(new Date(ms));
+    const f: Record<string, number> = {};
+    for (const p of parts) if (p.type !== 'literal') f[p.type] = Number(p.value);
+    return Date.UTC(f.year ?? 1970, (f.month ?? 1) - 1, f.day ?? 1, f.hour ?? 0, f.minute ?? 0) - ms;
+  };
+  return utc - offset(utc - offset(utc));
+}
+
+function refundStatus(status: string): BillingStatus {
+  if (status === 'succeeded') return 'rembourse';
+  if (status === 'failed') return 'remboursement-echoue';
+  return 'remboursement-en-cours';
+}
+
+/** Every billing line of the agency (or of `memberId`), newest first, filtered by the query. */
+export async function billingEntries(db: Db, query: BillingQuery & { memberId?: string }, now: Date): Promise<BillingEntry[]> {
+  const people = await db
+    .select({ id: members.id, email: members.email, contract: members.contract, profile: members.profile })
+    .from(members)
+    .where(query.memberId ? and(eq(members.id, query.memberId), eq(members.role, 'member')) : eq(members.role, 'member'));
+  const byId = new Map(people.map((p) => [p.id, { name: customerNameOf(p), email: p.email }]));
+  const ids = [...byId.keys()];
+  if (ids.length === 0) return [];
+  const entries: BillingEntry[] = [];
+  const who = (memberId: string) => byId.get(memberId) ?? { name: 'Membre inconnu', email: '' };
+
+  const invoiceRows = await db
+    .select({ number: invoices.number, reference: invoices.checkoutSessionId })
+    .from(invoices)
+    .where(inArray(invoices.memberId, ids));
+  const invoiceOf = new Map(invoiceRows.map((r) => [r.reference, r.number]));
+
+  const sessions = await db
+    .select()
+    .from(checkoutSessions)
+    .where(and(inArray(checkoutSessions.memberId, ids), isNotNull(checkoutSessions.consumedAt)));
+  for (const s of sessions) {
+    if (!s.memberId) continue;
+    const monthly = isPlanId(s.offerId) && planById(s.offerId).type === 'monthly';
+    const label = s.offerId && s.offerId in offerLabels ? offerLabels[s.offerId] : 'Paiement';
+    entries.push({
+      key: `payment:${s.id}`,
+      at: s.createdAt,
+      kind: monthly ? 'instalment' : 'payment',
+      memberId: s.memberId,
+      memberName: who(s.memberId).name,
+      email: who(s.memberId).email,
+      label: monthly && isPlanId(s.offerId) ? `${label} — mensualité 1 sur ${planById(s.offerId).installments}` : (label ?? 'Paiement'),
+      amountCents: s.amountTotal ?? 0,
+      status: 'payee',
+      invoiceNumber: invoiceOf.get(s.id) ?? null,
+      outsideContract: false,
+    });
+  }
+
+  const instalmentRows = await db.select().from(instalments).where(inArray(instalments.memberId, ids));
+  for (const r of instalmentRows) {
+    const plan = isPlanId(r.offerId) ? planById(r.offerId) : null;
+    entries.push({
+      key: `instalment:${r.id}`,
+      at: (r.status === 'paid' ? r.paidAt : r.failedAt) ?? r.updatedAt,
+      kind: 'instalment',
+      memberId: r.memberId,
+      memberName: who(r.memberId).name,
+      email: who(r.memberId).email,
+      label: `${plan ? offerLabels[plan.id] : 'Formule'} — mensualité ${r.number} sur ${plan?.installments ?? '?'}`,
+      amountCents: r.amountCents,
+      status: r.status === 'paid' ? 'payee' : 'echouee',
+      invoiceNumber: r.invoiceNumber,
+      outsideContract: r.outsideContract,
+    });
+  }
+
+  // What each member's schedule still expects: instalments due (late) or to come, and those cancelled.
+  const subscribers = [
+    ...new Set(sessions.filter((s) => s.subscriptionId !== null && s.memberId !== null).map((s) => s.memberId as string)),
+  ];
+  for (const memberId of subscribers) {
+    const current = await memberInstalments(db, memberId, now);
+    if (!current) continue;
+    const label = offerLabels[current.schedule.planId];
+    for (const row of current.schedule.rows) {
+      if (row.status !== 'a-venir' && row.status !== 'annulee') continue;
+      entries.push({
+        key: `schedule:${current.subscriptionId}:${row.number}`,
+        at: new Date(row.dueAt),
+        kind: 'instalment',
+        memberId,
+        memberName: who(memberId).name,
+        email: who(memberId).email,
+        label: `${label} — mensualité ${row.number} sur ${row.of}${row.due ? ' (échue)' : ''}`,
+        amountCents: row.amountCents,
+        status: row.status,
+        invoiceNumber: null,
+        outsideContract: false,
+      });
+    }
+  }
+
+  const refundRows = await db.select().from(refunds).where(inArray(refunds.memberId, ids));
+  for (const r of refundRows) {
+    entries.push({
+      key: `refund:${r.id}`,
+      at: r.completedAt ?? r.requestedAt,
+      kind: 'refund',
+      memberId: r.memberId,
+      memberName: who(r.memberId).name,
+      email: who(r.memberId).email,
+      label: `Remboursement (${r.reason === 'withdrawal' ? 'rétractation' : 'résiliation'})`,
+      amountCents: -r.amountCents,
+      status: refundStatus(r.status),
+      invoiceNumber: invoiceOf.get(r.checkoutSessionId) ?? null,
+      outsideContract: false,
+    });
+  }
+
+  const from = query.from ? parisMidnight(query.from) : Number.NEGATIVE_INFINITY;
+  const to = query.to
+    ? parisMidnight(new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10))
+    : Number.POSITIVE_INFINITY;
+  return entries
+    .filter((e) => e.at.getTime() >= from && e.at.getTime() < to)
+    .filter((e) => !query.status || e.status === query.status)
+    .filter((e) => !query.kind || e.kind === query.kind)
+    .sort((a, b) => b.at.getTime() - a.at.getTime() || a.memberName.localeCompare(b.memberName, 'fr'));
+}
+
+/** Totals of a list: received (paid), refunded, still expected (to come or failed). */
+export function billingTotals(entries: readonly BillingEntry[]) {
+  const sum = (f: (e: BillingEntry) => boolean) => entries.filter(f).reduce((s, e) => s + e.amountCents, 0);
+  return {
+    receivedCents: sum((e) => e.status === 'payee'),
+    refundedCents: -sum((e) => e.status === 'rembourse'),
+    expectedCents: sum((e) => e.status === 'a-venir' || e.status === 'echouee'),
+    failedCount: entries.filter((e) => e.status === 'echouee').length,
+  };
+}
+
+export function entryJson(e: BillingEntry) {
+  return { ...e, at: e.at.toISOString() };
+}
+
+// ---------------------------------------------------------------------------
+// CSV (Excel, French settings): BOM, `;` separator, CRLF, French headers, amounts with a decimal comma.
+
+const parisDateTime = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** 9500 → "95,00"; -25400 → "-254,00" (no grouping: a number Excel reads). */
+export function euroCell(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)},${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A text cell: quoted when needed; a leading = + - @ is neutralised (no formula injection). */
+export function textCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const BILLING_CSV_HEADERS = ['Date', 'Type', 'Membre', 'E-mail', 'Libellé', 'Montant (€)', 'Statut', 'Facture', 'Remarque'];
+
+export function billingCsv(entries: readonly BillingEntry[]): string {
+  const lines = [BILLING_CSV_HEADERS.join(';')];
+  for (const e of entries) {
+    lines.push(
+      [
+        textCell(parisDateTime.format(e.at).replace(',', '')),
+        textCell(billingKindLabels[e.kind]),
+        textCell(e.memberName),
+        textCell(e.email),
+        textCell(e.label),
+        euroCell(e.amountCents),
+        textCell(billingStatusLabels[e.status]),
+        textCell(e.invoiceNumber ?? ''),
+        textCell(e.outsideContract ? 'Reçue hors contrat : à rembourser' : ''),
+      ].join(';'),
+    );
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,450 @@
+import { and, asc, count, desc, eq, isNotNull } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import * as v from 'valibot';
+import type { Config } from '#bff/config.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { instalments } from '#bff/db/instalments-schema.ts';
+import { invoices } from '#bff/db/invoices-schema.ts';
+import { checkoutSessions, members, webhookEvents } from '#bff/db/schema.ts';
+import { allocateInvoiceNumber, customerNameOf, invoiceFileName, invoiceYear, paymentMethodOf } from '#bff/invoices/invoices.ts';
+import { log } from '#bff/logger.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import { paymentReceivedMail } from '#bff/mail/agency-mails.ts';
+import { instalmentFailedMail } from '#bff/mail/instalment-mails.ts';
+import type { Executor } from '#bff/mail/outbox.ts';
+import { enqueueMailOnce } from '#bff/mail/outbox.ts';
+import { recordOf } from '#bff/members/members.ts';
+import { offerLabel } from '#bff/payments/offers.ts';
+import { stripeLibrary } from '#bff/payments/stripe-library.ts';
+import { instantMs } from '#machines/onboarding/instant.ts';
+import { instalmentOutsideContract, instalmentSchedule, type Schedule } from '#machines/onboarding/instalments.ts';
+import { termEndsAtMs } from '#machines/onboarding/periods.ts';
+import { isPlanId, type PlanId, planById } from '#machines/onboarding/plans.ts';
+import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+
+/**
+ * Monthly instalments (decision 120). Instalment 1 is the plan's checkout session (paid at the
+ * payment step with the file fee); its session names the Stripe subscription it opened. Each
+ * later instalment arrives as a signed Stripe `invoice.paid` or `invoice.payment_failed` event
+ * for that subscription, through the one webhook (bff/payments/stripe-webhook.ts): recorded once
+ * per event id, one row per Stripe invoice; a paid one gets a numbered invoice and the
+ * payment-received mail, a failed one the failure mail; one arriving outside the contract (after
+ * the N-th, a withdrawal, a renunciation or the term's end) is recorded and flagged, never invoiced.
+ */
+
+export const INSTALMENT_EVENTS = ['invoice.paid', 'invoice.payment_failed'] as const;
+export type InstalmentEventType = (typeof INSTALMENT_EVENTS)[number];
+
+const optionalText = v.nullish(v.pipe(v.string(), v.maxLength(500)));
+const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9_]{1,250}$/;
+const subscriptionRef = v.union([
+  v.pipe(v.string(), v.regex(SUBSCRIPTION_ID)),
+  v.object({ id: v.pipe(v.string(), v.regex(SUBSCRIPTION_ID)) }),
+]);
+const cents = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(2_147_483_647));
+
+/** The fields of a Stripe Invoice the product reads (stripe-node `Invoice`, API 2025+: `parent.subscription_details`). */
+export const StripeInvoiceSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^in_[A-Za-z0-9_]{1,250}$/)),
+  object: v.literal('invoice'),
+  billing_reason: optionalText,
+  amount_paid: cents,
+  amount_due: v.nullish(cents),
+  currency: optionalText,
+  livemode: v.boolean(),
+  customer_email: optionalText,
+  parent: v.nullish(
+    v.object({
+      type: optionalText,
+      subscription_details: v.nullish(v.object({ subscription: subscriptionRef })),
+    }),
+  ),
+  /** Older API versions put the subscription at the top level. */
+  subscription: v.nullish(subscriptionRef),
+});
+export type StripeInvoiceObject = v.InferOutput<typeof StripeInvoiceSchema>;
+
+export function subscriptionOfInvoice(invoice: StripeInvoiceObject): string | null {
+  const ref = invoice.parent?.subscription_details?.subscription ?? invoice.subscription ?? null;
+  if (ref === null) return null;
+  return typeof ref === 'string' ? ref : ref.id;
+}
+
+/** When the contract stopped early (withdrawal, renunciation), if it did. */
+export function contractStoppedAt(record: OnboardingRecord): number | null {
+  const stops = [record.contractWithdrawnAt, record.contractRenouncedAt]
+    .filter((x): x is string => typeof x === 'string')
+    .map(instantMs)
+    .filter(Number.isFinite);
+  return stops.length > 0 ? Math.min(...stops) : null;
+}
+
+export type InstalmentOutcome = 'recorded' | 'duplicate' | 'ignored';
+
+export interface InstalmentRecorded {
+  outcome: InstalmentOutcome;
+  subscriptionId?: string;
+  number?: number;
+  outsideContract?: boolean;
+  invoiceNumber?: string | null;
+}
+
+/** The subscription's plan session: the member, the plan, and when instalment 1 was paid. */
+async function sessionOfSubscription(executor: Executor, subscriptionId: string) {
+  const [session] = await executor
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.subscriptionId, subscriptionId), isNotNull(checkoutSessions.memberId)))
+    .orderBy(asc(checkoutSessions.createdAt))
+    .limit(1);
+  return session ?? null;
+}
+
+/** Records one verified instalment event, in one transaction with its invoice and its mail. */
+export async function recordInstalmentEvent(
+  db: Db,
+  config: Config,
+  event: { id: string; type: InstalmentEventType; livemode: boolean },
+  invoice: StripeInvoiceObject,
+  now: Date,
+): Promise<InstalmentRecorded> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(webhookEvents)
+      .values({ provider: 'stripe', id: event.id, type: event.type, payload: event, receivedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: webhookEvents.id });
+    if (inserted.length === 0) return { outcome: 'duplicate' };
+    if (invoice.livemode !== (config.stripeMode === 'live')) return { outcome: 'ignored' };
+    const subscriptionId = subscriptionOfInvoice(invoice);
+    // Instalment 1 is the checkout session (with its own invoice): its subscription invoice adds nothing.
+    if (subscriptionId === null || invoice.billing_reason === 'subscription_create') return { outcome: 'ignored' };
+    const session = await sessionOfSubscription(tx, subscriptionId);
+    if (!session?.memberId || !isPlanId(session.offerId) || planById(session.offerId).type !== 'monthly') {
+      log.warn('stripe : mensualité d’un abonnement inconnu, non enregistrée', { eventId: event.id, subscriptionId });
+      return { outcome: 'ignored' };
+    }
+    const plan = planById(session.offerId);
+    const [member] = await tx.select().from(members).where(eq(members.id, session.memberId)).limit(1);
+    if (member?.role !== 'member') return { outcome: 'ignored' };
+    const record = recordOf(member);
+    const paid = event.type === 'invoice.paid';
+    const amountCents = paid ? invoice.amount_paid : (invoice.amount_due ?? plan.priceCents);
+
+    const [existing] = await tx.select().from(instalments).where(eq(instalments.providerInvoiceId, invoice.id)).limit(1);
+    if (existing?.status === 'paid')
+      return { outcome: 'recorded', subscriptionId, number: existing.number, invoiceNumber: existing.invoiceNumber };
+    let number: number;
+    let outside: boolean;
+    if (existing) {
+      number = existing.number;
+      outside = existing.outsideContract;
+    } else {
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(instalments).where(eq(instalments.subscriptionId, subscriptionId));
+      number = Number(n) + 2;
+      // A subscription of an earlier contract (before a renewal's signature) is outside this one.
+      const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
+      const olderContract = signedAt === null || session.createdAt.getTime() < signedAt;
+      outside =
+        olderContract ||
+        record.selectedPlanId !== plan.id ||
+        instalmentOutsideContract({
+          number,
+          of: plan.installments,
+          at: now.getTime(),
+          stoppedAt: contractStoppedAt(record),
+          termEndsAt: termEndsAtMs(record),
+        });
+    }
+    const values = {
+      status: paid ? ('paid' as const) : ('failed' as const),
+      amountCents,
+      paidAt: paid ? now : null,
+      ...(paid ? {} : { failedAt: now }),
+      updatedAt: now,
+    };
+    let rowId: number;
+    if (existing) {
+      await tx
+        .update(instalments)
+        .set({ ...values, failures: existing.failures + (paid ? 0 : 1) })
+        .where(eq(instalments.id, existing.id));
+      rowId = existing.id;
+    } else {
+      const [row] = await tx
+        .insert(instalments)
+        .values({
+          memberId: member.id,
+          subscriptionId,
+          providerInvoiceId: invoice.id,
+          offerId: plan.id,
+          number,
+          currency: invoice.currency ?? 'eur',
+          failures: paid ? 0 : 1,
+          outsideContract: outside,
+          livemode: invoice.livemode,
+          createdAt: now,
+          failedAt: null,
+          ...values,
+        })
+        .returning({ id: instalments.id });
+      rowId = row?.id ?? 0;
+    }
+    const site = { siteUrl: config.publicSiteUrl, agency: config.agency };
+    const recipient = { to: member.email, firstName: firstNameOf(member.profile) };
+    if (outside) {
+      log.warn('stripe : mensualité reçue hors contrat, enregistrée et signalée à l’équipe (à rembourser si payée)', {
+        eventId: event.id,
+        memberId: member.id,
+        subscriptionId,
+        number,
+        type: event.type,
+      });
+      return { outcome: 'recorded', subscriptionId, number, outsideContract: true, invoiceNumber: null };
+    }
+    if (!paid) {
+      await enqueueMailOnce(
+        tx,
+        instalmentFailedMail(site, recipient, { number, of: plan.installments, amountCents, planTitle: plan.title, failedAt: now }),
+        `agency-instalment-failed:${member.id}:${event.id}`,
+      );
+      return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber: null };
+    }
+    const invoiceNumber = await invoiceInstalment(tx, config, {
+      member,
+      reference: invoice.id,
+      offerId: plan.id,
+      label: `${offerLabel(plan.id)} — mensualité ${number} sur ${plan.installments}`,
+      amountCents,
+      currency: invoice.currency ?? 'eur',
+      livemode: invoice.livemode,
+      now,
+    });
+    await tx.update(instalments).set({ invoiceNumber }).where(eq(instalments.id, rowId));
+    return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber };
+  });
+}
+
+/**
+ * The numbered invoice of a paid instalment (decision 110's sequence, in this transaction) and
+ * its payment-received mail. The invoice's payment reference is the Stripe invoice id (`in_…`).
+ */
+async function invoiceInstalment(
+  tx: Transaction,
+  config: Config,
+  input: {
+    member: { id: string; email: string; contract: unknown; profile: unknown };
+    reference: string;
+    offerId: PlanId;
+    label: string;
+    amountCents: number;
+    currency: string;
+    livemode: boolean;
+    now: Date;
+  },
+): Promise<string> {
+  const { member, now } = input;
+  const year = invoiceYear(now);
+  const { number, rank } = await allocateInvoiceNumber(tx, year);
+  const customerName = customerNameOf(member);
+  const lines = [{ label: input.label, amountCents: input.amountCents }];
+  const paymentMethod = paymentMethodOf(input.amountCents, input.livemode);
+  const { renderInvoicePdf } = await import('#bff/invoices/invoice-pdf.ts');
+  const pdf = await renderInvoicePdf({
+    number,
+    agency: config.agency,
+    customerName,
+    customerEmail: member.email,
+    lines,
+    totalCents: input.amountCents,
+    paymentMethod,
+    paidAt: now,
+  });
+  await tx.insert(invoices).values({
+    number,
+    year,
+    rank,
+    memberId: member.id,
+    checkoutSessionId: input.reference,
+    offerId: input.offerId,
+    customerName,
+    lines,
+    subtotalCents: input.amountCents,
+    discountCents: 0,
+    totalCents: input.amountCents,
+    currency: input.currency,
+    paymentMethod,
+    paidAt: now,
+    pdf,
+    createdAt: now,
+  });
+  await enqueueMailOnce(
+    tx,
+    paymentReceivedMail(
+      { siteUrl: config.publicSiteUrl, agency: config.agency },
+      { to: member.email, firstName: firstNameOf(member.profile) },
+      {
+        amountCents: input.amountCents,
+        what: input.label,
+        invoiceNumber: number,
+        invoicePdf: pdf,
+        invoiceFileName: invoiceFileName(number),
+      },
+    ),
+    `agency-payment-received:${member.id}:${input.reference}`,
+  );
+  return number;
+}
+
+// ---------------------------------------------------------------------------
+// Reading: the member's schedule
+
+export interface MemberInstalments {
+  subscriptionId: string;
+  schedule: Schedule;
+  /** Events outside the contract (flagged to staff). */
+  flagged: { number: number; status: 'paid' | 'failed'; amountCents: number; at: Date }[];
+}
+
+/** The current contract's monthly plan schedule, or null (a plan paid at once, nothing paid yet). */
+export async function memberInstalments(db: Executor, memberId: string, now: Date): Promise<MemberInstalments | null> {
+  const [member] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
+  if (member?.role !== 'member') return null;
+  const record = recordOf(member);
+  if (!record.selectedPlanId || planById(record.selectedPlanId).type !== 'monthly') return null;
+  const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
+  if (signedAt === null) return null;
+  const [session] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.memberId, memberId),
+        eq(checkoutSessions.offerId, record.selectedPlanId),
+        isNotNull(checkoutSessions.subscriptionId),
+        isNotNull(checkoutSessions.consumedAt),
+      ),
+    )
+    .orderBy(desc(checkoutSessions.createdAt))
+    .limit(1);
+  if (!session?.subscriptionId || session.createdAt.getTime() < signedAt) return null;
+  const rows = await db
+    .select()
+    .from(instalments)
+    .where(eq(instalments.subscriptionId, session.subscriptionId))
+    .orderBy(asc(instalments.number));
+  const inContract = rows.filter((r) => !r.outsideContract);
+  const schedule = instalmentSchedule({
+    planId: record.selectedPlanId,
+    // Instalment 1 was paid when its checkout session was first recorded.
+    firstPaidAt: session.createdAt.getTime(),
+    recorded: inContract.map((r) => ({
+      number: r.number,
+      status: r.status,
+      at: (r.status === 'paid' ? r.paidAt : r.failedAt)?.getTime() ?? r.updatedAt.getTime(),
+      amountCents: r.amountCents,
+    })),
+    stoppedAt: contractStoppedAt(record),
+    termEndsAt: termEndsAtMs(record),
+    now: now.getTime(),
+  });
+  if (!schedule) return null;
+  return {
+    subscriptionId: session.subscriptionId,
+    schedule,
+    flagged: rows
+      .filter((r) => r.outsideContract)
+      .map((r) => ({ number: r.number, status: r.status, amountCents: r.amountCents, at: r.paidAt ?? r.failedAt ?? r.updatedAt })),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Stopping the subscription at Stripe
+
+export interface SubscriptionGateway {
+  provider: 'stripe' | 'stand-in';
+  /** After the N-th payment the subscription cancels itself: `cancel_at` at the end of the N-th period, no proration. */
+  scheduleEnd(subscriptionId: string, instalmentCount: number): Promise<{ cancelAt: number } | null>;
+  /** The contract stopped (withdrawal, renunciation, termination): nothing more is taken. */
+  cancelNow(subscriptionId: string): Promise<void>;
+}
+
+/** `seconds` + `months` calendar months in UTC, the day clamped to the month's end (how Stripe bills a monthly anchor). */
+export function addMonthsUtcSeconds(seconds: number, months: number): number {
+  const d = new Date(seconds * 1000);
+  const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(d.getUTCDate(), lastDay));
+  return Math.floor(target.getTime() / 1000);
+}
+
+export function stripeSubscriptionGateway(secretKey: string, options: { fetch?: typeof fetch } = {}): SubscriptionGateway {
+  let client: Promise<Stripe> | undefined;
+  const stripe = () => {
+    client ??= stripeLibrary().then(
+      (StripeCtor) =>
+        new StripeCtor(secretKey, {
+          maxNetworkRetries: 2,
+          ...(options.fetch ? { httpClient: StripeCtor.createFetchHttpClient(options.fetch) } : {}),
+        }),
+    );
+    return client;
+  };
+  return {
+    provider: 'stripe',
+    async scheduleEnd(subscriptionId, instalmentCount) {
+      const api = await stripe();
+      const subscription = await api.subscriptions.retrieve(subscriptionId);
+      if (subscription.status === 'canceled') return null;
+      const cancelAt = addMonthsUtcSeconds(subscription.billing_cycle_anchor, instalmentCount);
+      if (subscription.cancel_at === cancelAt) return { cancelAt };
+      await api.subscriptions.update(
+        subscriptionId,
+        { cancel_at: cancelAt, proration_behavior: 'none' },
+        { idempotencyKey: `cancel-at-${subscriptionId}-${cancelAt}` },
+      );
+      return { cancelAt };
+    },
+    async cancelNow(subscriptionId) {
+      const api = await stripe();
+      await api.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: `cancel-${subscriptionId}` });
+    },
+  };
+}
+
+/** The local stand-in charges from the schedule (bff/stand-ins/instalment-stand-in.ts): it stops by itself. */
+export const standInSubscriptionGateway: SubscriptionGateway = {
+  provider: 'stand-in',
+  scheduleEnd: async () => null,
+  cancelNow: async () => {},
+};
+
+export function subscriptionGateway(config: Pick<Config, 'stripeSecretKey'>): SubscriptionGateway {
+  return config.stripeSecretKey ? stripeSubscriptionGateway(config.stripeSecretKey) : standInSubscriptionGateway;
+}
+
+/** Never fails the caller: a provider error is logged (the next instalment event tries again). */
+export async function safelyStopping(what: string, subscriptionId: string, action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    log.error(`abonnement Stripe : ${what} impossible, nouvel essai au prochain événement`, {
+      subscriptionId,
+      err: error instanceof Error ? error.message.slice(0, 300) : 'erreur inconnue',
+    });
+  }
+}
+
+/** After a withdrawal: the member's monthly subscriptions are cancelled at the provider. */
+export async function cancelMemberSubscriptions(db: Db, gateway: SubscriptionGateway, memberId: string): Promise<void> {
+  const rows = await db
+    .selectDistinct({ subscriptionId: checkoutSessions.subscriptionId })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.memberId, memberId), isNotNull(checkoutSessions.subscriptionId)));
+  for (const row of rows) {
+    if (row.subscriptionId) {
+      const id = row.subscriptionId;
+      await safelyStopping('annulation', id, () => gateway.cancelNow(id));
+    }
+  }
+}

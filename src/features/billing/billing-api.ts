@@ -1,0 +1,31 @@
+import { api, send } from '#src/lib/api-client.ts';
+
+/** Billing (decision 120): the member's schedule, one member's billing, the agency's. */
+
+export const getMyInstalments = () => send(api.user.instalments.$get());
+export const getMemberBilling = (memberId: string) => send(api.dashboard.members[':id'].billing.$get({ param: { id: memberId } }));
+
+export interface BillingFilters {
+  from?: string | undefined;
+  to?: string | undefined;
+  status?: string | undefined;
+  kind?: string | undefined;
+}
+
+function cleaned(filters: BillingFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+}
+
+export const getAgencyBilling = (filters: BillingFilters) => send(api.dashboard.billing.$get({ query: cleaned(filters) }));
+
+/** The CSV export of the same filters (a download: a plain link the browser follows with its cookie). */
+export function billingExportHref(filters: BillingFilters): string {
+  const query = new URLSearchParams(cleaned(filters)).toString();
+  return `/api/v1/dashboard/billing/export${query ? `?${query}` : ''}`;
+}
+
+type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
+export type MySchedule = Ok<Awaited<ReturnType<typeof getMyInstalments>>>['schedule'];
+export type MemberBilling = Ok<Awaited<ReturnType<typeof getMemberBilling>>>;
+export type AgencyBilling = Ok<Awaited<ReturnType<typeof getAgencyBilling>>>;
+export type BillingEntryView = AgencyBilling['entries'][number];

@@ -1,0 +1,60 @@
+import { Link } from '@tanstack/react-router';
+import { billingKindLabels, billingStatusLabels } from '#machines/onboarding/labels.ts';
+import type { BillingEntryView } from '#src/features/billing/billing-api.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
+
+/** Billing lines as staff read them (decision 120): French words from the label table, amounts and dates in fr-FR. */
+export function BillingEntries({ entries, withMember }: { entries: BillingEntryView[]; withMember: boolean }) {
+  if (entries.length === 0) return <p className={styles.muted}>Aucune opération pour ces critères.</p>;
+  return (
+    <div className={styles.tableWrap}>
+      <table className={styles.table} data-testid="billing-entries">
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Type</th>
+            {withMember ? <th scope="col">Membre</th> : null}
+            <th scope="col">Libellé</th>
+            <th scope="col">Montant</th>
+            <th scope="col">Statut</th>
+            <th scope="col">Facture</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.key} data-status={e.status}>
+              <td>{formatDateTime(e.at)}</td>
+              <td>{billingKindLabels[e.kind]}</td>
+              {withMember ? (
+                <td>
+                  <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
+                    {e.memberName}
+                  </Link>
+                </td>
+              ) : null}
+              <td>
+                {e.label}
+                {e.outsideContract ? (
+                  <>
+                    {' '}
+                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
+                  </>
+                ) : null}
+              </td>
+              <td>{formatAmount(e.amountCents)}</td>
+              <td>
+                {e.status === 'echouee' ? (
+                  <span className={styles.badge.danger}>{billingStatusLabels[e.status]}</span>
+                ) : (
+                  billingStatusLabels[e.status]
+                )}
+              </td>
+              <td>{e.invoiceNumber ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

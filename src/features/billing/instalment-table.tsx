@@ -1,0 +1,51 @@
+import { instalmentStatusLabels } from '#machines/onboarding/labels.ts';
+import { formatEuros } from '#machines/onboarding/plans.ts';
+import type { MySchedule } from '#src/features/billing/billing-api.ts';
+
+const day = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
+
+/** The rows of a monthly plan's schedule (decision 120), words from the one label table. */
+export function InstalmentTable({
+  schedule,
+  tableClass,
+  caption,
+}: {
+  schedule: NonNullable<MySchedule>;
+  tableClass?: string;
+  caption: string;
+}) {
+  return (
+    <table className={tableClass} data-testid="instalment-schedule">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Mensualité</th>
+          <th scope="col">Échéance</th>
+          <th scope="col">Montant</th>
+          <th scope="col">Statut</th>
+        </tr>
+      </thead>
+      <tbody>
+        {schedule.rows.map((row) => (
+          <tr key={row.number} data-status={row.status}>
+            <td>
+              {row.number} sur {row.of}
+            </td>
+            <td>{day(row.dueAt)}</td>
+            <td>{formatEuros(row.amountCents)}</td>
+            <td>
+              {instalmentStatusLabels[row.status]}
+              {row.status === 'payee' && row.paidAt ? ` le ${day(row.paidAt)}` : ''}
+              {row.status === 'echouee' && row.failedAt ? ` le ${day(row.failedAt)}` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function scheduleSummary(schedule: NonNullable<MySchedule>): string {
+  const next = schedule.next ? ` Prochaine échéance : ${formatEuros(schedule.next.amountCents)} le ${day(schedule.next.dueAt)}.` : '';
+  return `${schedule.paidCount} mensualité(s) payée(s) sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { formatEuros } from '#machines/onboarding/plans.ts';
+import { getMemberBilling, type MemberBilling as MemberBillingData } from '#src/features/billing/billing-api.ts';
+import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
+import { InstalmentTable, scheduleSummary } from '#src/features/billing/instalment-table.tsx';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+
+/** The member page's « Facturation » card (decision 120): the schedule of a monthly plan, then every payment, instalment and refund. */
+export function MemberBilling({ memberId }: { memberId: string }) {
+  const [data, setData] = useState<MemberBillingData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void getMemberBilling(memberId).then((result) => {
+      if (!live) return;
+      if (result.ok) setData(result.data);
+      else setError(result.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [memberId]);
+  return (
+    <section className={styles.card} aria-labelledby="billing-title" data-testid="member-billing">
+      <h2 id="billing-title" className={styles.cardTitle}>
+        Facturation
+      </h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {data ? (
+        <>
+          <p className={styles.muted}>
+            Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
+            {formatEuros(data.totals.expectedCents)}
+            {data.totals.failedCount > 0 ? ` · ${data.totals.failedCount} mensualité(s) échouée(s)` : ''}
+          </p>
+          {data.schedule ? (
+            <>
+              <p className={styles.muted}>{scheduleSummary(data.schedule)}</p>
+              {data.schedule.flagged.length > 0 ? (
+                <p role="alert" className={styles.dialogWarning}>
+                  {data.schedule.flagged.length} prélèvement(s) reçu(s) hors contrat (après la dernière mensualité, une rétractation ou la
+                  fin du contrat) : à rembourser.
+                </p>
+              ) : null}
+              <div className={styles.tableWrap}>
+                <InstalmentTable schedule={data.schedule} tableClass={styles.table} caption="Échéancier des mensualités" />
+              </div>
+            </>
+          ) : null}
+          <BillingEntries entries={data.entries} withMember={false} />
+        </>
+      ) : null}
+    </section>
+  );
+}

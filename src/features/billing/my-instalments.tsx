@@ -1,0 +1,26 @@
+import { useEffect, useState } from 'react';
+import * as styles from '#src/features/account/account.css.ts';
+import { getMyInstalments, type MySchedule } from '#src/features/billing/billing-api.ts';
+import { InstalmentTable, scheduleSummary } from '#src/features/billing/instalment-table.tsx';
+
+/** "Mes mensualités" in Mon espace, next to the invoices: paid, due, left (decision 120). Nothing for a plan paid at once. */
+export function MyInstalments() {
+  const [schedule, setSchedule] = useState<MySchedule>(null);
+  useEffect(() => {
+    let live = true;
+    void getMyInstalments().then((result) => {
+      if (live && result.ok) setSchedule(result.data.schedule);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!schedule) return null;
+  return (
+    <section className={styles.panel} aria-labelledby="my-instalments" data-testid="my-instalments">
+      <h2 id="my-instalments">Mes mensualités</h2>
+      <p className={styles.text}>{scheduleSummary(schedule)}</p>
+      <InstalmentTable schedule={schedule} caption="Échéancier de votre formule" />
+    </section>
+  );
+}
