@@ -9,6 +9,7 @@ import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } f
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
+import { MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -89,6 +90,7 @@ export function DashboardMemberPage() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
 
+      <MemberFollowUpSection memberId={member.id} onChanged={load} />
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
       <MemberAccessLog memberId={member.id} />
