@@ -106,3 +106,42 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await memberApi.dispose();
   expect(errors).toEqual([]);
 });
+
+/**
+ * The team page (decision 124): a staff member disables a colleague behind a dialog that says what
+ * happens (the colleague's open session ends at once), then re-enables them.
+ */
+test('staff disable and re-enable a colleague from the team page', async ({ page, baseURL, playwright }) => {
+  test.setTimeout(90_000);
+  const errors = watchConsole(page);
+  const colleagueApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
+  await signInE2EStaff(colleagueApi, 'colleague');
+  const staff = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
+  await signInE2EStaff(staff, 'spare');
+  await page.context().addCookies((await staff.storageState()).cookies);
+  await staff.dispose();
+  const who = E2E_STAFF_DISPLAY_NAMES.colleague ?? 'colleague';
+
+  await page.goto('/dashboard/equipe');
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: who }) });
+  await expect(card).toBeVisible();
+  // Never oneself: the own card has no such button.
+  await expect(page.getByRole('button', { name: /^Désactiver le compte de spare/ })).toHaveCount(0);
+  await card.getByRole('button', { name: `Désactiver le compte de ${who}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Désactiver le compte de ${who} ?` });
+  await expect(dialog.getByText('déconnecté·e tout de suite, sur tous ses appareils')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await screenshots(page, 'equipe-desactiver', false);
+  await dialog.getByRole('button', { name: 'Désactiver le compte' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('désactivé')).toBeVisible();
+  // The colleague's open session is refused at once.
+  expect((await colleagueApi.get('/api/v1/dashboard/staff')).status()).toBe(401);
+  await screenshots(page, 'equipe');
+
+  await card.getByRole('button', { name: `Réactiver le compte de ${who}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Réactiver le compte' }).click();
+  await expect(card.getByRole('button', { name: `Désactiver le compte de ${who}` })).toBeVisible();
+  await colleagueApi.dispose();
+  expect(errors).toEqual([]);
+});

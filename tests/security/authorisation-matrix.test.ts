@@ -141,6 +141,9 @@ const MATRIX: Record<string, Row> = {
   // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.
   'GET /api/v1/dashboard/staff': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/staff/:id/reset-mfa': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  // Disabling / re-enabling a colleague (decision 124): past the guard a member's id is 404, changing nothing.
+  'POST /api/v1/dashboard/staff/:id/disable': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'POST /api/v1/dashboard/staff/:id/enable': { access: 'staff-aal2', request: () => ({ body: {} }) },
   // The leads inbox (decision 112). `:id` is a member's, not a lead's: past the guard the handler answers 404 (or 400), changing nothing.
   'GET /api/v1/dashboard/leads': { access: 'staff-aal2', request: () => ({ query: 'status=nouveau' }) },
   'GET /api/v1/dashboard/leads/funnel': { access: 'staff-aal2', request: () => ({}) },
