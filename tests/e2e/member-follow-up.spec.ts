@@ -117,7 +117,7 @@ test('staff disable and re-enable a colleague from the team page', async ({ page
   const colleagueApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
   await signInE2EStaff(colleagueApi, 'colleague');
   const staff = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
-  await signInE2EStaff(staff, 'spare');
+  await signInE2EStaff(staff, 'team-admin');
   await page.context().addCookies((await staff.storageState()).cookies);
   await staff.dispose();
   const who = E2E_STAFF_DISPLAY_NAMES.colleague ?? 'colleague';
@@ -126,7 +126,7 @@ test('staff disable and re-enable a colleague from the team page', async ({ page
   const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: who }) });
   await expect(card).toBeVisible();
   // Never oneself: the own card has no such button.
-  await expect(page.getByRole('button', { name: /^Désactiver le compte de spare/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Désactiver le compte de team-admin/ })).toHaveCount(0);
   await card.getByRole('button', { name: `Désactiver le compte de ${who}` }).click();
   const dialog = page.getByRole('dialog', { name: `Désactiver le compte de ${who} ?` });
   await expect(dialog.getByText('déconnecté·e tout de suite, sur tous ses appareils')).toBeVisible();
