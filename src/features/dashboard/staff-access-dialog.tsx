@@ -71,7 +71,7 @@ export function StaffAccessDialog({
               ? `${who} est déconnecté·e tout de suite, sur tous ses appareils, et ne peut plus se connecter au tableau de bord tant que le compte reste désactivé.`
               : `${who} pourra de nouveau se connecter avec son mot de passe et son second facteur.`}
           </Dialog.Description>
-          <p className={styles.muted}>Le changement est enregistré à votre nom, avec sa date ({account.email}).</p>
+          <p className={styles.muted}>Compte concerné : {account.email}. Le changement est enregistré à votre nom, avec sa date.</p>
           <FormAlert tone="error">{error}</FormAlert>
           <div className={styles.actions}>
             <Button
