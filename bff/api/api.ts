@@ -7,6 +7,7 @@ import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import { guardianRoutes } from '#bff/api/guardian-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
+import { memberFollowUpRoutes } from '#bff/api/member-follow-up-routes.ts';
 import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
@@ -99,6 +100,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', dashboardRoutes(deps))
       .route('/', teamRoutes(deps))
       .route('/', leadsRoutes(deps))
+      .route('/', memberFollowUpRoutes(deps))
       .route('/', introductionRoutes(deps))
       .route('/', guardianRoutes(deps))
       .route('/', photoRoutes(deps))

@@ -29,6 +29,7 @@ import {
   topStateOf,
 } from '#machines/onboarding/steps.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
+import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
@@ -58,6 +59,14 @@ const intParam = (min: number, max: number, fallback: string) =>
 export const MembersQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Recherche trop longue'))),
   step: v.optional(v.picklist(topStates, 'Étape inconnue')),
+  // Staff's follow-up (decision 124): members with this tag; with this counsellor, or with none.
+  tag: v.optional(TagSchema),
+  counsellor: v.optional(
+    v.pipe(
+      v.string('Conseiller inconnu'),
+      v.check((value) => value === NO_COUNSELLOR || v.is(uuidSchema, value), 'Conseiller inconnu'),
+    ),
+  ),
   sort: v.optional(v.picklist(['created', 'updated', 'email'] as const, 'Tri inconnu'), 'created'),
   dir: v.optional(v.picklist(['asc', 'desc'] as const, 'Ordre inconnu')),
   page: intParam(1, 100_000, '1'),
@@ -92,10 +101,22 @@ function staffName(onboarding: unknown): string | null {
 }
 
 /** What the history needs from a logged payload: its boolean outcome and the chosen plan, nothing else. */
-function eventDetails(payload: unknown): { outcome: boolean | null; planId: string | null } {
-  const p = (payload ?? {}) as { status?: unknown; completed?: unknown; disable?: unknown; context?: unknown; id?: unknown };
+function eventDetails(payload: unknown): { outcome: boolean | null; planId: string | null; counsellorName?: string } {
+  const p = (payload ?? {}) as {
+    status?: unknown;
+    completed?: unknown;
+    disable?: unknown;
+    context?: unknown;
+    id?: unknown;
+    counsellorName?: unknown;
+  };
   const outcome = [p.status, p.completed, p.disable].find((value): value is boolean => typeof value === 'boolean') ?? null;
-  return { outcome, planId: p.context === 'sel_plan' && typeof p.id === 'string' ? p.id : null };
+  return {
+    outcome,
+    planId: p.context === 'sel_plan' && typeof p.id === 'string' ? p.id : null,
+    // The counsellor's name as it was when assigned (decision 124).
+    ...(p.context === 'counsellor' && typeof p.counsellorName === 'string' ? { counsellorName: p.counsellorName } : {}),
+  };
 }
 
 function stateOf(row: MemberRow, now: number): OnboardingStateValue {
@@ -197,6 +218,13 @@ export function dashboardRoutes(deps: ApiDeps) {
           sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
         );
       }
+      if (query.tag) conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag = ${query.tag})`);
+      if (query.counsellor === NO_COUNSELLOR)
+        conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
+      else if (query.counsellor)
+        conditions.push(
+          sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id} AND mc.counsellor_id = ${query.counsellor}::uuid)`,
+        );
       const dir = query.dir ?? (query.sort === 'email' ? 'asc' : 'desc');
       const column =
         query.sort === 'email' ? sql`lower(${members.email})` : query.sort === 'updated' ? members.updatedAt : members.createdAt;

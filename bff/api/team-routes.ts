@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { type Caller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -15,6 +15,8 @@ import { log } from '#bff/logger.ts';
 export const MFA_RESET_CONTEXT = 'mfa_reset';
 /** Staff rows have no onboarding chart: their log rows say so in place of a state. */
 const STAFF_STATE = 'equipe';
+/** Supabase bans take a Go duration: about a hundred years. */
+const STAFF_BAN = '876000h';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
@@ -64,6 +66,43 @@ export function teamRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
   const staffOnly = staffOnlyFor(guardDeps);
+
+  /**
+   * Disables or re-enables a colleague's account (never one's own): the staff row's flag (every
+   * request of theirs is refused at once, on every instance, decision 100), their sessions deleted
+   * in the same transaction, the auth user banned (no new sign-in, no refresh) or the ban lifted,
+   * and the change logged in the event log (context `ban`, as for a member) with who did it.
+   */
+  async function setStaffDisabled(staff: Caller, id: string, disable: boolean) {
+    if (id === staff.id)
+      throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
+    const now = deps.clock.now();
+    const changed = await db.transaction(async (tx) => {
+      const [target] = await tx.select().from(members).where(eq(members.id, id)).for('update');
+      if (target?.role !== 'staff') throw new ApiError(404, 'STAFF_NOT_FOUND', 'Membre de l’équipe introuvable.');
+      if (target.disabled === disable) return false;
+      const version = target.version + 1;
+      await tx.update(members).set({ disabled: disable, version, updatedAt: now }).where(eq(members.id, id));
+      if (disable) await tx.execute(sql`DELETE FROM ${sql.raw(deps.auth.sessionsTable)} WHERE user_id = ${id}::uuid`);
+      await tx.insert(onboardingEvents).values({
+        memberId: id,
+        context: 'ban',
+        event: disable ? 'DISABLE' : 'ENABLE',
+        payload: { disable, uid: id },
+        fromState: STAFF_STATE,
+        toState: STAFF_STATE,
+        actorId: staff.id,
+        actorRole: 'staff',
+        version,
+        createdAt: now,
+      });
+      return true;
+    });
+    const { error } = await adminClient(deps.auth).auth.admin.updateUserById(id, { ban_duration: disable ? STAFF_BAN : 'none' });
+    if (error) log.error('compte de l’équipe : utilisateur auth non mis à jour', { staffId: id, err: error });
+    log.info(disable ? 'compte de l’équipe désactivé' : 'compte de l’équipe réactivé', { staffId: id, actorId: staff.id, changed });
+    return { id, disabled: disable, changed };
+  }
 
   return new Hono()
     .get('/dashboard/staff', staffOnly, async (c) => {
@@ -124,6 +163,12 @@ export function teamRoutes(deps: ApiDeps) {
         200,
       );
     })
+    .post('/dashboard/staff/:id/disable', staffOnly, vValidator('param', StaffIdParam, hook), async (c) =>
+      c.json(await setStaffDisabled(c.var.staff, c.req.valid('param').id, true), 200),
+    )
+    .post('/dashboard/staff/:id/enable', staffOnly, vValidator('param', StaffIdParam, hook), async (c) =>
+      c.json(await setStaffDisabled(c.var.staff, c.req.valid('param').id, false), 200),
+    )
     .post('/dashboard/staff/:id/reset-mfa', staffOnly, vValidator('param', StaffIdParam, hook), async (c) => {
       const staff = c.var.staff;
       const { id } = c.req.valid('param');

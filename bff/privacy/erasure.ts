@@ -144,6 +144,11 @@ export async function eraseMemberData(
       );
     }
 
+    // 4a. Staff's follow-up (decision 124): internal notes, tags and counsellor go.
+    summary.member_notes = await count(tx, sql`DELETE FROM member_notes WHERE member_id = ${memberId} RETURNING 1`);
+    summary.member_tags = await count(tx, sql`DELETE FROM member_tags WHERE member_id = ${memberId} RETURNING 1`);
+    summary.member_counsellors = await count(tx, sql`DELETE FROM member_counsellors WHERE member_id = ${memberId} RETURNING 1`);
+
     // 4b. Photos (decision 116): deleted, bytes and thumbnails alike; nothing of them is kept.
     summary.member_photos = await count(tx, sql`DELETE FROM member_photos WHERE member_id = ${memberId} RETURNING 1`);
 

@@ -8,6 +8,7 @@ import { photosForExport } from '#bff/photos/member-photos.ts';
 import { accessLogForMember } from '#bff/privacy/access-log.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
+import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -144,6 +145,8 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     /** Every time the agency's staff read your file (GDPR art. 5(2)): when and what, by role. */
     staffAccess: await accessLogForMember(db, memberId),
     preRegistrations: preRegistrations.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+    /** Staff's follow-up of your file (decision 124): internal notes, counsellor, tags; authors not named. */
+    staffFollowUp: await followUpForExport(db, memberId),
     eventLog: events.map((e) => ({
       context: e.context,
       event: e.event,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { NoteBody } from '#machines/follow-up/follow-up.ts';
 import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
 
 /**
@@ -60,14 +61,7 @@ export const LeadChangeBody = v.pipe(
   ),
 );
 
-export const NOTE_MAX_LENGTH = 2000;
+export { NOTE_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
 
-/** `POST /api/v1/dashboard/leads/:id/notes`. */
-export const LeadNoteBody = v.object({
-  body: v.pipe(
-    v.string('Écrivez la note'),
-    v.trim(),
-    v.minLength(1, 'Écrivez la note'),
-    v.maxLength(NOTE_MAX_LENGTH, `Note trop longue (${NOTE_MAX_LENGTH} caractères au plus)`),
-  ),
-});
+/** `POST /api/v1/dashboard/leads/:id/notes`: the same note as on a member's file. */
+export const LeadNoteBody = NoteBody;

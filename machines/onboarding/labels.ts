@@ -260,6 +260,8 @@ export const contextSentences = {
   withdraw: 'Rétractation (délai de 14 jours)',
   renew: 'Nouveau contrat demandé : choix d’une formule',
   ban: { yes: 'Compte désactivé', no: 'Compte réactivé' },
+  // Staff's follow-up (decision 124): `ASSIGN_COUNSELLOR` (yes) or `UNASSIGN_COUNSELLOR` (no).
+  counsellor: { yes: 'Suivi confié à un membre de l’équipe', no: 'Suivi sans conseiller attitré' },
 } as const satisfies Readonly<Record<string, Sentence>>;
 
 export interface LoggedEvent {
@@ -269,6 +271,8 @@ export interface LoggedEvent {
   outcome: boolean | null;
   /** The chosen plan (`sel_plan`). */
   planId: string | null;
+  /** The staff member now in charge (`counsellor`), as named when assigned. */
+  counsellorName?: string | null;
 }
 
 /** One event of the log as a French sentence, without actor and date: 'Entretien personnalisé validé'. */
@@ -276,6 +280,10 @@ export function eventSentence(event: LoggedEvent): string {
   if (!Object.hasOwn(contextSentences, event.context)) return 'Événement inconnu';
   const sentence: Sentence = contextSentences[event.context as keyof typeof contextSentences];
   if (typeof sentence !== 'string') {
+    if (event.context === 'counsellor') {
+      if (event.event === 'UNASSIGN_COUNSELLOR') return sentence.no;
+      return event.counsellorName ? `Suivi confié à ${event.counsellorName}` : sentence.yes;
+    }
     const outcome = event.context === 'ban' ? event.event !== 'ENABLE' : event.outcome;
     return outcome === false ? sentence.no : sentence.yes;
   }

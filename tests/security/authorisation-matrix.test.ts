@@ -146,12 +146,25 @@ const MATRIX: Record<string, Row> = {
   // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.
   'GET /api/v1/dashboard/staff': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/staff/:id/reset-mfa': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  // Disabling / re-enabling a colleague (decision 124): past the guard a member's id is 404, changing nothing.
+  'POST /api/v1/dashboard/staff/:id/disable': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'POST /api/v1/dashboard/staff/:id/enable': { access: 'staff-aal2', request: () => ({ body: {} }) },
   // The leads inbox (decision 112). `:id` is a member's, not a lead's: past the guard the handler answers 404 (or 400), changing nothing.
   'GET /api/v1/dashboard/leads': { access: 'staff-aal2', request: () => ({ query: 'status=nouveau' }) },
   'GET /api/v1/dashboard/leads/funnel': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
   'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
   'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },
+  // A member's follow-up by staff (decision 124): notes, counsellor, tags. `:noteId` and `:tag` stay
+  // literal: past the guard the handler answers 400, changing nothing.
+  'GET /api/v1/dashboard/tags': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/follow-up': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: '' } }) },
+  'PATCH /api/v1/dashboard/members/:id/notes/:noteId': { access: 'staff-aal2', request: () => ({ body: { body: 'Modifiée.' } }) },
+  'DELETE /api/v1/dashboard/members/:id/notes/:noteId': { access: 'staff-aal2', request: () => ({}) },
+  'PUT /api/v1/dashboard/members/:id/counsellor': { access: 'staff-aal2', request: () => ({ body: { counsellorId: 'personne' } }) },
+  'POST /api/v1/dashboard/members/:id/tags': { access: 'staff-aal2', request: () => ({ body: { tag: '' } }) },
+  'DELETE /api/v1/dashboard/members/:id/tags/:tag': { access: 'staff-aal2', request: () => ({}) },
   // Introductions (issue 22, decision 114). `:id` is a member's, not an introduction's: past the guard
   // the handler answers 404 (or 409 for a proposal of two members who are not active), changing nothing.
   'GET /api/v1/user/introductions': {

@@ -91,6 +91,13 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ status: 'contacte', assigneeId: null, followUpOn: '2026-12-03' }];
     case 'POST /api/v1/dashboard/leads/:id/notes':
       return [{ body: 'Rappelée ce matin.' }];
+    case 'POST /api/v1/dashboard/members/:id/notes':
+    case 'PATCH /api/v1/dashboard/members/:id/notes/:noteId':
+      return [{ body: 'Appelée ce matin.' }];
+    case 'PUT /api/v1/dashboard/members/:id/counsellor':
+      return [{ counsellorId: null }, { counsellorId: victim.id }];
+    case 'POST /api/v1/dashboard/members/:id/tags':
+      return [{ tag: 'Île-de-France' }, { tag: 'dossier prioritaire' }];
     case 'POST /api/v1/dashboard/introductions':
       return [{ a: member.id, b: victim.id, noteA: 'Un profil sérieux.', noteB: 'Une proposition réfléchie.' }];
     case 'POST /api/v1/dashboard/introductions/:id/events':
@@ -195,6 +202,8 @@ const QUERY_KEYS = [
   'status',
   'kind',
   'assignee',
+  'tag',
+  'counsellor',
   'sort',
   'dir',
   'page',

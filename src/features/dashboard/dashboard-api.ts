@@ -5,7 +5,15 @@ import { api, send } from '#src/lib/api-client.ts';
  * `bff/api/staff-routes.ts`). Each returns `send()`'s `{ ok, data } | { ok: false, error }`.
  */
 
-export type MembersQuery = { q?: string; step?: string; sort?: 'created' | 'updated' | 'email'; dir?: 'asc' | 'desc'; page?: number };
+export type MembersQuery = {
+  q?: string;
+  step?: string;
+  sort?: 'created' | 'updated' | 'email';
+  dir?: 'asc' | 'desc';
+  page?: number;
+  tag?: string;
+  counsellor?: string;
+};
 
 export const PER_PAGE = 20;
 
@@ -19,6 +27,8 @@ export function listMembers(query: MembersQuery) {
   if (query.step) params.step = query.step;
   if (query.sort) params.sort = query.sort;
   if (query.dir) params.dir = query.dir;
+  if (query.tag) params.tag = query.tag;
+  if (query.counsellor) params.counsellor = query.counsellor;
   return send(api.dashboard.members.$get({ query: params }));
 }
 

@@ -15,6 +15,7 @@ import type { DashboardSearch } from '#src/features/dashboard/dashboard-search.t
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
+import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 
 const route = getRouteApi('/dashboard/_staff/');
@@ -245,10 +246,11 @@ function MemberList() {
             <option value="email:desc">E-mail (Z → A)</option>
           </select>
         </label>
+        <FollowUpFilters tag={search.tag} counsellor={search.counsellor} onChange={(patch) => void go(patch)} />
       </div>
       <FormAlert tone="error">{error}</FormAlert>
       {data && data.items.length === 0 ? (
-        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre à cette étape.'}</p>
+        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre ne correspond à ces filtres.'}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <div className={styles.tableWrap}>

@@ -10,6 +10,9 @@ export interface DashboardSearch {
   sort?: 'created' | 'updated' | 'email';
   dir?: 'asc' | 'desc';
   page?: number;
+  /** Staff's follow-up (decision 124): a tag, a counsellor's id or `aucun`. */
+  tag?: string;
+  counsellor?: string;
 }
 
 export function DashboardSearchSchema(search: Record<string, unknown>): DashboardSearch {
@@ -19,5 +22,7 @@ export function DashboardSearchSchema(search: Record<string, unknown>): Dashboar
     sort: oneOf(search.sort, ['created', 'updated', 'email'] as const),
     dir: oneOf(search.dir, ['asc', 'desc'] as const),
     page: integerFrom(search.page, 1),
+    tag: typeof search.tag === 'string' && search.tag.length > 0 && search.tag.length <= 40 ? search.tag : undefined,
+    counsellor: typeof search.counsellor === 'string' && /^(aucun|[0-9a-f-]{36})$/i.test(search.counsellor) ? search.counsellor : undefined,
   };
 }

@@ -11,6 +11,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
 import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
 import { MemberBilling } from '#src/features/billing/member-billing.tsx';
+import { MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -91,6 +92,7 @@ export function DashboardMemberPage() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
 
+      <MemberFollowUpSection memberId={member.id} onChanged={load} />
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
       <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />

@@ -123,6 +123,7 @@ export interface LoggedEventView {
   actorName?: string | null;
   outcome?: boolean | null;
   planId?: string | null;
+  counsellorName?: string | null;
 }
 
 export interface TimelineItem {
@@ -137,7 +138,13 @@ export interface TimelineItem {
 /** The event log as sentences, newest first. */
 export function timeline(events: readonly LoggedEventView[]): TimelineItem[] {
   return [...events].reverse().map((e) => {
-    const what = eventSentence({ context: e.context, event: e.event, outcome: e.outcome ?? null, planId: e.planId ?? null });
+    const what = eventSentence({
+      context: e.context,
+      event: e.event,
+      outcome: e.outcome ?? null,
+      planId: e.planId ?? null,
+      counsellorName: e.counsellorName ?? null,
+    });
     return {
       id: e.id,
       at: e.at,

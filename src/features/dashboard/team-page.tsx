@@ -6,6 +6,7 @@ import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashb
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 
 const factorLabels: Record<StaffAccount['secondFactor'], string> = {
   actif: 'Actif',
@@ -85,6 +86,7 @@ export function TeamPage() {
                   ) : (
                     <ResetDialog account={account} onDone={load} />
                   )}
+                  {account.self ? null : <StaffAccessDialog account={account} onDone={load} />}
                 </div>
               </li>
             ))}

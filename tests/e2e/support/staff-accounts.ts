@@ -6,13 +6,27 @@ import { Secret, TOTP } from 'otpauth';
  * parallel never share a TOTP factor (one factor per account).
  */
 export const E2E_STAFF_PASSWORD = 'e2e-equipe-solide-2026';
-export const E2E_STAFF_NAMES = ['onboarding', 'dashboard', 'quality', 'privacy', 'spare', 'factor-lost', 'factor-reset', 'leads'] as const;
+export const E2E_STAFF_NAMES = [
+  'onboarding',
+  'dashboard',
+  'quality',
+  'privacy',
+  'spare',
+  'factor-lost',
+  'factor-reset',
+  'leads',
+  'follow-up',
+  'colleague',
+  'team-admin',
+] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** Display names where a spec shows them on screen (the key otherwise). */
 export const E2E_STAFF_DISPLAY_NAMES: Partial<Record<E2EStaffName, string>> = {
   'factor-lost': 'Samira Benali',
   'factor-reset': 'Karim Haddad',
   leads: 'Leïla Mansouri',
+  'follow-up': 'Nadia Rahmani',
+  colleague: 'Yasmine Idrissi',
 };
 export const e2eStaffEmail = (name: E2EStaffName) => `equipe.${name}@e2e.union-sincere.test`;
 

@@ -1,0 +1,359 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import * as chips from '#src/features/dashboard/follow-up.css.ts';
+import { formatDateTime } from '#src/features/dashboard/member-view.ts';
+import { api, send } from '#src/lib/api-client.ts';
+import { notify } from '#src/lib/notifications.ts';
+import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
+
+/** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
+export function getFollowUp(memberId: string) {
+  return send(api.dashboard.members[':id']['follow-up'].$get({ param: { id: memberId } }));
+}
+type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
+export type FollowUp = Ok<Awaited<ReturnType<typeof getFollowUp>>>;
+type Note = FollowUp['notes'][number];
+
+/**
+ * Staff's follow-up of a member (decision 124), on the member page: the counsellor in charge, tags
+ * and internal notes (newest first; one's own notes can be edited or deleted). Staff-only data:
+ * the member never sees it, except in the export of their data.
+ */
+export function MemberFollowUpSection({ memberId, onChanged }: { memberId: string; onChanged?: () => Promise<void> | void }) {
+  const [data, setData] = useState<FollowUp | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const result = await getFollowUp(memberId);
+    if (result.ok) {
+      setData(result.data);
+      setError(null);
+    } else setError(result.error.message);
+  }, [memberId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section className={styles.card} aria-labelledby="follow-up-title">
+      <h2 id="follow-up-title" className={styles.cardTitle}>
+        Suivi interne
+      </h2>
+      <p className={styles.muted}>
+        Réservé à l’équipe : le membre ne voit ni les notes ni les étiquettes (elles figurent dans l’export de ses données).
+      </p>
+      <FormAlert tone="error">{error}</FormAlert>
+      {data === null ? (
+        error ? null : (
+          <p className={styles.muted}>Chargement…</p>
+        )
+      ) : (
+        <>
+          <CounsellorForm
+            memberId={memberId}
+            data={data}
+            onSaved={async () => {
+              await load();
+              await onChanged?.();
+            }}
+          />
+          <Tags memberId={memberId} tags={data.tags} onChanged={load} />
+          <Notes memberId={memberId} notes={data.notes} onChanged={load} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: FollowUp; onSaved: () => Promise<void> }) {
+  const id = useId();
+  const [choice, setChoice] = useState(data.counsellor?.id ?? '');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setChoice(data.counsellor?.id ?? ''), [data.counsellor?.id]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setError(null);
+    const result = await send(
+      api.dashboard.members[':id'].counsellor.$put({ param: { id: memberId }, json: { counsellorId: choice === '' ? null : choice } }),
+    );
+    setSaving(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    notify({
+      title: result.data.counsellor ? `Suivi confié à ${result.data.counsellor.name}.` : 'Plus de conseiller attitré.',
+      description: 'Le changement figure dans l’historique du membre.',
+      variant: 'success',
+    });
+    await onSaved();
+  }
+
+  return (
+    <form className={styles.filters} onSubmit={save} aria-label="Conseiller du suivi">
+      <label className={styles.control} htmlFor={id}>
+        Conseiller ou conseillère du suivi
+        <select id={id} className={styles.input} value={choice} onChange={(e) => setChoice(e.target.value)}>
+          <option value="">Personne</option>
+          {data.staff.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.self ? `Moi (${s.name})` : s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button
+        type="submit"
+        variant="secondary"
+        loading={saving}
+        loadingText="Enregistrement…"
+        disabled={choice === (data.counsellor?.id ?? '')}
+      >
+        Enregistrer le conseiller
+      </Button>
+      {data.counsellor ? (
+        <p className={styles.muted}>
+          En charge : {data.counsellor.name}, depuis le {formatDateTime(data.counsellor.since)}.
+        </p>
+      ) : null}
+      <FormAlert tone="error">{error}</FormAlert>
+    </form>
+  );
+}
+
+function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[]; onChanged: () => Promise<void> }) {
+  const id = useId();
+  const [tag, setTag] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await send(api.dashboard.members[':id'].tags.$post({ param: { id: memberId }, json: { tag } }));
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setTag('');
+    await onChanged();
+  }
+
+  async function remove(value: string) {
+    setError(null);
+    const result = await send(api.dashboard.members[':id'].tags[':tag'].$delete({ param: { id: memberId, tag: value } }));
+    if (!result.ok) setError(result.error.message);
+    await onChanged();
+  }
+
+  return (
+    <div>
+      <h3 className={styles.cardTitle}>Étiquettes</h3>
+      {tags.length === 0 ? (
+        <p className={styles.muted}>Aucune étiquette.</p>
+      ) : (
+        <ul className={chips.tagList} aria-label="Étiquettes du membre">
+          {tags.map((t) => (
+            <li key={t} className={chips.tag}>
+              <span>{t}</span>
+              <button type="button" className={chips.tagRemove} aria-label={`Retirer l’étiquette « ${t} »`} onClick={() => remove(t)}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className={styles.filters} onSubmit={add}>
+        <label className={styles.control} htmlFor={id}>
+          Nouvelle étiquette
+          <input id={id} className={styles.input} value={tag} maxLength={TAG_MAX_LENGTH} onChange={(e) => setTag(e.target.value)} />
+        </label>
+        <Button type="submit" variant="secondary" loading={busy} loadingText="Ajout…" disabled={tag.trim() === ''}>
+          Ajouter l’étiquette
+        </Button>
+      </form>
+      <FormAlert tone="error">{error}</FormAlert>
+    </div>
+  );
+}
+
+function Notes({ memberId, notes, onChanged }: { memberId: string; notes: Note[]; onChanged: () => Promise<void> }) {
+  const id = useId();
+  const [body, setBody] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await send(api.dashboard.members[':id'].notes.$post({ param: { id: memberId }, json: { body } }));
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setBody('');
+    await onChanged();
+  }
+
+  return (
+    <div>
+      <h3 className={styles.cardTitle}>Notes internes</h3>
+      <form className={styles.form} onSubmit={add}>
+        <label className={styles.control} htmlFor={id}>
+          Nouvelle note
+          <textarea
+            id={id}
+            className={styles.textarea}
+            value={body}
+            maxLength={NOTE_MAX_LENGTH}
+            onChange={(e) => setBody(e.target.value)}
+          />
+        </label>
+        <div className={styles.actions}>
+          <Button type="submit" variant="secondary" loading={busy} loadingText="Ajout…" disabled={body.trim() === ''}>
+            Ajouter la note
+          </Button>
+        </div>
+      </form>
+      <FormAlert tone="error">{error}</FormAlert>
+      {notes.length === 0 ? (
+        <p className={styles.muted}>Aucune note.</p>
+      ) : (
+        <ul className={styles.messages} aria-label="Notes internes, les plus récentes d’abord">
+          {notes.map((note) => (
+            <NoteItem key={note.id} memberId={memberId} note={note} onChanged={onChanged} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note; onChanged: () => Promise<void> }) {
+  const id = useId();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(note.body);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const param = { id: memberId, noteId: String(note.id) };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await send(api.dashboard.members[':id'].notes[':noteId'].$patch({ param, json: { body: text } }));
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setEditing(false);
+    await onChanged();
+  }
+
+  return (
+    <li className={styles.message}>
+      <p className={styles.muted}>
+        {note.author}, le {formatDateTime(note.at)}
+        {note.editedAt ? ` (modifiée le ${formatDateTime(note.editedAt)})` : ''}
+      </p>
+      {editing ? (
+        <form className={styles.form} onSubmit={save}>
+          <label className={styles.control} htmlFor={id}>
+            Modifier la note
+            <textarea
+              id={id}
+              className={styles.textarea}
+              value={text}
+              maxLength={NOTE_MAX_LENGTH}
+              onChange={(e) => setText(e.target.value)}
+            />
+          </label>
+          <div className={styles.actions}>
+            <Button type="submit" loading={busy} loadingText="Enregistrement…" disabled={text.trim() === ''}>
+              Enregistrer
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setEditing(false)}>
+              Annuler
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <p className={styles.pre}>{note.body}</p>
+      )}
+      <FormAlert tone="error">{error}</FormAlert>
+      {note.own && !editing ? (
+        <div className={styles.actions}>
+          <Button type="button" variant="ghost" onClick={() => setEditing(true)}>
+            Modifier
+          </Button>
+          <DeleteNoteDialog memberId={memberId} note={note} onDone={onChanged} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: Note; onDone: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  async function confirm() {
+    setRunning(true);
+    setError(null);
+    const result = await send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } }));
+    setRunning(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setOpen(false);
+    notify({ title: 'Note supprimée.', variant: 'success' });
+    await onDone();
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !running && setOpen(next)}>
+      <Dialog.Trigger asChild>
+        <Button variant="ghost" className={styles.dangerButton}>
+          Supprimer
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={styles.dialog}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+        >
+          <Dialog.Title className={styles.dialogTitle}>Supprimer cette note ?</Dialog.Title>
+          <Dialog.Description className={styles.dialogWarning}>
+            La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.
+          </Dialog.Description>
+          <FormAlert tone="error">{error}</FormAlert>
+          <div className={styles.actions}>
+            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Suppression…">
+              Supprimer la note
+            </Button>
+            <Dialog.Close asChild ref={cancelRef}>
+              <Button variant="ghost">Annuler</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
