@@ -126,7 +126,14 @@ export function messageRoutes(deps: ApiDeps) {
   /** Writes one message and its notice (once per message) in one transaction. */
   async function write(
     tx: Executor,
-    input: { memberId: string; authorId: string; direction: 'to_member' | 'to_agency'; subject: string; body: string; notice: (id: number) => Parameters<typeof enqueueMailOnce>[1] },
+    input: {
+      memberId: string;
+      authorId: string;
+      direction: 'to_member' | 'to_agency';
+      subject: string;
+      body: string;
+      notice: (id: number) => Parameters<typeof enqueueMailOnce>[1];
+    },
   ): Promise<MessageRow> {
     const now = deps.clock.now();
     const [inserted] = await tx
@@ -196,7 +203,9 @@ export function messageRoutes(deps: ApiDeps) {
         const [row] = await db
           .select({ n: count() })
           .from(directMessages)
-          .where(and(eq(directMessages.memberId, caller.id), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)));
+          .where(
+            and(eq(directMessages.memberId, caller.id), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)),
+          );
         c.header('Cache-Control', 'private, no-store');
         return c.json({ unread: row?.n ?? 0 }, 200);
       })
@@ -206,7 +215,9 @@ export function messageRoutes(deps: ApiDeps) {
         const marked = await db
           .update(directMessages)
           .set({ memberReadAt: deps.clock.now() })
-          .where(and(eq(directMessages.memberId, caller.id), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)))
+          .where(
+            and(eq(directMessages.memberId, caller.id), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)),
+          )
           .returning({ id: directMessages.id });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ marked: marked.length, unread: 0 }, 200);
@@ -246,9 +257,18 @@ export function messageRoutes(deps: ApiDeps) {
             ? await db.select({ id: members.id, email: members.email }).from(members).where(inArray(members.id, authorIds))
             : [];
         const emailOf = new Map(authors.map((a) => [a.id, a.email]));
+        // The member of the conversation (the page names them even before a first message).
+        const [who] = memberId
+          ? await db
+              .select({ id: members.id, email: members.email, profile: members.profile, role: members.role })
+              .from(members)
+              .where(eq(members.id, memberId))
+              .limit(1)
+          : [];
         c.header('Cache-Control', 'private, no-store');
         return c.json(
           {
+            member: who?.role === 'member' ? { id: who.id, email: who.email, name: displayName(who.profile) } : null,
             messages: rows.map((r) => ({
               ...messageView(r.message, r.message.authorId ? (emailOf.get(r.message.authorId) ?? null) : null),
               memberEmail: r.memberEmail,
@@ -322,7 +342,10 @@ export function messageRoutes(deps: ApiDeps) {
       })
       // --- Templates ---------------------------------------------------------------------------
       .get('/dashboard/message-templates', staffOnly, async (c) => {
-        const rows = await db.select().from(messageTemplates).orderBy(asc(sql`lower(${messageTemplates.title})`), asc(messageTemplates.id));
+        const rows = await db
+          .select()
+          .from(messageTemplates)
+          .orderBy(asc(sql`lower(${messageTemplates.title})`), asc(messageTemplates.id));
         c.header('Cache-Control', 'private, no-store');
         return c.json({ templates: rows.map(templateView) }, 200);
       })

@@ -233,7 +233,9 @@ describe('direct messages', () => {
       (m) => m.kind !== 'agency-welcome',
     );
     // A notice only (decision 121): neither the subject nor the body travels by mail.
-    expect(mails).toEqual([expect.objectContaining({ subject: 'Un nouveau message vous attend dans votre espace', kind: 'message-notice-member' })]);
+    expect(mails).toEqual([
+      expect.objectContaining({ subject: 'Un nouveau message vous attend dans votre espace', kind: 'message-notice-member' }),
+    ]);
     expect(mails[0]?.textBody).not.toContain('votre entretien est confirmé');
     expect(mails[0]?.textBody).not.toContain('Votre dossier');
 

@@ -26,7 +26,12 @@ async function newMember(tag = 'messagerie') {
   n += 1;
   const agent = product.agent();
   const email = `${tag}.${String(n).padStart(3, '0')}.${Date.now()}@example.fr`;
-  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const response = await agent.post('/api/v1/dashboard/subscription', {
+    context: 'init',
+    email,
+    role: 'femme',
+    password: 'bismillah-2026',
+  });
   expect(response.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id, email };
@@ -40,7 +45,9 @@ const staffUnread = async () =>
   );
 const staffUnreadOf = async (m: Member) => (await staffUnread()).members.find((row) => row.memberId === m.id)?.unread ?? 0;
 const mailsTo = async (to: string) =>
-  (await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to))).filter((mail) => mail.kind !== 'agency-welcome');
+  (await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to))).filter(
+    (mail) => mail.kind !== 'agency-welcome',
+  );
 const staffWrites = (m: Member, body: string, subject = '') =>
   staff.agent.post(`/api/v1/dashboard/members/${m.id}/messages`, { subject, body });
 
@@ -98,10 +105,14 @@ describe('a conversation between a member and the agency', () => {
       ['to_member', staff.email],
     ]);
 
-    expect((await staff.agent.json<{ marked: number }>(staff.agent.post(`/api/v1/dashboard/members/${member.id}/messages/read`, {}))).marked).toBe(1);
+    expect(
+      (await staff.agent.json<{ marked: number }>(staff.agent.post(`/api/v1/dashboard/members/${member.id}/messages/read`, {}))).marked,
+    ).toBe(1);
     expect(await staffUnreadOf(member)).toBe(0);
     // Marking again marks nothing.
-    expect((await staff.agent.json<{ marked: number }>(staff.agent.post(`/api/v1/dashboard/members/${member.id}/messages/read`, {}))).marked).toBe(0);
+    expect(
+      (await staff.agent.json<{ marked: number }>(staff.agent.post(`/api/v1/dashboard/members/${member.id}/messages/read`, {}))).marked,
+    ).toBe(0);
   });
 
   it('counts and read marks move only for the right party: a member never reads nor marks another member’s messages', async () => {
@@ -235,7 +246,9 @@ describe('message templates', () => {
     });
     expect(created.status).toBe(201);
     const template = (await created.json()) as { id: number };
-    const list = await staff.agent.json<{ templates: { id: number; title: string }[] }>(staff.agent.get('/api/v1/dashboard/message-templates'));
+    const list = await staff.agent.json<{ templates: { id: number; title: string }[] }>(
+      staff.agent.get('/api/v1/dashboard/message-templates'),
+    );
     expect(list.templates).toContainEqual(expect.objectContaining({ id: template.id, title }));
 
     const member = await newMember();
@@ -254,7 +267,11 @@ describe('message templates', () => {
     );
     expect(plain.subject).toBe('Votre entretien,');
 
-    const edited = await put(staff.agent, `/api/v1/dashboard/message-templates/${template.id}`, { title, subject: '', body: 'Salam {prenom}.' });
+    const edited = await put(staff.agent, `/api/v1/dashboard/message-templates/${template.id}`, {
+      title,
+      subject: '',
+      body: 'Salam {prenom}.',
+    });
     expect(edited.status).toBe(200);
     expect(await edited.json()).toMatchObject({ id: template.id, subject: '', body: 'Salam {prenom}.' });
 
