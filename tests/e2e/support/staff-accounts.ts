@@ -6,7 +6,17 @@ import { Secret, TOTP } from 'otpauth';
  * parallel never share a TOTP factor (one factor per account).
  */
 export const E2E_STAFF_PASSWORD = 'e2e-equipe-solide-2026';
-export const E2E_STAFF_NAMES = ['onboarding', 'dashboard', 'quality', 'privacy', 'spare', 'factor-lost', 'factor-reset', 'leads', 'messages'] as const;
+export const E2E_STAFF_NAMES = [
+  'onboarding',
+  'dashboard',
+  'quality',
+  'privacy',
+  'spare',
+  'factor-lost',
+  'factor-reset',
+  'leads',
+  'messages',
+] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** Display names where a spec shows them on screen (the key otherwise). */
 export const E2E_STAFF_DISPLAY_NAMES: Partial<Record<E2EStaffName, string>> = {
