@@ -218,7 +218,7 @@ export function DirectMessagePage() {
               ) : (
                 <ul className={styles.messages} aria-label="Membres ayant écrit">
                   {unread.map((row) => (
-                    <li key={row.memberId} className={styles.message}>
+                    <li key={row.memberId} className={`${styles.message} ${chat.wrap}`}>
                       <Link to="/dashboard/message-direct" search={{ memberId: row.memberId }}>
                         {row.name ?? row.email}
                       </Link>{' '}

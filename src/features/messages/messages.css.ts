@@ -45,6 +45,7 @@ export const newTag = style({ marginInlineStart: vars.space[2], color: vars.colo
 
 /* The recipient combobox (ARIA 1.2) */
 export const combobox = style({ position: 'relative' });
+export const comboInput = style({ width: '100%', boxSizing: 'border-box' });
 export const listbox = style({
   position: 'absolute',
   zIndex: 10,
@@ -77,3 +78,4 @@ export const option = style({
 export const optionEmail = style({ display: 'block', color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
 export const textarea = style({ minHeight: '8rem', resize: 'vertical', fontFamily: vars.font.body });
+export const wrap = style({ overflowWrap: 'anywhere', minWidth: 0 });
