@@ -5,7 +5,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
