@@ -8,6 +8,7 @@ import { guardianRoutes } from '#bff/api/guardian-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import { memberFollowUpRoutes } from '#bff/api/member-follow-up-routes.ts';
+import { messageRoutes } from '#bff/api/message-routes.ts';
 import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
@@ -98,6 +99,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', accountRoutes(deps))
       .route('/', staffRoutes(deps))
       .route('/', dashboardRoutes(deps))
+      .route('/', messageRoutes(deps))
       .route('/', teamRoutes(deps))
       .route('/', leadsRoutes(deps))
       .route('/', memberFollowUpRoutes(deps))

@@ -5,13 +5,11 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
-import { directMessages } from '#bff/db/messages-schema.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { enqueueMail } from '#bff/mail/outbox.ts';
 import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
@@ -73,20 +71,7 @@ export const MembersQuery = v.object({
   perPage: intParam(1, 100, '20'),
 });
 
-const MessageBody = v.object({
-  subject: v.optional(v.pipe(v.string('Objet invalide'), v.trim(), v.maxLength(150, 'Objet trop long (150 caractères au plus)')), ''),
-  body: v.pipe(
-    v.string('Message requis'),
-    v.trim(),
-    v.minLength(1, 'Message requis'),
-    v.maxLength(5000, 'Message trop long (5 000 caractères au plus)'),
-  ),
-});
-
-const MessagesQuery = v.object({ memberId: v.optional(uuidSchema) });
 const PlansBody = v.object({ payInFull: payInFullSettingSchema });
-
-const DEFAULT_SUBJECT = 'Un message de l’agence Union Sincère';
 
 function nameOf(row: Pick<MemberRow, 'profile'>): string | null {
   const profile = row.profile as { firstName?: unknown; lastName?: unknown } | null;
@@ -154,8 +139,8 @@ function plansView(setting: 'cash' | 'cashback') {
 }
 
 /**
- * The staff dashboard's API: every route answers only staff at aal2 (`requireStaff`), except
- * `GET /user/messages`, where a member reads the messages staff sent them. Staff actions on a
+ * The staff dashboard's API: every route answers only staff at aal2 (`requireStaff`); direct
+ * messages are in `message-routes.ts` (decision 121). Staff actions on a
  * member are not here: they go through the chart's authority (`POST /user/update`) or the ban.
  */
 export function dashboardRoutes(deps: ApiDeps) {
@@ -338,82 +323,6 @@ export function dashboardRoutes(deps: ApiDeps) {
       c.header('Cache-Control', 'private, no-store');
       return c.json({ entries: await accessLogForStaff(db, id.output) }, 200);
     })
-    .post('/dashboard/members/:id/messages', staffOnly, vValidator('json', MessageBody, hook), async (c) => {
-      const staff = c.var.staff;
-      const id = v.safeParse(uuidSchema, c.req.param('id'));
-      if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
-      const { subject, body } = c.req.valid('json');
-      const now = deps.clock.now();
-      const message = await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(members).where(eq(members.id, id.output)).limit(1);
-        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        const title = subject || DEFAULT_SUBJECT;
-        const site = deps.config.publicSiteUrl.replace(/\/$/, '');
-        const mailId = await enqueueMail(tx, {
-          to: row.email,
-          subject: title,
-          text: `${body}\n\n—\nL’équipe Union Sincère\nRetrouvez vos messages dans votre espace : ${site}/mon-compte`,
-          kind: 'direct-message',
-        });
-        const [inserted] = await tx
-          .insert(directMessages)
-          .values({ memberId: row.id, authorId: staff.id, subject: title, body, mailId, createdAt: now })
-          .returning();
-        if (!inserted) throw new Error('direct_messages insert returned nothing');
-        return inserted;
-      });
-      deps.mailQueued();
-      return c.json(
-        {
-          id: message.id,
-          memberId: message.memberId,
-          subject: message.subject,
-          body: message.body,
-          createdAt: message.createdAt.toISOString(),
-          authorEmail: staff.email,
-        },
-        201,
-      );
-    })
-    .get('/dashboard/messages', staffOnly, vValidator('query', MessagesQuery, hook), async (c) => {
-      const { memberId } = c.req.valid('query');
-      const rows = await db
-        .select({
-          id: directMessages.id,
-          memberId: directMessages.memberId,
-          memberEmail: members.email,
-          authorId: directMessages.authorId,
-          subject: directMessages.subject,
-          body: directMessages.body,
-          createdAt: directMessages.createdAt,
-        })
-        .from(directMessages)
-        .innerJoin(members, eq(members.id, directMessages.memberId))
-        .where(memberId ? eq(directMessages.memberId, memberId) : undefined)
-        .orderBy(desc(directMessages.id))
-        .limit(200);
-      const authorIds = [...new Set(rows.map((r) => r.authorId).filter((a): a is string => a !== null))];
-      const authors =
-        authorIds.length > 0
-          ? await db.select({ id: members.id, email: members.email }).from(members).where(inArray(members.id, authorIds))
-          : [];
-      const emailOf = new Map(authors.map((a) => [a.id, a.email]));
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(
-        {
-          messages: rows.map((r) => ({
-            id: r.id,
-            memberId: r.memberId,
-            memberEmail: r.memberEmail,
-            authorEmail: r.authorId ? (emailOf.get(r.authorId) ?? null) : null,
-            subject: r.subject,
-            body: r.body,
-            createdAt: r.createdAt.toISOString(),
-          })),
-        },
-        200,
-      );
-    })
     .get('/dashboard/settings/plans', staffOnly, async (c) => {
       c.header('Cache-Control', 'private, no-store');
       return c.json(plansView(await readPayInFull(db)), 200);
@@ -424,17 +333,5 @@ export function dashboardRoutes(deps: ApiDeps) {
       // This instance's public pages follow at once; the others within seconds (decision 106).
       deps.payInFullChanged?.(payInFull);
       return c.json(plansView(payInFull), 200);
-    })
-    .get('/user/messages', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
-      // A member reads only the messages addressed to them; staff have none.
-      const rows = await db
-        .select({ id: directMessages.id, subject: directMessages.subject, body: directMessages.body, createdAt: directMessages.createdAt })
-        .from(directMessages)
-        .where(eq(directMessages.memberId, caller.id))
-        .orderBy(desc(directMessages.id))
-        .limit(200);
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ messages: rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) }, 200);
     });
 }

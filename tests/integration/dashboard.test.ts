@@ -220,7 +220,7 @@ describe('direct messages', () => {
     expect(rows.map((r) => r.column_name).sort()).toEqual(declared.sort());
   });
 
-  it('are mailed in the same transaction and readable by their member only', async () => {
+  it('are announced by mail in the same transaction and readable by their member only', async () => {
     const member = await newMember();
     const other = await newMember();
     const sent = await staff.agent.post(`/api/v1/dashboard/members/${member.id}/messages`, {
@@ -232,8 +232,12 @@ describe('direct messages', () => {
     const mails = (await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, member.email))).filter(
       (m) => m.kind !== 'agency-welcome',
     );
-    expect(mails).toEqual([expect.objectContaining({ subject: 'Votre dossier', kind: 'direct-message' })]);
-    expect(mails[0]?.textBody).toContain('Bonjour, votre entretien est confirmé.');
+    // A notice only (decision 121): neither the subject nor the body travels by mail.
+    expect(mails).toEqual([
+      expect.objectContaining({ subject: 'Un nouveau message vous attend dans votre espace', kind: 'message-notice-member' }),
+    ]);
+    expect(mails[0]?.textBody).not.toContain('votre entretien est confirmé');
+    expect(mails[0]?.textBody).not.toContain('Votre dossier');
 
     const mine = await member.agent.json<{ messages: { subject: string; body: string }[] }>(member.agent.get('/api/v1/user/messages'));
     expect(mine.messages).toEqual([expect.objectContaining({ subject: 'Votre dossier', body: 'Bonjour, votre entretien est confirmé.' })]);

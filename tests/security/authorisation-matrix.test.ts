@@ -141,6 +141,24 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/access-log': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },
   'GET /api/v1/dashboard/messages': { access: 'staff-aal2', request: () => ({}) },
+  // Two-way messages, unread counts, recipient search and templates (decision 121). A member writes,
+  // counts and marks read only their own conversation (the id comes from the session); staff mark
+  // read only what members wrote. Template `:id` is a member's uuid: past the guard the handler answers 400.
+  'POST /api/v1/user/messages': { access: 'member-only', request: () => ({ body: { body: '   ' } }) },
+  'GET /api/v1/user/messages/unread': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body).toEqual({ unread: 0 }),
+  },
+  'POST /api/v1/user/messages/read': { access: 'member-only', request: () => ({ body: {} }) },
+  'GET /api/v1/dashboard/messages/unread': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/messages/read': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'GET /api/v1/dashboard/member-search': { access: 'staff-aal2', request: () => ({ query: 'q=exemple' }) },
+  'GET /api/v1/dashboard/message-templates': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/message-templates': { access: 'staff-aal2', request: () => ({ body: { title: 'Essai', body: '{inconnu}' } }) },
+  'PUT /api/v1/dashboard/message-templates/:id': { access: 'staff-aal2', request: () => ({ body: { title: 'Essai', body: 'Bonjour' } }) },
+  'DELETE /api/v1/dashboard/message-templates/:id': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/message-templates/:id/fill': { access: 'staff-aal2', request: ({ target }) => ({ query: `memberId=${target}` }) },
   'GET /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({}) },
   'PUT /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({ body: { payInFull: 'neither' } }) },
   // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.

@@ -85,6 +85,14 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ disable: false, uid: victim.id }];
     case 'POST /api/v1/dashboard/members/:id/messages':
       return [{ subject: 'Bonjour', body: 'Un message de l’agence.' }];
+    case 'POST /api/v1/user/messages':
+      return [{ subject: 'Une question', body: 'Bonjour, une question sur mon dossier.' }, { body: 'Merci.' }];
+    case 'POST /api/v1/dashboard/message-templates':
+    case 'PUT /api/v1/dashboard/message-templates/:id':
+      return [
+        { title: 'Confirmation', subject: 'Votre entretien, {prenom}', body: 'Bonjour {prenom} {nom},\n{agence}' },
+        { title: 'Relance', body: 'Bonjour {prénom}' },
+      ];
     case 'PUT /api/v1/dashboard/settings/plans':
       return [{ payInFull: 'cash' }];
     case 'PATCH /api/v1/dashboard/leads/:id':

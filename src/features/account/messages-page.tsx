@@ -1,55 +1,143 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import * as styles from '#src/features/account/account.css.ts';
+import * as f from '#src/components/ui/field.css.ts';
+import * as chat from '#src/features/messages/messages.css.ts';
+import { messagesChanged } from '#src/features/messages/unread.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { textOf } from '#src/lib/form.ts';
+import { notify } from '#src/lib/notifications.ts';
 
 interface Message {
   id: number;
+  direction: 'to_member' | 'to_agency';
   subject: string;
   body: string;
   createdAt: string;
+  memberReadAt: string | null;
 }
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
-/** `/mon-compte/messages`: the messages the agency's staff sent the member (also e-mailed). */
+/**
+ * `/mon-compte/messages`: the conversation with the agency (decision 121). Opening the page marks
+ * the agency's messages read; the member replies or writes below. Mails only announce a message.
+ */
 export function MessagesPage() {
   const [messages, setMessages] = useState<Message[] | null>(null);
+  const [fresh, setFresh] = useState<Set<number>>(new Set());
   const [failed, setFailed] = useState(false);
+  const ids = { subject: useId(), body: useId() };
+  const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+
+  const load = useCallback(async () => {
+    const result = await send(api.user.messages.$get());
+    if (result.ok) setMessages(result.data.messages as Message[]);
+    else setFailed(true);
+    return result.ok ? (result.data.messages as Message[]) : null;
+  }, []);
 
   useEffect(() => {
     let alive = true;
-    send(api.user.messages.$get()).then((result) => {
-      if (!alive) return;
-      if (result.ok) setMessages(result.data.messages as Message[]);
-      else setFailed(true);
-    });
+    void (async () => {
+      const list = await load();
+      if (!alive || !list) return;
+      // What was unread when the page opened keeps a « Nouveau » mark for this visit.
+      const unread = list.filter((m) => m.direction === 'to_member' && m.memberReadAt === null).map((m) => m.id);
+      setFresh(new Set(unread));
+      if (unread.length > 0) {
+        const read = await send(api.user.messages.read.$post());
+        if (read.ok) messagesChanged();
+      }
+    })();
     return () => {
       alive = false;
     };
-  }, []);
+  }, [load]);
+
+  const onSubmit = handleSubmit(async (data): Promise<SubmitOutcome | undefined> => {
+    const body = textOf(data, 'body').trim();
+    if (!body) return { fieldErrors: { body: 'Message requis' } };
+    const result = await send(api.user.messages.$post({ json: { subject: textOf(data, 'subject').trim(), body } }));
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
+    formRef.current?.reset();
+    notify({ title: 'Message envoyé à l’agence.', description: 'Votre conseillère vous répondra ici.', variant: 'success' });
+    await load();
+    return undefined;
+  });
 
   return (
     <>
       <h1 className={styles.title}>Messages de l’agence</h1>
-      <p className={styles.text}>Les messages de votre conseillère, également envoyés par e-mail.</p>
+      <p className={styles.text}>
+        Votre conversation avec votre conseillère. Un e-mail vous prévient d’un nouveau message, sans en reproduire le contenu.
+      </p>
+      <section className={styles.panel} aria-labelledby="write-title">
+        <h2 id="write-title" className={styles.messageSubject}>
+          Écrire à l’agence
+        </h2>
+        <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-describedby="reply-alert">
+          <FormAlert tone="error" id="reply-alert">
+            {formError}
+          </FormAlert>
+          <div className={f.field}>
+            <label htmlFor={ids.subject} className={f.label}>
+              Objet (facultatif)
+            </label>
+            <input
+              id={ids.subject}
+              name="subject"
+              className={f.input}
+              maxLength={150}
+              aria-invalid={fieldErrors.subject ? true : undefined}
+            />
+            {fieldErrors.subject ? <p className={f.error}>{fieldErrors.subject}</p> : null}
+          </div>
+          <div className={f.field}>
+            <label htmlFor={ids.body} className={f.label}>
+              Votre message
+            </label>
+            <textarea
+              id={ids.body}
+              name="body"
+              className={`${f.input} ${chat.textarea}`}
+              maxLength={5000}
+              aria-invalid={fieldErrors.body ? true : undefined}
+            />
+            {fieldErrors.body ? <p className={f.error}>{fieldErrors.body}</p> : null}
+          </div>
+          <div>
+            <Button type="submit" loading={submitting} loadingText="Envoi…">
+              Envoyer
+            </Button>
+          </div>
+        </form>
+      </section>
       <div aria-live="polite" aria-busy={messages === null && !failed}>
         {failed && <p className={styles.text}>Vos messages n’ont pas pu être chargés. Réessayez dans un instant.</p>}
         {messages?.length === 0 && <p className={styles.text}>Vous n’avez pas encore de message.</p>}
         {messages && messages.length > 0 && (
-          <ol className={styles.messageList}>
-            {messages.map((message) => (
-              <li key={message.id} className={styles.panel}>
-                <article aria-labelledby={`message-${message.id}`}>
-                  <h2 id={`message-${message.id}`} className={styles.messageSubject}>
-                    {message.subject}
-                  </h2>
-                  <p className={styles.messageDate}>
-                    <time dateTime={message.createdAt}>{dateFormat.format(new Date(message.createdAt))}</time>
-                  </p>
-                  <p className={styles.messageBody}>{message.body}</p>
-                </article>
-              </li>
-            ))}
+          <ol className={chat.conversation} aria-label="Conversation, du plus récent au plus ancien">
+            {messages.map((message) => {
+              const mine = message.direction === 'to_agency';
+              return (
+                <li key={message.id} className={mine ? chat.fromMember : chat.fromAgency}>
+                  <article aria-labelledby={`message-${message.id}`}>
+                    <p className={chat.meta}>
+                      {mine ? 'Vous' : 'L’agence'} ·{' '}
+                      <time dateTime={message.createdAt}>{dateFormat.format(new Date(message.createdAt))}</time>
+                      {fresh.has(message.id) ? <span className={chat.newTag}>Nouveau</span> : null}
+                    </p>
+                    <h2 id={`message-${message.id}`} className={chat.subject}>
+                      {message.subject}
+                    </h2>
+                    <p className={chat.body}>{message.body}</p>
+                  </article>
+                </li>
+              );
+            })}
           </ol>
         )}
       </div>

@@ -129,3 +129,37 @@ export function changeLead(
 export function addLeadNote(id: string, body: string) {
   return send(api.dashboard.leads[':id'].notes.$post({ param: { id }, json: { body } }));
 }
+
+/** The recipient combobox: a few members matching a name or an address (decision 121). */
+export function searchMembers(q: string) {
+  return send(api.dashboard['member-search'].$get({ query: { q } }));
+}
+export type MemberHit = Ok<Awaited<ReturnType<typeof searchMembers>>>['items'][number];
+
+/** Marks what this member wrote to the agency as read by staff. */
+export function markMemberMessagesRead(memberId: string) {
+  return send(api.dashboard.members[':id'].messages.read.$post({ param: { id: memberId } }));
+}
+
+export function listTemplates() {
+  return send(api.dashboard['message-templates'].$get());
+}
+export type MessageTemplate = Ok<Awaited<ReturnType<typeof listTemplates>>>['templates'][number];
+export type TemplateDraft = { title: string; subject: string; body: string };
+
+export function createTemplate(draft: TemplateDraft) {
+  return send(api.dashboard['message-templates'].$post({ json: draft }));
+}
+
+export function updateTemplate(id: number, draft: TemplateDraft) {
+  return send(api.dashboard['message-templates'][':id'].$put({ param: { id: String(id) }, json: draft }));
+}
+
+export function deleteTemplate(id: number) {
+  return send(api.dashboard['message-templates'][':id'].$delete({ param: { id: String(id) } }));
+}
+
+/** A template with its placeholders filled from one member's data. */
+export function fillTemplate(id: number, memberId: string) {
+  return send(api.dashboard['message-templates'][':id'].fill.$get({ param: { id: String(id) }, query: { memberId } }));
+}

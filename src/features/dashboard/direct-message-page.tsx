@@ -3,63 +3,133 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
-import { type DirectMessage, listMembers, listMessages, type MemberSummary, sendMessage } from '#src/features/dashboard/dashboard-api.ts';
+import {
+  type DirectMessage,
+  fillTemplate,
+  listMessages,
+  listTemplates,
+  markMemberMessagesRead,
+  type MessageTemplate,
+  searchMembers,
+  sendMessage,
+} from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { textOf } from '#src/lib/form.ts';
+import { MemberCombobox, type MemberOption } from '#src/features/dashboard/member-combobox.tsx';
+import { MessageTemplatesPanel } from '#src/features/dashboard/message-templates-panel.tsx';
+import * as chat from '#src/features/messages/messages.css.ts';
+import { getStaffUnread, messagesChanged, unreadLabel } from '#src/features/messages/unread.ts';
 import { notify } from '#src/lib/notifications.ts';
 
 const route = getRouteApi('/dashboard/_staff/message-direct');
 
-/** `/dashboard/message-direct`: choose a member, write; the message is e-mailed and kept in their space. */
+type UnreadRow = Extract<Awaited<ReturnType<typeof getStaffUnread>>, { ok: true }>['data']['members'][number];
+
+const search = async (q: string): Promise<MemberOption[] | null> => {
+  const result = await searchMembers(q);
+  return result.ok ? result.data.items : null;
+};
+
+/**
+ * `/dashboard/message-direct`: the members' unread messages, a conversation with one member
+ * (opened = marked read on the staff side) and the reply form with the recipient combobox and
+ * the templates (decision 121). Only a notice without the content is mailed to the member.
+ */
 export function DirectMessagePage() {
   const { memberId } = route.useSearch();
   const navigate = route.useNavigate();
-  const ids = { search: useId(), member: useId(), subject: useId(), body: useId() };
-  const [query, setQuery] = useState('');
-  const [options, setOptions] = useState<MemberSummary[] | null>(null);
+  const ids = { template: useId(), subject: useId(), body: useId() };
+  const [member, setMember] = useState<MemberOption | null>(null);
   const [history, setHistory] = useState<DirectMessage[]>([]);
+  const [unread, setUnread] = useState<UnreadRow[] | null>(null);
+  const [templates, setTemplates] = useState<MessageTemplate[]>([]);
+  const [templateId, setTemplateId] = useState('');
+  const [subject, setSubject] = useState('');
+  const [body, setBody] = useState('');
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
-  // Members matching the search (the selected one stays available).
-  useEffect(() => {
-    let live = true;
-    const timer = setTimeout(() => {
-      void listMembers({ q: query.trim() || undefined, sort: 'email', dir: 'asc' }).then(
-        (result) => live && result.ok && setOptions(result.data.items),
-      );
-    }, 250);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [query]);
+  const loadTemplates = useCallback(async () => {
+    const result = await listTemplates();
+    if (result.ok) setTemplates(result.data.templates);
+  }, []);
+
+  const loadUnread = useCallback(async () => {
+    const result = await getStaffUnread();
+    if (result.ok) setUnread(result.data.members);
+  }, []);
 
   const loadHistory = useCallback(async (id: string | undefined) => {
     const result = await listMessages(id);
-    if (result.ok) setHistory(result.data.messages);
+    if (!result.ok) return;
+    setHistory(result.data.messages);
+    if (result.data.member) setMember(result.data.member);
   }, []);
-  useEffect(() => {
-    void loadHistory(memberId);
-  }, [memberId, loadHistory]);
 
-  const onSubmit = handleSubmit(async (data): Promise<SubmitOutcome | undefined> => {
+  useEffect(() => {
+    void loadTemplates();
+  }, [loadTemplates]);
+
+  // Opening a conversation marks what the member wrote as read (server side), then the counts follow.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      if (memberId) {
+        const marked = await markMemberMessagesRead(memberId);
+        if (marked.ok && marked.data.marked > 0 && live) messagesChanged();
+      } else setMember(null);
+      if (!live) return;
+      await Promise.all([loadHistory(memberId), loadUnread()]);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [memberId, loadHistory, loadUnread]);
+
+  const choose = (m: MemberOption) => {
+    setMember(m);
+    void navigate({ search: { memberId: m.id }, replace: true });
+  };
+
+  async function insertTemplate() {
+    if (!memberId) {
+      notify({
+        title: 'Choisissez d’abord le destinataire.',
+        description: 'Le modèle est rempli avec ses informations.',
+        variant: 'error',
+      });
+      return;
+    }
+    const result = await fillTemplate(Number(templateId), memberId);
+    if (!result.ok) {
+      notify({ title: 'Le modèle n’a pas pu être inséré.', description: result.error.message, variant: 'error' });
+      return;
+    }
+    setSubject(result.data.subject);
+    setBody(result.data.body);
+  }
+
+  const onSubmit = handleSubmit(async (): Promise<SubmitOutcome | undefined> => {
     if (!memberId) return { fieldErrors: { member: 'Choisissez un membre' } };
-    const body = textOf(data, 'body').trim();
-    if (!body) return { fieldErrors: { body: 'Message requis' } };
-    const result = await sendMessage(memberId, { subject: textOf(data, 'subject').trim(), body });
+    if (!body.trim()) return { fieldErrors: { body: 'Message requis' } };
+    const result = await sendMessage(memberId, { subject: subject.trim(), body: body.trim() });
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
-    formRef.current?.reset();
-    notify({ title: 'Message envoyé.', description: 'Il est envoyé par e-mail et visible dans l’espace du membre.', variant: 'success' });
+    setSubject('');
+    setBody('');
+    setTemplateId('');
+    notify({
+      title: 'Message envoyé.',
+      description: 'Il est visible dans l’espace du membre, qui reçoit un e-mail sans son contenu.',
+      variant: 'success',
+    });
     await loadHistory(memberId);
     return undefined;
   });
 
-  const selected = history[0]?.memberId === memberId ? history[0]?.memberEmail : options?.find((m) => m.id === memberId)?.email;
+  const who = member ? (member.name ?? member.email) : null;
 
   return (
     <div className={styles.page}>
-      <h1 className={styles.title}>Message direct</h1>
+      <h1 className={styles.title}>Messages</h1>
       <div className={styles.grid}>
         <section className={styles.card} aria-labelledby="write-title">
           <h2 id="write-title" className={styles.cardTitle}>
@@ -69,45 +139,37 @@ export function DirectMessagePage() {
             <FormAlert tone="error" id="message-alert">
               {formError}
             </FormAlert>
-            <label className={styles.control} htmlFor={ids.search}>
-              Rechercher un membre
-              <input
-                id={ids.search}
-                type="search"
-                className={styles.input}
-                placeholder="Rechercher un membre…"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-              />
-            </label>
-            <label className={styles.control} htmlFor={ids.member}>
-              Membre
-              {options && options.length === 0 && !memberId ? (
-                <span className={styles.muted} role="status">
-                  Aucun membre ne correspond à cette recherche.
-                </span>
-              ) : (
-                <select
-                  id={ids.member}
-                  className={styles.input}
-                  value={memberId ?? ''}
-                  aria-invalid={fieldErrors.member ? true : undefined}
-                  onChange={(e) => void navigate({ search: { memberId: e.target.value || undefined }, replace: true })}
-                >
-                  <option value="">Choisir…</option>
-                  {memberId && !options?.some((m) => m.id === memberId) ? <option value={memberId}>{selected ?? memberId}</option> : null}
-                  {(options ?? []).map((m) => (
-                    <option key={m.id} value={m.id}>
-                      {m.name ? `${m.name} — ${m.email}` : m.email}
-                    </option>
-                  ))}
-                </select>
-              )}
-              {fieldErrors.member ? <span className={styles.muted}>{fieldErrors.member}</span> : null}
-            </label>
+            <MemberCombobox selected={member} onSelect={choose} search={search} error={fieldErrors.member} />
+            {templates.length > 0 ? (
+              <div className={styles.filters}>
+                <label className={styles.control} htmlFor={ids.template}>
+                  Modèle
+                  <select id={ids.template} className={styles.input} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+                    <option value="">Choisir un modèle…</option>
+                    {templates.map((t) => (
+                      <option key={t.id} value={t.id}>
+                        {t.title}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <Button type="button" variant="secondary" disabled={!templateId} onClick={() => void insertTemplate()}>
+                  Insérer le modèle
+                </Button>
+              </div>
+            ) : null}
             <label className={styles.control} htmlFor={ids.subject}>
               Objet (facultatif)
-              <input id={ids.subject} name="subject" className={styles.input} maxLength={150} />
+              <input
+                id={ids.subject}
+                name="subject"
+                className={styles.input}
+                maxLength={150}
+                value={subject}
+                onChange={(e) => setSubject(e.target.value)}
+                aria-invalid={fieldErrors.subject ? true : undefined}
+              />
+              {fieldErrors.subject ? <span className={styles.muted}>{fieldErrors.subject}</span> : null}
             </label>
             <label className={styles.control} htmlFor={ids.body}>
               Message
@@ -116,6 +178,8 @@ export function DirectMessagePage() {
                 name="body"
                 className={styles.textarea}
                 maxLength={5000}
+                value={body}
+                onChange={(e) => setBody(e.target.value)}
                 aria-invalid={fieldErrors.body ? true : undefined}
               />
               {fieldErrors.body ? <span className={styles.muted}>{fieldErrors.body}</span> : null}
@@ -127,34 +191,81 @@ export function DirectMessagePage() {
             </div>
           </form>
         </section>
-        <section className={styles.card} aria-labelledby="history-title">
-          <h2 id="history-title" className={styles.cardTitle}>
-            {memberId ? `Historique${selected ? ` — ${selected}` : ''}` : 'Derniers messages'}
-          </h2>
-          {memberId ? (
-            <Link to="/dashboard/member/$memberId" params={{ memberId }}>
-              Voir la fiche du membre
-            </Link>
-          ) : null}
-          {history.length === 0 ? (
-            <p className={styles.muted}>Aucun message.</p>
-          ) : (
-            <ul className={styles.messages} aria-label="Messages envoyés">
-              {history.map((m) => (
-                <li key={m.id} className={styles.message}>
-                  <p className={styles.muted}>
-                    <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time> · à {m.memberEmail} · par {m.authorEmail ?? 'l’équipe'}
-                  </p>
-                  <p>
-                    <strong>{m.subject}</strong>
-                  </p>
-                  <p className={styles.pre}>{m.body}</p>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        {memberId ? (
+          <section className={styles.card} aria-labelledby="history-title">
+            <h2 id="history-title" className={styles.cardTitle}>
+              {who ? `Conversation avec ${who}` : 'Conversation'}
+            </h2>
+            <p>
+              <Link to="/dashboard/member/$memberId" params={{ memberId }}>
+                Voir la fiche du membre
+              </Link>
+              {' · '}
+              <Link to="/dashboard/message-direct" search={{}}>
+                Tous les messages
+              </Link>
+            </p>
+            <Conversation messages={history} />
+          </section>
+        ) : (
+          <div className={styles.page}>
+            <section className={styles.card} aria-labelledby="unread-title">
+              <h2 id="unread-title" className={styles.cardTitle}>
+                Messages non lus
+              </h2>
+              {unread === null ? null : unread.length === 0 ? (
+                <p className={styles.muted}>Aucun message de membre en attente de lecture.</p>
+              ) : (
+                <ul className={styles.messages} aria-label="Membres ayant écrit">
+                  {unread.map((row) => (
+                    <li key={row.memberId} className={`${styles.message} ${chat.wrap}`}>
+                      <Link to="/dashboard/message-direct" search={{ memberId: row.memberId }}>
+                        {row.name ?? row.email}
+                      </Link>{' '}
+                      — {unreadLabel(row.unread)}
+                      {row.lastAt ? (
+                        <span className={styles.muted}>
+                          {' '}
+                          · dernier le <time dateTime={row.lastAt}>{formatDate(row.lastAt)}</time>
+                        </span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+            <section className={styles.card} aria-labelledby="history-title">
+              <h2 id="history-title" className={styles.cardTitle}>
+                Derniers messages
+              </h2>
+              <Conversation messages={history} showMember />
+            </section>
+          </div>
+        )}
       </div>
+      <MessageTemplatesPanel templates={templates} onChanged={loadTemplates} />
     </div>
+  );
+}
+
+function Conversation({ messages, showMember = false }: { messages: DirectMessage[]; showMember?: boolean }) {
+  if (messages.length === 0) return <p className={styles.muted}>Aucun message.</p>;
+  return (
+    <ol className={chat.conversation} aria-label="Messages, du plus récent au plus ancien">
+      {messages.map((m) => {
+        const fromMember = m.direction === 'to_agency';
+        return (
+          <li key={m.id} className={fromMember ? chat.fromMember : chat.fromAgency}>
+            <p className={chat.meta}>
+              {fromMember ? `Message du membre${showMember ? ` (${m.memberEmail})` : ''}` : `L’agence, par ${m.authorEmail ?? 'l’équipe'}`}
+              {!fromMember && showMember ? ` à ${m.memberEmail}` : ''} · <time dateTime={m.createdAt}>{formatDate(m.createdAt)}</time>
+              {fromMember ? (m.staffReadAt ? '' : ' · non lu') : m.memberReadAt ? ' · lu par le membre' : ' · pas encore lu par le membre'}
+            </p>
+            <p className={chat.subject}>{m.subject}</p>
+            <p className={chat.body}>{m.body}</p>
+          </li>
+        );
+      })}
+    </ol>
   );
 }

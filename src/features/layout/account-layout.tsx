@@ -2,10 +2,13 @@ import { Link, Outlet } from '@tanstack/react-router';
 import * as styles from '#src/features/layout/layouts.css.ts';
 import { SiteFooter } from '#src/features/layout/site-footer.tsx';
 import { SiteHeader } from '#src/features/layout/site-header.tsx';
+import { UnreadBadge } from '#src/features/messages/unread-badge.tsx';
+import { useMemberUnread } from '#src/features/messages/unread.ts';
 import { container } from '#src/styles/global.css.ts';
 
 /** Member area (`/mon-compte/*`, guarded): the site header, the account menu and the page. */
 export function AccountLayout() {
+  const unread = useMemberUnread();
   return (
     <div className={styles.shell}>
       <SiteHeader />
@@ -33,6 +36,7 @@ export function AccountLayout() {
             <li>
               <Link to="/mon-compte/messages" className={styles.accountNavLink}>
                 Messages
+                <UnreadBadge count={unread} />
               </Link>
             </li>
             <li>

@@ -2,6 +2,8 @@ import { Link, Outlet } from '@tanstack/react-router';
 import { useSignOut } from '#src/features/auth/api/sign-out.ts';
 import * as styles from '#src/features/layout/layouts.css.ts';
 import { BRAND_NAME } from '#src/features/layout/navigation.ts';
+import { UnreadBadge } from '#src/features/messages/unread-badge.tsx';
+import { useStaffUnread } from '#src/features/messages/unread.ts';
 import { container } from '#src/styles/global.css.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
@@ -38,7 +40,8 @@ export function DashboardLayout() {
                   </li>
                   <li>
                     <Link to="/dashboard/message-direct" className={styles.dashLink}>
-                      Message direct
+                      Messages
+                      <StaffUnreadBadge />
                     </Link>
                   </li>
                   <li>
@@ -70,4 +73,9 @@ export function DashboardLayout() {
       </main>
     </div>
   );
+}
+
+/** Members' messages no one on the staff has opened (asked only once the staff menu shows). */
+function StaffUnreadBadge() {
+  return <UnreadBadge count={useStaffUnread()} />;
 }

@@ -18,6 +18,7 @@ export const E2E_STAFF_NAMES = [
   'follow-up',
   'colleague',
   'team-admin',
+  'messages',
 ] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** Display names where a spec shows them on screen (the key otherwise). */

@@ -10,5 +10,5 @@ const SearchSchema = (search: Record<string, unknown>): { memberId?: string } =>
 
 export const Route = createFileRoute('/dashboard/_staff/message-direct')({
   validateSearch: SearchSchema,
-  component: titled('Message direct — Union Sincère', DirectMessagePage),
+  component: titled('Messages — Union Sincère', DirectMessagePage),
 });
