@@ -34,13 +34,21 @@ const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
 
-const topStates = [...stepIds, 'membre-actif', ...contractEndStates, 'desactive'] as const satisfies readonly TopState[];
+const topStates = [
+  ...stepIds,
+  'membre-actif',
+  'resiliation-demandee',
+  ...contractEndStates,
+  'desactive',
+] as const satisfies readonly TopState[];
 const topLabels: Record<TopState, string> = {
   ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
   'membre-actif': 'Membre actif',
   renonce: stateLabels.renonce,
   retracte: stateLabels.retracte,
   'contrat-termine': stateLabels['contrat-termine'],
+  'resiliation-demandee': stateLabels['resiliation-demandee'],
+  resilie: stateLabels.resilie,
   desactive: 'Compte désactivé',
 };
 
