@@ -231,7 +231,7 @@ function redact(update: UpdatePayload): Record<string, unknown> {
   const { context } = update;
   if (context === 'profil' || context === 'questionnaire') return { context, fields: Object.keys(update).filter((k) => k !== 'context') };
   // The explanation of a termination may reveal health data: it is kept in contract_terminations only (decision 119).
-  if (context === 'terminate') return { context, reason: update.reason, proof: update.proof ? true : false };
+  if (context === 'terminate') return { context, reason: update.reason, proof: Boolean(update.proof) };
   return update as unknown as Record<string, unknown>;
 }
 

@@ -88,14 +88,27 @@ async function matchProfileOf(memberId: string) {
   return result.rows[0];
 }
 
-const REQUEST = { context: 'terminate', reason: 'demenagement', explanation: 'Je pars vivre au Canada pour mon travail.', proof: 'Contrat de travail à Montréal' };
+const REQUEST = {
+  context: 'terminate',
+  reason: 'demenagement',
+  explanation: 'Je pars vivre au Canada pour mon travail.',
+  proof: 'Contrat de travail à Montréal',
+};
 
 async function staffRights(memberId: string) {
   return staff.agent.json<{
     member: { state: string };
     rights: {
       refunds: { amountCents: number; dueBy: string; done: boolean }[];
-      termination: { reasonLabel: string; explanation: string; proof: string | null; dueBy: string; pending: boolean; statusLabel: string; refusalReason: string | null } | null;
+      termination: {
+        reasonLabel: string;
+        explanation: string;
+        proof: string | null;
+        dueBy: string;
+        pending: boolean;
+        statusLabel: string;
+        refusalReason: string | null;
+      } | null;
     };
   }>(staff.agent.get(`/api/v1/dashboard/members/${memberId}`));
 }
@@ -162,14 +175,19 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect(notes).toHaveLength(rows.length);
     for (const note of notes) {
       const refund = rows.find((r) => r.id === note.refundId);
-      const [invoice] = await product.database.db.select().from(invoices).where(eq(invoices.checkoutSessionId, refund?.checkoutSessionId ?? ''));
+      const [invoice] = await product.database.db
+        .select()
+        .from(invoices)
+        .where(eq(invoices.checkoutSessionId, refund?.checkoutSessionId ?? ''));
       expect(note.invoiceNumber).toBe(invoice?.number);
       expect(note.number).toMatch(/^AV-\d{4}-\d{5}$/);
       expect(note.amountCents).toBe(refund?.amountCents);
       expect(Buffer.from(note.pdf).subarray(0, 5).toString()).toBe('%PDF-');
     }
     // Listed and downloadable by the member and staff; another member gets 404.
-    const list = await member.agent.json<{ creditNotes: { number: string; amountCents: number }[] }>(member.agent.get('/api/v1/user/credit-notes'));
+    const list = await member.agent.json<{ creditNotes: { number: string; amountCents: number }[] }>(
+      member.agent.get('/api/v1/user/credit-notes'),
+    );
     expect(list.creditNotes.map((c) => c.number).sort()).toEqual(notes.map((c) => c.number).sort());
     const first = notes[0]?.number ?? '';
     const mine = await member.agent.get(`/api/v1/user/credit-notes/${first}.pdf`);
@@ -201,7 +219,11 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect((await send(member.agent, { ...REQUEST, reason: 'maladie-invalidite', proof: undefined })).status).toBe(200);
     // A refusal without a reason is refused.
     expect((await send(staff.agent, { context: 'terminate_no', uid: member.id, reason: '' })).status).toBe(400);
-    const refused = await send(staff.agent, { context: 'terminate_no', uid: member.id, reason: 'Aucun justificatif médical n’a été fourni.' });
+    const refused = await send(staff.agent, {
+      context: 'terminate_no',
+      uid: member.id,
+      reason: 'Aucun justificatif médical n’a été fourni.',
+    });
     expect(refused.status, JSON.stringify(refused.body)).toBe(200);
     expect(refused.body.state).toBe('membre-actif');
     expect(await product.database.db.select().from(refunds).where(eq(refunds.memberId, member.id))).toHaveLength(0);

@@ -49,12 +49,26 @@ describe('credit note numbers', () => {
   it('50 refunds recorded at once get AV-2026-00001…00050, no gap, each linked to its invoice, one mail each', async () => {
     const db = database.db;
     const ids = Array.from({ length: 50 }, () => randomUUID());
-    await db.insert(members).values(
-      ids.map((id, i) => ({ id, email: `avoir.${i}@example.fr`, gender: 'femme', onboarding: {}, contract: { fullName: `Membre ${i}` } })),
-    );
+    await db
+      .insert(members)
+      .values(
+        ids.map((id, i) => ({
+          id,
+          email: `avoir.${i}@example.fr`,
+          gender: 'femme',
+          onboarding: {},
+          contract: { fullName: `Membre ${i}` },
+        })),
+      );
     const paidAt = new Date('2026-06-15T10:00:00Z');
     for (const [i, id] of ids.entries())
-      await recordCheckoutEvent(db, config, { id: `evt_avoir_${i}`, type: 'checkout.session.completed', livemode: false }, session(`cs_test_avoir_${i}`, id), paidAt);
+      await recordCheckoutEvent(
+        db,
+        config,
+        { id: `evt_avoir_${i}`, type: 'checkout.session.completed', livemode: false },
+        session(`cs_test_avoir_${i}`, id),
+        paidAt,
+      );
     const now = new Date('2026-08-20T10:00:00Z');
     const numbers = await Promise.all(
       ids.map((id, i) =>
@@ -86,12 +100,17 @@ describe('credit note numbers', () => {
     for (const note of notes) expect(note.invoiceNumber).toBe(invoiceRows.find((r) => r.memberId === note.memberId)?.number);
     const [counter] = await db.select().from(creditNoteCounters).where(eq(creditNoteCounters.year, 2026));
     expect(counter?.lastNumber).toBe(50);
-    const mails = await db.select({ attachments: mailOutbox.attachments }).from(mailOutbox).where(eq(mailOutbox.kind, 'agency-credit-note'));
+    const mails = await db
+      .select({ attachments: mailOutbox.attachments })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.kind, 'agency-credit-note'));
     expect(mails).toHaveLength(50);
     expect(mails.every((m) => m.attachments?.[0]?.filename.startsWith('avoir-AV-2026-'))).toBe(true);
     // A second issue for the same refund adds nothing.
     const first = notes[0];
-    expect(await db.transaction((tx) => issueCreditNote(tx, { refundId: first?.refundId ?? 0, agency: config.agency, site, now }))).toBeNull();
+    expect(
+      await db.transaction((tx) => issueCreditNote(tx, { refundId: first?.refundId ?? 0, agency: config.agency, site, now })),
+    ).toBeNull();
     expect(await db.select().from(creditNotes)).toHaveLength(50);
   });
 
