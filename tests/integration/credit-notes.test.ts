@@ -49,17 +49,15 @@ describe('credit note numbers', () => {
   it('50 refunds recorded at once get AV-2026-00001…00050, no gap, each linked to its invoice, one mail each', async () => {
     const db = database.db;
     const ids = Array.from({ length: 50 }, () => randomUUID());
-    await db
-      .insert(members)
-      .values(
-        ids.map((id, i) => ({
-          id,
-          email: `avoir.${i}@example.fr`,
-          gender: 'femme',
-          onboarding: {},
-          contract: { fullName: `Membre ${i}` },
-        })),
-      );
+    await db.insert(members).values(
+      ids.map((id, i) => ({
+        id,
+        email: `avoir.${i}@example.fr`,
+        gender: 'femme',
+        onboarding: {},
+        contract: { fullName: `Membre ${i}` },
+      })),
+    );
     const paidAt = new Date('2026-06-15T10:00:00Z');
     for (const [i, id] of ids.entries())
       await recordCheckoutEvent(
