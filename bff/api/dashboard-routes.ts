@@ -1,4 +1,4 @@
-import { contractRightsView } from '#bff/contract/contract-rights.ts';
+import { contractRightsView, latestTerminationOf } from '#bff/contract/contract-rights.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
@@ -33,13 +33,21 @@ const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
 
-const topStates = [...stepIds, 'membre-actif', ...contractEndStates, 'desactive'] as const satisfies readonly TopState[];
+const topStates = [
+  ...stepIds,
+  'membre-actif',
+  'resiliation-demandee',
+  ...contractEndStates,
+  'desactive',
+] as const satisfies readonly TopState[];
 const topLabels: Record<TopState, string> = {
   ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
   'membre-actif': 'Membre actif',
   renonce: stateLabels.renonce,
   retracte: stateLabels.retracte,
   'contrat-termine': stateLabels['contrat-termine'],
+  'resiliation-demandee': stateLabels['resiliation-demandee'],
+  resilie: stateLabels.resilie,
   desactive: 'Compte désactivé',
 };
 
@@ -251,11 +259,12 @@ export function dashboardRoutes(deps: ApiDeps) {
       });
       const now = deps.clock.now().getTime();
       const record = recordOf(row);
-      const [payments, meetings, events, memberRefunds] = await Promise.all([
+      const [payments, meetings, events, memberRefunds, termination] = await Promise.all([
         db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
         db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
         db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
         refundsOf(db, row.id),
+        latestTerminationOf(db, row.id),
       ]);
       const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
       const actors =
@@ -297,7 +306,7 @@ export function dashboardRoutes(deps: ApiDeps) {
           })),
           actions: staffActions(record, now),
           // The member's rights and the term (decision 118): dates, deadlines and refunds owed.
-          rights: contractRightsView(record, memberRefunds),
+          rights: contractRightsView(record, memberRefunds, termination),
           events: events.map((e) => ({
             id: e.id,
             at: e.createdAt.toISOString(),

@@ -99,7 +99,9 @@ export function userRoutes(deps: ApiDeps) {
         });
         deps.mailQueued();
         // A withdrawal's refund, recorded with it, is carried out now (decision 118); a failure stays pending for the job.
-        if ((input as { context?: unknown }).context === 'withdraw')
+        const context = (input as { context?: unknown }).context;
+        // …and an accepted termination's (decision 119).
+        if (context === 'withdraw' || context === 'terminate_ok')
           await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: applied.row.id });
         // A withdrawal stops a monthly plan's subscription at the provider (decision 120).
         if ((input as { context?: unknown }).context === 'withdraw')

@@ -1,11 +1,27 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Transaction } from '#bff/db/database.ts';
+import { contractTerminations } from '#bff/db/credit-notes-schema.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
-import { type AgencyMailSite, renunciationConfirmedMail, withdrawalConfirmedMail } from '#bff/mail/agency-mails.ts';
+import {
+  type AgencyMailSite,
+  renunciationConfirmedMail,
+  terminationConfirmedMail,
+  terminationRefusedMail,
+  terminationRequestedMail,
+  withdrawalConfirmedMail,
+} from '#bff/mail/agency-mails.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
-import { recordWithdrawalRefunds } from '#bff/payments/refunds.ts';
+import { recordTerminationRefunds, recordWithdrawalRefunds } from '#bff/payments/refunds.ts';
+import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
+import { DEMO_AGENCY_IDENTITY, type AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
-import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import {
+  subscriptionPaymentOpensAt,
+  termEndsAtMs,
+  terminationRefundDueByMs,
+  withdrawalPeriodEndsAt,
+} from '#machines/onboarding/periods.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
@@ -16,11 +32,25 @@ import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
  */
 export async function contractRightsHook(
   tx: Transaction,
-  input: { update: UpdatePayload; previous: OnboardingRecord; row: MemberRow; now: Date; site: AgencyMailSite | undefined },
+  input: {
+    update: UpdatePayload;
+    previous: OnboardingRecord;
+    row: MemberRow;
+    now: Date;
+    site: AgencyMailSite | undefined;
+    /** The agency's identity on credit notes (the configured one; the demo one only where none is passed: unit tests). */
+    agency?: AgencyIdentity | undefined;
+    actorId?: string | null;
+  },
 ): Promise<void> {
   const { update, previous, row, now, site } = input;
-  if (update.context !== 'renounce' && update.context !== 'withdraw') return;
+  const creditNote = { agency: input.agency ?? site?.agency ?? DEMO_AGENCY_IDENTITY, site };
   const to = { to: row.email, firstName: firstNameOf(row.profile) };
+  if (update.context === 'terminate' || update.context === 'terminate_ok' || update.context === 'terminate_no') {
+    await terminationHook(tx, { ...input, creditNote, to });
+    return;
+  }
+  if (update.context !== 'renounce' && update.context !== 'withdraw') return;
   const contract = previous.subscriptionDate ?? 'sans-date';
   if (update.context === 'renounce') {
     if (site) {
@@ -29,7 +59,7 @@ export async function contractRightsHook(
     }
     return;
   }
-  const refund = await recordWithdrawalRefunds(tx, { memberId: row.id, record: previous, now });
+  const refund = await recordWithdrawalRefunds(tx, { memberId: row.id, record: previous, now, creditNote });
   if (site) {
     const mail = withdrawalConfirmedMail(site, to, {
       at: now,
@@ -38,6 +68,85 @@ export async function contractRightsHook(
       refundBy: refund.dueBy,
     });
     await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${contract}`);
+  }
+}
+
+/**
+ * Termination for a legitimate reason (R224-2, decision 119), in the event's transaction: the
+ * request is recorded with its reason, explanation and proof (here, not in the event log); staff's
+ * acceptance records the refund owed (pro rata until the request, due two months after it) with
+ * its credit notes; a refusal keeps the staff's reason. Each sends its mail once per request.
+ */
+async function terminationHook(
+  tx: Transaction,
+  input: {
+    update: UpdatePayload;
+    previous: OnboardingRecord;
+    row: MemberRow;
+    now: Date;
+    site: AgencyMailSite | undefined;
+    actorId?: string | null;
+    creditNote: { agency: AgencyIdentity; site: AgencyMailSite | undefined };
+    to: { to: string; firstName: string | null | undefined };
+  },
+): Promise<void> {
+  const { update, previous, row, now, site, to } = input;
+  if (update.context === 'terminate') {
+    const dueBy = new Date(terminationRefundDueByMs(now.getTime()));
+    await tx.insert(contractTerminations).values({
+      memberId: row.id,
+      requestedAt: now,
+      reason: update.reason,
+      explanation: update.explanation,
+      proof: update.proof ? update.proof : null,
+      dueBy,
+    });
+    if (site) {
+      const mail = terminationRequestedMail(site, to, { at: now, reasonLabel: terminationReasonLabels[update.reason], dueBy });
+      await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${now.toISOString()}`);
+    }
+    return;
+  }
+  const [request] = await tx
+    .select()
+    .from(contractTerminations)
+    .where(and(eq(contractTerminations.memberId, row.id), isNull(contractTerminations.decision)))
+    .orderBy(desc(contractTerminations.requestedAt))
+    .limit(1);
+  // The chart accepted the decision, so a request is pending; its row is written with it.
+  if (!request) throw new Error(`no pending termination request for member ${row.id}`);
+  const key = request.requestedAt.toISOString();
+  if (update.context === 'terminate_no') {
+    await tx
+      .update(contractTerminations)
+      .set({ decision: 'refused', decidedAt: now, decidedBy: input.actorId ?? null, refusalReason: update.reason })
+      .where(eq(contractTerminations.id, request.id));
+    if (site) {
+      const mail = terminationRefusedMail(site, to, { requestedAt: request.requestedAt, reason: update.reason });
+      await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${key}`);
+    }
+    return;
+  }
+  await tx
+    .update(contractTerminations)
+    .set({ decision: 'accepted', decidedAt: now, decidedBy: input.actorId ?? null })
+    .where(eq(contractTerminations.id, request.id));
+  const refund = await recordTerminationRefunds(tx, {
+    memberId: row.id,
+    record: previous,
+    requestedAt: request.requestedAt,
+    now,
+    creditNote: input.creditNote,
+  });
+  if (site) {
+    const mail = terminationConfirmedMail(site, to, {
+      at: now,
+      requestedAt: request.requestedAt,
+      refundCents: refund.refundCents,
+      keptCents: refund.keptCents,
+      refundBy: refund.dueBy,
+    });
+    await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${key}`);
   }
 }
 
@@ -52,11 +161,51 @@ export interface ContractRightsView {
   renouncedAt: string | null;
   withdrawnAt: string | null;
   refunds: { amountCents: number; requestedAt: string; dueBy: string; done: boolean; completedAt: string | null; keptCents: number }[];
+  /** The latest termination request for a legitimate reason (decision 119), in words; null when none. */
+  termination: TerminationView | null;
+}
+
+export interface TerminationView {
+  requestedAt: string;
+  reasonLabel: string;
+  explanation: string;
+  proof: string | null;
+  /** Staff decide, and the refund is made, by then (two months after the request). */
+  dueBy: string;
+  /** « En attente de décision », « Acceptée », « Refusée ». */
+  statusLabel: string;
+  pending: boolean;
+  decidedAt: string | null;
+  refusalReason: string | null;
+}
+
+/** A member's latest termination request (decision 119), for the rights card. */
+export async function latestTerminationOf(tx: Pick<Transaction, 'select'>, memberId: string): Promise<TerminationView | null> {
+  const [row] = await tx
+    .select()
+    .from(contractTerminations)
+    .where(eq(contractTerminations.memberId, memberId))
+    .orderBy(desc(contractTerminations.requestedAt))
+    .limit(1);
+  if (!row) return null;
+  const labels: Readonly<Record<string, string>> = terminationReasonLabels;
+  return {
+    requestedAt: row.requestedAt.toISOString(),
+    reasonLabel: labels[row.reason] ?? 'Autre motif grave',
+    explanation: row.explanation,
+    proof: row.proof,
+    dueBy: row.dueBy.toISOString(),
+    statusLabel: row.decision === 'accepted' ? 'Acceptée' : row.decision === 'refused' ? 'Refusée' : 'En attente de décision',
+    pending: row.decision === null,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    refusalReason: row.refusalReason,
+  };
 }
 
 export function contractRightsView(
   record: OnboardingRecord,
   refunds: { amountCents: number; requestedAt: Date; dueBy: Date; status: string; completedAt: Date | null; keptCents: number }[],
+  termination: TerminationView | null = null,
 ): ContractRightsView {
   const iso = (ms: number | null) => (ms === null ? null : toIsoInstant(ms));
   const signed = record.subscriptionDate;
@@ -75,5 +224,6 @@ export function contractRightsView(
       completedAt: r.completedAt?.toISOString() ?? null,
       keptCents: r.keptCents,
     })),
+    termination,
   };
 }

@@ -3,7 +3,7 @@ import { customType, integer, jsonb, pgTable, text, timestamp, uuid } from 'driz
 
 /** Tables of invoices (migration `0011_invoices.sql`, decision 110). */
 
-const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | Buffer | string }>({
+export const bytea = customType<{ data: Uint8Array; driverData: Uint8Array | Buffer | string }>({
   dataType: () => 'bytea',
   fromDriver: (value) => {
     if (typeof value === 'string') return new Uint8Array(Buffer.from(value.replace(/^\\x/, ''), 'hex'));

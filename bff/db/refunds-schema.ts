@@ -5,7 +5,7 @@ export const refunds = pgTable('refunds', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   memberId: uuid('member_id').notNull(),
   checkoutSessionId: text('checkout_session_id').notNull(),
-  reason: text('reason').$type<'withdrawal'>().notNull(),
+  reason: text('reason').$type<'withdrawal' | 'termination'>().notNull(),
   amountCents: integer('amount_cents').notNull(),
   currency: text('currency').notNull(),
   paidCents: integer('paid_cents').notNull(),

@@ -148,6 +148,8 @@ const ineligibilityOfReason: Record<UnavailableReason, IneligibilityCode> = {
   efface: 'compte-efface',
   desactive: 'compte-desactive',
   'contrat-termine': 'contrat-termine',
+  // A termination asked (decision 119): the contract is ending, no new introduction.
+  'resiliation-demandee': 'contrat-termine',
   'pas-encore-actif': 'pas-encore-actif',
   'profil-incomplet': 'pas-encore-actif',
   'consentement-absent': 'consentement-retire',

@@ -6,6 +6,7 @@ import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { invoiceFileName, invoicePdfOf, invoicesOf } from '#bff/invoices/invoices.ts';
+import { creditNoteFileName, creditNotePdfOf, creditNotesOf } from '#bff/invoices/credit-notes.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -27,6 +28,32 @@ function numberOf(file: string): string {
   return parsed.output;
 }
 
+/** Credit notes (decision 119): `AV-AAAA-NNNNN.pdf`. */
+const CreditNoteFileSchema = v.pipe(
+  v.string(),
+  v.regex(/^AV-\d{4}-\d{5}\.pdf$/, 'Numéro d’avoir invalide (attendu : AV-AAAA-NNNNN.pdf).'),
+  v.transform((file) => file.slice(0, -'.pdf'.length)),
+);
+
+function creditNoteNumberOf(file: string): string {
+  const parsed = v.safeParse(CreditNoteFileSchema, file);
+  if (!parsed.success) throw validationError(parsed.issues, 'Numéro d’avoir invalide.');
+  return parsed.output;
+}
+
+const CREDIT_NOTE_NOT_FOUND = () => new ApiError(404, 'CREDIT_NOTE_NOT_FOUND', 'Avoir introuvable.');
+
+type CreditNoteListRow = Awaited<ReturnType<typeof creditNotesOf>>[number];
+function creditNoteView(rows: CreditNoteListRow[]) {
+  return rows.map((row) => ({
+    number: row.number,
+    invoiceNumber: row.invoiceNumber,
+    label: row.reason === 'termination' ? 'Remboursement — résiliation pour motif légitime' : 'Remboursement — rétractation',
+    amountCents: row.amountCents,
+    issuedAt: row.issuedAt.toISOString(),
+  }));
+}
+
 const NOT_FOUND = () => new ApiError(404, 'INVOICE_NOT_FOUND', 'Facture introuvable.');
 
 type InvoiceListRow = Awaited<ReturnType<typeof invoicesOf>>[number];
@@ -41,9 +68,9 @@ function listView(rows: InvoiceListRow[]) {
   }));
 }
 
-function pdfAnswer(c: Context, number: string, pdf: Uint8Array) {
+function pdfAnswer(c: Context, number: string, pdf: Uint8Array, fileName = invoiceFileName(number)) {
   c.header('Content-Type', 'application/pdf');
-  c.header('Content-Disposition', `inline; filename="${invoiceFileName(number)}"`);
+  c.header('Content-Disposition', `inline; filename="${fileName}"`);
   c.header('Cache-Control', 'private, no-store');
   c.header('X-Content-Type-Options', 'nosniff');
   return c.body(pdf as Uint8Array<ArrayBuffer>, 200);
@@ -86,5 +113,31 @@ export function invoiceRoutes(deps: ApiDeps) {
       const pdf = await invoicePdfOf(db, memberId, number);
       if (!pdf) throw NOT_FOUND();
       return pdfAnswer(c, number, pdf);
+    })
+    .get('/user/credit-notes', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      c.header('Cache-Control', 'private, no-store');
+      if (caller.role === 'staff') throw CREDIT_NOTE_NOT_FOUND();
+      return c.json({ creditNotes: creditNoteView(await creditNotesOf(db, caller.id)) }, 200);
+    })
+    .get('/user/credit-notes/:file', async (c) => {
+      const caller = await requireCaller(c, guardDeps);
+      if (caller.role === 'staff') throw CREDIT_NOTE_NOT_FOUND();
+      const number = creditNoteNumberOf(c.req.param('file'));
+      const pdf = await creditNotePdfOf(db, caller.id, number);
+      if (!pdf) throw CREDIT_NOTE_NOT_FOUND();
+      return pdfAnswer(c, number, pdf, creditNoteFileName(number));
+    })
+    .get('/dashboard/members/:id/credit-notes', staffOnly, async (c) => {
+      const memberId = await memberOf(c.req.param('id'));
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ creditNotes: creditNoteView(await creditNotesOf(db, memberId)) }, 200);
+    })
+    .get('/dashboard/members/:id/credit-notes/:file', staffOnly, async (c) => {
+      const memberId = await memberOf(c.req.param('id'));
+      const number = creditNoteNumberOf(c.req.param('file'));
+      const pdf = await creditNotePdfOf(db, memberId, number);
+      if (!pdf) throw CREDIT_NOTE_NOT_FOUND();
+      return pdfAnswer(c, number, pdf, creditNoteFileName(number));
     });
 }

@@ -11,7 +11,10 @@ import {
   renunciationConfirmedMail,
   renunciationPeriodOverMail,
   termEndingMail,
+  creditNoteMail,
   terminationConfirmedMail,
+  terminationRefusedMail,
+  terminationRequestedMail,
   welcomeMail,
   withdrawalConfirmedMail,
   withdrawalPeriodOverMail,
@@ -59,7 +62,32 @@ const cases: [string, OutgoingMail, RegExp][] = [
   ['term ending 7', termEndingMail(site, to, { endsAt, daysBefore: 7 }), /prend fin le 26 novembre 2027/],
   ['renunciation confirmed', renunciationConfirmedMail(site, to, { at }), /renonciation au contrat/],
   ['withdrawal confirmed', withdrawalConfirmedMail(site, to, { at }), /droit de rétractation/],
-  ['termination confirmed', terminationConfirmedMail(site, to, { at, effectiveAt: endsAt }), /prend fin le 26 novembre 2027/],
+  [
+    'termination requested',
+    terminationRequestedMail(site, to, { at, reasonLabel: 'Déménagement', dueBy: endsAt }),
+    /répond au plus tard le 26 novembre 2027/,
+  ],
+  [
+    'termination confirmed',
+    terminationConfirmedMail(site, to, { at, requestedAt: at, refundCents: 95_120, keptCents: 23_780, refundBy: endsAt }),
+    /Nous vous remboursons 951,20\s€ au plus tard le 26 novembre 2027/,
+  ],
+  [
+    'termination refused',
+    terminationRefusedMail(site, to, { requestedAt: at, reason: 'Le justificatif ne montre pas de déménagement.' }),
+    /Le justificatif ne montre pas de déménagement\./,
+  ],
+  [
+    'credit note',
+    creditNoteMail(site, to, {
+      number: 'AV-2026-00001',
+      amountCents: 1000,
+      invoiceNumber: '2026-000001',
+      pdf: new Uint8Array([37, 80]),
+      fileName: 'avoir-AV-2026-00001.pdf',
+    }),
+    /avoir n° AV-2026-00001 de 10,00\s€, sur la facture n° 2026-000001/,
+  ],
 ];
 
 describe('agency mails (decision 111)', () => {

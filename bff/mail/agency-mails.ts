@@ -30,7 +30,10 @@ export const agencyMailKinds = [
   'agency-term-ended',
   'agency-renunciation-confirmed',
   'agency-withdrawal-confirmed',
+  'agency-termination-requested',
   'agency-termination-confirmed',
+  'agency-termination-refused',
+  'agency-credit-note',
 ] as const;
 export type AgencyMailKind = (typeof agencyMailKinds)[number];
 
@@ -282,10 +285,77 @@ export function withdrawalConfirmedMail(
   ]);
 }
 
-/** Confirmation that the member terminated the contract (no trigger yet). */
-export function terminationConfirmedMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date; effectiveAt: Date }): OutgoingMail {
-  return layout(site, recipient, 'agency-termination-confirmed', 'Confirmation de la résiliation de votre contrat', [
-    { text: `Nous confirmons avoir reçu, le ${dateFr(input.at)}, votre demande de résiliation.` },
-    { text: `Votre contrat prend fin le ${dateFr(input.effectiveAt)}.` },
+/** The member's termination request for a legitimate reason is received (R224-2, decision 119). */
+export function terminationRequestedMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { at: Date; reasonLabel: string; dueBy: Date },
+): OutgoingMail {
+  return layout(site, recipient, 'agency-termination-requested', 'Votre demande de résiliation a bien été reçue', [
+    {
+      text: `Nous avons bien reçu, le ${dateFr(input.at)}, votre demande de résiliation de votre contrat pour motif légitime (${input.reasonLabel}).`,
+    },
+    {
+      text: `Notre équipe l’examine et vous répond au plus tard le ${dateFr(input.dueBy)}. Si elle est acceptée, le prix est réduit à proportion de la durée écoulée jusqu’à votre demande, et le trop-perçu vous est remboursé dans ce même délai de deux mois (article R224-2 du Code de la consommation).`,
+    },
+    { text: 'D’ici là, votre profil n’est proposé à personne.' },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
+}
+
+/** Staff accepted the termination: the contract ends, the amount refunded and its deadline (decision 119). */
+export function terminationConfirmedMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { at: Date; requestedAt: Date; refundCents: number; keptCents: number; refundBy: Date },
+): OutgoingMail {
+  return layout(site, recipient, 'agency-termination-confirmed', 'Votre contrat est résilié', [
+    {
+      text: `Nous acceptons votre demande de résiliation pour motif légitime du ${dateFr(input.requestedAt)}. Votre contrat est résilié à compter du ${dateFr(input.at)}.`,
+    },
+    input.refundCents > 0
+      ? {
+          text: `Le prix est réduit à proportion de la durée écoulée jusqu’à votre demande (${formatEuros(input.keptCents)} restent dus). Nous vous remboursons ${formatEuros(input.refundCents)} au plus tard le ${dateFr(input.refundBy)}, par le moyen de paiement utilisé ; l’avoir correspondant vous est envoyé séparément.`,
+        }
+      : {
+          text: 'Les sommes versées ne dépassent pas le prix de la durée écoulée jusqu’à votre demande : il n’y a rien à rembourser, et rien de plus ne vous sera demandé.',
+        },
+  ]);
+}
+
+/** Staff refused the termination, with their written reason (decision 119). */
+export function terminationRefusedMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { requestedAt: Date; reason: string },
+): OutgoingMail {
+  return layout(site, recipient, 'agency-termination-refused', 'Votre demande de résiliation n’a pas été acceptée', [
+    {
+      text: `Nous ne pouvons pas accepter votre demande de résiliation pour motif légitime du ${dateFr(input.requestedAt)}, pour la raison suivante :`,
+    },
+    { text: input.reason },
+    {
+      text: 'Votre contrat continue jusqu’à son terme. Vous pouvez présenter une nouvelle demande avec d’autres justificatifs depuis « Mes droits », ou saisir le médiateur de la consommation.',
+    },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
+  ]);
+}
+
+/** A credit note (avoir) issued for a refund, attached (decision 119). */
+export function creditNoteMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { number: string; amountCents: number; invoiceNumber: string | null; pdf: Uint8Array; fileName: string },
+): OutgoingMail {
+  const mail = layout(site, recipient, 'agency-credit-note', `Avoir ${input.number}`, [
+    {
+      text: `Vous trouverez ci-joint l’avoir n° ${input.number} de ${formatEuros(input.amountCents)}${input.invoiceNumber ? `, sur la facture n° ${input.invoiceNumber}` : ''}, correspondant au remboursement qui vous est dû.`,
+    },
+    { text: 'Vous le retrouvez aussi dans votre espace, rubrique « Mes factures ».' },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
+  ]);
+  return {
+    ...mail,
+    attachments: [{ filename: input.fileName, contentType: 'application/pdf', contentBase64: Buffer.from(input.pdf).toString('base64') }],
+  };
 }

@@ -70,6 +70,10 @@ function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: 
     return record.subscriptionDate === null
       ? 'Le contrat n’est pas encore signé : il n’y a rien à résilier.'
       : 'Le délai de rétractation de 14 jours après la signature est écoulé (article L221-18 du Code de la consommation).';
+  if (update.context === 'terminate')
+    return 'La résiliation pour motif légitime se demande pendant l’adhésion, une fois membre actif, et une seule demande à la fois.';
+  if (update.context === 'terminate_ok' || update.context === 'terminate_no')
+    return 'Aucune demande de résiliation n’est en attente de décision pour ce membre.';
   return undefined;
 }
 
@@ -192,7 +196,15 @@ export async function applyOnboardingUpdate(
       // Consents given at this step and the signed contract copy (decision 070), same transaction.
       await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
       // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
-      await contractRightsHook(tx, { update, previous: record, row: next, now: options.now, site: options.mail });
+      await contractRightsHook(tx, {
+        update,
+        previous: record,
+        row: next,
+        now: options.now,
+        site: options.mail,
+        agency: options.agency,
+        actorId: options.actor.id,
+      });
       // The agency's mails this event causes (decision 111), queued once, same transaction.
       if (options.mail)
         await queueAgencyMailsForUpdate(tx, {
@@ -218,6 +230,8 @@ export async function applyOnboardingUpdate(
 function redact(update: UpdatePayload): Record<string, unknown> {
   const { context } = update;
   if (context === 'profil' || context === 'questionnaire') return { context, fields: Object.keys(update).filter((k) => k !== 'context') };
+  // The explanation of a termination may reveal health data: it is kept in contract_terminations only (decision 119).
+  if (context === 'terminate') return { context, reason: update.reason, proof: Boolean(update.proof) };
   return update as unknown as Record<string, unknown>;
 }
 

@@ -8,7 +8,16 @@ import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
-import { REFUND_DEADLINE_DAYS, termEndsAtMs, withdrawalRefundCents } from '#machines/onboarding/periods.ts';
+import {
+  REFUND_DEADLINE_DAYS,
+  termEndsAtMs,
+  terminationRefundCents,
+  terminationRefundDueByMs,
+  withdrawalRefundCents,
+} from '#machines/onboarding/periods.ts';
+import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+import { issueCreditNote } from '#bff/invoices/credit-notes.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { expectedAmountCents, planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -75,21 +84,19 @@ export interface WithdrawalRefund {
   refundCents: number;
   keptCents: number;
   dueBy: Date;
+  /** The credit notes issued for the refund rows (decision 119). */
+  creditNotes: string[];
 }
 
-/**
- * Inside the withdrawal's transaction: what the member paid (the checkout sessions that confirmed
- * a step), what is refunded (all of it, or less the days elapsed when an early start was asked),
- * and one pending refund row per session (the plan first, then the file fee). Recorded once:
- * the rows are unique per session and reason.
- */
-export async function recordWithdrawalRefunds(
-  tx: Transaction,
-  input: { memberId: string; record: OnboardingRecord; now: Date },
-): Promise<WithdrawalRefund> {
-  const { record, now } = input;
-  const dueBy = new Date(now.getTime() + REFUND_DEADLINE_DAYS * DAY_MS);
-  const paid = await tx
+/** Where a refund's credit note takes the agency's identity, and whether it is mailed (decision 119). */
+export interface CreditNoteSettings {
+  agency: AgencyIdentity;
+  site: AgencyMailSite | undefined;
+}
+
+/** The checkout sessions that confirmed a step and took money (paid, > 0 €), oldest first. */
+async function paidSessionsOf(tx: Transaction, memberId: string) {
+  return tx
     .select({
       id: checkoutSessions.id,
       amount: checkoutSessions.amountTotal,
@@ -99,52 +106,140 @@ export async function recordWithdrawalRefunds(
     .from(checkoutSessions)
     .where(
       and(
-        eq(checkoutSessions.memberId, input.memberId),
+        eq(checkoutSessions.memberId, memberId),
         isNotNull(checkoutSessions.consumedAt),
         eq(checkoutSessions.paymentStatus, 'paid'),
         gt(checkoutSessions.amountTotal, 0),
       ),
     )
     .orderBy(asc(checkoutSessions.createdAt));
+}
+
+/** The price of the whole contract: the file fee as charged and the plan's total. */
+function contractPriceCentsOf(record: OnboardingRecord): number {
+  return (
+    expectedAmountCents('file_fee', { couponApplied: record.couponApplied }) +
+    (record.selectedPlanId ? planById(record.selectedPlanId).totalCents : 0)
+  );
+}
+
+/**
+ * One pending refund row per session (the plan first, then the file fee: what is kept is kept on
+ * the file fee first), unique per session and reason, each with its credit note (decision 119).
+ */
+async function recordRefundRows(
+  tx: Transaction,
+  input: {
+    memberId: string;
+    reason: 'withdrawal' | 'termination';
+    paid: Awaited<ReturnType<typeof paidSessionsOf>>;
+    refundCents: number;
+    now: Date;
+    dueBy: Date;
+    creditNote: CreditNoteSettings;
+  },
+): Promise<string[]> {
+  const ordered = [...input.paid].sort((a, b) => Number(a.offerId === 'file_fee') - Number(b.offerId === 'file_fee'));
+  const numbers: string[] = [];
+  let left = input.refundCents;
+  for (const session of ordered) {
+    const amount = Math.min(left, session.amount ?? 0);
+    left -= amount;
+    if (amount <= 0) continue;
+    const inserted = await tx
+      .insert(refunds)
+      .values({
+        memberId: input.memberId,
+        checkoutSessionId: session.id,
+        reason: input.reason,
+        amountCents: amount,
+        currency: session.currency ?? 'eur',
+        paidCents: session.amount ?? 0,
+        keptCents: (session.amount ?? 0) - amount,
+        requestedAt: input.now,
+        dueBy: input.dueBy,
+        status: 'pending',
+        attempts: 0,
+      })
+      .onConflictDoNothing()
+      .returning({ id: refunds.id });
+    for (const row of inserted) {
+      const number = await issueCreditNote(tx, { refundId: row.id, ...input.creditNote, now: input.now });
+      if (number) numbers.push(number);
+    }
+  }
+  return numbers;
+}
+
+/**
+ * Inside the withdrawal's transaction: what the member paid (the checkout sessions that confirmed
+ * a step), what is refunded (all of it, or less the days elapsed when an early start was asked),
+ * and one pending refund row per session with its credit note. Recorded once: the rows are unique
+ * per session and reason.
+ */
+export async function recordWithdrawalRefunds(
+  tx: Transaction,
+  input: { memberId: string; record: OnboardingRecord; now: Date; creditNote: CreditNoteSettings },
+): Promise<WithdrawalRefund> {
+  const { record, now } = input;
+  const dueBy = new Date(now.getTime() + REFUND_DEADLINE_DAYS * DAY_MS);
+  const paid = await paidSessionsOf(tx, input.memberId);
   const paidCents = paid.reduce((sum, s) => sum + (s.amount ?? 0), 0);
   const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : now.getTime();
   const endsAt = termEndsAtMs(record) ?? signedAt + DAY_MS;
-  const contractPriceCents =
-    expectedAmountCents('file_fee', { couponApplied: record.couponApplied }) +
-    (record.selectedPlanId ? planById(record.selectedPlanId).totalCents : 0);
   const { refundCents, keptCents } = withdrawalRefundCents({
     paidCents,
-    contractPriceCents,
+    contractPriceCents: contractPriceCentsOf(record),
     earlyStart: record.renouncedWithdrawalRight === true,
     signedAtMs: signedAt,
     endsAtMs: endsAt,
     now: now.getTime(),
   });
-  // The plan's session first, then the file fee: what is kept is kept on the file fee first.
-  const ordered = [...paid].sort((a, b) => Number(a.offerId === 'file_fee') - Number(b.offerId === 'file_fee'));
-  let left = refundCents;
-  for (const session of ordered) {
-    const amount = Math.min(left, session.amount ?? 0);
-    left -= amount;
-    if (amount <= 0) continue;
-    await tx
-      .insert(refunds)
-      .values({
-        memberId: input.memberId,
-        checkoutSessionId: session.id,
-        reason: 'withdrawal',
-        amountCents: amount,
-        currency: session.currency ?? 'eur',
-        paidCents: session.amount ?? 0,
-        keptCents: (session.amount ?? 0) - amount,
-        requestedAt: now,
-        dueBy,
-        status: 'pending',
-        attempts: 0,
-      })
-      .onConflictDoNothing();
-  }
-  return { paidCents, refundCents, keptCents, dueBy };
+  const creditNotes = await recordRefundRows(tx, {
+    memberId: input.memberId,
+    reason: 'withdrawal',
+    paid,
+    refundCents,
+    now,
+    dueBy,
+    creditNote: input.creditNote,
+  });
+  return { paidCents, refundCents, keptCents, dueBy, creditNotes };
+}
+
+/**
+ * Inside the accepted termination's transaction (R224-2, decision 119): the price of the contract
+ * reduced pro rata of the whole days elapsed from signature to the request; what was paid beyond
+ * it is refunded, due two months after the request; one refund row per session with its credit note.
+ */
+export async function recordTerminationRefunds(
+  tx: Transaction,
+  input: { memberId: string; record: OnboardingRecord; requestedAt: Date; now: Date; creditNote: CreditNoteSettings },
+): Promise<WithdrawalRefund> {
+  const { record, now } = input;
+  const requestedAtMs = input.requestedAt.getTime();
+  const dueBy = new Date(terminationRefundDueByMs(requestedAtMs));
+  const paid = await paidSessionsOf(tx, input.memberId);
+  const paidCents = paid.reduce((sum, s) => sum + (s.amount ?? 0), 0);
+  const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : requestedAtMs;
+  const endsAt = termEndsAtMs(record) ?? signedAt + DAY_MS;
+  const { refundCents, keptCents } = terminationRefundCents({
+    paidCents,
+    contractPriceCents: contractPriceCentsOf(record),
+    signedAtMs: signedAt,
+    endsAtMs: endsAt,
+    requestedAtMs,
+  });
+  const creditNotes = await recordRefundRows(tx, {
+    memberId: input.memberId,
+    reason: 'termination',
+    paid,
+    refundCents,
+    now,
+    dueBy,
+    creditNote: input.creditNote,
+  });
+  return { paidCents, refundCents, keptCents, dueBy, creditNotes };
 }
 
 /** After the transaction: carry out the member's (or every) pending refund. Failures stay pending for the next pass. */
@@ -206,6 +301,7 @@ export async function refundsOf(db: Db | Transaction, memberIds: string | string
       provider: refunds.provider,
       completedAt: refunds.completedAt,
       keptCents: refunds.keptCents,
+      reason: refunds.reason,
     })
     .from(refunds)
     .where(inArray(refunds.memberId, ids))

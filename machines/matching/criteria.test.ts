@@ -144,6 +144,9 @@ describe('availability', () => {
     expect(unavailableReasonOf({ ...active, sensitiveDataConsentAt: null })).toBe('consentement-absent');
     expect(unavailableReasonOf({ ...active, state: 'attente' })).toBe('pas-encore-actif');
     expect(unavailableReasonOf({ ...active, contractEndsAt: NOW })).toBe('contrat-termine');
+    // Termination for a legitimate reason (decision 119): asked, then accepted.
+    expect(unavailableReasonOf({ ...active, state: 'resiliation-demandee' })).toBe('resiliation-demandee');
+    expect(unavailableReasonOf({ ...active, state: 'resilie' })).toBe('contrat-termine');
   });
   it('the term is checked at the time of the ranking', () => {
     expect(availableAt({ available: true, contractEndsAt: NOW + 1 }, NOW)).toBe(true);

@@ -142,6 +142,7 @@ export const unavailableReasonLabels = {
   desactive: 'Compte désactivé',
   efface: 'Données effacées',
   'contrat-termine': 'Contrat terminé',
+  'resiliation-demandee': 'Résiliation demandée (motif légitime)',
 } as const;
 export type UnavailableReason = keyof typeof unavailableReasonLabels;
 
@@ -162,7 +163,9 @@ export function unavailableReasonOf(input: {
   if (input.matchmakingPausedAt !== null) return 'mise-en-relation-suspendue';
   if (input.sensitiveDataConsentAt === null) return 'consentement-absent';
   if (!input.hasProfile) return 'profil-incomplet';
-  if (input.state === 'contrat-termine') return 'contrat-termine';
+  if (input.state === 'contrat-termine' || input.state === 'resilie') return 'contrat-termine';
+  // A member who asked to terminate is proposed to no one while staff decide (decision 119).
+  if (input.state === 'resiliation-demandee') return 'resiliation-demandee';
   if (input.state !== 'membre-actif') return 'pas-encore-actif';
   if (input.contractEndsAt !== null && input.contractEndsAt <= input.now) return 'contrat-termine';
   return null;

@@ -76,6 +76,9 @@ export function samplePayloads(member: Member, now: number) {
     renounce: { context: 'renounce', confirm: true },
     withdraw: { context: 'withdraw', confirm: true },
     renew: { context: 'renew' },
+    terminate: { context: 'terminate', reason: 'demenagement', explanation: 'Je pars vivre à l’étranger pour mon travail.' },
+    terminate_ok: { context: 'terminate_ok', uid: member.id },
+    terminate_no: { context: 'terminate_no', uid: member.id, reason: 'Le justificatif ne montre pas de déménagement.' },
   } satisfies { [C in ContextName]: { context: C } & Record<string, unknown> };
 }
 

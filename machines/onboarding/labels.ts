@@ -27,6 +27,14 @@ export const maritalStatusLabels = {
   veuf: 'Veuf / veuve',
 } as const;
 
+/** The legitimate reasons to terminate a matrimonial agency contract (R224-2 Code de la consommation; decision 119). */
+export const terminationReasonLabels = {
+  demenagement: 'Déménagement',
+  'changement-situation-matrimoniale': 'Changement de situation matrimoniale',
+  'maladie-invalidite': 'Maladie ou invalidité grave',
+  'autre-motif-grave': 'Autre motif grave',
+} as const;
+
 export const prayerPracticeLabels = {
   'cinq-prieres': 'Les cinq prières quotidiennes',
   reguliere: 'Régulière, avec quelques manques',
@@ -174,6 +182,8 @@ export const stateLabels = covering<StateKey>()({
   renonce: 'Contrat annulé (renonciation)',
   retracte: 'Contrat résilié (rétractation)',
   'contrat-termine': 'Contrat terminé',
+  'resiliation-demandee': 'Résiliation demandée (motif légitime)',
+  resilie: 'Contrat résilié (motif légitime)',
   desactive: 'Compte désactivé',
 });
 
@@ -219,6 +229,9 @@ export const eventLabels = covering<OtherEventType>()({
   RENOUNCE_CONTRACT: 'Renoncer au contrat (7 jours)',
   WITHDRAW_CONTRACT: 'Se rétracter (14 jours)',
   RENEW_CONTRACT: 'Choisir une nouvelle formule',
+  REQUEST_TERMINATION: 'Demander la résiliation pour motif légitime',
+  ACCEPT_TERMINATION: 'Accepter la résiliation',
+  REFUSE_TERMINATION: 'Refuser la résiliation',
   DISABLE: 'Désactiver le compte',
   ENABLE: 'Réactiver le compte',
   TICK: 'Temps qui passe',
@@ -259,6 +272,9 @@ export const contextSentences = {
   renounce: 'Renonciation au contrat (délai de 7 jours)',
   withdraw: 'Rétractation (délai de 14 jours)',
   renew: 'Nouveau contrat demandé : choix d’une formule',
+  terminate: 'Résiliation pour motif légitime demandée',
+  terminate_ok: 'Résiliation pour motif légitime acceptée',
+  terminate_no: 'Résiliation pour motif légitime refusée',
   ban: { yes: 'Compte désactivé', no: 'Compte réactivé' },
   // Staff's follow-up (decision 124): `ASSIGN_COUNSELLOR` (yes) or `UNASSIGN_COUNSELLOR` (no).
   counsellor: { yes: 'Suivi confié à un membre de l’équipe', no: 'Suivi sans conseiller attitré' },

@@ -259,12 +259,26 @@ export const onboardingMachine = setup({
     // Active until the fixed term ends (L224-90); a member who asked to start early may still withdraw within 14 days.
     'membre-actif': {
       always: { guard: 'termOver', target: 'contrat-termine' },
-      on: { WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' } },
+      on: {
+        WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
+        // R224-2: termination for a legitimate reason, asked by the member, decided by staff (decision 119).
+        REQUEST_TERMINATION: { target: 'resiliation-demandee', actions: 'applyUpdate' },
+      },
+    },
+    // The member asked to terminate; they are not proposed to anyone meanwhile. Staff accept or refuse
+    // (with a written reason: back to membre-actif). The request was made within the term, so staff may
+    // still decide after its end.
+    'resiliation-demandee': {
+      on: {
+        ACCEPT_TERMINATION: { guard: 'isMemberUid', target: 'resilie', actions: 'applyUpdate' },
+        REFUSE_TERMINATION: { guard: 'isMemberUid', target: 'membre-actif', actions: 'applyUpdate' },
+      },
     },
     // The contract is over (decision 118): renounced, withdrawn, or its term reached. A new contract starts at the plans.
     renonce: { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
     retracte: { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
     'contrat-termine': { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
+    resilie: { on: { RENEW_CONTRACT: { target: 'formules', actions: 'applyUpdate' } } },
     desactive: {},
   },
 });

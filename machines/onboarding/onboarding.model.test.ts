@@ -78,6 +78,11 @@ function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
     ev(s.renounce),
     ev(s.withdraw),
     ev(s.renew),
+    ev(s.terminate),
+    ev(s.terminate_ok),
+    ev({ ...s.terminate_ok, uid: OTHER_ID }),
+    ev(s.terminate_no),
+    ev({ ...s.terminate_no, uid: OTHER_ID }),
     { type: 'DISABLE', now },
     { type: 'TICK', now },
   ];
@@ -132,6 +137,8 @@ function serializeState(snapshot: OnboardingSnapshot): string {
       subscriptionDate: c.subscriptionDate !== null,
       contractRenouncedAt: Boolean(c.contractRenouncedAt),
       contractWithdrawnAt: Boolean(c.contractWithdrawnAt),
+      terminationRequestedAt: Boolean(c.terminationRequestedAt),
+      terminatedAt: Boolean(c.terminatedAt),
     },
     phase: days === null ? null : termOver(c, c.now) ? 'after-term' : days < 7 ? 'before-7' : days < 14 ? 'before-14' : 'after-14',
     meetingStarted: c.onboardingMeetingDate === null ? null : Date.parse(c.onboardingMeetingDate) <= c.now,
@@ -156,6 +163,8 @@ const INSTANT_FIELDS = [
   'subscriptionDate',
   'contractRenouncedAt',
   'contractWithdrawnAt',
+  'terminationRequestedAt',
+  'terminatedAt',
 ] as const;
 function comparable(record: OnboardingRecord): Record<string, unknown> {
   const out: Record<string, unknown> = { ...record };
@@ -253,7 +262,7 @@ describe('onboarding chart, model-based', () => {
   it('reaches every atomic state of the chart', () => {
     const reached = new Set(shortestPaths.flatMap((p) => p.state._nodes.filter((n) => n.type === 'atomic').map((n) => n.id)));
     expect([...reached].sort()).toEqual(atomicStateIds().sort());
-    expect(atomicStateIds()).toHaveLength(18);
+    expect(atomicStateIds()).toHaveLength(20);
   });
 
   it.each(shortestPaths.map((path, index) => [index, describePath(path), path] as const))(

@@ -199,3 +199,37 @@ export function withdrawalRefundCents(input: {
   const keptCents = Math.min(input.paidCents, owed);
   return { refundCents: input.paidCents - keptCents, keptCents, elapsedDays, termDays };
 }
+
+// ---------------------------------------------------------------------------
+// Termination for a legitimate reason (R224-2, decision 119)
+
+/** The refund owed after a termination for a legitimate reason is made within two months of the request. */
+export const TERMINATION_REFUND_MONTHS = 2;
+
+/**
+ * The deadline of the refund (and of the staff's decision) after a termination request at
+ * `requestedAtMs`: the same instant two calendar months later (Paris), clamped to the month's last
+ * day (31 December → 28/29 February).
+ */
+export function terminationRefundDueByMs(requestedAtMs: number): number {
+  const f = parisFields(requestedAtMs);
+  const targetMonth = f.month - 1 + TERMINATION_REFUND_MONTHS;
+  const lastDay = new Date(Date.UTC(f.year, targetMonth + 1, 0)).getUTCDate();
+  const wallClock = Date.UTC(f.year, targetMonth, Math.min(f.day, lastDay), f.hour, f.minute, f.second, requestedAtMs % 1000);
+  return wallClock - parisOffsetMs(wallClock - parisOffsetMs(wallClock));
+}
+
+/**
+ * What is refunded after a termination for a legitimate reason (R224-2): the price of the whole
+ * contract (file fee as charged and the plan's total) is reduced pro rata of the whole days elapsed
+ * from the signature to the request; what was paid beyond that price is refunded.
+ */
+export function terminationRefundCents(input: {
+  paidCents: number;
+  contractPriceCents: number;
+  signedAtMs: number;
+  endsAtMs: number;
+  requestedAtMs: number;
+}): { refundCents: number; keptCents: number; elapsedDays: number; termDays: number } {
+  return withdrawalRefundCents({ ...input, earlyStart: true, now: input.requestedAtMs });
+}

@@ -64,6 +64,10 @@ export const onboardingRecordSchema = v.strictObject(
     contractRenouncedAt: v.optional(v.nullable(isoInstantSchema())),
     /** When the member withdrew from the contract within 14 days (L221-18, `withdraw`; decision 118). Absent on older records. */
     contractWithdrawnAt: v.optional(v.nullable(isoInstantSchema())),
+    /** When the member asked to terminate for a legitimate reason (R224-2, `terminate`; decision 119). Absent on older records. */
+    terminationRequestedAt: v.optional(v.nullable(isoInstantSchema())),
+    /** When staff accepted that termination (`terminate_ok`): the contract is over (decision 119). */
+    terminatedAt: v.optional(v.nullable(isoInstantSchema())),
   },
   objectMessage,
 );

@@ -15,6 +15,9 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   // The contract ended by a right of the member (decision 118).
   if (record.contractRenouncedAt) return 'renonce';
   if (record.contractWithdrawnAt) return 'retracte';
+  // Termination for a legitimate reason (R224-2, decision 119): accepted, or waiting for staff.
+  if (record.terminatedAt) return 'resilie';
+  if (record.terminationRequestedAt) return 'resiliation-demandee';
   if (!record.profileCompleted) return 'profil';
   if (!record.questionnaireCompleted || !record.formPersonnalInfoCompleted) return 'questionnaire-profil';
   if (record.selectedPlanId === null) return 'formules';

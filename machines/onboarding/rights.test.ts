@@ -3,7 +3,15 @@ import { createActor } from 'xstate';
 import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { contractEndsAtMs, renunciationOpen, termEndsAtMs, withdrawalOpen, withdrawalRefundCents } from '#machines/onboarding/periods.ts';
+import {
+  contractEndsAtMs,
+  renunciationOpen,
+  termEndsAtMs,
+  terminationRefundCents,
+  terminationRefundDueByMs,
+  withdrawalOpen,
+  withdrawalRefundCents,
+} from '#machines/onboarding/periods.ts';
 import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { decideUpdate, restoreActor, restoreSnapshot, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { type ContextName, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -34,7 +42,11 @@ function recordAfter(until: ContextName, options: { renounce?: boolean; planId?:
   return { record, now, signedAt: instantMs(record.subscriptionDate ?? '') };
 }
 
-function send(record: OnboardingRecord, context: 'renounce' | 'withdraw' | 'renew' | 'app' | 'sub' | 'coupon', at: number) {
+function send(
+  record: OnboardingRecord,
+  context: 'renounce' | 'withdraw' | 'renew' | 'app' | 'sub' | 'coupon' | 'terminate' | 'terminate_ok' | 'terminate_no',
+  at: number,
+) {
   return decideUpdate(record, parsed(samplePayloads(member, at)[context], at), at);
 }
 
@@ -244,5 +256,120 @@ describe('renewal: a new contract, data kept', () => {
     actor.send({ type: 'RENEW_CONTRACT', now: at, update: parsed({ context: 'renew' }, at) } as never);
     expect(actor.getSnapshot().value).toBe('formules');
     actor.stop();
+  });
+});
+
+describe('termination for a legitimate reason (R224-2, decision 119)', () => {
+  /** An active member who asked to terminate at `at` (default: 60 days after signature). */
+  function requested(days = 60) {
+    const { record, signedAt } = recordAfter('meeting_mm');
+    const at = signedAt + days * DAY_MS;
+    const d = send(record, 'terminate', at);
+    if (!d.allowed) throw new Error('refused');
+    return { record: d.record, signedAt, at, state: d.state };
+  }
+
+  it('an active member asks: resiliation-demandee, the instant recorded, and a restore agrees', () => {
+    const { record, at, state } = requested();
+    expect(state).toBe('resiliation-demandee');
+    expect(record.terminationRequestedAt).toBe(toIsoInstant(at));
+    expect(record.terminatedAt ?? null).toBeNull();
+    expect(stateFromRecord(record, at)).toBe('resiliation-demandee');
+    expect(v.parse(onboardingRecordSchema, JSON.parse(JSON.stringify(record)))).toEqual(record);
+  });
+
+  it('is open to an active member during the 14 days too, and to no one before activation', () => {
+    const early = recordAfter('meeting_mm', { renounce: true });
+    expect(send(early.record, 'terminate', early.now)).toMatchObject({ allowed: true, state: 'resiliation-demandee' });
+    const paying = recordAfter('sub');
+    expect(send(paying.record, 'terminate', paying.now)).toMatchObject({ allowed: false });
+    const signed = recordAfter('sub_date');
+    expect(send(signed.record, 'terminate', signed.signedAt + DAY_MS)).toMatchObject({ allowed: false });
+  });
+
+  it('is refused once the term is over, and twice in a row', () => {
+    const { record } = recordAfter('meeting_mm');
+    const end = termEndsAtMs(record) ?? 0;
+    expect(send(record, 'terminate', end)).toMatchObject({ allowed: false, state: 'contrat-termine' });
+    expect(send(record, 'terminate', end - 1)).toMatchObject({ allowed: true });
+    const pending = requested();
+    expect(send(pending.record, 'terminate', pending.at + 1)).toMatchObject({ allowed: false, state: 'resiliation-demandee' });
+  });
+
+  it('staff accept for this member only: resilie, terminated at that instant', () => {
+    const { record, at } = requested();
+    const other = decideUpdate(record, parsed({ context: 'terminate_ok', uid: 'membre-9999' }, at + DAY_MS), at + DAY_MS);
+    expect(other).toMatchObject({ allowed: false, state: 'resiliation-demandee' });
+    const d = send(record, 'terminate_ok', at + DAY_MS);
+    expect(d).toMatchObject({ allowed: true, state: 'resilie' });
+    if (!d.allowed) return;
+    expect(d.record.terminatedAt).toBe(toIsoInstant(at + DAY_MS));
+    expect(stateFromRecord(d.record, at + 400 * DAY_MS)).toBe('resilie');
+    // Nothing else applies to a terminated contract but a renewal.
+    for (const context of ['terminate', 'terminate_ok', 'terminate_no', 'withdraw', 'sub'] as const)
+      expect(send(d.record, context, at + 2 * DAY_MS)).toMatchObject({ allowed: false, state: 'resilie' });
+  });
+
+  it('staff refuse: back to membre-actif, the request cleared, the member may ask again', () => {
+    const { record, at } = requested();
+    const d = send(record, 'terminate_no', at + DAY_MS);
+    expect(d).toMatchObject({ allowed: true, state: 'membre-actif' });
+    if (!d.allowed) return;
+    expect(d.record.terminationRequestedAt ?? null).toBeNull();
+    expect(stateFromRecord(d.record, at + DAY_MS)).toBe('membre-actif');
+    expect(send(d.record, 'terminate', at + 2 * DAY_MS)).toMatchObject({ allowed: true, state: 'resiliation-demandee' });
+  });
+
+  it('a pending request outlives the term (staff still decide); a refusal after the term ends the contract', () => {
+    const { record } = requested(300);
+    const after = (termEndsAtMs(record) ?? 0) + DAY_MS;
+    expect(stateFromRecord(record, after)).toBe('resiliation-demandee');
+    expect(send(record, 'terminate_no', after)).toMatchObject({ allowed: true, state: 'contrat-termine' });
+    expect(send(record, 'terminate_ok', after)).toMatchObject({ allowed: true, state: 'resilie' });
+  });
+
+  it('a member cannot decide, staff cannot ask: the table says who sends what', async () => {
+    const { updateContexts } = await import('#machines/onboarding/update-contexts.ts');
+    expect(updateContexts.terminate).toMatchObject({ memberOnly: true, staffOnly: false });
+    expect(updateContexts.terminate_ok).toMatchObject({ staffOnly: true });
+    expect(updateContexts.terminate_no).toMatchObject({ staffOnly: true });
+  });
+
+  it('renew from resilie: a new contract, the termination cleared', () => {
+    const { record, at } = requested();
+    const ok = send(record, 'terminate_ok', at + DAY_MS);
+    if (!ok.allowed) throw new Error('refused');
+    const d = send(ok.record, 'renew', at + 2 * DAY_MS);
+    expect(d).toMatchObject({ allowed: true, state: 'formules' });
+    if (!d.allowed) return;
+    expect(d.record.terminationRequestedAt ?? null).toBeNull();
+    expect(d.record.terminatedAt ?? null).toBeNull();
+  });
+
+  it('the price is reduced pro rata of the days elapsed until the request; the rest of what was paid is refunded', () => {
+    const signedAtMs = T0;
+    const endsAtMs = T0 + 365 * DAY_MS;
+    // Paid in full: 169 € + 1 020 €; asked after 73 days (a fifth of the term): 4/5 of the price back.
+    const full = terminationRefundCents({
+      paidCents: 118_900,
+      contractPriceCents: 118_900,
+      signedAtMs,
+      endsAtMs,
+      requestedAtMs: T0 + 73 * DAY_MS + 3_600_000,
+    });
+    expect(full).toEqual({ refundCents: 118_900 - 23_780, keptCents: 23_780, elapsedDays: 73, termDays: 365 });
+    // Monthly plan, 169 € + first instalment of 85 €: the days used cost more than was paid: nothing back.
+    expect(
+      terminationRefundCents({ paidCents: 25_400, contractPriceCents: 118_900, signedAtMs, endsAtMs, requestedAtMs: T0 + 100 * DAY_MS })
+        .refundCents,
+    ).toBe(0);
+  });
+
+  it('the refund is due two calendar months after the request (Paris), clamped to the month’s end', () => {
+    expect(toIsoInstant(terminationRefundDueByMs(Date.parse('2026-03-10T09:30:00.000Z')))).toBe('2026-05-10T08:30:00.000Z'); // 10:30 Paris both times
+    // 31 December 2026 10:00 Paris → 28 February 2027 10:00 Paris.
+    expect(toIsoInstant(terminationRefundDueByMs(Date.parse('2026-12-31T09:00:00.000Z')))).toBe('2027-02-28T09:00:00.000Z');
+    // Winter to summer time: 15 February 12:00 Paris (11:00 UTC) → 15 April 12:00 Paris (10:00 UTC).
+    expect(toIsoInstant(terminationRefundDueByMs(Date.parse('2026-02-15T11:00:00.000Z')))).toBe('2026-04-15T10:00:00.000Z');
   });
 });

@@ -7,10 +7,10 @@ import { type StepId, stepIds } from '#machines/onboarding/step-ids.ts';
 
 export { type StepId, stepIds };
 
-export type TopState = StepId | 'membre-actif' | 'desactive' | ContractEndState;
+export type TopState = StepId | 'membre-actif' | 'resiliation-demandee' | 'desactive' | ContractEndState;
 
 /** The states where the contract is over (decision 118): renounced, withdrawn, or its term reached. */
-export const contractEndStates = ['renonce', 'retracte', 'contrat-termine'] as const;
+export const contractEndStates = ['renonce', 'retracte', 'contrat-termine', 'resilie'] as const;
 export type ContractEndState = (typeof contractEndStates)[number];
 
 export type BookingSubstate = 'choix-creneau' | 'confirmation';
@@ -29,6 +29,7 @@ export type OnboardingStateValue =
   | 'frais-de-dossier'
   | { attente: WaitingSubstate }
   | 'membre-actif'
+  | 'resiliation-demandee'
   | ContractEndState
   | 'desactive';
 
@@ -73,7 +74,8 @@ export function stepOf(value: OnboardingStateValue): StepInfo | null {
 /** Where the member belongs: their step's screen, `/mon-compte` once active, `/` when disabled. */
 export function pathOf(value: OnboardingStateValue): string {
   const top = topStateOf(value);
-  if (top === 'membre-actif' || (contractEndStates as readonly string[]).includes(top)) return '/mon-compte';
+  if (top === 'membre-actif' || top === 'resiliation-demandee' || (contractEndStates as readonly string[]).includes(top))
+    return '/mon-compte';
   if (top === 'desactive') return '/';
   return `/mon-compte/inscription/${top}`;
 }

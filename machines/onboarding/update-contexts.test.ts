@@ -54,6 +54,9 @@ describe('the table', () => {
       'questionnaire',
       'renew',
       'renounce',
+      'terminate',
+      'terminate_no',
+      'terminate_ok',
       'withdraw',
     ]);
   });
@@ -64,6 +67,8 @@ describe('the table', () => {
       'meeting_mm',
       'onb_meet_cancel',
       'onb_meet_ok',
+      'terminate_no',
+      'terminate_ok',
     ]);
   });
 
@@ -137,6 +142,9 @@ describe('round trip of every context', () => {
     renounce: [{ context: 'renounce', confirm: false }, 'Veuillez confirmer votre renonciation au contrat'],
     withdraw: [{ context: 'withdraw' }, 'Champ requis'],
     renew: [{ context: 'renew', uid: member.id }, 'Champ inconnu'],
+    terminate: [{ ...samples.terminate, reason: 'ennui' }, 'Veuillez choisir un motif'],
+    terminate_ok: [{ context: 'terminate_ok' }, 'Champ requis'],
+    terminate_no: [{ ...samples.terminate_no, reason: 'non' }, 'Veuillez indiquer la raison du refus (10 caractères au moins)'],
   };
 
   it.each(contextNames)('%s: the sample is accepted and becomes its machine event; a bad body is refused', (context) => {

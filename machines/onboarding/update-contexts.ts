@@ -9,6 +9,7 @@ import {
   signatureMatchesName,
 } from '#machines/onboarding/forms.ts';
 import { instantMs, isoInstantSchema, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
 import { expectedAmountCents, type OfferId, planIdSchema } from '#machines/onboarding/plans.ts';
 import { emailSchema, emptyRecord, memberIdSchema, type OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -133,6 +134,46 @@ export const withdrawPayloadSchema = strict({
   confirm: v.literal(true, 'Veuillez confirmer votre rétractation'),
 });
 
+export type TerminationReason = keyof typeof terminationReasonLabels;
+export const terminationReasons = Object.keys(terminationReasonLabels) as [TerminationReason, ...TerminationReason[]];
+
+/**
+ * The member asks to terminate for a legitimate reason (R224-2, decision 119): a reason from the
+ * short list, an explanation, and optionally a description or reference of the proof.
+ */
+export const terminatePayloadSchema = strict({
+  context: v.literal('terminate'),
+  reason: v.picklist(terminationReasons, 'Veuillez choisir un motif'),
+  explanation: v.pipe(
+    v.string('Veuillez expliquer votre situation'),
+    v.trim(),
+    v.minLength(10, 'Veuillez expliquer votre situation en quelques mots (10 caractères au moins)'),
+    v.maxLength(2000, 'Explication trop longue (2 000 caractères au plus)'),
+  ),
+  proof: v.optional(
+    v.pipe(
+      v.string('Justificatif invalide'),
+      v.trim(),
+      v.maxLength(500, 'Description du justificatif trop longue (500 caractères au plus)'),
+    ),
+  ),
+});
+
+/** Staff accept the member's termination request (decision 119). */
+export const terminateOkPayloadSchema = strict({ context: v.literal('terminate_ok'), uid: uidSchema });
+
+/** Staff refuse it, with a written reason the member receives (decision 119). */
+export const terminateNoPayloadSchema = strict({
+  context: v.literal('terminate_no'),
+  uid: uidSchema,
+  reason: v.pipe(
+    v.string('Veuillez indiquer la raison du refus'),
+    v.trim(),
+    v.minLength(10, 'Veuillez indiquer la raison du refus (10 caractères au moins)'),
+    v.maxLength(2000, 'Raison trop longue (2 000 caractères au plus)'),
+  ),
+});
+
 /** After the contract ended (renounced, withdrawn or term over): a new contract, starting with the plan. */
 export const renewPayloadSchema = strict({ context: v.literal('renew') });
 
@@ -157,6 +198,9 @@ export interface UpdatePayloads {
   renounce: v.InferOutput<typeof renouncePayloadSchema>;
   withdraw: v.InferOutput<typeof withdrawPayloadSchema>;
   renew: v.InferOutput<typeof renewPayloadSchema>;
+  terminate: v.InferOutput<typeof terminatePayloadSchema>;
+  terminate_ok: v.InferOutput<typeof terminateOkPayloadSchema>;
+  terminate_no: v.InferOutput<typeof terminateNoPayloadSchema>;
 }
 export type ContextName = keyof UpdatePayloads;
 /** A validated payload of one context (a union when C is not given). */
@@ -187,6 +231,9 @@ export const eventTypes = {
   renounce: 'RENOUNCE_CONTRACT',
   withdraw: 'WITHDRAW_CONTRACT',
   renew: 'RENEW_CONTRACT',
+  terminate: 'REQUEST_TERMINATION',
+  terminate_ok: 'ACCEPT_TERMINATION',
+  terminate_no: 'REFUSE_TERMINATION',
 } as const satisfies Record<ContextName, string>;
 
 /** An event of the chart made from an update: its type, the clock, and the payload. */
@@ -212,7 +259,12 @@ const noMeeting = {
  * the new record into its context, so a key must be present to be cleared, and older records
  * (and emptyRecord) simply lack it.
  */
-const noContractEnd = { contractRenouncedAt: undefined, contractWithdrawnAt: undefined } as const satisfies Partial<OnboardingRecord>;
+const noContractEnd = {
+  contractRenouncedAt: undefined,
+  contractWithdrawnAt: undefined,
+  terminationRequestedAt: undefined,
+  terminatedAt: undefined,
+} as const satisfies Partial<OnboardingRecord>;
 
 export interface UpdateContextDefinition<C extends ContextName> {
   context: C;
@@ -467,6 +519,39 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
       formPersonnalInfoCompleted: record.formPersonnalInfoCompleted,
       disabled: record.disabled,
     }),
+  },
+  terminate: {
+    context: 'terminate',
+    event: eventTypes.terminate,
+    schema: () => terminatePayloadSchema,
+    staffOnly: false,
+    memberOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'An active member asks to terminate for a legitimate reason (R224-2): reason, explanation, optional proof; staff decide. The member is not proposed to anyone meanwhile.',
+    apply: (record, _payload, now) => ({ ...record, terminationRequestedAt: toIsoInstant(now) }),
+  },
+  terminate_ok: {
+    context: 'terminate_ok',
+    event: eventTypes.terminate_ok,
+    schema: () => terminateOkPayloadSchema,
+    staffOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'Staff accept the termination: the contract ends; the price is reduced pro rata of the time elapsed until the request, the rest of what was paid is refunded within two months of the request.',
+    apply: (record, _payload, now) => ({ ...record, terminatedAt: toIsoInstant(now) }),
+  },
+  terminate_no: {
+    context: 'terminate_no',
+    event: eventTypes.terminate_no,
+    schema: () => terminateNoPayloadSchema,
+    staffOnly: true,
+    payment: null,
+    origin: 'added',
+    description: 'Staff refuse the termination with a written reason: the contract goes on (back to active member).',
+    apply: (record) => ({ ...record, terminationRequestedAt: undefined }),
   },
 };
 

@@ -103,6 +103,9 @@ const MATRIX: Record<string, Row> = {
   // `:file` stays literal: a member passes the guard and gets the handler's 400.
   'GET /api/v1/user/invoices': { access: 'member-only', request: () => ({}), refusals: ['INVOICE_NOT_FOUND'] },
   'GET /api/v1/user/invoices/:file': { access: 'member-only', request: () => ({}), refusals: ['INVOICE_NOT_FOUND'] },
+  // Credit notes (decision 119): the member's own; staff read them on the member page.
+  'GET /api/v1/user/credit-notes': { access: 'member-only', request: () => ({}), refusals: ['CREDIT_NOTE_NOT_FOUND'] },
+  'GET /api/v1/user/credit-notes/:file': { access: 'member-only', request: () => ({}), refusals: ['CREDIT_NOTE_NOT_FOUND'] },
   'GET /api/v1/user/messages': { access: 'signed-in', request: () => ({}) },
   'GET /api/v1/user/consents': { access: 'member-only', request: () => ({}) },
   // A valid body (validation may run before the guard): a consent that cannot be withdrawn → 409.
@@ -137,6 +140,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/billing': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/billing': { access: 'staff-aal2', request: () => ({ query: 'status=echouee' }) },
   'GET /api/v1/dashboard/billing/export': { access: 'staff-aal2', request: () => ({ query: 'kind=instalment' }) },
+  'GET /api/v1/dashboard/members/:id/credit-notes': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/credit-notes/:file': { access: 'staff-aal2', request: () => ({}) },
   // Who on the staff read this member's file (decision 107): staff at aal2 only.
   'GET /api/v1/dashboard/members/:id/access-log': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/messages': { access: 'staff-aal2', request: () => ({ body: { subject: 42 } }) },

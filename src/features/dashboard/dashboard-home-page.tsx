@@ -23,9 +23,11 @@ const route = getRouteApi('/dashboard/_staff/');
 const stepOptions = [
   ...steps.map((s) => ({ value: s.id, label: `${s.number}. ${s.title}` })),
   { value: 'membre-actif', label: 'Membres actifs' },
+  { value: 'resiliation-demandee', label: 'Résiliations demandées (motif légitime)' },
   { value: 'renonce', label: 'Contrats annulés (renonciation)' },
   { value: 'retracte', label: 'Contrats résiliés (rétractation)' },
   { value: 'contrat-termine', label: 'Contrats terminés' },
+  { value: 'resilie', label: 'Contrats résiliés (motif légitime)' },
   { value: 'desactive', label: 'Comptes désactivés' },
 ] as const;
 
@@ -35,6 +37,8 @@ const endStateTitles: Readonly<Record<string, string>> = {
   renonce: 'Contrat annulé (renonciation)',
   retracte: 'Contrat résilié (rétractation)',
   'contrat-termine': 'Contrat terminé',
+  'resiliation-demandee': 'Résiliation demandée (motif légitime)',
+  resilie: 'Contrat résilié (motif légitime)',
 };
 
 const SEARCH_DELAY_MS = 300;
@@ -43,9 +47,11 @@ const SEARCH_DELAY_MS = 300;
 const placeholderSteps: { id: DashboardSearch['step']; number: number | null; title: string; count: number | null }[] = [
   ...steps.map((s) => ({ id: s.id, number: s.number, title: s.title, count: null })),
   { id: 'membre-actif', number: null, title: 'Membre actif', count: null },
+  { id: 'resiliation-demandee', number: null, title: 'Résiliation demandée (motif légitime)', count: null },
   { id: 'renonce', number: null, title: 'Contrat annulé (renonciation)', count: null },
   { id: 'retracte', number: null, title: 'Contrat résilié (rétractation)', count: null },
   { id: 'contrat-termine', number: null, title: 'Contrat terminé', count: null },
+  { id: 'resilie', number: null, title: 'Contrat résilié (motif légitime)', count: null },
   { id: 'desactive', number: null, title: 'Compte désactivé', count: null },
 ];
 

@@ -2,7 +2,16 @@ import { stepIds } from '#machines/onboarding/step-ids.ts';
 import { integerFrom, oneOf } from '#src/lib/search-params.ts';
 
 /** Search params of `/dashboard` (list state lives in the URL). Malformed values fall back to defaults. */
-export const dashboardTopStates = [...stepIds, 'membre-actif', 'renonce', 'retracte', 'contrat-termine', 'desactive'] as const;
+export const dashboardTopStates = [
+  ...stepIds,
+  'membre-actif',
+  'resiliation-demandee',
+  'renonce',
+  'retracte',
+  'contrat-termine',
+  'resilie',
+  'desactive',
+] as const;
 
 export interface DashboardSearch {
   q?: string;

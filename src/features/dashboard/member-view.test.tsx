@@ -243,6 +243,7 @@ function fullMember(): MemberDetail {
       renouncedAt: null,
       withdrawnAt: null,
       refunds: [],
+      termination: null,
     },
     events: allEvents(),
   } as MemberDetail;

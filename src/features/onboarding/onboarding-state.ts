@@ -14,7 +14,7 @@ import {
 export function parseStateKey(key: string | null | undefined): OnboardingStateValue | null {
   if (!key) return null;
   const [top, sub] = key.split('.', 2) as [string, string | undefined];
-  const known = [...stepIds, 'membre-actif', ...contractEndStates, 'desactive'] as readonly string[];
+  const known = [...stepIds, 'membre-actif', 'resiliation-demandee', ...contractEndStates, 'desactive'] as readonly string[];
   if (!known.includes(top)) return null;
   return (sub ? { [top]: sub } : top) as OnboardingStateValue;
 }

@@ -1,0 +1,38 @@
+import { bigint, bigserial, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from '#bff/db/invoices-schema.ts';
+
+/** Termination requests and credit notes (migration `0019_termination_and_credit_notes.sql`, decision 119). */
+
+export const contractTerminations = pgTable('contract_terminations', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  memberId: uuid('member_id').notNull(),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+  reason: text('reason').notNull(),
+  explanation: text('explanation').notNull(),
+  proof: text('proof'),
+  dueBy: timestamp('due_by', { withTimezone: true }).notNull(),
+  decision: text('decision').$type<'accepted' | 'refused'>(),
+  decidedAt: timestamp('decided_at', { withTimezone: true }),
+  decidedBy: uuid('decided_by'),
+  refusalReason: text('refusal_reason'),
+});
+
+export const creditNoteCounters = pgTable('credit_note_counters', {
+  year: integer('year').primaryKey(),
+  lastNumber: integer('last_number').notNull(),
+});
+
+export const creditNotes = pgTable('credit_notes', {
+  number: text('number').primaryKey(),
+  year: integer('year').notNull(),
+  rank: integer('rank').notNull(),
+  memberId: uuid('member_id').notNull(),
+  refundId: bigint('refund_id', { mode: 'number' }).notNull(),
+  invoiceNumber: text('invoice_number'),
+  reason: text('reason').$type<'withdrawal' | 'termination'>().notNull(),
+  customerName: text('customer_name').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  currency: text('currency').notNull(),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+  pdf: bytea('pdf').notNull(),
+});
