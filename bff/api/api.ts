@@ -4,6 +4,7 @@ import { accountRoutes } from '#bff/api/account-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import { guardianRoutes } from '#bff/api/guardian-routes.ts';
+import { memberAnswersRoutes } from '#bff/api/member-answers-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
@@ -99,6 +100,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', leadsRoutes(deps))
       .route('/', introductionRoutes(deps))
       .route('/', guardianRoutes(deps))
+      .route('/', memberAnswersRoutes(deps))
       .route('/', photoRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
