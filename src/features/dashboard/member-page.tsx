@@ -9,6 +9,7 @@ import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } f
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
+import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -91,6 +92,7 @@ export function DashboardMemberPage() {
 
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
+      <ChangeRequestsSection memberId={member.id} onChanged={load} />
       <MemberAccessLog memberId={member.id} />
     </div>
   );
