@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { RequestItem, valueText } from '#src/features/account/my-answers.tsx';
+import { RequestItem, valueText } from '#src/features/account/change-request-item.tsx';
 
 const text = (html: string) =>
   html

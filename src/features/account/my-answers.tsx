@@ -1,17 +1,15 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import {
   answerSectionLabels,
-  changeRequestStatusLabels,
   maritalStatusLabels,
   prayerPracticeLabels,
   professionalSituationLabels,
-  profileFields,
-  questionnaireFields,
   regionLabels,
   soughtPracticeLabels,
 } from '#machines/onboarding/labels.ts';
 import * as styles from '#src/features/account/account.css.ts';
-import { type ChangeRequest, getMyAnswers, type MyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
+import { RequestItem } from '#src/features/account/change-request-item.tsx';
+import { getMyAnswers, type MyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
 import { formatDateTime, planName, profileRows, questionnaireRows, type FieldRow } from '#src/features/dashboard/member-view.ts';
 import { type Draft, restoreDraft } from '#src/features/onboarding/drafts.ts';
 import { CheckboxGroup, optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
@@ -30,14 +28,6 @@ const YES_NO = [
   { value: 'false', label: 'Non' },
 ];
 
-/** One stored value in French (the label table, through the dashboard's formatters). */
-export function valueText(section: Section, field: string, value: unknown, now: number): string {
-  const rows = section === 'profil' ? profileRows({ [field]: value }, now) : questionnaireRows({ [field]: value }, now);
-  return rows?.[0]?.value ?? '—';
-}
-const labelOf = (section: Section, field: string) =>
-  (section === 'profil' ? profileFields : questionnaireFields).find((f) => f.key === field)?.label ?? 'Champ';
-
 function Facts({ rows }: { rows: FieldRow[] }) {
   return (
     <dl className={styles.facts}>
@@ -48,28 +38,6 @@ function Facts({ rows }: { rows: FieldRow[] }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-/** A change request as the member reads it: what, old → new, note, status. */
-export function RequestItem({ request, now }: { request: ChangeRequest; now: number }) {
-  return (
-    <li data-testid="change-request">
-      <p>
-        <strong>{answerSectionLabels[request.section]}</strong> — demande du {formatDateTime(request.createdAt)} :{' '}
-        <strong>{changeRequestStatusLabels[request.status]}</strong>
-      </p>
-      <ul>
-        {request.changes.map((c) => (
-          <li key={c.field}>
-            {labelOf(request.section, c.field)} : {valueText(request.section, c.field, c.old, now)} →{' '}
-            {valueText(request.section, c.field, c.new, now)}
-          </li>
-        ))}
-      </ul>
-      {request.note ? <p>Votre message : {request.note}</p> : null}
-      {request.decisionNote ? <p>Réponse de l’équipe : {request.decisionNote}</p> : null}
-    </li>
   );
 }
 

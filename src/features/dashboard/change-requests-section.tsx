@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { answerSectionLabels } from '#machines/onboarding/labels.ts';
 import { type ChangeRequest, decideChangeRequest, getMemberChangeRequests } from '#src/features/account/answers-api.ts';
-import { RequestItem } from '#src/features/account/my-answers.tsx';
+import { RequestItem } from '#src/features/account/change-request-item.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
