@@ -5,6 +5,7 @@ import { agendaRoutes } from '#bff/api/agenda-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
 import { dashboardRoutes } from '#bff/api/dashboard-routes.ts';
 import { guardianRoutes } from '#bff/api/guardian-routes.ts';
+import { memberAnswersRoutes } from '#bff/api/member-answers-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import { memberFollowUpRoutes } from '#bff/api/member-follow-up-routes.ts';
@@ -105,6 +106,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', memberFollowUpRoutes(deps))
       .route('/', introductionRoutes(deps))
       .route('/', guardianRoutes(deps))
+      .route('/', memberAnswersRoutes(deps))
       .route('/', photoRoutes(deps))
       .route('/', agendaRoutes(deps))
       .route('/', publicRoutes(deps))

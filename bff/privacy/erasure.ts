@@ -151,6 +151,8 @@ export async function eraseMemberData(
 
     // 4b. Photos (decision 116): deleted, bytes and thumbnails alike; nothing of them is kept.
     summary.member_photos = await count(tx, sql`DELETE FROM member_photos WHERE member_id = ${memberId} RETURNING 1`);
+    // Change requests of « Mon profil » (decision 123): the answers they carry go too.
+    summary.member_change_requests = await count(tx, sql`DELETE FROM member_change_requests WHERE member_id = ${memberId} RETURNING 1`);
 
     // 4b. Introductions (decision 117): the guardian goes, with every guardian's mail about one of
     // this member's introductions; each introduction stays for the other side and as the agency's

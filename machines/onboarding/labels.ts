@@ -236,6 +236,11 @@ export const eventLabels = covering<OtherEventType>()({
   ENABLE: 'Réactiver le compte',
   TICK: 'Temps qui passe',
   DELAY_OVER: 'Fin du délai',
+  // Not chart events: « Mon profil » rows of the event log (decision 123).
+  EDIT_ANSWERS: 'Modifier ses réponses',
+  REQUEST_CHANGE: 'Demander une modification',
+  APPLY_CHANGE_REQUEST: 'Appliquer une demande de modification',
+  DECLINE_CHANGE_REQUEST: 'Refuser une demande de modification',
 });
 
 export function eventLabel(type: string): string {
@@ -278,6 +283,12 @@ export const contextSentences = {
   ban: { yes: 'Compte désactivé', no: 'Compte réactivé' },
   // Staff's follow-up (decision 124): `ASSIGN_COUNSELLOR` (yes) or `UNASSIGN_COUNSELLOR` (no).
   counsellor: { yes: 'Suivi confié à un membre de l’équipe', no: 'Suivi sans conseiller attitré' },
+  // « Mon profil » (decision 123): logged without moving the chart.
+  profil_edit: 'Informations personnelles modifiées depuis « Mon profil »',
+  questionnaire_edit: 'Questionnaire de recherche modifié depuis « Mon profil »',
+  change_request: 'Demande de modification envoyée à l’équipe',
+  change_request_applied: 'Demande de modification appliquée',
+  change_request_declined: 'Demande de modification refusée',
 } as const satisfies Readonly<Record<string, Sentence>>;
 
 export interface LoggedEvent {
@@ -346,6 +357,12 @@ export const questionnaireFields = [
   { key: 'soughtProfessionalSituation', label: 'Situation professionnelle recherchée' },
   { key: 'otherQualities', label: 'Autres qualités essentielles' },
 ] as const;
+
+/** The two sections of « Mon profil » a member edits, or asks to change after signature (decision 123). */
+export const answerSectionLabels = { profil: 'Informations personnelles', questionnaire: 'Questionnaire de recherche' } as const;
+
+/** A change request's status (decision 123). */
+export const changeRequestStatusLabels = { pending: 'En attente de l’équipe', applied: 'Appliquée', declined: 'Refusée' } as const;
 
 /** The contract form (the `contractForm` flag itself is not shown). */
 export const contractFields = [

@@ -154,9 +154,9 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
   await expect(log).not.toContainText(/RECORD_ONBOARDING_MEETING|onb_meet_ok|attente-contrat|→/);
 
-  // The member's wizard moves on.
-  await member.page.getByRole('button', { name: 'Actualiser' }).click();
-  await expect(member.page).toHaveURL(step('attente-contrat'));
+  // The member's wizard moves on by itself, without a click (polling with back-off, decision 123).
+  await expect(member.page.getByRole('button', { name: 'Actualiser' })).toHaveCount(0);
+  await expect(member.page).toHaveURL(step('attente-contrat'), { timeout: 75_000 });
   await expect(member.page.getByRole('heading', { level: 1, name: 'Votre contrat' })).toBeVisible();
 
   // Disable the account: the member's open session stops working.

@@ -235,6 +235,18 @@ const MATRIX: Record<string, Row> = {
     request: () => ({}),
     ownData: (body) => expect(body.introductions).toEqual([]),
   },
+  // « Mon profil » (decision 123): the caller's own answers only, keyed by the session; past the guard
+  // a fresh member has no step done (409) or sends an incomplete section (400), changing nothing.
+  'GET /api/v1/user/answers': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.changeRequests).toEqual([]),
+  },
+  'PUT /api/v1/user/answers': { access: 'member-only', request: () => ({ body: { section: 'profil', city: 'Lyon' } }) },
+  'POST /api/v1/user/change-requests': { access: 'member-only', request: () => ({ body: { section: 'questionnaire' } }) },
+  'GET /api/v1/dashboard/members/:id/change-requests': { access: 'staff-aal2', request: () => ({}) },
+  // `:requestId` is literal past the guard: 404, nothing decided.
+  'POST /api/v1/dashboard/change-requests/:requestId': { access: 'staff-aal2', request: () => ({ body: { decision: 'decline' } }) },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

@@ -132,6 +132,38 @@ function seeds(key: string): Record<string, unknown>[] {
         },
         { name: 'N’Diaye', relation: 'imam', email: '', phone: '+33612345678', receives: 'coordonnees', informed: true },
       ];
+    case 'PUT /api/v1/user/answers':
+    case 'POST /api/v1/user/change-requests':
+      return [
+        {
+          section: 'profil',
+          firstName: 'Amina',
+          lastName: 'Benali',
+          birthDate: '1995-04-17',
+          phone: '06 12 34 56 78',
+          postcode: '69003',
+          city: 'Lyon',
+          maritalStatus: 'celibataire',
+          childrenCount: 0,
+          profession: 'Infirmière',
+          prayerPractice: 'reguliere',
+          practiceDetails: '',
+          note: 'J’ai déménagé.',
+        },
+        {
+          section: 'questionnaire',
+          soughtPractice: 'indifferent',
+          soughtAgeMin: 25,
+          soughtAgeMax: 40,
+          soughtRegions: ['ile-de-france'],
+          soughtFamilySituations: ['celibataire'],
+          acceptsChildren: true,
+          soughtProfessionalSituation: 'indifferent',
+          otherQualities: 'Sincère et attaché à la famille.',
+        },
+      ];
+    case 'POST /api/v1/dashboard/change-requests/:requestId':
+      return [{ decision: 'apply' }, { decision: 'decline', note: 'Nous en reparlerons.' }];
     case 'POST /api/v1/user/consents/withdraw':
       return [{ kind: 'sensitive_data' }, { kind: 'cookies' }];
     case 'POST /api/v1/user/erase':

@@ -12,6 +12,7 @@ import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
 import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
 import { MemberBilling } from '#src/features/billing/member-billing.tsx';
 import { MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
+import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
   bookingText,
@@ -97,6 +98,7 @@ export function DashboardMemberPage() {
       <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
       <MemberBilling memberId={member.id} />
+      <ChangeRequestsSection memberId={member.id} onChanged={load} />
       <MemberAccessLog memberId={member.id} />
     </div>
   );

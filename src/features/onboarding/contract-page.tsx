@@ -8,6 +8,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
+import { StateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import {
   CONTRACT_PDF_URL,
@@ -319,6 +320,7 @@ export function ContractPage() {
         </section>
       ) : null}
       {sub === 'delai-renonciation' ? <MyRights /> : null}
+      {sub === 'delai-renonciation' ? <StateWatch /> : null}
     </StepPage>
   );
 }

@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
-import { Button } from '#src/components/ui/button.tsx';
 import { type BookingAnswer, getBooking } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
-import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useStateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 /** Step 7: the onboarding meeting is booked; its date (Paris time) and what happens next. */
 export function MeetingWaitPage() {
   const { user } = useSession();
-  const { goToCurrent } = useOnboardingUpdate();
   const [booking, setBooking] = useState<BookingAnswer['booking']>(null);
-  const [refreshing, setRefreshing] = useState(false);
+  // Staff validate the meeting from the dashboard: the page moves on by itself.
+  useStateWatch();
 
   useEffect(() => {
     let live = true;
@@ -50,20 +49,9 @@ export function MeetingWaitPage() {
           <li>Après l’entretien, elle valide votre dossier : vous recevez alors votre contrat à remplir et à signer ici.</li>
           <li>Sept jours après la signature, vous pourrez régler votre abonnement.</li>
         </ol>
-        <div className={styles.actions}>
-          <Button
-            variant="secondary"
-            loading={refreshing}
-            loadingText="Actualisation…"
-            onClick={async () => {
-              setRefreshing(true);
-              await goToCurrent();
-              setRefreshing(false);
-            }}
-          >
-            Actualiser
-          </Button>
-        </div>
+        <p className={styles.text} role="status">
+          Cette page se met à jour d’elle-même : dès que votre entretien est validé, vous passez à l’étape suivante.
+        </p>
       </section>
     </StepPage>
   );

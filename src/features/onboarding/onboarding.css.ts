@@ -41,7 +41,35 @@ export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.spac
 
 /* Progress indicator */
 export const progress = style({ marginTop: vars.space[4], marginBottom: vars.space[2] });
-export const progressLabel = style({ fontWeight: vars.fontWeight.semibold, color: vars.color.primary[800] });
+export const progressLabel = style({ margin: 0, fontWeight: vars.fontWeight.semibold, color: vars.color.primary[800] });
+export const progressHeader = style({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: vars.space[2],
+});
+/** The disclosure of the folded list: a phone only (below `sm`). */
+export const progressToggle = style({
+  flexShrink: 0,
+  minHeight: '2.75rem',
+  padding: `0 ${vars.space[2]}`,
+  border: 'none',
+  background: 'none',
+  color: vars.color.primary[800],
+  fontSize: vars.fontSize.sm,
+  textDecoration: 'underline',
+  cursor: 'pointer',
+  '@media': { [media.sm]: { display: 'none' } },
+});
+export const progressBar = style({
+  height: '0.375rem',
+  marginTop: vars.space[1],
+  borderRadius: vars.radius.full,
+  backgroundColor: vars.color.gray[200],
+  overflow: 'hidden',
+  '@media': { [media.sm]: { display: 'none' } },
+});
+export const progressBarFill = style({ height: '100%', backgroundColor: vars.color.accent });
 export const progressList = style({
   listStyle: 'none',
   padding: 0,
@@ -51,6 +79,8 @@ export const progressList = style({
   gap: vars.space[2],
   fontSize: vars.fontSize.sm,
 });
+/** Folded on a phone until the button opens it; always shown from `sm` up. */
+export const progressListFolded = style([progressList, { display: 'none', '@media': { [media.sm]: { display: 'grid' } } }]);
 const progressItemBase = style({
   display: 'flex',
   gap: vars.space[2],

@@ -12,10 +12,14 @@ import { flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboardin
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useDraft } from '#src/features/onboarding/drafts.ts';
+import { useSession } from '#src/lib/use-session.ts';
 import { textOf } from '#src/lib/form.ts';
 import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 const SENSITIVE_DATA_CONSENT = currentConsentText('sensitive_data');
+/** A consent is given by a tick each time: never kept in a draft. */
+const CONSENT_FIELDS = ['sensitiveDataConsent'];
 
 function numberOf(data: FormData, name: string): number | undefined {
   const text = textOf(data, name).trim();
@@ -26,6 +30,9 @@ function numberOf(data: FormData, name: string): number | undefined {
 export function ProfilPage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const { update } = useOnboardingUpdate();
+  const { user } = useSession();
+  // Unsaved answers survive a reload (kept on this device for this member), removed once saved.
+  const discardDraft = useDraft(formRef, user?.id, 'profil', CONSENT_FIELDS);
 
   const onSubmit = handleSubmit(async (data) => {
     const input = {
@@ -49,6 +56,7 @@ export function ProfilPage() {
     // The raw input is sent; the server normalises it with the same schema.
     const result = await update({ context: 'profil', ...input });
     if (!result.ok) return { fieldErrors: topLevelFieldErrors(result.error.fieldErrors), formError: result.error.message };
+    discardDraft();
     return undefined;
   });
 

@@ -11,6 +11,8 @@ import { flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboardin
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useDraft } from '#src/features/onboarding/drafts.ts';
+import { useSession } from '#src/lib/use-session.ts';
 import { textOf } from '#src/lib/form.ts';
 
 function numberOf(data: FormData, name: string): number | undefined {
@@ -27,6 +29,9 @@ const YES_NO = [
 export function QuestionnairePage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const { update } = useOnboardingUpdate();
+  const { user } = useSession();
+  // Unsaved answers survive a reload (kept on this device for this member), removed once saved.
+  const discardDraft = useDraft(formRef, user?.id, 'questionnaire-profil');
 
   const onSubmit = handleSubmit(async (data) => {
     const accepts = data.get('acceptsChildren');
@@ -48,6 +53,7 @@ export function QuestionnairePage() {
     if (!saved.ok) return { fieldErrors: topLevelFieldErrors(saved.error.fieldErrors), formError: saved.error.message };
     const completed = await update({ context: 'form_per_inf', completed: true });
     if (!completed.ok) return { formError: completed.error.message };
+    discardDraft();
     return undefined;
   });
 

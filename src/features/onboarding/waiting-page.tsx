@@ -6,12 +6,15 @@ import { Countdown } from '#src/features/onboarding/countdown.tsx';
 import { subOf } from '#src/features/onboarding/onboarding-state.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useStateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 /** Step 9: the 14-day withdrawal period (unless renounced), then the matchmaking meeting. */
 export function WaitingPage() {
   const { user } = useSession();
   const { goToCurrent } = useOnboardingUpdate();
+  // The period's end, the matchmaking meeting validated by staff: the page follows by itself.
+  useStateWatch();
   const renounced = user?.subscription.renouncedWithdrawalRight === true;
   const endsAt = withdrawalPeriodEndsAt(user?.subscription.subscriptionDate ?? null);
   const waiting = subOf(user?.state) === 'delai-retractation' && !renounced;

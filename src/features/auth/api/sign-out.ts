@@ -20,6 +20,8 @@ export function useSignOut() {
       if (client) await client.send(client.api.auth.signout.$get());
       await router.navigate({ to: '/' });
       session.clear();
+      // The wizard's unsaved answers kept on this device go with the session (fetched on click).
+      await import('#src/features/onboarding/drafts.ts').then((drafts) => drafts.clearDrafts()).catch(() => undefined);
       const { notify } = await import('#src/lib/notifications.ts');
       notify({ title: 'Vous êtes déconnecté(e).', variant: 'success' });
     } finally {

@@ -1,0 +1,74 @@
+import { type Context, Hono } from 'hono';
+import * as v from 'valibot';
+import type { ApiDeps } from '#bff/api/deps.ts';
+import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import { readJson } from '#bff/http/validate.ts';
+import { log } from '#bff/logger.ts';
+import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
+
+const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REQUEST_ID = /^[1-9]\d{0,15}$/;
+
+/**
+ * « Mon profil » (issue 21, decision 123): the member's own answers (`/user/answers`: read, edit
+ * before signature), their change requests after signature (`/user/change-requests`), and the
+ * staff's side (`/dashboard/members/:id/change-requests`, `/dashboard/change-requests/:requestId`).
+ * The member is always the session's: no member id is ever taken from the request.
+ */
+export function memberAnswersRoutes(deps: ApiDeps) {
+  const guardDeps = { database: deps.database, auth: deps.auth };
+  const db = deps.database.db;
+  const staffOnly = staffOnlyFor(guardDeps);
+
+  async function memberCaller(c: Context): Promise<Caller> {
+    const caller = await requireCaller(c, guardDeps);
+    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
+    return caller;
+  }
+
+  return new Hono()
+    .get('/user/answers', async (c) => {
+      const caller = await memberCaller(c);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(await answersOf(db, caller.member), 200);
+    })
+    .put('/user/answers', async (c) => {
+      const caller = await memberCaller(c);
+      const body = await readJson(c, v.unknown());
+      const outcome = await editOwnAnswers(db, caller.id, body, deps.clock.now());
+      if (outcome.changed.length > 0)
+        log.info('réponses modifiées par le membre', { reqId: c.get('requestId'), memberId: caller.id, section: outcome.section });
+      c.header('Cache-Control', 'private, no-store');
+      return c.json(outcome, 200);
+    })
+    .post('/user/change-requests', async (c) => {
+      const caller = await memberCaller(c);
+      const body = await readJson(c, v.unknown());
+      const request = await requestChange(db, caller.id, body, deps.clock.now());
+      log.info('demande de modification envoyée', { reqId: c.get('requestId'), memberId: caller.id, requestId: request.id });
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ request }, 201);
+    })
+    .get('/dashboard/members/:id/change-requests', staffOnly, async (c) => {
+      const id = c.req.param('id');
+      if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ requests: await changeRequestsOf(db, id) }, 200);
+    })
+    .post('/dashboard/change-requests/:requestId', staffOnly, async (c) => {
+      const raw = c.req.param('requestId');
+      if (!REQUEST_ID.test(raw)) throw new ApiError(404, 'CHANGE_REQUEST_NOT_FOUND', 'Demande de modification introuvable.');
+      const staff = c.get('staff');
+      const body = await readJson(c, v.unknown());
+      const request = await decideChangeRequest(db, Number(raw), body, staff.id, deps.clock.now());
+      log.info('demande de modification traitée', {
+        reqId: c.get('requestId'),
+        staffId: staff.id,
+        requestId: request.id,
+        status: request.status,
+      });
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ request }, 200);
+    });
+}

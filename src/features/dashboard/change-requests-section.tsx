@@ -1,0 +1,83 @@
+import { useCallback, useEffect, useId, useState } from 'react';
+import { answerSectionLabels } from '#machines/onboarding/labels.ts';
+import { type ChangeRequest, decideChangeRequest, getMemberChangeRequests } from '#src/features/account/answers-api.ts';
+import { RequestItem } from '#src/features/account/change-request-item.tsx';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { notify } from '#src/lib/notifications.ts';
+
+/** One pending request: what changes, the member's note, and the two answers staff may give. */
+function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDecided: () => void }) {
+  const noteId = useId();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState<'apply' | 'decline' | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  async function decide(decision: 'apply' | 'decline') {
+    setBusy(decision);
+    setFailure(null);
+    const result = await decideChangeRequest(request.id, { decision, note });
+    setBusy(null);
+    if (result.ok) {
+      notify({ title: decision === 'apply' ? 'Modification appliquée au dossier.' : 'Demande refusée.', variant: 'success' });
+      onDecided();
+    } else setFailure(result.error.message);
+  }
+  return (
+    <div>
+      <ul>
+        <RequestItem request={request} now={Date.now()} />
+      </ul>
+      <label htmlFor={noteId}>Réponse au membre (facultatif)</label>
+      <textarea id={noteId} value={note} maxLength={1000} rows={2} onChange={(e) => setNote(e.target.value)} />
+      <FormAlert tone="error">{failure}</FormAlert>
+      <p className={styles.muted}>
+        Appliquer remplace les réponses « {answerSectionLabels[request.section]} » du membre par celles demandées ; refuser les laisse
+        inchangées. Le membre voit la réponse dans « Mon profil ».
+      </p>
+      <div>
+        <Button type="button" loading={busy === 'apply'} loadingText="Application…" onClick={() => void decide('apply')}>
+          Appliquer la modification
+        </Button>{' '}
+        <Button type="button" variant="secondary" loading={busy === 'decline'} loadingText="Refus…" onClick={() => void decide('decline')}>
+          Refuser la demande
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** « Demandes de modification » on the member page (issue 21, decision 123): pending first, then the decided ones. */
+export function ChangeRequestsSection({ memberId, onChanged }: { memberId: string; onChanged?: () => void }) {
+  const [requests, setRequests] = useState<ChangeRequest[] | null>(null);
+  const load = useCallback(() => {
+    void getMemberChangeRequests(memberId).then((result) => setRequests(result.ok ? result.data.requests : []));
+  }, [memberId]);
+  useEffect(load, [load]);
+  if (!requests) return null;
+  const pending = requests.filter((r) => r.status === 'pending');
+  const decided = requests.filter((r) => r.status !== 'pending');
+  return (
+    <section className={styles.card} aria-labelledby="change-requests-title" data-testid="change-requests">
+      <h2 id="change-requests-title">Demandes de modification</h2>
+      {requests.length === 0 ? <p className={styles.muted}>Aucune demande de modification.</p> : null}
+      {pending.map((request) => (
+        <PendingRequest
+          key={request.id}
+          request={request}
+          onDecided={() => {
+            load();
+            onChanged?.();
+          }}
+        />
+      ))}
+      {decided.length > 0 ? (
+        <ul>
+          {decided.map((request) => (
+            <RequestItem key={request.id} request={request} now={Date.now()} />
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
