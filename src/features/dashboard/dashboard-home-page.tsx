@@ -11,7 +11,7 @@ import {
   type MemberSummary,
   PER_PAGE,
 } from '#src/features/dashboard/dashboard-api.ts';
-import type { DashboardSearch } from '#src/features/dashboard/dashboard-search.ts';
+import { type DashboardSearch, DashboardSearchSchema } from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
@@ -164,7 +164,8 @@ function LeadFunnelCard() {
 }
 
 function MemberList() {
-  const search = route.useSearch();
+  // Parsed here, not in the route (see src/routes/dashboard/_staff/index.tsx): malformed values fall back to defaults.
+  const search = DashboardSearchSchema(route.useSearch());
   const navigate = route.useNavigate();
   const ids = { q: useId(), step: useId(), sort: useId() };
   const [text, setText] = useState(search.q ?? '');

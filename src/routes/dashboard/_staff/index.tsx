@@ -1,9 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DashboardHomePage } from '#src/features/dashboard/dashboard-home-page.tsx';
-import { DashboardSearchSchema } from '#src/features/dashboard/dashboard-search.ts';
+import type { DashboardSearch } from '#src/features/dashboard/dashboard-search.ts';
 import { titled } from '#src/lib/document-title.tsx';
 
+/**
+ * The list's search parameters are declared here and parsed by the page itself
+ * (`DashboardSearchSchema` in dashboard-home-page.tsx, loaded with it): the route tree is in every
+ * public page's first load (decision 115), the staff list's parser need not be.
+ */
 export const Route = createFileRoute('/dashboard/_staff/')({
-  validateSearch: DashboardSearchSchema,
+  validateSearch: (search: Record<string, unknown>) => search as DashboardSearch,
   component: titled('Tableau de bord — Union Sincère', DashboardHomePage),
 });
