@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import * as v from 'valibot';
 import { instalments } from '#bff/db/instalments-schema.ts';
+import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import { memberInstalments } from '#bff/payments/instalments.ts';
@@ -172,13 +173,16 @@ const ChargeForm = v.object({
 
 /** `/_local/instalments`: runs a charging pass now (optionally for one member, optionally failing). */
 export function instalmentStandIn(deps: StandInDeps) {
-  return new Hono()
-    .get('/instalments', (c) => {
-      c.header('Cache-Control', 'no-store');
-      return c.html(
-        standInDocument(
-          'Mensualités — simulation locale',
-          html`<main aria-labelledby="title">
+  return (
+    new Hono()
+      // A charging pass sends signed webhooks to the product: only from the product's own page.
+      .use('/instalments', sameOriginWrites(deps.config.publicSiteUrl))
+      .get('/instalments', (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.html(
+          standInDocument(
+            'Mensualités — simulation locale',
+            html`<main aria-labelledby="title">
 <p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
 <h1 id="title">Prélever les mensualités dues</h1>
 <form method="post" class="card">
@@ -191,39 +195,41 @@ export function instalmentStandIn(deps: StandInDeps) {
 <button type="submit">Prélever maintenant</button>
 </form>
 </main>`,
-        ),
-        200,
-      );
-    })
-    .post('/instalments', async (c) => {
-      c.header('Cache-Control', 'no-store');
-      const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-      const parsed = v.safeParse(ChargeForm, { member: form.member, outcome: form.outcome });
-      if (!parsed.success) {
+          ),
+          200,
+        );
+      })
+      .post('/instalments', async (c) => {
+        c.header('Cache-Control', 'no-store');
+        const invalid = (message: string) =>
+          c.html(
+            standInDocument('Mensualités', html`<main><h1>Demande invalide</h1><p role="alert" class="error">${message}</p></main>`),
+            400,
+          );
+        // A form, as the page sends it: any other body (JSON, a broken multipart) runs nothing.
+        const type = c.req.header('content-type') ?? '';
+        if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return invalid('Formulaire attendu.');
+        const form = await c.req.parseBody().catch(() => null);
+        if (!form) return invalid('Formulaire illisible.');
+        const parsed = v.safeParse(ChargeForm, { member: form.member, outcome: form.outcome });
+        if (!parsed.success) return invalid(parsed.issues[0].message);
+        const summary = await chargeDueInstalments(deps, {
+          ...(parsed.output.member ? { memberId: parsed.output.member } : {}),
+          outcome: parsed.output.outcome ?? 'paid',
+        });
+        const wantsJson = (c.req.header('accept') ?? '').includes('application/json');
+        if (wantsJson) return c.json(summary, 200);
         return c.html(
           standInDocument(
-            'Mensualités',
-            html`<main><h1>Demande invalide</h1><p role="alert" class="error">${parsed.issues[0].message}</p></main>`,
-          ),
-          400,
-        );
-      }
-      const summary = await chargeDueInstalments(deps, {
-        ...(parsed.output.member ? { memberId: parsed.output.member } : {}),
-        outcome: parsed.output.outcome ?? 'paid',
-      });
-      const wantsJson = (c.req.header('accept') ?? '').includes('application/json');
-      if (wantsJson) return c.json(summary, 200);
-      return c.html(
-        standInDocument(
-          'Mensualités — simulation locale',
-          html`<main aria-labelledby="title"><h1 id="title">Prélèvements effectués</h1>
+            'Mensualités — simulation locale',
+            html`<main aria-labelledby="title"><h1 id="title">Prélèvements effectués</h1>
 <p role="status">${summary.paid} mensualité(s) payée(s) (${formatEuros(summary.amountCents)}), ${summary.failed} refusée(s).</p>
 <p><a href="/_local/instalments">Nouveau passage</a></p></main>`,
-        ),
-        200,
-      );
-    });
+          ),
+          200,
+        );
+      })
+  );
 }
 
 /** Every 15 minutes in the server with the embedded stand-in (not under `NODE_ENV=test`: tests run the pass with a moved clock). */

@@ -282,6 +282,38 @@ describe('stop after a withdrawal', () => {
   });
 });
 
+describe('`/_local/instalments` from outside', () => {
+  it('answers bad input with a French 400 and charges nothing; never a 500, whatever the body', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    const { firstPaidAt } = await subscribed(member, 'plan_serenity_month');
+    clock.set(new Date(instalmentDueAt(firstPaidAt, 2)));
+    const agent = product.agent();
+    const bodies: [string, Record<string, string>][] = [
+      [new URLSearchParams({ member: 'pas-un-uuid' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }],
+      [new URLSearchParams({ member: member.id, outcome: 'free' }).toString(), { 'content-type': 'application/x-www-form-urlencoded' }],
+      [`member=${'%'.repeat(3000)}`, { 'content-type': 'application/x-www-form-urlencoded' }],
+      ['{"member":', { 'content-type': 'application/json' }],
+      ['--x\r\nContent-Disposition: form-data; name="member"\r\n\r\n', { 'content-type': 'multipart/form-data; boundary=x' }],
+    ];
+    for (const [body, headers] of bodies) {
+      const response = await agent.request('POST', '/_local/instalments', body, { ...headers, origin: TEST_SITE });
+      expect(response.status, body.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(response.status, body.slice(0, 40)).toBeLessThan(500);
+    }
+    // Without the site's origin (a cross-site form), nothing runs either.
+    const crossSite = await agent.request('POST', '/_local/instalments', new URLSearchParams({ member: member.id }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+    });
+    expect(crossSite.status).toBeGreaterThanOrEqual(400);
+    expect(crossSite.status).toBeLessThan(500);
+    expect(await product.database.db.select().from(instalments).where(eq(instalments.memberId, member.id))).toEqual([]);
+    // A well-formed pass still charges the instalment due.
+    expect(await charge(member.id)).toMatchObject({ paid: 1 });
+  });
+});
+
 describe('the billing view and its CSV export', () => {
   it('lists payments, instalments and refunds with French words; the CSV is Excel-ready (BOM, ;, decimal comma)', async () => {
     const all = await staff.agent.json<{ entries: { kind: string; status: string }[]; totals: { receivedCents: number } }>(
