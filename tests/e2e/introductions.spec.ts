@@ -97,6 +97,8 @@ const profiles: Record<keyof typeof people, { profile: PersonalInfo; questionnai
   },
 };
 
+const GUARDIAN_EMAIL = 'karim.benali.pere@example.fr';
+
 test.beforeAll(async () => {
   const config = parseConfig({
     NODE_ENV: 'test',
@@ -151,6 +153,19 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await page.context().addCookies((await staff.storageState()).cookies);
   await staff.dispose();
 
+  // Amina names her father as her guardian, on her own page, to receive a copy of each proposal.
+  const aminaFirst = await memberPage(browser, people.amina.email);
+  await aminaFirst.goto(`${base}/mon-compte/mon-profil`);
+  const guardian = aminaFirst.getByTestId('my-guardian');
+  await guardian.getByLabel('Nom').fill('Karim Benali');
+  await guardian.getByRole('radio', { name: 'Père' }).check();
+  await guardian.getByLabel('E-mail (facultatif)').fill(GUARDIAN_EMAIL);
+  await guardian.getByRole('radio', { name: 'Une copie de chaque proposition' }).check();
+  await guardian.getByLabel(/Mon proche est informé/).check();
+  await guardian.getByRole('button', { name: 'Associer ce proche' }).click();
+  await expect(guardian.getByText(/Actuellement : Karim Benali/)).toBeVisible();
+  await aminaFirst.context().close();
+
   // Amina's file: her candidates, Youssef among them with his reasons.
   await page.goto(`${base}/dashboard/member/${people.amina.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Amina Benali' })).toBeVisible();
@@ -173,6 +188,13 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
   await propose.getByRole('button', { name: 'Envoyer la proposition' }).click();
   expect((await posted).status()).toBe(201);
+  // The guardian's copy goes out with the proposal (decision 117), without any contact detail.
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
+      return mails.filter((m) => m.to.includes(GUARDIAN_EMAIL)).map((m) => m.subject);
+    })
+    .toEqual(['Copie d’une proposition de mise en relation']);
   await expect(page).toHaveURL(/\/dashboard\/mises-en-relation\/[0-9a-f-]{36}$/);
   const introductionUrl = page.url();
   await expect(page.getByRole('heading', { level: 1, name: 'Amina et Youssef' })).toBeVisible();
