@@ -178,8 +178,17 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
   await sarah.context().close();
 });
 
-/** Both accept through the API (walked on screen by introductions.spec.ts); staff plan the meeting tomorrow, then record it held. */
-async function metAfterProposal(browser: Browser, a: { email: string; id: string }, b: { email: string; id: string }, pages: Page[]) {
+/**
+ * Both accept through the API (walked on screen by introductions.spec.ts); staff plan the meeting
+ * tomorrow — on the introduction's page when `desk` is given, else through the API — then record it held.
+ */
+async function metAfterProposal(
+  browser: Browser,
+  a: { email: string; id: string },
+  b: { email: string; id: string },
+  pages: Page[],
+  desk?: Page,
+) {
   const id = await propose(a.id, b.id);
   for (const person of [a, b]) {
     const member = await signedInMemberPage(browser, base, person.email, PASSWORD);
@@ -190,11 +199,39 @@ async function metAfterProposal(browser: Browser, a: { email: string; id: string
     expect(response.status(), await response.text()).toBe(200);
     await member.context().close();
   }
-  const meetingAt = new Date(clock.now().getTime() + DAY).toISOString();
-  const planned = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, {
-    data: { type: 'PLAN_MEETING', meetingAt, place: 'À l’agence, 12 rue de la Paix' },
-  });
-  expect(planned.status(), await planned.text()).toBe(200);
+  const meetingAt = new Date(clock.now().getTime() + DAY);
+  if (desk) {
+    await desk.goto(`${base}/dashboard/mises-en-relation/${id}`);
+    await desk.getByRole('button', { name: 'Planifier la rencontre' }).click();
+    const dialog = desk.getByRole('dialog');
+    // The field is in the staff's time (Europe/Paris): the same instant, written as a person types it.
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('fr-FR', {
+        timeZone: 'Europe/Paris',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(meetingAt)
+        .map((part) => [part.type, part.value]),
+    );
+    await dialog.getByLabel('Date et heure').fill(`${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`);
+    await dialog.getByLabel('Lieu').fill('À l’agence, 12 rue de la Paix');
+    const sent = desk.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith(`/api/v1/dashboard/introductions/${id}/events`),
+    );
+    await dialog.getByRole('button', { name: 'Planifier la rencontre' }).click();
+    expect((await sent).status()).toBe(200);
+    await expect(desk.getByText('À l’agence, 12 rue de la Paix').first()).toBeVisible();
+  } else {
+    const planned = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, {
+      data: { type: 'PLAN_MEETING', meetingAt: meetingAt.toISOString(), place: 'À l’agence, 12 rue de la Paix' },
+    });
+    expect(planned.status(), await planned.text()).toBe(200);
+  }
   await travel(pages, DAY + 2 * 60 * 60 * 1000);
   const held = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, { data: { type: 'RECORD_MEETING_HELD' } });
   expect(held.status(), await held.text()).toBe(200);
@@ -225,7 +262,7 @@ test('after the first meeting: continue, then both engaged (search paused, congr
   const pages = [page, amina, karim, sarah];
   for (const p of pages) await p.clock.setSystemTime(new Date(Date.now() + clock.offset()));
 
-  const engaged = await metAfterProposal(browser, people.amina, people.karim, pages);
+  const engaged = await metAfterProposal(browser, people.amina, people.karim, pages, await staffPage(page));
   // Both want to continue: the introduction goes on.
   await giveFeedback(amina, 'Continuer à se connaître');
   await giveFeedback(karim, 'Continuer à se connaître');
