@@ -1,16 +1,23 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import {
+  subscriptionPaymentOpensAt,
+  termEndsAtMs,
+  terminationRefundDueByMs,
+  withdrawalPeriodEndsAt,
+} from '#machines/onboarding/periods.ts';
 import { isPlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TerminationRequest } from '#src/features/account/termination-request.tsx';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
- * days (L221-18), the term's end (L224-90) and a new contract after it. Each action asks for
+ * days (L221-18), terminate for a legitimate reason (R224-2, decision 119), the term's end
+ * (L224-90) and a new contract after it. Each action asks for
  * confirmation in a dialog that states its consequence and deadline; the server decides.
  */
 
@@ -86,12 +93,15 @@ export function MyRights() {
   const termEnds = termEndsAtMs({ subscriptionDate: signed, selectedPlanId: planId });
   const renouncedAt = recordField(user.onboarding, 'contractRenouncedAt');
   const withdrawnAt = recordField(user.onboarding, 'contractWithdrawnAt');
+  const terminationRequestedAt = recordField(user.onboarding, 'terminationRequestedAt');
+  const terminatedAt = recordField(user.onboarding, 'terminatedAt');
   const now = Date.now();
   const canRenounce = state === 'attente-contrat.delai-renonciation';
   const canWithdraw =
     top === 'frais-de-dossier' || top === 'attente' || (top === 'membre-actif' && withdrawalEnds !== null && now < withdrawalEnds);
-  const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine';
-  if (!canRenounce && !canWithdraw && !ended && top !== 'membre-actif') return null;
+  const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine' || top === 'resilie';
+  const terminationPending = top === 'resiliation-demandee';
+  if (!canRenounce && !canWithdraw && !ended && !terminationPending && top !== 'membre-actif') return null;
 
   return (
     <section className={styles.section} aria-labelledby="my-rights">
@@ -113,6 +123,21 @@ export function MyRights() {
       {top === 'contrat-termine' ? (
         <p className={styles.text} data-testid="rights-state">
           Votre contrat a pris fin le {lastDay(termEnds)}, à son terme. Il n’est pas reconduit tacitement.
+        </p>
+      ) : null}
+      {top === 'resilie' ? (
+        <p className={styles.text} data-testid="rights-state">
+          Contrat résilié pour motif légitime le {dateTime(terminatedAt ? Date.parse(terminatedAt) : null)}. Le remboursement au prorata
+          vous a été détaillé par e-mail.
+        </p>
+      ) : null}
+      {terminationPending ? (
+        <p className={styles.text} data-testid="rights-state">
+          Vous avez demandé la résiliation de votre contrat pour motif légitime le{' '}
+          {dateTime(terminationRequestedAt ? Date.parse(terminationRequestedAt) : null)}. L’équipe examine votre demande et vous répond par
+          e-mail ; si elle est acceptée, le remboursement est fait au plus tard le{' '}
+          {dateTime(terminationRequestedAt ? terminationRefundDueByMs(Date.parse(terminationRequestedAt)) : null)}. Aucune proposition ne
+          vous est faite en attendant.
         </p>
       ) : null}
       {top === 'membre-actif' ? (
@@ -144,6 +169,7 @@ export function MyRights() {
           body={{ context: 'withdraw', confirm: true }}
         />
       ) : null}
+      {top === 'membre-actif' ? <TerminationRequest /> : null}
       {ended ? (
         <ConfirmRight
           trigger="Choisir une nouvelle formule"

@@ -2,9 +2,18 @@ import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { TerminationDecision } from '#src/features/dashboard/termination-decision.tsx';
 
 /** The member's rights and term as staff read them (decision 118): dates, deadlines, refunds owed. */
-export function ContractRightsCard({ rights }: { rights: MemberDetail['rights'] | undefined }) {
+export function ContractRightsCard({
+  rights,
+  memberId,
+  onReload,
+}: {
+  rights: MemberDetail['rights'] | undefined;
+  memberId: string;
+  onReload: () => Promise<void>;
+}) {
   if (!rights || rights.signedAt === null) return null;
   const at = (iso: string | null) => (iso === null ? '—' : formatDateTime(iso));
   return (
@@ -34,6 +43,7 @@ export function ContractRightsCard({ rights }: { rights: MemberDetail['rights'] 
           </>
         ) : null}
       </dl>
+      {rights.termination ? <TerminationDecision memberId={memberId} termination={rights.termination} onDecided={onReload} /> : null}
       {rights.refunds.length > 0 ? (
         <ul>
           {rights.refunds.map((r) => (

@@ -51,6 +51,14 @@ export function runStaffAction(action: StaffAction) {
   return send(api.user.update.$post({ json: action.body } as never));
 }
 
+/** Staff decide a member's termination request (decision 119): accept, or refuse with a written reason. */
+export function decideTermination(memberId: string, decision: { accept: true } | { accept: false; reason: string }) {
+  const json = decision.accept
+    ? { context: 'terminate_ok', uid: memberId }
+    : { context: 'terminate_no', uid: memberId, reason: decision.reason };
+  return send(api.user.update.$post({ json } as never));
+}
+
 export function sendMessage(memberId: string, message: { subject: string; body: string }) {
   return send(api.dashboard.members[':id'].messages.$post({ param: { id: memberId }, json: message }));
 }

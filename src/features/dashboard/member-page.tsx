@@ -124,7 +124,7 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
           </p>
           <ChartView current={member.state} />
         </section>
-        <ContractRightsCard rights={detail.rights} />
+        <ContractRightsCard rights={detail.rights} memberId={member.id} onReload={onReload} />
         <div className={styles.page}>
           <section className={styles.card} aria-labelledby="actions-title">
             <h2 id="actions-title" className={styles.cardTitle}>

@@ -1,0 +1,130 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { parseConfig } from '#bff/config.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+/**
+ * Termination for a legitimate reason (R224-2, decision 119), as people would: an active member
+ * asks from « Mes droits » with a reason and a few words; staff read the request on the member's
+ * page and refuse it with a reason; she asks again and staff accept; each step is mailed to her.
+ * Its own product.
+ */
+const PORT = Number(process.env.E2E_TERMINATION_PORT ?? 4195);
+const PASSWORD = 'bismillah-2026';
+const base = `http://localhost:${PORT}`;
+const email = `amina.resiliation.${Date.now()}@example.fr`;
+let product: Product;
+let staff: APIRequestContext;
+let memberId = '';
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ playwright }) => {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-termination-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  await ensureAccount(adminClient(product.auth), product.database.db, {
+    email: e2eStaffEmail('spare'),
+    password: E2E_STAFF_PASSWORD,
+    kind: 'staff',
+    name: 'spare',
+  });
+  memberId = await seedActiveMember(
+    product,
+    { email, password: PASSWORD, gender: 'femme', firstName: 'Amina', lastName: 'Benali', birthDate: '1995-04-18' },
+    Date.now(),
+  );
+  staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await signInE2EStaff(staff, 'spare');
+});
+test.afterAll(async () => {
+  await staff?.dispose();
+  await product?.close();
+});
+
+async function askToTerminate(member: Page) {
+  await member.goto(`${base}/mon-compte`);
+  const rights = member.getByRole('region', { name: 'Mes droits' });
+  await rights.getByRole('button', { name: 'Résilier pour un motif légitime' }).click();
+  const dialog = member.getByRole('dialog', { name: 'Résilier pour un motif légitime ?' });
+  await expect(dialog.getByText(/article R224-2/)).toBeVisible();
+  await dialog.getByRole('radio', { name: 'Déménagement' }).check();
+  await dialog.getByLabel('Votre situation, en quelques mots').fill('Je pars vivre à Montréal pour mon travail dès le mois prochain.');
+  await dialog.getByLabel('Justificatif (facultatif)').fill('Contrat de travail signé au Canada');
+  await screenshots(member, 'resiliation-demande', false);
+  await dialog.getByRole('button', { name: 'Envoyer ma demande' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(member.getByTestId('rights-state')).toContainText('Vous avez demandé la résiliation de votre contrat pour motif légitime');
+}
+
+async function decide(desk: Page, accept: boolean) {
+  await desk.goto(`${base}/dashboard/member/${memberId}`);
+  const request = desk.getByTestId('termination-request');
+  await expect(request.getByText('Déménagement')).toBeVisible();
+  await expect(request.getByText('Je pars vivre à Montréal pour mon travail dès le mois prochain.')).toBeVisible();
+  await expect(request.getByText('En attente de décision')).toBeVisible();
+  await request.getByRole('button', { name: accept ? 'Accepter la résiliation' : 'Refuser la résiliation' }).click();
+  const dialog = desk.getByRole('dialog');
+  if (!accept) await dialog.getByLabel('Raison du refus (envoyée au membre)').fill('Merci de nous transmettre le contrat de travail.');
+  await dialog.getByRole('button', { name: accept ? 'Oui, accepter' : 'Envoyer le refus' }).click();
+  await expect(request.getByText(accept ? 'Acceptée' : 'Refusée', { exact: false })).toBeVisible();
+}
+
+test('a member asks to terminate for a legitimate reason; staff refuse with a reason, then accept her second request', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const member = await signedInMemberPage(browser, base, email, PASSWORD);
+  await skipConsentBanner(page.context());
+  await page.context().addCookies((await staff.storageState()).cookies);
+
+  await askToTerminate(member);
+  await decide(page, false);
+  await expect(page.getByText('Merci de nous transmettre le contrat de travail.')).toBeVisible();
+  await screenshots(page, 'resiliation-refusee');
+
+  // Refused: the contract goes on, and she may ask again.
+  await member.goto(`${base}/mon-compte`);
+  await expect(member.getByRole('button', { name: 'Résilier pour un motif légitime' })).toBeVisible();
+  await askToTerminate(member);
+  await decide(page, true);
+
+  await member.goto(`${base}/mon-compte`);
+  await expect(member.getByTestId('rights-state')).toContainText('Contrat résilié pour motif légitime le');
+  await expect(member.getByRole('button', { name: 'Choisir une nouvelle formule' })).toBeVisible();
+  await screenshots(member, 'resiliation-acceptee');
+
+  // Every step in her mailbox, once each.
+  await expect
+    .poll(async () => {
+      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
+      return mails
+        .filter((m) => m.to.includes(email) && /résili/i.test(m.subject))
+        .map((m) => m.subject)
+        .sort();
+    })
+    .toEqual(
+      [
+        'Votre contrat est résilié',
+        'Votre demande de résiliation a bien été reçue',
+        'Votre demande de résiliation a bien été reçue',
+        'Votre demande de résiliation n’a pas été acceptée',
+      ].sort(),
+    );
+  await member.context().close();
+});
