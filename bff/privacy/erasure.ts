@@ -111,6 +111,14 @@ export async function eraseMemberData(
     // Invoices (decision 110): accounting documents, kept with their numbers (no gap) and their PDF
     // for 10 years (L123-22); the searchable copy of the name is dropped.
     summary.invoices = await count(tx, sql`UPDATE invoices SET customer_name = 'Membre effacé' WHERE member_id = ${memberId} RETURNING 1`);
+    // Terminations (decision 119): the dates, reason and decision stay with the refunds they justify;
+    // the member's own words (which may tell of health, art. 9) and the staff's reply go.
+    summary.contract_terminations = await count(
+      tx,
+      sql`UPDATE contract_terminations SET explanation = 'Effacé à la demande du membre', proof = NULL,
+            refusal_reason = CASE WHEN refusal_reason IS NULL THEN NULL ELSE 'Effacé' END
+          WHERE member_id = ${memberId} RETURNING 1`,
+    );
     // Webhook payloads (Stripe customer details, Calendly invitee): emptied, ids kept for de-duplication.
     const csids = payments.map((p) => p.id);
     summary.webhook_events = await count(

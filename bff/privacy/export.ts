@@ -1,6 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
+import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
+import { contractTerminations } from '#bff/db/credit-notes-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
@@ -9,6 +11,7 @@ import { accessLogForMember } from '#bff/privacy/access-log.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
 import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
+import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -70,6 +73,17 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       }))
     : [];
 
+  const terminations = await db
+    .select()
+    .from(contractTerminations)
+    .where(eq(contractTerminations.memberId, memberId))
+    .orderBy(asc(contractTerminations.requestedAt));
+  const changeRequests = await db
+    .select()
+    .from(memberChangeRequests)
+    .where(eq(memberChangeRequests.memberId, memberId))
+    .orderBy(asc(memberChangeRequests.createdAt));
+  const reasonLabels: Readonly<Record<string, string>> = terminationReasonLabels;
   const events = await db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId)).orderBy(asc(onboardingEvents.id));
 
   const preRegistrations = await db
@@ -145,6 +159,27 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     /** Every time the agency's staff read your file (GDPR art. 5(2)): when and what, by role. */
     staffAccess: await accessLogForMember(db, memberId),
     preRegistrations: preRegistrations.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+    /** Your requests to terminate for a legitimate reason (decision 119) and the agency's answers; staff not named. */
+    terminations: terminations.map((t) => ({
+      requestedAt: t.requestedAt.toISOString(),
+      reason: reasonLabels[t.reason] ?? t.reason,
+      explanation: t.explanation,
+      proof: t.proof,
+      decisionDueBy: t.dueBy.toISOString(),
+      decision: t.decision === 'accepted' ? 'acceptée' : t.decision === 'refused' ? 'refusée' : 'en attente',
+      decidedAt: t.decidedAt?.toISOString() ?? null,
+      refusalReason: t.refusalReason,
+    })),
+    /** Your change requests once the contract was signed (decision 123), and the agency's answers; staff not named. */
+    changeRequests: changeRequests.map((r) => ({
+      section: r.section === 'profil' ? 'informations personnelles' : 'questionnaire',
+      changes: r.changes,
+      note: r.note,
+      status: r.status === 'applied' ? 'appliquée' : r.status === 'declined' ? 'refusée' : 'en attente',
+      createdAt: r.createdAt.toISOString(),
+      decidedAt: r.decidedAt?.toISOString() ?? null,
+      answer: r.decisionNote,
+    })),
     /** Staff's follow-up of your file (decision 124): internal notes, counsellor, tags; authors not named. */
     staffFollowUp: await followUpForExport(db, memberId),
     eventLog: events.map((e) => ({

@@ -1,7 +1,7 @@
 import { and, asc, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { creditNotes } from '#bff/db/credit-notes-schema.ts';
+import { contractTerminations, creditNotes } from '#bff/db/credit-notes-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
@@ -236,5 +236,26 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect(view.rights.termination).toMatchObject({ statusLabel: 'Refusée', refusalReason: 'Aucun justificatif médical n’a été fourni.' });
     const profile = await matchProfileOf(member.id);
     expect(profile?.unavailable_reason ?? null).toBeNull();
+
+    // Her export holds the request and the answer; erasure keeps the dates and the decision and
+    // drops her words (they may tell of health, art. 9) and the staff's reply.
+    const exported = await member.agent.json<{ terminations: Record<string, unknown>[] }>(member.agent.get('/api/v1/user/export'));
+    expect(exported.terminations).toEqual([
+      expect.objectContaining({
+        reason: 'Maladie ou invalidité grave',
+        explanation: REQUEST.explanation,
+        decision: 'refusée',
+        refusalReason: 'Aucun justificatif médical n’a été fourni.',
+      }),
+    ]);
+    expect((await member.agent.post('/api/v1/user/erase', { email: member.email })).status).toBe(200);
+    const [kept] = await product.database.db.select().from(contractTerminations).where(eq(contractTerminations.memberId, member.id));
+    expect(kept).toMatchObject({
+      reason: 'maladie-invalidite',
+      decision: 'refused',
+      explanation: 'Effacé à la demande du membre',
+      proof: null,
+    });
+    expect(kept?.refusalReason).toBe('Effacé');
   });
 });
