@@ -211,4 +211,14 @@ test('a member pays on day 7 and withdraws on day 10: refund of everything paid,
       return mails.find((m) => m.to === email && m.subject === 'Confirmation de votre rétractation')?.text.replace(/\s/g, ' ') ?? '';
     })
     .toContain('Nous vous remboursons 264,00 €');
+  // The refund's credit note (decision 119), listed beside the invoices, its PDF one click away.
+  await page.reload();
+  const notes = page.getByTestId('my-credit-notes');
+  await expect(notes).toContainText('Remboursement — rétractation');
+  // One per refunded payment: the file fee and the plan.
+  const links = notes.getByRole('link', { name: /^Avoir AV-\d{4}-\d{5} \(PDF\)$/ });
+  await expect(links).toHaveCount(2);
+  const pdf = await page.request.get(`${base}${await links.first().getAttribute('href')}`);
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
 });

@@ -64,10 +64,66 @@ export function InvoiceList({ invoices }: { invoices: InvoiceSummary[] }) {
   );
 }
 
-/** "Mes factures" in Mon espace: every payment's invoice, with its PDF. */
+/** One credit note as `GET /api/v1/user/credit-notes` lists it (decision 119). */
+export interface CreditNoteSummary {
+  number: string;
+  invoiceNumber: string | null;
+  label: string;
+  amountCents: number;
+  issuedAt: string;
+}
+
+/** The member's credit notes (one per refund), newest first; empty until a refund is owed. */
+function useCreditNotes(): CreditNoteSummary[] {
+  const [notes, setNotes] = useState<CreditNoteSummary[]>([]);
+  useEffect(() => {
+    let live = true;
+    void send(api.user['credit-notes'].$get()).then((result) => {
+      if (live && result.ok) setNotes(result.data.creditNotes);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return notes;
+}
+
+/** "Mes avoirs": the credit note of each refund (withdrawal, termination), with its PDF. */
+export function CreditNoteList({ notes }: { notes: CreditNoteSummary[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <section className={styles.panel} aria-labelledby="my-credit-notes" data-testid="my-credit-notes">
+      <h2 id="my-credit-notes">Mes avoirs</h2>
+      <ul className={styles.messageList}>
+        {notes.map((note) => (
+          <li key={note.number} className={styles.text}>
+            {note.label} — {formatEuros(note.amountCents)}, émis le {paidOn(note.issuedAt)}
+            {note.invoiceNumber ? ` (facture ${note.invoiceNumber})` : ''} :{' '}
+            <a
+              href={`/api/v1/user/credit-notes/${encodeURIComponent(note.number)}.pdf`}
+              target="_blank"
+              rel="noopener"
+              type="application/pdf"
+            >
+              Avoir {note.number} (PDF)
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** "Mes factures" in Mon espace: every payment's invoice, with its PDF, and the credit notes of refunds. */
 export function MyInvoices() {
   const invoices = useInvoices();
-  return invoices === null ? null : <InvoiceList invoices={invoices} />;
+  const notes = useCreditNotes();
+  return invoices === null ? null : (
+    <>
+      <InvoiceList invoices={invoices} />
+      <CreditNoteList notes={notes} />
+    </>
+  );
 }
 
 /** "Paiement reçu": the amount actually paid (0,00 € with the coupon) and the link to its invoice. */

@@ -4,6 +4,10 @@ import { api, send } from '#src/lib/api-client.ts';
 
 export const getMyInstalments = () => send(api.user.instalments.$get());
 export const getMemberBilling = (memberId: string) => send(api.dashboard.members[':id'].billing.$get({ param: { id: memberId } }));
+/** One member's invoices (decision 110) and credit notes (decision 119), for their PDFs. */
+export const getMemberInvoices = (memberId: string) => send(api.dashboard.members[':id'].invoices.$get({ param: { id: memberId } }));
+export const getMemberCreditNotes = (memberId: string) =>
+  send(api.dashboard.members[':id']['credit-notes'].$get({ param: { id: memberId } }));
 
 export interface BillingFilters {
   from?: string | undefined;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { MemberDocuments } from '#src/features/billing/member-documents.tsx';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { getMemberBilling, type MemberBilling as MemberBillingData } from '#src/features/billing/billing-api.ts';
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
@@ -48,6 +49,7 @@ export function MemberBilling({ memberId }: { memberId: string }) {
             </>
           ) : null}
           <BillingEntries entries={data.entries} withMember={false} />
+          <MemberDocuments memberId={memberId} />
         </>
       ) : null}
     </section>
