@@ -3,32 +3,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { adminClient } from '#bff/auth/supabase.ts';
-import { parseConfig } from '#bff/config.ts';
+import { offsetClock } from '#bff/clock.ts';
+import { type Config, parseConfig } from '#bff/config.ts';
+import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
+import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
- * Termination for a legitimate reason (R224-2, decision 119), as people would: an active member
- * asks from « Mes droits » with a reason and a few words; staff read the request on the member's
- * page and refuse it with a reason; she asks again and staff accept; each step is mailed to her.
- * Its own product.
+ * How a contract ends, as people would, on its own product with a movable clock:
+ * - termination for a legitimate reason (R224-2, decision 119): an active member asks from « Mes
+ *   droits » with a reason and a few words; staff read the request on the member's page and refuse
+ *   it with a reason; she asks again and staff accept; each step is mailed to her;
+ * - the term (L224-90, decision 118): notices 30 and 7 days before, then « Contrat terminé » and a
+ *   new contract offered, never a tacit renewal.
  */
 const PORT = Number(process.env.E2E_TERMINATION_PORT ?? 4195);
 const PASSWORD = 'bismillah-2026';
 const base = `http://localhost:${PORT}`;
 const email = `amina.resiliation.${Date.now()}@example.fr`;
+const clock = offsetClock();
 let product: Product;
+let config: Config;
 let staff: APIRequestContext;
 let memberId = '';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  const config = parseConfig({
+  config = parseConfig({
     NODE_ENV: 'test',
     PORT: String(PORT),
     HOST: '127.0.0.1',
@@ -36,7 +44,7 @@ test.beforeAll(async ({ playwright }) => {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'union-termination-')),
     DEMO_DATA: 'false',
   });
-  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: e2eStaffEmail('spare'),
     password: E2E_STAFF_PASSWORD,
@@ -46,7 +54,7 @@ test.beforeAll(async ({ playwright }) => {
   memberId = await seedActiveMember(
     product,
     { email, password: PASSWORD, gender: 'femme', firstName: 'Amina', lastName: 'Benali', birthDate: '1995-04-18' },
-    Date.now(),
+    clock.now().getTime(),
   );
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
@@ -126,5 +134,54 @@ test('a member asks to terminate for a legitimate reason; staff refuse with a re
         'Votre demande de résiliation n’a pas été acceptée',
       ].sort(),
     );
+  await member.context().close();
+});
+
+test('the term ends: notices 30 and 7 days before, then « Contrat terminé » and a new contract offered', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const termEmail = `sarah.terme.${Date.now()}@example.fr`;
+  const id = await seedActiveMember(
+    product,
+    { email: termEmail, password: PASSWORD, gender: 'femme', firstName: 'Sarah', lastName: 'Mansour', birthDate: '1994-09-02' },
+    clock.now().getTime(),
+  );
+  const [row] = await product.database.query<{ signed: string }>(
+    `SELECT onboarding->>'subscriptionDate' AS signed FROM members WHERE id = $1`,
+    [id],
+  );
+  // Horizon: 6 months from the signature (activeRecord signs 40 days ago).
+  const end = contractEndsAtMs(row?.signed ?? null, 6) ?? 0;
+  const member = await signedInMemberPage(browser, base, termEmail, PASSWORD);
+  const site = { siteUrl: base, agency: config.agency };
+  const moveTo = async (at: number) => {
+    clock.advance(at - clock.now().getTime());
+    await runAgencyMailJob({ db: product.database.db, clock, site });
+    await product.flushMail();
+    await member.clock.setSystemTime(new Date(at));
+  };
+  const subjects = async () => {
+    const mails = (await (await member.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
+    return mails
+      .filter((m) => m.to.includes(termEmail))
+      .map((m) => m.subject)
+      .sort();
+  };
+
+  await member.goto(`${base}/mon-compte`);
+  await expect(member.getByRole('region', { name: 'Mes droits' })).toContainText('Votre contrat prend fin le');
+  await moveTo(end - 30 * DAY_MS);
+  await moveTo(end - 7 * DAY_MS);
+  await expect.poll(subjects).toEqual(['Votre contrat prend fin dans 30 jours', 'Votre contrat prend fin dans 7 jours']);
+  await moveTo(end + 60_000);
+  await expect.poll(subjects).toContain('Votre accompagnement est terminé');
+
+  await member.goto(`${base}/mon-compte`);
+  await expect(member.getByTestId('rights-state')).toContainText('Votre contrat a pris fin le');
+  await expect(member.getByTestId('rights-state')).toContainText('Il n’est pas reconduit tacitement.');
+  await screenshots(member, 'contrat-termine');
+  // A new contract, if she wishes: back to the plans, nothing to pay before a new signature + 7 days.
+  await member.getByRole('button', { name: 'Choisir une nouvelle formule' }).click();
+  await member.getByRole('dialog').getByRole('button', { name: 'Oui, choisir une formule' }).click();
+  await expect(member).toHaveURL(/\/mon-compte\/inscription\/formules$/);
   await member.context().close();
 });
