@@ -62,7 +62,7 @@ async function travel(page: Page, ms: number) {
 test.describe.configure({ mode: 'serial' });
 
 /** Account, steps 1 to 6 through the API, the meeting held, then the contract read and signed on screen with the mailed code. */
-async function signedMember(page: Page, prefix: string) {
+async function signedMember(page: Page, prefix: string, earlyStart = false) {
   await page.clock.install();
   const email = `${prefix}.${Date.now()}@example.fr`;
   await createAccount(page, { gender: 'homme', email: email, password: 'bismillah-2026', base });
@@ -102,7 +102,7 @@ async function signedMember(page: Page, prefix: string) {
     otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
   });
   await post({ context: 'form_per_inf', completed: true });
-  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
+  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: earlyStart });
   await post({ context: 'pre_contract_ok', acknowledged: true });
   await post({ context: 'onb_meet', date: new Date(Date.now() + clock.offset() + 2 * DAY).toISOString() });
   await post({ context: 'onb_meet_resa', status: true, uid: id });
@@ -221,4 +221,44 @@ test('a member pays on day 7 and withdraws on day 10: refund of everything paid,
   const pdf = await page.request.get(`${base}${await links.first().getAttribute('href')}`);
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
+});
+
+test('a member who asked to start early pays on day 7 and withdraws on day 10: the days elapsed stay due, the rest is refunded', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const { email } = await signedMember(page, 'retracte-tot', true);
+  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  await page.reload();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
+  await page.getByRole('button', { name: 'Payer', exact: true }).click();
+  await page.getByRole('button', { name: /^Payer 169,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier$/);
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await page.getByRole('button', { name: /^Payer 95,00/ }).click();
+  await expect(page).toHaveURL(/\/mon-compte\/inscription\/attente/);
+
+  await travel(page, 3 * DAY);
+  await page.reload();
+  await page.getByRole('button', { name: 'Me rétracter' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
+  await expect(dialog).toContainText('le prix des jours écoulés reste dû (article L221-25)');
+  await dialog.getByRole('button', { name: 'Oui, je me rétracte' }).click();
+  await expect(page.getByTestId('rights-state')).toContainText('Contrat résilié (rétractation)');
+  const text = async () => {
+    const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as {
+      to: string;
+      subject: string;
+      text: string;
+    }[];
+    return mails.find((m) => m.to === email && m.subject === 'Confirmation de votre rétractation')?.text.replace(/\s/g, ' ') ?? '';
+  };
+  await expect.poll(text).toContain('correspondant aux jours écoulés restent dus (article L221-25');
+  // Refunded + kept = the 264,00 € paid; something is kept, something refunded.
+  const mail = await text();
+  const refunded = Number(/Nous vous remboursons (\d+),(\d{2})/.exec(mail)?.slice(1).join('.'));
+  const kept = Number(/ : (\d+),(\d{2}) € correspondant aux jours écoulés/.exec(mail)?.slice(1).join('.'));
+  expect(kept).toBeGreaterThan(0);
+  expect(refunded).toBeGreaterThan(0);
+  expect(Math.round((refunded + kept) * 100)).toBe(26_400);
 });
