@@ -106,6 +106,13 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page).toHaveURL(/\/dashboard(\?|$)/);
   await expect(page.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Membres par étape' })).toBeVisible();
+  // The list is fetched once for the URL it shows, not again on every render (it once looped).
+  const listCalls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/v1/dashboard/members') listCalls.push(request.url());
+  });
+  await page.waitForTimeout(1500);
+  expect(listCalls).toEqual([]);
 
   // Search: nothing for an unknown text, then the member by e-mail.
   const search = page.getByPlaceholder('Rechercher un membre…');

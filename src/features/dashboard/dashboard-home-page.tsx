@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import {
@@ -165,7 +165,11 @@ function LeadFunnelCard() {
 
 function MemberList() {
   // Parsed here, not in the route (see src/routes/dashboard/_staff/index.tsx): malformed values fall back to defaults.
-  const search = DashboardSearchSchema(route.useSearch());
+  // Memoised on the URL's values: a new object each render would refetch the list in a loop.
+  const raw = route.useSearch();
+  const key = JSON.stringify(raw);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` is `raw`'s value; its identity may change each render
+  const search = useMemo(() => DashboardSearchSchema(raw), [key]);
   const navigate = route.useNavigate();
   const ids = { q: useId(), step: useId(), sort: useId() };
   const [text, setText] = useState(search.q ?? '');
