@@ -101,8 +101,19 @@ export function routeIdOfFile(src: string): string | null {
   return path;
 }
 
-/** CSS files and JS chunks a page's routes need (their chunks and everything they import). */
-function assetsOf(routeIds: string[], manifest: ViteManifest): { css: string[]; js: string[] } {
+/**
+ * The code a signed-in route's `beforeLoad` fetches before anything renders (src/lib/route-guards.ts,
+ * src/lib/session.ts): dynamic imports, so that public pages do not carry them, but certain on the
+ * member and staff areas. Their shells preload them with the route's chunks; otherwise each is one
+ * more round trip after the router's first pass.
+ */
+function guardEntries(pattern: string): string[] {
+  const session = ['src/lib/session-settings.ts', 'src/lib/guards.ts'];
+  return pattern === '/mon-compte' || pattern.startsWith('/mon-compte/') ? [...session, 'src/features/onboarding/step-guard.ts'] : session;
+}
+
+/** CSS files and JS chunks a page's routes need (their chunks, everything they import, and `extra` manifest entries). */
+function assetsOf(routeIds: string[], manifest: ViteManifest, extra: string[] = []): { css: string[]; js: string[] } {
   const css = new Set<string>();
   const js = new Set<string>();
   const seen = new Set<string>();
@@ -119,6 +130,10 @@ function assetsOf(routeIds: string[], manifest: ViteManifest): { css: string[]; 
   for (const [key, chunk] of Object.entries(manifest)) {
     const id = chunk.src ? routeIdOfFile(chunk.src) : null;
     if (id && wanted.has(id)) visit(key);
+  }
+  for (const key of extra) {
+    if (!manifest[key]) throw new Error(`${key} n’est plus un module du build : mettez à jour guardEntries`);
+    visit(key);
   }
   const entry = manifest['index.html'];
   const entryCss = new Set(entry?.css ?? []);
@@ -351,7 +366,8 @@ export async function prerender(): Promise<PrerenderManifest> {
       .filter((id): id is string => id !== null);
     if (ids.length === 0) continue;
     const file = `spa/${pattern.replace(/^\/+/, '').replace(/[^a-zA-Z0-9-]+/g, '_') || 'index'}.html`;
-    write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assetsOf(ids, manifest), template)}`));
+    const assets = assetsOf(ids, manifest, guardEntries(pattern));
+    write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assets, template)}`));
     spaShells.push({ pattern, file });
   }
 

@@ -161,6 +161,10 @@ test.describe('public pages', () => {
       expect(html, path).toContain('<div data-shell');
       expect(html, path).toContain('<link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />');
       expect(html, path).toMatch(chunk);
+      // The guards' code that `beforeLoad` fetches is preloaded too, not found one round trip later.
+      for (const guard of ['session-settings', 'guards'])
+        expect(html, path).toMatch(new RegExp(`rel="modulepreload"[^>]*href="/assets/${guard}-[\\w-]+\\.js"`));
+      expect(/step-guard-/.test(html), path).toBe(path.startsWith('/mon-compte/'));
       // No stylesheet holds the first paint back: each is switched on by the SPA.
       expect(
         html.match(/<link rel="stylesheet"[^>]*>/g)?.every((tag) => tag.includes('disabled')),
