@@ -35,10 +35,22 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await staff.dispose();
   const name = E2E_STAFF_DISPLAY_NAMES['follow-up'] ?? 'follow-up';
 
+  // Layout shifts of the page as it loads, summed (the follow-up card once pushed the file down).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) w.__shift += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await page.goto(`/dashboard/member/${id}`);
   const card = page.getByRole('region', { name: 'Suivi interne' });
   await expect(card).toBeVisible();
   await expect(card.getByText('Aucune note.')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Parcours' })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
 
   // Counsellor: oneself.
   await card.getByLabel('Conseiller ou conseillère du suivi').selectOption({ label: `Moi (${name})` });

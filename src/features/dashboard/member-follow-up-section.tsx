@@ -14,7 +14,8 @@ export function getFollowUp(memberId: string) {
   return send(api.dashboard.members[':id']['follow-up'].$get({ param: { id: memberId } }));
 }
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
-export type FollowUp = Ok<Awaited<ReturnType<typeof getFollowUp>>>;
+export type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
+export type FollowUp = Ok<FollowUpResult>;
 type Note = FollowUp['notes'][number];
 
 /**
@@ -22,9 +23,18 @@ type Note = FollowUp['notes'][number];
  * and internal notes (newest first; one's own notes can be edited or deleted). Staff-only data:
  * the member never sees it, except in the export of their data.
  */
-export function MemberFollowUpSection({ memberId, onChanged }: { memberId: string; onChanged?: () => Promise<void> | void }) {
-  const [data, setData] = useState<FollowUp | null>(null);
-  const [error, setError] = useState<string | null>(null);
+export function MemberFollowUpSection({
+  memberId,
+  initial,
+  onChanged,
+}: {
+  memberId: string;
+  /** The first answer, when the page fetched it beside the member's file (the card then shows complete at once). */
+  initial?: FollowUpResult;
+  onChanged?: () => Promise<void> | void;
+}) {
+  const [data, setData] = useState<FollowUp | null>(initial?.ok ? initial.data : null);
+  const [error, setError] = useState<string | null>(initial && !initial.ok ? initial.error.message : null);
   const load = useCallback(async () => {
     const result = await getFollowUp(memberId);
     if (result.ok) {
@@ -32,9 +42,10 @@ export function MemberFollowUpSection({ memberId, onChanged }: { memberId: strin
       setError(null);
     } else setError(result.error.message);
   }, [memberId]);
+  const given = initial !== undefined;
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (!given) void load();
+  }, [load, given]);
 
   return (
     <section className={styles.card} aria-labelledby="follow-up-title">

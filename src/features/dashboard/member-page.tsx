@@ -11,7 +11,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
 import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
 import { MemberBilling } from '#src/features/billing/member-billing.tsx';
-import { MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
+import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import {
@@ -62,11 +62,25 @@ export function DashboardMemberPage() {
     } else setError(result.error.message);
   }, [memberId]);
 
+  // The internal follow-up is fetched beside the file, not once the page has drawn: its card sits
+  // at the top, and arriving later it pushed the whole page down.
+  const [followUp, setFollowUp] = useState<FollowUpResult | null>(null);
+  useEffect(() => {
+    let live = true;
+    setFollowUp(null);
+    void getFollowUp(memberId).then((result) => {
+      if (live) setFollowUp(result);
+    });
+    return () => {
+      live = false;
+    };
+  }, [memberId]);
+
   useEffect(() => {
     void load();
   }, [load]);
 
-  if (!detail) {
+  if (!detail || !followUp) {
     return (
       <div className={styles.page}>
         <h1 className={styles.title}>Fiche membre</h1>
@@ -93,7 +107,7 @@ export function DashboardMemberPage() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
 
-      <MemberFollowUpSection memberId={member.id} onChanged={load} />
+      <MemberFollowUpSection memberId={member.id} initial={followUp} onChanged={load} />
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
       <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
       <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
