@@ -419,8 +419,10 @@ describe('GET /api/v1/user/contract.pdf', () => {
     expect(early.status).toBe(409);
     expect(await early.json()).toMatchObject({ error: { code: 'CONTRACT_NOT_READY' } });
 
-    await deliver(inviteeEvent('invitee.created', booking(member, slot(2))));
-    clock.advance(2 * DAY + 3600_000);
+    const meeting = slot(2);
+    await deliver(inviteeEvent('invitee.created', booking(member, meeting)));
+    // An hour after the meeting's start (whatever the time of day the test runs: it is held only once begun).
+    clock.set(new Date(meeting.getTime() + 3600_000));
     await applyOnboardingUpdate(
       product.database.db,
       { context: 'onb_meet_ok', status: true, uid: member.id },
