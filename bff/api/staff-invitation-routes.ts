@@ -16,7 +16,7 @@ import { log } from '#bff/logger.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
   AcceptInvitationSchema,
-  InvitationTokenSchema,
+  InvitationTokenBodySchema,
   STAFF_INVITATION_VALIDITY_DAYS,
   StaffInvitationSchema,
 } from '#machines/auth/staff-invitation.ts';
@@ -36,7 +36,6 @@ const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>
 };
 
 const InvitationIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
-const TokenBody = v.object({ token: InvitationTokenSchema });
 
 const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
@@ -285,7 +284,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
       })
 
       /** What the invitation page shows before the password is chosen (or why the link fails). */
-      .post('/staff-invitation/check', vValidator('json', TokenBody, hook), async (c) => {
+      .post('/staff-invitation/check', vValidator('json', InvitationTokenBodySchema, hook), async (c) => {
         await deps.rateLimit(LIMITS.emailConfirmPerIp, ip(c));
         const row = await usableInvitation(c.req.valid('json').token);
         return c.json({ email: row.email, name: row.name, expiresAt: row.expiresAt.toISOString() }, 200);

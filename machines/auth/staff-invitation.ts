@@ -14,23 +14,27 @@ export const STAFF_PASSWORD_MIN_LENGTH = 12;
 
 export const STAFF_EMAIL_MESSAGE = 'Saisissez une adresse e-mail valide (par exemple prenom@agence.fr).';
 
-export const StaffInvitationSchema = v.object({
-  email: v.pipe(
-    v.string(STAFF_EMAIL_MESSAGE),
-    v.trim(),
-    v.nonEmpty('Saisissez l’adresse e-mail du collègue.'),
-    v.maxLength(254, STAFF_EMAIL_MESSAGE),
-    v.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, STAFF_EMAIL_MESSAGE),
-    v.check(hasGoTrueEmailFormat, STAFF_EMAIL_MESSAGE),
-    v.toLowerCase(),
-  ),
-  name: v.pipe(
-    v.string('Saisissez le nom du collègue.'),
-    v.trim(),
-    v.minLength(2, 'Saisissez le nom du collègue (2 caractères au moins).'),
-    v.maxLength(80, 'Le nom ne doit pas dépasser 80 caractères.'),
-  ),
-});
+export const StaffInvitationSchema = v.object(
+  {
+    email: v.pipe(
+      v.string(STAFF_EMAIL_MESSAGE),
+      v.trim(),
+      v.nonEmpty('Saisissez l’adresse e-mail du collègue.'),
+      v.maxLength(254, STAFF_EMAIL_MESSAGE),
+      v.regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, STAFF_EMAIL_MESSAGE),
+      v.check(hasGoTrueEmailFormat, STAFF_EMAIL_MESSAGE),
+      v.toLowerCase(),
+    ),
+    name: v.pipe(
+      v.string('Saisissez le nom du collègue.'),
+      v.trim(),
+      v.minLength(2, 'Saisissez le nom du collègue (2 caractères au moins).'),
+      v.maxLength(80, 'Le nom ne doit pas dépasser 80 caractères.'),
+      v.regex(/^[^\p{Cc}]*$/u, 'Le nom ne doit contenir que des lettres, espaces et signes usuels.'),
+    ),
+  },
+  'Saisissez l’adresse e-mail et le nom du collègue.',
+);
 export type StaffInvitationInput = v.InferOutput<typeof StaffInvitationSchema>;
 
 /** The link's secret: 43 base64url characters (32 random bytes). */
@@ -40,18 +44,24 @@ export const InvitationTokenSchema = v.pipe(
 );
 
 export const AcceptInvitationSchema = v.pipe(
-  v.object({
-    token: InvitationTokenSchema,
-    password: v.pipe(
-      v.string('Choisissez un mot de passe.'),
-      v.minLength(STAFF_PASSWORD_MIN_LENGTH, `Le mot de passe doit contenir au moins ${STAFF_PASSWORD_MIN_LENGTH} caractères.`),
-      v.maxLength(PASSWORD_MAX_LENGTH, `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères.`),
-    ),
-    passwordRepeat: v.string('Saisissez le mot de passe une seconde fois.'),
-  }),
+  v.object(
+    {
+      token: InvitationTokenSchema,
+      password: v.pipe(
+        v.string('Choisissez un mot de passe.'),
+        v.minLength(STAFF_PASSWORD_MIN_LENGTH, `Le mot de passe doit contenir au moins ${STAFF_PASSWORD_MIN_LENGTH} caractères.`),
+        v.maxLength(PASSWORD_MAX_LENGTH, `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères.`),
+      ),
+      passwordRepeat: v.string('Saisissez le mot de passe une seconde fois.'),
+    },
+    'Choisissez votre mot de passe et saisissez-le une seconde fois.',
+  ),
   v.forward(
     v.check((input) => input.password === input.passwordRepeat, 'Les deux mots de passe ne sont pas identiques.'),
     ['passwordRepeat'],
   ),
 );
 export type AcceptInvitationInput = v.InferOutput<typeof AcceptInvitationSchema>;
+
+/** The body of the page's check of its link. */
+export const InvitationTokenBodySchema = v.object({ token: InvitationTokenSchema }, 'Ce lien d’invitation est incomplet.');
