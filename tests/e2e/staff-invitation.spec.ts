@@ -48,7 +48,7 @@ test('a colleague is invited, sets a password, enrols TOTP and reaches the dashb
   await dialog.getByLabel('Adresse e-mail du collègue').fill(email);
   await dialog.getByRole('button', { name: 'Envoyer l’invitation' }).click();
   await expect(dialog).toBeHidden();
-  await expect(inviter.getByText(`Invitation envoyée à ${email}.`)).toBeVisible();
+  await expect(inviter.getByText(`Invitation envoyée à ${email}.`, { exact: true })).toBeVisible();
 
   const pending = inviter.getByRole('list', { name: 'Invitations en attente' });
   const card = pending.getByRole('listitem', { name: `Invitation de ${name}` });
@@ -56,6 +56,8 @@ test('a colleague is invited, sets a password, enrols TOTP and reaches the dashb
   await expect(card.getByText(INVITER)).toBeVisible();
   await expect(card.getByRole('button', { name: `Renvoyer l’invitation à ${email}` })).toBeVisible();
   await expect(card.getByRole('button', { name: `Révoquer l’invitation de ${email}` })).toBeVisible();
+  // The shot once the confirmation toast has gone (it would cover a card).
+  await expect(inviter.getByText(`Invitation envoyée à ${email}.`, { exact: true })).toBeHidden({ timeout: 15_000 });
   await screenshots(inviter, 'team-pending-invitation');
 
   // 2. The colleague's mailbox: the French mail and its link.

@@ -81,7 +81,8 @@ export function StaffInvitationPage() {
       ) : (
         <form ref={form.formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-describedby="invitation-alert">
           <p>
-            Bienvenue {state.name}. Votre accès au tableau de bord sera ouvert pour <strong>{state.email}</strong>.
+            Bienvenue {state.name}. Votre accès au tableau de bord sera ouvert pour{' '}
+            <strong className={styles.breakAnywhere}>{state.email}</strong>.
           </p>
           <p className={styles.muted}>
             Étape 1 sur 2 : choisissez votre mot de passe. Étape 2 : vous enregistrerez votre second facteur (application d’authentification

@@ -38,8 +38,8 @@ export function StaffInvitationsSection() {
   }, [load]);
 
   return (
-    <section aria-labelledby="invitations-title" className={styles.page}>
-      <div className={styles.actions}>
+    <section aria-labelledby="invitations-title" className={styles.form}>
+      <div className={styles.header}>
         <h2 id="invitations-title" className={styles.cardTitle}>
           Invitations en attente
         </h2>
@@ -88,7 +88,7 @@ function InvitationCard({ invitation, onDone }: { invitation: PendingInvitation;
       </h3>
       <dl className={styles.teamDefinitions}>
         <dt>E-mail</dt>
-        <dd>{invitation.email}</dd>
+        <dd className={styles.breakAnywhere}>{invitation.email}</dd>
         <dt>Invité par</dt>
         <dd>{invitation.invitedBy ? invitation.invitedBy.name : 'un compte supprimé'}</dd>
         <dt>Envoyée le</dt>
