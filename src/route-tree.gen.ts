@@ -24,6 +24,7 @@ import { Route as DefaultQuiSommesNousRouteImport } from './routes/_default/qui-
 import { Route as ConnexionConfirmationRouteImport } from './routes/connexion/confirmation'
 import { Route as DashboardStaffRouteRouteImport } from './routes/dashboard/_staff/route'
 import { Route as DashboardConnexionRouteImport } from './routes/dashboard/connexion'
+import { Route as DashboardInvitationRouteImport } from './routes/dashboard/invitation'
 import { Route as MonCompteIndexRouteImport } from './routes/mon-compte/index'
 import { Route as MonCompteInscriptionRouteRouteImport } from './routes/mon-compte/inscription/route'
 import { Route as MonCompteMessagesRouteImport } from './routes/mon-compte/messages'
@@ -135,6 +136,11 @@ const DashboardStaffRouteRoute = DashboardStaffRouteRouteImport.update({
 const DashboardConnexionRoute = DashboardConnexionRouteImport.update({
   id: '/connexion',
   path: '/connexion',
+  getParentRoute: () => DashboardRouteRoute,
+} as any)
+const DashboardInvitationRoute = DashboardInvitationRouteImport.update({
+  id: '/invitation',
+  path: '/invitation',
   getParentRoute: () => DashboardRouteRoute,
 } as any)
 const MonCompteIndexRoute = MonCompteIndexRouteImport.update({
@@ -354,6 +360,7 @@ export interface FileRoutesByFullPath {
   '/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/dashboard/invitation': typeof DashboardInvitationRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/mon-compte/progression': typeof MonCompteProgressionRoute
@@ -402,6 +409,7 @@ export interface FileRoutesByTo {
   '/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/dashboard/invitation': typeof DashboardInvitationRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/mon-compte/progression': typeof MonCompteProgressionRoute
@@ -454,6 +462,7 @@ export interface FileRoutesById {
   '/_default/qui-sommes-nous': typeof DefaultQuiSommesNousRoute
   '/connexion/confirmation': typeof ConnexionConfirmationRoute
   '/dashboard/connexion': typeof DashboardConnexionRoute
+  '/dashboard/invitation': typeof DashboardInvitationRoute
   '/mon-compte/messages': typeof MonCompteMessagesRoute
   '/mon-compte/mon-profil': typeof MonCompteMonProfilRoute
   '/mon-compte/progression': typeof MonCompteProgressionRoute
@@ -507,6 +516,7 @@ export interface FileRouteTypes {
     | '/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/dashboard/invitation'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/mon-compte/progression'
@@ -555,6 +565,7 @@ export interface FileRouteTypes {
     | '/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/dashboard/invitation'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/mon-compte/progression'
@@ -606,6 +617,7 @@ export interface FileRouteTypes {
     | '/_default/qui-sommes-nous'
     | '/connexion/confirmation'
     | '/dashboard/connexion'
+    | '/dashboard/invitation'
     | '/mon-compte/messages'
     | '/mon-compte/mon-profil'
     | '/mon-compte/progression'
@@ -759,6 +771,13 @@ declare module '@tanstack/react-router' {
       path: '/connexion'
       fullPath: '/dashboard/connexion'
       preLoaderRoute: typeof DashboardConnexionRouteImport
+      parentRoute: typeof DashboardRouteRoute
+    }
+    '/dashboard/invitation': {
+      id: '/dashboard/invitation'
+      path: '/invitation'
+      fullPath: '/dashboard/invitation'
+      preLoaderRoute: typeof DashboardInvitationRouteImport
       parentRoute: typeof DashboardRouteRoute
     }
     '/mon-compte/': {
@@ -1107,11 +1126,13 @@ const DashboardStaffRouteRouteWithChildren =
 interface DashboardRouteRouteChildren {
   DashboardStaffRouteRoute: typeof DashboardStaffRouteRouteWithChildren
   DashboardConnexionRoute: typeof DashboardConnexionRoute
+  DashboardInvitationRoute: typeof DashboardInvitationRoute
 }
 
 const DashboardRouteRouteChildren: DashboardRouteRouteChildren = {
   DashboardStaffRouteRoute: DashboardStaffRouteRouteWithChildren,
   DashboardConnexionRoute: DashboardConnexionRoute,
+  DashboardInvitationRoute: DashboardInvitationRoute,
 }
 
 const DashboardRouteRouteWithChildren = DashboardRouteRoute._addFileChildren(

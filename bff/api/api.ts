@@ -14,6 +14,7 @@ import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-r
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
+import { staffInvitationRoutes } from '#bff/api/staff-invitation-routes.ts';
 import { teamRoutes } from '#bff/api/team-routes.ts';
 import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
@@ -102,6 +103,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', dashboardRoutes(deps))
       .route('/', messageRoutes(deps))
       .route('/', teamRoutes(deps))
+      .route('/', staffInvitationRoutes(deps))
       .route('/', leadsRoutes(deps))
       .route('/', memberFollowUpRoutes(deps))
       .route('/', introductionRoutes(deps))

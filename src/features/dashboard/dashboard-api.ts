@@ -102,6 +102,27 @@ export function resetStaffMfa(id: string) {
   return send(api.dashboard.staff[':id']['reset-mfa'].$post({ param: { id } }));
 }
 
+// Inviting colleagues (decision 126): the pending invitations, resend and revoke; the link's page.
+export function listInvitations() {
+  return send(api.dashboard.staff.invitations.$get());
+}
+export type PendingInvitation = Ok<Awaited<ReturnType<typeof listInvitations>>>['invitations'][number];
+export function inviteStaff(json: { email: string; name: string }) {
+  return send(api.dashboard.staff.invitations.$post({ json }));
+}
+export function resendInvitation(id: string) {
+  return send(api.dashboard.staff.invitations[':id'].resend.$post({ param: { id } }));
+}
+export function revokeInvitation(id: string) {
+  return send(api.dashboard.staff.invitations[':id'].revoke.$post({ param: { id } }));
+}
+export function checkInvitation(token: string) {
+  return send(api['staff-invitation'].check.$post({ json: { token } }));
+}
+export function acceptInvitation(json: { token: string; password: string; passwordRepeat: string }) {
+  return send(api['staff-invitation'].accept.$post({ json }));
+}
+
 // Leads: pre-registrations and contact messages followed up by staff (decision 112).
 
 export type LeadsFilters = { q?: string; status?: string; assignee?: string; kind?: string; page?: number };

@@ -231,3 +231,6 @@ export const teamList = style({
   gridTemplateColumns: 'minmax(0, 1fr)',
   '@media': { [media.lg]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
 });
+
+/** A long address breaks rather than widening a narrow screen (the invitation page, decision 126). */
+export const breakAnywhere = style({ overflowWrap: 'anywhere' });

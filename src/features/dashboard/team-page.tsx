@@ -7,6 +7,7 @@ import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
+import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
 
 const factorLabels: Record<StaffAccount['secondFactor'], string> = {
   actif: 'Actif',
@@ -43,9 +44,11 @@ export function TeamPage() {
         <h1 className={styles.title}>Équipe</h1>
         <p className={styles.text}>
           Les comptes de l’équipe et leur second facteur. Si un collègue a perdu son téléphone ou son application d’authentification,
-          réinitialisez son second facteur : il en configurera un nouveau à sa prochaine connexion.
+          réinitialisez son second facteur : il en configurera un nouveau à sa prochaine connexion. Un nouveau collègue reçoit une
+          invitation par e-mail.
         </p>
       </div>
+      <StaffInvitationsSection />
       <FormAlert tone="error">{loadError}</FormAlert>
       {staff === null ? (
         loadError ? null : (

@@ -19,6 +19,7 @@ export const E2E_STAFF_NAMES = [
   'colleague',
   'team-admin',
   'messages',
+  'inviter',
 ] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** Display names where a spec shows them on screen (the key otherwise). */
@@ -28,6 +29,7 @@ export const E2E_STAFF_DISPLAY_NAMES: Partial<Record<E2EStaffName, string>> = {
   leads: 'Leïla Mansouri',
   'follow-up': 'Nadia Rahmani',
   colleague: 'Yasmine Idrissi',
+  inviter: 'Hafsa Karimi',
 };
 export const e2eStaffEmail = (name: E2EStaffName) => `equipe.${name}@e2e.union-sincere.test`;
 

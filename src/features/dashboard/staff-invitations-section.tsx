@@ -1,0 +1,237 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
+import { useForm } from '#src/components/ui/use-form.ts';
+import {
+  inviteStaff,
+  listInvitations,
+  type PendingInvitation,
+  resendInvitation,
+  revokeInvitation,
+} from '#src/features/dashboard/dashboard-api.ts';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import { textOf, validate } from '#src/lib/form.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+/**
+ * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
+ * name, checked here and again by the server), and the pending invitations with who sent them,
+ * when, until when, « Renvoyer » (a new link, the old one stops working) and « Révoquer ».
+ */
+export function StaffInvitationsSection() {
+  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    const result = await listInvitations();
+    if (result.ok) {
+      setInvitations(result.data.invitations);
+      setLoadError(null);
+    } else setLoadError(result.error.message);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <section aria-labelledby="invitations-title" className={styles.form}>
+      <div className={styles.header}>
+        <h2 id="invitations-title" className={styles.cardTitle}>
+          Invitations en attente
+        </h2>
+        <InviteDialog onDone={load} />
+      </div>
+      <FormAlert tone="error">{loadError}</FormAlert>
+      {invitations === null ? null : invitations.length === 0 ? (
+        <p className={styles.muted}>Aucune invitation en attente.</p>
+      ) : (
+        <ul className={styles.teamList} aria-labelledby="invitations-title">
+          {invitations.map((invitation) => (
+            <InvitationCard key={invitation.id} invitation={invitation} onDone={load} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function InvitationCard({ invitation, onDone }: { invitation: PendingInvitation; onDone: () => Promise<void> }) {
+  const [resending, setResending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function resend() {
+    setResending(true);
+    setError(null);
+    const result = await resendInvitation(invitation.id);
+    setResending(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    notify({
+      title: `Invitation renvoyée à ${invitation.email}.`,
+      description: 'Le lien précédent ne fonctionne plus.',
+      variant: 'success',
+    });
+    await onDone();
+  }
+
+  return (
+    <li className={styles.card} aria-label={`Invitation de ${invitation.name}`}>
+      <h3 className={styles.cardTitle}>
+        {invitation.name}
+        {invitation.expired ? <span className={styles.badge.danger}> expirée</span> : null}
+      </h3>
+      <dl className={styles.teamDefinitions}>
+        <dt>E-mail</dt>
+        <dd className={styles.breakAnywhere}>{invitation.email}</dd>
+        <dt>Invité par</dt>
+        <dd>{invitation.invitedBy ? invitation.invitedBy.name : 'un compte supprimé'}</dd>
+        <dt>Envoyée le</dt>
+        <dd>{formatDateTime(invitation.sentAt)}</dd>
+        <dt>{invitation.expired ? 'Expirée depuis le' : 'Valable jusqu’au'}</dt>
+        <dd>{formatDateTime(invitation.expiresAt)}</dd>
+      </dl>
+      <FormAlert tone="error">{error}</FormAlert>
+      <div className={styles.actions}>
+        <Button
+          variant="secondary"
+          onClick={resend}
+          loading={resending}
+          loadingText="Envoi…"
+          aria-label={`Renvoyer l’invitation à ${invitation.email}`}
+        >
+          Renvoyer
+        </Button>
+        <RevokeDialog invitation={invitation} onDone={onDone} />
+      </div>
+    </li>
+  );
+}
+
+function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; onDone: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  async function confirm() {
+    setRunning(true);
+    setError(null);
+    const result = await revokeInvitation(invitation.id);
+    setRunning(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    setOpen(false);
+    notify({ title: `Invitation de ${invitation.name} révoquée.`, variant: 'success' });
+    await onDone();
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (running) return;
+        setOpen(next);
+        if (!next) setError(null);
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <Button variant="secondary" className={styles.dangerButton} aria-label={`Révoquer l’invitation de ${invitation.email}`}>
+          Révoquer
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content
+          className={styles.dialog}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            cancelRef.current?.focus();
+          }}
+        >
+          <Dialog.Title className={styles.dialogTitle}>Révoquer l’invitation de {invitation.name} ?</Dialog.Title>
+          <Dialog.Description className={styles.dialogWarning}>
+            Le lien envoyé à {invitation.email} ne fonctionnera plus. Vous pourrez inviter cette adresse à nouveau plus tard.
+          </Dialog.Description>
+          <FormAlert tone="error">{error}</FormAlert>
+          <div className={styles.actions}>
+            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Révocation…">
+              Révoquer l’invitation
+            </Button>
+            <Dialog.Close asChild ref={cancelRef}>
+              <Button variant="ghost">Annuler</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function InviteDialog({ onDone }: { onDone: () => Promise<void> }) {
+  const [open, setOpen] = useState(false);
+  const form = useForm();
+
+  const onSubmit = form.handleSubmit(async (data) => {
+    const checked = validate(StaffInvitationSchema, { email: textOf(data, 'email'), name: textOf(data, 'name') });
+    if (!checked.success) return { fieldErrors: checked.fieldErrors };
+    const result = await inviteStaff(checked.output);
+    if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
+    setOpen(false);
+    notify({
+      title: `Invitation envoyée à ${checked.output.email}.`,
+      description: `Le lien est valable ${STAFF_INVITATION_VALIDITY_DAYS} jours.`,
+      variant: 'success',
+    });
+    await onDone();
+    return undefined;
+  });
+
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button>Inviter un collègue</Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.dialog}>
+          <Dialog.Title className={styles.dialogTitle}>Inviter un collègue</Dialog.Title>
+          <Dialog.Description className={styles.muted}>
+            Il recevra un e-mail avec un lien personnel, valable {STAFF_INVITATION_VALIDITY_DAYS} jours, pour choisir son mot de passe et
+            enregistrer son second facteur. L’invitation est enregistrée à votre nom.
+          </Dialog.Description>
+          <form ref={form.formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-describedby="invite-alert">
+            <FormAlert tone="error" id="invite-alert">
+              {form.formError}
+            </FormAlert>
+            <TextField
+              name="email"
+              type="email"
+              label="Adresse e-mail du collègue"
+              autoComplete="off"
+              spellCheck={false}
+              required
+              error={form.fieldErrors.email}
+            />
+            <TextField name="name" label="Prénom et nom" autoComplete="off" required error={form.fieldErrors.name} />
+            <div className={styles.actions}>
+              <Button type="submit" loading={form.submitting} loadingText="Envoi de l’invitation…">
+                Envoyer l’invitation
+              </Button>
+              <Dialog.Close asChild>
+                <Button variant="ghost">Annuler</Button>
+              </Dialog.Close>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
