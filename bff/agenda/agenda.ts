@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { type AgendaKind, agendaKinds } from '#machines/agenda/agenda.ts';
+import { agendaBookingKind, bookingFactsOf } from '#machines/agenda/booking-kind.ts';
 import { stateLabel as introductionStateLabel } from '#machines/introductions/labels.ts';
 import { agendaKindLabels } from '#machines/onboarding/labels.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
@@ -13,9 +14,8 @@ import { members } from '#bff/db/schema.ts';
  * The staff agenda (issue 22, decision 122): the meetings of a period, each with its member(s),
  * kind (in French), time and what staff need to open the file. Three sources, no new table:
  * - the scheduling service's bookings (`bookings`, active ones): the onboarding meeting
- *   (« Entretien personnalisé ») — the booking the member's record holds, or any booking made
- *   before that meeting was held — else the matchmaking meeting (« Entretien de matchmaking »),
- *   booked on the same service once the onboarding meeting is behind them;
+ *   (« Entretien personnalisé ») or the matchmaking meeting (« Entretien de matchmaking »), as
+ *   stored on the booking when it was recorded (machines/agenda/booking-kind.ts, decision 128);
  * - the introductions' chaperoned first meetings (`introductions.context.meeting`, planned by staff).
  * An erased member's booking is not shown (their name is gone); their introduction's meeting is,
  * with « Membre effacé ».
@@ -49,22 +49,6 @@ function nameOf(profile: unknown, fallback: string): string {
   return parts.length > 0 ? parts.join(' ').slice(0, 160) : fallback;
 }
 
-function recordFlags(onboarding: unknown): { meetingDone: boolean; meetingDate: string | null } {
-  const r = onboarding && typeof onboarding === 'object' ? (onboarding as Record<string, unknown>) : {};
-  return {
-    meetingDone: r.onboardingMeetingDone === true,
-    meetingDate: typeof r.onboardingMeetingDate === 'string' ? r.onboardingMeetingDate : null,
-  };
-}
-
-/** Which meeting a booking is, from the member's record (see the module's comment). */
-export function bookingKind(startMs: number, onboarding: unknown): AgendaKind {
-  const { meetingDone, meetingDate } = recordFlags(onboarding);
-  if (!meetingDone) return 'entretien-personnalise';
-  if (meetingDate !== null && Date.parse(meetingDate) === startMs) return 'entretien-personnalise';
-  return 'entretien-matchmaking';
-}
-
 /** Every meeting starting in [fromMs, toMs), by time then kind. */
 export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise<AgendaItem[]> {
   const from = new Date(fromMs);
@@ -81,6 +65,7 @@ export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise
       email: members.email,
       profile: members.profile,
       onboarding: members.onboarding,
+      kind: bookings.kind,
     })
     .from(bookings)
     .innerJoin(members, eq(members.id, bookings.memberId))
@@ -95,7 +80,7 @@ export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise
     );
   for (const b of booked) {
     if (!b.memberId) continue;
-    const kind = bookingKind(b.startTime.getTime(), b.onboarding);
+    const kind = agendaBookingKind(b.kind, b.startTime.getTime(), bookingFactsOf(b.onboarding));
     items.push({
       key: `booking:${b.inviteeUri}`,
       kind,

@@ -11,6 +11,7 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
+import { presentationOf } from '#bff/matching/presentation.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
@@ -259,12 +260,13 @@ export function dashboardRoutes(deps: ApiDeps) {
       });
       const now = deps.clock.now().getTime();
       const record = recordOf(row);
-      const [payments, meetings, events, memberRefunds, termination] = await Promise.all([
+      const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([
         db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
         db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
         db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
         refundsOf(db, row.id),
         latestTerminationOf(db, row.id),
+        presentationOf(db, row.id),
       ]);
       const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
       const actors =
@@ -285,6 +287,8 @@ export function dashboardRoutes(deps: ApiDeps) {
           profile: (row.profile ?? null) as Record<string, unknown> | null,
           questionnaire: (row.questionnaire ?? null) as Record<string, unknown> | null,
           contract: (row.contract ?? null) as Record<string, unknown> | null,
+          // The member's short presentation (decision 128), read with the file (logged above).
+          presentation,
           payments: payments.map((p) => ({
             id: p.id,
             offerId: p.offerId,

@@ -1,3 +1,4 @@
+import { memberPresentations } from '#bff/db/presentation-schema.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { eq, inArray } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
@@ -181,6 +182,17 @@ export function introductionRoutes(deps: ApiDeps) {
         const names =
           ids.length > 0 ? await db.select({ id: members.id, profile: members.profile }).from(members).where(inArray(members.id, ids)) : [];
         const nameOf = new Map(names.map((n) => [n.id.toLowerCase(), firstNameOf(n.profile)]));
+        // Only whether each wrote a presentation (decision 128): the text is read on request, logged.
+        const withPresentation = new Set(
+          ids.length > 0
+            ? (
+                await db
+                  .select({ id: memberPresentations.memberId })
+                  .from(memberPresentations)
+                  .where(inArray(memberPresentations.memberId, ids))
+              ).map((r) => r.id.toLowerCase())
+            : [],
+        );
         c.header('Cache-Control', 'private, no-store');
         return c.json(
           {
@@ -201,6 +213,7 @@ export function introductionRoutes(deps: ApiDeps) {
               score: k.score,
               maxScore: k.maxScore,
               reasons: k.reasons.map((r) => ({ criterion: r.criterion, side: r.side, met: r.met, reason: r.reason })),
+              hasPresentation: withPresentation.has(k.memberId.toLowerCase()),
             })),
           },
           200,

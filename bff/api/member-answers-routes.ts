@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
@@ -5,6 +6,9 @@ import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
+import { presentationOf, savePresentation } from '#bff/matching/presentation.ts';
+import { members } from '#bff/db/schema.ts';
+import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
 
 const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,48 +31,84 @@ export function memberAnswersRoutes(deps: ApiDeps) {
     return caller;
   }
 
-  return new Hono()
-    .get('/user/answers', async (c) => {
-      const caller = await memberCaller(c);
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(await answersOf(db, caller.member), 200);
-    })
-    .put('/user/answers', async (c) => {
-      const caller = await memberCaller(c);
-      const body = await readJson(c, v.unknown());
-      const outcome = await editOwnAnswers(db, caller.id, body, deps.clock.now());
-      if (outcome.changed.length > 0)
-        log.info('réponses modifiées par le membre', { reqId: c.get('requestId'), memberId: caller.id, section: outcome.section });
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(outcome, 200);
-    })
-    .post('/user/change-requests', async (c) => {
-      const caller = await memberCaller(c);
-      const body = await readJson(c, v.unknown());
-      const request = await requestChange(db, caller.id, body, deps.clock.now());
-      log.info('demande de modification envoyée', { reqId: c.get('requestId'), memberId: caller.id, requestId: request.id });
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ request }, 201);
-    })
-    .get('/dashboard/members/:id/change-requests', staffOnly, async (c) => {
-      const id = c.req.param('id');
-      if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ requests: await changeRequestsOf(db, id) }, 200);
-    })
-    .post('/dashboard/change-requests/:requestId', staffOnly, async (c) => {
-      const raw = c.req.param('requestId');
-      if (!REQUEST_ID.test(raw)) throw new ApiError(404, 'CHANGE_REQUEST_NOT_FOUND', 'Demande de modification introuvable.');
-      const staff = c.get('staff');
-      const body = await readJson(c, v.unknown());
-      const request = await decideChangeRequest(db, Number(raw), body, staff.id, deps.clock.now());
-      log.info('demande de modification traitée', {
-        reqId: c.get('requestId'),
-        staffId: staff.id,
-        requestId: request.id,
-        status: request.status,
-      });
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ request }, 200);
-    });
+  return (
+    new Hono()
+      .get('/user/answers', async (c) => {
+        const caller = await memberCaller(c);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(await answersOf(db, caller.member), 200);
+      })
+      .put('/user/answers', async (c) => {
+        const caller = await memberCaller(c);
+        const body = await readJson(c, v.unknown());
+        const outcome = await editOwnAnswers(db, caller.id, body, deps.clock.now());
+        if (outcome.changed.length > 0)
+          log.info('réponses modifiées par le membre', { reqId: c.get('requestId'), memberId: caller.id, section: outcome.section });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(outcome, 200);
+      })
+      // The member's short presentation (decision 128): their own only, from the session.
+      .get('/user/presentation', async (c) => {
+        const caller = await memberCaller(c);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ presentation: await presentationOf(db, caller.id) }, 200);
+      })
+      .put('/user/presentation', async (c) => {
+        const caller = await memberCaller(c);
+        const body = await readJson(c, v.unknown());
+        const presentation = await savePresentation(db, caller.id, body, deps.clock.now());
+        log.info('présentation enregistrée par le membre', {
+          reqId: c.get('requestId'),
+          memberId: caller.id,
+          removed: presentation === null,
+        });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ presentation }, 200);
+      })
+      // Staff, beside the candidates: read on request and logged (the member's file read logs its own).
+      .get('/dashboard/members/:id/presentation', staffOnly, async (c) => {
+        const id = c.req.param('id');
+        if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const [row] = await db.select({ id: members.id, role: members.role }).from(members).where(eq(members.id, id)).limit(1);
+        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        await recordStaffAccess(db, {
+          staff: c.get('staff'),
+          memberId: row.id,
+          resource: 'member_presentation',
+          requestId: c.get('requestId'),
+          now: deps.clock.now(),
+        });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ presentation: await presentationOf(db, row.id) }, 200);
+      })
+      .post('/user/change-requests', async (c) => {
+        const caller = await memberCaller(c);
+        const body = await readJson(c, v.unknown());
+        const request = await requestChange(db, caller.id, body, deps.clock.now());
+        log.info('demande de modification envoyée', { reqId: c.get('requestId'), memberId: caller.id, requestId: request.id });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ request }, 201);
+      })
+      .get('/dashboard/members/:id/change-requests', staffOnly, async (c) => {
+        const id = c.req.param('id');
+        if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ requests: await changeRequestsOf(db, id) }, 200);
+      })
+      .post('/dashboard/change-requests/:requestId', staffOnly, async (c) => {
+        const raw = c.req.param('requestId');
+        if (!REQUEST_ID.test(raw)) throw new ApiError(404, 'CHANGE_REQUEST_NOT_FOUND', 'Demande de modification introuvable.');
+        const staff = c.get('staff');
+        const body = await readJson(c, v.unknown());
+        const request = await decideChangeRequest(db, Number(raw), body, staff.id, deps.clock.now());
+        log.info('demande de modification traitée', {
+          reqId: c.get('requestId'),
+          staffId: staff.id,
+          requestId: request.id,
+          status: request.status,
+        });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ request }, 200);
+      })
+  );
 }

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { bookingFactsOf, bookingKindAtRecording } from '#machines/agenda/booking-kind.ts';
 import { calendlySigningKey } from '#bff/booking/calendly-settings.ts';
 import { CALENDLY_SIGNATURE_HEADER, verifyCalendlySignature } from '#bff/booking/calendly-signature.ts';
 import { type SyncResult, syncMemberBooking } from '#bff/booking/sync-booking.ts';
@@ -49,15 +50,15 @@ export type CalendlyInvitee = v.InferOutput<typeof InviteeSchema>;
 
 export type BookingOutcome = 'recorded' | 'duplicate' | 'ignored';
 
-async function memberFromTracking(db: Db, invitee: CalendlyInvitee): Promise<string | null> {
+async function memberFromTracking(db: Db, invitee: CalendlyInvitee): Promise<{ id: string; onboarding: unknown } | null> {
   const reference = invitee.tracking?.utm_content ?? null;
   if (reference === null || !UUID.test(reference)) return null;
   const [row] = await db
-    .select({ id: members.id })
+    .select({ id: members.id, onboarding: members.onboarding })
     .from(members)
     .where(and(eq(members.id, reference.toLowerCase()), eq(members.role, 'member')))
     .limit(1);
-  return row?.id ?? null;
+  return row ?? null;
 }
 
 /**
@@ -71,7 +72,10 @@ export async function recordInviteeEvent(
   envelope: unknown,
   now: Date,
 ): Promise<{ outcome: BookingOutcome; memberId: string | null }> {
-  const memberId = await memberFromTracking(db, invitee);
+  const member = await memberFromTracking(db, invitee);
+  const memberId = member?.id ?? null;
+  // Which meeting this is, decided once from the member's record now (decision 128).
+  const kind = member ? bookingKindAtRecording(Date.parse(invitee.scheduled_event.start_time), bookingFactsOf(member.onboarding)) : null;
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(webhookEvents)
@@ -98,6 +102,7 @@ export async function recordInviteeEvent(
         cancelUrl: invitee.cancel_url ?? null,
         rescheduleUrl: invitee.reschedule_url ?? null,
         rescheduled: invitee.rescheduled === true,
+        kind,
         bookedAt: invitee.created_at ? new Date(invitee.created_at) : null,
         canceledAt: canceled ? now : null,
         createdAt: now,
@@ -107,6 +112,7 @@ export async function recordInviteeEvent(
         target: b.inviteeUri,
         set: {
           memberId: sql`coalesce(${b.memberId}, excluded.member_id)`,
+          kind: sql`coalesce(${b.kind}, excluded.kind)`,
           cancelUrl: sql`coalesce(${b.cancelUrl}, excluded.cancel_url)`,
           rescheduleUrl: sql`coalesce(${b.rescheduleUrl}, excluded.reschedule_url)`,
           bookedAt: sql`coalesce(${b.bookedAt}, excluded.booked_at)`,

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { BookingKind } from '#machines/agenda/booking-kind.ts';
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Tables of booking (migration `0004_booking.sql`); see `tests/integration/booking.test.ts`. */
@@ -16,6 +17,8 @@ export const bookings = pgTable('bookings', {
   cancelUrl: text('cancel_url'),
   rescheduleUrl: text('reschedule_url'),
   rescheduled: boolean('rescheduled').notNull().default(false),
+  /** Which meeting it is, decided when first recorded (machines/agenda/booking-kind.ts, migration 0027). */
+  kind: text('kind').$type<BookingKind>(),
   bookedAt: timestamp('booked_at', { withTimezone: true }),
   canceledAt: timestamp('canceled_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),

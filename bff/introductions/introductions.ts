@@ -1,3 +1,4 @@
+import { presentationOf } from '#bff/matching/presentation.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -697,6 +698,12 @@ export interface OtherSummary {
   practice: string;
   profession: string;
   familySituation: string;
+  /**
+   * The other's own short presentation (decision 128), or null when they wrote none. Part of the
+   * summary they consented to be presented with: shown only where the summary is (never once
+   * their sensitive-data consent is withdrawn or they are erased).
+   */
+  presentation: string | null;
 }
 
 export interface MemberIntroductionView {
@@ -738,6 +745,8 @@ export interface OtherPerson {
   photoIds?: readonly string[];
   /** The other withdrew their sensitive-data consent: no summary, no photos (decision 122). */
   consentWithdrawn?: boolean;
+  /** The other's short presentation (decision 128), shown inside the summary only. */
+  presentation?: string | null;
 }
 
 function familySituation(p: MatchProfile): string {
@@ -755,6 +764,7 @@ function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
     practice: prayerPracticeLabels[p.practice],
     profession: p.profession,
     familySituation: familySituation(p),
+    presentation: other.presentation ?? null,
   };
 }
 
@@ -837,6 +847,7 @@ async function otherPerson(executor: MatchingExecutor & Executor, memberId: stri
     guardian: await guardianContactFor(executor, memberId),
     photoIds: withdrawn ? [] : await photoIdsOf(executor, memberId),
     consentWithdrawn: withdrawn,
+    presentation: withdrawn ? null : ((await presentationOf(executor, memberId))?.text ?? null),
   };
 }
 

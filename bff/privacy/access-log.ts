@@ -15,6 +15,7 @@ export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
   member_file: 'Dossier du membre (profil, questionnaire, paiements, rendez-vous, historique)',
   signed_contract: 'Contrat signé (PDF)',
   member_photo: 'Une photo du membre',
+  member_presentation: 'La présentation du membre (à côté des candidats)',
 };
 
 /** How the member's export names whoever read their file: the role, never a person (decision 107). */

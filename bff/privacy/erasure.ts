@@ -159,6 +159,8 @@ export async function eraseMemberData(
 
     // 4b. Photos (decision 116): deleted, bytes and thumbnails alike; nothing of them is kept.
     summary.member_photos = await count(tx, sql`DELETE FROM member_photos WHERE member_id = ${memberId} RETURNING 1`);
+    // The short presentation (decision 128): free text written by the member, it goes.
+    summary.member_presentations = await count(tx, sql`DELETE FROM member_presentations WHERE member_id = ${memberId} RETURNING 1`);
     // Change requests of « Mon profil » (decision 123): the answers they carry go too.
     summary.member_change_requests = await count(tx, sql`DELETE FROM member_change_requests WHERE member_id = ${memberId} RETURNING 1`);
 

@@ -8,6 +8,7 @@ import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
 import { photosForExport } from '#bff/photos/member-photos.ts';
 import { accessLogForMember } from '#bff/privacy/access-log.ts';
+import { presentationOf } from '#bff/matching/presentation.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
 import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
@@ -140,6 +141,8 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       sha256: c.sha256,
       download: '/api/v1/user/contract/signed.pdf',
     })),
+    /** Your short presentation (decision 128), as shown in a proposal's anonymised summary. */
+    presentation: await presentationOf(db, memberId),
     /** Your photos (decision 116): what was stored, and where to download each while your account exists. */
     photos: await photosForExport(db, memberId),
     payments: payments.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),

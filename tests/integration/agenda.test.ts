@@ -45,7 +45,13 @@ const agenda = async (query: string) => {
   return { status: response.status, body, cacheControl: response.headers.get('cache-control') };
 };
 
-async function book(memberId: string, uri: string, startIso: string, status: 'active' | 'canceled' = 'active') {
+async function book(
+  memberId: string,
+  uri: string,
+  startIso: string,
+  status: 'active' | 'canceled' = 'active',
+  kind: 'entretien-personnalise' | 'entretien-matchmaking' | null = null,
+) {
   const start = new Date(startIso);
   await product.database.db.insert(bookings).values({
     inviteeUri: `https://calendly.test/invitees/${uri}`,
@@ -54,6 +60,7 @@ async function book(memberId: string, uri: string, startIso: string, status: 'ac
     startTime: start,
     endTime: new Date(start.getTime() + 15 * 60_000),
     status,
+    kind,
     bookedAt: clock.now(),
   });
 }
@@ -83,6 +90,9 @@ beforeAll(async () => {
   await book(nadiaId, 'nadia-next-week', at(7, 30));
   // Amina is active (her onboarding meeting long held): a new booking is her matchmaking meeting.
   await book(amina.id, 'amina-mm', at(3, 960));
+  // Decision 128: a kind stored at recording wins over the record as it is now (Youssef is active,
+  // his onboarding meeting held since; this booking was recorded as that meeting).
+  await book(youssef.id, 'youssef-onb', at(4, 600), 'active', 'entretien-personnalise');
 
   const proposed = await staff.post('/api/v1/dashboard/introductions', { a: amina.id, b: youssef.id });
   expect(proposed.status).toBe(201);
@@ -109,6 +119,7 @@ describe('the staff agenda', () => {
       ['Entretien personnalisé', at(0, 30), ['Nadia Benali']],
       ['Première rencontre (mise en relation)', at(2, 14 * 60), ['Amina Exemple', 'Youssef Exemple']],
       ['Entretien de matchmaking', at(3, 960), ['Amina Exemple']],
+      ['Entretien personnalisé', at(4, 600), ['Youssef Exemple']],
     ]);
     const [onboarding, first, matchmaking] = body.items;
     expect(onboarding?.members[0]?.id).toBe(nadiaId);

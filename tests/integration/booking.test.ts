@@ -188,6 +188,27 @@ describe('POST /api/v1/webhooks/calendly', () => {
     }
     expect((await eventsOf(member)).length).toBe(before);
     expect(await bookingRows(member)).toHaveLength(1);
+    // Decision 128: which meeting it is was decided and stored when first recorded.
+    expect((await bookingRows(member))[0]?.kind).toBe('entretien-personnalise');
+  });
+
+  it('stores a booking made once the onboarding meeting is held as the matchmaking meeting (decision 128), and keeps the first kind', async () => {
+    const member = await newMember();
+    await toBooking(member);
+    const first = booking(member, slot(2));
+    expect((await deliver(inviteeEvent('invitee.created', first))).status).toBe(200);
+    // The onboarding meeting is then held (as staff would mark it): its booking stays what it was.
+    const [row] = await product.database.db.select({ onboarding: members.onboarding }).from(members).where(eq(members.id, member.id));
+    await product.database.db
+      .update(members)
+      .set({ onboarding: { ...(row?.onboarding as Record<string, unknown>), onboardingMeetingDone: true } })
+      .where(eq(members.id, member.id));
+    expect((await deliver(inviteeEvent('invitee.created', first))).status).toBe(200);
+    const later = booking(member, slot(20));
+    expect((await deliver(inviteeEvent('invitee.created', later))).status).toBe(200);
+    const kinds = new Map((await bookingRows(member)).map((b) => [b.startTime.toISOString(), b.kind]));
+    expect(kinds.get(first.start.toISOString())).toBe('entretien-personnalise');
+    expect(kinds.get(later.start.toISOString())).toBe('entretien-matchmaking');
   });
 
   it('refuses a bad, stale, future, malformed or missing signature with 400 and stores nothing', async () => {

@@ -261,6 +261,14 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/change-requests': { access: 'staff-aal2', request: () => ({}) },
   // `:requestId` is literal past the guard: 404, nothing decided.
   'POST /api/v1/dashboard/change-requests/:requestId': { access: 'staff-aal2', request: () => ({ body: { decision: 'decline' } }) },
+  // The presentation (decision 128): the caller's own only; staff read a member's, logged.
+  'GET /api/v1/user/presentation': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.presentation).toBeNull(),
+  },
+  'PUT /api/v1/user/presentation': { access: 'member-only', request: () => ({ body: { presentation: 'Mon numéro : 06 12 34 56 78' } }) },
+  'GET /api/v1/dashboard/members/:id/presentation': { access: 'staff-aal2', request: () => ({}) },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

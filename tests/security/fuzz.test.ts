@@ -162,6 +162,8 @@ function seeds(key: string): Record<string, unknown>[] {
           otherQualities: 'Sincère et attaché à la famille.',
         },
       ];
+    case 'PUT /api/v1/user/presentation':
+      return [{ presentation: 'Infirmière à Lyon, j’aime la lecture.' }, { presentation: '' }];
     case 'POST /api/v1/dashboard/change-requests/:requestId':
       return [{ decision: 'apply' }, { decision: 'decline', note: 'Nous en reparlerons.' }];
     case 'POST /api/v1/user/consents/withdraw':

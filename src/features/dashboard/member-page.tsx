@@ -14,6 +14,7 @@ import { MemberBilling } from '#src/features/billing/member-billing.tsx';
 import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
 import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
+import * as own from '#src/features/introductions/introductions.css.ts';
 import {
   bookingText,
   contractRows,
@@ -174,6 +175,14 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
             Profil
           </h2>
           <Rows rows={profileRows(detail.profile, now)} empty="Profil non renseigné." />
+          <h3 className={styles.cardTitle}>Sa présentation</h3>
+          {detail.presentation ? (
+            <p className={own.note} data-testid="member-presentation">
+              {detail.presentation.text}
+            </p>
+          ) : (
+            <p className={styles.muted}>Aucune présentation écrite.</p>
+          )}
         </section>
         <section className={styles.card} aria-labelledby="questionnaire-title">
           <h2 id="questionnaire-title" className={styles.cardTitle}>

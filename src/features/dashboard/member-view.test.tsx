@@ -152,6 +152,7 @@ function fullMember(): MemberDetail {
       soughtAgeMax: 40,
       soughtAgeMin: 30,
     },
+    presentation: null,
     contract: {
       termsAccepted: true,
       contractForm: true,

@@ -5,7 +5,12 @@ import { NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { type Candidate, listCandidates, proposeIntroduction } from '#src/features/introductions/introductions-api.ts';
+import {
+  type Candidate,
+  listCandidates,
+  proposeIntroduction,
+  readMemberPresentation,
+} from '#src/features/introductions/introductions-api.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
@@ -85,6 +90,7 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
                       </div>
                     ))}
                   </details>
+                  {c.hasPresentation ? <CandidatePresentation candidate={c} /> : null}
                   <div className={own.candidateActions}>
                     <ProposeDialog memberId={memberId} memberName={memberName} candidate={c} />
                     <Link to="/dashboard/member/$memberId" params={{ memberId: c.memberId }}>
@@ -98,6 +104,42 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
         </>
       )}
     </section>
+  );
+}
+
+/** The candidate's presentation, side by side with the ranking: read only when staff ask (each read logged, decision 128). */
+function CandidatePresentation({ candidate }: { candidate: Candidate }) {
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const who = candidate.firstName ?? 'du candidat';
+  if (text !== null)
+    return (
+      <div>
+        <h4 className={own.groupTitle}>Présentation {candidate.firstName ? ofName(candidate.firstName) : who}</h4>
+        <p className={own.note} data-testid="candidate-presentation">
+          {text}
+        </p>
+      </div>
+    );
+  return (
+    <div>
+      <Button
+        variant="ghost"
+        loading={loading}
+        loadingText="Lecture…"
+        onClick={async () => {
+          setLoading(true);
+          const result = await readMemberPresentation(candidate.memberId);
+          setLoading(false);
+          if (!result.ok) setError(result.error.message);
+          else setText(result.data.presentation?.text ?? 'Aucune présentation écrite.');
+        }}
+      >
+        Lire sa présentation
+      </Button>
+      <FormAlert tone="error">{error}</FormAlert>
+    </div>
   );
 }
 

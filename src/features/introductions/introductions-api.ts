@@ -36,6 +36,8 @@ export interface OtherSummary {
   practice: string;
   profession: string;
   familySituation: string;
+  /** The other's own short presentation (decision 128), or null. */
+  presentation?: string | null;
 }
 
 /** One proposal as its member sees it. */
@@ -128,6 +130,8 @@ export interface Candidate {
   score: number;
   maxScore: number;
   reasons: CriterionReason[];
+  /** Whether the candidate wrote a presentation (decision 128); read on request, logged. */
+  hasPresentation?: boolean;
 }
 
 export type StaffEventBody =
@@ -151,6 +155,13 @@ export function sendStaffEvent(id: string, body: StaffEventBody) {
 export function listCandidates(memberId: string) {
   return request<{ member: { id: string; firstName: string | null; unavailableReason?: string }; candidates: Candidate[] }>(
     `/dashboard/members/${encodeURIComponent(memberId)}/candidates`,
+  );
+}
+
+/** Staff: a member's presentation, read on request (recorded in the access log, decision 128). */
+export function readMemberPresentation(memberId: string) {
+  return request<{ presentation: { text: string; updatedAt: string } | null }>(
+    `/dashboard/members/${encodeURIComponent(memberId)}/presentation`,
   );
 }
 

@@ -149,6 +149,14 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       ) : (
         <p className={styles.muted}>Le résumé de ce profil n’est plus disponible.</p>
       )}
+      {other?.presentation ? (
+        <div>
+          <h3 className={styles.sectionTitle}>{other.firstName ? `${other.firstName} se présente` : 'Sa présentation'}</h3>
+          <p className={styles.note} data-testid="other-presentation">
+            {other.presentation}
+          </p>
+        </div>
+      ) : null}
 
       {proposal.note ? (
         <div>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api, send } from '#src/lib/api-client.ts';
+import { browserEnvironment, type PollSchedule, poll } from '#src/lib/poll.ts';
 
 /** Dispatched on `window` when a conversation was read or written: the badges ask again. */
 export const MESSAGES_CHANGED = 'union:messages-changed';
@@ -8,21 +9,39 @@ export function messagesChanged(): void {
   window.dispatchEvent(new Event(MESSAGES_CHANGED));
 }
 
-/** A count from the server, asked on mount and again whenever a conversation changed. */
+/**
+ * The badges keep up by themselves (decision 128): asked on mount, then every 30 s doubling up to
+ * 5 min while the count stays the same (a new message starts the back-off over), nothing while
+ * the tab is hidden, at once when it comes back and when a page read or wrote a conversation.
+ * 30 s: a member waiting for an answer sees it within half a minute; 5 min: an idle tab costs
+ * about a dozen requests an hour.
+ */
+export const UNREAD_SCHEDULE: PollSchedule = { firstMs: 30_000, maxMs: 5 * 60_000 };
+
+/** A count from the server, kept up to date by the shared poller. */
 function useCount(load: () => Promise<number | null>): number {
   const [count, setCount] = useState(0);
   useEffect(() => {
     let alive = true;
-    const refresh = () => {
-      void load().then((n) => {
-        if (alive && n !== null) setCount(n);
-      });
-    };
-    refresh();
-    window.addEventListener(MESSAGES_CHANGED, refresh);
+    let last: number | null = null;
+    const poller = poll(
+      async () => {
+        const n = await load();
+        if (!alive || n === null) return 'unchanged';
+        const changed = last !== null && n !== last;
+        last = n;
+        setCount(n);
+        return changed ? 'changed' : 'unchanged';
+      },
+      browserEnvironment(),
+      UNREAD_SCHEDULE,
+      { immediate: true },
+    );
+    window.addEventListener(MESSAGES_CHANGED, poller.now);
     return () => {
       alive = false;
-      window.removeEventListener(MESSAGES_CHANGED, refresh);
+      poller.stop();
+      window.removeEventListener(MESSAGES_CHANGED, poller.now);
     };
   }, [load]);
   return count;

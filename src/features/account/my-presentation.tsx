@@ -1,0 +1,102 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import * as v from 'valibot';
+import { PRESENTATION_MAX_LENGTH, PresentationText } from '#machines/matching/presentation.ts';
+import * as styles from '#src/features/account/account.css.ts';
+import { TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+import { type ApiResult, send } from '#src/lib/api-client.ts';
+import { notify } from '#src/lib/notifications.ts';
+
+interface Presentation {
+  text: string;
+  updatedAt: string;
+}
+
+function json(method: 'GET' | 'PUT', body?: unknown) {
+  return fetch('/api/v1/user/presentation', {
+    method,
+    credentials: 'same-origin',
+    headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+const getPresentation = () => send(json('GET')) as Promise<ApiResult<{ presentation: Presentation | null }>>;
+const putPresentation = (presentation: string) =>
+  send(json('PUT', { presentation })) as Promise<ApiResult<{ presentation: Presentation | null }>>;
+
+/**
+ * « Ma présentation » on Mon profil (decision 128): a short optional text, part of the anonymised
+ * summary a member proposed to you reads. Checked here with the BFF's own schema (length, no
+ * e-mail address or phone number), then again by the BFF.
+ */
+export function MyPresentation() {
+  const [loaded, setLoaded] = useState(false);
+  const [text, setText] = useState('');
+  const [saved, setSaved] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let alive = true;
+    void getPresentation().then((result) => {
+      if (!alive || !result.ok) return;
+      const current = result.data.presentation?.text ?? '';
+      setText(current);
+      setSaved(current);
+      setLoaded(true);
+    });
+    return () => {
+      alive = false;
+    };
+  }, []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = v.safeParse(PresentationText, text);
+    if (!checked.success) {
+      setError(checked.issues[0]?.message ?? 'Présentation invalide.');
+      return;
+    }
+    setSaving(true);
+    setError(null);
+    const result = await putPresentation(checked.output);
+    setSaving(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    const now = result.data.presentation?.text ?? '';
+    setText(now);
+    setSaved(now);
+    notify({ title: now === '' ? 'Présentation retirée.' : 'Présentation enregistrée.', variant: 'success' });
+  }
+
+  if (!loaded) return null;
+  const length = text.trim().length;
+  return (
+    <section className={styles.panel} aria-labelledby="my-presentation" data-testid="my-presentation">
+      <h2 id="my-presentation">Ma présentation</h2>
+      <p className={styles.text}>
+        Quelques lignes sur vous, facultatives. Elles accompagnent le résumé anonymisé que lit la personne à qui l’agence vous propose, et
+        l’équipe les lit sur votre dossier. N’y mettez ni adresse e-mail ni numéro de téléphone : l’agence transmet les coordonnées
+        seulement quand vous avez accepté tous les deux.
+      </p>
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <TextAreaField
+          name="presentation"
+          label="Votre présentation (facultative)"
+          hint={`${length} caractère${length > 1 ? 's' : ''} sur ${PRESENTATION_MAX_LENGTH}`}
+          rows={6}
+          value={text}
+          error={error ?? undefined}
+          onChange={(e) => setText(e.currentTarget.value)}
+        />
+        <div>
+          <Button type="submit" loading={saving} loadingText="Enregistrement…" disabled={text.trim() === saved.trim()}>
+            {text.trim() === '' && saved !== '' ? 'Retirer ma présentation' : 'Enregistrer ma présentation'}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,226 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { adminClient } from '#bff/auth/supabase.ts';
+import { parseConfig } from '#bff/config.ts';
+import { members } from '#bff/db/schema.ts';
+import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { ensureAccount } from '#bff/members/accounts.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import type { PersonalInfo, Questionnaire } from '#machines/onboarding/forms.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { activeRecord } from '#tests/e2e/support/active-record.ts';
+import { watchConsole } from '#tests/e2e/support/console.ts';
+import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+
+test.beforeEach(async ({ context }) => {
+  await skipConsentBanner(context);
+});
+
+/**
+ * The member's presentation and the badges that keep up (issue 22, decision 128), as people would:
+ * Youssef writes his presentation on « Mon profil » (a phone number refused in French, then
+ * saved); staff read it beside Amina's candidates and on his file, and propose him; Amina reads it
+ * in the proposal's summary. Then staff write to Amina while her page is open: her « Messages »
+ * badge shows it without a reload.
+ *
+ * Runs its own product (as introductions.spec.ts), on a port of its own.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 90;
+const base = `http://localhost:${PORT}`;
+const PASSWORD = 'bismillah-2026';
+let product: Product;
+
+const tag = Date.now();
+const people = {
+  amina: { email: `amina.pres.${tag}@example.fr`, gender: 'femme' as Gender, id: '' },
+  youssef: { email: `youssef.pres.${tag}@example.fr`, gender: 'homme' as Gender, id: '' },
+};
+
+const profiles: Record<keyof typeof people, { profile: PersonalInfo; questionnaire: Questionnaire }> = {
+  amina: {
+    profile: {
+      firstName: 'Amina',
+      lastName: 'Benali',
+      birthDate: '1995-04-18',
+      phone: '+33612345678',
+      postcode: '75018',
+      city: 'Paris',
+      maritalStatus: 'celibataire',
+      childrenCount: 0,
+      profession: 'Infirmière',
+      prayerPractice: 'cinq-prieres',
+      practiceDetails: '',
+      sensitiveDataConsent: true,
+    },
+    questionnaire: {
+      soughtPractice: 'reguliere',
+      soughtAgeMin: 28,
+      soughtAgeMax: 40,
+      soughtRegions: ['ile-de-france'],
+      soughtFamilySituations: ['celibataire', 'divorce'],
+      acceptsChildren: true,
+      soughtProfessionalSituation: 'indifferent',
+      otherQualities: 'Une personne sincère et attachée à sa famille.',
+    },
+  },
+  youssef: {
+    profile: {
+      firstName: 'Youssef',
+      lastName: 'Haddad',
+      birthDate: '1990-02-11',
+      phone: '+33698765432',
+      postcode: '75011',
+      city: 'Paris',
+      maritalStatus: 'celibataire',
+      childrenCount: 0,
+      profession: 'Ingénieur',
+      prayerPractice: 'cinq-prieres',
+      practiceDetails: '',
+      sensitiveDataConsent: true,
+    },
+    questionnaire: {
+      soughtPractice: 'reguliere',
+      soughtAgeMin: 25,
+      soughtAgeMax: 35,
+      soughtRegions: ['ile-de-france'],
+      soughtFamilySituations: ['celibataire'],
+      acceptsChildren: true,
+      soughtProfessionalSituation: 'indifferent',
+      otherQualities: 'Une personne douce, sérieuse et pieuse.',
+    },
+  },
+};
+
+test.beforeAll(async () => {
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: base,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-presentation-')),
+    DEMO_DATA: 'false',
+  });
+  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  const admin = adminClient(product.auth);
+  const db = product.database.db;
+  await ensureAccount(admin, db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
+  const now = Date.now();
+  for (const key of ['amina', 'youssef'] as const) {
+    const person = people[key];
+    const { id } = await ensureAccount(admin, db, { email: person.email, password: PASSWORD, kind: person.gender });
+    person.id = id;
+    await db
+      .update(members)
+      .set({
+        onboarding: activeRecord(id, person.email, person.gender, now),
+        profile: profiles[key].profile,
+        questionnaire: profiles[key].questionnaire,
+      })
+      .where(eq(members.id, id));
+    const profile = await upsertMatchProfile(db, id, now);
+    expect(profile?.available, `${key} must be proposable`).toBe(true);
+  }
+});
+test.afterAll(async () => {
+  await product?.close();
+});
+
+/** A member's own browser context, signed in through the API (writes carry the site's Origin). */
+async function memberPage(browser: Browser, email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+  await skipConsentBanner(context);
+  const page = await context.newPage();
+  const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password: PASSWORD }, headers: { origin: base } });
+  expect(signin.status(), await signin.text()).toBe(200);
+  return page;
+}
+
+/** The part of the page that matters, at 390 and 1440 px (`<name>-<width>.png` in the test's output folder). */
+async function sectionShots(page: Page, locator: Locator, name: string): Promise<void> {
+  const size = page.viewportSize();
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await locator.scrollIntoViewIfNeeded();
+    await locator.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+const PRESENTATION = 'Ingénieur à Paris, j’aime la randonnée et les longues lectures. Je cherche une épouse sincère.';
+
+test('Youssef writes his presentation; staff read it and propose him; Amina reads it in the summary; her badge keeps up', async ({
+  page,
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(120_000);
+  const errors = watchConsole(page);
+
+  // Youssef, on « Mon profil »: a phone number is refused in French, then his text is saved.
+  const youssefPage = await memberPage(browser, people.youssef.email);
+  await youssefPage.goto(`${base}/mon-compte/mon-profil`);
+  const mine = youssefPage.getByTestId('my-presentation');
+  await expect(mine.getByRole('heading', { level: 2, name: 'Ma présentation' })).toBeVisible();
+  const field = mine.getByLabel('Votre présentation (facultative)');
+  await field.fill(`${PRESENTATION} Appelez-moi au 06 98 76 54 32.`);
+  await mine.getByRole('button', { name: 'Enregistrer ma présentation' }).click();
+  await expect(mine.getByText(/ne doit pas contenir de numéro de téléphone/)).toBeVisible();
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await sectionShots(youssefPage, mine, 'ma-presentation-refusee');
+  await field.fill(PRESENTATION);
+  await expect(mine.getByText(`${PRESENTATION.length} caractères sur 600`)).toBeVisible();
+  const saved = youssefPage.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/api/v1/user/presentation'));
+  await mine.getByRole('button', { name: 'Enregistrer ma présentation' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(mine.getByText(/ne doit pas contenir/)).toHaveCount(0);
+  await youssefPage.reload();
+  await expect(youssefPage.getByTestId('my-presentation').getByLabel('Votre présentation (facultative)')).toHaveValue(PRESENTATION);
+  await sectionShots(youssefPage, youssefPage.getByTestId('my-presentation'), 'ma-presentation');
+
+  // Staff: beside Amina's candidates, Youssef's presentation is read on request.
+  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
+  await signInE2EStaff(staff, 'spare');
+  await page.context().addCookies((await staff.storageState()).cookies);
+  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  const section = page.getByRole('region', { name: 'Candidats' });
+  const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
+  await expect(youssef).toHaveCount(1);
+  await expect(youssef.getByTestId('candidate-presentation')).toHaveCount(0);
+  await youssef.getByRole('button', { name: 'Lire sa présentation' }).click();
+  await expect(youssef.getByTestId('candidate-presentation')).toHaveText(PRESENTATION);
+  await sectionShots(page, youssef, 'candidat-presentation');
+  await youssef.getByRole('button', { name: /^Proposer Youssef à Amina/ }).click();
+  const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
+  await page.getByRole('dialog').getByRole('button', { name: 'Envoyer la proposition' }).click();
+  expect((await posted).status()).toBe(201);
+  // His file shows it too.
+  await page.goto(`${base}/dashboard/member/${people.youssef.id}`);
+  await expect(page.getByTestId('member-presentation')).toHaveText(PRESENTATION);
+
+  // Amina reads it inside the proposal's anonymised summary.
+  const aminaPage = await memberPage(browser, people.amina.email);
+  await aminaPage.goto(`${base}/mon-compte/propositions`);
+  const forAmina = aminaPage.getByTestId('proposal');
+  await expect(forAmina.getByRole('heading', { level: 3, name: 'Youssef se présente' })).toBeVisible();
+  await expect(forAmina.getByTestId('other-presentation')).toHaveText(PRESENTATION);
+  await screenshots(aminaPage, 'proposition-presentation');
+
+  // Her « Messages » badge: nothing unread; staff write to her; it shows without a reload.
+  const nav = aminaPage.getByRole('navigation', { name: 'Mon espace' });
+  await expect(nav.getByTestId('unread-badge')).toHaveCount(0);
+  const sent = await staff.post(`/api/v1/dashboard/members/${people.amina.id}/messages`, {
+    data: { subject: 'Votre proposition', body: 'Bonjour Amina, n’hésitez pas à nous écrire.' },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  await staff.dispose();
+  // Coming back to the tab asks at once (the 30 s poll would too, later).
+  await aminaPage.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await expect(nav.getByTestId('unread-badge')).toContainText('1');
+  await expect(nav.getByText('(1 message non lu)')).toBeAttached();
+  expect(errors).toEqual([]);
+});
