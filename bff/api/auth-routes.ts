@@ -18,15 +18,20 @@ import {
   PASSWORD_MIN_LENGTH,
 } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
+import { claimInvitation, INVITATION_INVALID_MESSAGE, InvitationSchema, invitationOf } from '#bff/members/signup-prefill.ts';
+import type { Gender } from '#machines/auth/credentials.ts';
 
 /** Raw strings first, so that a bad shape yields the spec's reason rather than a type error. */
 const SigninBody = v.object({ email: v.string(CREDENTIALS_MESSAGE), password: v.string(CREDENTIALS_MESSAGE) });
 const SignupBody = v.object({
   context: v.literal('init', 'Contexte invalide'),
   email: v.string(CREDENTIALS_MESSAGE),
-  role: GenderSchema,
+  /** Not asked again when the pre-registration's link is given: its gender is the one kept. */
+  role: v.optional(GenderSchema),
   password: v.string(CREDENTIALS_MESSAGE),
   passwordRepeat: v.optional(v.string()),
+  /** The token of the pre-registration's link (decision 127). */
+  invitation: v.optional(InvitationSchema),
 });
 const RecoveryBody = v.variant(
   'ctx',
@@ -154,13 +159,22 @@ export function authRoutes(deps: ApiDeps) {
       const input = c.req.valid('json');
       const { email, password } = checkCredentials(input);
       await deps.rateLimit(LIMITS.signupPerIp, ip(c));
+      // With the pre-registration's link, the server takes the gender given then (never the
+      // browser's) and links the pre-registration to the account (decision 127).
+      const invitation = input.invitation ? await invitationOf(deps.database.db, input.invitation, deps.clock.now()) : null;
+      if (input.invitation && !invitation) throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
+      const gender = invitation ? (invitation.gender as Gender) : input.role;
+      if (!gender)
+        throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
+          issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
+        });
       const admin = adminClient(deps.auth);
       const created = await createAuthUser(admin, deps.database.db, {
         email,
         password,
         email_confirm: true,
-        app_metadata: { role: input.role },
-        user_metadata: { gender: input.role },
+        app_metadata: { role: gender },
+        user_metadata: { gender },
       });
       if (created.error || !created.data.user) {
         const code = created.error?.code;
@@ -178,9 +192,11 @@ export function authRoutes(deps: ApiDeps) {
       }
       const userId = created.data.user.id;
       try {
-        await createMember(deps.database.db, { id: userId, email, gender: input.role }, (tx) =>
-          queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email }),
-        );
+        await createMember(deps.database.db, { id: userId, email, gender }, async (tx) => {
+          if (input.invitation && !(await claimInvitation(tx, input.invitation, userId, deps.clock.now())))
+            throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
+          await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email });
+        });
         deps.mailQueued();
       } catch (error) {
         // Never leave an auth user without its member record.

@@ -6,6 +6,7 @@ import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
+import { prefillOf } from '#bff/members/signup-prefill.ts';
 import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
 
 const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,6 +36,12 @@ export function memberAnswersRoutes(deps: ApiDeps) {
   }
 
   return new Hono()
+    .get('/user/prefill', async (c) => {
+      // Step 1 starts with what the pre-registration linked to this account gave (decision 127).
+      const caller = await memberCaller(c);
+      c.header('Cache-Control', 'private, no-store');
+      return c.json({ profile: await prefillOf(db, caller.id) }, 200);
+    })
     .get('/user/answers', async (c) => {
       const caller = await memberCaller(c);
       c.header('Cache-Control', 'private, no-store');

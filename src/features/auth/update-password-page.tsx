@@ -58,7 +58,11 @@ export function UpdatePasswordPage() {
     const mfa = (result.data as { mfa?: { required?: boolean } }).mfa;
     if (mfa?.required) {
       // Staff: the new password opened an aal1 session; the second factor is asked next.
-      notify({ title: 'Mot de passe modifié', description: 'Saisissez le code de votre application d’authentification.', variant: 'success' });
+      notify({
+        title: 'Mot de passe modifié',
+        description: 'Saisissez le code de votre application d’authentification.',
+        variant: 'success',
+      });
       await router.navigate({ to: '/dashboard/connexion' });
       return undefined;
     }
