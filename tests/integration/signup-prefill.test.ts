@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { mailOutbox, members, preSubscriptions } from '#bff/db/schema.ts';
+import { runRetention } from '#bff/retention/retention-job.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 
@@ -151,9 +152,10 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     expect(await memberCount()).toBe(before);
   });
 
+  let second: Awaited<ReturnType<typeof preRegister>>;
   it('an account opened with the link under another address still converts the lead, counted once in the funnel', async () => {
     const other = `autre.adresse.${Date.now()}@example.fr`;
-    const second = await preRegister(`pre2.${Date.now()}@example.fr`, 'femme');
+    second = await preRegister(`pre2.${Date.now()}@example.fr`, 'femme');
     clock.set(new Date());
     const staff = await signInStaff(product);
     await staff.passTotp();
@@ -191,5 +193,13 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     });
     expect(created.status).toBe(400);
     clock.set(new Date());
+  });
+
+  it('retention keeps a pre-registration that became an account through its link, drops one that did not', async () => {
+    const lonely = await preRegister(`sans.suite.${Date.now()}@example.fr`);
+    const db = product.database.db;
+    await runRetention({ db, clock: fakeClock(new Date(clock.now().getTime() + 400 * 86_400_000)) });
+    expect(await db.select().from(preSubscriptions).where(eq(preSubscriptions.id, second.id))).toHaveLength(1);
+    expect(await db.select().from(preSubscriptions).where(eq(preSubscriptions.id, lonely.id))).toHaveLength(0);
   });
 });
