@@ -18,15 +18,20 @@ import {
   PASSWORD_MIN_LENGTH,
 } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
+import { claimInvitation, INVITATION_INVALID_MESSAGE, InvitationSchema, invitationOf } from '#bff/members/signup-prefill.ts';
+import type { Gender } from '#machines/auth/credentials.ts';
 
 /** Raw strings first, so that a bad shape yields the spec's reason rather than a type error. */
 const SigninBody = v.object({ email: v.string(CREDENTIALS_MESSAGE), password: v.string(CREDENTIALS_MESSAGE) });
 const SignupBody = v.object({
   context: v.literal('init', 'Contexte invalide'),
   email: v.string(CREDENTIALS_MESSAGE),
-  role: GenderSchema,
+  /** Not asked again when the pre-registration's link is given: its gender is the one kept. */
+  role: v.optional(GenderSchema),
   password: v.string(CREDENTIALS_MESSAGE),
   passwordRepeat: v.optional(v.string()),
+  /** The token of the pre-registration's link (decision 127). */
+  invitation: v.optional(InvitationSchema),
 });
 const RecoveryBody = v.variant(
   'ctx',
@@ -34,7 +39,9 @@ const RecoveryBody = v.variant(
     v.object({ ctx: v.literal('reco'), email: v.string(EMAIL_MESSAGE) }),
     v.object({
       ctx: v.literal('change'),
-      email: v.string(EMAIL_MESSAGE),
+      // The link's token names the account: the address is no longer asked (decision 127); when
+      // an older page still sends it, it must be the token's.
+      email: v.optional(v.string(EMAIL_MESSAGE)),
       password: v.string(CREDENTIALS_MESSAGE),
       token: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')),
     }),
@@ -97,9 +104,10 @@ export function authRoutes(deps: ApiDeps) {
     })
     .post('/auth/pass-recovery', vValidator('json', RecoveryBody, hook), async (c) => {
       const input = c.req.valid('json');
-      const email = v.safeParse(EmailSchema, input.email);
-      if (!email.success) throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
+      const email = input.email === undefined ? null : v.safeParse(EmailSchema, input.email);
+      if (email && !email.success) throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
       if (input.ctx === 'reco') {
+        if (!email) throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
         await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
         await deps.rateLimit(LIMITS.recoveryPerAccount, email.output);
         const { error } = await statelessClient(deps.auth, c).auth.resetPasswordForEmail(email.output, {
@@ -111,39 +119,62 @@ export function authRoutes(deps: ApiDeps) {
         deps.mailQueued();
         return c.json({ ok: true }, 200);
       }
+      // Checked before the token is spent: a too short password leaves the link usable.
       if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
         throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
       }
       await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
-      const client = statelessClient(deps.auth, c);
-      const verified = await client.auth.verifyOtp({ type: 'recovery', token_hash: input.token });
+      // The link signs the member in (decision 127): the verified token opens a session in this
+      // browser's cookies, the new password is set on it, and every other session ends.
+      const supabase = requestClient(c, deps.auth);
+      const verified = await supabase.auth.verifyOtp({ type: 'recovery', token_hash: input.token });
       if (verified.error || !verified.data.user) {
+        if (verified.error?.code === 'user_banned')
+          throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
+        if (verified.error && (verified.error.status ?? 0) >= 500)
+          throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
         throw new ApiError(400, 'INVALID_TOKEN', 'Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
       }
-      if ((verified.data.user.email ?? '').toLowerCase() !== email.output) {
-        await client.auth.signOut({ scope: 'local' });
+      if (email && (verified.data.user.email ?? '').toLowerCase() !== email.output) {
+        await supabase.auth.signOut({ scope: 'local' });
         throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
       }
-      const updated = await client.auth.updateUser({ password: input.password });
+      const settings = await memberSettings(deps.database.db, verified.data.user.id, deps.clock.now());
+      if (!settings || settings.disabled) {
+        await supabase.auth.signOut({ scope: 'local' });
+        if (settings?.disabled) throw new ApiError(403, 'ACCOUNT_DISABLED', 'Ce compte est désactivé. Contactez l’agence.');
+        throw new ApiError(400, 'INVALID_TOKEN', 'Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
+      }
+      const updated = await supabase.auth.updateUser({ password: input.password });
       if (updated.error && updated.error.code !== 'same_password') {
-        await client.auth.signOut({ scope: 'local' });
+        await supabase.auth.signOut({ scope: 'local' });
         throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
       }
-      // Every session of the account ends: the member signs in again with the new password.
-      await client.auth.signOut({ scope: 'global' });
-      return c.json({ ok: true }, 200);
+      // Every other session of the account ends; this one stays. Staff hold an aal1 session
+      // here: their second factor is still asked before anything of the dashboard opens.
+      await supabase.auth.signOut({ scope: 'others' });
+      return c.json({ ok: true, user: settings.view, mfa: { required: settings.view.role === 'staff' } }, 200);
     })
     .post('/dashboard/subscription', vValidator('json', SignupBody, hook), async (c) => {
       const input = c.req.valid('json');
       const { email, password } = checkCredentials(input);
       await deps.rateLimit(LIMITS.signupPerIp, ip(c));
+      // With the pre-registration's link, the server takes the gender given then (never the
+      // browser's) and links the pre-registration to the account (decision 127).
+      const invitation = input.invitation ? await invitationOf(deps.database.db, input.invitation, deps.clock.now()) : null;
+      if (input.invitation && !invitation) throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
+      const gender = invitation ? (invitation.gender as Gender) : input.role;
+      if (!gender)
+        throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
+          issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
+        });
       const admin = adminClient(deps.auth);
       const created = await createAuthUser(admin, deps.database.db, {
         email,
         password,
         email_confirm: true,
-        app_metadata: { role: input.role },
-        user_metadata: { gender: input.role },
+        app_metadata: { role: gender },
+        user_metadata: { gender },
       });
       if (created.error || !created.data.user) {
         const code = created.error?.code;
@@ -161,9 +192,11 @@ export function authRoutes(deps: ApiDeps) {
       }
       const userId = created.data.user.id;
       try {
-        await createMember(deps.database.db, { id: userId, email, gender: input.role }, (tx) =>
-          queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email }),
-        );
+        await createMember(deps.database.db, { id: userId, email, gender }, async (tx) => {
+          if (input.invitation && !(await claimInvitation(tx, input.invitation, userId, deps.clock.now())))
+            throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
+          await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email });
+        });
         deps.mailQueued();
       } catch (error) {
         // Never leave an auth user without its member record.

@@ -34,6 +34,8 @@ interface Lead {
   name: string | null;
   email: string;
   createdAt: Date;
+  /** The account created with the pre-registration's link (decision 127), if any. */
+  memberId: string | null;
   /** Pre-registration: gender, age, town; contact: subject and message. */
   details: { gender?: string; age?: number; zipCode?: string; city?: string; subject?: string; message?: string };
 }
@@ -53,6 +55,7 @@ function preLead(row: typeof preSubscriptions.$inferSelect): Lead {
     name: null,
     email: row.email,
     createdAt: row.createdAt,
+    memberId: row.memberId,
     details: { gender: row.gender, age: row.age, zipCode: row.zipCode, city: row.city },
   };
 }
@@ -64,6 +67,7 @@ function contactLead(row: typeof contactMessages.$inferSelect): Lead {
     name: row.name,
     email: row.email,
     createdAt: row.createdAt,
+    memberId: null,
     details: { subject: row.subject, message: row.message },
   };
 }
@@ -77,6 +81,36 @@ async function accountsByEmail(db: Db, emails: string[]) {
     .from(members)
     .where(and(eq(members.role, 'member'), inArray(sql<string>`lower(${members.email})`, lower)));
   return new Map(rows.map((row) => [row.email.toLowerCase(), row]));
+}
+
+/** Member accounts by id: those created with a pre-registration's link (decision 127). */
+async function accountsById(db: Db, ids: (string | null)[]) {
+  const unique = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (unique.length === 0) return new Map<string, typeof members.$inferSelect>();
+  const rows = await db
+    .select()
+    .from(members)
+    .where(and(eq(members.role, 'member'), inArray(members.id, unique)));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The account a pre-registration became: the one created with its link (even under another
+ * address), else one opened with its address.
+ */
+async function accountsOfPres(db: Db, pres: { email: string; memberId: string | null }[]) {
+  const [byEmail, byId] = await Promise.all([
+    accountsByEmail(
+      db,
+      pres.map((p) => p.email),
+    ),
+    accountsById(
+      db,
+      pres.map((p) => p.memberId),
+    ),
+  ]);
+  return (pre: { email: string; memberId: string | null }) =>
+    (pre.memberId ? byId.get(pre.memberId) : undefined) ?? byEmail.get(pre.email.toLowerCase());
 }
 
 /**
@@ -102,10 +136,7 @@ export function leadsRoutes(deps: ApiDeps) {
     const leads = [...pres.map(preLead), ...contacts.map(contactLead)].sort(
       (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || a.id.localeCompare(b.id),
     );
-    const accounts = await accountsByEmail(
-      db,
-      pres.map((p) => p.email),
-    );
+    const accountOf = await accountsOfPres(db, pres);
     const followUpOf = new Map(followUps.map((f) => [f.leadId, f]));
     const staffNames = new Map(staffRows.map((s) => [s.id, staffDisplayName(s)]));
     return {
@@ -113,7 +144,7 @@ export function leadsRoutes(deps: ApiDeps) {
       staffNames,
       items: leads.map((lead) => {
         const followUp = followUpOf.get(lead.id);
-        const account = lead.kind === 'pre_subscription' ? accounts.get(lead.email.toLowerCase()) : undefined;
+        const account = lead.kind === 'pre_subscription' ? accountOf(lead) : undefined;
         const status: LeadStatus = account ? 'converti' : ((followUp?.status as LeadStatus | undefined) ?? 'nouveau');
         const assigneeId = followUp?.assigneeId ?? null;
         return {
@@ -185,11 +216,16 @@ export function leadsRoutes(deps: ApiDeps) {
       );
     })
     .get('/dashboard/leads/funnel', staffOnly, async (c) => {
-      // Prospects (distinct addresses that pre-registered) → accounts opened with that address →
-      // active members among them.
-      const pres = await db.select({ email: preSubscriptions.email }).from(preSubscriptions);
+      // Prospects (distinct addresses that pre-registered) → accounts opened with that address or
+      // with the pre-registration's link (decision 127) → active members among them.
+      const pres = await db.select({ email: preSubscriptions.email, memberId: preSubscriptions.memberId }).from(preSubscriptions);
       const emails = [...new Set(pres.map((p) => p.email.toLowerCase()))];
-      const accounts = await accountsByEmail(db, emails);
+      const accountOf = await accountsOfPres(db, pres);
+      const accounts = new Map<string, typeof members.$inferSelect>();
+      for (const pre of pres) {
+        const account = accountOf(pre);
+        if (account) accounts.set(account.id, account);
+      }
       const now = deps.clock.now().getTime();
       let active = 0;
       for (const row of accounts.values()) if (topStateOf(stateFromRecord(recordOf(row), now)) === 'membre-actif') active += 1;
@@ -234,7 +270,7 @@ export function leadsRoutes(deps: ApiDeps) {
         const lead = await findLead(db, id);
         if (!lead) throw NOT_FOUND();
         if (change.status !== undefined && lead.kind === 'pre_subscription') {
-          const account = (await accountsByEmail(db, [lead.email])).get(lead.email.toLowerCase());
+          const account = (await accountsOfPres(db, [lead]))(lead);
           if (account && change.status !== 'converti')
             throw new ApiError(
               409,

@@ -9,10 +9,18 @@ import { log } from '#bff/logger.ts';
 import { presentationOf, savePresentation } from '#bff/matching/presentation.ts';
 import { members } from '#bff/db/schema.ts';
 import { recordStaffAccess } from '#bff/privacy/access-log.ts';
+import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
+import { prefillOf } from '#bff/members/signup-prefill.ts';
 import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
 
 const MEMBER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REQUEST_ID = /^[1-9]\d{0,15}$/;
+
+/** The profile's first name, if any, for a mail's greeting. */
+function firstNameOf(profile: unknown): string | null {
+  const value = (profile as { firstName?: unknown } | null)?.firstName;
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
 
 /**
  * « Mon profil » (issue 21, decision 123): the member's own answers (`/user/answers`: read, edit
@@ -33,6 +41,12 @@ export function memberAnswersRoutes(deps: ApiDeps) {
 
   return (
     new Hono()
+      .get('/user/prefill', async (c) => {
+        // Step 1 starts with what the pre-registration linked to this account gave (decision 127).
+        const caller = await memberCaller(c);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ profile: await prefillOf(db, caller.id) }, 200);
+      })
       .get('/user/answers', async (c) => {
         const caller = await memberCaller(c);
         c.header('Cache-Control', 'private, no-store');
@@ -100,7 +114,11 @@ export function memberAnswersRoutes(deps: ApiDeps) {
         if (!REQUEST_ID.test(raw)) throw new ApiError(404, 'CHANGE_REQUEST_NOT_FOUND', 'Demande de modification introuvable.');
         const staff = c.get('staff');
         const body = await readJson(c, v.unknown());
-        const request = await decideChangeRequest(db, Number(raw), body, staff.id, deps.clock.now());
+        const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
+        const request = await decideChangeRequest(db, Number(raw), body, staff.id, deps.clock.now(), (row) =>
+          changeRequestAnsweredMail(site, { to: row.email, firstName: firstNameOf(row.profile) }),
+        );
+        deps.mailQueued();
         log.info('demande de modification traitée', {
           reqId: c.get('requestId'),
           staffId: staff.id,

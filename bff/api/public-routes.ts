@@ -11,6 +11,14 @@ import { preSubscriptions } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS, type Limit } from '#bff/http/rate-limit.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
+import {
+  INVITATION_INVALID_MESSAGE,
+  InvitationSchema,
+  invitationOf,
+  newSignupToken,
+  preRegistrationMail,
+} from '#bff/members/signup-prefill.ts';
+import type { Gender } from '#machines/auth/credentials.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
 import { CONSENT_VERSION, ConsentProofSchema } from '#machines/public-site/consent.ts';
 import { ContactSchema, PRIVACY_POLICY_VERSION, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
@@ -35,6 +43,7 @@ const ContentQuery = v.object({
   slug: v.optional(v.pipe(v.string(), v.maxLength(120, 'Identifiant invalide'), v.regex(SLUG_PATTERN, 'Identifiant invalide'))),
 });
 const NavigationQuery = v.object({ collection: CollectionSchema });
+const InvitationQuery = v.object({ invitation: InvitationSchema });
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -71,6 +80,9 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
     .post('/subscription/pre-subscription', vValidator('json', PreSubscriptionSchema, hook), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
+      const now = deps.clock.now();
+      // The sign-up link's token (decision 127): mailed to the visitor, only its hash is kept.
+      const link = newSignupToken(now);
       const rows = await deps.database.db.transaction(async (tx) => {
         const inserted = await tx
           .insert(preSubscriptions)
@@ -81,18 +93,33 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
             zipCode: input.zip_code,
             city: input.city,
             consentVersion: PRIVACY_POLICY_VERSION,
-            createdAt: deps.clock.now(),
+            createdAt: now,
+            signupTokenHash: link.hash,
+            signupTokenExpiresAt: link.expiresAt,
           })
           .returning({ id: preSubscriptions.id });
         // The privacy-policy consent as a record (decision 070), keyed by the pre-registration's id.
-        for (const row of inserted)
-          await recordConsent(tx, { anonymousId: row.id, kind: 'privacy_policy', given: true, at: deps.clock.now() });
+        for (const row of inserted) await recordConsent(tx, { anonymousId: row.id, kind: 'privacy_policy', given: true, at: now });
+        await enqueueMail(
+          tx,
+          preRegistrationMail({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, input.email, link.token),
+        );
         return inserted;
       });
+      deps.mailQueued();
       return c.json(
         rows.map((row) => ({ id: row.id })),
         201,
       );
+    })
+    .get('/subscription/invitation', vValidator('query', InvitationQuery, queryHook), async (c) => {
+      // The sign-up page reads what its link stands for: the address and the gender, nothing else.
+      const { invitation } = c.req.valid('query');
+      await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
+      const row = await invitationOf(deps.database.db, invitation, deps.clock.now());
+      c.header('Cache-Control', 'private, no-store');
+      if (!row) throw new ApiError(404, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
+      return c.json({ email: row.email, gender: row.gender as Gender }, 200);
     })
     .get('/subscription/offers', async (c) => {
       const setting = await readPayInFull(deps.database.db);

@@ -49,6 +49,12 @@ export const preSubscriptions = pgTable('pre_subscriptions', {
   city: text('city').notNull(),
   consentVersion: text('consent_version').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+  /** SHA-256 (hex) of the sign-up link's token mailed to the visitor; null once spent (migration 0026, decision 127). */
+  signupTokenHash: text('signup_token_hash'),
+  signupTokenExpiresAt: timestamp('signup_token_expires_at', { withTimezone: true }),
+  /** The member account created with the link, if any. */
+  memberId: uuid('member_id'),
+  convertedAt: timestamp('converted_at', { withTimezone: true }),
 });
 
 /** Transactional outbox: a mail is written in the same transaction as what caused it. */

@@ -4,6 +4,7 @@ import type { Db, Transaction } from '#bff/db/database.ts';
 import { type ChangeSection, type FieldChange, memberChangeRequests } from '#bff/db/change-requests-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { enqueueMail, type OutgoingMail } from '#bff/mail/outbox.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { AGE_RANGE_MESSAGE, ageRangeInOrder, personalInfoEntries, questionnaireEntries } from '#machines/onboarding/forms.ts';
@@ -292,6 +293,8 @@ export async function decideChangeRequest(
   input: unknown,
   staffId: string,
   now: Date,
+  /** The notice to the member, queued in the decision's transaction (decision 127). */
+  notice?: (row: MemberRow) => OutgoingMail,
 ): Promise<ChangeRequestView> {
   const parsed = v.safeParse(decisionSchema, input);
   if (!parsed.success) throw validationError(parsed.issues);
@@ -339,6 +342,7 @@ export async function decideChangeRequest(
       .where(eq(memberChangeRequests.id, requestId))
       .returning();
     if (!updated) throw new Error('change request vanished');
+    if (notice) await enqueueMail(tx, notice(row));
     return viewOf(updated);
   });
 }

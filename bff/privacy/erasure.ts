@@ -206,9 +206,13 @@ export async function eraseMemberData(
       tx,
       sql`UPDATE consents SET member_id = NULL, anonymous_id = ${anonymousId}
           WHERE member_id = ${memberId}
-             OR anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${email}) RETURNING 1`,
+             OR anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${email} OR member_id = ${memberId}) RETURNING 1`,
     );
-    summary.pre_subscriptions = await count(tx, sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${email} RETURNING 1`);
+    // Also the one linked to the account by its sign-up link (decision 127), whatever its address.
+    summary.pre_subscriptions = await count(
+      tx,
+      sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${email} OR member_id = ${memberId} RETURNING 1`,
+    );
 
     // 7. Rate-limit buckets keyed by the address, and the embedded auth service's mail timestamps.
     summary.rate_limits = await count(tx, sql`DELETE FROM rate_limits WHERE position(${email} in lower(key)) > 0 RETURNING 1`);

@@ -97,7 +97,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       createdAt: preSubscriptions.createdAt,
     })
     .from(preSubscriptions)
-    .where(sql`lower(${preSubscriptions.email}) = lower(${row.email})`);
+    .where(sql`lower(${preSubscriptions.email}) = lower(${row.email}) OR ${preSubscriptions.memberId} = ${row.id}`);
 
   const contracts = await db
     .select({ signedAt: contractCopies.signedAt, sha256: contractCopies.sha256 })

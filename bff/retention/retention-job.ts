@@ -80,9 +80,11 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
   const now = deps.clock.now();
   const before = (months: number) => sql`(${now.toISOString()}::timestamptz - make_interval(months => ${months}))`;
 
-  // Pre-registrations never followed by an account with the same address, and their consent proofs.
+  // Pre-registrations never followed by an account (with the same address, or created with their
+  // sign-up link, decision 127), and their consent proofs.
   const stale = sql`SELECT p.id FROM pre_subscriptions p
     WHERE p.created_at < ${before(RETENTION.preSubscriptionMonths)}
+      AND p.member_id IS NULL
       AND NOT EXISTS (SELECT 1 FROM members m WHERE lower(m.email) = lower(p.email))`;
   const preSubscriptionConsents = await affected(
     db,

@@ -46,6 +46,15 @@ export const CredentialsSchema = v.pipe(
 );
 export type Credentials = v.InferOutput<typeof CredentialsSchema>;
 
+/** A new password and its repeat (the reset link's page, decision 127: the token names the account). */
+export const NewPasswordSchema = v.pipe(
+  v.object({ password: PasswordSchema, passwordRepeat: v.string() }),
+  v.forward(
+    v.check((c) => c.passwordRepeat === c.password, 'Les mots de passe ne correspondent pas'),
+    ['passwordRepeat'],
+  ),
+);
+
 /** The spec's failure reason for a credentials input, or null when valid. */
 export function credentialFailure(input: {
   email: string;

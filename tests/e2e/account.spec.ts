@@ -75,12 +75,15 @@ test('a new member creates an account, signs out and in, and recovers the passwo
 
   const newPassword = 'nouveau-depart-2026';
   await expect(page.getByRole('heading', { level: 1, name: 'Nouveau mot de passe' })).toBeVisible();
-  const emailField = page.getByLabel('Adresse e-mail');
-  if (await emailField.isVisible()) await emailField.fill(email);
+  // Only the new password is asked; the link signs the member in (decision 127).
+  await expect(page.getByLabel('Adresse e-mail')).toHaveCount(0);
   await page.getByLabel('Nouveau mot de passe').fill(newPassword);
   await page.getByLabel('Confirmation du mot de passe').fill(newPassword);
   await page.getByRole('button', { name: /enregistrer/i }).click();
-  await expect(page).toHaveURL(/\/connexion(\?|$)/);
+  await expect(page).toHaveURL(/\/mon-compte/);
+  await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/connexion');
 
   // The old password no longer works; the new one does.
   await signIn(page, email, password);

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { mailOutbox, members, onboardingEvents } from '#bff/db/schema.ts';
 import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
@@ -56,6 +56,15 @@ async function newMember() {
 const answers = (agent: TestAgent) => agent.json<Answers>(agent.get('/api/v1/user/answers'));
 const stateOf = async (agent: TestAgent) => (await agent.json<{ state: string }>(agent.get('/api/v1/user/settings'))).state;
 const editable = ({ sensitiveDataConsent: _c, ...rest }: Record<string, unknown>) => rest;
+/** The notices « your change request was answered » queued for an address (decision 127). */
+async function answeredMails(to: string) {
+  return product.database.db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, to), eq(mailOutbox.kind, 'change-request-answered')))
+    .orderBy(mailOutbox.id);
+}
+
 async function eventsOf(memberId: string) {
   return product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId)).orderBy(onboardingEvents.id);
 }
@@ -257,6 +266,8 @@ describe('after signature: change requests, applied or declined by staff', () =>
     if (!pending) throw new Error('no request');
     const bad = await staff.agent.post(`/api/v1/dashboard/change-requests/${pending.id}`, { decision: 'oui' });
     expect(bad.status).toBe(400);
+    // Neither the request nor a refused decision sends the member anything.
+    expect(await answeredMails(amina.email)).toEqual([]);
     const applied = await staff.agent.post(`/api/v1/dashboard/change-requests/${pending.id}`, { decision: 'apply' });
     expect(applied.status).toBe(200);
     const after = await answers(amina.agent);
@@ -272,6 +283,16 @@ describe('after signature: change requests, applied or declined by staff', () =>
     const twice = await staff.agent.post(`/api/v1/dashboard/change-requests/${pending.id}`, { decision: 'decline' });
     expect(twice.status).toBe(409);
     expect(((await twice.json()) as ApiError).error.code).toBe('CHANGE_REQUEST_DECIDED');
+    // One French notice, queued with the decision: answered, read it on « Mon profil »; no content.
+    const mails = await answeredMails(amina.email);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
+    expect(mail?.subject).toBe('Votre demande de modification a reçu une réponse');
+    expect(mail?.textBody).toContain('Bonjour Amina,');
+    expect(mail?.textBody).toContain('/mon-compte/mon-profil');
+    expect(mail?.textBody).not.toContain('Lyon');
+    expect(mail?.textBody).not.toContain('69003');
+    expect(mail?.textBody).not.toContain('déménagé');
     expect((await staff.agent.post('/api/v1/dashboard/change-requests/999999', { decision: 'apply' })).status).toBe(404);
   });
 
@@ -298,6 +319,12 @@ describe('after signature: change requests, applied or declined by staff', () =>
       decisionNote: 'Nous en parlerons lors de votre prochain entretien.',
     });
     expect((await eventsOf(amina.id)).at(-1)).toMatchObject({ context: 'change_request_declined', actorRole: 'staff' });
+    // A refusal is announced too, without the staff's reason.
+    const mails = await answeredMails(amina.email);
+    expect(mails).toHaveLength(2);
+    expect(mails[1]?.textBody).toContain('/mon-compte/mon-profil');
+    expect(mails[1]?.textBody).not.toContain('prochain entretien');
+    expect(mails[1]?.htmlBody).not.toContain('prochain entretien');
     const rows = await product.database.db
       .select()
       .from(memberChangeRequests)

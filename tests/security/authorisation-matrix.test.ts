@@ -64,6 +64,8 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/v1/subscription/pre-subscription': { access: 'public', request: () => ({ body: { gender: 'x' } }) },
   'GET /api/v1/subscription/offers': { access: 'public', request: () => ({}) },
+  // The pre-registration's sign-up link (decision 127): an unknown token reads nothing (404).
+  'GET /api/v1/subscription/invitation': { access: 'public', request: () => ({ query: `invitation=${'A'.repeat(43)}` }) },
   'POST /api/v1/contact': { access: 'public', request: () => ({ body: {} }) },
   'POST /api/v1/consent': { access: 'public', request: () => ({ body: {} }) },
   'GET /api/v1/public-config': { access: 'public', request: () => ({}) },
@@ -256,6 +258,8 @@ const MATRIX: Record<string, Row> = {
     request: () => ({}),
     ownData: (body) => expect(body.changeRequests).toEqual([]),
   },
+  // Step 1's pre-fill (decision 127): the caller's own linked pre-registration, none here.
+  'GET /api/v1/user/prefill': { access: 'member-only', request: () => ({}), ownData: (body) => expect(body.profile).toBeNull() },
   'PUT /api/v1/user/answers': { access: 'member-only', request: () => ({ body: { section: 'profil', city: 'Lyon' } }) },
   'POST /api/v1/user/change-requests': { access: 'member-only', request: () => ({ body: { section: 'questionnaire' } }) },
   'GET /api/v1/dashboard/members/:id/change-requests': { access: 'staff-aal2', request: () => ({}) },

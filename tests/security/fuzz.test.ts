@@ -62,9 +62,13 @@ function seeds(key: string): Record<string, unknown>[] {
       return [
         { ctx: 'reco', email },
         { ctx: 'change', email, password: 'nouveau-mot-2026', token: 'ab'.repeat(20) },
+        { ctx: 'change', password: 'nouveau-mot-2026', token: 'ab'.repeat(20) },
       ];
     case 'POST /api/v1/dashboard/subscription':
-      return [{ context: 'init', email, role: 'femme', password: 'bismillah-2026' }];
+      return [
+        { context: 'init', email, role: 'femme', password: 'bismillah-2026' },
+        { context: 'init', email, password: 'bismillah-2026', invitation: 'A'.repeat(43) },
+      ];
     case 'POST /api/v1/subscription/pre-subscription':
       return [{ gender: 'homme', email, age: 31, zip_code: '69003', city: 'Lyon', consent: true }];
     case 'POST /api/v1/contact':

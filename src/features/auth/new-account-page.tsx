@@ -1,11 +1,12 @@
-import { Link, useRouter } from '@tanstack/react-router';
+import { Link, useRouter, useSearch } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { CredentialsSchema, GenderSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
-import { createAccount } from '#src/features/auth/api/create-account.ts';
+import { createAccount, readInvitation } from '#src/features/auth/api/create-account.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
 import { renameFields, textOf, validate } from '#src/lib/form.ts';
 import { useSessionStore } from '#src/lib/use-session.ts';
@@ -15,14 +16,68 @@ const GENDERS = [
   { value: 'femme', label: 'Une femme' },
 ] as const;
 
-/** `/connexion/nouveau-compte`: gender, email, password and its repeat; signed in on success. */
+const genderText = { homme: 'un homme', femme: 'une femme' } as const;
+
+/** The token of the pre-registration's link, read here (not by the route) to keep it off the public entry. */
+const INVITATION = /^[A-Za-z0-9_-]{43}$/;
+
+type Invitation =
+  | { status: 'none' }
+  | { status: 'loading'; token: string }
+  | { status: 'ok'; token: string; email: string; gender: 'homme' | 'femme' }
+  | { status: 'invalid'; message: string };
+
+/** The pre-registration behind `?invitation=…`, as the BFF reads it (the browser never decides). */
+function useInvitation(): Invitation {
+  const search = useSearch({ strict: false }) as { invitation?: unknown };
+  const token = typeof search.invitation === 'string' && INVITATION.test(search.invitation) ? search.invitation : null;
+  const [state, setState] = useState<Invitation>(token ? { status: 'loading', token } : { status: 'none' });
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void readInvitation(token).then((result) => {
+      if (!live) return;
+      setState(
+        result.ok
+          ? { status: 'ok', token, email: result.data.email, gender: result.data.gender }
+          : { status: 'invalid', message: result.error.message },
+      );
+    });
+    return () => {
+      live = false;
+    };
+  }, [token]);
+  return state;
+}
+
+/**
+ * `/connexion/nouveau-compte`: gender, email, password and its repeat; signed in on success. From
+ * the pre-registration's mail (`?invitation=…`, decision 127) the address is filled in and the
+ * gender is not asked again.
+ */
 export function NewAccountPage() {
+  const invitation = useInvitation();
+  if (invitation.status === 'loading') {
+    return (
+      <>
+        <h1 className={styles.title}>Créer un compte</h1>
+        <p className={styles.intro} role="status">
+          Chargement de votre pré-inscription…
+        </p>
+      </>
+    );
+  }
+  return <NewAccountForm invitation={invitation} />;
+}
+
+function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { status: 'loading' }> }) {
   const router = useRouter();
   const session = useSessionStore();
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const known = invitation.status === 'ok' ? invitation : null;
 
   const onSubmit = handleSubmit(async (data) => {
-    const gender = validate(GenderSchema, textOf(data, 'gender'));
+    const gender = known ? ({ success: true, output: known.gender } as const) : validate(GenderSchema, textOf(data, 'gender'));
     const credentials = validate(CredentialsSchema, {
       email: textOf(data, 'email'),
       password: textOf(data, 'password'),
@@ -36,7 +91,12 @@ export function NewAccountPage() {
         },
       };
     }
-    const result = await createAccount({ gender: gender.output, email: credentials.output.email, password: credentials.output.password });
+    const result = await createAccount({
+      gender: known ? undefined : gender.output,
+      email: credentials.output.email,
+      password: credentials.output.password,
+      invitation: known?.token,
+    });
     if (!result.ok) return { fieldErrors: renameFields(result.error.fieldErrors, { role: 'gender' }), formError: result.error.message };
     await session.refresh();
     await router.navigate({ to: '/mon-compte' });
@@ -46,10 +106,25 @@ export function NewAccountPage() {
   return (
     <>
       <h1 className={styles.title}>Créer un compte</h1>
-      <p className={styles.intro}>Quelques informations suffisent pour ouvrir votre espace personnel.</p>
+      <p className={styles.intro}>
+        {known
+          ? 'Vos informations de pré-inscription sont reprises : choisissez seulement votre mot de passe.'
+          : 'Quelques informations suffisent pour ouvrir votre espace personnel.'}
+      </p>
+      {invitation.status === 'invalid' ? (
+        <div className={styles.note}>
+          <FormAlert tone="info">{invitation.message}</FormAlert>
+        </div>
+      ) : null}
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
-        <RadioGroup name="gender" legend="Vous êtes" options={GENDERS} required error={fieldErrors.gender} />
+        {known ? (
+          <p className={styles.intro} data-testid="known-gender">
+            Vous êtes {genderText[known.gender]} (indiqué lors de votre pré-inscription).
+          </p>
+        ) : (
+          <RadioGroup name="gender" legend="Vous êtes" options={GENDERS} required error={fieldErrors.gender} />
+        )}
         <TextField
           name="email"
           type="email"
@@ -57,6 +132,7 @@ export function NewAccountPage() {
           autoComplete="email"
           inputMode="email"
           spellCheck={false}
+          defaultValue={known?.email}
           required
           error={fieldErrors.email}
         />

@@ -1,5 +1,6 @@
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
-import { CredentialsSchema, EMAIL_MESSAGE } from '#machines/auth/credentials.ts';
+import { useState } from 'react';
+import { NewPasswordSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
@@ -8,64 +9,75 @@ import { changePassword } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useSessionStore } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
 
 const route = getRouteApi('/_auth/connexion/update-password');
 
+function ExpiredLink({ message }: { message: string }) {
+  return (
+    <>
+      <h1 className={styles.title}>Nouveau mot de passe</h1>
+      <div className={styles.note}>
+        <FormAlert tone="error">{message}</FormAlert>
+      </div>
+      <div className={styles.links}>
+        <Link to="/connexion/recovery">Demander un nouveau lien</Link>
+      </div>
+    </>
+  );
+}
+
 /**
- * `/connexion/update-password?token_hash=…[&email=…]` (the link of the recovery mail): a new
- * password and its repeat. When the link does not carry the address, the member types it (the BFF
- * checks it belongs to the token). Success: a notification and `/connexion`.
+ * `/connexion/update-password?token_hash=…` (the link of the recovery mail, decision 127): only the
+ * new password and its repeat. The BFF verifies the link's token, sets the password and signs the
+ * member in: members land on `/mon-compte`; staff go on to their second factor. An invalid or
+ * expired link says so, with « Demander un nouveau lien ».
  */
 export function UpdatePasswordPage() {
   const { token_hash: token, email: emailFromLink } = route.useSearch();
   const router = useRouter();
+  const session = useSessionStore();
+  const [expired, setExpired] = useState<string | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
   const onSubmit = handleSubmit(async (data) => {
     if (!token) return { formError: 'Ce lien est incomplet. Demandez un nouveau lien de réinitialisation.' };
-    const checked = validate(CredentialsSchema, {
-      email: emailFromLink ?? textOf(data, 'email'),
-      password: textOf(data, 'password'),
-      passwordRepeat: textOf(data, 'passwordRepeat'),
-    });
-    if (!checked.success) {
-      if (emailFromLink && checked.fieldErrors.email) {
-        const { email: _ignored, ...rest } = checked.fieldErrors;
-        return { fieldErrors: rest, formError: EMAIL_MESSAGE };
-      }
-      return { fieldErrors: checked.fieldErrors };
-    }
-    const result = await changePassword({ email: checked.output.email, password: checked.output.password, token });
+    const checked = validate(NewPasswordSchema, { password: textOf(data, 'password'), passwordRepeat: textOf(data, 'passwordRepeat') });
+    if (!checked.success) return { fieldErrors: checked.fieldErrors };
+    const result = await changePassword({ password: checked.output.password, token });
     if (!result.ok) {
-      const { token: tokenError, ...rest } = result.error.fieldErrors;
+      if (result.error.code === 'INVALID_TOKEN') {
+        setExpired(result.error.message);
+        return undefined;
+      }
+      const { token: tokenError, email: _email, ...rest } = result.error.fieldErrors;
       return { fieldErrors: rest, formError: tokenError ?? result.error.message };
     }
-    notify({ title: 'Mot de passe modifié', description: 'Connectez-vous avec votre nouveau mot de passe.', variant: 'success' });
-    await router.navigate({ to: '/connexion' });
+    await session.refresh();
+    const mfa = (result.data as { mfa?: { required?: boolean } }).mfa;
+    if (mfa?.required) {
+      // Staff: the new password opened an aal1 session; the second factor is asked next.
+      notify({
+        title: 'Mot de passe modifié',
+        description: 'Saisissez le code de votre application d’authentification.',
+        variant: 'success',
+      });
+      await router.navigate({ to: '/dashboard/connexion' });
+      return undefined;
+    }
+    notify({ title: 'Mot de passe modifié', description: 'Vous êtes connecté(e) avec votre nouveau mot de passe.', variant: 'success' });
+    await router.navigate({ to: '/mon-compte' });
     return undefined;
   });
 
-  if (!token) {
-    return (
-      <>
-        <h1 className={styles.title}>Nouveau mot de passe</h1>
-        <div className={styles.note}>
-          <FormAlert tone="error">Ce lien est invalide ou incomplet. Demandez un nouveau lien de réinitialisation.</FormAlert>
-        </div>
-        <div className={styles.links}>
-          <Link to="/connexion/recovery">Demander un nouveau lien</Link>
-        </div>
-      </>
-    );
-  }
+  if (!token) return <ExpiredLink message="Ce lien est invalide ou incomplet. Demandez un nouveau lien de réinitialisation." />;
+  if (expired) return <ExpiredLink message={expired} />;
 
   return (
     <>
       <h1 className={styles.title}>Nouveau mot de passe</h1>
-      <p className={styles.intro}>
-        {emailFromLink ? `Choisissez le nouveau mot de passe du compte ${emailFromLink}.` : 'Choisissez votre nouveau mot de passe.'}
-      </p>
+      <p className={styles.intro}>Choisissez votre nouveau mot de passe : vous serez connecté(e) aussitôt.</p>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         {emailFromLink ? (
@@ -80,18 +92,7 @@ export function UpdatePasswordPage() {
             aria-hidden="true"
             className={srOnly}
           />
-        ) : (
-          <TextField
-            name="email"
-            type="email"
-            label="Adresse e-mail"
-            autoComplete="username"
-            inputMode="email"
-            spellCheck={false}
-            required
-            error={fieldErrors.email}
-          />
-        )}
+        ) : null}
         <TextField
           name="password"
           type="password"
@@ -110,7 +111,7 @@ export function UpdatePasswordPage() {
           error={fieldErrors.passwordRepeat}
         />
         <Button type="submit" block loading={submitting} loadingText="Enregistrement…">
-          Enregistrer le mot de passe
+          Enregistrer et me connecter
         </Button>
       </form>
       <div className={styles.links}>

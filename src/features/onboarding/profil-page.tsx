@@ -1,3 +1,4 @@
+import { type RefObject, useEffect } from 'react';
 import * as v from 'valibot';
 import { personalInfoSchema } from '#machines/onboarding/forms.ts';
 import { maritalStatusLabels, prayerPracticeLabels } from '#machines/onboarding/labels.ts';
@@ -15,6 +16,7 @@ import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-upd
 import { useDraft } from '#src/features/onboarding/drafts.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { textOf } from '#src/lib/form.ts';
+import { api, send } from '#src/lib/api-client.ts';
 import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 const SENSITIVE_DATA_CONSENT = currentConsentText('sensitive_data');
@@ -26,6 +28,27 @@ function numberOf(data: FormData, name: string): number | undefined {
   return text === '' ? undefined : Number(text);
 }
 
+/**
+ * Nothing is asked twice (decision 127): the postcode and city of the pre-registration linked to
+ * this account fill the empty fields (a draft or what the member typed is never overwritten).
+ */
+function usePrefill(formRef: RefObject<HTMLFormElement | null>) {
+  useEffect(() => {
+    let live = true;
+    void send(api.user.prefill.$get()).then((result) => {
+      const form = formRef.current;
+      if (!live || !result.ok || !result.data.profile || !form) return;
+      for (const [name, value] of Object.entries(result.data.profile)) {
+        const input = form.elements.namedItem(name);
+        if (input instanceof HTMLInputElement && input.value === '') input.value = value;
+      }
+    });
+    return () => {
+      live = false;
+    };
+  }, [formRef]);
+}
+
 /** Step 1: personal information, with the explicit consent to the processing of sensitive data. */
 export function ProfilPage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
@@ -33,6 +56,7 @@ export function ProfilPage() {
   const { user } = useSession();
   // Unsaved answers survive a reload (kept on this device for this member), removed once saved.
   const discardDraft = useDraft(formRef, user?.id, 'profil', CONSENT_FIELDS);
+  usePrefill(formRef);
 
   const onSubmit = handleSubmit(async (data) => {
     const input = {
