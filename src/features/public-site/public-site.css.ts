@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { container } from '#src/styles/global.css.ts';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 /** Shared layout and typography of the public pages (content pages, blog, forms). */
@@ -396,3 +397,8 @@ export const bioFooter = style({
   gap: vars.space[4],
   flexWrap: 'wrap',
 });
+
+/* A blog article: header, cover and text in one centred reading column (decision 130), not a
+   column pinned to the left of a wide screen. CSS only: no class name in the first load. */
+globalStyle(`article > ${pageHeader} > ${container}, article > ${body}`, { maxWidth: '48rem' });
+globalStyle(`article > ${body} > ${prose}`, { maxWidth: 'none' });
