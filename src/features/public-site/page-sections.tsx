@@ -175,7 +175,9 @@ export function DesignedBody({ html, picture }: { html: string; picture: Picture
     <>
       {intro ? (
         <section className={styles.section} aria-label="Présentation">
-          <div className={`${container} ${sections.split}`}>
+          {/* The text first: on a phone the picture comes below it, out of the first screen (LCP). */}
+          <div className={`${container} ${sections.split}`} data-text-first="">
+            <ContentHtml html={intro} className={styles.prose} />
             <ResponsiveImage
               src={image.src}
               alt={image.alt}
@@ -185,7 +187,6 @@ export function DesignedBody({ html, picture }: { html: string; picture: Picture
               sizes="(min-width: 1024px) 33vw, 100vw"
               className={sections.picture}
             />
-            <ContentHtml html={intro} className={styles.prose} />
           </div>
         </section>
       ) : null}

@@ -128,6 +128,7 @@ export const split = style({
   gridTemplateColumns: 'minmax(0, 1fr)',
   '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 5fr) minmax(0, 7fr)', gap: vars.space[16] } },
 });
+globalStyle(`${split}[data-text-first]`, { '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 7fr) minmax(0, 5fr)' } } });
 export const picture = style({
   width: '100%',
   height: 'auto',
