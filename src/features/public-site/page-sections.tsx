@@ -171,10 +171,12 @@ function SectionContent({ section }: { section: ContentSection }) {
 export function DesignedBody({ html, picture }: { html: string; picture: PictureName }) {
   const { intro, sections: parts } = splitContent(html);
   const image = PICTURES[picture];
+  // Bands alternate, the last one white: the sections after it (plans, testimonials) are muted.
+  const muted = (index: number) => (parts.length - 1 - index) % 2 === 1;
   return (
     <>
       {intro ? (
-        <section className={styles.section} aria-label="Présentation">
+        <section className={muted(-1) ? styles.sectionMuted : styles.section} aria-label="Présentation">
           {/* The text first: on a phone the picture comes below it, out of the first screen (LCP). */}
           <div className={`${container} ${sections.split}`} data-text-first="">
             <ContentHtml html={intro} className={styles.prose} />
@@ -191,7 +193,7 @@ export function DesignedBody({ html, picture }: { html: string; picture: Picture
         </section>
       ) : null}
       {parts.map((section, index) => (
-        <section key={section.id} className={index % 2 === 0 ? styles.sectionMuted : styles.section} aria-labelledby={section.id}>
+        <section key={section.id} className={muted(index) ? styles.sectionMuted : styles.section} aria-labelledby={section.id}>
           <SectionContent section={section} />
         </section>
       ))}
