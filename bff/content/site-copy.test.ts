@@ -105,10 +105,10 @@ describe('the site copy (decision 106)', () => {
       }
     }
     expect(quoted).toBeGreaterThan(20);
-    // The registration page's table quotes them (the home page's plan cards: tests/unit/home-page.test.ts).
-    const registration = fillTokens(pageOf('/inscription-agence-matrimoniale-musulmane'), values, escapeHtml);
+    // The terms of sale quote them (the registration pages' plan cards: tests/unit/prerendered-pages.test.ts).
+    const terms = fillTokens(pageOf('/conditions-generales-de-vente'), values, escapeHtml);
     const inFull = active.filter((plan) => plan.type !== 'monthly').map((plan) => plan.totalCents);
-    expect(quotedCents(registration)).toEqual(expect.arrayContaining(inFull));
+    expect(quotedCents(terms)).toEqual(expect.arrayContaining(inFull));
   });
 
   it('the discounted pay-in-full prices appear only when staff offer them', () => {

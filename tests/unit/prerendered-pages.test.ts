@@ -78,5 +78,17 @@ describe('prerendered public pages (decision 106)', () => {
       }
     }
     expect(quoted).toBeGreaterThan(20);
+    // The registration pages' plan cards (decision 130: no price list left in their Markdown) quote the pay-in-full prices.
+    const inFull = activePlans(setting)
+      .filter((plan) => plan.type !== 'monthly')
+      .map((plan) => plan.totalCents);
+    for (const path of [
+      '/inscription-agence-matrimoniale-musulmane',
+      '/inscription-agence-matrimoniale-musulmane/pour-les-femmes',
+      '/inscription-agence-matrimoniale-musulmane/pour-les-hommes',
+    ]) {
+      const served = fillTokens(rendered.get(path) ?? '', offerValues(setting), escapeHtml);
+      expect(quotedCents(served), path).toEqual(expect.arrayContaining(inFull));
+    }
   });
 });

@@ -50,6 +50,7 @@ export function ContentPage({ page, path, eyebrow, aside, children, meta }: Cont
         <div className={container}>
           {eyebrow ? <p className={styles.eyebrow}>{eyebrow}</p> : null}
           <h1 className={styles.pageTitle}>{page.heading}</h1>
+          <p className={styles.lead}>{page.description}</p>
         </div>
       </div>
       <div className={`${container} ${styles.body}`}>

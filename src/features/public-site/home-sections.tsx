@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { PageBody, type PageContent } from '#src/features/public-site/content-page.tsx';
-import { Icon, type IconName } from '#src/features/public-site/icons.tsx';
+import { IconBadge, type IconName } from '#src/features/public-site/icons.tsx';
 import { FaqSection, PlansSection, TestimonialsSection } from '#src/features/public-site/public-sections.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { ResponsiveImage } from '#src/features/public-site/responsive-image.tsx';
@@ -77,14 +77,6 @@ const STEPS: Item[] = [
     text: 'Le délai de renonciation écoulé, vous réglez les frais de dossier et votre formule ; puis, sauf demande expresse, à la fin du {{delai-retractation}} : un entretien de rapprochement.',
   },
 ];
-
-function IconBadge({ name }: { name: IconName }) {
-  return (
-    <span className={sections.icon}>
-      <Icon name={name} />
-    </span>
-  );
-}
 
 export function HomeSections({ page }: { page: PageContent }) {
   return (

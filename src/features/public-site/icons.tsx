@@ -1,3 +1,5 @@
+import * as sections from '#src/features/public-site/sections.css.ts';
+
 /**
  * The public pages' icons: inline SVG drawn with the text colour (`currentColor`), decorative
  * (`aria-hidden`, the text beside each says what it means). Only the deferred sections use them,
@@ -56,5 +58,14 @@ export function Icon({ name, size = 24, className }: { name: IconName; size?: nu
     >
       <path d={PATHS[name]} />
     </svg>
+  );
+}
+
+/** An icon in a round badge (the cards of the designed sections). */
+export function IconBadge({ name }: { name: IconName }) {
+  return (
+    <span className={sections.icon}>
+      <Icon name={name} />
+    </span>
   );
 }

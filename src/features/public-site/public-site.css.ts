@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { container } from '#src/styles/global.css.ts';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 /** Shared layout and typography of the public pages (content pages, blog, forms). */
@@ -95,6 +96,32 @@ globalStyle(`${prose} th, ${prose} td`, {
 });
 globalStyle(`${prose} th`, { backgroundColor: vars.color.gray[50] });
 globalStyle(`${prose} hr`, { border: 0, borderTop: `1px solid ${vars.color.gray[200]}`, marginBlock: vars.space[8] });
+
+/* The contact page: the agency's details (« Nos coordonnées », first section of contact.md) as one
+   card beside the form (decision 130), styled from the Markdown's heading id: no class, no script. */
+const detailsCard = {
+  backgroundColor: vars.color.primary[50],
+  border: `1px solid ${vars.color.primary[100]}`,
+  paddingInline: vars.space[6],
+} as const;
+globalStyle(`${prose} #nos-coordonnees + p`, {
+  ...detailsCard,
+  borderBottom: 0,
+  borderStartStartRadius: vars.radius['2xl'],
+  borderStartEndRadius: vars.radius['2xl'],
+  paddingTop: vars.space[6],
+  color: vars.color.primary[900],
+});
+globalStyle(`${prose} #nos-coordonnees + p + ul`, {
+  ...detailsCard,
+  borderTop: 0,
+  borderEndStartRadius: vars.radius['2xl'],
+  borderEndEndRadius: vars.radius['2xl'],
+  marginTop: 0,
+  paddingTop: vars.space[3],
+  paddingBottom: vars.space[6],
+  listStyle: 'none',
+});
 
 export const section = style({ paddingBlock: vars.space[12], '@media': { [media.md]: { paddingBlock: vars.space[16] } } });
 export const sectionMuted = style([section, { backgroundColor: vars.color.surface }]);
@@ -261,7 +288,21 @@ export const twoFields = style({
 
 /** Blog. */
 export const articleList = style([grid3, { rowGap: vars.space[8] }]);
-export const articleCard = style({ display: 'flex', flexDirection: 'column', gap: vars.space[3], position: 'relative' });
+export const articleCard = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+  position: 'relative',
+  overflow: 'hidden',
+  paddingBottom: vars.space[6],
+  borderRadius: vars.radius['2xl'],
+  border: `1px solid ${vars.color.gray[200]}`,
+  backgroundColor: vars.color.background,
+  boxShadow: vars.shadow.sm,
+  selectors: { '&:hover': { boxShadow: vars.shadow.lg } },
+});
+globalStyle(`${articleCard} > :not(img)`, { marginInline: vars.space[6] });
+globalStyle(`${articleCard} > img`, { borderRadius: 0 });
 export const articleCardImage = style({
   width: '100%',
   height: 'auto',
@@ -356,3 +397,8 @@ export const bioFooter = style({
   gap: vars.space[4],
   flexWrap: 'wrap',
 });
+
+/* A blog article: header, cover and text in one centred reading column (decision 130), not a
+   column pinned to the left of a wide screen. CSS only: no class name in the first load. */
+globalStyle(`article > ${pageHeader} > ${container}, article > ${body}`, { maxWidth: '48rem' });
+globalStyle(`article > ${body} > ${prose}`, { maxWidth: 'none' });

@@ -1,13 +1,30 @@
 import { Link } from '@tanstack/react-router';
 import { REGISTRATION_PATH } from '#src/features/layout/navigation.ts';
-import { CallToAction, ContentPage, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { buttonClass } from '#src/components/ui/button.css.ts';
+import { CallToAction, type PageContent } from '#src/features/public-site/content-page.tsx';
+import { DesignedPage } from '#src/features/public-site/designed-page.tsx';
 import { FaqSection, PlansSection, TestimonialsSection } from '#src/features/public-site/deferred-sections.tsx';
 import * as styles from '#src/features/public-site/public-site.css.ts';
 
 /** `/inscription-agence-matrimoniale-musulmane`: the steps, the packs and the file fee, FAQ. */
 export function RegistrationOverviewPage({ page }: { page: PageContent }) {
   return (
-    <ContentPage page={page} path={REGISTRATION_PATH} eyebrow="Inscription">
+    <DesignedPage
+      page={page}
+      path={REGISTRATION_PATH}
+      eyebrow="Inscription"
+      layout="salon"
+      actions={
+        <>
+          <Link to="/formulaire-inscription" className={buttonClass.primary}>
+            Je me pré-inscris
+          </Link>
+          <Link to="/connexion/nouveau-compte" className={buttonClass.secondary}>
+            Créer mon espace membre
+          </Link>
+        </>
+      }
+    >
       <PlansSection />
       <FaqSection />
       <CallToAction
@@ -21,7 +38,7 @@ export function RegistrationOverviewPage({ page }: { page: PageContent }) {
           Créer directement mon espace membre
         </Link>
       </CallToAction>
-    </ContentPage>
+    </DesignedPage>
   );
 }
 
@@ -29,7 +46,22 @@ export function RegistrationOverviewPage({ page }: { page: PageContent }) {
 export function RegistrationPathPage({ page, gender }: { page: PageContent; gender: 'femme' | 'homme' }) {
   const path = `${REGISTRATION_PATH}/${gender === 'femme' ? 'pour-les-femmes' : 'pour-les-hommes'}`;
   return (
-    <ContentPage page={page} path={path} eyebrow={gender === 'femme' ? 'Inscription pour les femmes' : 'Inscription pour les hommes'}>
+    <DesignedPage
+      page={page}
+      path={path}
+      eyebrow={gender === 'femme' ? 'Inscription pour les femmes' : 'Inscription pour les hommes'}
+      layout="famille"
+      actions={
+        <>
+          <Link to="/formulaire-inscription" search={{ genre: gender }} className={buttonClass.primary}>
+            Je me pré-inscris
+          </Link>
+          <Link to="/contactez-agence-matrimoniale-musulmane" className={buttonClass.secondary}>
+            Poser une question
+          </Link>
+        </>
+      }
+    >
       <TestimonialsSection />
       <PlansSection />
       <CallToAction
@@ -43,6 +75,6 @@ export function RegistrationPathPage({ page, gender }: { page: PageContent; gend
           Voir toutes les étapes
         </Link>
       </CallToAction>
-    </ContentPage>
+    </DesignedPage>
   );
 }

@@ -128,6 +128,7 @@ export const split = style({
   gridTemplateColumns: 'minmax(0, 1fr)',
   '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 5fr) minmax(0, 7fr)', gap: vars.space[16] } },
 });
+globalStyle(`${split}[data-text-first]`, { '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 7fr) minmax(0, 5fr)' } } });
 export const picture = style({
   width: '100%',
   height: 'auto',
@@ -188,3 +189,49 @@ export const faq = style({
 });
 globalStyle(`${faq} h2`, { fontSize: vars.fontSize['3xl'], color: vars.color.primary[900] });
 globalStyle(`${faq} h2 + p`, { marginTop: vars.space[4], color: vars.color.textMuted });
+
+/* The designed content pages (decision 130): a section's text under its centred heading, three
+   cards on one row, steps taken from an ordered list. */
+globalStyle(`${head} > div`, { marginTop: vars.space[4], fontSize: vars.fontSize.lg, color: vars.color.textMuted });
+globalStyle(`${head} > div > * + *`, { marginTop: vars.space[3] });
+globalStyle(`${features}[data-count="3"]`, { '@media': { [media.lg]: { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' } } });
+globalStyle(`${features} li > div > * + *, ${steps} li > div > * + *`, { marginTop: vars.space[3] });
+globalStyle(`${faq} > h2`, { scrollMarginTop: vars.space[6] });
+
+/** A legal page: its table of contents (from `lg`, sticky) beside one readable column. */
+export const doc = style({
+  display: 'grid',
+  gap: vars.space[12],
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  justifyContent: 'center',
+  '@media': { [media.lg]: { gridTemplateColumns: 'minmax(0, 17rem) minmax(0, 46rem)' } },
+});
+globalStyle(`${doc} > nav`, {
+  display: 'none',
+  '@media': {
+    [media.lg]: {
+      display: 'block',
+      position: 'sticky',
+      top: vars.space[6],
+      alignSelf: 'start',
+      maxHeight: 'calc(100vh - 3rem)',
+      overflowY: 'auto',
+      padding: vars.space[6],
+      borderRadius: vars.radius['2xl'],
+      border: `1px solid ${vars.color.gray[200]}`,
+      backgroundColor: vars.color.surface,
+    },
+  },
+});
+globalStyle(`${doc} > nav > p`, {
+  fontSize: vars.fontSize.sm,
+  fontWeight: vars.fontWeight.semibold,
+  color: vars.color.primary[800],
+  letterSpacing: '0.04em',
+  textTransform: 'uppercase',
+});
+globalStyle(`${doc} > nav ol`, { listStyle: 'none', margin: 0, marginTop: vars.space[3], padding: 0 });
+globalStyle(`${doc} > nav li + li`, { marginTop: vars.space[2] });
+globalStyle(`${doc} > nav a`, { color: vars.color.gray[700], textDecoration: 'none', fontSize: vars.fontSize.sm });
+globalStyle(`${doc} > nav a:hover`, { color: vars.color.primary[800], textDecoration: 'underline' });
+globalStyle(`${doc} > div`, { maxWidth: 'none' });
