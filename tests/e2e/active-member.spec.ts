@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { answerStepsByApi } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
@@ -61,45 +62,9 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const headers = { origin: base };
-  const post = async (data: Record<string, unknown>) => {
-    const response = await page.request.post(`${base}/api/v1/user/update`, { data, headers });
-    expect(response.status(), await response.text()).toBe(200);
-  };
-  const { id } = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { id: string };
-  await post({
-    context: 'profil',
-    firstName: 'Youssef',
-    lastName: 'Haddad',
-    birthDate: '1990-02-11',
-    phone: '06 98 76 54 32',
-    postcode: '75011',
-    city: 'Paris',
-    maritalStatus: 'celibataire',
-    childrenCount: 0,
-    profession: 'Ingénieur',
-    prayerPractice: 'cinq-prieres',
-    practiceDetails: '',
-    sensitiveDataConsent: true,
-  });
-  await post({
-    context: 'questionnaire',
-    soughtPractice: 'cinq-prieres',
-    soughtAgeMin: 26,
-    soughtAgeMax: 34,
-    soughtRegions: ['ile-de-france'],
-    soughtFamilySituations: ['celibataire'],
-    acceptsChildren: true,
-    soughtProfessionalSituation: 'indifferent',
-    otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
-  });
-  await post({ context: 'form_per_inf', completed: true });
-  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
-  await post({ context: 'pre_contract_ok', acknowledged: true });
-  await post({ context: 'onb_meet', date: new Date(Date.now() + clock.offset() + 2 * DAY).toISOString() });
-  await post({ context: 'onb_meet_resa', status: true, uid: id });
+  const { id } = await answerStepsByApi(page, base, { renounce: false, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
   // Signed in (second factor) before the clock moves: the code is computed on the real time.
-  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: headers });
+  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
   const staffPost = async (data: Record<string, unknown>) => {
     const response = await staff.post('/api/v1/user/update', { data });
