@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
-import { answerStepsByApi } from '#tests/e2e/support/steps-by-api.ts';
+import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
@@ -71,42 +71,9 @@ async function signedMember(page: Page, prefix: string, earlyStart = false) {
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
   const { id } = await answerStepsByApi(page, base, { renounce: earlyStart, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
-  const staffPost = async (data: Record<string, unknown>) => {
-    const response = await staff.post('/api/v1/user/update', { data });
-    expect(response.status(), await response.text()).toBe(200);
-  };
-  // The meeting cannot be marked held before it starts; two days and an hour later it can.
-  const early = await staff.post('/api/v1/user/update', { data: { context: 'onb_meet_ok', status: true, uid: id } });
-  expect(early.status()).toBe(409);
-  await travel(page, 2 * DAY + 60 * 60 * 1000);
-  await staffPost({ context: 'onb_meet_ok', status: true, uid: id });
-
-  // Step 7: contract and signature on screen.
-  await page.goto(`${base}/mon-compte`);
-  await expect(page).toHaveURL(/attente-contrat/);
-  // Name, postcode and city come from step 1; the street address, the reading, then the one-time code (decision 109).
-  await expect(page.getByLabel('Nom complet')).toHaveValue('Youssef Haddad');
-  await page.getByLabel('Adresse postale').fill('3 rue Oberkampf');
-  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
-  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
-  await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
-  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
-  const codePattern = /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/;
-  let code = '';
-  await expect
-    .poll(async () => {
-      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; text: string }[];
-      code =
-        mails
-          .filter((m) => m.to === email)
-          .find((m) => codePattern.test(m.text))
-          ?.text.match(codePattern)?.[1] ?? '';
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  await page.getByLabel('Code reçu par e-mail').fill(code);
-  await page.getByRole('button', { name: 'Signer le contrat' }).click();
-  await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
+  // The meeting held (staff), then step 7: contract and signature on screen.
+  await holdMeeting(staff, id, (ms) => travel(page, ms));
+  await signContractOnScreen(page, base, email);
   return { email, id };
 }
 
