@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { startMovableProduct } from '#tests/e2e/support/movable-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import type { Product } from '#bff/start.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -29,21 +24,7 @@ let product: Product;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async () => {
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-active-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
-  await ensureAccount(adminClient(product.auth), product.database.db, {
-    email: e2eStaffEmail('spare'),
-    password: E2E_STAFF_PASSWORD,
-    kind: 'staff',
-    name: 'spare',
-  });
+  product = await startMovableProduct(PORT, clock, 'union-active-');
 });
 test.afterAll(async () => {
   await product?.close();
