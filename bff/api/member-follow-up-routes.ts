@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffName } from '#bff/api/team-routes.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import type { Db } from '#bff/db/database.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
 import { memberCounsellors, memberNotes, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -40,6 +40,18 @@ async function memberOrThrow(db: Db, id: string) {
   return row;
 }
 
+/** A member's note locked for a change by its author: 404 if it is not this member's, 403 if another person wrote it. */
+async function lockOwnNote(tx: Transaction, memberId: string, noteId: number, staffId: string) {
+  const [note] = await tx
+    .select()
+    .from(memberNotes)
+    .where(and(eq(memberNotes.id, noteId), eq(memberNotes.memberId, memberId)))
+    .for('update');
+  if (!note) throw NOTE_NOT_FOUND();
+  if (note.authorId !== staffId) throw NOT_AUTHOR();
+  return note;
+}
+
 /** Staff accounts: the counsellor picker (enabled ones) and the names of authors. */
 async function staffAccounts(db: Db) {
   const rows = await db
@@ -48,6 +60,9 @@ async function staffAccounts(db: Db) {
     .where(eq(members.role, 'staff'));
   return rows.map((r) => ({ id: r.id, name: staffName(r), disabled: r.disabled }));
 }
+
+/** Staff in the order of their names, as French sorts them. */
+const byName = <T extends { name: string }>(rows: T[]) => rows.sort((a, b) => a.name.localeCompare(b.name, 'fr'));
 
 /**
  * Staff's follow-up of a member (issue 21, decision 124): internal notes (newest first; the author
@@ -71,9 +86,7 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
       return c.json(
         {
           tags: rows,
-          staff: staff
-            .map((s) => ({ id: s.id, name: s.name, disabled: s.disabled, self: s.id === c.var.staff.id }))
-            .sort((a, b) => a.name.localeCompare(b.name, 'fr')),
+          staff: byName(staff.map((s) => ({ id: s.id, name: s.name, disabled: s.disabled, self: s.id === c.var.staff.id }))),
         },
         200,
       );
@@ -108,10 +121,7 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
             author: n.authorId ? (nameOf.get(n.authorId) ?? 'Compte supprimé') : 'Compte supprimé',
             own: n.authorId === self,
           })),
-          staff: staff
-            .filter((s) => !s.disabled)
-            .map((s) => ({ id: s.id, name: s.name, self: s.id === self }))
-            .sort((a, b) => a.name.localeCompare(b.name, 'fr')),
+          staff: byName(staff.filter((s) => !s.disabled).map((s) => ({ id: s.id, name: s.name, self: s.id === self }))),
         },
         200,
       );
@@ -147,13 +157,7 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
         const staff = c.var.staff;
         const now = deps.clock.now();
         await db.transaction(async (tx) => {
-          const [note] = await tx
-            .select()
-            .from(memberNotes)
-            .where(and(eq(memberNotes.id, noteId), eq(memberNotes.memberId, id)))
-            .for('update');
-          if (!note) throw NOTE_NOT_FOUND();
-          if (note.authorId !== staff.id) throw NOT_AUTHOR();
+          await lockOwnNote(tx, id, noteId, staff.id);
           await tx.update(memberNotes).set({ body, editedAt: now }).where(eq(memberNotes.id, noteId));
         });
         log.info('note modifiée', { reqId: c.get('requestId'), memberId: id, staffId: staff.id, noteId });
@@ -164,13 +168,7 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
       const { id, noteId } = c.req.valid('param');
       const staff = c.var.staff;
       await db.transaction(async (tx) => {
-        const [note] = await tx
-          .select()
-          .from(memberNotes)
-          .where(and(eq(memberNotes.id, noteId), eq(memberNotes.memberId, id)))
-          .for('update');
-        if (!note) throw NOTE_NOT_FOUND();
-        if (note.authorId !== staff.id) throw NOT_AUTHOR();
+        await lockOwnNote(tx, id, noteId, staff.id);
         await tx.delete(memberNotes).where(eq(memberNotes.id, noteId));
       });
       log.info('note supprimée', { reqId: c.get('requestId'), memberId: id, staffId: staff.id, noteId });

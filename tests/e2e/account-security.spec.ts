@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { mailMatch } from '#tests/e2e/support/mailbox.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -14,25 +15,6 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
 });
-
-/** The first match of `pattern` in a mail to `to`, once the local mailbox has it. */
-async function mailMatch(page: Page, to: string, pattern: RegExp): Promise<string> {
-  let found: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await page.request.get('/_local/mailbox?format=json')).json()) as { to: string; text: string }[];
-        found = mails
-          .filter((m) => m.to === to)
-          .find((m) => pattern.test(m.text))
-          ?.text.match(pattern)?.[0];
-        return found;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  return found as string;
-}
 
 test('a member changes the password, then the address confirmed from the new mailbox, and signs in with it', async ({ page }) => {
   const consoleErrors = watchConsole(page, [400]);

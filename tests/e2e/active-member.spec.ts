@@ -1,15 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { startMovableProduct } from '#tests/e2e/support/movable-product.ts';
+import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import type { Product } from '#bff/start.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -28,21 +24,7 @@ let product: Product;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async () => {
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-active-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
-  await ensureAccount(adminClient(product.auth), product.database.db, {
-    email: e2eStaffEmail('spare'),
-    password: E2E_STAFF_PASSWORD,
-    kind: 'staff',
-    name: 'spare',
-  });
+  product = await startMovableProduct(PORT, clock, 'union-active-');
 });
 test.afterAll(async () => {
   await product?.close();
@@ -61,82 +43,17 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const headers = { origin: base };
-  const post = async (data: Record<string, unknown>) => {
-    const response = await page.request.post(`${base}/api/v1/user/update`, { data, headers });
-    expect(response.status(), await response.text()).toBe(200);
-  };
-  const { id } = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as { id: string };
-  await post({
-    context: 'profil',
-    firstName: 'Youssef',
-    lastName: 'Haddad',
-    birthDate: '1990-02-11',
-    phone: '06 98 76 54 32',
-    postcode: '75011',
-    city: 'Paris',
-    maritalStatus: 'celibataire',
-    childrenCount: 0,
-    profession: 'Ingénieur',
-    prayerPractice: 'cinq-prieres',
-    practiceDetails: '',
-    sensitiveDataConsent: true,
-  });
-  await post({
-    context: 'questionnaire',
-    soughtPractice: 'cinq-prieres',
-    soughtAgeMin: 26,
-    soughtAgeMax: 34,
-    soughtRegions: ['ile-de-france'],
-    soughtFamilySituations: ['celibataire'],
-    acceptsChildren: true,
-    soughtProfessionalSituation: 'indifferent',
-    otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
-  });
-  await post({ context: 'form_per_inf', completed: true });
-  await post({ context: 'sel_plan', id: 'plan_horizon_month', renounce: false });
-  await post({ context: 'pre_contract_ok', acknowledged: true });
-  await post({ context: 'onb_meet', date: new Date(Date.now() + clock.offset() + 2 * DAY).toISOString() });
-  await post({ context: 'onb_meet_resa', status: true, uid: id });
+  const { id } = await answerStepsByApi(page, base, { renounce: false, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
   // Signed in (second factor) before the clock moves: the code is computed on the real time.
-  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: headers });
+  const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
   const staffPost = async (data: Record<string, unknown>) => {
     const response = await staff.post('/api/v1/user/update', { data });
     expect(response.status(), await response.text()).toBe(200);
   };
-  // The meeting cannot be marked held before it starts; two days and an hour later it can.
-  const early = await staff.post('/api/v1/user/update', { data: { context: 'onb_meet_ok', status: true, uid: id } });
-  expect(early.status()).toBe(409);
-  await travel(page, 2 * DAY + 60 * 60 * 1000);
-  await staffPost({ context: 'onb_meet_ok', status: true, uid: id });
-
-  // Step 7: contract and signature on screen.
-  await page.goto(`${base}/mon-compte`);
-  await expect(page).toHaveURL(/attente-contrat/);
-  // Name, postcode and city come from step 1; the street address, the reading, then the one-time code (decision 109).
-  await expect(page.getByLabel('Nom complet')).toHaveValue('Youssef Haddad');
-  await page.getByLabel('Adresse postale').fill('3 rue Oberkampf');
-  await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
-  await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
-  await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
-  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
-  const codePattern = /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/;
-  let code = '';
-  await expect
-    .poll(async () => {
-      const mails = (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; text: string }[];
-      code =
-        mails
-          .filter((m) => m.to === email)
-          .find((m) => codePattern.test(m.text))
-          ?.text.match(codePattern)?.[1] ?? '';
-      return code;
-    })
-    .toMatch(/^\d{6}$/);
-  await page.getByLabel('Code reçu par e-mail').fill(code);
-  await page.getByRole('button', { name: 'Signer le contrat' }).click();
-  await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
+  // The meeting held, then step 7: contract and signature on screen.
+  await holdMeeting(staff, id, (ms) => travel(page, ms));
+  await signContractOnScreen(page, base, email);
   await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
   // The server refuses any payment before the 7 days: payment links, and the checkout page itself.
   for (const offer of ['file_fee', 'plan_horizon_month']) {

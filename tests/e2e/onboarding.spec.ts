@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { mailMatch } from '#tests/e2e/support/mailbox.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
@@ -19,25 +20,6 @@ test.beforeEach(async ({ context }) => {
  */
 
 const step = (id: string) => new RegExp(`/mon-compte/inscription/${id}(\\?|$)`);
-
-/** The first match of `pattern` in a mail to `to`, once the local mailbox has it. */
-async function mailMatch(page: Page, to: string, pattern: RegExp): Promise<string> {
-  let found: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = (await (await page.request.get('/_local/mailbox?format=json')).json()) as { to: string; text: string }[];
-        found = mails
-          .filter((m) => m.to === to)
-          .find((m) => pattern.test(m.text))
-          ?.text.match(pattern)?.[0];
-        return found;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  return found as string;
-}
 
 async function expectStep(page: Page, id: string, n: number, title: string) {
   await expect(page).toHaveURL(step(id));

@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { and, asc, eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
-import { mailOutbox, members } from '#bff/db/schema.ts';
+import { members } from '#bff/db/schema.ts';
 import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -11,9 +11,10 @@ import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-se
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
+import { agencyMailsOf, payOnCheckout, sendUpdate, signUpMember } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const clock = fakeClock(new Date());
@@ -28,51 +29,12 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-let n = 0;
-async function newMember() {
-  n += 1;
-  const agent = product.agent();
-  const email = `agence.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
-  expect(created.status).toBe(201);
-  const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
-  return { agent, id: settings.id, email, gender: 'femme' as const };
-}
+const newMember = () => signUpMember(product, 'agence');
 
-/** The agency's mails (decision 111) in the outbox for one address, oldest first (invoices are another feature's). */
-async function outboxOf(email: string) {
-  return product.database.db
-    .select({ kind: mailOutbox.kind, key: mailOutbox.dedupeKey, subject: mailOutbox.subject, text: mailOutbox.textBody })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.toAddress, email), like(mailOutbox.kind, 'agency-%')))
-    .orderBy(asc(mailOutbox.id));
-}
+const outboxOf = (email: string) => agencyMailsOf(product, email);
 const kindsOf = async (email: string) => (await outboxOf(email)).map((m) => m.kind);
 
 const job = () => runAgencyMailJob({ db: product.database.db, clock, site });
-
-async function send(agent: TestAgent, body: unknown) {
-  const response = await agent.post('/api/v1/user/update', body);
-  return { status: response.status, body: (await response.json()) as { state?: string } };
-}
-
-/** The member pays on the checkout stand-in as a browser would, and answers the csid. */
-async function pay(agent: TestAgent, offer: string, email: string): Promise<string> {
-  const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
-  const link = new URL(url);
-  expect((await agent.get(`${link.pathname}${link.search}`)).status).toBe(200);
-  const form = new URLSearchParams({
-    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-    email,
-  });
-  const paid = await agent.request('POST', link.pathname, form.toString(), {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: TEST_SITE,
-  });
-  expect(paid.status).toBe(303);
-  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
-}
 
 describe('the agency’s own mails (decision 111)', () => {
   it('walks a member from sign-up to the end of the term: each mail queued once, in order, at its time', async () => {
@@ -89,12 +51,12 @@ describe('the agency’s own mails (decision 111)', () => {
     expect((await job()).queued).toBe(0);
     expect((await kindsOf(member.email)).at(-1)).toBe('agency-renunciation-period-over');
 
-    const csid = await pay(member.agent, 'file_fee', member.email);
-    expect((await send(member.agent, { context: 'app', email: member.email, csid })).status).toBe(200);
+    const csid = await payOnCheckout(member.agent, 'file_fee', member.email);
+    expect((await sendUpdate(member.agent, { context: 'app', email: member.email, csid })).status).toBe(200);
     // A replay of the same payment is refused and mails nothing more.
-    expect((await send(member.agent, { context: 'app', email: member.email, csid })).status).toBe(409);
-    const subCsid = await pay(member.agent, 'plan_serenity_month', member.email);
-    expect((await send(member.agent, { context: 'sub', email: member.email, csid: subCsid })).body.state).toBe(
+    expect((await sendUpdate(member.agent, { context: 'app', email: member.email, csid })).status).toBe(409);
+    const subCsid = await payOnCheckout(member.agent, 'plan_serenity_month', member.email);
+    expect((await sendUpdate(member.agent, { context: 'sub', email: member.email, csid: subCsid })).body.state).toBe(
       'attente.delai-retractation',
     );
     const payments = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-payment-received');
@@ -108,7 +70,7 @@ describe('the agency’s own mails (decision 111)', () => {
     await job();
     expect((await job()).queued).toBe(0);
 
-    const active = await send(staff.agent, { context: 'meeting_mm', uid: member.id });
+    const active = await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id });
     expect(active.body.state).toBe('membre-actif');
     const activeAt = clock.now().getTime();
     // The job sees the member active too, but the mail was queued by the event: not again.
@@ -275,7 +237,7 @@ describe('the agency’s own mails (decision 111)', () => {
 
   it('mails nothing for an update the chart refuses, and nothing for a sign-up that fails', async () => {
     const member = await newMember();
-    const refused = await send(member.agent, { context: 'onb_meet_resa', status: true, uid: member.id });
+    const refused = await sendUpdate(member.agent, { context: 'onb_meet_resa', status: true, uid: member.id });
     expect(refused.status).toBe(409);
     expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
     const again = await member.agent.post('/api/v1/dashboard/subscription', {

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
-import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
+import { acceptIntroduction, type ActiveMember, activeMember, introduceMembers } from '#tests/support/active-member.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 
@@ -31,18 +31,8 @@ const candidateIds = async (m: ActiveMember) => {
   return ((await response.json()) as { candidates: { memberId: string }[] }).candidates.map((c) => c.memberId);
 };
 
-async function introduce(a: ActiveMember, b: ActiveMember): Promise<string> {
-  clock.advance(60_000);
-  const response = await staff.post('/api/v1/dashboard/introductions', { a: a.id, b: b.id });
-  const body = (await response.json()) as { introduction: { id: string } };
-  expect(response.status, JSON.stringify(body)).toBe(201);
-  return body.introduction.id;
-}
-async function accept(m: ActiveMember, id: string) {
-  clock.advance(60_000);
-  const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
+const introduce = (a: ActiveMember, b: ActiveMember) => introduceMembers(staff, clock, a, b);
+const accept = (m: ActiveMember, id: string) => acceptIntroduction(clock, m, id);
 
 beforeAll(async () => {
   product = await startTestProduct({ clock });

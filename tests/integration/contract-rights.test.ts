@@ -1,17 +1,17 @@
-import { and, asc, eq, like } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
-import { mailOutbox } from '#bff/db/schema.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
+import { agencyMailsOf, sendUpdate, signUpMember, type UpdateAnswer, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
 
 /** Decision 118 over HTTP, with the movable clock: renunciation, withdrawal and refund, the term's end. */
 
@@ -28,56 +28,9 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-let n = 0;
-async function newMember() {
-  n += 1;
-  const agent = product.agent();
-  const email = `droits.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
-  expect(created.status).toBe(201);
-  const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
-  return { agent, id: settings.id, email, gender: 'femme' as const };
-}
+const newMember = () => signUpMember(product, 'droits');
 
-type Answer = { state?: string; error?: { code: string; message: string; state?: string } };
-async function send(agent: TestAgent, body: unknown) {
-  const response = await agent.post('/api/v1/user/update', body);
-  return { status: response.status, body: (await response.json()) as Answer };
-}
-
-async function outboxOf(email: string) {
-  return product.database.db
-    .select({ kind: mailOutbox.kind, subject: mailOutbox.subject, text: mailOutbox.textBody })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.toAddress, email), like(mailOutbox.kind, 'agency-%')))
-    .orderBy(asc(mailOutbox.id));
-}
-
-/** The member pays on the checkout stand-in as a browser would, and answers the csid. */
-async function pay(agent: TestAgent, offer: string, email: string): Promise<string> {
-  const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
-  const link = new URL(url);
-  expect((await agent.get(`${link.pathname}${link.search}`)).status).toBe(200);
-  const form = new URLSearchParams({
-    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-    email,
-  });
-  const paid = await agent.request('POST', link.pathname, form.toString(), {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: TEST_SITE,
-  });
-  expect(paid.status).toBe(303);
-  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
-}
-
-async function payBoth(member: Awaited<ReturnType<typeof newMember>>, planId = 'plan_serenity_month') {
-  const app = await pay(member.agent, 'file_fee', member.email);
-  expect((await send(member.agent, { context: 'app', email: member.email, csid: app })).status).toBe(200);
-  const sub = await pay(member.agent, planId, member.email);
-  const answer = await send(member.agent, { context: 'sub', email: member.email, csid: sub });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-}
+const outboxOf = (email: string) => agencyMailsOf(product, email);
 
 const refundsOf = (memberId: string) => product.database.db.select().from(refunds).where(eq(refunds.memberId, memberId));
 
@@ -100,13 +53,13 @@ describe('renunciation within 7 days (L224-91)', () => {
     const { signedAt } = await walkOnboarding({ member, staff, clock, until: 'sub_date' });
     if (signedAt === null) throw new Error('not signed');
     // Staff cannot renounce for the member.
-    expect((await send(staff.agent, { context: 'renounce', confirm: true, uid: member.id })).status).toBe(400);
+    expect((await sendUpdate(staff.agent, { context: 'renounce', confirm: true, uid: member.id })).status).toBe(400);
     clock.set(new Date(signedAt + 3 * DAY_MS));
-    const renounced = await send(member.agent, { context: 'renounce', confirm: true });
+    const renounced = await sendUpdate(member.agent, { context: 'renounce', confirm: true });
     expect(renounced.status, JSON.stringify(renounced.body)).toBe(200);
     expect(renounced.body.state).toBe('renonce');
     // A retry is refused (409, with the state) and mails nothing more.
-    const again = await send(member.agent, { context: 'renounce', confirm: true });
+    const again = await sendUpdate(member.agent, { context: 'renounce', confirm: true });
     expect(again.status).toBe(409);
     expect(again.body.error?.state).toBe('renonce');
 
@@ -117,7 +70,7 @@ describe('renunciation within 7 days (L224-91)', () => {
         const link = await member.agent.get(`/api/v1/user/payment-link?offer=${offer}`);
         expect(link.status, `${offer} day ${day}`).toBe(409);
       }
-      const app = await send(member.agent, { context: 'app', email: member.email, csid: 'cs_test_jamais_0001' });
+      const app = await sendUpdate(member.agent, { context: 'app', email: member.email, csid: 'cs_test_jamais_0001' });
       expect(app.status).toBe(409);
     }
     const mails = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-renunciation-confirmed');
@@ -134,7 +87,7 @@ describe('renunciation within 7 days (L224-91)', () => {
     const member = await newMember();
     const answer = await staff.agent.post('/api/v1/user/update', { context: 'renounce', confirm: true });
     expect(answer.status).toBe(403);
-    expect(((await answer.json()) as Answer).error?.message).toBe('Seul le membre peut exercer ce droit, depuis son espace.');
+    expect(((await answer.json()) as UpdateAnswer).error?.message).toBe('Seul le membre peut exercer ce droit, depuis son espace.');
     expect(member.id).toBeTruthy();
   });
 
@@ -142,7 +95,7 @@ describe('renunciation within 7 days (L224-91)', () => {
     clock.set(new Date());
     const member = await newMember();
     await walkToPayment({ member, staff, clock });
-    const late = await send(member.agent, { context: 'renounce', confirm: true });
+    const late = await sendUpdate(member.agent, { context: 'renounce', confirm: true });
     expect(late.status).toBe(409);
     expect(late.body.error?.state).toBe('frais-de-dossier');
     expect(late.body.error?.message).toMatch(/délai de renonciation de 7 jours/);
@@ -153,14 +106,13 @@ describe('withdrawal within 14 days (L221-18)', () => {
   it('pays on day 7, withdraws on day 10: the refund is recorded once and made, mail with the amount, staff see the deadline', async () => {
     clock.set(new Date());
     const member = await newMember();
-    const { signedAt } = await walkToPayment({ member, staff, clock });
-    await payBoth(member);
+    const { signedAt } = await walkToPaidContract({ member, staff, clock });
     clock.set(new Date(signedAt + 10 * DAY_MS));
-    const withdrawn = await send(member.agent, { context: 'withdraw', confirm: true });
+    const withdrawn = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
     expect(withdrawn.body.state).toBe('retracte');
     // Retried: refused with the state, and nothing recorded twice.
-    const again = await send(member.agent, { context: 'withdraw', confirm: true });
+    const again = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
     expect(again.status).toBe(409);
     expect(again.body.error?.state).toBe('retracte');
 
@@ -188,10 +140,9 @@ describe('withdrawal within 14 days (L221-18)', () => {
   it('with an early start asked, the days elapsed are kept pro rata; the rest is refunded', async () => {
     clock.set(new Date());
     const member = await newMember();
-    const { signedAt } = await walkToPayment({ member, staff, clock, options: { renounce: true } });
-    await payBoth(member);
+    const { signedAt } = await walkToPaidContract({ member, staff, clock, renounce: true });
     clock.set(new Date(signedAt + 10 * DAY_MS));
-    expect((await send(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
     const paid = FILE_FEE_CENTS + planById('plan_serenity_month').priceCents;
     const refunded = (await refundsOf(member.id)).reduce((sum, r) => sum + r.amountCents, 0);
     const end = contractEndsAtMs(toIsoInstant(signedAt), 12) ?? 0;
@@ -205,10 +156,9 @@ describe('withdrawal within 14 days (L221-18)', () => {
   it('is refused at day 14 (409 with the state)', async () => {
     clock.set(new Date());
     const member = await newMember();
-    const { signedAt } = await walkToPayment({ member, staff, clock });
-    await payBoth(member);
+    const { signedAt } = await walkToPaidContract({ member, staff, clock });
     clock.set(new Date(signedAt + 14 * DAY_MS));
-    const late = await send(member.agent, { context: 'withdraw', confirm: true });
+    const late = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
     expect(late.status).toBe(409);
     expect(late.body.error?.state).toBe('attente.entretien-matchmaking');
     expect(await refundsOf(member.id)).toEqual([]);
@@ -219,10 +169,9 @@ describe('the term ends (L224-90)', () => {
   it('an active member past the end date is in contrat-termine; notices at 30 and 7 days, once each; renew goes back to the plans', async () => {
     clock.set(new Date());
     const member = await newMember();
-    const { signedAt } = await walkToPayment({ member, staff, clock });
-    await payBoth(member);
+    const { signedAt } = await walkToPaidContract({ member, staff, clock });
     clock.set(new Date(signedAt + 14 * DAY_MS));
-    expect((await send(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
+    expect((await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
     const end = contractEndsAtMs(toIsoInstant(signedAt), 12) ?? 0;
     const job = () => runAgencyMailJob({ db: product.database.db, clock, site });
     for (const at of [end - 30 * DAY_MS, end - 30 * DAY_MS + HOUR_MS, end - 7 * DAY_MS, end - 7 * DAY_MS + HOUR_MS, end - 1]) {
@@ -240,8 +189,8 @@ describe('the term ends (L224-90)', () => {
     expect(kinds.filter((k) => k === 'agency-term-ended')).toHaveLength(1);
     expect((await staffView(member.id)).rights.termEndsAt).toBe(toIsoInstant(end));
     // Nothing more to pay or withdraw; a new contract starts with the plans.
-    expect((await send(member.agent, { context: 'withdraw', confirm: true })).status).toBe(409);
-    const renewed = await send(member.agent, { context: 'renew' });
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).status).toBe(409);
+    const renewed = await sendUpdate(member.agent, { context: 'renew' });
     expect(renewed.status, JSON.stringify(renewed.body)).toBe(200);
     expect(renewed.body.state).toBe('formules');
   });

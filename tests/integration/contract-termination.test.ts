@@ -1,16 +1,16 @@
-import { and, asc, eq, like, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { contractTerminations, creditNotes } from '#bff/db/credit-notes-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
-import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
+import { onboardingEvents } from '#bff/db/schema.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
-import { walkToPayment } from '#tests/support/onboarding-walk.ts';
+import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct } from '#tests/support/test-product.ts';
 
 /** Decision 119 over HTTP, with the movable clock: termination for a legitimate reason (R224-2), credit notes. */
 
@@ -24,60 +24,17 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-let n = 0;
-async function newMember() {
-  n += 1;
-  const agent = product.agent();
-  const email = `resiliation.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
-  expect(created.status).toBe(201);
-  const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
-  return { agent, id: settings.id, email, gender: 'femme' as const };
-}
+const newMember = () => signUpMember(product, 'resiliation');
 
-type Answer = { state?: string; error?: { code: string; message: string; state?: string } };
-async function send(agent: TestAgent, body: unknown) {
-  const response = await agent.post('/api/v1/user/update', body);
-  return { status: response.status, body: (await response.json()) as Answer };
-}
-
-async function outboxOf(email: string) {
-  return product.database.db
-    .select({ kind: mailOutbox.kind, subject: mailOutbox.subject, text: mailOutbox.textBody, attachments: mailOutbox.attachments })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.toAddress, email), like(mailOutbox.kind, 'agency-%')))
-    .orderBy(asc(mailOutbox.id));
-}
-
-async function pay(agent: TestAgent, offer: string, email: string): Promise<string> {
-  const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
-  const link = new URL(url);
-  expect((await agent.get(`${link.pathname}${link.search}`)).status).toBe(200);
-  const form = new URLSearchParams({
-    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-    email,
-  });
-  const paid = await agent.request('POST', link.pathname, form.toString(), {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: TEST_SITE,
-  });
-  expect(paid.status).toBe(303);
-  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
-}
+const outboxOf = (email: string) => agencyMailsOf(product, email);
 
 /** A member paid in full (169 € + 1 020 €) on day 7, active on day 15. */
 async function activeMember() {
   clock.set(new Date());
   const member = await newMember();
-  const { signedAt } = await walkToPayment({ member, staff, clock, options: { planId: 'plan_serenity_year' } });
-  if (signedAt === null) throw new Error('not signed');
-  const app = await pay(member.agent, 'file_fee', member.email);
-  expect((await send(member.agent, { context: 'app', email: member.email, csid: app })).status).toBe(200);
-  const sub = await pay(member.agent, 'plan_serenity_year', member.email);
-  expect((await send(member.agent, { context: 'sub', email: member.email, csid: sub })).status).toBe(200);
+  const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: 'plan_serenity_year' });
   clock.set(new Date(signedAt + 15 * DAY_MS));
-  expect((await send(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
+  expect((await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
   return { member, signedAt };
 }
 
@@ -117,24 +74,24 @@ describe('termination for a legitimate reason (R224-2)', () => {
   it('request → staff accept: resilie, pro-rata refund due in two months made, a credit note per refund, three mails', async () => {
     const { member, signedAt } = await activeMember();
     // Staff cannot ask for the member; the member cannot decide.
-    expect((await send(staff.agent, { ...REQUEST, uid: member.id })).status).toBe(400);
+    expect((await sendUpdate(staff.agent, { ...REQUEST, uid: member.id })).status).toBe(400);
     expect((await staff.agent.post('/api/v1/user/update', REQUEST)).status).toBe(403);
-    expect((await send(member.agent, { context: 'terminate_ok', uid: member.id })).status).toBe(403);
+    expect((await sendUpdate(member.agent, { context: 'terminate_ok', uid: member.id })).status).toBe(403);
     // Nothing pending yet: staff decisions are refused with the state.
-    const early = await send(staff.agent, { context: 'terminate_ok', uid: member.id });
+    const early = await sendUpdate(staff.agent, { context: 'terminate_ok', uid: member.id });
     expect(early.status).toBe(409);
     expect(early.body.error?.state).toBe('membre-actif');
     // A bad request is refused in French and changes nothing.
-    const bad = await send(member.agent, { ...REQUEST, reason: 'ennui' });
+    const bad = await sendUpdate(member.agent, { ...REQUEST, reason: 'ennui' });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.message).toBeTruthy();
 
     const requestedAt = signedAt + 73 * DAY_MS;
     clock.set(new Date(requestedAt));
-    const asked = await send(member.agent, REQUEST);
+    const asked = await sendUpdate(member.agent, REQUEST);
     expect(asked.status, JSON.stringify(asked.body)).toBe(200);
     expect(asked.body.state).toBe('resiliation-demandee');
-    expect((await send(member.agent, REQUEST)).status).toBe(409);
+    expect((await sendUpdate(member.agent, REQUEST)).status).toBe(409);
     // Not proposed to anyone meanwhile.
     const profile = await matchProfileOf(member.id);
     expect(profile?.available).toBe(false);
@@ -155,10 +112,10 @@ describe('termination for a legitimate reason (R224-2)', () => {
     });
 
     clock.set(new Date(requestedAt + 5 * DAY_MS));
-    const accepted = await send(staff.agent, { context: 'terminate_ok', uid: member.id });
+    const accepted = await sendUpdate(staff.agent, { context: 'terminate_ok', uid: member.id });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.state).toBe('resilie');
-    expect((await send(staff.agent, { context: 'terminate_ok', uid: member.id })).status).toBe(409);
+    expect((await sendUpdate(staff.agent, { context: 'terminate_ok', uid: member.id })).status).toBe(409);
 
     // Price 1 189 € reduced pro rata of the 73 days elapsed until the request over the term's days.
     const end = contractEndsAtMs(toIsoInstant(signedAt), 12) ?? 0;
@@ -216,10 +173,10 @@ describe('termination for a legitimate reason (R224-2)', () => {
   it('request → staff refuse with a reason: back to membre-actif, the refusal mailed, nothing refunded', async () => {
     const { member, signedAt } = await activeMember();
     clock.set(new Date(signedAt + 40 * DAY_MS));
-    expect((await send(member.agent, { ...REQUEST, reason: 'maladie-invalidite', proof: undefined })).status).toBe(200);
+    expect((await sendUpdate(member.agent, { ...REQUEST, reason: 'maladie-invalidite', proof: undefined })).status).toBe(200);
     // A refusal without a reason is refused.
-    expect((await send(staff.agent, { context: 'terminate_no', uid: member.id, reason: '' })).status).toBe(400);
-    const refused = await send(staff.agent, {
+    expect((await sendUpdate(staff.agent, { context: 'terminate_no', uid: member.id, reason: '' })).status).toBe(400);
+    const refused = await sendUpdate(staff.agent, {
       context: 'terminate_no',
       uid: member.id,
       reason: 'Aucun justificatif médical n’a été fourni.',

@@ -13,9 +13,9 @@ import { instalmentDueAt } from '#machines/onboarding/instalments.ts';
 import { offerLabels } from '#machines/onboarding/labels.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { offerLabel } from '#bff/payments/offers.ts';
-import { walkToPayment } from '#tests/support/onboarding-walk.ts';
+import { sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
 
 /**
  * Decision 120 over HTTP with the movable clock: monthly instalments charged by the local stand-in
@@ -34,48 +34,14 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-let n = 0;
-async function newMember() {
-  n += 1;
-  const agent = product.agent();
-  const email = `mensualites.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
-  expect(created.status).toBe(201);
-  const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
-  return { agent, id: settings.id, email, gender: 'femme' as const };
-}
+const newMember = () => signUpMember(product, 'mensualites');
 type Member = Awaited<ReturnType<typeof newMember>>;
-
-async function send(agent: TestAgent, body: unknown) {
-  const response = await agent.post('/api/v1/user/update', body);
-  return { status: response.status, body: (await response.json()) as { state?: string } };
-}
-
-async function pay(agent: TestAgent, offer: string, email: string): Promise<string> {
-  const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
-  const link = new URL(url);
-  const form = new URLSearchParams({
-    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-    email,
-  });
-  const paid = await agent.request('POST', link.pathname, form.toString(), {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: TEST_SITE,
-  });
-  expect(paid.status).toBe(303);
-  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
-}
 
 /** Signature, day 7: file fee and the first instalment paid; returns when instalment 1 was paid. */
 async function subscribed(member: Member, planId: string): Promise<{ signedAt: number; firstPaidAt: number }> {
-  const { signedAt } = await walkToPayment({ member, staff, clock, options: { planId: planId as PlanId } });
-  const app = await pay(member.agent, 'file_fee', member.email);
-  expect((await send(member.agent, { context: 'app', email: member.email, csid: app })).status).toBe(200);
-  const firstPaidAt = clock.now().getTime();
-  const sub = await pay(member.agent, planId, member.email);
-  expect((await send(member.agent, { context: 'sub', email: member.email, csid: sub })).status).toBe(200);
-  return { signedAt, firstPaidAt };
+  const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: planId as PlanId });
+  // The clock stays at signature + 7 days while she pays.
+  return { signedAt, firstPaidAt: clock.now().getTime() };
 }
 
 /** One pass of the stand-in, as `POST /_local/instalments` from a person or the 15-minute job. */
@@ -270,7 +236,7 @@ describe('stop after a withdrawal', () => {
     const member = await newMember();
     const { signedAt, firstPaidAt } = await subscribed(member, 'plan_serenity_month');
     clock.set(new Date(signedAt + 10 * DAY_MS));
-    expect((await send(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
     for (const k of [2, 3]) {
       clock.set(new Date(instalmentDueAt(firstPaidAt, k)));
       expect(await charge(member.id)).toMatchObject({ paid: 0, failed: 0 });

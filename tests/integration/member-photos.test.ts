@@ -5,7 +5,7 @@ import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { memberPhotos } from '#bff/db/photos-schema.ts';
 import { MAX_PHOTO_BYTES } from '#bff/photos/member-photos.ts';
-import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
+import { acceptIntroduction, type ActiveMember, activeMember, introduceMembers } from '#tests/support/active-member.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 
@@ -70,18 +70,8 @@ async function uploaded(m: ActiveMember, bytes: Uint8Array, contentType?: string
   return body.photo;
 }
 
-async function introduce(a: ActiveMember, b: ActiveMember): Promise<string> {
-  clock.advance(60_000);
-  const response = await staff.post('/api/v1/dashboard/introductions', { a: a.id, b: b.id });
-  const body = (await response.json()) as { introduction: { id: string } };
-  expect(response.status, JSON.stringify(body)).toBe(201);
-  return body.introduction.id;
-}
-async function accept(m: ActiveMember, id: string) {
-  clock.advance(60_000);
-  const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
-  expect(response.status, await response.clone().text()).toBe(200);
-}
+const introduce = (a: ActiveMember, b: ActiveMember) => introduceMembers(staff, clock, a, b);
+const accept = (m: ActiveMember, id: string) => acceptIntroduction(clock, m, id);
 
 beforeAll(async () => {
   product = await startTestProduct({ clock });

@@ -90,3 +90,24 @@ export async function activeMember(
   expect(signin.status).toBe(200);
   return { id, email, firstName, agent };
 }
+
+/** Staff introduce two members (a minute later on the test clock); answers the introduction's id. */
+export async function introduceMembers(
+  staff: TestAgent,
+  clock: { advance(ms: number): void },
+  a: ActiveMember,
+  b: ActiveMember,
+): Promise<string> {
+  clock.advance(60_000);
+  const response = await staff.post('/api/v1/dashboard/introductions', { a: a.id, b: b.id });
+  const body = (await response.json()) as { introduction: { id: string } };
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return body.introduction.id;
+}
+
+/** The member accepts an introduction from her space (a minute later on the test clock). */
+export async function acceptIntroduction(clock: { advance(ms: number): void }, m: ActiveMember, id: string): Promise<void> {
+  clock.advance(60_000);
+  const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
+  expect(response.status, await response.clone().text()).toBe(200);
+}

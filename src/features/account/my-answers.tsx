@@ -1,32 +1,20 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import {
-  answerSectionLabels,
-  maritalStatusLabels,
-  prayerPracticeLabels,
-  professionalSituationLabels,
-  regionLabels,
-  soughtPracticeLabels,
-} from '#machines/onboarding/labels.ts';
+import { answerSectionLabels } from '#machines/onboarding/labels.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { RequestItem } from '#src/features/account/change-request-item.tsx';
 import { getMyAnswers, type MyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
 import { formatDateTime, planName, profileRows, questionnaireRows, type FieldRow } from '#src/features/dashboard/member-view.ts';
 import { type Draft, restoreDraft } from '#src/features/onboarding/drafts.ts';
-import { CheckboxGroup, optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { ProfileFields, profileInputOf, QuestionnaireFields, questionnaireInputOf } from '#src/features/onboarding/step-fields.tsx';
 import { topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
 import { textOf } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 type Section = 'profil' | 'questionnaire';
-const YES_NO = [
-  { value: 'true', label: 'Oui' },
-  { value: 'false', label: 'Non' },
-];
 
 function Facts({ rows }: { rows: FieldRow[] }) {
   return (
@@ -41,37 +29,8 @@ function Facts({ rows }: { rows: FieldRow[] }) {
   );
 }
 
-function numberOf(data: FormData, name: string): number | undefined {
-  const text = textOf(data, name).trim();
-  return text === '' ? undefined : Number(text);
-}
-
 function inputOf(section: Section, data: FormData): Record<string, unknown> {
-  if (section === 'profil')
-    return {
-      firstName: textOf(data, 'firstName'),
-      lastName: textOf(data, 'lastName'),
-      birthDate: textOf(data, 'birthDate'),
-      phone: textOf(data, 'phone'),
-      postcode: textOf(data, 'postcode'),
-      city: textOf(data, 'city'),
-      maritalStatus: data.get('maritalStatus') ?? undefined,
-      childrenCount: numberOf(data, 'childrenCount'),
-      profession: textOf(data, 'profession'),
-      prayerPractice: data.get('prayerPractice') ?? undefined,
-      practiceDetails: textOf(data, 'practiceDetails'),
-    };
-  const accepts = data.get('acceptsChildren');
-  return {
-    soughtPractice: data.get('soughtPractice') ?? undefined,
-    soughtAgeMin: numberOf(data, 'soughtAgeMin'),
-    soughtAgeMax: numberOf(data, 'soughtAgeMax'),
-    soughtRegions: data.getAll('soughtRegions'),
-    soughtFamilySituations: data.getAll('soughtFamilySituations'),
-    acceptsChildren: accepts === null ? undefined : accepts === 'true',
-    soughtProfessionalSituation: data.get('soughtProfessionalSituation') ?? undefined,
-    otherQualities: textOf(data, 'otherQualities'),
-  };
+  return section === 'profil' ? profileInputOf(data) : questionnaireInputOf(data);
 }
 
 /** Stored answers as form values (the same shape as a draft), to fill the form. */
@@ -82,87 +41,6 @@ function draftOfAnswers(answers: Record<string, unknown>): Draft {
     else if (value !== null && value !== undefined) draft[key] = [String(value)];
   }
   return draft;
-}
-
-function ProfileFieldsForm({ errors }: { errors: Record<string, string> }) {
-  return (
-    <>
-      <TextField name="firstName" label="Prénom" autoComplete="given-name" required error={errors.firstName} />
-      <TextField name="lastName" label="Nom" autoComplete="family-name" required error={errors.lastName} />
-      <TextField name="birthDate" type="date" label="Date de naissance" autoComplete="bday" required error={errors.birthDate} />
-      <TextField name="phone" type="tel" label="Téléphone" autoComplete="tel" required error={errors.phone} />
-      <TextField name="postcode" label="Code postal" autoComplete="postal-code" inputMode="numeric" required error={errors.postcode} />
-      <TextField name="city" label="Ville" autoComplete="address-level2" required error={errors.city} />
-      <RadioGroup
-        name="maritalStatus"
-        legend="Situation familiale"
-        options={optionsOf(maritalStatusLabels)}
-        required
-        error={errors.maritalStatus}
-      />
-      <TextField name="childrenCount" type="number" min={0} max={20} label="Nombre d’enfants" required error={errors.childrenCount} />
-      <TextField name="profession" label="Profession" required error={errors.profession} />
-      <RadioGroup
-        name="prayerPractice"
-        legend="Votre pratique de la prière"
-        options={optionsOf(prayerPracticeLabels)}
-        required
-        error={errors.prayerPractice}
-      />
-      <TextAreaField
-        name="practiceDetails"
-        label="Précisions sur votre pratique (facultatif)"
-        maxLength={1000}
-        rows={3}
-        error={errors.practiceDetails}
-      />
-    </>
-  );
-}
-
-function QuestionnaireFieldsForm({ errors }: { errors: Record<string, string> }) {
-  return (
-    <>
-      <RadioGroup
-        name="soughtPractice"
-        legend="Pratique de la prière recherchée"
-        options={optionsOf(soughtPracticeLabels)}
-        required
-        error={errors.soughtPractice}
-      />
-      <TextField name="soughtAgeMin" type="number" min={18} max={99} label="Âge minimum" required error={errors.soughtAgeMin} />
-      <TextField name="soughtAgeMax" type="number" min={18} max={99} label="Âge maximum" required error={errors.soughtAgeMax} />
-      <CheckboxGroup name="soughtRegions" legend="Régions recherchées" options={optionsOf(regionLabels)} error={errors.soughtRegions} />
-      <CheckboxGroup
-        name="soughtFamilySituations"
-        legend="Situations familiales acceptées"
-        options={optionsOf(maritalStatusLabels)}
-        error={errors.soughtFamilySituations}
-      />
-      <RadioGroup
-        name="acceptsChildren"
-        legend="Acceptez-vous une personne ayant des enfants ?"
-        options={YES_NO}
-        required
-        error={errors.acceptsChildren}
-      />
-      <RadioGroup
-        name="soughtProfessionalSituation"
-        legend="Situation professionnelle recherchée"
-        options={optionsOf(professionalSituationLabels)}
-        required
-        error={errors.soughtProfessionalSituation}
-      />
-      <TextAreaField
-        name="otherQualities"
-        label="Autres qualités essentielles"
-        maxLength={1000}
-        rows={4}
-        required
-        error={errors.otherQualities}
-      />
-    </>
-  );
 }
 
 /** The edit form of one section, filled with the stored answers; a direct edit or, once signed, a request. */
@@ -188,7 +66,11 @@ function EditForm({
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const body = { section, ...inputOf(section, data), ...(signed ? { note: textOf(data, 'note') } : {}) };
+    const body = {
+      section,
+      ...inputOf(section, data),
+      ...(signed ? { note: textOf(data, 'note') } : {}),
+    };
     setSaving(true);
     setFailure(null);
     const result = signed ? await postChangeRequest(body) : await putMyAnswers(body);
@@ -209,7 +91,7 @@ function EditForm({
   return (
     <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-label={`Modifier : ${answerSectionLabels[section]}`}>
       <FormAlert tone="error">{failure}</FormAlert>
-      {section === 'profil' ? <ProfileFieldsForm errors={errors} /> : <QuestionnaireFieldsForm errors={errors} />}
+      {section === 'profil' ? <ProfileFields errors={errors} /> : <QuestionnaireFields errors={errors} />}
       {signed ? (
         <TextAreaField
           name="note"
@@ -248,17 +130,34 @@ export function MyAnswersSection() {
 
   const sub = user.subscription;
   const process: FieldRow[] = [
-    { label: 'Formule choisie', value: user.selectedPlanId ? planName(user.selectedPlanId) : 'Pas encore choisie' },
-    { label: 'Entretien personnalisé', value: sub.onboardingMeetingDate ? formatDateTime(sub.onboardingMeetingDate) : 'Pas encore fixé' },
-    { label: 'Contrat signé le', value: sub.subscriptionDate ? formatDateTime(sub.subscriptionDate) : 'Pas encore signé' },
+    {
+      label: 'Formule choisie',
+      value: user.selectedPlanId ? planName(user.selectedPlanId) : 'Pas encore choisie',
+    },
+    {
+      label: 'Entretien personnalisé',
+      value: sub.onboardingMeetingDate ? formatDateTime(sub.onboardingMeetingDate) : 'Pas encore fixé',
+    },
+    {
+      label: 'Contrat signé le',
+      value: sub.subscriptionDate ? formatDateTime(sub.subscriptionDate) : 'Pas encore signé',
+    },
   ];
-  const sections: { id: Section; rows: FieldRow[] | null; data: Record<string, unknown> | null }[] = [
+  const sections: {
+    id: Section;
+    rows: FieldRow[] | null;
+    data: Record<string, unknown> | null;
+  }[] = [
     {
       id: 'profil',
       rows: profileRows(answers.profile, now)?.filter((r) => r.label !== 'Consentement (données sensibles)') ?? null,
       data: answers.profile,
     },
-    { id: 'questionnaire', rows: questionnaireRows(answers.questionnaire, now), data: answers.questionnaire },
+    {
+      id: 'questionnaire',
+      rows: questionnaireRows(answers.questionnaire, now),
+      data: answers.questionnaire,
+    },
   ];
 
   return (

@@ -19,6 +19,9 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
+
+const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 
 const SEARCH_DELAY_MS = 300;
 type Staff = LeadList['staff'][number];
@@ -88,55 +91,27 @@ export function LeadsPage() {
               onChange={(e) => setText(e.target.value)}
             />
           </label>
-          <label className={styles.control} htmlFor={ids.status}>
-            Statut
-            <select
-              id={ids.status}
-              className={styles.input}
-              value={filters.status ?? ''}
-              onChange={(e) => set({ status: e.target.value || undefined })}
-            >
-              <option value="">Tous les statuts</option>
-              {leadStatuses.map((s) => (
-                <option key={s} value={s}>
-                  {statusLabel(s)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className={styles.control} htmlFor={ids.assignee}>
-            En charge
-            <select
-              id={ids.assignee}
-              className={styles.input}
-              value={filters.assignee ?? ''}
-              onChange={(e) => set({ assignee: e.target.value || undefined })}
-            >
-              <option value="">Tout le monde</option>
-              <option value={UNASSIGNED}>Personne</option>
-              {(data?.staff ?? []).map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.self ? `Moi (${s.name})` : s.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className={styles.control} htmlFor={ids.kind}>
-            Type
-            <select
-              id={ids.kind}
-              className={styles.input}
-              value={filters.kind ?? ''}
-              onChange={(e) => set({ kind: e.target.value || undefined })}
-            >
-              <option value="">Tous les types</option>
-              {leadKinds.map((k) => (
-                <option key={k} value={k}>
-                  {kindLabel(k)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            id={ids.status}
+            label="Statut"
+            value={filters.status ?? ''}
+            onChange={(value) => set({ status: value || undefined })}
+            options={[{ value: '', label: 'Tous les statuts' }, ...statusOptions]}
+          />
+          <SelectField
+            id={ids.assignee}
+            label="En charge"
+            value={filters.assignee ?? ''}
+            onChange={(value) => set({ assignee: value || undefined })}
+            options={[{ value: '', label: 'Tout le monde' }, { value: UNASSIGNED, label: 'Personne' }, ...staffOptions(data?.staff ?? [])]}
+          />
+          <SelectField
+            id={ids.kind}
+            label="Type"
+            value={filters.kind ?? ''}
+            onChange={(value) => set({ kind: value || undefined })}
+            options={[{ value: '', label: 'Tous les types' }, ...leadKinds.map((k) => ({ value: k, label: kindLabel(k) }))]}
+          />
         </div>
         <FormAlert tone="error">{error}</FormAlert>
         {data && data.items.length === 0 ? <p role="status">Aucun prospect ne correspond à ces critères.</p> : null}
@@ -323,33 +298,21 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
           ) : null}
           <FormAlert tone="error">{error}</FormAlert>
           <form className={styles.form} onSubmit={save} aria-label="Suivi du prospect">
-            <label className={styles.control} htmlFor={ids.status}>
-              Statut
-              <select
-                id={ids.status}
-                className={styles.input}
-                value={status}
-                disabled={converted}
-                onChange={(e) => setStatus(e.target.value as Lead['status'])}
-              >
-                {leadStatuses.map((s) => (
-                  <option key={s} value={s}>
-                    {statusLabel(s)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className={styles.control} htmlFor={ids.assignee}>
-              En charge
-              <select id={ids.assignee} className={styles.input} value={assigneeId} onChange={(e) => setAssigneeId(e.target.value)}>
-                <option value="">Personne</option>
-                {staff.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.self ? `Moi (${s.name})` : s.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <SelectField
+              id={ids.status}
+              label="Statut"
+              value={status}
+              disabled={converted}
+              onChange={(value) => setStatus(value as Lead['status'])}
+              options={statusOptions}
+            />
+            <SelectField
+              id={ids.assignee}
+              label="En charge"
+              value={assigneeId}
+              onChange={setAssigneeId}
+              options={[{ value: '', label: 'Personne' }, ...staffOptions(staff)]}
+            />
             {self && assigneeId !== self.id ? (
               <Button type="button" variant="ghost" onClick={() => setAssigneeId(self.id)}>
                 M’en charger

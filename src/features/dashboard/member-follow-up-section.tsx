@@ -5,8 +5,10 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as chips from '#src/features/dashboard/follow-up.css.ts';
 import { formatDateTime } from '#src/features/dashboard/member-view.ts';
+import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useRequest } from '#src/lib/use-request.ts';
 import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
@@ -81,43 +83,36 @@ export function MemberFollowUpSection({
 function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: FollowUp; onSaved: () => Promise<void> }) {
   const id = useId();
   const [choice, setChoice] = useState(data.counsellor?.id ?? '');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: saving, error, run } = useRequest();
   useEffect(() => setChoice(data.counsellor?.id ?? ''), [data.counsellor?.id]);
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
-    setError(null);
-    const result = await send(
-      api.dashboard.members[':id'].counsellor.$put({ param: { id: memberId }, json: { counsellorId: choice === '' ? null : choice } }),
+    await run(
+      () =>
+        send(
+          api.dashboard.members[':id'].counsellor.$put({ param: { id: memberId }, json: { counsellorId: choice === '' ? null : choice } }),
+        ),
+      async (saved) => {
+        notify({
+          title: saved.counsellor ? `Suivi confié à ${saved.counsellor.name}.` : 'Plus de conseiller attitré.',
+          description: 'Le changement figure dans l’historique du membre.',
+          variant: 'success',
+        });
+        await onSaved();
+      },
     );
-    setSaving(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    notify({
-      title: result.data.counsellor ? `Suivi confié à ${result.data.counsellor.name}.` : 'Plus de conseiller attitré.',
-      description: 'Le changement figure dans l’historique du membre.',
-      variant: 'success',
-    });
-    await onSaved();
   }
 
   return (
     <form className={styles.filters} onSubmit={save} aria-label="Conseiller du suivi">
-      <label className={styles.control} htmlFor={id}>
-        Conseiller ou conseillère du suivi
-        <select id={id} className={styles.input} value={choice} onChange={(e) => setChoice(e.target.value)}>
-          <option value="">Personne</option>
-          {data.staff.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.self ? `Moi (${s.name})` : s.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField
+        id={id}
+        label="Conseiller ou conseillère du suivi"
+        value={choice}
+        onChange={setChoice}
+        options={[{ value: '', label: 'Personne' }, ...staffOptions(data.staff)]}
+      />
       <Button
         type="submit"
         variant="secondary"
@@ -140,21 +135,17 @@ function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: F
 function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[]; onChanged: () => Promise<void> }) {
   const id = useId();
   const [tag, setTag] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useRequest();
 
   async function add(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const result = await send(api.dashboard.members[':id'].tags.$post({ param: { id: memberId }, json: { tag } }));
-    setBusy(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setTag('');
-    await onChanged();
+    await run(
+      () => send(api.dashboard.members[':id'].tags.$post({ param: { id: memberId }, json: { tag } })),
+      async () => {
+        setTag('');
+        await onChanged();
+      },
+    );
   }
 
   async function remove(value: string) {
@@ -198,21 +189,17 @@ function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[];
 function Notes({ memberId, notes, onChanged }: { memberId: string; notes: Note[]; onChanged: () => Promise<void> }) {
   const id = useId();
   const [body, setBody] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
 
   async function add(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const result = await send(api.dashboard.members[':id'].notes.$post({ param: { id: memberId }, json: { body } }));
-    setBusy(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setBody('');
-    await onChanged();
+    await run(
+      () => send(api.dashboard.members[':id'].notes.$post({ param: { id: memberId }, json: { body } })),
+      async () => {
+        setBody('');
+        await onChanged();
+      },
+    );
   }
 
   return (
@@ -253,22 +240,18 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(note.body);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useRequest();
   const param = { id: memberId, noteId: String(note.id) };
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    const result = await send(api.dashboard.members[':id'].notes[':noteId'].$patch({ param, json: { body: text } }));
-    setBusy(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setEditing(false);
-    await onChanged();
+    await run(
+      () => send(api.dashboard.members[':id'].notes[':noteId'].$patch({ param, json: { body: text } })),
+      async () => {
+        setEditing(false);
+        await onChanged();
+      },
+    );
   }
 
   return (
@@ -316,22 +299,18 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
 
 function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: Note; onDone: () => Promise<void> }) {
   const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy: running, error, run } = useRequest();
   const cancelRef = useRef<HTMLButtonElement>(null);
 
   async function confirm() {
-    setRunning(true);
-    setError(null);
-    const result = await send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } }));
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setOpen(false);
-    notify({ title: 'Note supprimée.', variant: 'success' });
-    await onDone();
+    await run(
+      () => send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } })),
+      async () => {
+        setOpen(false);
+        notify({ title: 'Note supprimée.', variant: 'success' });
+        await onDone();
+      },
+    );
   }
 
   return (

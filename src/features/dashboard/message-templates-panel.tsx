@@ -100,42 +100,31 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         <p className={styles.muted}>
           Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
         </p>
-        <label className={styles.control} htmlFor={ids.title}>
-          Titre du modèle
-          <input
-            id={ids.title}
-            name="title"
-            className={styles.input}
-            maxLength={80}
-            defaultValue={editing?.title ?? ''}
-            aria-invalid={fieldErrors.title ? true : undefined}
-          />
-          {fieldErrors.title ? <span className={styles.muted}>{fieldErrors.title}</span> : null}
-        </label>
-        <label className={styles.control} htmlFor={ids.subject}>
-          Objet (facultatif)
-          <input
-            id={ids.subject}
-            name="subject"
-            className={styles.input}
-            maxLength={150}
-            defaultValue={editing?.subject ?? ''}
-            aria-invalid={fieldErrors.subject ? true : undefined}
-          />
-          {fieldErrors.subject ? <span className={styles.muted}>{fieldErrors.subject}</span> : null}
-        </label>
-        <label className={styles.control} htmlFor={ids.body}>
-          Texte du modèle
-          <textarea
-            id={ids.body}
-            name="body"
-            className={styles.textarea}
-            maxLength={5000}
-            defaultValue={editing?.body ?? ''}
-            aria-invalid={fieldErrors.body ? true : undefined}
-          />
-          {fieldErrors.body ? <span className={styles.muted}>{fieldErrors.body}</span> : null}
-        </label>
+        <TemplateField
+          id={ids.title}
+          name="title"
+          label="Titre du modèle"
+          maxLength={80}
+          value={editing?.title}
+          error={fieldErrors.title}
+        />
+        <TemplateField
+          id={ids.subject}
+          name="subject"
+          label="Objet (facultatif)"
+          maxLength={150}
+          value={editing?.subject}
+          error={fieldErrors.subject}
+        />
+        <TemplateField
+          id={ids.body}
+          name="body"
+          label="Texte du modèle"
+          maxLength={5000}
+          value={editing?.body}
+          error={fieldErrors.body}
+          multiline
+        />
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">
             {editing ? 'Enregistrer le modèle' : 'Créer le modèle'}
@@ -148,5 +137,32 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         </div>
       </form>
     </section>
+  );
+}
+
+/** One labelled field of the template form, its error under it. */
+function TemplateField(props: {
+  id: string;
+  name: string;
+  label: string;
+  maxLength: number;
+  value: string | null | undefined;
+  error: string | undefined;
+  multiline?: boolean;
+}) {
+  const { id, name, label, maxLength, value, error, multiline = false } = props;
+  const control = {
+    id,
+    name,
+    maxLength,
+    defaultValue: value ?? '',
+    'aria-invalid': error ? true : undefined,
+  };
+  return (
+    <label className={styles.control} htmlFor={id}>
+      {label}
+      {multiline ? <textarea className={styles.textarea} {...control} /> : <input className={styles.input} {...control} />}
+      {error ? <span className={styles.muted}>{error}</span> : null}
+    </label>
   );
 }

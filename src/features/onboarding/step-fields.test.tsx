@@ -1,0 +1,82 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ProfileFields, profileInputOf, QuestionnaireFields, questionnaireInputOf } from '#src/features/onboarding/step-fields.tsx';
+
+/** The `name` of every input, in document order, once each (a radio group's options share one). */
+const namesOf = (html: string) => [...new Set([...html.matchAll(/name="([^"]+)"/g)].map((m) => m[1]))];
+
+describe('the answer steps’ fields, shared by the wizard and « Mes informations » (issue 23)', () => {
+  it('step 1: the same fields in the same order, labelled in French, with the error shown', () => {
+    const html = renderToStaticMarkup(<ProfileFields errors={{ phone: 'Numéro invalide.' }} />);
+    expect(namesOf(html)).toEqual([
+      'firstName',
+      'lastName',
+      'birthDate',
+      'phone',
+      'postcode',
+      'city',
+      'maritalStatus',
+      'childrenCount',
+      'profession',
+      'prayerPractice',
+      'practiceDetails',
+    ]);
+    for (const label of [
+      'Prénom',
+      'Date de naissance',
+      'Nombre d’enfants',
+      'Votre pratique de la prière',
+      'Précisions sur votre pratique (facultatif)',
+    ])
+      expect(html).toContain(label);
+    expect(html).toContain('Numéro invalide.');
+    expect(html).not.toContain('sensitiveDataConsent');
+  });
+
+  it('step 2: the questionnaire’s fields in order, Oui/Non for children', () => {
+    const html = renderToStaticMarkup(<QuestionnaireFields errors={{}} />);
+    expect(namesOf(html)).toEqual([
+      'soughtPractice',
+      'soughtAgeMin',
+      'soughtAgeMax',
+      'soughtRegions',
+      'soughtFamilySituations',
+      'acceptsChildren',
+      'soughtProfessionalSituation',
+      'otherQualities',
+    ]);
+    expect(html).toContain('Acceptez-vous une personne ayant des enfants ?');
+    expect(html).toMatch(/value="true"[^>]*\/?>Oui/);
+  });
+
+  it('reads a submitted form back: numbers, lists, yes/no, blanks as undefined', () => {
+    const profile = new FormData();
+    for (const [k, val] of Object.entries({
+      firstName: 'Amina',
+      childrenCount: ' 2 ',
+      maritalStatus: 'divorce',
+    }))
+      profile.set(k, val);
+    expect(profileInputOf(profile)).toMatchObject({
+      firstName: 'Amina',
+      childrenCount: 2,
+      maritalStatus: 'divorce',
+      prayerPractice: undefined,
+    });
+    expect(profileInputOf(new FormData()).childrenCount).toBeUndefined();
+
+    const sought = new FormData();
+    sought.append('soughtRegions', 'ile-de-france');
+    sought.append('soughtRegions', 'bretagne');
+    sought.set('acceptsChildren', 'false');
+    sought.set('soughtAgeMin', '25');
+    expect(questionnaireInputOf(sought)).toMatchObject({
+      soughtRegions: ['ile-de-france', 'bretagne'],
+      soughtFamilySituations: [],
+      acceptsChildren: false,
+      soughtAgeMin: 25,
+      soughtAgeMax: undefined,
+    });
+    expect(questionnaireInputOf(new FormData()).acceptsChildren).toBeUndefined();
+  });
+});

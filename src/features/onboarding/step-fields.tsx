@@ -1,0 +1,204 @@
+import {
+  maritalStatusLabels,
+  prayerPracticeLabels,
+  professionalSituationLabels,
+  regionLabels,
+  soughtPracticeLabels,
+} from '#machines/onboarding/labels.ts';
+import { RadioGroup } from '#src/components/ui/radio-group.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
+import { CheckboxGroup, optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
+import * as styles from '#src/features/onboarding/onboarding.css.ts';
+import { textOf } from '#src/lib/form.ts';
+
+/**
+ * The fields of the two answer steps, written once: the wizard's steps (profil-page.tsx,
+ * questionnaire-page.tsx) and « Mes informations » in Mon profil (my-answers.tsx) render these, and
+ * read a submitted form back with `profileInputOf` / `questionnaireInputOf`. The server's schemas
+ * (machines/onboarding/forms.ts) validate what they read.
+ */
+type Errors = Record<string, string | undefined>;
+
+const YES_NO = [
+  { value: 'true', label: 'Oui' },
+  { value: 'false', label: 'Non' },
+];
+
+function numberOf(data: FormData, name: string): number | undefined {
+  const text = textOf(data, name).trim();
+  return text === '' ? undefined : Number(text);
+}
+
+/** Step 1's answers from a submitted form (the sensitive-data consent is the wizard's own). */
+export function profileInputOf(data: FormData) {
+  return {
+    firstName: textOf(data, 'firstName'),
+    lastName: textOf(data, 'lastName'),
+    birthDate: textOf(data, 'birthDate'),
+    phone: textOf(data, 'phone'),
+    postcode: textOf(data, 'postcode'),
+    city: textOf(data, 'city'),
+    maritalStatus: data.get('maritalStatus') ?? undefined,
+    childrenCount: numberOf(data, 'childrenCount'),
+    profession: textOf(data, 'profession'),
+    prayerPractice: data.get('prayerPractice') ?? undefined,
+    practiceDetails: textOf(data, 'practiceDetails'),
+  };
+}
+
+/** Step 2's answers (the questionnaire) from a submitted form. */
+export function questionnaireInputOf(data: FormData) {
+  const accepts = data.get('acceptsChildren');
+  return {
+    soughtPractice: data.get('soughtPractice') ?? undefined,
+    soughtAgeMin: numberOf(data, 'soughtAgeMin'),
+    soughtAgeMax: numberOf(data, 'soughtAgeMax'),
+    soughtRegions: data.getAll('soughtRegions'),
+    soughtFamilySituations: data.getAll('soughtFamilySituations'),
+    acceptsChildren: accepts === null ? undefined : accepts === 'true',
+    soughtProfessionalSituation: data.get('soughtProfessionalSituation') ?? undefined,
+    otherQualities: textOf(data, 'otherQualities'),
+  };
+}
+
+/** Step 1's fields: who the member is (the consent checkbox is added by the wizard's step only). */
+export function ProfileFields({ errors }: { errors: Errors }) {
+  return (
+    <>
+      <div className={styles.twoColumns}>
+        <TextField name="firstName" label="Prénom" autoComplete="given-name" required error={errors.firstName} />
+        <TextField name="lastName" label="Nom" autoComplete="family-name" required error={errors.lastName} />
+      </div>
+      <TextField
+        name="birthDate"
+        type="date"
+        label="Date de naissance"
+        autoComplete="bday"
+        required
+        error={errors.birthDate}
+        hint="Vous devez être majeur(e)."
+      />
+      <TextField
+        name="phone"
+        type="tel"
+        label="Téléphone"
+        autoComplete="tel"
+        inputMode="tel"
+        required
+        error={errors.phone}
+        hint="Par exemple 06 12 34 56 78."
+      />
+      <div className={styles.twoColumns}>
+        <TextField name="postcode" label="Code postal" autoComplete="postal-code" inputMode="numeric" required error={errors.postcode} />
+        <TextField name="city" label="Ville" autoComplete="address-level2" required error={errors.city} />
+      </div>
+      <RadioGroup
+        name="maritalStatus"
+        legend="Situation familiale"
+        options={optionsOf(maritalStatusLabels)}
+        required
+        error={errors.maritalStatus}
+      />
+      <TextField
+        name="childrenCount"
+        type="number"
+        min={0}
+        max={20}
+        label="Nombre d’enfants"
+        inputMode="numeric"
+        defaultValue="0"
+        required
+        error={errors.childrenCount}
+      />
+      <TextField name="profession" label="Profession" autoComplete="organization-title" required error={errors.profession} />
+      <RadioGroup
+        name="prayerPractice"
+        legend="Votre pratique de la prière"
+        options={optionsOf(prayerPracticeLabels)}
+        required
+        error={errors.prayerPractice}
+      />
+      <TextAreaField
+        name="practiceDetails"
+        label="Précisions sur votre pratique (facultatif)"
+        maxLength={1000}
+        rows={4}
+        error={errors.practiceDetails}
+      />
+    </>
+  );
+}
+
+/** Step 2's fields: the person sought (the contract's annex). */
+export function QuestionnaireFields({ errors }: { errors: Errors }) {
+  return (
+    <>
+      <RadioGroup
+        name="soughtPractice"
+        legend="Pratique de la prière recherchée"
+        options={optionsOf(soughtPracticeLabels)}
+        required
+        error={errors.soughtPractice}
+      />
+      <div className={styles.twoColumns}>
+        <TextField
+          name="soughtAgeMin"
+          type="number"
+          min={18}
+          max={99}
+          inputMode="numeric"
+          label="Âge minimum"
+          required
+          error={errors.soughtAgeMin}
+        />
+        <TextField
+          name="soughtAgeMax"
+          type="number"
+          min={18}
+          max={99}
+          inputMode="numeric"
+          label="Âge maximum"
+          required
+          error={errors.soughtAgeMax}
+        />
+      </div>
+      <CheckboxGroup
+        name="soughtRegions"
+        legend="Régions recherchées"
+        hint="Une ou plusieurs."
+        options={optionsOf(regionLabels)}
+        error={errors.soughtRegions}
+      />
+      <CheckboxGroup
+        name="soughtFamilySituations"
+        legend="Situations familiales acceptées"
+        hint="Une ou plusieurs."
+        options={optionsOf(maritalStatusLabels)}
+        error={errors.soughtFamilySituations}
+      />
+      <RadioGroup
+        name="acceptsChildren"
+        legend="Acceptez-vous une personne ayant des enfants ?"
+        options={YES_NO}
+        required
+        error={errors.acceptsChildren}
+      />
+      <RadioGroup
+        name="soughtProfessionalSituation"
+        legend="Situation professionnelle recherchée"
+        options={optionsOf(professionalSituationLabels)}
+        required
+        error={errors.soughtProfessionalSituation}
+      />
+      <TextAreaField
+        name="otherQualities"
+        label="Autres qualités essentielles"
+        hint="En quelques phrases : caractère, valeurs, projet de vie…"
+        maxLength={1000}
+        rows={5}
+        required
+        error={errors.otherQualities}
+      />
+    </>
+  );
+}
