@@ -41,12 +41,3 @@ export function ConfirmEmailSearchSchema(search: Record<string, unknown>): Confi
     type: trimmedText(search.type),
   };
 }
-
-export interface StaffInvitationSearch {
-  token?: string;
-}
-
-/** `?token=…` of a colleague's invitation mail (decision 126); the page says when it is missing. */
-export function StaffInvitationSearchSchema(search: Record<string, unknown>): StaffInvitationSearch {
-  return { token: matching(search.token, /^[A-Za-z0-9_-]{43}$/, true) };
-}

@@ -1,4 +1,5 @@
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
+import { matching } from '#src/lib/search-params.ts';
 import { useEffect, useState } from 'react';
 import { AcceptInvitationSchema, STAFF_PASSWORD_MIN_LENGTH } from '#machines/auth/staff-invitation.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -12,6 +13,11 @@ import { useSessionStore } from '#src/lib/use-session.ts';
 
 const route = getRouteApi('/dashboard/invitation');
 
+/** `?token=…` of the invitation mail; the page says when it is missing or malformed. */
+export function StaffInvitationSearchSchema(search: Record<string, unknown>): { token?: string } {
+  return { token: matching(search.token, /^[A-Za-z0-9_-]{43}$/, true) };
+}
+
 const INCOMPLETE = 'Ce lien d’invitation est incomplet : ouvrez-le tel qu’il figure dans le message reçu.';
 
 type State = { kind: 'checking' } | { kind: 'refused'; message: string } | { kind: 'ready'; email: string; name: string };
@@ -22,7 +28,7 @@ type State = { kind: 'checking' } | { kind: 'refused'; message: string } | { kin
  * before the dashboard opens. A used, revoked or expired link says so in French.
  */
 export function StaffInvitationPage() {
-  const { token } = route.useSearch();
+  const { token } = StaffInvitationSearchSchema(route.useSearch());
   const router = useRouter();
   const session = useSessionStore();
   const [state, setState] = useState<State>(token ? { kind: 'checking' } : { kind: 'refused', message: INCOMPLETE });
