@@ -97,7 +97,8 @@ export function userRoutes(deps: ApiDeps) {
           agency: deps.config.agency,
           mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
         });
-        deps.mailQueued();
+        // The dispatcher is woken only when the event queued a mail (decision 129).
+        if (applied.mailQueued) deps.mailQueued();
         // A withdrawal's refund, recorded with it, is carried out now (decision 118); a failure stays pending for the job.
         const context = (input as { context?: unknown }).context;
         // …and an accepted termination's (decision 119).

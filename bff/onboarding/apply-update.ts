@@ -1,14 +1,22 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
+import {
+  deriveMatchProfile,
+  matchProfileFromJson,
+  STORED_MATCH_PROFILE_SQL,
+  sameMatchProfile,
+  storeMatchProfile,
+} from '#bff/matching/candidates.ts';
+import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/periods.ts';
 import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
+import { PAY_IN_FULL_JSON_SQL, payInFullOfJson } from '#bff/onboarding/plan-settings.ts';
 import { onboardingPrivacyHook } from '#bff/privacy/onboarding-hook.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -39,7 +47,14 @@ export interface AppliedUpdate {
   row: MemberRow;
   state: string;
   eventId: number;
+  /** The event queued a mail in its transaction: the dispatcher has something to send. */
+  mailQueued: boolean;
 }
+
+/** Every column of `members`, for a RETURNING that also names the privacy columns. */
+const MEMBER_COLUMNS = getTableColumns(members);
+
+const msOf = (date: Date | null): number | null => (date === null ? null : date.getTime());
 
 const MAX_ATTEMPTS = 8;
 
@@ -145,12 +160,22 @@ export async function applyOnboardingUpdate(
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const outcome = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
+      // The member, its privacy columns, the plan setting and its stored match profile: one statement.
+      const [found] = await tx
+        .select({
+          row: members,
+          payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
+          storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
+        })
+        .from(members)
+        .where(eq(members.id, memberId))
+        .limit(1);
+      const row = found?.row;
       if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       const record: OnboardingRecord = recordOf(row);
       const decision = decideUpdate(record, update, nowMs);
       if (!decision.allowed) throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
-      if (update.context === 'sel_plan' && !isPlanActive(update.id, await readPayInFull(tx))) {
+      if (update.context === 'sel_plan' && !isPlanActive(update.id, payInFullOfJson(found?.payInFull))) {
         throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
           state: stateKey(decision.state),
           context: update.context,
@@ -171,13 +196,13 @@ export async function applyOnboardingUpdate(
       const fromState = stateKey(stateFromRecord(record, nowMs));
       const toState = stateKey(decision.state);
       const version = row.version + 1;
-      const updated = await tx
+      const [updated] = await tx
         .update(members)
         .set({ onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) })
         .where(and(eq(members.id, memberId), eq(members.version, row.version)))
-        .returning();
-      const next = updated[0];
-      if (!next) return null; // someone else wrote first: decide again on the fresh record
+        .returning({ ...MEMBER_COLUMNS, pausedAt: memberPrivacy.matchmakingPausedAt, erasedAt: memberPrivacy.erasedAt });
+      if (!updated) return null; // someone else wrote first: decide again on the fresh record
+      const { pausedAt, erasedAt, ...next } = updated;
       const [event] = await tx
         .insert(onboardingEvents)
         .values({
@@ -194,7 +219,7 @@ export async function applyOnboardingUpdate(
         })
         .returning({ id: onboardingEvents.id });
       // Consents given at this step and the signed contract copy (decision 070), same transaction.
-      await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
+      const privacy = await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
       // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
       await contractRightsHook(tx, {
         update,
@@ -216,10 +241,18 @@ export async function applyOnboardingUpdate(
           toState,
           now: options.now,
         });
-      // The member's match profile follows steps 1-2, the state and the consent (decision 113).
-      await upsertMatchProfile(tx, memberId, nowMs);
+      // The member's match profile follows steps 1-2, the state and the consent (decision 113),
+      // derived from the row the UPDATE returned and written only when it differs from the stored
+      // one (decision 129). Migration 0014's trigger rewrites the stored profile of a disabled or
+      // paused member during that UPDATE: what was read before it is then not to be trusted.
+      const profile = deriveMatchProfile(
+        { ...next, pausedMs: privacy.matchmakingResumed ? null : msOf(pausedAt), erasedMs: msOf(erasedAt) },
+        nowMs,
+      );
+      const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(found?.storedProfile);
+      if (stored === undefined || !sameMatchProfile(profile, stored)) await storeMatchProfile(tx, memberId, profile);
       if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
-      return { row: next, state: toState, eventId: event?.id ?? 0 };
+      return { row: next, state: toState, eventId: event?.id ?? 0, mailQueued: mailQueuedThrough(tx) };
     });
     if (outcome) return outcome;
   }
