@@ -49,6 +49,10 @@ export interface AppliedUpdate {
   eventId: number;
   /** The event queued a mail in its transaction: the dispatcher has something to send. */
   mailQueued: boolean;
+  /** The member's `matchmaking_paused_at` as the transaction left it (the member cache keeps it with `row`). */
+  matchmakingPausedAt: Date | null;
+  /** The id of the transaction that stored the event (the member's change notification carries it, migration 0028). */
+  transaction: string;
 }
 
 /** Every column of `members`, for a RETURNING that also names the privacy columns. */
@@ -240,12 +244,13 @@ export async function applyOnboardingUpdate(
             pausedAt: memberPrivacy.matchmakingPausedAt,
             erasedAt: memberPrivacy.erasedAt,
             eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
+            transaction: sql<string>`pg_current_xact_id()::text`,
           })
           .catch((error: unknown) => {
             throw isEventVersionTaken(error) ? WRITTEN_FIRST : error;
           });
         if (!updated) throw WRITTEN_FIRST;
-        const { pausedAt, erasedAt, eventId, ...next } = updated;
+        const { pausedAt, erasedAt, eventId, transaction, ...next } = updated;
         // Consents given at this step and the signed contract copy (decision 070), same transaction.
         const privacy = await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
         // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
@@ -280,7 +285,14 @@ export async function applyOnboardingUpdate(
         const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(found?.storedProfile);
         if (stored === undefined || !sameMatchProfile(profile, stored)) await storeMatchProfile(tx, memberId, profile);
         if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
-        return { row: next, state: toState, eventId, mailQueued: mailQueuedThrough(tx) };
+        return {
+          row: next,
+          state: toState,
+          eventId,
+          mailQueued: mailQueuedThrough(tx),
+          matchmakingPausedAt: privacy.matchmakingResumed ? null : pausedAt,
+          transaction,
+        };
       })
       .catch((error: unknown) => {
         if (error === WRITTEN_FIRST) return null; // rolled back: decide again on the fresh record
