@@ -5,6 +5,7 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
+import { settleMemberWrite, watchMemberWrite } from '#bff/members/member-cache.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -89,15 +90,26 @@ export function userRoutes(deps: ApiDeps) {
           throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
         }
         const now = deps.clock.now();
-        const applied = await applyOnboardingUpdate(deps.database.db, input, {
-          actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
-          callerMemberId: caller.role === 'staff' ? null : caller.id,
-          now,
-          verifyPayment: deps.verifyPayment,
-          agency: deps.config.agency,
-          mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
-        });
-        deps.mailQueued();
+        // A member's own event: the member cache keeps the row the event's UPDATE returned
+        // instead of reading it again on the next request (decision 129).
+        const write = caller.role === 'staff' ? undefined : watchMemberWrite(deps.database, caller.id);
+        let applied: Awaited<ReturnType<typeof applyOnboardingUpdate>>;
+        try {
+          applied = await applyOnboardingUpdate(deps.database.db, input, {
+            actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
+            callerMemberId: caller.role === 'staff' ? null : caller.id,
+            now,
+            verifyPayment: deps.verifyPayment,
+            agency: deps.config.agency,
+            mail: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
+          });
+        } catch (error) {
+          if (write) settleMemberWrite(deps.database, write);
+          throw error;
+        }
+        if (write) settleMemberWrite(deps.database, write, applied);
+        // The dispatcher is woken only when the event queued a mail (decision 129).
+        if (applied.mailQueued) deps.mailQueued();
         // A withdrawal's refund, recorded with it, is carried out now (decision 118); a failure stays pending for the job.
         const context = (input as { context?: unknown }).context;
         // …and an accepted termination's (decision 119).

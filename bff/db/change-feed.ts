@@ -5,8 +5,12 @@
  */
 export const MEMBER_CHANNEL = 'member_changed';
 
-/** `null`: anything may have changed (truncation, or the feed was interrupted or restored). */
-export type MemberChangeListener = (memberId: string | null) => void;
+/**
+ * `null`: anything may have changed (truncation, or the feed was interrupted or restored).
+ * `transaction`: the id of the transaction that changed the member row (migration 0028); absent
+ * for the auth store's session changes.
+ */
+export type MemberChangeListener = (memberId: string | null, transaction?: string) => void;
 
 export class MemberChangeFeed {
   #live = false;
@@ -22,10 +26,16 @@ export class MemberChangeFeed {
     return () => this.#listeners.delete(listener);
   }
 
-  /** A notification's payload: a member id, or '*' for every member. */
+  /** A notification's payload: `<member id> <transaction id>`, a member id alone, or '*' for every member. */
   announce(payload: string | undefined): void {
-    const memberId = payload && payload !== '*' ? payload : null;
-    for (const listener of this.#listeners) listener(memberId);
+    if (!payload || payload === '*') {
+      for (const listener of this.#listeners) listener(null);
+      return;
+    }
+    const space = payload.indexOf(' ');
+    const memberId = space < 0 ? payload : payload.slice(0, space);
+    const transaction = space < 0 ? undefined : payload.slice(space + 1);
+    for (const listener of this.#listeners) listener(memberId, transaction);
   }
 
   /** Going live or losing the feed both forget everything: changes may have been missed. */

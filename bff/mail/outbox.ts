@@ -49,6 +49,18 @@ export type OutgoingMail = v.InferOutput<typeof OutgoingMailSchema>;
 export type Executor = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
 
 /**
+ * The executors (open transactions, mostly) a mail was queued through: whoever commits one knows
+ * from it whether the dispatcher has anything new to send (decision 129), without asking the
+ * outbox. Held weakly: a finished transaction is forgotten with it.
+ */
+const queuedThrough = new WeakSet<object>();
+
+/** A mail was queued through `executor` (by `enqueueMail` or a first `enqueueMailOnce`). */
+export function mailQueuedThrough(executor: object): boolean {
+  return queuedThrough.has(executor);
+}
+
+/**
  * Writes a mail to the outbox, in the caller's transaction when given one, so that a mail exists
  * if and only if what caused it was committed. The dispatcher sends it afterwards.
  */
@@ -66,6 +78,7 @@ export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promi
     })
     .returning({ id: mailOutbox.id });
   if (!row) throw new Error('mail_outbox insert returned nothing');
+  queuedThrough.add(executor);
   return row.id;
 }
 
@@ -88,5 +101,7 @@ export async function enqueueMailOnce(executor: Executor, mail: OutgoingMail, de
     })
     .onConflictDoNothing({ target: mailOutbox.dedupeKey })
     .returning({ id: mailOutbox.id });
-  return rows[0]?.id ?? null;
+  const id = rows[0]?.id ?? null;
+  if (id !== null) queuedThrough.add(executor);
+  return id;
 }

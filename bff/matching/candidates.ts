@@ -54,10 +54,11 @@ interface ProfileRow extends Record<string, unknown> {
   contract_ends_ms: number | null;
 }
 
-const PROFILE_COLUMNS = sql.raw(`member_id::text AS member_id, gender, birth_date::text AS birth_date, region, practice, marital_status,
+const PROFILE_COLUMNS_TEXT = `member_id::text AS member_id, gender, birth_date::text AS birth_date, region, practice, marital_status,
   children_count::int AS children_count, profession, age_min::int AS age_min, age_max::int AS age_max, regions_accepted,
   sought_practice, practices_accepted, family_situations_accepted, accepts_children, sought_professional_situation,
-  available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`);
+  available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`;
+const PROFILE_COLUMNS = sql.raw(PROFILE_COLUMNS_TEXT);
 
 function profileOf(row: ProfileRow): MatchProfile {
   return {
@@ -148,6 +149,86 @@ export async function matchProfileOf(executor: MatchingExecutor, memberId: strin
   return row ? profileOf(row) : null;
 }
 
+/** What a member's match profile is derived from: the member's row and its two privacy columns. */
+export interface MatchProfileSource {
+  id: string;
+  gender: string;
+  role: string;
+  onboarding: unknown;
+  profile: unknown;
+  questionnaire: unknown;
+  disabled: boolean;
+  /** `matchmaking_paused_at` and `erased_at`, in ms (null when not set). */
+  pausedMs: number | null;
+  erasedMs: number | null;
+}
+
+/**
+ * The member's match profile from steps 1-2 and their state at `now`, or null when there is none
+ * to keep (not a member, erased, steps 1-2 missing or unreadable). Pure: `upsertMatchProfile` and
+ * the onboarding event (from the row its UPDATE returned, decision 129) both derive through it.
+ */
+export function deriveMatchProfile(source: MatchProfileSource, now: number): MatchProfile | null {
+  if (source.role !== 'member' || source.erasedMs !== null) return null;
+  const derived = profileFromOnboarding({
+    memberId: source.id,
+    gender: source.gender,
+    profile: source.profile,
+    questionnaire: source.questionnaire,
+  });
+  if (!derived) return null;
+  const record = v.safeParse(onboardingRecordSchema, source.onboarding);
+  if (!record.success) return null;
+  const stateValue = stateFromRecord(record.output, now);
+  const state = typeof stateValue === 'string' ? stateValue : (Object.keys(stateValue)[0] ?? '');
+  // The one end of the term (decision 118): signature + the plan's months, as the chart reads it.
+  const contractEndsAt = state === 'membre-actif' || state === 'contrat-termine' ? termEndsAtMs(record.output) : null;
+  const unavailableReason = unavailableReasonOf({
+    state,
+    hasProfile: true,
+    sensitiveDataConsentAt: record.output.sensitiveDataConsentAt,
+    matchmakingPausedAt: source.pausedMs,
+    disabled: source.disabled || record.output.disabled,
+    erasedAt: null,
+    contractEndsAt,
+    now,
+  });
+  return { ...derived, available: unavailableReason === null, unavailableReason, contractEndsAt };
+}
+
+/** Stores a derived profile, or deletes the member's when there is none to keep. */
+export async function storeMatchProfile(executor: MatchingExecutor, memberId: string, profile: MatchProfile | null): Promise<void> {
+  if (profile) await writeMatchProfiles(executor, [profile]);
+  else await executor.execute(sql`DELETE FROM match_profiles WHERE member_id = ${memberId}::uuid`);
+}
+
+/**
+ * The member's stored match profile as one JSON column of another statement (the onboarding
+ * event's first SELECT on `members`, decision 129): read back with `matchProfileFromJson`.
+ */
+export const STORED_MATCH_PROFILE_SQL = sql.raw(
+  `(SELECT row_to_json(p)::text FROM (SELECT ${PROFILE_COLUMNS_TEXT} FROM match_profiles WHERE member_id = "members"."id") p)`,
+);
+
+/** The value of `STORED_MATCH_PROFILE_SQL` (its JSON text; null when the member has none). */
+export function matchProfileFromJson(value: unknown): MatchProfile | null {
+  const row: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  return row && typeof row === 'object' ? profileOf(row as ProfileRow) : null;
+}
+
+/** Two profiles say the same (what `writeMatchProfiles` stores): nothing to write. */
+export function sameMatchProfile(a: MatchProfile | null, b: MatchProfile | null): boolean {
+  if (a === null || b === null) return a === b;
+  for (const key of Object.keys(a) as (keyof MatchProfile)[]) {
+    const x = a[key];
+    const y = b[key];
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length || x.some((item, i) => item !== y[i])) return false;
+    } else if (x !== y) return false;
+  }
+  return Object.keys(b).length === Object.keys(a).length;
+}
+
 /**
  * Derives the member's match profile from steps 1-2 and their state, and stores it (or deletes
  * it when steps 1-2 are missing). To be called after every change of the member's profile,
@@ -174,28 +255,17 @@ export async function upsertMatchProfile(
       (extract(epoch FROM matchmaking_paused_at) * 1000)::float8 AS paused_ms, (extract(epoch FROM erased_at) * 1000)::float8 AS erased_ms
       FROM members WHERE id = ${memberId}::uuid`,
   );
-  const derived = row && row.role === 'member' && row.erased_ms === null ? profileFromOnboarding({ memberId, ...row }) : null;
-  const record = row ? v.safeParse(onboardingRecordSchema, row.onboarding) : null;
-  if (!row || !derived || !record?.success) {
-    await executor.execute(sql`DELETE FROM match_profiles WHERE member_id = ${memberId}::uuid`);
-    return null;
-  }
-  const stateValue = stateFromRecord(record.output, now);
-  const state = typeof stateValue === 'string' ? stateValue : (Object.keys(stateValue)[0] ?? '');
-  // The one end of the term (decision 118): signature + the plan's months, as the chart reads it.
-  const contractEndsAt = state === 'membre-actif' || state === 'contrat-termine' ? termEndsAtMs(record.output) : null;
-  const unavailableReason = unavailableReasonOf({
-    state,
-    hasProfile: true,
-    sensitiveDataConsentAt: record.output.sensitiveDataConsentAt,
-    matchmakingPausedAt: row.paused_ms === null ? null : Number(row.paused_ms),
-    disabled: row.disabled || record.output.disabled,
-    erasedAt: null,
-    contractEndsAt,
-    now,
-  });
-  const profile: MatchProfile = { ...derived, available: unavailableReason === null, unavailableReason, contractEndsAt };
-  await writeMatchProfiles(executor, [profile]);
+  const profile = row
+    ? deriveMatchProfile(
+        {
+          ...row,
+          pausedMs: row.paused_ms === null ? null : Number(row.paused_ms),
+          erasedMs: row.erased_ms === null ? null : Number(row.erased_ms),
+        },
+        now,
+      )
+    : null;
+  await storeMatchProfile(executor, memberId, profile);
   return profile;
 }
 

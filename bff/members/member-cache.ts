@@ -30,8 +30,21 @@ export interface MemberCacheOptions {
   ttlMs?: number;
 }
 
+/**
+ * A write to one member in progress (decision 129): what the cache held when it began, and the
+ * transactions of the changes to that member heard since. See `MemberCache.watch`.
+ */
+export interface MemberWrite<Value> {
+  readonly id: string;
+  readonly before: Value;
+  readonly heard: (string | undefined)[];
+  tainted: boolean;
+}
+
 export class MemberCache<Value> {
-  readonly #entries = new Map<string, { value: Value; at: number }>();
+  /** `transaction`: set on an entry a write of this instance put there (`settle`). */
+  readonly #entries = new Map<string, { value: Value; at: number; transaction?: string | undefined }>();
+  readonly #writes = new Map<string, Set<MemberWrite<Value>>>();
   readonly #maxEntries: number;
   readonly #ttlMs: number;
   /** Bumped by every change heard: a load that saw it move may hold an older row. */
@@ -45,10 +58,19 @@ export class MemberCache<Value> {
   ) {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#ttlMs = options.ttlMs ?? 60_000;
-    feed.subscribe((id) => {
+    feed.subscribe((id, transaction) => {
       this.#generation += 1;
-      if (id === null) this.#entries.clear();
-      else this.#entries.delete(id);
+      if (id === null) {
+        this.#entries.clear();
+        for (const writes of this.#writes.values()) for (const write of writes) write.tainted = true;
+        return;
+      }
+      // The notification of the write that put the entry here (it comes back on every listening
+      // connection) leaves it; any other change evicts it.
+      const entry = this.#entries.get(id);
+      if (!(entry && transaction !== undefined && entry.transaction === transaction)) this.#entries.delete(id);
+      const writes = this.#writes.get(id);
+      if (writes) for (const write of writes) write.heard.push(transaction);
     });
   }
 
@@ -63,6 +85,40 @@ export class MemberCache<Value> {
     if (!entry || performance.now() - entry.at >= this.#ttlMs) return undefined;
     this.hits += 1;
     return entry.value;
+  }
+
+  /**
+   * Begins watching a write to member `id` by this instance, when the cache holds the member: the
+   * changes to that member heard until `settle` are noted. Undefined when nothing is cached.
+   */
+  watch(id: string): MemberWrite<Value> | undefined {
+    const before = this.peek(id);
+    if (before === undefined) return undefined;
+    const write: MemberWrite<Value> = { id, before, heard: [], tainted: false };
+    let writes = this.#writes.get(id);
+    if (!writes) {
+      writes = new Set();
+      this.#writes.set(id, writes);
+    }
+    writes.add(write);
+    return write;
+  }
+
+  /**
+   * Ends a watched write. With `value` and the `transaction` that committed it, keeps `value` in
+   * place of a reload — only when every change to the member heard since `watch` was that
+   * transaction's own notification (so nobody else changed the member meanwhile) and the feed
+   * stayed live. Without them (the write failed or was refused) only forgets the watch.
+   */
+  settle(write: MemberWrite<Value>, value?: Value, transaction?: string): void {
+    const writes = this.#writes.get(write.id);
+    writes?.delete(write);
+    if (writes?.size === 0) this.#writes.delete(write.id);
+    if (value === undefined || transaction === undefined || write.tainted || !this.feed.live) return;
+    if (write.heard.some((heard) => heard !== transaction)) return;
+    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
+    this.#entries.delete(write.id);
+    this.#entries.set(write.id, { value, at: performance.now(), transaction });
   }
 
   /** `fresh`: read the database even when an entry is kept (and keep what it gives, as usual). */
@@ -150,4 +206,33 @@ export function cachedMember(database: Database, id: string, table: SessionsTabl
 /** This instance's cache of a database (tests and benchmarks read its counters). */
 export function memberCacheOf(database: Database): MemberCache<CachedMember> | undefined {
   return caches.get(database)?.cache;
+}
+
+/**
+ * Begins a write to member `id` (the onboarding event, decision 129): see `MemberCache.watch`.
+ * Undefined when the member is not cached by this instance.
+ */
+export function watchMemberWrite(database: Database, id: string): MemberWrite<CachedMember> | undefined {
+  return caches.get(database)?.cache.watch(id);
+}
+
+/**
+ * Ends it: with the row the write's UPDATE returned (every column of `members`), its privacy
+ * column as the transaction left it, and the transaction's id, keeps that row in place of a
+ * reload (the sessions are the ones cached when the write began: any session change is heard and
+ * prevents it). Without them, forgets the watch.
+ */
+export function settleMemberWrite(
+  database: Database,
+  write: MemberWrite<CachedMember>,
+  written?: { row: MemberRow; matchmakingPausedAt: Date | null; transaction: string },
+): void {
+  const cache = caches.get(database)?.cache;
+  if (!cache) return;
+  if (!written) {
+    cache.settle(write);
+    return;
+  }
+  const value = deepFreeze({ row: written.row, matchmakingPausedAt: written.matchmakingPausedAt, sessions: write.before.sessions });
+  cache.settle(write, value, written.transaction);
 }

@@ -1,14 +1,22 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
+import {
+  deriveMatchProfile,
+  matchProfileFromJson,
+  STORED_MATCH_PROFILE_SQL,
+  sameMatchProfile,
+  storeMatchProfile,
+} from '#bff/matching/candidates.ts';
+import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/periods.ts';
 import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
+import { PAY_IN_FULL_JSON_SQL, payInFullOfJson } from '#bff/onboarding/plan-settings.ts';
 import { onboardingPrivacyHook } from '#bff/privacy/onboarding-hook.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -39,7 +47,30 @@ export interface AppliedUpdate {
   row: MemberRow;
   state: string;
   eventId: number;
+  /** The event queued a mail in its transaction: the dispatcher has something to send. */
+  mailQueued: boolean;
+  /** The member's `matchmaking_paused_at` as the transaction left it (the member cache keeps it with `row`). */
+  matchmakingPausedAt: Date | null;
+  /** The id of the transaction that stored the event (the member's change notification carries it, migration 0028). */
+  transaction: string;
 }
+
+/** Every column of `members`, for a RETURNING that also names the privacy columns. */
+const MEMBER_COLUMNS = getTableColumns(members);
+
+/** Another event (or writer) changed the member since this attempt read it: the attempt is rolled back and taken again. */
+const WRITTEN_FIRST = new Error('member written first by another transaction');
+
+/** The unique (member_id, version) of the event log refused this attempt's event: another event took the version. */
+function isEventVersionTaken(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as { code?: unknown; constraint?: unknown };
+    if (code === '23505') return constraint === 'onboarding_events_member_id_version_key';
+  }
+  return false;
+}
+
+const msOf = (date: Date | null): number | null => (date === null ? null : date.getTime());
 
 const MAX_ATTEMPTS = 8;
 
@@ -144,83 +175,129 @@ export async function applyOnboardingUpdate(
   const memberId = targetOf(update, options.actor, options.callerMemberId);
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-    const outcome = await db.transaction(async (tx) => {
-      const [row] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
-      if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-      const record: OnboardingRecord = recordOf(row);
-      const decision = decideUpdate(record, update, nowMs);
-      if (!decision.allowed) throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
-      if (update.context === 'sel_plan' && !isPlanActive(update.id, await readPayInFull(tx))) {
-        throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
-          state: stateKey(decision.state),
-          context: update.context,
-        });
-      }
-      if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
-        const expected = expectedPayment(record, update.context);
-        if (!expected) throw refused(stateKey(decision.state), update.context);
-        const reason = await options.verifyPayment(tx, {
-          memberId,
-          email: row.email,
-          csid: update.csid,
-          offerId: expected.offerId,
-          amountCents: expected.amountCents,
-        });
-        if (reason) throw new ApiError(402, 'PAYMENT_NOT_CONFIRMED', reason);
-      }
-      const fromState = stateKey(stateFromRecord(record, nowMs));
-      const toState = stateKey(decision.state);
-      const version = row.version + 1;
-      const updated = await tx
-        .update(members)
-        .set({ onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) })
-        .where(and(eq(members.id, memberId), eq(members.version, row.version)))
-        .returning();
-      const next = updated[0];
-      if (!next) return null; // someone else wrote first: decide again on the fresh record
-      const [event] = await tx
-        .insert(onboardingEvents)
-        .values({
-          memberId,
-          context: update.context,
-          event: definition.event,
-          payload: redact(update),
-          fromState,
-          toState,
-          actorId: options.actor.id,
-          actorRole: options.actor.role,
-          version,
-          createdAt: options.now,
-        })
-        .returning({ id: onboardingEvents.id });
-      // Consents given at this step and the signed contract copy (decision 070), same transaction.
-      await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
-      // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
-      await contractRightsHook(tx, {
-        update,
-        previous: record,
-        row: next,
-        now: options.now,
-        site: options.mail,
-        agency: options.agency,
-        actorId: options.actor.id,
-      });
-      // The agency's mails this event causes (decision 111), queued once, same transaction.
-      if (options.mail)
-        await queueAgencyMailsForUpdate(tx, {
-          site: options.mail,
+    const outcome = await db
+      .transaction(async (tx) => {
+        // The member, its privacy columns, the plan setting and its stored match profile: one statement.
+        const [found] = await tx
+          .select({
+            row: members,
+            payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
+            storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
+          })
+          .from(members)
+          .where(eq(members.id, memberId))
+          .limit(1);
+        const row = found?.row;
+        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const record: OnboardingRecord = recordOf(row);
+        const decision = decideUpdate(record, update, nowMs);
+        if (!decision.allowed) throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
+        if (update.context === 'sel_plan' && !isPlanActive(update.id, payInFullOfJson(found?.payInFull))) {
+          throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
+            state: stateKey(decision.state),
+            context: update.context,
+          });
+        }
+        if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
+          const expected = expectedPayment(record, update.context);
+          if (!expected) throw refused(stateKey(decision.state), update.context);
+          const reason = await options.verifyPayment(tx, {
+            memberId,
+            email: row.email,
+            csid: update.csid,
+            offerId: expected.offerId,
+            amountCents: expected.amountCents,
+          });
+          if (reason) throw new ApiError(402, 'PAYMENT_NOT_CONFIRMED', reason);
+        }
+        const fromState = stateKey(stateFromRecord(record, nowMs));
+        const toState = stateKey(decision.state);
+        const version = row.version + 1;
+        // The new record and its event row in one statement (decision 129): the event is inserted by
+        // a data-modifying CTE, the member updated under the optimistic version check. When someone
+        // else wrote first the UPDATE matches nothing, or the event's (member, version) is taken:
+        // the attempt is rolled back, event included, and the decision taken again on the fresh record.
+        const event = tx.$with('event').as(
+          tx
+            .insert(onboardingEvents)
+            .values({
+              memberId,
+              context: update.context,
+              event: definition.event,
+              payload: redact(update),
+              fromState,
+              toState,
+              actorId: options.actor.id,
+              actorRole: options.actor.role,
+              version,
+              createdAt: options.now,
+            })
+            .returning({ id: onboardingEvents.id }),
+        );
+        const [updated] = await tx
+          .with(event)
+          .update(members)
+          .set({ onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) })
+          .where(and(eq(members.id, memberId), eq(members.version, row.version)))
+          .returning({
+            ...MEMBER_COLUMNS,
+            pausedAt: memberPrivacy.matchmakingPausedAt,
+            erasedAt: memberPrivacy.erasedAt,
+            eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
+            transaction: sql<string>`pg_current_xact_id()::text`,
+          })
+          .catch((error: unknown) => {
+            throw isEventVersionTaken(error) ? WRITTEN_FIRST : error;
+          });
+        if (!updated) throw WRITTEN_FIRST;
+        const { pausedAt, erasedAt, eventId, transaction, ...next } = updated;
+        // Consents given at this step and the signed contract copy (decision 070), same transaction.
+        const privacy = await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
+        // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.
+        await contractRightsHook(tx, {
           update,
           previous: record,
           row: next,
-          fromState,
-          toState,
           now: options.now,
+          site: options.mail,
+          agency: options.agency,
+          actorId: options.actor.id,
         });
-      // The member's match profile follows steps 1-2, the state and the consent (decision 113).
-      await upsertMatchProfile(tx, memberId, nowMs);
-      if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
-      return { row: next, state: toState, eventId: event?.id ?? 0 };
-    });
+        // The agency's mails this event causes (decision 111), queued once, same transaction.
+        if (options.mail)
+          await queueAgencyMailsForUpdate(tx, {
+            site: options.mail,
+            update,
+            previous: record,
+            row: next,
+            fromState,
+            toState,
+            now: options.now,
+          });
+        // The member's match profile follows steps 1-2, the state and the consent (decision 113),
+        // derived from the row the UPDATE returned and written only when it differs from the stored
+        // one (decision 129). Migration 0014's trigger rewrites the stored profile of a disabled or
+        // paused member during that UPDATE: what was read before it is then not to be trusted.
+        const profile = deriveMatchProfile(
+          { ...next, pausedMs: privacy.matchmakingResumed ? null : msOf(pausedAt), erasedMs: msOf(erasedAt) },
+          nowMs,
+        );
+        const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(found?.storedProfile);
+        if (stored === undefined || !sameMatchProfile(profile, stored)) await storeMatchProfile(tx, memberId, profile);
+        if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
+        return {
+          row: next,
+          state: toState,
+          eventId,
+          mailQueued: mailQueuedThrough(tx),
+          matchmakingPausedAt: privacy.matchmakingResumed ? null : pausedAt,
+          transaction,
+        };
+      })
+      .catch((error: unknown) => {
+        if (error === WRITTEN_FIRST) return null; // rolled back: decide again on the fresh record
+        throw error;
+      });
     if (outcome) return outcome;
   }
   throw new ApiError(503, 'BUSY', 'Trop de modifications simultanées, réessayez.');

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { settings } from '#bff/db/schema.ts';
@@ -12,8 +12,23 @@ export const DEFAULT_PAY_IN_FULL: PayInFullSetting = 'cash';
 
 export async function readPayInFull(executor: Db | Transaction): Promise<PayInFullSetting> {
   const [row] = await executor.select().from(settings).where(eq(settings.key, PAY_IN_FULL_KEY)).limit(1);
-  const parsed = v.safeParse(payInFullSettingSchema, row?.value);
+  return payInFullOf(row?.value);
+}
+
+/** The stored value, or the default when it is absent or not one of the settings. */
+export function payInFullOf(value: unknown): PayInFullSetting {
+  const parsed = v.safeParse(payInFullSettingSchema, value);
   return parsed.success ? parsed.output : DEFAULT_PAY_IN_FULL;
+}
+
+/**
+ * The stored setting's JSON text as one column of another statement (the onboarding event's first
+ * SELECT, decision 129), null when absent: read back with `payInFullOfJson`.
+ */
+export const PAY_IN_FULL_JSON_SQL = sql.raw(`(SELECT value::text FROM settings WHERE key = '${PAY_IN_FULL_KEY}')`);
+
+export function payInFullOfJson(text: unknown): PayInFullSetting {
+  return payInFullOf(typeof text === 'string' ? JSON.parse(text) : undefined);
 }
 
 export async function writePayInFull(db: Db, value: PayInFullSetting, now: Date): Promise<void> {

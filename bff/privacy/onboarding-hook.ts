@@ -18,27 +18,29 @@ export const DEFAULT_AGENCY = DEMO_AGENCY_IDENTITY;
  * - `sel_plan` with `renounce: true`: the express request to start early (L221-25);
  * - `contractForm`: acceptance of the contract, its annex and the terms of sale;
  * - `sub_date`: the contract PDF as signed.
+ * Answers what it changed on the member's privacy columns (the match profile derives from them).
  */
 export async function onboardingPrivacyHook(
   tx: Transaction,
   input: { update: UpdatePayload; row: typeof members.$inferSelect; now: Date; agency?: AgencyIdentity | undefined },
-): Promise<void> {
+): Promise<{ matchmakingResumed: boolean }> {
   const { update, row, now } = input;
   switch (update.context) {
     case 'profil':
       await recordConsent(tx, { memberId: row.id, kind: 'sensitive_data', given: true, at: now });
       await tx.update(memberPrivacy).set({ matchmakingPausedAt: null }).where(eq(memberPrivacy.id, row.id));
-      return;
+      return { matchmakingResumed: true };
     case 'sel_plan':
       if (update.renounce) await recordConsent(tx, { memberId: row.id, kind: 'early_start', given: true, at: now });
-      return;
+      break;
     case 'contractForm':
       await recordConsent(tx, { memberId: row.id, kind: 'contract_terms', given: true, at: now });
-      return;
+      break;
     case 'sub_date':
       await storeSignedContract(tx, row, { agency: input.agency ?? DEFAULT_AGENCY, now });
-      return;
+      break;
     default:
-      return;
+      break;
   }
+  return { matchmakingResumed: false };
 }

@@ -49,6 +49,25 @@ describe('member cache', () => {
     expect((await m.agent.json<{ state: string }>(m.agent.get('/api/v1/user/settings'))).state).toBe('formules');
   });
 
+  it("a member's own event keeps the row its UPDATE returned: no reload, the stored row, and any other change still evicts it", async () => {
+    const m = await member();
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
+    for (const body of [samples.profil, samples.questionnaire]) {
+      expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
+      const misses = cache().misses;
+      expect((await m.agent.post('/api/v1/user/update', body)).status).toBe(200);
+      const kept = await (await m.agent.get('/api/v1/user/settings')).text();
+      expect(cache().misses - misses).toBe(0);
+      // A change by anyone else (here by hand, changing nothing) evicts it: the row read afresh is the same.
+      await product.database.query('UPDATE members SET updated_at = updated_at WHERE id = $1', [m.id]);
+      const reread = await (await m.agent.get('/api/v1/user/settings')).text();
+      expect(cache().misses - misses).toBe(1);
+      expect(reread).toBe(kept);
+    }
+    const [row] = await product.database.query<{ version: number }>('SELECT version FROM members WHERE id = $1', [m.id]);
+    expect((await m.agent.json<{ version: number; state: string }>(m.agent.get('/api/v1/user/settings'))).version).toBe(row?.version);
+  });
+
   it('a change made by hand-written SQL is seen by the next request (a disabled account is refused at once)', async () => {
     const m = await member();
     expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);

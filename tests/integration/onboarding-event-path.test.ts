@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { enqueueMailOnce, mailQueuedThrough } from '#bff/mail/outbox.ts';
+import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
+import { signUpMember } from '#tests/security/support.ts';
+import { startTestProduct } from '#tests/support/test-product.ts';
+
+/**
+ * The one path of an onboarding event (issue 23, decision 129): what it no longer reads or writes
+ * again is still right. The match profile comes from the row the event's UPDATE returned and is
+ * written only when it changes; the mail dispatcher is told only when the event queued a mail.
+ */
+
+let product: Awaited<ReturnType<typeof startTestProduct>>;
+beforeAll(async () => {
+  product = await startTestProduct();
+});
+afterAll(() => product.stop());
+
+const profileWrittenAt = async (id: string) =>
+  (await product.database.query<{ at: string }>('SELECT updated_at::text AS at FROM match_profiles WHERE member_id = $1', [id]))[0]?.at;
+
+/** The profile as `upsertMatchProfile` derives it afresh from the stored member, in a transaction rolled back. */
+async function derivedAfresh(id: string) {
+  let derived: unknown;
+  await product.database.db
+    .transaction(async (tx) => {
+      derived = await upsertMatchProfile(tx, id);
+      throw new Error('rollback');
+    })
+    .catch(() => {});
+  return derived;
+}
+
+describe('the onboarding event path', () => {
+  it('stores the match profile derived from the row the event wrote, and writes it again only when it changes', async () => {
+    const m = await signUpMember(product);
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
+    expect((await m.agent.post('/api/v1/user/update', samples.profil)).status).toBe(200);
+    expect(await matchProfileOf(product.database.db, m.id)).toBeNull(); // no step 2 yet
+    expect((await m.agent.post('/api/v1/user/update', samples.questionnaire)).status).toBe(200);
+    const stored = await matchProfileOf(product.database.db, m.id);
+    expect(stored).toMatchObject({ memberId: m.id, available: false, unavailableReason: 'pas-encore-actif' });
+    expect(stored).toEqual(await derivedAfresh(m.id));
+    // Personal details for the contract change nothing the profile derives from: not written again.
+    const writtenAt = await profileWrittenAt(m.id);
+    expect((await m.agent.post('/api/v1/user/update', samples.form_per_inf)).status).toBe(200);
+    expect(await profileWrittenAt(m.id)).toBe(writtenAt);
+    expect(await matchProfileOf(product.database.db, m.id)).toEqual(await derivedAfresh(m.id));
+    // Paused by hand: migration 0014's trigger rewrites the stored profile during the event's UPDATE,
+    // and the event still leaves the profile its derivation gives.
+    await product.database.query('UPDATE members SET matchmaking_paused_at = now() WHERE id = $1', [m.id]);
+    expect((await m.agent.post('/api/v1/user/update', samples.sel_plan)).status).toBe(200);
+    const paused = await matchProfileOf(product.database.db, m.id);
+    expect(paused).toEqual(await derivedAfresh(m.id));
+    expect(paused?.available).toBe(false);
+  });
+
+  it('says whether the event queued a mail, as the transaction knows it', async () => {
+    const m = await signUpMember(product);
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
+    const options = {
+      actor: { id: m.id, role: 'member' as const },
+      callerMemberId: m.id,
+      now: new Date(),
+      verifyPayment: async () => 'non',
+      mail: { siteUrl: 'https://agence.example', agency: DEMO_AGENCY_IDENTITY },
+    };
+    const applied = await applyOnboardingUpdate(product.database.db, samples.profil, options);
+    expect(applied.mailQueued).toBe(false);
+    expect(applied.eventId).toBeGreaterThan(0);
+    // The mark itself: a first queued mail marks its transaction; the same mail again (deduplicated) does not.
+    const mail = { to: m.email, subject: 'Essai', text: 'Essai', kind: 'essai' };
+    for (const expected of [true, false]) {
+      await product.database.db.transaction(async (tx) => {
+        expect(mailQueuedThrough(tx)).toBe(false);
+        await enqueueMailOnce(tx, mail, `essai:${m.id}`);
+        expect(mailQueuedThrough(tx)).toBe(expected);
+      });
+    }
+  });
+});
