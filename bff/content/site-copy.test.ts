@@ -137,7 +137,10 @@ describe('the site copy (decision 106)', () => {
   });
 
   it('tells the order of the registration as it is: nothing paid, file fee included, before the contract is signed and 7 days have passed (L224-91)', () => {
-    const text = (html: string) => plain(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+    const text = (html: string) =>
+      plain(html.replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim();
     /** The part of a page from one heading's id to the next `<h2`. */
     const sectionOf = (html: string, id: string) => {
       const start = html.indexOf(`id="${id}"`);
@@ -157,7 +160,10 @@ describe('the site copy (decision 106)', () => {
         .slice(1)
         .map((item) => ({ title: text(item.match(/<strong>([\s\S]*?)<\/strong>/)?.[1] ?? item), text: text(item) }));
     const lists = [
-      { name: 'inscription', steps: headingSteps(sectionOf(pageOf('/inscription-agence-matrimoniale-musulmane'), 'les-etapes-de-linscription'), 'h3') },
+      {
+        name: 'inscription',
+        steps: headingSteps(sectionOf(pageOf('/inscription-agence-matrimoniale-musulmane'), 'les-etapes-de-linscription'), 'h3'),
+      },
       { name: 'pour les femmes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-femmes')) },
       { name: 'pour les hommes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-hommes')) },
       { name: 'merci', steps: listSteps(pageOf('/pre-inscription/merci')) },
