@@ -33,8 +33,11 @@ describe('the site content (content/)', () => {
     const doc = store.get('pages', 'accueil', false);
     const terms = store.get('pages', 'conditions-generales-de-vente', false);
     expect(doc?.html).toContain('<h2 id="une-agence-pensee-pour-le-mariage-et-seulement-pour-le-mariage">');
-    // Prices are tokens, filled in at serve time (decision 106).
+    // Prices are tokens, filled in at serve time (decision 106): the Markdown around one is rendered,
+    // the token itself is left intact, inside a table cell too.
     expect(terms?.html).toContain('<strong>{{frais-de-dossier}} TTC</strong>');
+    expect(terms?.html).toMatch(/<td>{{horizon\.nom}}<\/td>/);
+    expect(terms?.html).not.toContain('**');
     expect(doc?.html).not.toMatch(/^#+ /m);
     expect(doc?.html).not.toContain('**');
   });

@@ -135,4 +135,74 @@ describe('the site copy (decision 106)', () => {
     for (const name of Object.values(MEETING_NAMES)) expect(all).toContain(name);
     expect(plans.every((plan) => plan.features.some((feature) => feature.toLowerCase().startsWith(MEETING_NAMES.onboarding)))).toBe(true);
   });
+
+  it('tells the order of the registration as it is: nothing paid, file fee included, before the contract is signed and 7 days have passed (L224-91)', () => {
+    const text = (html: string) =>
+      plain(html.replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim();
+    /** The part of a page from one heading's id to the next `<h2`. */
+    const sectionOf = (html: string, id: string) => {
+      const start = html.indexOf(`id="${id}"`);
+      expect(start, id).toBeGreaterThan(-1);
+      const end = html.indexOf('<h2', start);
+      return html.slice(start, end === -1 ? undefined : end);
+    };
+    /** The steps of a page: its headings with their text, or the items of its first ordered list (title in bold). */
+    const headingSteps = (html: string, tag: 'h2' | 'h3') =>
+      html
+        .split(new RegExp(`<${tag}[^>]*>`))
+        .slice(1)
+        .map((block) => ({ title: text(block.split(`</${tag}>`)[0] ?? ''), text: text(block) }));
+    const listSteps = (html: string) =>
+      (html.match(/<ol>([\s\S]*?)<\/ol>/)?.[1] ?? '')
+        .split('<li>')
+        .slice(1)
+        .map((item) => ({ title: text(item.match(/<strong>([\s\S]*?)<\/strong>/)?.[1] ?? item), text: text(item) }));
+    const lists = [
+      {
+        name: 'inscription',
+        steps: headingSteps(sectionOf(pageOf('/inscription-agence-matrimoniale-musulmane'), 'les-etapes-de-linscription'), 'h3'),
+      },
+      { name: 'pour les femmes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-femmes')) },
+      { name: 'pour les hommes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-hommes')) },
+      { name: 'merci', steps: listSteps(pageOf('/pre-inscription/merci')) },
+      {
+        name: 'article',
+        steps: headingSteps(pageOf('/blog/notre-accompagnement-etape-par-etape'), 'h2').filter((step) => step.title.startsWith('Étape')),
+      },
+      {
+        // The terms of sale's list has no titles: the whole item is its title.
+        name: 'CGV',
+        steps: listSteps(sectionOf(pageOf('/conditions-generales-de-vente'), '4-parcours-de-souscription')),
+      },
+    ];
+    for (const { name, steps } of lists) {
+      const contract = steps.findIndex((step) => /contrat/i.test(step.title) && /sign/i.test(step.text));
+      const payment = steps.findIndex((step) => /paiement/i.test(step.title) && !/informations/i.test(step.title));
+      expect(contract, `${name}: ${JSON.stringify(steps.map((step) => step.title))}`).toBeGreaterThan(0);
+      // Paid after the contract, the file fee with the plan.
+      expect(payment, name).toBeGreaterThan(contract);
+      expect(steps[payment]?.text, name).toMatch(/frais de dossier/);
+      expect(steps[payment]?.text, name).toMatch(/formule/);
+      expect(steps[contract]?.text, name).toMatch(/7 jours/);
+      // No step before the contract is a payment, nor the file fee (the pre-contract information only tells it).
+      for (const step of steps.slice(0, contract).filter((step) => !/informations/i.test(step.title))) {
+        expect(step.title, name).not.toMatch(/frais|paiement|réglez|payez/i);
+      }
+    }
+    for (const { name, text: copyText } of copy) {
+      expect(plain(copyText), name).not.toMatch(/pay[ée]s?[^.]{0,40}avant l['’]entretien/i);
+      expect(plain(copyText), name).not.toMatch(/frais de dossier[^.]{0,40}intégralement remboursés/i);
+    }
+    // Said in so many words where the steps are told.
+    for (const path of [
+      '/inscription-agence-matrimoniale-musulmane',
+      '/inscription-agence-matrimoniale-musulmane/pour-les-femmes',
+      '/inscription-agence-matrimoniale-musulmane/pour-les-hommes',
+      '/conditions-generales-de-vente',
+    ]) {
+      expect(plain(pageOf(path)), path).toMatch(/(Aucune somme|rien ne vous a été demandé)[^.]*frais de dossier/i);
+    }
+  });
 });

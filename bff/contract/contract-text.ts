@@ -102,7 +102,7 @@ function priceBlocks(input: ContractInput): Block[] {
     planLine,
     terms,
     `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n'est demandé au titre du présent contrat avant l'expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n'est ouvert qu'à l'issue de ce délai.`,
-    `Frais de dossier, payés avant l'entretien personnalisé et distincts du prix de la formule : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
+    `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l'issue du délai de renonciation : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
     'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
   ];
 }
