@@ -1,31 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UNREAD_SCHEDULE } from '#src/features/messages/unread.ts';
-import { delaysOf, type PollOutcome, poll, type WatchEnvironment } from '#src/lib/poll.ts';
-
-function fakeEnvironment() {
-  let hidden = false;
-  const listeners = new Set<() => void>();
-  const env: WatchEnvironment = {
-    hidden: () => hidden,
-    onVisible: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    setTimer: (run, ms) => setTimeout(run, ms),
-    clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-  };
-  return {
-    env,
-    hide: () => {
-      hidden = true;
-      for (const l of listeners) l();
-    },
-    show: () => {
-      hidden = false;
-      for (const l of listeners) l();
-    },
-  };
-}
+import { delaysOf, type PollOutcome, poll } from '#src/lib/poll.ts';
+import { fakeWatchEnvironment as fakeEnvironment } from '#tests/support/fake-watch-environment.ts';
 
 const S = 1000;
 const MIN = 60 * S;

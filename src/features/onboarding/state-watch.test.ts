@@ -1,31 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_DELAY_MS, MAX_DELAY_MS, nextDelay, type WatchEnvironment, watchState } from '#src/features/onboarding/state-watch.ts';
-
-function fakeEnvironment() {
-  let hidden = false;
-  const listeners = new Set<() => void>();
-  const env: WatchEnvironment = {
-    hidden: () => hidden,
-    onVisible: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    setTimer: (run, ms) => setTimeout(run, ms),
-    clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-  };
-  return {
-    env,
-    hide: () => {
-      hidden = true;
-      for (const l of listeners) l();
-    },
-    show: () => {
-      hidden = false;
-      for (const l of listeners) l();
-    },
-    listenerCount: () => listeners.size,
-  };
-}
+import { FIRST_DELAY_MS, MAX_DELAY_MS, nextDelay, watchState } from '#src/features/onboarding/state-watch.ts';
+import { fakeWatchEnvironment as fakeEnvironment } from '#tests/support/fake-watch-environment.ts';
 
 describe('waiting screens re-check the state with a back-off (issue 21)', () => {
   beforeEach(() => vi.useFakeTimers());
