@@ -1,15 +1,3 @@
-/** Where the visitor's cookie choice is kept (read and validated by consent-store.ts). */
-export const CONSENT_STORAGE_KEY = 'union:cookie-consent';
-
-/** Whether no choice is stored yet: the banner must then show on arrival. */
-export function noStoredChoice(): boolean {
-  try {
-    return window.localStorage.getItem(CONSENT_STORAGE_KEY) === null;
-  } catch {
-    return false;
-  }
-}
-
 /** Opens the cookie-consent panel (listened to by the consent banner). */
 export const CONSENT_OPEN_EVENT = 'consent:open';
 

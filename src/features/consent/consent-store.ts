@@ -7,7 +7,6 @@ import {
   tagManagerAllowed,
   validStoredConsent,
 } from '#machines/public-site/consent.ts';
-import { CONSENT_STORAGE_KEY } from '#src/features/consent/consent-opener.ts';
 import { loadTagManager, setConsentDefaults, updateConsent } from '#src/features/consent/tag-manager.ts';
 import { api, send } from '#src/lib/api-client.ts';
 
@@ -16,6 +15,8 @@ import { api, send } from '#src/lib/api-client.ts';
  * date, a proof sent to `/api/v1/consent`, Consent Mode updated, and the tag manager loaded only
  * when a category it serves is accepted. Before any choice, nothing but necessary storage.
  */
+
+export const CONSENT_STORAGE_KEY = 'union:cookie-consent';
 
 export interface ConsentSnapshot {
   /** The valid stored choice, or null: the banner must ask. */
