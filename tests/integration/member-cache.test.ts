@@ -20,6 +20,25 @@ afterAll(() => product.stop());
 
 const member = () => signUpMember(product);
 
+/**
+ * On PostgreSQL every listening connection (the pool's and the dedicated listener) hears each
+ * notification, at slightly different times: a late copy of an earlier change (the sign-up's
+ * sessions, the hand-written UPDATE below) rightly evicts the entry. Tests that count misses wait
+ * until the feed has been silent for a while, so that they measure the write, not those copies.
+ */
+const feedQuiet = (silentMs = 150) =>
+  new Promise<void>((resolve) => {
+    let timer = setTimeout(done, silentMs);
+    const unsubscribe = product.database.changes.subscribe(() => {
+      clearTimeout(timer);
+      timer = setTimeout(done, silentMs);
+    });
+    function done() {
+      unsubscribe();
+      resolve();
+    }
+  });
+
 const cache = () => {
   const found = memberCacheOf(product.database);
   if (!found) throw new Error('no member cache');
@@ -29,6 +48,7 @@ const cache = () => {
 describe('member cache', () => {
   it('serves repeated authenticated requests from memory', async () => {
     const m = await member();
+    await feedQuiet();
     await m.agent.get('/api/v1/user/settings');
     const before = { hits: cache().hits, misses: cache().misses };
     for (let i = 0; i < 5; i += 1) expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
@@ -53,6 +73,7 @@ describe('member cache', () => {
     const m = await member();
     const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
     for (const body of [samples.profil, samples.questionnaire]) {
+      await feedQuiet();
       expect((await m.agent.get('/api/v1/user/settings')).status).toBe(200);
       const misses = cache().misses;
       expect((await m.agent.post('/api/v1/user/update', body)).status).toBe(200);
@@ -60,6 +81,7 @@ describe('member cache', () => {
       expect(cache().misses - misses).toBe(0);
       // A change by anyone else (here by hand, changing nothing) evicts it: the row read afresh is the same.
       await product.database.query('UPDATE members SET updated_at = updated_at WHERE id = $1', [m.id]);
+      await feedQuiet();
       const reread = await (await m.agent.get('/api/v1/user/settings')).text();
       expect(cache().misses - misses).toBe(1);
       expect(reread).toBe(kept);
