@@ -49,10 +49,12 @@ export function siteFilesOf(clientDir: string | undefined, config: AppOptions['c
 export function createApp(options: AppOptions) {
   const app = new Hono();
   // One request path (decision 104): every request goes through this chain, from the first.
-  app.use(securityHeaders(appSecurityHeaders(options.config)));
-  // A prerendered public page is answered from memory at once, compressed once (as a CDN would).
+  // A prerendered public page is answered from memory at once, stored whole with its security
+  // headers (as a CDN would, decision 133); every other answer gets them from the next middleware.
+  const security = appSecurityHeaders(options.config);
   const site = options.site ?? siteFilesOf(options.clientDir, options.config);
-  if (site) app.use(prerenderedPages(site));
+  if (site) app.use(prerenderedPages(site, security));
+  app.use(securityHeaders(security));
   // Then a request id and one log line per request (decision 107).
   app.use(requestLog({ trustProxy: options.config.trustProxy }));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);

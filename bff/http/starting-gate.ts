@@ -20,7 +20,7 @@ export interface StartingGateOptions {
 /**
  * What the server's `fetch` reaches from the moment it listens (decision 095, kept by 104): the
  * server listens before the database is open. Until the product is built, a small Hono app with
- * the same first two middlewares as the product's (security headers, prerendered pages) answers
+ * the same first two middlewares as the product's (prerendered pages, security headers) answers
  * the public pages, and holds every other request in order until `ready` gives the product's app.
  * A request held too long, one past `maxWaiting`, and every held request when the start fails
  * (`fail`) get a 503 in the error shape, never a dropped connection. Then every request goes to
@@ -49,8 +49,8 @@ export function startingGate(options: StartingGateOptions) {
   };
 
   const early = new Hono();
+  if (options.site) early.use(prerenderedPages(options.site, options.securityHeaders));
   early.use(securityHeaders(options.securityHeaders));
-  if (options.site) early.use(prerenderedPages(options.site));
   early.all('*', async (c) => {
     const ready = await hold();
     if (ready) return ready.fetch(c.req.raw, c.env);

@@ -142,6 +142,18 @@ describe('one request path', () => {
       expect(answer.headers['permissions-policy'], path).toContain('camera=()');
       expect(answer.headers['x-frame-options'], path).toBe('DENY');
     }
+    // A stored page answer carries exactly the security headers the middleware gives any other
+    // answer (decision 133): the same names, the same values.
+    const security = (headers: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(headers).filter(([name]) =>
+          /^(content-security-policy|x-content-type-options|referrer-policy|permissions-policy|x-frame-options|cross-origin-.*|strict-transport-security)$/.test(name),
+        ),
+      );
+    const page = security((await get('/')).headers);
+    expect(Object.keys(page)).toHaveLength(7);
+    expect(page).toEqual(security((await get('/api/v1/health')).headers));
+    expect(page).toEqual(security((await get('/connexion')).headers));
     const framed = await get('/_local/booking/inconnu');
     expect(framed.headers['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(framed.headers['x-frame-options']).toBe('SAMEORIGIN');
