@@ -17,7 +17,7 @@ test.beforeEach(async ({ context }) => {
  * 14 days of withdrawal), so this walk runs its own product with a clock it can move — the
  * shared e2e server's time never moves — and moves the browser's clock by the same amount.
  */
-const PORT = 4175;
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 2;
 const DAY = 24 * 60 * 60 * 1000;
 const clock = offsetClock();
 let product: Product;

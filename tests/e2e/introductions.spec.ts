@@ -2,16 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { eq } from 'drizzle-orm';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { parseConfig } from '#bff/config.ts';
-import { members } from '#bff/db/schema.ts';
-import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
-import type { PersonalInfo, Questionnaire } from '#machines/onboarding/forms.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
-import { activeRecord } from '#tests/e2e/support/active-record.ts';
+import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
+import { PAIR_ANSWERS } from '#tests/e2e/support/pair-answers.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -30,7 +27,7 @@ test.beforeEach(async ({ context }) => {
  * writes two finished onboardings straight into its database (the screens of onboarding are
  * walked elsewhere).
  */
-const PORT = 4177;
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 4;
 const DAY = 24 * 60 * 60 * 1000;
 const base = `http://localhost:${PORT}`;
 const PASSWORD = 'bismillah-2026';
@@ -40,61 +37,6 @@ const tag = Date.now();
 const people = {
   amina: { email: `amina.${tag}@example.fr`, gender: 'femme' as Gender, id: '' },
   youssef: { email: `youssef.${tag}@example.fr`, gender: 'homme' as Gender, id: '' },
-};
-
-const profiles: Record<keyof typeof people, { profile: PersonalInfo; questionnaire: Questionnaire }> = {
-  amina: {
-    profile: {
-      firstName: 'Amina',
-      lastName: 'Benali',
-      birthDate: '1995-04-18',
-      phone: '+33612345678',
-      postcode: '75018',
-      city: 'Paris',
-      maritalStatus: 'celibataire',
-      childrenCount: 0,
-      profession: 'Infirmière',
-      prayerPractice: 'cinq-prieres',
-      practiceDetails: '',
-      sensitiveDataConsent: true,
-    },
-    questionnaire: {
-      soughtPractice: 'reguliere',
-      soughtAgeMin: 28,
-      soughtAgeMax: 40,
-      soughtRegions: ['ile-de-france'],
-      soughtFamilySituations: ['celibataire', 'divorce'],
-      acceptsChildren: true,
-      soughtProfessionalSituation: 'indifferent',
-      otherQualities: 'Une personne sincère et attachée à sa famille.',
-    },
-  },
-  youssef: {
-    profile: {
-      firstName: 'Youssef',
-      lastName: 'Haddad',
-      birthDate: '1990-02-11',
-      phone: '+33698765432',
-      postcode: '75011',
-      city: 'Paris',
-      maritalStatus: 'celibataire',
-      childrenCount: 0,
-      profession: 'Ingénieur',
-      prayerPractice: 'cinq-prieres',
-      practiceDetails: '',
-      sensitiveDataConsent: true,
-    },
-    questionnaire: {
-      soughtPractice: 'reguliere',
-      soughtAgeMin: 25,
-      soughtAgeMax: 35,
-      soughtRegions: ['ile-de-france'],
-      soughtFamilySituations: ['celibataire'],
-      acceptsChildren: true,
-      soughtProfessionalSituation: 'indifferent',
-      otherQualities: 'Une personne douce, sérieuse et pieuse.',
-    },
-  },
 };
 
 const GUARDIAN_EMAIL = 'karim.benali.pere@example.fr';
@@ -115,18 +57,9 @@ test.beforeAll(async () => {
   const now = Date.now();
   for (const key of ['amina', 'youssef'] as const) {
     const person = people[key];
-    const { id } = await ensureAccount(admin, db, { email: person.email, password: PASSWORD, kind: person.gender });
-    person.id = id;
-    await db
-      .update(members)
-      .set({
-        onboarding: activeRecord(id, person.email, person.gender, now),
-        profile: profiles[key].profile,
-        questionnaire: profiles[key].questionnaire,
-      })
-      .where(eq(members.id, id));
-    const profile = await upsertMatchProfile(db, id, now);
-    expect(profile?.available, `${key} must be proposable`).toBe(true);
+    const { firstName, lastName, birthDate } = PAIR_ANSWERS[key].profile;
+    const answers = PAIR_ANSWERS[key];
+    person.id = await seedActiveMember(product, { ...person, password: PASSWORD, firstName, lastName, birthDate }, now, answers);
   }
 });
 test.afterAll(async () => {
@@ -134,14 +67,7 @@ test.afterAll(async () => {
 });
 
 /** A member's own browser context, signed in through the API (writes carry the site's Origin). */
-async function memberPage(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
-  await skipConsentBanner(context);
-  const page = await context.newPage();
-  const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password: PASSWORD }, headers: { origin: base } });
-  expect(signin.status(), await signin.text()).toBe(200);
-  return page;
-}
+const memberPage = (browser: Browser, email: string): Promise<Page> => signedInMemberPage(browser, base, email, PASSWORD);
 
 test('staff propose Youssef to Amina; both accept in turn; contact details appear only then', async ({ page, browser, playwright }) => {
   test.setTimeout(120_000);

@@ -13,7 +13,7 @@ import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
-import { activeRecord } from '#tests/e2e/support/active-record.ts';
+import { activeRecord, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -128,14 +128,8 @@ test.afterAll(async () => {
   await product?.close();
 });
 
-async function memberPage(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base, locale: 'fr-FR', timezoneId: 'Europe/Paris' });
-  await skipConsentBanner(context);
-  const page = await context.newPage();
-  const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password: PASSWORD }, headers: { origin: base } });
-  expect(signin.status(), await signin.text()).toBe(200);
-  return page;
-}
+/** A member's own browser context, signed in through the API (writes carry the site's Origin). */
+const memberPage = (browser: Browser, email: string): Promise<Page> => signedInMemberPage(browser, base, email, PASSWORD);
 
 test('Amina adds her photos; Youssef sees them only once both have accepted', async ({ browser }) => {
   test.setTimeout(120_000);

@@ -41,13 +41,15 @@ export function activeRecord(id: string, email: string, gender: Gender, now: num
 
 /**
  * Writes an active member straight into a spec's own product: the account, `activeRecord`, a
- * profile and open criteria (Île-de-France, 25–45, any practice), and their match profile. The
- * specs that need people to propose, meet or list use it rather than a copy of the set-up.
+ * profile and open criteria (Île-de-France, 25–45, any practice) unless `answers` gives the
+ * spec's own, and their match profile. The specs that need people to propose, meet or list use it
+ * rather than a copy of the set-up.
  */
 export async function seedActiveMember(
   product: Product,
   person: { email: string; password: string; gender: Gender; firstName: string; lastName: string; birthDate: string; phone?: string },
   now: number,
+  answers: { profile?: PersonalInfo; questionnaire?: Questionnaire } = {},
 ): Promise<string> {
   const db = product.database.db;
   const { id } = await ensureAccount(adminClient(product.auth), db, {
@@ -55,7 +57,7 @@ export async function seedActiveMember(
     password: person.password,
     kind: person.gender,
   });
-  const profile: PersonalInfo = {
+  const profile: PersonalInfo = answers.profile ?? {
     firstName: person.firstName,
     lastName: person.lastName,
     birthDate: person.birthDate,
@@ -69,7 +71,7 @@ export async function seedActiveMember(
     practiceDetails: '',
     sensitiveDataConsent: true,
   };
-  const questionnaire: Questionnaire = {
+  const questionnaire: Questionnaire = answers.questionnaire ?? {
     soughtPractice: 'indifferent',
     soughtAgeMin: 25,
     soughtAgeMax: 45,
