@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -10,6 +10,7 @@ import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useRequest } from '#src/lib/use-request.ts';
 import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
 export function getFollowUp(memberId: string) {
@@ -35,19 +36,8 @@ export function MemberFollowUpSection({
   initial?: FollowUpResult;
   onChanged?: () => Promise<void> | void;
 }) {
-  const [data, setData] = useState<FollowUp | null>(initial?.ok ? initial.data : null);
-  const [error, setError] = useState<string | null>(initial && !initial.ok ? initial.error.message : null);
-  const load = useCallback(async () => {
-    const result = await getFollowUp(memberId);
-    if (result.ok) {
-      setData(result.data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [memberId]);
   const given = initial !== undefined;
-  useEffect(() => {
-    if (!given) void load();
-  }, [load, given]);
+  const { data, error, reload: load } = useLoaded(() => getFollowUp(memberId), [memberId], { enabled: !given, initial });
 
   return (
     <section className={styles.card} aria-labelledby="follow-up-title">

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -16,6 +16,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
  * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
@@ -23,19 +24,8 @@ import { notify } from '#src/lib/notifications.ts';
  * when, until when, « Renvoyer » (a new link, the old one stops working) and « Révoquer ».
  */
 export function StaffInvitationsSection() {
-  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listInvitations();
-    if (result.ok) {
-      setInvitations(result.data.invitations);
-      setLoadError(null);
-    } else setLoadError(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error: loadError, reload: load } = useLoaded(listInvitations, []);
+  const invitations = data?.invitations ?? null;
 
   return (
     <section aria-labelledby="invitations-title" className={styles.form}>

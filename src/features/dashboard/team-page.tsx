@@ -1,11 +1,12 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
 
@@ -24,19 +25,8 @@ const headingId = (id: string) => `equipe-${id}`;
  * the colleague enrols a new one at their next sign-in (decision 103).
  */
 export function TeamPage() {
-  const [staff, setStaff] = useState<StaffAccount[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listStaff();
-    if (result.ok) {
-      setStaff(result.data.staff);
-      setLoadError(null);
-    } else setLoadError(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error: loadError, reload: load } = useLoaded(listStaff, []);
+  const staff = data?.staff ?? null;
 
   return (
     <div className={styles.page}>
