@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import * as v from 'valibot';
 import { EmailSchema, PasswordSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -8,6 +8,7 @@ import { useForm } from '#src/components/ui/use-form.ts';
 import { changeOwnPassword, fetchEmailStatus, requestEmailChange } from '#src/features/account/account-api.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const REQUIRED_CURRENT = 'Saisissez votre mot de passe actuel';
 
@@ -30,17 +31,9 @@ const PasswordChangeForm = v.pipe(
 
 /** « Adresse e-mail »: the current address, the one waiting for confirmation, and the form to change it. */
 export function EmailSection({ fallbackEmail }: { fallbackEmail: string | undefined }) {
-  const [status, setStatus] = useState<{ email: string; pendingEmail: string | null } | null>(null);
+  const { data: status, setData: setStatus } = useLoaded(fetchEmailStatus, []);
   const [done, setDone] = useState<string | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
-
-  const reload = useCallback(async () => {
-    const result = await fetchEmailStatus();
-    if (result.ok) setStatus(result.data);
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
 
   const onSubmit = handleSubmit(async (data) => {
     setDone(null);

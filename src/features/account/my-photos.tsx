@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { type ChangeEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -7,6 +7,7 @@ import * as photoStyles from '#src/features/account/photos.css.ts';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /** One of the member's own photos, as `GET /api/v1/user/photos` lists it (decision 116). */
 export interface OwnPhoto {
@@ -212,14 +213,8 @@ function DeletePhotoDialog({
 
 /** « Mes photos » on « Mon profil »: loads the member's photos, uploads and deletes them. */
 export function MyPhotos() {
-  const [state, setState] = useState<PhotosAnswer | null>(null);
-  const load = useCallback(async () => {
-    const result = await fetchMyPhotos();
-    if (result.ok) setState(result.data);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // A failed load shows nothing: the section stays hidden.
+  const { data: state, setData: setState, reload: load } = useLoaded(fetchMyPhotos, []);
   if (!state) return null;
   return (
     <PhotoSection

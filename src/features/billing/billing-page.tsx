@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { billingKindLabels, billingStatusLabels } from '#machines/onboarding/labels.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
-import { type AgencyBilling, type BillingFilters, billingExportHref, getAgencyBilling } from '#src/features/billing/billing-api.ts';
+import { type BillingFilters, billingExportHref, getAgencyBilling } from '#src/features/billing/billing-api.ts';
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const STATUSES = ['payee', 'a-venir', 'echouee', 'annulee', 'remboursement-en-cours', 'rembourse', 'remboursement-echoue'] as const;
 const KINDS = ['payment', 'instalment', 'refund'] as const;
@@ -16,21 +17,7 @@ const KINDS = ['payment', 'instalment', 'refund'] as const;
 export function BillingPage() {
   const ids = { from: useId(), to: useId(), status: useId(), kind: useId() };
   const [filters, setFilters] = useState<BillingFilters>({});
-  const [data, setData] = useState<AgencyBilling | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await getAgencyBilling(filters);
-    setLoading(false);
-    if (result.ok) {
-      setData(result.data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [filters]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error, loading } = useLoaded(() => getAgencyBilling(filters), [filters]);
   const set = (patch: Partial<BillingFilters>) => setFilters((prev) => ({ ...prev, ...patch }));
 
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { answerSectionLabels } from '#machines/onboarding/labels.ts';
 import { type ChangeRequest, decideChangeRequest, getMemberChangeRequests } from '#src/features/account/answers-api.ts';
 import { RequestItem } from '#src/features/account/change-request-item.tsx';
@@ -6,6 +6,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /** One pending request: what changes, the member's note, and the two answers staff may give. */
 function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDecided: () => void }) {
@@ -49,11 +50,9 @@ function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDeci
 
 /** « Demandes de modification » on the member page (issue 21, decision 123): pending first, then the decided ones. */
 export function ChangeRequestsSection({ memberId, onChanged }: { memberId: string; onChanged?: () => void }) {
-  const [requests, setRequests] = useState<ChangeRequest[] | null>(null);
-  const load = useCallback(() => {
-    void getMemberChangeRequests(memberId).then((result) => setRequests(result.ok ? result.data.requests : []));
-  }, [memberId]);
-  useEffect(load, [load]);
+  const { data, error, reload } = useLoaded(() => getMemberChangeRequests(memberId), [memberId]);
+  // A failed load shows an empty list, not a message.
+  const requests = error !== null ? [] : (data?.requests ?? null);
   if (!requests) return null;
   const pending = requests.filter((r) => r.status === 'pending');
   const decided = requests.filter((r) => r.status !== 'pending');
@@ -66,7 +65,7 @@ export function ChangeRequestsSection({ memberId, onChanged }: { memberId: strin
           key={request.id}
           request={request}
           onDecided={() => {
-            load();
+            void reload();
             onChanged?.();
           }}
         />

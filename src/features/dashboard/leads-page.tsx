@@ -20,6 +20,7 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 
@@ -36,9 +37,6 @@ export function LeadsPage() {
   const ids = { q: useId(), status: useId(), assignee: useId(), kind: useId() };
   const [text, setText] = useState('');
   const [filters, setFilters] = useState<LeadsFilters>({});
-  const [data, setData] = useState<LeadList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
 
   const set = (patch: Partial<LeadsFilters>) => setFilters((prev) => ({ ...prev, page: undefined, ...patch }));
 
@@ -52,18 +50,7 @@ export function LeadsPage() {
     return () => clearTimeout(timer);
   }, [text]);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await listLeads(filters);
-    setLoading(false);
-    if (result.ok) {
-      setData(result.data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [filters]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error, loading, reload: load } = useLoaded(() => listLeads(filters), [filters]);
 
   const now = new Date();
   return (

@@ -1,7 +1,7 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as chips from '#src/features/dashboard/follow-up.css.ts';
 import { formatDateTime } from '#src/features/dashboard/member-view.ts';
@@ -10,6 +10,7 @@ import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useRequest } from '#src/lib/use-request.ts';
 import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
 export function getFollowUp(memberId: string) {
@@ -35,19 +36,8 @@ export function MemberFollowUpSection({
   initial?: FollowUpResult;
   onChanged?: () => Promise<void> | void;
 }) {
-  const [data, setData] = useState<FollowUp | null>(initial?.ok ? initial.data : null);
-  const [error, setError] = useState<string | null>(initial && !initial.ok ? initial.error.message : null);
-  const load = useCallback(async () => {
-    const result = await getFollowUp(memberId);
-    if (result.ok) {
-      setData(result.data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [memberId]);
   const given = initial !== undefined;
-  useEffect(() => {
-    if (!given) void load();
-  }, [load, given]);
+  const { data, error, reload: load } = useLoaded(() => getFollowUp(memberId), [memberId], { enabled: !given, initial });
 
   return (
     <section className={styles.card} aria-labelledby="follow-up-title">
@@ -298,52 +288,22 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
 }
 
 function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: Note; onDone: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const { busy: running, error, run } = useRequest();
-  const cancelRef = useRef<HTMLButtonElement>(null);
-
-  async function confirm() {
-    await run(
-      () => send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } })),
-      async () => {
-        setOpen(false);
-        notify({ title: 'Note supprimée.', variant: 'success' });
-        await onDone();
-      },
-    );
-  }
-
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !running && setOpen(next)}>
-      <Dialog.Trigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="ghost" className={styles.dangerButton}>
           Supprimer
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content
-          className={styles.dialog}
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            cancelRef.current?.focus();
-          }}
-        >
-          <Dialog.Title className={styles.dialogTitle}>Supprimer cette note ?</Dialog.Title>
-          <Dialog.Description className={styles.dialogWarning}>
-            La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.
-          </Dialog.Description>
-          <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
-            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Suppression…">
-              Supprimer la note
-            </Button>
-            <Dialog.Close asChild ref={cancelRef}>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title="Supprimer cette note ?"
+      description={<>La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.</>}
+      confirmLabel="Supprimer la note"
+      busyLabel="Suppression…"
+      request={() => send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } }))}
+      onConfirmed={async () => {
+        notify({ title: 'Note supprimée.', variant: 'success' });
+        await onDone();
+      }}
+    />
   );
 }

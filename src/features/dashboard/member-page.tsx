@@ -1,7 +1,7 @@
 import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
 import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
@@ -29,6 +29,7 @@ import {
   timeline,
 } from '#src/features/dashboard/member-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const route = getRouteApi('/dashboard/_staff/member/$memberId');
 
@@ -52,17 +53,6 @@ function Rows({ rows, empty }: { rows: FieldRow[] | null; empty: string }) {
 /** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
 export function DashboardMemberPage() {
   const { memberId } = route.useParams();
-  const [detail, setDetail] = useState<MemberDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await getMember(memberId);
-    if (result.ok) {
-      setDetail(result.data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [memberId]);
-
   // The internal follow-up is fetched beside the file, not once the page has drawn: its card sits
   // at the top, and arriving later it pushed the whole page down.
   const [followUp, setFollowUp] = useState<FollowUpResult | null>(null);
@@ -77,9 +67,7 @@ export function DashboardMemberPage() {
     };
   }, [memberId]);
 
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data: detail, error, reload: load } = useLoaded(() => getMember(memberId), [memberId]);
 
   if (!detail || !followUp) {
     return (

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -12,10 +12,12 @@ import {
   resendInvitation,
   revokeInvitation,
 } from '#src/features/dashboard/dashboard-api.ts';
+import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
  * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
@@ -23,19 +25,8 @@ import { notify } from '#src/lib/notifications.ts';
  * when, until when, « Renvoyer » (a new link, the old one stops working) and « Révoquer ».
  */
 export function StaffInvitationsSection() {
-  const [invitations, setInvitations] = useState<PendingInvitation[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listInvitations();
-    if (result.ok) {
-      setInvitations(result.data.invitations);
-      setLoadError(null);
-    } else setLoadError(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error: loadError, reload: load } = useLoaded(listInvitations, []);
+  const invitations = data?.invitations ?? null;
 
   return (
     <section aria-labelledby="invitations-title" className={styles.form}>
@@ -114,64 +105,23 @@ function InvitationCard({ invitation, onDone }: { invitation: PendingInvitation;
 }
 
 function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; onDone: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-
-  async function confirm() {
-    setRunning(true);
-    setError(null);
-    const result = await revokeInvitation(invitation.id);
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setOpen(false);
-    notify({ title: `Invitation de ${invitation.name} révoquée.`, variant: 'success' });
-    await onDone();
-  }
-
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        if (running) return;
-        setOpen(next);
-        if (!next) setError(null);
-      }}
-    >
-      <Dialog.Trigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="secondary" className={styles.dangerButton} aria-label={`Révoquer l’invitation de ${invitation.email}`}>
           Révoquer
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content
-          className={styles.dialog}
-          onOpenAutoFocus={(event) => {
-            event.preventDefault();
-            cancelRef.current?.focus();
-          }}
-        >
-          <Dialog.Title className={styles.dialogTitle}>Révoquer l’invitation de {invitation.name} ?</Dialog.Title>
-          <Dialog.Description className={styles.dialogWarning}>
-            Le lien envoyé à {invitation.email} ne fonctionnera plus. Vous pourrez inviter cette adresse à nouveau plus tard.
-          </Dialog.Description>
-          <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
-            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Révocation…">
-              Révoquer l’invitation
-            </Button>
-            <Dialog.Close asChild ref={cancelRef}>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={<>Révoquer l’invitation de {invitation.name} ?</>}
+      description={<>Le lien envoyé à {invitation.email} ne fonctionnera plus. Vous pourrez inviter cette adresse à nouveau plus tard.</>}
+      confirmLabel="Révoquer l’invitation"
+      busyLabel="Révocation…"
+      request={() => revokeInvitation(invitation.id)}
+      onConfirmed={async () => {
+        notify({ title: `Invitation de ${invitation.name} révoquée.`, variant: 'success' });
+        await onDone();
+      }}
+    />
   );
 }
 

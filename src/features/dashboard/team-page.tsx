@@ -1,11 +1,12 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
+import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
 
@@ -24,19 +25,8 @@ const headingId = (id: string) => `equipe-${id}`;
  * the colleague enrols a new one at their next sign-in (decision 103).
  */
 export function TeamPage() {
-  const [staff, setStaff] = useState<StaffAccount[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listStaff();
-    if (result.ok) {
-      setStaff(result.data.staff);
-      setLoadError(null);
-    } else setLoadError(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error: loadError, reload: load } = useLoaded(listStaff, []);
+  const staff = data?.staff ?? null;
 
   return (
     <div className={styles.page}>
@@ -102,82 +92,44 @@ export function TeamPage() {
 
 /** The account's button and its confirmation: focus trapped inside, back on the button when it closes. */
 function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   const done = useRef(false);
   const who = account.name;
-
-  async function confirm() {
-    setRunning(true);
-    setError(null);
-    const result = await resetStaffMfa(account.id);
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    done.current = true;
-    setOpen(false);
-    notify({
-      title: `Second facteur de ${who} réinitialisé.`,
-      description: 'Un e-mail l’en informe ; il configurera un nouveau second facteur à sa prochaine connexion.',
-      variant: 'success',
-    });
-    await onDone();
-  }
-
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        if (running) return;
-        setOpen(next);
-        if (!next) setError(null);
-      }}
-    >
-      <Dialog.Trigger asChild>
+    <ConfirmDialog
+      trigger={
         <Button variant="secondary" className={styles.dangerButton} aria-label={`Réinitialiser le second facteur de ${who}`}>
           Réinitialiser le second facteur
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content
-          className={styles.dialog}
-          onOpenAutoFocus={(event) => {
-            // A destructive choice: the safe answer has the focus first.
-            event.preventDefault();
-            cancelRef.current?.focus();
-          }}
-          onCloseAutoFocus={(event) => {
-            // After a reset this button goes (nothing left to reset): the focus goes to the account's heading.
-            if (!done.current) return;
-            done.current = false;
-            event.preventDefault();
-            document.getElementById(headingId(account.id))?.focus();
-          }}
-        >
-          <Dialog.Title className={styles.dialogTitle}>Réinitialiser le second facteur de {who} ?</Dialog.Title>
-          <Dialog.Description className={styles.dialogWarning}>
-            {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent
-            fin.
-          </Dialog.Description>
-          <p className={styles.muted}>
-            Un e-mail l’en informe ({account.email}). La réinitialisation est enregistrée à votre nom, avec sa date.
-          </p>
-          <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
-            <Button className={styles.destructive} data-tone="danger" onClick={confirm} loading={running} loadingText="Réinitialisation…">
-              Réinitialiser le second facteur
-            </Button>
-            <Dialog.Close asChild ref={cancelRef}>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={<>Réinitialiser le second facteur de {who} ?</>}
+      description={
+        <>
+          {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.
+        </>
+      }
+      confirmLabel="Réinitialiser le second facteur"
+      busyLabel="Réinitialisation…"
+      request={() => resetStaffMfa(account.id)}
+      onConfirmed={async () => {
+        done.current = true;
+        notify({
+          title: `Second facteur de ${who} réinitialisé.`,
+          description: 'Un e-mail l’en informe ; il configurera un nouveau second facteur à sa prochaine connexion.',
+          variant: 'success',
+        });
+        await onDone();
+      }}
+      onCloseAutoFocus={(event) => {
+        // After a reset this button goes (nothing left to reset): the focus goes to the account's heading.
+        if (!done.current) return;
+        done.current = false;
+        event.preventDefault();
+        document.getElementById(headingId(account.id))?.focus();
+      }}
+    >
+      <p className={styles.muted}>
+        Un e-mail l’en informe ({account.email}). La réinitialisation est enregistrée à votre nom, avec sa date.
+      </p>
+    </ConfirmDialog>
   );
 }

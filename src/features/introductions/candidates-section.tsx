@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -14,27 +14,16 @@ import {
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
  * The "Candidats" section of a member's file: active members of the other gender ranked by the
  * two-way score, each with its reasons, and "Proposer" (a note to each side) for one of them.
  */
 export function CandidatesSection({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
-  const [candidates, setCandidates] = useState<Candidate[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [blocked, setBlocked] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listCandidates(memberId);
-    if (result.ok) {
-      setCandidates(result.data.candidates);
-      setBlocked(result.data.member.unavailableReason ?? null);
-      setError(null);
-    } else setError(result.error.message);
-  }, [memberId]);
-  useEffect(() => {
-    if (active) void load();
-  }, [active, load]);
+  const { data, error } = useLoaded(() => listCandidates(memberId), [memberId], { enabled: active });
+  const candidates = data?.candidates ?? null;
+  const blocked = data?.member.unavailableReason ?? null;
 
   return (
     <section className={styles.card} aria-labelledby="candidates-title">

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { declineReasonLabel, eventLabel, type Side } from '#machines/introductions/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -24,6 +24,7 @@ import {
   staffActionsFor,
 } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const route = getRouteApi('/dashboard/_staff/mises-en-relation/$id');
 
@@ -32,20 +33,9 @@ type Run = (body: StaffEventBody) => Promise<string | null>;
 /** `/dashboard/mises-en-relation/{id}`: both sides, their answers, the notes, the log and the staff actions. */
 export function IntroductionDetailPage() {
   const { id } = route.useParams();
-  const [detail, setDetail] = useState<StaffIntroductionDetail | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await getIntroduction(id);
-    if (result.ok) {
-      const data = result.data as StaffIntroductionDetail | { introduction: StaffIntroductionDetail };
-      setDetail('introduction' in data ? data.introduction : data);
-      setError(null);
-    } else setError(result.error.message);
-  }, [id]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error, reload: load } = useLoaded(() => getIntroduction(id), [id]);
+  const answer = data as StaffIntroductionDetail | { introduction: StaffIntroductionDetail } | null;
+  const detail = answer !== null && 'introduction' in answer ? answer.introduction : answer;
 
   const run: Run = async (body) => {
     const result = await sendStaffEvent(id, body);

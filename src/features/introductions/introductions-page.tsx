@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
-import { listIntroductions, type StaffIntroductionItem } from '#src/features/introductions/introductions-api.ts';
+import { listIntroductions } from '#src/features/introductions/introductions-api.ts';
 import { answerLabel, deadlineSoon, sideNames, stateFilterOptions } from '#src/features/introductions/introductions-view.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
  * `/dashboard/mises-en-relation`: every introduction staff follow, the open ones by default with
@@ -14,22 +15,8 @@ import { answerLabel, deadlineSoon, sideNames, stateFilterOptions } from '#src/f
 export function IntroductionsPage() {
   const filterId = useId();
   const [etat, setEtat] = useState('ouvertes');
-  const [items, setItems] = useState<StaffIntroductionItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await listIntroductions(etat);
-    setLoading(false);
-    if (result.ok) {
-      setItems(result.data.introductions);
-      setError(null);
-    } else setError(result.error.message);
-  }, [etat]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error, loading } = useLoaded(() => listIntroductions(etat), [etat]);
+  const items = data?.introductions ?? null;
 
   const now = Date.now();
   return (

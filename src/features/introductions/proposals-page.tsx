@@ -1,6 +1,6 @@
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import * as Dialog from '@radix-ui/react-dialog';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { COMMENT_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -26,6 +26,7 @@ import {
 } from '#src/features/introductions/introductions-view.ts';
 import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
 
@@ -36,19 +37,8 @@ type Send = (id: string, body: MemberEventBody, success: string) => Promise<stri
  * the meeting, the member's feedback.
  */
 export function ProposalsPage() {
-  const [items, setItems] = useState<MemberIntroduction[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    const result = await listMyIntroductions();
-    if (result.ok) {
-      setItems(result.data.introductions);
-      setFailed(null);
-    } else setFailed(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { data, error: failed, reload: load } = useLoaded(listMyIntroductions, []);
+  const items = data?.introductions ?? null;
 
   const send: Send = async (id, body, success) => {
     const result = await sendMemberEvent(id, body);

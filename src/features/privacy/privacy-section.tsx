@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from '@tanstack/react-router';
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -10,6 +10,7 @@ import { EXPORT_URL, eraseAccount, fetchConsents, SIGNED_CONTRACT_URL, withdrawC
 import { notify } from '#src/lib/notifications.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
 import { type ConsentKind, consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 interface ConsentStatus {
   kind: ConsentKind;
@@ -21,29 +22,17 @@ interface ConsentStatus {
   effect: string;
 }
 type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
+const NOT_PAUSED: Matchmaking = { paused: false };
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 /** The member's consents and whether matchmaking is paused, loaded from the BFF. */
 export function useConsents() {
-  const [consents, setConsents] = useState<ConsentStatus[] | null>(null);
-  const [matchmaking, setMatchmaking] = useState<Matchmaking>({ paused: false });
-  const [error, setError] = useState<string | null>(null);
-  const reload = useCallback(async () => {
-    const result = await fetchConsents();
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setError(null);
-    setConsents(result.data.consents as ConsentStatus[]);
-    setMatchmaking(result.data.matchmaking as Matchmaking);
-  }, []);
-  useEffect(() => {
-    void reload();
-  }, [reload]);
-  return { consents, matchmaking, error, reload, setMatchmaking };
+  const { data, error, reload } = useLoaded(fetchConsents, []);
+  const consents = (data?.consents ?? null) as ConsentStatus[] | null;
+  const matchmaking = (data?.matchmaking ?? NOT_PAUSED) as Matchmaking;
+  return { consents, matchmaking, error, reload };
 }
 
 /** Shown on the member's pages while matchmaking is paused by a withdrawal. */
