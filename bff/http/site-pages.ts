@@ -296,9 +296,15 @@ export function prerenderedPages(files: SiteFiles, securityHeaders: SecurityHead
   const stored = new WeakMap<HtmlAnswer, WeakMap<readonly (readonly [string, string])[], Record<string, string>>>();
   const headersOf = (answer: HtmlAnswer, security: readonly (readonly [string, string])[]) => {
     let bySecurity = stored.get(answer);
-    if (!bySecurity) stored.set(answer, (bySecurity = new WeakMap()));
+    if (!bySecurity) {
+      bySecurity = new WeakMap();
+      stored.set(answer, bySecurity);
+    }
     let headers = bySecurity.get(security);
-    if (!headers) bySecurity.set(security, (headers = Object.freeze({ ...Object.fromEntries(security), ...answer.headers })));
+    if (!headers) {
+      headers = Object.freeze({ ...Object.fromEntries(security), ...answer.headers });
+      bySecurity.set(security, headers);
+    }
     return headers;
   };
   return async (c, next) => {

@@ -147,7 +147,9 @@ describe('one request path', () => {
     const security = (headers: Record<string, unknown>) =>
       Object.fromEntries(
         Object.entries(headers).filter(([name]) =>
-          /^(content-security-policy|x-content-type-options|referrer-policy|permissions-policy|x-frame-options|cross-origin-.*|strict-transport-security)$/.test(name),
+          /^(content-security-policy|x-content-type-options|referrer-policy|permissions-policy|x-frame-options|cross-origin-.*|strict-transport-security)$/.test(
+            name,
+          ),
         ),
       );
     const page = security((await get('/')).headers);
