@@ -5,6 +5,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
@@ -329,12 +330,9 @@ export function dashboardRoutes(deps: ApiDeps) {
       );
     })
     .get('/dashboard/members/:id/access-log', staffOnly, async (c) => {
-      const id = v.safeParse(uuidSchema, c.req.param('id'));
-      if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
-      const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, id.output)).limit(1);
-      if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+      const id = await existingMemberId(db, c.req.param('id'));
       c.header('Cache-Control', 'private, no-store');
-      return c.json({ entries: await accessLogForStaff(db, id.output) }, 200);
+      return c.json({ entries: await accessLogForStaff(db, id) }, 200);
     })
     .get('/dashboard/settings/plans', staffOnly, async (c) => {
       c.header('Cache-Control', 'private, no-store');

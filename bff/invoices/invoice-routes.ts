@@ -2,12 +2,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { existingMemberId } from '#bff/api/member-param.ts';
 import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { invoiceFileName, invoicePdfOf, invoicesOf } from '#bff/invoices/invoices.ts';
 import { creditNoteFileName, creditNotePdfOf, creditNotesOf } from '#bff/invoices/credit-notes.ts';
-import { eq } from 'drizzle-orm';
 
 /**
  * Invoices (decision 110): a member lists and downloads their own (`/user/invoices`), staff at
@@ -20,7 +19,6 @@ const FileSchema = v.pipe(
   v.regex(/^\d{4}-\d{6}\.pdf$/, 'Numéro de facture invalide (attendu : AAAA-NNNNNN.pdf).'),
   v.transform((file) => file.slice(0, -'.pdf'.length)),
 );
-const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
 
 function numberOf(file: string): string {
   const parsed = v.safeParse(FileSchema, file);
@@ -80,13 +78,7 @@ export function invoiceRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   const staffOnly = staffOnlyFor(guardDeps);
   const db = deps.database.db;
-  const memberOf = async (id: string) => {
-    const parsed = v.safeParse(MemberIdSchema, id);
-    if (!parsed.success) throw validationError(parsed.issues, 'Paramètres invalides');
-    const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, parsed.output)).limit(1);
-    if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-    return parsed.output;
-  };
+  const memberOf = (id: string) => existingMemberId(db, id);
   return new Hono()
     .get('/user/invoices', async (c) => {
       const caller = await requireCaller(c, guardDeps);

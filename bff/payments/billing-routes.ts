@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { existingMemberId } from '#bff/api/member-param.ts';
 import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
 import { billingCsv, billingEntries, BillingQuerySchema, billingTotals, entryJson } from '#bff/payments/billing.ts';
@@ -14,8 +13,6 @@ import { type MemberInstalments, memberInstalments } from '#bff/payments/instalm
  * at aal2, one member's billing (`/dashboard/members/:id/billing`) and the agency's
  * (`/dashboard/billing`, filterable by period, status and kind) with its CSV export.
  */
-
-const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
 
 function scheduleJson(current: MemberInstalments | null) {
   if (!current) return null;
@@ -56,13 +53,7 @@ export function billingRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   const staffOnly = staffOnlyFor(guardDeps);
   const db = deps.database.db;
-  const memberOf = async (id: string) => {
-    const parsed = v.safeParse(MemberIdSchema, id);
-    if (!parsed.success) throw validationError(parsed.issues, 'Paramètres invalides');
-    const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, parsed.output)).limit(1);
-    if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-    return parsed.output;
-  };
+  const memberOf = (id: string) => existingMemberId(db, id);
   return new Hono()
     .get('/user/instalments', async (c) => {
       const caller = await requireCaller(c, guardDeps);
