@@ -71,6 +71,17 @@ interface Scores {
   tbt: number;
   cls: number;
   failing: string[];
+  /** What Lighthouse took as the largest paint (its text), to say what the LCP waited for. */
+  lcpElement: string;
+}
+
+/** The largest-paint element's label (`largest-contentful-paint-element`: a list whose first table names the node). */
+function lcpElementOf(details: unknown): string {
+  const tables = (details as { items?: { items?: { node?: { selector?: string; nodeLabel?: string } }[] }[] } | undefined)?.items ?? [];
+  const node = tables[0]?.items?.[0]?.node;
+  if (!node) return 'inconnu';
+  const label = (node.nodeLabel ?? '').replace(/\s+/g, ' ').slice(0, 60);
+  return `\`${node.selector ?? '?'}\` « ${label} »`;
 }
 
 /** The cookies a `Set-Cookie` answer sets, as one `Cookie` header (name=value pairs). */
@@ -200,6 +211,7 @@ async function main() {
         tbt: metric('total-blocking-time'),
         cls: metric('cumulative-layout-shift'),
         failing: [...new Set(failing)],
+        lcpElement: lcpElementOf(lhr.audits['largest-contentful-paint-element']?.details),
       });
       console.log(
         `  ${label} (${path}): ${score('performance')} / ${score('accessibility')} / ${score('best-practices')} / ${score('seo')}`,
@@ -228,7 +240,7 @@ async function main() {
       `| ${r.label} (\`${r.path}\`) | ${mark(r.performance, 95)} | ${mark(r.accessibility, 100)} | ${mark(r.bestPractices, 100)} | ${r.signedIn ? `${r.seo} (noindex)` : mark(r.seo, 100)} | ${Math.round(r.fcp)} ms | ${Math.round(r.lcp)} ms | ${Math.round(r.tbt)} ms | ${r.cls.toFixed(3)} |`,
     );
     if (r.performance < 95 || r.accessibility < 100 || r.bestPractices < 100 || (!r.signedIn && r.seo < 100))
-      missed.push(`${r.path}: ${r.failing.join(', ') || 'see report'}`);
+      missed.push(`${r.path}: ${r.failing.join(', ') || 'see report'}; largest paint: ${r.lcpElement}`);
   }
   lines.push(
     '',
