@@ -367,6 +367,52 @@ test.describe('cookie consent', () => {
     await expect(page.locator('script[src="https://www.googletagmanager.com/gtm.js?id=GTM-TEST123"]')).toHaveCount(1);
   });
 
+  test('the member area asks nothing by itself and loads no tag, even when accepted; « Gérer les cookies » still opens the choices', async ({
+    page,
+    baseURL,
+  }) => {
+    // Decision 134. A GTM id as in production (answered locally: no network here).
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.route('**/api/v1/public-config', (route) =>
+      route.fulfill({ json: { gtmId: 'GTM-TEST123', consentVersion: CONSENT_VERSION, siteUrl: 'http://localhost' } }),
+    );
+    await page.route('https://www.googletagmanager.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: '' }));
+    const gtm = page.locator('script[src*="googletagmanager"]');
+    const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
+    const signin = await page.request.post('/api/v1/auth/signin', {
+      data: { email: 'amina@demo.union-sincere.fr', password: 'demo-amina-2026' },
+      headers: { origin: baseURL as string },
+    });
+    expect(signin.status()).toBe(200);
+
+    // On the public site the banner asks; accepting loads the tag manager there.
+    await page.goto('/');
+    await banner.getByRole('button', { name: 'Tout accepter' }).click();
+    await expect(gtm).toHaveCount(1);
+    // Into the member area: the page is loaded afresh, without the tag manager.
+    await page.getByRole('link', { name: 'Mon compte', exact: true }).first().click();
+    await expect(page).toHaveURL(/\/mon-compte/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(gtm).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    await expect(gtm).toHaveCount(0);
+
+    // No choice stored: the member area still asks nothing by itself, once idle…
+    await page.evaluate(() => window.localStorage.removeItem('union:cookie-consent'));
+    await page.goto('/mon-compte/messages');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(2500); // past the idle callback's 2 s timeout
+    await expect(banner).toHaveCount(0);
+    // …and the footer's « Gérer les cookies » opens the choices; accepting there loads no tag.
+    await page.getByRole('button', { name: 'Gérer les cookies' }).click();
+    await expect(banner).toBeVisible();
+    await banner.getByRole('button', { name: 'Tout accepter' }).click();
+    await expect(banner).toBeHidden();
+    await page.waitForLoadState('networkidle');
+    await expect(gtm).toHaveCount(0);
+  });
+
   test('the footer reopens the banner with the categories; a custom choice is kept', async ({ page }) => {
     await page.goto('/mentions-legales');
     const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });

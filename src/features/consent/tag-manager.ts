@@ -1,4 +1,5 @@
 import { type ConsentModeState, consentModeDefaults } from '#machines/public-site/consent.ts';
+import { isTagFreeArea } from '#machines/public-site/tag-free-areas.ts';
 
 /**
  * Google Consent Mode v2 and Google Tag Manager (decisions §7, CNIL). The Consent Mode defaults
@@ -44,9 +45,13 @@ export function updateConsent(state: ConsentModeState): void {
 
 let injected = false;
 
-/** Injects GTM once (async script, no inline code: the CSP allows only its origin). */
+/**
+ * Injects GTM once (async script, no inline code: the CSP allows only its origin); never in the
+ * member area or the back office (decision 134).
+ */
 export function loadTagManager(gtmId: string): boolean {
   if (injected || typeof document === 'undefined' || !/^GTM-[A-Z0-9]+$/.test(gtmId)) return false;
+  if (isTagFreeArea(window.location.pathname)) return false;
   injected = true;
   dataLayer().push({ 'gtm.start': Date.now(), event: 'gtm.js' });
   const script = document.createElement('script');

@@ -1,19 +1,15 @@
 import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
 import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
 import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
 import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { MemberAccessLog } from '#src/features/dashboard/member-access-log.tsx';
-import { MemberPhotosSection } from '#src/features/dashboard/member-photos-section.tsx';
-import { MemberBilling } from '#src/features/billing/member-billing.tsx';
 import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
-import { CandidatesSection } from '#src/features/introductions/candidates-section.tsx';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import {
   bookingText,
@@ -30,6 +26,19 @@ import {
 } from '#src/features/dashboard/member-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+
+/**
+ * The sections below the file (photos, candidates, billing, access log) fetch their own data once
+ * shown: their code is fetched then too, out of the page's first load (decision 134).
+ */
+const MemberPhotosSection = lazy(() =>
+  import('#src/features/dashboard/member-photos-section.tsx').then((m) => ({ default: m.MemberPhotosSection })),
+);
+const CandidatesSection = lazy(() =>
+  import('#src/features/introductions/candidates-section.tsx').then((m) => ({ default: m.CandidatesSection })),
+);
+const MemberBilling = lazy(() => import('#src/features/billing/member-billing.tsx').then((m) => ({ default: m.MemberBilling })));
+const MemberAccessLog = lazy(() => import('#src/features/dashboard/member-access-log.tsx').then((m) => ({ default: m.MemberAccessLog })));
 
 const route = getRouteApi('/dashboard/_staff/member/$memberId');
 
@@ -98,11 +107,15 @@ export function DashboardMemberPage() {
 
       <MemberFollowUpSection memberId={member.id} initial={followUp} onChanged={load} />
       <MemberSections detail={detail} now={Date.now()} onReload={load} />
-      <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
-      <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
-      <MemberBilling memberId={member.id} />
+      <Suspense fallback={null}>
+        <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
+        <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
+        <MemberBilling memberId={member.id} />
+      </Suspense>
       <ChangeRequestsSection memberId={member.id} onChanged={load} />
-      <MemberAccessLog memberId={member.id} />
+      <Suspense fallback={null}>
+        <MemberAccessLog memberId={member.id} />
+      </Suspense>
     </div>
   );
 }

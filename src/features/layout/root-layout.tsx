@@ -1,11 +1,9 @@
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { Notifications } from '#src/components/ui/notifications.tsx';
+import { isTagFreeArea } from '#machines/public-site/tag-free-areas.ts';
 import { DeferredConsentBanner } from '#src/features/consent/deferred-consent-banner.tsx';
 import { useRouteHead } from '#src/features/layout/route-head.ts';
-
-/** Staff pages (`/dashboard…`): no consent banner, no tag manager. */
-export const isBackOffice = (pathname: string | undefined) => pathname === '/dashboard' || (pathname?.startsWith('/dashboard/') ?? false);
 
 /**
  * The app root (spec §2): head tags of the matched routes (`useRouteHead`), the page outlet, the
@@ -14,7 +12,7 @@ export const isBackOffice = (pathname: string | undefined) => pathname === '/das
  */
 export function RootLayout() {
   const pathname = useRouterState({ select: (state) => state.resolvedLocation?.pathname });
-  const backOffice = useRouterState({ select: (state) => isBackOffice(state.location.pathname) });
+  const tagFree = useRouterState({ select: (state) => isTagFreeArea(state.location.pathname) });
   const previous = useRef(pathname);
   useRouteHead();
 
@@ -23,6 +21,13 @@ export function RootLayout() {
     const first = previous.current === undefined;
     previous.current = pathname;
     if (first) return;
+    // The tag manager, once loaded on the public site, would follow the visitor into the member
+    // area or the back office: the page is loaded afresh there, without it (decision 134). Read
+    // from the page, not from tag-manager.ts, which stays out of the first load.
+    if (isTagFreeArea(pathname) && document.querySelector('script[src*="googletagmanager.com/gtm.js"]')) {
+      window.location.reload();
+      return;
+    }
     document.getElementById('contenu')?.focus({ preventScroll: true });
   }, [pathname]);
 
@@ -30,8 +35,9 @@ export function RootLayout() {
     <>
       <Outlet />
       <Notifications />
-      {/* The back office sets no optional cookie and loads no tag: no banner there (issue 21). */}
-      {backOffice ? null : <DeferredConsentBanner />}
+      {/* The member area and the back office set no optional cookie and load no tag: the banner
+          opens there only when asked for (« Gérer les cookies », decision 134). */}
+      <DeferredConsentBanner automatic={!tagFree} />
     </>
   );
 }
