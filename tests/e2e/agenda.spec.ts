@@ -1,20 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { adminClient } from '#bff/auth/supabase.ts';
-import { parseConfig } from '#bff/config.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
+import type { Product } from '#bff/start.ts';
 import { addDays, mondayOf, parisDayOf, parisDayStartMs } from '#machines/agenda/agenda.ts';
 import { seedActiveMember } from '#tests/e2e/support/active-record.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
  * The staff agenda (issue 22, decision 122), as staff use it: from the dashboard's navigation, the
@@ -35,18 +32,9 @@ const day = (n: number) => addDays(nextMonday, n);
 const at = (n: number, minutes: number) => new Date(parisDayStartMs(day(n)) + minutes * 60_000);
 
 test.beforeAll(async () => {
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-agenda-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  product = await startSpecProduct(PORT, 'agenda');
   const admin = adminClient(product.auth);
   const db = product.database.db;
-  await ensureAccount(admin, db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
   const now = Date.now();
   ids.amina = await seedActiveMember(
     product,

@@ -1,18 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { adminClient } from '#bff/auth/supabase.ts';
-import { parseConfig } from '#bff/config.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
+import type { Product } from '#bff/start.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
-import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
-import { PAIR_ANSWERS } from '#tests/e2e/support/pair-answers.ts';
+import { signedInMemberPage } from '#tests/e2e/support/active-record.ts';
+import { seedPair } from '#tests/e2e/support/pair-answers.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -42,25 +37,8 @@ const people = {
 const GUARDIAN_EMAIL = 'karim.benali.pere@example.fr';
 
 test.beforeAll(async () => {
-  const config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-introductions-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
-  const admin = adminClient(product.auth);
-  const db = product.database.db;
-  await ensureAccount(admin, db, { email: e2eStaffEmail('spare'), password: E2E_STAFF_PASSWORD, kind: 'staff', name: 'spare' });
-  const now = Date.now();
-  for (const key of ['amina', 'youssef'] as const) {
-    const person = people[key];
-    const { firstName, lastName, birthDate } = PAIR_ANSWERS[key].profile;
-    const answers = PAIR_ANSWERS[key];
-    person.id = await seedActiveMember(product, { ...person, password: PASSWORD, firstName, lastName, birthDate }, now, answers);
-  }
+  product = await startSpecProduct(PORT, 'introductions');
+  await seedPair(product, people, PASSWORD, Date.now());
 });
 test.afterAll(async () => {
   await product?.close();

@@ -1,4 +1,7 @@
+import type { Product } from '#bff/start.ts';
 import type { PersonalInfo, Questionnaire } from '#machines/onboarding/forms.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { seedActiveMember } from '#tests/e2e/support/active-record.ts';
 
 /**
  * Amina's and Youssef's answers to steps 1-2, for the walks that need the two of them active and
@@ -59,3 +62,17 @@ export const PAIR_ANSWERS: Record<'amina' | 'youssef', { profile: PersonalInfo; 
     },
   },
 };
+
+/** Amina and Youssef written in as active members with these answers; their ids set on `people`. */
+export async function seedPair(
+  product: Product,
+  people: Record<'amina' | 'youssef', { email: string; gender: Gender; id: string }>,
+  password: string,
+  now: number,
+): Promise<void> {
+  for (const key of ['amina', 'youssef'] as const) {
+    const person = people[key];
+    const { firstName, lastName, birthDate } = PAIR_ANSWERS[key].profile;
+    person.id = await seedActiveMember(product, { ...person, password, firstName, lastName, birthDate }, now, PAIR_ANSWERS[key]);
+  }
+}
