@@ -31,13 +31,21 @@ type KeySet = ReturnType<typeof createLocalJWKSet>;
 const MAX_VERIFIED = 10_000;
 const verified = new Map<string, JWTPayload>();
 /**
- * The same, by the request's whole Cookie header: a browser sends the same header until its
- * session changes, and decoding the session cookie (base64 and JSON of a few kB) costs more than
- * the rest of an authenticated request. Only what the token proves is kept here (its claims);
- * whether its session still holds is checked on every request (decision 100). `until`: when
- * the session needs a refresh.
+ * The same, by connection: a browser sends the same Cookie header on every request of a kept-alive
+ * connection until its session changes, and decoding the session cookie (base64 and JSON of a few
+ * kB) costs more than the rest of an authenticated request. The connection's last header is kept
+ * with what its token proves (its claims) and compared whole with the next request's header (a
+ * string comparison; a Map keyed by a header of 2 kB hashed it on every request). Whether the
+ * session still holds is checked on every request (decision 100). `until`: when the session
+ * needs a refresh. Without a connection (an in-process `app.fetch`), the token map above serves.
  */
-const byCookieHeader = new Map<string, { claims: JWTPayload; until: number }>();
+interface ConnectionSession {
+  header: string;
+  connection: AuthConnection;
+  claims: JWTPayload;
+  until: number;
+}
+const byConnection = new WeakMap<object, ConnectionSession>();
 const storageKeys = new WeakMap<AuthConnection, string>();
 const jwksCache = new WeakMap<AuthConnection, { at: number; keys: Promise<KeySet | null> }>();
 
@@ -50,10 +58,9 @@ function storageKeyOf(connection: AuthConnection): string {
   return key;
 }
 
-/** Read from Node's request when served by @hono/node-server: no WHATWG Headers built for it. */
-function cookieHeaderOf(c: Context): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming ? incoming.headers.cookie : c.req.header('cookie');
+/** Node's request when served by @hono/node-server (its headers are read without building WHATWG Headers). */
+function incomingOf(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
 }
 
 function keySet(connection: AuthConnection): Promise<KeySet | null> {
@@ -111,21 +118,17 @@ function accessTokenFromCookies(header: string | undefined, key: string): { toke
  * its session still exists is `authenticate`'s check, on every request (decision 100).
  */
 export async function fastVerifiedClaims(c: Context, connection: AuthConnection): Promise<JWTPayload | 'none' | null> {
-  return verifiedClaims(cookieHeaderOf(c), connection);
-}
-
-async function verifiedClaims(cookieHeader: string | undefined, connection: AuthConnection): Promise<JWTPayload | 'none' | null> {
-  const seen = cookieHeader === undefined ? undefined : byCookieHeader.get(cookieHeader);
-  if (seen) {
+  const incoming = incomingOf(c);
+  const cookieHeader = incoming ? incoming.headers.cookie : c.req.header('cookie');
+  const socket = incoming?.socket;
+  const seen = socket ? byConnection.get(socket) : undefined;
+  if (seen !== undefined && seen.header === cookieHeader && seen.connection === connection) {
     if (Date.now() / 1000 < seen.until) return seen.claims;
-    byCookieHeader.delete(cookieHeader as string);
+    if (socket) byConnection.delete(socket);
   }
   const proven = await claimsOfCookies(cookieHeader, connection);
   if (proven === 'none' || proven === null) return proven;
-  if (cookieHeader !== undefined) {
-    if (byCookieHeader.size >= MAX_VERIFIED) byCookieHeader.delete(byCookieHeader.keys().next().value as string);
-    byCookieHeader.set(cookieHeader, proven);
-  }
+  if (socket && cookieHeader !== undefined) byConnection.set(socket, { header: cookieHeader, connection, ...proven });
   return proven.claims;
 }
 
