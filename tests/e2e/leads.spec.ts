@@ -53,6 +53,22 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   await expect(row.getByRole('cell', { name: 'Message de contact' })).toBeVisible();
   await expect(row.getByRole('cell', { name: 'Nouveau' })).toBeVisible();
   await screenshots(page, 'prospects');
+  // On a phone the rows are stacked, each cell naming its column: nothing scrolls sideways.
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const table = page.getByRole('table');
+  expect(await table.evaluate((el) => (el.parentElement as HTMLElement).scrollWidth <= (el.parentElement as HTMLElement).clientWidth)).toBe(
+    true,
+  );
+  expect(
+    await row
+      .locator('td')
+      .nth(3)
+      .evaluate((td) => getComputedStyle(td, '::before').content),
+  ).toBe('"Statut"');
+  const address = await row.getByText(email).boundingBox();
+  expect(address && address.x >= 0 && address.x + address.width <= 390).toBe(true);
+  if (size) await page.setViewportSize(size);
 
   // The follow-up dialog, by keyboard where it matters.
   await row.getByRole('button', { name: `Suivre Khadija Prospect (${email})` }).click();

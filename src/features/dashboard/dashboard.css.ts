@@ -1,5 +1,5 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
-import { media, vars } from '#src/styles/theme.css.ts';
+import { breakpoints, media, vars } from '#src/styles/theme.css.ts';
 
 export const title = style({ fontSize: vars.fontSize['2xl'], fontFamily: vars.font.body, fontWeight: vars.fontWeight.semibold });
 
@@ -96,6 +96,37 @@ globalStyle(`${table} th, ${table} td`, {
   verticalAlign: 'top',
 });
 globalStyle(`${table} th`, { fontWeight: vars.fontWeight.semibold, color: vars.color.textMuted, whiteSpace: 'nowrap' });
+/**
+ * A table whose rows become cards below `md` (the leads inbox: seven columns do not fit a phone).
+ * Each cell names its column from `data-label`; the header row is kept for screen readers only.
+ */
+export const stackedTable = style({});
+const belowMd = `screen and (max-width: ${breakpoints.md - 0.02}px)`;
+globalStyle(`${stackedTable} thead`, {
+  '@media': {
+    [belowMd]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  },
+});
+globalStyle(`${stackedTable} tr`, {
+  '@media': {
+    [belowMd]: { display: 'block', borderBottom: `1px solid ${vars.color.gray[200]}`, padding: `${vars.space[2]} 0` },
+  },
+});
+globalStyle(`${stackedTable} td`, {
+  '@media': {
+    [belowMd]: {
+      display: 'grid',
+      gridTemplateColumns: '7rem minmax(0, 1fr)',
+      gap: vars.space[2],
+      borderBottom: 0,
+      padding: `${vars.space[1]} ${vars.space[2]}`,
+      overflowWrap: 'anywhere',
+    },
+  },
+});
+globalStyle(`${stackedTable} td[data-label]::before`, {
+  '@media': { [belowMd]: { content: 'attr(data-label)', fontWeight: vars.fontWeight.semibold, color: vars.color.textMuted } },
+});
 export const pager = style({ display: 'flex', alignItems: 'center', gap: vars.space[3], flexWrap: 'wrap' });
 export const badge = styleVariants({
   neutral: {

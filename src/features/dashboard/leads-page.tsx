@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
 import { NOTE_MAX_LENGTH, UNASSIGNED } from '#machines/leads/leads.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -33,6 +33,17 @@ type Staff = LeadList['staff'][number];
  * where staff change the status, the assignee and the follow-up date, add a note and read the
  * history. A converted pre-registration links to the member's page.
  */
+const LEAD_COLUMNS = ['Reçu le', 'Type', 'Nom et e-mail', 'Statut', 'En charge', 'Relance', 'Suivi'] as const;
+
+/** A cell that names its column on a phone, where the rows are stacked (`stackedTable`). */
+function LeadCell({ column, children }: { column: (typeof LEAD_COLUMNS)[number]; children: ReactNode }) {
+  return (
+    <td data-label={column}>
+      <div>{children}</div>
+    </td>
+  );
+}
+
 export function LeadsPage() {
   const ids = { q: useId(), status: useId(), assignee: useId(), kind: useId() };
   const [text, setText] = useState('');
@@ -104,25 +115,23 @@ export function LeadsPage() {
         {data && data.items.length === 0 ? <p role="status">Aucun prospect ne correspond à ces critères.</p> : null}
         {data && data.items.length > 0 ? (
           <div className={styles.tableWrap}>
-            <table className={styles.table}>
+            <table className={`${styles.table} ${styles.stackedTable}`}>
               <caption className={styles.caption}>{data.total} prospect(s)</caption>
               <thead>
                 <tr>
-                  <th scope="col">Reçu le</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Nom et e-mail</th>
-                  <th scope="col">Statut</th>
-                  <th scope="col">En charge</th>
-                  <th scope="col">Relance</th>
-                  <th scope="col">Suivi</th>
+                  {LEAD_COLUMNS.map((column) => (
+                    <th key={column} scope="col">
+                      {column}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
                 {data.items.map((lead) => (
                   <tr key={lead.id}>
-                    <td>{formatDateTime(lead.createdAt)}</td>
-                    <td>{kindLabel(lead.kind)}</td>
-                    <td>
+                    <LeadCell column="Reçu le">{formatDateTime(lead.createdAt)}</LeadCell>
+                    <LeadCell column="Type">{kindLabel(lead.kind)}</LeadCell>
+                    <LeadCell column="Nom et e-mail">
                       {lead.name ? (
                         <>
                           {lead.name}
@@ -138,12 +147,12 @@ export function LeadsPage() {
                           </Link>
                         </>
                       ) : null}
-                    </td>
-                    <td>
+                    </LeadCell>
+                    <LeadCell column="Statut">
                       <span className={styles.badge.neutral}>{statusLabel(lead.status)}</span>
-                    </td>
-                    <td>{lead.assignee?.name ?? '—'}</td>
-                    <td>
+                    </LeadCell>
+                    <LeadCell column="En charge">{lead.assignee?.name ?? '—'}</LeadCell>
+                    <LeadCell column="Relance">
                       {formatFollowUp(lead.followUpOn)}
                       {lead.followUpOn &&
                       followUpDue(lead.followUpOn, now) &&
@@ -151,11 +160,11 @@ export function LeadsPage() {
                       lead.status !== 'sans_suite' ? (
                         <span className={styles.badge.danger}> à relancer</span>
                       ) : null}
-                    </td>
-                    <td>
+                    </LeadCell>
+                    <LeadCell column="Suivi">
                       <LeadDialog lead={lead} staff={data.staff} onChanged={load} />
                       {lead.notes.length > 0 ? <span className={styles.muted}> {lead.notes.length} note(s)</span> : null}
-                    </td>
+                    </LeadCell>
                   </tr>
                 ))}
               </tbody>
