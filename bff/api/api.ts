@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import { accountRoutes } from '#bff/api/account-routes.ts';
 import { agendaRoutes } from '#bff/api/agenda-routes.ts';
 import { authRoutes } from '#bff/api/auth-routes.ts';
@@ -31,7 +31,7 @@ import { log } from '#bff/logger.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { refuseMalformedText } from '#bff/http/validate.ts';
 
-const limitBody = bodyLimit({
+const limitBody = declaredBodyLimit({
   maxSize: 256 * 1024,
   onError: () => {
     throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Requête trop volumineuse');

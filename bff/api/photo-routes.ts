@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
@@ -37,7 +37,7 @@ import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 export const PHOTO_UPLOAD_PATH = '/api/v1/user/photos';
 
 /** The body limit of the upload: the photo's 8 MB, refused early from `Content-Length` when it says so. */
-export const limitPhotoBody = bodyLimit({
+export const limitPhotoBody = declaredBodyLimit({
   maxSize: MAX_PHOTO_BYTES,
   onError: () => {
     throw photoTooLarge();

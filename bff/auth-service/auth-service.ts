@@ -1,5 +1,5 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import type { JWK } from 'jose';
 import type { Clock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
@@ -105,7 +105,7 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
   app.onError((error, c) => renderAuthError(error, c));
   // Refused while it streams, by its Content-Length or by the bytes counted: never read whole.
   app.use(
-    bodyLimit({
+    declaredBodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
         throw new AuthApiError(413, 'request_entity_too_large', 'Request body too large');
