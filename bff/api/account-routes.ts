@@ -176,7 +176,8 @@ export function accountRoutes(deps: ApiDeps) {
       const email = (user.email ?? '').toLowerCase();
       await db
         .update(members)
-        .set({ email, updatedAt: deps.clock.now() })
+        // A change of the row like any other: its version moves (an event deciding on the old row retries).
+        .set({ email, version: sql`${members.version} + 1`, updatedAt: deps.clock.now() })
         .where(eq(members.id, user.id))
         .catch((error: unknown) => {
           log.error('members.email non mis à jour', { memberId: user.id, err: error });

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -54,9 +54,6 @@ export interface AppliedUpdate {
   /** The id of the transaction that stored the event (the member's change notification carries it, migration 0028). */
   transaction: string;
 }
-
-/** Every column of `members`, for a RETURNING that also names the privacy columns. */
-const MEMBER_COLUMNS = getTableColumns(members);
 
 /** Another event (or writer) changed the member since this attempt read it: the attempt is rolled back and taken again. */
 const WRITTEN_FIRST = new Error('member written first by another transaction');
@@ -234,13 +231,13 @@ export async function applyOnboardingUpdate(
             })
             .returning({ id: onboardingEvents.id }),
         );
+        const columns = { onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) };
         const [updated] = await tx
           .with(event)
           .update(members)
-          .set({ onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) })
+          .set(columns)
           .where(and(eq(members.id, memberId), eq(members.version, row.version)))
           .returning({
-            ...MEMBER_COLUMNS,
             pausedAt: memberPrivacy.matchmakingPausedAt,
             erasedAt: memberPrivacy.erasedAt,
             eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
@@ -250,7 +247,13 @@ export async function applyOnboardingUpdate(
             throw isEventVersionTaken(error) ? WRITTEN_FIRST : error;
           });
         if (!updated) throw WRITTEN_FIRST;
-        const { pausedAt, erasedAt, eventId, transaction, ...next } = updated;
+        const { pausedAt, erasedAt, eventId, transaction } = updated;
+        // The row as stored: the one read, with what this UPDATE set. Every writer of a member row
+        // bumps its version, so the version check above means nobody changed it in between, and
+        // no trigger rewrites a member row before it is stored (migrations: AFTER triggers only).
+        // Its privacy columns come back from the UPDATE: they are written without the version.
+        // `apply-update-row.test.ts` compares this row with a fresh read after each kind of event.
+        const next: MemberRow = { ...row, ...columns };
         // Consents given at this step and the signed contract copy (decision 070), same transaction.
         const privacy = await onboardingPrivacyHook(tx, { update, row: next, now: options.now, agency: options.agency });
         // A right exercised: the refund owed and the confirmation mail (decision 118), same transaction.

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberPrivacy } from '#bff/db/privacy-schema.ts';
+import { members } from '#bff/db/schema.ts';
 import { matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { enqueueMailOnce, mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
@@ -35,6 +38,42 @@ async function derivedAfresh(id: string) {
 }
 
 describe('the onboarding event path', () => {
+  it('leaves the row as stored: the row it gives the cache and its hooks equals a fresh read, after each kind of event', async () => {
+    const m = await signUpMember(product);
+    const start = Date.now();
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, start);
+    const staff = { id: null, role: 'staff' as const };
+    const member = { id: m.id, role: 'member' as const };
+    const afterMeeting = new Date(start + 3 * 24 * 60 * 60 * 1000);
+    const steps: [keyof typeof samples, typeof staff | typeof member, Date][] = [
+      ['profil', member, new Date(start)],
+      ['questionnaire', member, new Date(start)],
+      ['form_per_inf', member, new Date(start)],
+      ['sel_plan', member, new Date(start)],
+      ['pre_contract_ok', member, new Date(start)],
+      ['onb_meet', member, new Date(start)],
+      ['onb_meet_resa', staff, new Date(start)],
+      ['onb_meet_ok', staff, afterMeeting],
+      ['contractForm', member, afterMeeting],
+    ];
+    for (const [context, actor, now] of steps) {
+      const applied = await applyOnboardingUpdate(product.database.db, samples[context], {
+        actor,
+        callerMemberId: actor.role === 'member' ? m.id : null,
+        now,
+        verifyPayment: async () => 'non',
+        mail: { siteUrl: 'https://agence.example', agency: DEMO_AGENCY_IDENTITY },
+      });
+      const [stored] = await product.database.db.select().from(members).where(eq(members.id, m.id));
+      expect(applied.row, context).toEqual(stored);
+      const [privacy] = await product.database.db.select().from(memberPrivacy).where(eq(memberPrivacy.id, m.id));
+      expect(applied.matchmakingPausedAt, context).toEqual(privacy?.matchmakingPausedAt);
+    }
+    const [last] = await product.database.db.select().from(members).where(eq(members.id, m.id));
+    expect(last?.contract).not.toBeNull();
+    expect(last?.profile).not.toBeNull();
+  });
+
   it('stores the match profile derived from the row the event wrote, and writes it again only when it changes', async () => {
     const m = await signUpMember(product);
     const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
