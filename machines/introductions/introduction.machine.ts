@@ -96,6 +96,9 @@ export const introductionGuards = {
 
 const at = (context: IntroductionContext, event: IntroductionEvent) => toIsoInstant(clockOf(context, event));
 
+/** The input of an actor made without one (see `context` below). */
+const NO_INPUT: IntroductionInput = { id: '', members: { a: '', b: '' }, proposedAt: 0, summaryConsentAt: { a: '', b: '' } };
+
 export const introductionMachine = setup({
   types: {
     context: {} as IntroductionContext,
@@ -167,7 +170,10 @@ export const introductionMachine = setup({
   },
 }).createMachine({
   id: 'introduction',
-  context: ({ input }) => initialContext(input),
+  // xstate's pure `transition()` (the server's decisions, restore.ts) runs on an inert actor made
+  // without input, whose own start is never used: it starts from an empty introduction rather
+  // than throwing (an error and its stack on every decision).
+  context: ({ input }) => initialContext(input ?? NO_INPUT),
   initial: 'proposee',
   states: {
     // Proposed: both summaries shown; each side accepts or declines within 7 days.

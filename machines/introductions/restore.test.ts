@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { introductionMachine } from '#machines/introductions/introduction.machine.ts';
 import { DAY_MS, ev, HOUR_MS, memberOf, proposed, T0, walks } from '#machines/introductions/fixtures.ts';
 import {
   decideEvent,
@@ -97,5 +99,13 @@ describe('decideEvent (what the BFF asks for one event)', () => {
     const row = storedOf(walks.oneAccepted(), 1);
     expect(decideEvent(row, ev.accept('b', T0 + DAY_MS, memberOf('a')))).toEqual({ allowed: false, state: 'proposee.acceptee-par-un' });
     expect(decideEvent(row, ev.expire(T0 + DAY_MS))).toEqual({ allowed: false, state: 'proposee.acceptee-par-un' });
+  });
+});
+
+describe('the inert actor of a decision', () => {
+  it('starts without input instead of failing: xstate’s transition() makes one on every decision', () => {
+    const actor = createActor(introductionMachine);
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().error).toBeUndefined();
   });
 });

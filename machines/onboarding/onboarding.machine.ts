@@ -9,7 +9,7 @@ import {
   withdrawalWaitOver,
 } from '#machines/onboarding/periods.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
-import { type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
+import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
 /**
@@ -108,7 +108,10 @@ export const onboardingMachine = setup({
   },
 }).createMachine({
   id: 'onboarding',
-  context: ({ input }) => ({ ...input.record, now: input.now }),
+  // xstate's pure `transition()` (the server's decisions, restore.ts) runs on an inert actor made
+  // without input, whose own start is never used: it starts from an empty record rather than
+  // throwing (an error and its stack on every decision).
+  context: ({ input }) => (input ? { ...input.record, now: input.now } : { ...emptyRecord('', '', 'femme'), now: 0 }),
   initial: 'profil',
   on: {
     TICK: { actions: 'advanceClock' },

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { paymentLinkUrl } from '#machines/onboarding/payment-links.ts';
@@ -248,5 +250,13 @@ describe('payment links', () => {
   it('refuses a member id Stripe would silently drop, and a malformed promo code', () => {
     expect(() => paymentLinkUrl('https://buy.stripe.com/x', { memberId: 'id with spaces', email: 'a@example.fr' })).toThrow();
     expect(() => paymentLinkUrl('https://buy.stripe.com/x', { memberId: 'm1', email: 'a@example.fr', promoCode: 'A-1' })).toThrow();
+  });
+});
+
+describe('the inert actor of a decision', () => {
+  it('starts without input instead of failing: xstate’s transition() makes one on every decision', () => {
+    const actor = createActor(onboardingMachine);
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().error).toBeUndefined();
   });
 });
