@@ -187,6 +187,18 @@ export function deferredStylesheets(html: string): string {
   });
 }
 
+/**
+ * A signed-in page's shell fetches its `disabled` stylesheets with the page (`preload`), not once
+ * the SPA has started and switches them on: the SPA draws the page over the shell only once they
+ * are applied, and their requests would otherwise start after every script (one more round trip
+ * before the page's first real paint). They still do not block the shell's first paint.
+ */
+export function preloadedStylesheets(html: string): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)" disabled \/>/g, (tag, file: string) => {
+    return `<link rel="preload" as="style" crossorigin href="/${file}" />${tag}`;
+  });
+}
+
 export function inlineStylesheets(html: string, readCss: (file: string) => string): string {
   return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
     const css = readCss(file).trim().replaceAll('</style', '<\\/style');
@@ -350,10 +362,11 @@ export async function prerender(): Promise<PrerenderManifest> {
   // The session answer is asked for with the page, not once the code has arrived: src/lib/session.ts
   // makes the same request (same URL, mode and credentials), which takes this one.
   const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}\n    <link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />`;
-  // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load without holding
-  // the first paint back (`disabled`, switched on by the SPA as for the public pages), the scripts
-  // come after the content.
-  const shellHtml = async (head: string) => scriptsAfterContent(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP)));
+  // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load with the page
+  // (`preload`) without holding the first paint back (`disabled`, switched on by the SPA as for the
+  // public pages), the scripts come after the content.
+  const shellHtml = async (head: string) =>
+    scriptsAfterContent(preloadedStylesheets(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP))));
   write(join(clientDir, 'spa.html'), await shellHtml(spaHead));
   const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
   const spaRoutes = entry.routePaths().filter((path) => !prerenderedPatterns.includes(path));
