@@ -138,6 +138,26 @@ export default defineConfig({
               name: 'forms',
               test: /src[\\/](components[\\/]ui[\\/](field\.css|form-alert|text-field|checkbox-field|radio-group|use-form)|lib[\\/]form-data|features[\\/]public-site[\\/]api[\\/]public-forms)/,
             },
+            // What every signed-in page (member area, dashboard, sign-in pages) loads: the API client and its
+            // results, notifications, polling and the unread-messages badge, the document title. Its modules
+            // only: their imports stay in their own chunks.
+            {
+              name: 'app',
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/]hono[\\/]dist[\\/](client|utils)[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|poll|use-loaded|document-title)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
+            },
+            // The onboarding's shared code (its chart and XState, the record's rules, the steps' frame and
+            // fields): one chunk for the member area's pages instead of some twenty of 1–2 kB, each a
+            // request on the first load. Not the form rules (`forms.ts`, loaded when a form is used), nor
+            // the step ids, which every page's route tree imports, nor
+            // what the dashboard's home uses too (labels, plans, steps).
+            {
+              name: 'onboarding',
+              // Its modules only: their imports (valibot, the API client, the labels…) stay where the other
+              // areas (sign-in pages, dashboard, public forms) find them without loading this chunk.
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/](xstate|@xstate|use-isomorphic-layout-effect)[\\/]|machines[\\/]onboarding[\\/](onboarding\.machine|record-changes|restore|record)\.ts$|src[\\/]features[\\/](onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding-chart|onboarding\.css|form-rules))/,
+            },
           ],
         },
       },
