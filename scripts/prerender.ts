@@ -112,6 +112,19 @@ function guardEntries(pattern: string): string[] {
   return pattern === '/mon-compte' || pattern.startsWith('/mon-compte/') ? [...session, 'src/features/onboarding/step-guard.ts'] : session;
 }
 
+/**
+ * The API answers a signed-in page asks for as it opens, with its route's parameters: the server
+ * names them in a `Link: rel=preload` header of the page (`dataPreloadLink`, decision 135), so that
+ * they are fetched with the page's code. The page must ask for them exactly so (same URL, a plain
+ * GET with the session cookie) to take the preloaded answer.
+ */
+function dataEntries(pattern: string): string[] | undefined {
+  // src/features/dashboard/member-page.tsx: the member's file and its follow-up, drawn together.
+  if (pattern === '/dashboard/member/$memberId')
+    return ['/api/v1/dashboard/members/$memberId', '/api/v1/dashboard/members/$memberId/follow-up'];
+  return undefined;
+}
+
 /** CSS files and JS chunks a page's routes need (their chunks, everything they import, and `extra` manifest entries). */
 function assetsOf(routeIds: string[], manifest: ViteManifest, extra: string[] = []): { css: string[]; js: string[] } {
   const css = new Set<string>();
@@ -371,7 +384,7 @@ export async function prerender(): Promise<PrerenderManifest> {
   const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
   const spaRoutes = entry.routePaths().filter((path) => !prerenderedPatterns.includes(path));
   const routeFiles = listRouteFiles(join(root, 'src', 'routes'));
-  const spaShells: { pattern: string; file: string }[] = [];
+  const spaShells: { pattern: string; file: string; data?: string[] }[] = [];
   // Static patterns before those with parameters (`/dashboard/equipe` before `/dashboard/$x`).
   for (const pattern of [...spaRoutes].sort((a, b) => (a.match(/\$/g)?.length ?? 0) - (b.match(/\$/g)?.length ?? 0))) {
     const ids = routeFilesFor(pattern, routeFiles)
@@ -381,7 +394,8 @@ export async function prerender(): Promise<PrerenderManifest> {
     const file = `spa/${pattern.replace(/^\/+/, '').replace(/[^a-zA-Z0-9-]+/g, '_') || 'index'}.html`;
     const assets = assetsOf(ids, manifest, guardEntries(pattern));
     write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assets, template)}`));
-    spaShells.push({ pattern, file });
+    const data = dataEntries(pattern);
+    spaShells.push(data ? { pattern, file, data } : { pattern, file });
   }
 
   await writeOgImage();
