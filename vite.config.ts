@@ -146,17 +146,19 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: /node_modules[\\/]hono[\\/]dist[\\/](client|utils)[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|poll|use-loaded|document-title)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
             },
-            // The onboarding's shared code (its chart and XState, the record's rules, the steps' frame and
-            // fields): one chunk for the member area's pages instead of some twenty of 1–2 kB, each a
-            // request on the first load. Not the form rules (`forms.ts`, loaded when a form is used), nor
-            // the step ids, which every page's route tree imports, nor
-            // what the dashboard's home uses too (labels, plans, steps).
+            // The onboarding's chart, shared by the wizard and a member's file in the dashboard: XState, the
+            // chart, the record's changes; then the steps' frame and fields, the wizard's alone. One chunk
+            // each instead of some fifteen of 1–2 kB. Not the form rules (`forms.ts`, loaded when a form is
+            // used), nor what other pages use too (labels, plans, step ids…). Their own modules only.
             {
               name: 'onboarding',
-              // Its modules only: their imports (valibot, the API client, the labels…) stay where the other
-              // areas (sign-in pages, dashboard, public forms) find them without loading this chunk.
               includeDependenciesRecursively: false,
-              test: /node_modules[\\/](xstate|@xstate|use-isomorphic-layout-effect)[\\/]|machines[\\/]onboarding[\\/](onboarding\.machine|record-changes|restore|record)\.ts$|src[\\/]features[\\/](onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding-chart|onboarding\.css|form-rules))/,
+              test: /node_modules[\\/](xstate|@xstate|use-isomorphic-layout-effect)[\\/]|machines[\\/]onboarding[\\/](onboarding\.machine|record-changes|restore|record)\.ts$|src[\\/]features[\\/]onboarding[\\/]onboarding-chart/,
+            },
+            {
+              name: 'steps',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding\.css|form-rules)/,
             },
           ],
         },
