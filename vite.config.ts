@@ -138,6 +138,28 @@ export default defineConfig({
               name: 'forms',
               test: /src[\\/](components[\\/]ui[\\/](field\.css|form-alert|text-field|checkbox-field|radio-group|use-form)|lib[\\/]form-data|features[\\/]public-site[\\/]api[\\/]public-forms)/,
             },
+            // What every signed-in page (member area, dashboard, sign-in pages) loads: the API client and its
+            // results, notifications, polling and the unread-messages badge, the document title. Its modules
+            // only: their imports stay in their own chunks.
+            {
+              name: 'app',
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/]hono[\\/]dist[\\/](client|utils)[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|poll|use-loaded|document-title)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
+            },
+            // The onboarding's chart, shared by the wizard and a member's file in the dashboard: XState, the
+            // chart, the record's changes; then the steps' frame and fields, the wizard's alone. One chunk
+            // each instead of some fifteen of 1–2 kB. Not the form rules (`forms.ts`, loaded when a form is
+            // used), nor what other pages use too (labels, plans, step ids…). Their own modules only.
+            {
+              name: 'onboarding',
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/](xstate|@xstate|use-isomorphic-layout-effect)[\\/]|machines[\\/]onboarding[\\/](onboarding\.machine|record-changes|restore|record)\.ts$|src[\\/]features[\\/]onboarding[\\/]onboarding-chart/,
+            },
+            {
+              name: 'steps',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding\.css|form-rules)/,
+            },
           ],
         },
       },

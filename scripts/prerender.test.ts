@@ -3,7 +3,15 @@ import * as serverSide from '#bff/http/site-pages.ts';
 import { contentPlugin } from './vite-plugin-content.ts';
 import { headEntries, pageHeadTags, SITE_URL_PLACEHOLDER } from '#src/features/public-site/page-meta.ts';
 import { imageSrcSet, imageUrl } from '#src/features/public-site/responsive-image.tsx';
-import { criticalStylesheets, inlineStylesheets, PUBLIC_PATHS, pageBeasties, routeIdOfFile } from './prerender.ts';
+import {
+  criticalStylesheets,
+  deferredStylesheets,
+  inlineStylesheets,
+  PUBLIC_PATHS,
+  pageBeasties,
+  preloadedStylesheets,
+  routeIdOfFile,
+} from './prerender.ts';
 
 describe('prerender', () => {
   it('maps route chunks to route ids', () => {
@@ -49,6 +57,15 @@ describe('critical stylesheets (decision 093)', () => {
     expect(style).not.toContain('position:fixed');
     const withoutStyle = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '<style></style>');
     expect(withoutStyle(critical)).toBe(withoutStyle(inlined));
+  });
+});
+
+describe('signed-in shells (decisions 115, 135)', () => {
+  it('fetch their stylesheets with the page, still switched off until the SPA applies them', () => {
+    const html = deferredStylesheets('<link rel="stylesheet" crossorigin href="/assets/site-abc.css">');
+    expect(preloadedStylesheets(html)).toBe(
+      '<link rel="preload" as="style" crossorigin href="/assets/site-abc.css" /><link rel="stylesheet" crossorigin href="/assets/site-abc.css" disabled />',
+    );
   });
 });
 

@@ -112,6 +112,19 @@ function guardEntries(pattern: string): string[] {
   return pattern === '/mon-compte' || pattern.startsWith('/mon-compte/') ? [...session, 'src/features/onboarding/step-guard.ts'] : session;
 }
 
+/**
+ * The API answers a signed-in page asks for as it opens, with its route's parameters: the server
+ * names them in a `Link: rel=preload` header of the page (`dataPreloadLink`, decision 135), so that
+ * they are fetched with the page's code. The page must ask for them exactly so (same URL, a plain
+ * GET with the session cookie) to take the preloaded answer.
+ */
+function dataEntries(pattern: string): string[] | undefined {
+  // src/features/dashboard/member-page.tsx: the member's file and its follow-up, drawn together.
+  if (pattern === '/dashboard/member/$memberId')
+    return ['/api/v1/dashboard/members/$memberId', '/api/v1/dashboard/members/$memberId/follow-up'];
+  return undefined;
+}
+
 /** CSS files and JS chunks a page's routes need (their chunks, everything they import, and `extra` manifest entries). */
 function assetsOf(routeIds: string[], manifest: ViteManifest, extra: string[] = []): { css: string[]; js: string[] } {
   const css = new Set<string>();
@@ -184,6 +197,18 @@ export function scriptsAfterContent(html: string): string {
 export function deferredStylesheets(html: string): string {
   return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)"\s*\/?>/g, (_tag, file: string) => {
     return `<link rel="stylesheet" crossorigin href="/${file}" disabled />`;
+  });
+}
+
+/**
+ * A signed-in page's shell fetches its `disabled` stylesheets with the page (`preload`), not once
+ * the SPA has started and switches them on: the SPA draws the page over the shell only once they
+ * are applied, and their requests would otherwise start after every script (one more round trip
+ * before the page's first real paint). They still do not block the shell's first paint.
+ */
+export function preloadedStylesheets(html: string): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="\/(assets\/[^"]+\.css)" disabled \/>/g, (tag, file: string) => {
+    return `<link rel="preload" as="style" crossorigin href="/${file}" />${tag}`;
   });
 }
 
@@ -350,15 +375,16 @@ export async function prerender(): Promise<PrerenderManifest> {
   // The session answer is asked for with the page, not once the code has arrived: src/lib/session.ts
   // makes the same request (same URL, mode and credentials), which takes this one.
   const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}\n    <link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />`;
-  // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load without holding
-  // the first paint back (`disabled`, switched on by the SPA as for the public pages), the scripts
-  // come after the content.
-  const shellHtml = async (head: string) => scriptsAfterContent(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP)));
+  // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load with the page
+  // (`preload`) without holding the first paint back (`disabled`, switched on by the SPA as for the
+  // public pages), the scripts come after the content.
+  const shellHtml = async (head: string) =>
+    scriptsAfterContent(preloadedStylesheets(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP))));
   write(join(clientDir, 'spa.html'), await shellHtml(spaHead));
   const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
   const spaRoutes = entry.routePaths().filter((path) => !prerenderedPatterns.includes(path));
   const routeFiles = listRouteFiles(join(root, 'src', 'routes'));
-  const spaShells: { pattern: string; file: string }[] = [];
+  const spaShells: { pattern: string; file: string; data?: string[] }[] = [];
   // Static patterns before those with parameters (`/dashboard/equipe` before `/dashboard/$x`).
   for (const pattern of [...spaRoutes].sort((a, b) => (a.match(/\$/g)?.length ?? 0) - (b.match(/\$/g)?.length ?? 0))) {
     const ids = routeFilesFor(pattern, routeFiles)
@@ -368,7 +394,8 @@ export async function prerender(): Promise<PrerenderManifest> {
     const file = `spa/${pattern.replace(/^\/+/, '').replace(/[^a-zA-Z0-9-]+/g, '_') || 'index'}.html`;
     const assets = assetsOf(ids, manifest, guardEntries(pattern));
     write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assets, template)}`));
-    spaShells.push({ pattern, file });
+    const data = dataEntries(pattern);
+    spaShells.push(data ? { pattern, file, data } : { pattern, file });
   }
 
   await writeOgImage();

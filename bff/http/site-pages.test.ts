@@ -7,6 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   acceptedCodings,
   classifyPath,
+  dataPreloadLink,
   NOT_FOUND_PATH_PLACEHOLDER,
   type PrerenderManifest,
   routePatternToRegExp,
@@ -42,6 +43,18 @@ describe('route patterns', () => {
     ['/connexion', '/connexionx', false],
   ])('%s matches %s: %s', (pattern, path, expected) => {
     expect(routePatternToRegExp(pattern).test(path)).toBe(expected);
+  });
+
+  it('names the API answers a page asks for as it opens, with its parameters, in a Link header (decision 135)', () => {
+    const data = ['/api/v1/dashboard/members/$memberId', '/api/v1/dashboard/members/$memberId/follow-up'];
+    expect(dataPreloadLink('/dashboard/member/$memberId', data, '/dashboard/member/0b6c9f7e-2f6e-4a53')).toBe(
+      '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53>; rel=preload; as=fetch; crossorigin, ' +
+        '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53/follow-up>; rel=preload; as=fetch; crossorigin',
+    );
+    // Only a plain id goes into the header; a pattern without data has none.
+    expect(dataPreloadLink('/dashboard/member/$memberId', data, '/dashboard/member/a%3E%2C%20%3C')).toBeNull();
+    expect(dataPreloadLink('/dashboard/member/$memberId', data, '/dashboard/member/a;b')).toBeNull();
+    expect(dataPreloadLink('/mon-compte', undefined, '/mon-compte')).toBeNull();
   });
 
   it('classifies prerendered pages, client-rendered areas and unknown paths', () => {

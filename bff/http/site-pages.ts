@@ -45,7 +45,7 @@ export interface PrerenderManifest {
    * module preloads of that route's chunks, so that a signed-in page fetches its code at once
    * instead of after the router's first pass (decision 115). Static patterns first.
    */
-  spaShells?: { pattern: string; file: string }[];
+  spaShells?: { pattern: string; file: string; data?: string[] }[];
 }
 
 export interface SitePagesOptions {
@@ -68,6 +68,30 @@ export function routePatternToRegExp(pattern: string): RegExp {
     })
     .join('/');
   return new RegExp(`^${source === '' ? '/' : source}$`);
+}
+
+/**
+ * The API answers a signed-in page asks for as it opens (`data` of its shell, with the route's
+ * parameters: `/api/v1/dashboard/members/$memberId`), filled in from the path asked for, as one
+ * `Link` header: the browser fetches them with the page's code instead of once that code has run
+ * (decision 135), and the page's own request takes the answer. Null when the pattern has none, or
+ * when a parameter is not a plain id (nothing else is ever put into the header).
+ */
+export function dataPreloadLink(pattern: string, data: readonly string[] | undefined, path: string): string | null {
+  if (!data || data.length === 0) return null;
+  const names = pattern.split('/');
+  const values = path.split('/');
+  if (names.length !== values.length) return null;
+  const params = new Map<string, string>();
+  for (const [index, name] of names.entries()) {
+    if (!name.startsWith('$')) continue;
+    const value = values[index] ?? '';
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(value)) return null;
+    params.set(name, value);
+  }
+  const urls = data.map((url) => url.replace(/\$[A-Za-z]+/g, (name) => params.get(name) ?? name));
+  if (urls.some((url) => url.includes('$'))) return null;
+  return urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ');
 }
 
 /** Which answer a page path gets: a prerendered page, the SPA shell, or the 404 page. */
@@ -104,6 +128,8 @@ export interface SiteFiles {
   readonly spaHtml: string;
   /** The shell of the route rendering `path` (its chunks preloaded), else `spaHtml`. */
   spaHtmlFor(path: string): string;
+  /** The `Link` header naming the API answers the page at `path` asks for as it opens, if any. */
+  spaDataLinkFor(path: string): string | null;
   readonly notFoundHtml: string;
   /** The staff's pay-in-full setting the pages show now. */
   readonly payInFull: PayInFullSetting;
@@ -134,7 +160,7 @@ interface PageSet {
   pages: Map<string, string>;
   spaHtml: string;
   /** By `spaShells` order: the first matching pattern wins. */
-  shells: { pattern: RegExp; html: string }[];
+  shells: { pattern: RegExp; html: string; source: string; data?: string[] | undefined }[];
   notFoundHtml: string;
 }
 
@@ -147,8 +173,10 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
   if (manifest) {
     const files = new Map(manifest.pages.map((path) => [path, withSite(readFileSync(pageFile(clientDir, path), 'utf8'))]));
     const spa = withSite(readFileSync(join(clientDir, 'spa.html'), 'utf8'));
-    const shells = (manifest.spaShells ?? []).map(({ pattern, file }) => ({
+    const shells = (manifest.spaShells ?? []).map(({ pattern, file, data }) => ({
       pattern: routePatternToRegExp(pattern),
+      source: pattern,
+      data,
       html: withSite(readFileSync(join(clientDir, file), 'utf8')),
     }));
     const notFound = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
@@ -159,7 +187,7 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
       variants.set(setting, {
         pages: new Map([...files].map(([path, text]) => [path, filled(text)])),
         spaHtml: filled(spa),
-        shells: shells.map(({ pattern, html }) => ({ pattern, html: filled(html) })),
+        shells: shells.map((shell) => ({ ...shell, html: filled(shell.html) })),
         notFoundHtml: filled(notFound),
       });
     }
@@ -240,6 +268,10 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
     spaHtmlFor(path) {
       return current.shells.find((shell) => shell.pattern.test(path))?.html ?? current.spaHtml;
     },
+    spaDataLinkFor(path) {
+      const shell = current.shells.find((candidate) => candidate.pattern.test(path));
+      return shell ? dataPreloadLink(shell.source, shell.data, path) : null;
+    },
     get notFoundHtml() {
       return current.notFoundHtml;
     },
@@ -318,9 +350,9 @@ export function prerenderedPages(files: SiteFiles, securityHeaders: SecurityHead
 export function sitePages(source: SiteFiles | SitePagesOptions) {
   const files = 'htmlAnswer' in source ? source : loadSiteFiles(source);
   const { clientDir, manifest, generated } = files;
-  const html = (c: Context, text: string) => {
+  const html = (c: Context, text: string, link: string | null = null) => {
     const answer = files.htmlAnswer(text, c.req.header('accept-encoding'));
-    return c.body(answer.body, 200, answer.headers);
+    return c.body(answer.body, 200, link ? { ...answer.headers, Link: link } : answer.headers);
   };
 
   const notFound = (c: Context, path: string) => {
@@ -367,7 +399,8 @@ export function sitePages(source: SiteFiles | SitePagesOptions) {
         if (!manifest) return html(c, files.spaHtml);
         const kind = classifyPath(path, manifest);
         if (kind === 'not-found') return notFound(c, path);
-        return html(c, kind === 'page' ? (files.pages.get(path) as string) : files.spaHtmlFor(path));
+        if (kind === 'page') return html(c, files.pages.get(path) as string);
+        return html(c, files.spaHtmlFor(path), files.spaDataLinkFor(c.req.path));
       })
       // The build id the SPA polls must never come from a cache.
       .use('/version.json', async (c, next) => {

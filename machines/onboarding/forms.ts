@@ -7,7 +7,10 @@ import {
   regionLabels,
   soughtPracticeLabels,
 } from '#machines/onboarding/labels.ts';
+import { ageOn, calendarDate } from '#machines/onboarding/age.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
+
+export { ageOn };
 
 /**
  * Validation schemas of the onboarding forms, shared by the SPA forms (field-level
@@ -67,31 +70,6 @@ export const phoneSchema = v.pipe(
   v.check((value) => isValidPhoneNumber(value, 'FR'), 'Numéro de téléphone invalide'),
   v.transform((value) => parsePhoneNumber(value, 'FR').number),
 );
-
-/** Calendar date `YYYY-MM-DD` that exists (no 31 February). */
-function calendarDate(value: string): { y: number; m: number; d: number } | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return null;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const probe = new Date(Date.UTC(y, m - 1, d));
-  return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { y, m, d } : null;
-}
-
-const parisDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'Europe/Paris',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
-
-/** Age in whole years on the day `now` falls on in France. */
-export function ageOn(birthDate: string, now: number): number | null {
-  const birth = calendarDate(birthDate);
-  const today = calendarDate(parisDate.format(now));
-  if (!birth || !today) return null;
-  const beforeBirthday = today.m < birth.m || (today.m === birth.m && today.d < birth.d);
-  return today.y - birth.y - (beforeBirthday ? 1 : 0);
-}
 
 export function birthDateSchema(now: number) {
   return v.pipe(

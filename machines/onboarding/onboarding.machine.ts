@@ -10,7 +10,8 @@ import {
 } from '#machines/onboarding/periods.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
 import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
-import { applyUpdate, type UpdateEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import { applyUpdate, type UpdateEvent } from '#machines/onboarding/record-changes.ts';
+import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
 /**
  * The onboarding chart (decisions §4). Its context is the member's record plus the

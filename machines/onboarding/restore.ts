@@ -3,7 +3,8 @@ import { type OnboardingMachine, onboardingMachine } from '#machines/onboarding/
 import { subscriptionPaymentOpen, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
 import { type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
-import { toMachineEvent, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import { toMachineEvent } from '#machines/onboarding/record-changes.ts';
+import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
 /**
  * Restoring the chart from a member's record: the member resumes exactly where they

@@ -44,6 +44,13 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
         if (!entry.hadRecentInput) w.__shift += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
+  // The file and its follow-up are fetched with the page (Link header, decision 135): one request each.
+  const asked: string[] = [];
+  const counted = [`/api/v1/dashboard/members/${id}`, `/api/v1/dashboard/members/${id}/follow-up`];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (counted.includes(path)) asked.push(path);
+  });
   await page.goto(`/dashboard/member/${id}`);
   const card = page.getByRole('region', { name: 'Suivi interne' });
   await expect(card).toBeVisible();
@@ -51,6 +58,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await expect(page.getByRole('region', { name: 'Parcours' })).toBeVisible();
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
+  expect(asked.sort()).toEqual([...counted].sort());
 
   // Counsellor: oneself.
   await card.getByLabel('Conseiller ou conseillère du suivi').selectOption({ label: `Moi (${name})` });

@@ -165,12 +165,22 @@ test.describe('public pages', () => {
       for (const guard of ['session-settings', 'guards'])
         expect(html, path).toMatch(new RegExp(`rel="modulepreload"[^>]*href="/assets/${guard}-[\\w-]+\\.js"`));
       expect(/step-guard-/.test(html), path).toBe(path.startsWith('/mon-compte/'));
-      // No stylesheet holds the first paint back: each is switched on by the SPA.
+      // No stylesheet holds the first paint back: each is switched on by the SPA, and fetched with the page.
+      const stylesheets = html.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
       expect(
-        html.match(/<link rel="stylesheet"[^>]*>/g)?.every((tag) => tag.includes('disabled')),
+        stylesheets.every((tag) => tag.includes('disabled')),
         path,
       ).toBe(true);
+      for (const tag of stylesheets)
+        expect(html, path).toContain(`<link rel="preload" as="style" crossorigin href="${/href="([^"]+)"/.exec(tag)?.[1]}" />`);
     }
+    // A member's file names its two answers in a Link header, fetched with the page (decision 135).
+    const member = await request.get('/dashboard/member/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69');
+    expect(member.headers().link).toBe(
+      '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69>; rel=preload; as=fetch; crossorigin, ' +
+        '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69/follow-up>; rel=preload; as=fetch; crossorigin',
+    );
+    expect((await request.get('/mon-compte/inscription/profil')).headers().link).toBeUndefined();
   });
 
   test('every header and footer link leads to a page that answers 200', async ({ page, request }) => {

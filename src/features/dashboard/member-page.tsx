@@ -1,7 +1,7 @@
 import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
 import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
@@ -77,6 +77,10 @@ export function DashboardMemberPage() {
   }, [memberId]);
 
   const { data: detail, error, reload: load } = useLoaded(() => getMember(memberId), [memberId]);
+  // The file's top (name, follow-up) is drawn first; the sections below it follow in a background
+  // render that yields to the browser, instead of one long task before anything of the file shows.
+  // They come under what is already drawn: nothing moves.
+  const below = useDeferredValue(detail, null);
 
   if (!detail || !followUp) {
     return (
@@ -106,16 +110,20 @@ export function DashboardMemberPage() {
       <FormAlert tone="error">{error}</FormAlert>
 
       <MemberFollowUpSection memberId={member.id} initial={followUp} onChanged={load} />
-      <MemberSections detail={detail} now={Date.now()} onReload={load} />
-      <Suspense fallback={null}>
-        <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
-        <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
-        <MemberBilling memberId={member.id} />
-      </Suspense>
-      <ChangeRequestsSection memberId={member.id} onChanged={load} />
-      <Suspense fallback={null}>
-        <MemberAccessLog memberId={member.id} />
-      </Suspense>
+      {below ? (
+        <>
+          <MemberSections detail={below} now={Date.now()} onReload={load} />
+          <Suspense fallback={null}>
+            <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
+            <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
+            <MemberBilling memberId={member.id} />
+          </Suspense>
+          <ChangeRequestsSection memberId={member.id} onChanged={load} />
+          <Suspense fallback={null}>
+            <MemberAccessLog memberId={member.id} />
+          </Suspense>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { ageOn } from '#machines/onboarding/forms.ts';
+import { ageOn } from '#machines/onboarding/age.ts';
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { formatAmount, formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import {

@@ -1,7 +1,7 @@
 import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
-import { contractFormSchema } from '#machines/onboarding/forms.ts';
+import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
 import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -68,6 +68,7 @@ function useContract(): { contract: ContractAnswer | null; error: string | null 
  */
 function ContractForm({ details }: { details: ContractAnswer['details'] }) {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  useFormRulesOnFirstUse(formRef);
   const { update } = useOnboardingUpdate();
   const onSubmit = handleSubmit(async (data) => {
     const fullName = textOf(data, 'fullName');
@@ -80,6 +81,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
       signature: fullName,
       termsAccepted: data.get('termsAccepted') === 'true',
     };
+    const { contractFormSchema } = await loadFormRules();
     const parsed = v.safeParse(contractFormSchema, input);
     if (!parsed.success)
       return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)), formError: 'Certaines informations sont à corriger.' };

@@ -6,7 +6,8 @@ import type { onboardingMachine } from '#machines/onboarding/onboarding.machine.
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { type OnboardingSnapshot, restoreActor } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
-import { type UpdatePayload, toMachineEvent } from '#machines/onboarding/update-contexts.ts';
+import { toMachineEvent } from '#machines/onboarding/record-changes.ts';
+import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 

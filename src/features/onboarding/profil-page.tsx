@@ -1,6 +1,6 @@
 import { type RefObject, useEffect } from 'react';
 import * as v from 'valibot';
-import { personalInfoSchema } from '#machines/onboarding/forms.ts';
+import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
@@ -43,6 +43,7 @@ function usePrefill(formRef: RefObject<HTMLFormElement | null>) {
 /** Step 1: personal information, with the explicit consent to the processing of sensitive data. */
 export function ProfilPage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  useFormRulesOnFirstUse(formRef);
   const { update } = useOnboardingUpdate();
   const { user } = useSession();
   // Unsaved answers survive a reload (kept on this device for this member), removed once saved.
@@ -54,6 +55,7 @@ export function ProfilPage() {
       ...profileInputOf(data),
       sensitiveDataConsent: data.get('sensitiveDataConsent') === 'true',
     };
+    const { personalInfoSchema } = await loadFormRules();
     const parsed = v.safeParse(personalInfoSchema(Date.now()), input);
     if (!parsed.success) {
       return {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { questionnaireSchema } from '#machines/onboarding/forms.ts';
+import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
@@ -14,6 +14,7 @@ import { useSession } from '#src/lib/use-session.ts';
 /** Step 2: the matchmaking questionnaire (the contract's annex): the qualities sought. */
 export function QuestionnairePage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  useFormRulesOnFirstUse(formRef);
   const { update } = useOnboardingUpdate();
   const { user } = useSession();
   // Unsaved answers survive a reload (kept on this device for this member), removed once saved.
@@ -21,6 +22,7 @@ export function QuestionnairePage() {
 
   const onSubmit = handleSubmit(async (data) => {
     const input = questionnaireInputOf(data);
+    const { questionnaireSchema } = await loadFormRules();
     const parsed = v.safeParse(questionnaireSchema, input);
     if (!parsed.success) {
       return {
