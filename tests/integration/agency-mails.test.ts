@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
 import { members } from '#bff/db/schema.ts';
 import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
@@ -13,19 +12,17 @@ import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, payOnCheckout, sendUpdate, signUpMember } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { startWithStaff } from '#tests/support/staff.ts';
+import { type startTestProduct, TEST_SITE, testAgencySite } from '#tests/support/test-product.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
+let staff: Awaited<ReturnType<typeof startWithStaff>>['staff'];
 let site: AgencyMailSite;
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-  site = { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
+  ({ product, staff } = await startWithStaff(clock));
+  site = testAgencySite();
 });
 afterAll(() => product.stop());
 

@@ -2,8 +2,9 @@ import * as OTPAuth from 'otpauth';
 import { expect } from 'vitest';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
+import type { Clock } from '#bff/clock.ts';
 import type { Product } from '#bff/start.ts';
-import type { TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 
 let n = 0;
 
@@ -34,4 +35,12 @@ export async function signInStaff(product: Product & { agent(): TestAgent }) {
       return enrolled;
     },
   };
+}
+
+/** The product on `clock` and a staff account signed in past the TOTP step. */
+export async function startWithStaff(clock: Clock) {
+  const product = await startTestProduct({ clock });
+  const staff = await signInStaff(product);
+  await staff.passTotp();
+  return { product, staff };
 }
