@@ -42,3 +42,18 @@ export function TextField({ label, error, hint, required, name, ...rest }: TextF
     </div>
   );
 }
+
+/**
+ * The visitor's own e-mail address, required: the e-mail keyboard, the browser's autofill and no
+ * spell-check. `name` is « email » and `label` « Adresse e-mail » unless given.
+ */
+export function EmailField({
+  name = 'email',
+  label = 'Adresse e-mail',
+  ...rest
+}: Omit<TextFieldProps, 'name' | 'label' | 'type' | 'autoComplete' | 'inputMode' | 'spellCheck' | 'required'> & {
+  name?: string;
+  label?: string;
+}) {
+  return <TextField {...rest} name={name} type="email" label={label} autoComplete="email" inputMode="email" spellCheck={false} required />;
+}

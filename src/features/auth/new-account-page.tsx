@@ -4,7 +4,7 @@ import { CredentialsSchema, GenderSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { createAccount, readInvitation } from '#src/features/auth/api/create-account.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
@@ -125,17 +125,7 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
         ) : (
           <RadioGroup name="gender" legend="Vous êtes" options={GENDERS} required error={fieldErrors.gender} />
         )}
-        <TextField
-          name="email"
-          type="email"
-          label="Adresse e-mail"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          defaultValue={known?.email}
-          required
-          error={fieldErrors.email}
-        />
+        <EmailField defaultValue={known?.email} error={fieldErrors.email} />
         <TextField
           name="password"
           type="password"
