@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, NewPasswordFields, TextField } from '#src/components/ui/text-field.tsx';
 
 describe('EmailField', () => {
   it('is the required e-mail TextField the forms wrote out: e-mail keyboard, autofill, no spell-check', () => {
@@ -26,5 +26,35 @@ describe('EmailField', () => {
     expect(html).toContain('name="newEmail"');
     expect(html).toContain('Nouvelle adresse e-mail');
     expect(html).toContain('aria-required="true"');
+  });
+});
+
+describe('NewPasswordFields', () => {
+  it('is the password and confirmation pair the forms wrote out', () => {
+    expect(
+      renderToStaticMarkup(<NewPasswordFields label="Nouveau mot de passe" errors={{ passwordRepeat: 'Les mots de passe diffèrent.' }} />),
+    ).toBe(
+      renderToStaticMarkup(
+        <>
+          <TextField
+            name="password"
+            type="password"
+            label="Nouveau mot de passe"
+            hint="6 caractères minimum."
+            autoComplete="new-password"
+            required
+            error={undefined}
+          />
+          <TextField
+            name="passwordRepeat"
+            type="password"
+            label="Confirmation du mot de passe"
+            autoComplete="new-password"
+            required
+            error="Les mots de passe diffèrent."
+          />
+        </>,
+      ),
+    );
   });
 });
