@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { members } from '#bff/db/schema.ts';
 import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
@@ -12,19 +12,15 @@ import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, payOnCheckout, sendUpdate, signUpMember } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
-import { startWithStaff } from '#tests/support/staff.ts';
-import { type startTestProduct, TEST_SITE, testAgencySite } from '#tests/support/test-product.ts';
+import { TEST_SITE, testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof startWithStaff>>['staff'];
-let site: AgencyMailSite;
-beforeAll(async () => {
-  ({ product, staff } = await startWithStaff(clock));
-  site = testAgencySite();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+const site: AgencyMailSite = testAgencySite();
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'agence');
 

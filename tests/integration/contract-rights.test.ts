@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
@@ -9,21 +9,17 @@ import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, sendUpdate, signUpMember, type UpdateAnswer, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
-import { startWithStaff } from '#tests/support/staff.ts';
-import { type startTestProduct, testAgencySite } from '#tests/support/test-product.ts';
+import { testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 /** Decision 118 over HTTP, with the movable clock: renunciation, withdrawal and refund, the term's end. */
 
 const HOUR_MS = 60 * 60 * 1000;
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof startWithStaff>>['staff'];
-let site: AgencyMailSite;
-beforeAll(async () => {
-  ({ product, staff } = await startWithStaff(clock));
-  site = testAgencySite();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+const site: AgencyMailSite = testAgencySite();
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'droits');
 

@@ -9,7 +9,7 @@ import type { Product } from '#bff/start.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { emptyRecord, type Gender } from '#machines/onboarding/record.ts';
 import { startWithStaff } from '#tests/support/staff.ts';
-import { type startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { TEST_SITE, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
 /**
  * An active member for introduction tests (the same set-up as tests/integration/introductions.test.ts):
@@ -112,8 +112,6 @@ export async function acceptIntroduction(clock: { advance(ms: number): void }, m
   const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
   expect(response.status, await response.clone().text()).toBe(200);
 }
-
-type TestProduct = Awaited<ReturnType<typeof startTestProduct>>;
 
 /**
  * The product on `clock`, a staff agent signed in past the TOTP step, and one active member per

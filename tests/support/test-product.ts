@@ -44,6 +44,9 @@ export async function startTestProduct(
   };
 }
 
+/** A product started by `startTestProduct`. */
+export type TestProduct = Awaited<ReturnType<typeof startTestProduct>>;
+
 interface Fetchable {
   request(input: string, init?: RequestInit): Response | Promise<Response>;
 }
