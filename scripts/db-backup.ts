@@ -1,9 +1,8 @@
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, parseConfig } from '#bff/config.ts';
-import { openDatabase } from '#bff/db/database.ts';
 import { backupDatabase, encodeBackup } from './backup-core.ts';
+import { scriptConfig, openConfiguredDatabase } from './script-config.ts';
 
 /**
  * Backs up the database (PGlite in DATA_DIR, or DATABASE_URL) to one gzipped JSON file:
@@ -14,16 +13,10 @@ import { backupDatabase, encodeBackup } from './backup-core.ts';
  */
 const { values } = parseArgs({ options: { out: { type: 'string' }, 'keep-days': { type: 'string', default: '30' } } });
 const keepDays = Number.parseInt(values['keep-days'], 10);
-let config: ReturnType<typeof parseConfig>;
-try {
-  config = parseConfig({ ...process.env, DEMO_DATA: 'false' });
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = scriptConfig();
 const now = new Date();
 const out = resolve(values.out ?? join(config.dataDir, 'backups', `union-sincere-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`));
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+const database = await openConfiguredDatabase(config);
 try {
   const backup = await backupDatabase(database, now);
   mkdirSync(dirname(out), { recursive: true });

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { authMigrations } from '#bff/auth-service/migrations.ts';
-import { ConfigError, parseConfig } from '#bff/config.ts';
-import { openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { decodeBackup, restoreDatabase } from './backup-core.ts';
+import { scriptConfig, openConfiguredDatabase } from './script-config.ts';
 
 /**
  * Restores a backup made by `npm run db:backup` into the configured database:
@@ -19,14 +17,8 @@ if (!values.file) {
   console.error('db:restore — --file est requis.\nUsage : npm run db:restore -- --file sauvegarde.json.gz [--replace]');
   process.exit(1);
 }
-let config: ReturnType<typeof parseConfig>;
-try {
-  config = parseConfig({ ...process.env, DEMO_DATA: 'false' });
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+const config = scriptConfig();
+const database = await openConfiguredDatabase(config);
 try {
   const backup = decodeBackup(readFileSync(values.file));
   const withAuth = backup.migrations.some((m) => m.startsWith(`${authMigrations.name}/`));

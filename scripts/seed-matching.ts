@@ -1,10 +1,8 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
-import { ConfigError, parseConfig } from '#bff/config.ts';
-import { openDatabase } from '#bff/db/database.ts';
 import { migrate } from '#bff/db/migrate.ts';
 import { seedPopulation } from '#bff/matching/seed-population.ts';
+import { scriptConfig, openConfiguredDatabase } from './script-config.ts';
 
 /**
  * Seeds active members with their match profiles into the configured database (DATABASE_URL, or
@@ -20,14 +18,8 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
   console.error('seed-matching — --count et --seed doivent être des entiers (--count ≥ 1)');
   process.exit(1);
 }
-let config: ReturnType<typeof parseConfig>;
-try {
-  config = parseConfig({ ...process.env, DEMO_DATA: 'false' });
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
-const database = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
+const config = scriptConfig();
+const database = await openConfiguredDatabase(config);
 try {
   await migrate(database, migrationSetsOf(config));
   const started = performance.now();

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { adminClient } from '#bff/auth/supabase.ts';
-import { ConfigError, parseConfig } from '#bff/config.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
 import { EmailSchema, PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
+import { scriptConfig } from './script-config.ts';
 
 /**
  * Creates a staff account (staff are never created by sign-up):
@@ -27,13 +27,7 @@ if (!parsed.success) {
   console.error(`staff:create — ${parsed.issues[0].message}\nUsage : npm run staff:create -- --email … --name "…" [--password …]`);
   process.exit(1);
 }
-let config: ReturnType<typeof parseConfig>;
-try {
-  config = parseConfig({ ...process.env, DEMO_DATA: 'false' });
-} catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-}
+const config = scriptConfig();
 const password = parsed.output.password ?? randomBytes(18).toString('base64url');
 const product = await startProduct(config, { listen: false });
 try {

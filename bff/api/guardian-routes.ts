@@ -1,8 +1,7 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller } from '#bff/auth/guards.ts';
-import { ApiError } from '#bff/http/errors.ts';
+import { type Caller, requireMember } from '#bff/auth/guards.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { deleteGuardian, guardianOf, putGuardian } from '#bff/introductions/guardian.ts';
 import { memberProgress } from '#bff/introductions/progress.ts';
@@ -17,11 +16,7 @@ export function guardianRoutes(deps: ApiDeps) {
   const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
 
-  async function memberCaller(c: Context): Promise<Caller> {
-    const caller = await requireCaller(c, guardDeps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
-    return caller;
-  }
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
 
   return new Hono()
     .get('/user/guardian', async (c) => {

@@ -4,7 +4,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { type Caller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
@@ -110,11 +110,7 @@ export function introductionRoutes(deps: ApiDeps) {
   const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
 
   /** A signed-in member (staff have the dashboard routes). */
-  async function memberCaller(c: Context): Promise<Caller> {
-    const caller = await requireCaller(c, guardDeps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
-    return caller;
-  }
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
 
   return new Hono()
     .get('/user/introductions', async (c) => {

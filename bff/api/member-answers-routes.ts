@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { type Caller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
@@ -33,11 +33,7 @@ export function memberAnswersRoutes(deps: ApiDeps) {
   const db = deps.database.db;
   const staffOnly = staffOnlyFor(guardDeps);
 
-  async function memberCaller(c: Context): Promise<Caller> {
-    const caller = await requireCaller(c, guardDeps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
-    return caller;
-  }
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
 
   return (
     new Hono()

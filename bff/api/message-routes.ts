@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { type Caller, requireCaller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -117,9 +117,7 @@ export function messageRoutes(deps: ApiDeps) {
 
   /** A signed-in member before anything else runs (validation included); kept as `c.var.member`. */
   const memberOnly = createMiddleware<{ Variables: { member: Caller } }>(async (c, next) => {
-    const caller = await requireCaller(c, guardDeps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
-    c.set('member', caller);
+    c.set('member', await requireMember(c, guardDeps));
     await next();
   });
 

@@ -2,8 +2,8 @@ import { type Context, Hono } from 'hono';
 import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { ApiError, validationError } from '#bff/http/errors.ts';
+import { type Caller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { validationError } from '#bff/http/errors.ts';
 import type { Limit } from '#bff/http/rate-limit.ts';
 import { log } from '#bff/logger.ts';
 import {
@@ -77,11 +77,7 @@ export function photoRoutes(deps: ApiDeps) {
   const staffOnly = staffOnlyFor(guardDeps);
 
   /** A signed-in member (staff have no photos: they read members' from the dashboard route). */
-  async function memberCaller(c: Context): Promise<Caller> {
-    const caller = await requireCaller(c, guardDeps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
-    return caller;
-  }
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
 
   return (
     new Hono()

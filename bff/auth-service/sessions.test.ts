@@ -103,46 +103,39 @@ describe('sessions through supabase-js', () => {
     expect(await response.json()).toEqual({ error: 'invalid_request', error_description: 'refresh_token required' });
   });
 
-  it('logout local ends only the current session', async () => {
-    const email = uniqueEmail();
-    await h.client().auth.signUp({ email, password: 'motdepasse' });
-    const a = h.client();
-    const b = h.client();
-    await a.auth.signInWithPassword({ email, password: 'motdepasse' });
-    await b.auth.signInWithPassword({ email, password: 'motdepasse' });
-    const bToken = (await b.auth.getSession()).data.session?.access_token as string;
-    expect((await a.auth.signOut({ scope: 'local' })).error).toBeNull();
-    expect((await a.auth.getSession()).data.session).toBeNull();
-    expect((await h.client().auth.getUser(bToken)).error).toBeNull();
-  });
-
-  it('logout others keeps the current session and ends the rest', async () => {
-    const email = uniqueEmail();
-    await h.client().auth.signUp({ email, password: 'motdepasse' });
-    const a = h.client();
-    const b = h.client();
-    await a.auth.signInWithPassword({ email, password: 'motdepasse' });
-    await b.auth.signInWithPassword({ email, password: 'motdepasse' });
-    const bToken = (await b.auth.getSession()).data.session?.access_token as string;
-    expect((await a.auth.signOut({ scope: 'others' })).error).toBeNull();
-    expect((await a.auth.getUser()).error).toBeNull();
-    expect((await h.client().auth.getUser(bToken)).error).toBeInstanceOf(AuthSessionMissingError);
-  });
-
-  it('logout global ends every session of the user (and their refresh tokens)', async () => {
+  /** A new user signed in on two clients, `a` and `b` (`bSession`: b's session). */
+  async function signedInTwice() {
     const email = uniqueEmail();
     const signup = await h.client().auth.signUp({ email, password: 'motdepasse' });
     const a = h.client();
     const b = h.client();
     await a.auth.signInWithPassword({ email, password: 'motdepasse' });
     const bSession = (await b.auth.signInWithPassword({ email, password: 'motdepasse' })).data.session as Session;
+    return { userId: signup.data.user?.id as string, a, bSession };
+  }
+
+  it('logout local ends only the current session', async () => {
+    const { a, bSession } = await signedInTwice();
+    const bToken = bSession.access_token;
+    expect((await a.auth.signOut({ scope: 'local' })).error).toBeNull();
+    expect((await a.auth.getSession()).data.session).toBeNull();
+    expect((await h.client().auth.getUser(bToken)).error).toBeNull();
+  });
+
+  it('logout others keeps the current session and ends the rest', async () => {
+    const { a, bSession } = await signedInTwice();
+    const bToken = bSession.access_token;
+    expect((await a.auth.signOut({ scope: 'others' })).error).toBeNull();
+    expect((await a.auth.getUser()).error).toBeNull();
+    expect((await h.client().auth.getUser(bToken)).error).toBeInstanceOf(AuthSessionMissingError);
+  });
+
+  it('logout global ends every session of the user (and their refresh tokens)', async () => {
+    const { userId, a, bSession } = await signedInTwice();
     const aToken = (await a.auth.getSession()).data.session?.access_token as string;
     const response = await h.call('/logout?scope=global', { method: 'POST', key: aToken });
     expect(response.status).toBe(204);
-    const left = await h.database.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.userId, signup.data.user?.id as string));
+    const left = await h.database.db.select().from(sessions).where(eq(sessions.userId, userId));
     expect(left).toEqual([]);
     expect((await h.client().auth.getUser(bSession.access_token)).error).toBeInstanceOf(AuthSessionMissingError);
     expect((await refresh(bSession.refresh_token)).error).toMatchObject({ code: 'refresh_token_not_found' });

@@ -99,6 +99,13 @@ export async function requireCaller(c: Context, deps: GuardDeps): Promise<Caller
   return caller;
 }
 
+/** A signed-in member (staff have the dashboard routes); 401 when not signed in, 403 for staff. */
+export async function requireMember(c: Context, deps: GuardDeps): Promise<Caller> {
+  const caller = await requireCaller(c, deps);
+  if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Cet espace est réservé aux membres.');
+  return caller;
+}
+
 /** Staff at aal2 (password + TOTP); 401 when not signed in, 403 otherwise. */
 export async function requireStaff(c: Context, deps: GuardDeps): Promise<Caller> {
   const caller = await requireCaller(c, deps);

@@ -8,7 +8,8 @@ import { CALENDLY_SIGNATURE_HEADER, verifyCalendlySignature } from '#bff/booking
 import { type SyncResult, syncMemberBooking } from '#bff/booking/sync-booking.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members, webhookEvents } from '#bff/db/schema.ts';
+import { members } from '#bff/db/schema.ts';
+import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
 
@@ -77,12 +78,7 @@ export async function recordInviteeEvent(
   // Which meeting this is, decided once from the member's record now (decision 128).
   const kind = member ? bookingKindAtRecording(Date.parse(invitee.scheduled_event.start_time), bookingFactsOf(member.onboarding)) : null;
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(webhookEvents)
-      .values({ provider: 'calendly', id: `${name}:${invitee.uri}`, type: name, payload: envelope, receivedAt: now })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.id });
-    if (inserted.length === 0) {
+    if (!(await recordWebhookEventOnce(tx, { provider: 'calendly', id: `${name}:${invitee.uri}`, type: name, payload: envelope }, now))) {
       const [known] = await tx.select({ memberId: bookings.memberId }).from(bookings).where(eq(bookings.inviteeUri, invitee.uri)).limit(1);
       return { outcome: 'duplicate' as const, memberId: known?.memberId ?? memberId };
     }

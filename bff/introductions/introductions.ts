@@ -69,6 +69,7 @@ import {
 import { ageOn } from '#machines/onboarding/forms.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * The BFF's authority over introductions (issue 22), as `applyOnboardingUpdate` is over onboarding:
@@ -618,31 +619,19 @@ export function startIntroductionDeadlineJob(
   intervalMs = INTRODUCTION_DEADLINE_INTERVAL_MS,
   firstDelayMs = 15_000,
 ) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = running
-      .then(() => runIntroductionDeadlines(deps.db, deps.clock.now(), deps.site))
-      .then((report) => {
-        if (report.reminded + report.expired > 0) {
-          log.info('échéances des mises en relation', { ...report });
-          deps.onQueued?.();
-        }
-      })
-      .catch((error: unknown) => {
-        log.error('tâche des échéances des mises en relation interrompue', { err: error });
-      });
-  };
-  const first = setTimeout(pass, firstDelayMs);
-  const timer = setInterval(pass, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    task: async () => {
+      const report = await runIntroductionDeadlines(deps.db, deps.clock.now(), deps.site);
+      if (report.reminded + report.expired > 0) {
+        log.info('échéances des mises en relation', { ...report });
+        deps.onQueued?.();
+      }
     },
-  };
+    failure: 'tâche des échéances des mises en relation interrompue',
+    firstDelayMs,
+    intervalMs,
+    serial: true,
+  });
 }
 
 // ---------------------------------------------------------------------------

@@ -117,10 +117,47 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     .limit(1);
   if (member?.role !== 'member') return null;
 
-  const { number, rank } = await allocateInvoiceNumber(tx, invoiceYear(now));
-  const customerName = customerNameOf(member);
   const { lines, subtotalCents, discountCents } = invoiceLines(session.offerId, session.amountTotal);
-  const paymentMethod = paymentMethodOf(session.amountTotal, session.livemode);
+  return issueInvoice(tx, config, {
+    member,
+    reference: session.id,
+    offerId: session.offerId,
+    lines,
+    subtotalCents,
+    discountCents,
+    totalCents: session.amountTotal,
+    currency: session.currency ?? 'eur',
+    livemode: session.livemode,
+    now,
+  });
+}
+
+/**
+ * Numbers, renders, stores and mails one invoice in `tx` (decision 110's sequence): a checkout
+ * session's or a paid instalment's. `reference` is the payment's reference (the checkout session
+ * id, or the Stripe invoice id `in_…` of an instalment). Returns the invoice's number.
+ */
+export async function issueInvoice(
+  tx: Transaction,
+  config: Config,
+  input: {
+    member: { id: string; email: string; contract: unknown; profile: unknown };
+    reference: string;
+    offerId: string;
+    lines: InvoiceLine[];
+    subtotalCents: number;
+    discountCents: number;
+    totalCents: number;
+    currency: string;
+    livemode: boolean;
+    now: Date;
+  },
+): Promise<string> {
+  const { member, lines, now } = input;
+  const year = invoiceYear(now);
+  const { number, rank } = await allocateInvoiceNumber(tx, year);
+  const customerName = customerNameOf(member);
+  const paymentMethod = paymentMethodOf(input.totalCents, input.livemode);
   // pdf-lib is loaded at the first invoice, not at start (decision 080).
   const { renderInvoicePdf } = await import('#bff/invoices/invoice-pdf.ts');
   const pdf = await renderInvoicePdf({
@@ -129,23 +166,23 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     customerName,
     customerEmail: member.email,
     lines,
-    totalCents: session.amountTotal,
+    totalCents: input.totalCents,
     paymentMethod,
     paidAt: now,
   });
   await tx.insert(invoices).values({
     number,
-    year: invoiceYear(now),
+    year,
     rank,
     memberId: member.id,
-    checkoutSessionId: session.id,
-    offerId: session.offerId,
+    checkoutSessionId: input.reference,
+    offerId: input.offerId,
     customerName,
     lines,
-    subtotalCents,
-    discountCents,
-    totalCents: session.amountTotal,
-    currency: session.currency ?? 'eur',
+    subtotalCents: input.subtotalCents,
+    discountCents: input.discountCents,
+    totalCents: input.totalCents,
+    currency: input.currency,
     paymentMethod,
     paidAt: now,
     pdf,
@@ -157,14 +194,14 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
       { siteUrl: config.publicSiteUrl, agency: config.agency },
       { to: member.email, firstName: firstNameOf(member.profile) },
       {
-        amountCents: session.amountTotal,
+        amountCents: input.totalCents,
         what: lines[0]?.label ?? 'paiement',
         invoiceNumber: number,
         invoicePdf: pdf,
         invoiceFileName: invoiceFileName(number),
       },
     ),
-    `agency-payment-received:${member.id}:${session.id}`,
+    `agency-payment-received:${member.id}:${input.reference}`,
   );
   return number;
 }

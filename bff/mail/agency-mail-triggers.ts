@@ -24,6 +24,7 @@ import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import * as v from 'valibot';
+import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * When the agency's own mails are queued (decision 111). Event-driven ones are queued by
@@ -196,25 +197,13 @@ export function startAgencyMailJob(
   intervalMs = AGENCY_MAIL_INTERVAL_MS,
   firstDelayMs = 10_000,
 ) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = runAgencyMailJob(deps)
-      .then((report) => {
-        if (report.queued > 0) deps.onQueued?.();
-      })
-      .catch((error: unknown) => {
-        log.error('tâche des courriels de l’agence interrompue', { err: error });
-      });
-  };
-  const first = setTimeout(pass, firstDelayMs);
-  const timer = setInterval(pass, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    task: async () => {
+      const report = await runAgencyMailJob(deps);
+      if (report.queued > 0) deps.onQueued?.();
     },
-  };
+    failure: 'tâche des courriels de l’agence interrompue',
+    firstDelayMs,
+    intervalMs,
+  });
 }

@@ -3,6 +3,7 @@ import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { log } from '#bff/logger.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * Match profiles are written with each onboarding event (apply-update.ts, in its transaction).
@@ -33,24 +34,14 @@ export async function refreshWaitingMatchProfiles(db: Db, now: Date): Promise<nu
 export const MATCH_PROFILE_REFRESH_INTERVAL_MS = 15 * 60_000;
 
 export function startMatchProfileRefreshJob(deps: { db: Db; clock: Clock }, intervalMs = MATCH_PROFILE_REFRESH_INTERVAL_MS) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = running
-      .then(() => refreshWaitingMatchProfiles(deps.db, deps.clock.now()))
-      .then((count) => {
-        if (count > 0) log.info('profils de mise en relation disponibles', { count });
-      })
-      .catch((error: unknown) => log.error('rafraîchissement des profils de mise en relation interrompu', { err: error }));
-  };
-  const first = setTimeout(pass, 20_000);
-  const timer = setInterval(pass, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  return startPeriodicJob({
+    task: async () => {
+      const count = await refreshWaitingMatchProfiles(deps.db, deps.clock.now());
+      if (count > 0) log.info('profils de mise en relation disponibles', { count });
     },
-  };
+    failure: 'rafraîchissement des profils de mise en relation interrompu',
+    firstDelayMs: 20_000,
+    intervalMs,
+    serial: true,
+  });
 }

@@ -1,25 +1,23 @@
 import { and, asc, count, desc, eq, isNotNull } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
-import type { Db, Transaction } from '#bff/db/database.ts';
+import type { Db } from '#bff/db/database.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
-import { invoices } from '#bff/db/invoices-schema.ts';
-import { checkoutSessions, members, webhookEvents } from '#bff/db/schema.ts';
-import { allocateInvoiceNumber, customerNameOf, invoiceFileName, invoiceYear, paymentMethodOf } from '#bff/invoices/invoices.ts';
+import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
+import { issueInvoice } from '#bff/invoices/invoices.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
-import { paymentReceivedMail } from '#bff/mail/agency-mails.ts';
 import { instalmentFailedMail } from '#bff/mail/instalment-mails.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { offerLabel } from '#bff/payments/offers.ts';
-import { stripeLibrary } from '#bff/payments/stripe-library.ts';
+import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentOutsideContract, instalmentSchedule, type Schedule } from '#machines/onboarding/instalments.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
-import { isPlanId, type PlanId, planById } from '#machines/onboarding/plans.ts';
+import { isPlanId, planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
 /**
@@ -109,12 +107,8 @@ export async function recordInstalmentEvent(
   now: Date,
 ): Promise<InstalmentRecorded> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(webhookEvents)
-      .values({ provider: 'stripe', id: event.id, type: event.type, payload: event, receivedAt: now })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.id });
-    if (inserted.length === 0) return { outcome: 'duplicate' };
+    if (!(await recordWebhookEventOnce(tx, { provider: 'stripe', id: event.id, type: event.type, payload: event }, now)))
+      return { outcome: 'duplicate' };
     if (invoice.livemode !== (config.stripeMode === 'live')) return { outcome: 'ignored' };
     const subscriptionId = subscriptionOfInvoice(invoice);
     // Instalment 1 is the checkout session (with its own invoice): its subscription invoice adds nothing.
@@ -210,12 +204,15 @@ export async function recordInstalmentEvent(
       );
       return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber: null };
     }
-    const invoiceNumber = await invoiceInstalment(tx, config, {
+    // The numbered invoice of a paid instalment; its payment reference is the Stripe invoice id (`in_…`).
+    const invoiceNumber = await issueInvoice(tx, config, {
       member,
       reference: invoice.id,
       offerId: plan.id,
-      label: `${offerLabel(plan.id)} — mensualité ${number} sur ${plan.installments}`,
-      amountCents,
+      lines: [{ label: `${offerLabel(plan.id)} — mensualité ${number} sur ${plan.installments}`, amountCents }],
+      subtotalCents: amountCents,
+      discountCents: 0,
+      totalCents: amountCents,
       currency: invoice.currency ?? 'eur',
       livemode: invoice.livemode,
       now,
@@ -223,77 +220,6 @@ export async function recordInstalmentEvent(
     await tx.update(instalments).set({ invoiceNumber }).where(eq(instalments.id, rowId));
     return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber };
   });
-}
-
-/**
- * The numbered invoice of a paid instalment (decision 110's sequence, in this transaction) and
- * its payment-received mail. The invoice's payment reference is the Stripe invoice id (`in_…`).
- */
-async function invoiceInstalment(
-  tx: Transaction,
-  config: Config,
-  input: {
-    member: { id: string; email: string; contract: unknown; profile: unknown };
-    reference: string;
-    offerId: PlanId;
-    label: string;
-    amountCents: number;
-    currency: string;
-    livemode: boolean;
-    now: Date;
-  },
-): Promise<string> {
-  const { member, now } = input;
-  const year = invoiceYear(now);
-  const { number, rank } = await allocateInvoiceNumber(tx, year);
-  const customerName = customerNameOf(member);
-  const lines = [{ label: input.label, amountCents: input.amountCents }];
-  const paymentMethod = paymentMethodOf(input.amountCents, input.livemode);
-  const { renderInvoicePdf } = await import('#bff/invoices/invoice-pdf.ts');
-  const pdf = await renderInvoicePdf({
-    number,
-    agency: config.agency,
-    customerName,
-    customerEmail: member.email,
-    lines,
-    totalCents: input.amountCents,
-    paymentMethod,
-    paidAt: now,
-  });
-  await tx.insert(invoices).values({
-    number,
-    year,
-    rank,
-    memberId: member.id,
-    checkoutSessionId: input.reference,
-    offerId: input.offerId,
-    customerName,
-    lines,
-    subtotalCents: input.amountCents,
-    discountCents: 0,
-    totalCents: input.amountCents,
-    currency: input.currency,
-    paymentMethod,
-    paidAt: now,
-    pdf,
-    createdAt: now,
-  });
-  await enqueueMailOnce(
-    tx,
-    paymentReceivedMail(
-      { siteUrl: config.publicSiteUrl, agency: config.agency },
-      { to: member.email, firstName: firstNameOf(member.profile) },
-      {
-        amountCents: input.amountCents,
-        what: input.label,
-        invoiceNumber: number,
-        invoicePdf: pdf,
-        invoiceFileName: invoiceFileName(number),
-      },
-    ),
-    `agency-payment-received:${member.id}:${input.reference}`,
-  );
-  return number;
 }
 
 // ---------------------------------------------------------------------------
@@ -379,17 +305,7 @@ export function addMonthsUtcSeconds(seconds: number, months: number): number {
 }
 
 export function stripeSubscriptionGateway(secretKey: string, options: { fetch?: typeof fetch } = {}): SubscriptionGateway {
-  let client: Promise<Stripe> | undefined;
-  const stripe = () => {
-    client ??= stripeLibrary().then(
-      (StripeCtor) =>
-        new StripeCtor(secretKey, {
-          maxNetworkRetries: 2,
-          ...(options.fetch ? { httpClient: StripeCtor.createFetchHttpClient(options.fetch) } : {}),
-        }),
-    );
-    return client;
-  };
+  const stripe = lazyStripeClient(secretKey, options);
   return {
     provider: 'stripe',
     async scheduleEnd(subscriptionId, instalmentCount) {

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type Stripe from 'stripe';
 import type { Config } from '#bff/config.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
-import { stripeLibrary } from '#bff/payments/stripe-library.ts';
+import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import {
   REFUND_DEADLINE_DAYS,
@@ -42,17 +41,7 @@ export interface RefundGateway {
 
 /** Stripe: the session's PaymentIntent, then `POST /v1/refunds` with an idempotency key. */
 export function stripeRefundGateway(secretKey: string, options: { fetch?: typeof fetch } = {}): RefundGateway {
-  let client: Promise<Stripe> | undefined;
-  const stripe = () => {
-    client ??= stripeLibrary().then(
-      (StripeCtor) =>
-        new StripeCtor(secretKey, {
-          maxNetworkRetries: 2,
-          ...(options.fetch ? { httpClient: StripeCtor.createFetchHttpClient(options.fetch) } : {}),
-        }),
-    );
-    return client;
-  };
+  const stripe = lazyStripeClient(secretKey, options);
   return {
     provider: 'stripe',
     async refund(request) {

@@ -11,3 +11,21 @@ export function stripeLibrary(): Promise<typeof Stripe> {
   loading ??= import('stripe').then((module) => module.default);
   return loading;
 }
+
+/**
+ * A Stripe API client for `secretKey`, made at its first call (the library is loaded then) and
+ * kept: two network retries; `options.fetch` replaces the HTTP client (the tests' stand-in).
+ */
+export function lazyStripeClient(secretKey: string, options: { fetch?: typeof fetch } = {}): () => Promise<Stripe> {
+  let client: Promise<Stripe> | undefined;
+  return () => {
+    client ??= stripeLibrary().then(
+      (StripeCtor) =>
+        new StripeCtor(secretKey, {
+          maxNetworkRetries: 2,
+          ...(options.fetch ? { httpClient: StripeCtor.createFetchHttpClient(options.fetch) } : {}),
+        }),
+    );
+    return client;
+  };
+}

@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { checkoutSessions, webhookEvents } from '#bff/db/schema.ts';
+import { checkoutSessions } from '#bff/db/schema.ts';
+import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
 import {
@@ -83,12 +84,8 @@ export async function recordCheckoutEvent(
   now: Date,
 ): Promise<WebhookOutcome> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(webhookEvents)
-      .values({ provider: 'stripe', id: event.id, type: event.type, payload: event, receivedAt: now })
-      .onConflictDoNothing()
-      .returning({ id: webhookEvents.id });
-    if (inserted.length === 0) return 'duplicate';
+    if (!(await recordWebhookEventOnce(tx, { provider: 'stripe', id: event.id, type: event.type, payload: event }, now)))
+      return 'duplicate';
     // A test-mode event never pays anything in live mode, and the other way round.
     if (session.livemode !== (config.stripeMode === 'live')) return 'ignored';
     const reference = session.client_reference_id ?? null;

@@ -7,7 +7,7 @@ import { members } from '#bff/db/schema.ts';
 import { SENSITIVE_PROFILE_FIELDS } from '#bff/privacy/consents.ts';
 import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pendingAuthDeletions } from '#bff/privacy/erasure.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { log } from '#bff/logger.ts';
+import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * Retention periods of the privacy policy (content/pages/politique-de-confidentialite.md §7),
@@ -219,21 +219,10 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
 
 /** Runs the job now and then every `intervalMs`; `stop()` waits for a pass in progress. */
 export function startRetentionJob(deps: { db: Db; clock: Clock; auth?: AuthConnection | undefined }, intervalMs = RETENTION_INTERVAL_MS) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = () => {
-    running = runRetention(deps).catch((error: unknown) => {
-      log.error('tâche de conservation interrompue', { err: error });
-    });
-  };
-  const first = setTimeout(pass, 5_000);
-  const timer = setInterval(pass, intervalMs);
-  first.unref();
-  timer.unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicJob({
+    task: () => runRetention(deps),
+    failure: 'tâche de conservation interrompue',
+    firstDelayMs: 5_000,
+    intervalMs,
+  });
 }

@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import * as v from 'valibot';
-import type { Clock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
-import type { Db } from '#bff/db/database.ts';
 import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
 import { NO_PAYMENT_YET_MESSAGE, paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
-import { stripeLibrary } from '#bff/payments/stripe-library.ts';
-import { standInPaymentLinkId, stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
+import { standInPaymentLinkId } from '#bff/payments/stripe-settings.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
+import { deliverStripeEvent, randomId, type StandInDeps, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { FILE_FEE_WITH_COUPON_CENTS, formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
 import { log } from '#bff/logger.ts';
 
@@ -22,22 +19,10 @@ import { log } from '#bff/logger.ts';
  * `?csid={CHECKOUT_SESSION_ID}` does.
  */
 
-export interface StandInDeps {
-  config: Config;
-  db: Db;
-  clock: Clock;
-  /** The product app's own fetch: webhooks reach exactly the production handler. */
-  dispatch: (request: Request) => Response | Promise<Response>;
-}
+export type { StandInDeps };
 
 /** Stripe drops an invalid client_reference_id silently (integrations reference §1). */
 const CLIENT_REFERENCE_ID = /^[A-Za-z0-9_-]{1,200}$/;
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function randomId(prefix: string, length = 24): string {
-  const bytes = randomBytes(length);
-  return prefix + Array.from(bytes, (b) => ALNUM[b % ALNUM.length]).join('');
-}
 
 const EmailSchema = v.pipe(v.string(), v.trim(), v.maxLength(254), v.email());
 
@@ -111,17 +96,7 @@ export async function completedCheckoutEvent(input: {
     total_details: { amount_discount: subtotal - input.amount, amount_shipping: 0, amount_tax: 0 },
     url: null,
   };
-  return {
-    id: randomId('evt_'),
-    object: 'event',
-    api_version: (await stripeLibrary()).API_VERSION,
-    created,
-    data: { object: session },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: 'checkout.session.completed',
-  };
+  return stripeTestEvent('checkout.session.completed', session, created);
 }
 
 function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?: string) {
@@ -203,24 +178,7 @@ export function checkoutStandIn(deps: StandInDeps) {
         amount,
         now: deps.clock.now(),
       });
-      const payload = JSON.stringify(event, null, 2);
-      const secret = await stripeWebhookSecret(config, deps.db);
-      const signature = (await stripeLibrary()).webhooks.generateTestHeaderString({
-        payload,
-        secret,
-        timestamp: Math.floor(deps.clock.now().getTime() / 1000),
-      });
-      const delivered = await deps.dispatch(
-        new Request(`${config.publicSiteUrl}/api/v1/webhooks/stripe`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json; charset=utf-8',
-            'stripe-signature': signature,
-            'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-          },
-          body: payload,
-        }),
-      );
+      const delivered = await deliverStripeEvent(deps, event);
       if (!delivered.ok) {
         log.warn('paiement embarqué : webhook refusé', { status: delivered.status, answer: await delivered.text() });
         return c.html(pageOf(config, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
@@ -8,9 +7,8 @@ import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import { memberInstalments } from '#bff/payments/instalments.ts';
-import { stripeLibrary } from '#bff/payments/stripe-library.ts';
-import { stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
+import { deliverStripeEvent, randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 
@@ -25,11 +23,6 @@ import { formatEuros } from '#machines/onboarding/plans.ts';
  * it stops. A failed attempt keeps its Stripe invoice id, so the retry that pays it is the same
  * instalment, as with Stripe.
  */
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-function randomId(prefix: string, length = 24): string {
-  return prefix + Array.from(randomBytes(length), (b) => ALNUM[b % ALNUM.length]).join('');
-}
 
 export type ChargeOutcome = 'paid' | 'failed';
 
@@ -73,39 +66,7 @@ export async function instalmentInvoiceEvent(input: {
     status_transitions: { finalized_at: created, paid_at: paid ? created : null, marked_uncollectible_at: null, voided_at: null },
     total: input.amountCents,
   };
-  return {
-    id: randomId('evt_'),
-    object: 'event',
-    api_version: (await stripeLibrary()).API_VERSION,
-    created,
-    data: { object: invoice },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: input.type,
-  };
-}
-
-/** Signs an event with the stand-in's webhook secret and posts it to the product's webhook. */
-export async function deliverStripeEvent(deps: StandInDeps, event: unknown): Promise<Response> {
-  const payload = JSON.stringify(event, null, 2);
-  const secret = await stripeWebhookSecret(deps.config, deps.db);
-  const signature = (await stripeLibrary()).webhooks.generateTestHeaderString({
-    payload,
-    secret,
-    timestamp: Math.floor(deps.clock.now().getTime() / 1000),
-  });
-  return deps.dispatch(
-    new Request(`${deps.config.publicSiteUrl}/api/v1/webhooks/stripe`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'stripe-signature': signature,
-        'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-      },
-      body: payload,
-    }),
-  );
+  return stripeTestEvent(input.type, invoice, created);
 }
 
 export interface ChargeSummary {

@@ -2,6 +2,7 @@ import type { ParsedLocation } from '@tanstack/react-router';
 import { describe, expect, it } from 'vitest';
 import { requireMember, requireStaff } from '#src/lib/guards.ts';
 import { createSessionStore, type SessionUser, type SettingsOutcome } from '#src/lib/session.ts';
+import { SUBSCRIPTION_NOT_STARTED } from '#tests/support/session-user.ts';
 
 const member: SessionUser = {
   id: 'u1',
@@ -10,17 +11,7 @@ const member: SessionUser = {
   aal: 'aal1',
   selectedPlanId: null,
   meeting: false,
-  subscription: {
-    renouncedWithdrawalRight: null,
-    applicationFeesPaid: false,
-    subscriptionFeesPaid: false,
-    formPersonnalInfoCompleted: false,
-    subscriptionDate: null,
-    subscriptionContractFormCompleted: false,
-    onboardingMeetingDateSelected: false,
-    onboardingMeetingDone: false,
-    onboardingMeetingDate: null,
-  },
+  subscription: SUBSCRIPTION_NOT_STARTED,
 };
 
 const at = (href: string) => ({ href, pathname: href.split('?')[0] ?? href }) as ParsedLocation;

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createSessionStore, type SessionUser, type SettingsOutcome } from '#src/lib/session.ts';
 import { toSessionUser } from '#src/lib/session-settings.ts';
+import { SUBSCRIPTION_NOT_STARTED } from '#tests/support/session-user.ts';
 
 const member: SessionUser = {
   id: 'u1',
@@ -9,17 +10,7 @@ const member: SessionUser = {
   aal: 'aal1',
   selectedPlanId: null,
   meeting: null,
-  subscription: {
-    renouncedWithdrawalRight: null,
-    applicationFeesPaid: false,
-    subscriptionFeesPaid: false,
-    formPersonnalInfoCompleted: false,
-    subscriptionDate: null,
-    subscriptionContractFormCompleted: false,
-    onboardingMeetingDateSelected: false,
-    onboardingMeetingDone: false,
-    onboardingMeetingDate: null,
-  },
+  subscription: SUBSCRIPTION_NOT_STARTED,
 };
 
 function deferred<T>() {

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
-import { startMovableProduct } from '#tests/e2e/support/movable-product.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { offsetClock } from '#bff/clock.ts';
@@ -24,7 +24,7 @@ let product: Product;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async () => {
-  product = await startMovableProduct(PORT, clock, 'union-active-');
+  product = await startSpecProduct(PORT, 'active', clock);
 });
 test.afterAll(async () => {
   await product?.close();

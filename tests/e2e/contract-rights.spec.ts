@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
-import { startMovableProduct } from '#tests/e2e/support/movable-product.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { offsetClock } from '#bff/clock.ts';
@@ -26,7 +26,7 @@ let staff: APIRequestContext;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startMovableProduct(PORT, clock, 'union-rights-');
+  product = await startSpecProduct(PORT, 'rights', clock);
   // Signed in (second factor) before any clock move: the code is computed on the real time.
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');

@@ -1,19 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
-import { type Config, parseConfig } from '#bff/config.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
+import type { Product } from '#bff/start.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { specMailSite, startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
  * How a contract ends, as people would, on its own product with a movable clock:
@@ -29,28 +24,13 @@ const base = `http://localhost:${PORT}`;
 const email = `amina.resiliation.${Date.now()}@example.fr`;
 const clock = offsetClock();
 let product: Product;
-let config: Config;
 let staff: APIRequestContext;
 let memberId = '';
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-termination-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
-  await ensureAccount(adminClient(product.auth), product.database.db, {
-    email: e2eStaffEmail('spare'),
-    password: E2E_STAFF_PASSWORD,
-    kind: 'staff',
-    name: 'spare',
-  });
+  product = await startSpecProduct(PORT, 'termination', clock);
   memberId = await seedActiveMember(
     product,
     { email, password: PASSWORD, gender: 'femme', firstName: 'Amina', lastName: 'Benali', birthDate: '1995-04-18' },
@@ -152,7 +132,7 @@ test('the term ends: notices 30 and 7 days before, then « Contrat terminé » a
   // Horizon: 6 months from the signature (activeRecord signs 40 days ago).
   const end = contractEndsAtMs(row?.signed ?? null, 6) ?? 0;
   const member = await signedInMemberPage(browser, base, termEmail, PASSWORD);
-  const site = { siteUrl: base, agency: config.agency };
+  const site = specMailSite(PORT);
   const moveTo = async (at: number) => {
     clock.advance(at - clock.now().getTime());
     await runAgencyMailJob({ db: product.database.db, clock, site });

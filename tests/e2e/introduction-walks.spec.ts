@@ -1,17 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { adminClient } from '#bff/auth/supabase.ts';
 import { offsetClock } from '#bff/clock.ts';
-import { type Config, parseConfig } from '#bff/config.ts';
 import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
-import { type Product, startProduct } from '#bff/start.ts';
+import type { Product } from '#bff/start.ts';
 import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { specMailSite, startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
  * Introductions after the proposal (issue 22), as people would, with a movable clock (as
@@ -26,7 +21,6 @@ const base = `http://localhost:${PORT}`;
 const clock = offsetClock();
 const tag = Date.now();
 let product: Product;
-let config: Config;
 let staff: APIRequestContext;
 const people = {
   amina: { email: `amina.${tag}@example.fr`, id: '' },
@@ -40,21 +34,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ playwright }) => {
   // Four accounts and the product's start: slow on a shared machine.
   test.setTimeout(180_000);
-  config = parseConfig({
-    NODE_ENV: 'test',
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    PUBLIC_SITE_URL: base,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'union-walks-')),
-    DEMO_DATA: 'false',
-  });
-  product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
-  await ensureAccount(adminClient(product.auth), product.database.db, {
-    email: e2eStaffEmail('spare'),
-    password: E2E_STAFF_PASSWORD,
-    kind: 'staff',
-    name: 'spare',
-  });
+  product = await startSpecProduct(PORT, 'walks', clock);
   const now = clock.now().getTime();
   const seed = (key: keyof typeof people, gender: 'femme' | 'homme', firstName: string, lastName: string, birthDate: string) =>
     seedActiveMember(product, { email: people[key].email, password: PASSWORD, gender, firstName, lastName, birthDate }, now).then((id) => {
@@ -135,7 +115,7 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
 }) => {
   test.setTimeout(150_000);
   const id = await propose(people.sarah.id, people.karim.id);
-  const site = { siteUrl: base, agency: config.agency };
+  const site = specMailSite(PORT);
   const mails = async () =>
     (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
   const reminders = async () =>

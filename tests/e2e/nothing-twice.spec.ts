@@ -1,7 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { systemClock } from '#bff/clock.ts';
 import type { Product } from '#bff/start.ts';
-import { startMovableProduct } from '#tests/e2e/support/movable-product.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -19,7 +18,7 @@ const PORT = Number(process.env.E2E_PORT ?? 4173) + 94;
 test.describe.configure({ mode: 'serial' });
 let product: Product;
 test.beforeAll(async () => {
-  product = await startMovableProduct(PORT, systemClock, 'union-e2e-nothing-twice-');
+  product = await startSpecProduct(PORT, 'e2e-nothing-twice');
 });
 test.afterAll(async () => {
   await product?.close();

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
 import { ACCESS_RESOURCE_LABELS, STAFF_ROLE_LABEL } from '#bff/privacy/access-log.ts';
 import { RETENTION, runRetention } from '#bff/retention/retention-job.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 /**
  * The staff access log (decision 107, GDPR art. 5(2) and art. 9): every staff read of a member's
@@ -17,14 +17,9 @@ import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts
  */
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 let n = 0;
 async function memberWithProfile(): Promise<{ agent: TestAgent; id: string; email: string }> {

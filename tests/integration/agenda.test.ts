@@ -6,9 +6,8 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { addDays, mondayOf, parisDayOf, parisDayStartMs } from '#machines/agenda/agenda.ts';
-import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { type ActiveMember, startWithActiveMembers } from '#tests/support/active-member.ts';
+import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * The staff agenda over HTTP (issue 22, decision 122): onboarding and matchmaking meetings (the
@@ -66,12 +65,14 @@ async function book(
 }
 
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  const s = await signInStaff(product);
-  await s.passTotp();
-  staff = s.agent;
-  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
-  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
+  ({
+    product,
+    staff,
+    members: [amina, youssef],
+  } = await startWithActiveMembers(clock, [
+    ['Amina', 'femme', 29],
+    ['Youssef', 'homme', 32],
+  ]));
   // A new member about to hold the onboarding meeting.
   const nadia = await ensureAccount(adminClient(product.auth), product.database.db, {
     email: `nadia.agenda.${Date.now()}@example.fr`,

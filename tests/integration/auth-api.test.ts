@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox, mailOutbox, members } from '#bff/db/schema.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { SUBSCRIPTION_NOT_STARTED } from '#tests/support/session-user.ts';
 
 type Product = Awaited<ReturnType<typeof startTestProduct>>;
 let product: Product;
@@ -44,17 +45,7 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
       role: 'femme',
       selectedPlanId: null,
       meeting: false,
-      subscription: {
-        renouncedWithdrawalRight: null,
-        applicationFeesPaid: false,
-        subscriptionFeesPaid: false,
-        formPersonnalInfoCompleted: false,
-        subscriptionDate: null,
-        subscriptionContractFormCompleted: false,
-        onboardingMeetingDateSelected: false,
-        onboardingMeetingDone: false,
-        onboardingMeetingDate: null,
-      },
+      subscription: SUBSCRIPTION_NOT_STARTED,
     });
     expect(typeof settings.id).toBe('string');
   });

@@ -2,9 +2,15 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
-import { acceptIntroduction, type ActiveMember, activeMember, introduceMembers } from '#tests/support/active-member.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import {
+  acceptIntroduction,
+  type ActiveMember,
+  introduceMembers,
+  introductionsOf,
+  startWithActiveMembers,
+  uploadPhoto,
+} from '#tests/support/active-member.ts';
+import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * Withdrawing the sensitive-data consent withdraws the photos and the summary (issue 22, decision
@@ -23,8 +29,7 @@ let youssef: ActiveMember;
 
 type View = { id: string; other: { firstName: string | null } | null; photos: { id: string; url: string }[]; contact: unknown };
 
-const mine = async (m: ActiveMember) =>
-  (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+const mine = (m: ActiveMember) => introductionsOf<View>(m);
 const candidateIds = async (m: ActiveMember) => {
   const response = await staff.get(`/api/v1/dashboard/members/${m.id}/candidates?limit=50`);
   expect(response.status).toBe(200);
@@ -35,14 +40,16 @@ const introduce = (a: ActiveMember, b: ActiveMember) => introduceMembers(staff, 
 const accept = (m: ActiveMember, id: string) => acceptIntroduction(clock, m, id);
 
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  const s = await signInStaff(product);
-  await s.passTotp();
-  staff = s.agent;
-  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
-  sarah = await activeMember(product, clock, 'Sarah', 'femme', 28);
-  leila = await activeMember(product, clock, 'Leila', 'femme', 30);
-  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
+  ({
+    product,
+    staff,
+    members: [amina, sarah, leila, youssef],
+  } = await startWithActiveMembers(clock, [
+    ['Amina', 'femme', 29],
+    ['Sarah', 'femme', 28],
+    ['Leila', 'femme', 30],
+    ['Youssef', 'homme', 32],
+  ]));
   // The consent as the wizard records it at step 1 (what the withdrawal withdraws).
   await recordConsent(product.database.db, { memberId: youssef.id, kind: 'sensitive_data', given: true, at: clock.now() });
 }, 120_000);
@@ -50,15 +57,10 @@ afterAll(() => product.stop());
 
 describe('withdrawing the sensitive-data consent', () => {
   it('closes the photos of every introduction, the accepted one included, hides the summary and the candidacy', async () => {
-    const cookie = [...youssef.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     const jpeg = await sharp({ create: { width: 400, height: 500, channels: 3, background: '#884422' } })
       .jpeg()
       .toBuffer();
-    const uploaded = await product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
-      method: 'POST',
-      headers: { 'x-forwarded-for': youssef.agent.address, cookie, origin: TEST_SITE, 'content-type': 'image/jpeg' },
-      body: new Uint8Array(jpeg),
-    });
+    const uploaded = await uploadPhoto(product, youssef, new Uint8Array(jpeg));
     expect(uploaded.status).toBe(201);
 
     const accepted = await introduce(amina, youssef);

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
@@ -10,23 +9,17 @@ import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, sendUpdate, signUpMember, type UpdateAnswer, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 /** Decision 118 over HTTP, with the movable clock: renunciation, withdrawal and refund, the term's end. */
 
 const HOUR_MS = 60 * 60 * 1000;
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-let site: AgencyMailSite;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-  site = { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+const site: AgencyMailSite = testAgencySite();
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'droits');
 

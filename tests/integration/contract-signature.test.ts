@@ -1,27 +1,23 @@
 import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { contractSignatureCodes, contractSignatures, MAX_CODE_ATTEMPTS } from '#bff/contract/contract-signature.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
-import { mailbox, mailOutbox, members, onboardingEvents } from '#bff/db/schema.ts';
+import { mailbox, members, onboardingEvents } from '#bff/db/schema.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import type { TestProduct } from '#tests/support/test-product.ts';
+import { lastSignatureCodeIn } from '#tests/support/contract-signature.ts';
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -46,18 +42,7 @@ async function memberAtSignature() {
 }
 
 /** The code in the last signature-code mail queued for `email` (read from the outbox, as a mailbox would). */
-async function lastCode(email: string): Promise<string> {
-  const [mail] = await product.database.db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.toAddress, email))
-    .orderBy(desc(mailOutbox.id))
-    .limit(1);
-  expect(mail?.kind).toBe('contract-signature-code');
-  const code = /: (\d{6})\n/.exec(mail?.textBody ?? '')?.[1];
-  if (!code) throw new Error('no code in the mail');
-  return code;
-}
+const lastCode = (email: string) => lastSignatureCodeIn(product.database.db, email);
 
 async function pdfOf(response: Response): Promise<Uint8Array> {
   expect(response.status).toBe(200);

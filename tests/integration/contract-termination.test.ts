@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { contractTerminations, creditNotes } from '#bff/db/credit-notes-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
@@ -9,20 +9,15 @@ import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import type { TestProduct } from '#tests/support/test-product.ts';
 
 /** Decision 119 over HTTP, with the movable clock: termination for a legitimate reason (R224-2), credit notes. */
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'resiliation');
 

@@ -1,23 +1,18 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { directMessages } from '#bff/db/messages-schema.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signInStaff, type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 
 /** The product's clock: the onboarding meeting can only be marked held once it has started. */
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 let n = 0;
 async function newMember(tag = 'tableau', gender: 'homme' | 'femme' = 'femme') {

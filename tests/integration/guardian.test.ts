@@ -7,9 +7,8 @@ import { introductions } from '#bff/db/introductions-schema.ts';
 import { mailbox, mailOutbox } from '#bff/db/schema.ts';
 import { CONTACT_NEEDED, EMAIL_NEEDED_FOR_COPIES, INFORMED_NEEDED } from '#machines/introductions/guardian.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
-import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { type ActiveMember, introductionsOf, startWithActiveMembers } from '#tests/support/active-member.ts';
+import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * The guardian (wali) and the member's view of progress over HTTP (issue 22, decision 117):
@@ -59,8 +58,7 @@ type View = {
 const put = (agent: TestAgent, body: unknown) => agent.request('PUT', '/api/v1/user/guardian', body);
 const errorOf = async (response: Response) =>
   ((await response.json()) as { error: { code: string; message: string; issues?: { path: string; message: string }[] } }).error;
-const mine = async (m: ActiveMember) =>
-  (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+const mine = (m: ActiveMember) => introductionsOf<View>(m);
 const act = (m: ActiveMember, id: string, body: unknown) => m.agent.post(`/api/v1/user/introductions/${id}/events`, body);
 const staffAct = (id: string, body: unknown) => staff.post(`/api/v1/dashboard/introductions/${id}/events`, body);
 async function mailsTo(email: string) {
@@ -69,13 +67,15 @@ async function mailsTo(email: string) {
 }
 
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  const s = await signInStaff(product);
-  await s.passTotp();
-  staff = s.agent;
-  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
-  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
-  sarah = await activeMember(product, clock, 'Sarah', 'femme', 27);
+  ({
+    product,
+    staff,
+    members: [amina, youssef, sarah],
+  } = await startWithActiveMembers(clock, [
+    ['Amina', 'femme', 29],
+    ['Youssef', 'homme', 32],
+    ['Sarah', 'femme', 27],
+  ]));
 }, 120_000);
 afterAll(() => product.stop());
 

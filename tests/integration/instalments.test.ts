@@ -1,5 +1,5 @@
 import { and, asc, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
@@ -14,8 +14,8 @@ import { offerLabels } from '#machines/onboarding/labels.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { offerLabel } from '#bff/payments/offers.ts';
 import { sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { TEST_SITE, type TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 /**
  * Decision 120 over HTTP with the movable clock: monthly instalments charged by the local stand-in
@@ -25,14 +25,9 @@ import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
  */
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'mensualites');
 type Member = Awaited<ReturnType<typeof newMember>>;

@@ -2,7 +2,6 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { fakeClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
 import { introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
 import { mailbox } from '#bff/db/schema.ts';
 import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
@@ -13,7 +12,7 @@ import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { type ActiveMember, activeMember as makeActiveMember } from '#tests/support/active-member.ts';
 import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, type TestAgent, testAgencySite } from '#tests/support/test-product.ts';
 
 /**
  * Introductions over HTTP (issue 22, decision 114): staff rank candidates and propose; both
@@ -25,7 +24,7 @@ import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
 let staff: TestAgent;
-const site = { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
+const site = testAgencySite();
 
 type Member = ActiveMember;
 

@@ -17,7 +17,8 @@ import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { payOnStandIn } from '#tests/support/member-walk.ts';
 
 /**
  * Invoices (decision 110): one per recorded payment, numbered per year without gaps even under
@@ -174,21 +175,6 @@ describe('invoices over HTTP', () => {
     return { agent, id: settings.id, email, gender: 'femme' as const };
   }
 
-  async function payOnStandIn(agent: TestAgent, linkUrl: string, email: string) {
-    const link = new URL(linkUrl);
-    const form = new URLSearchParams({
-      client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-      prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-      email,
-    });
-    const paid = await agent.request('POST', link.pathname, form.toString(), {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: TEST_SITE,
-    });
-    expect(paid.status, await paid.clone().text()).toBe(303);
-    return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
-  }
-
   async function deliver(event: unknown) {
     const payload = JSON.stringify(event);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(clock.now().getTime() / 1000) });
@@ -206,7 +192,7 @@ describe('invoices over HTTP', () => {
     await walkToPayment({ member, staff, clock });
     expect((await member.agent.post('/api/v1/user/update', { context: 'coupon' })).status).toBe(200);
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
-    const csid = await payOnStandIn(member.agent, url, member.email);
+    const { csid } = await payOnStandIn(member.agent, url, member.email);
 
     const list = await member.agent.json<ListAnswer>(member.agent.get('/api/v1/user/invoices'));
     expect(list.invoices).toHaveLength(1);

@@ -5,9 +5,15 @@ import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { memberPhotos } from '#bff/db/photos-schema.ts';
 import { MAX_PHOTO_BYTES } from '#bff/photos/member-photos.ts';
-import { acceptIntroduction, type ActiveMember, activeMember, introduceMembers } from '#tests/support/active-member.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import {
+  acceptIntroduction,
+  type ActiveMember,
+  introduceMembers,
+  introductionsOf,
+  startWithActiveMembers,
+  uploadPhoto,
+} from '#tests/support/active-member.ts';
+import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * Members' photos over HTTP (issue 22, decision 116): uploaded photos are checked by their bytes,
@@ -27,18 +33,9 @@ let sarah: ActiveMember;
 type OwnPhoto = { id: string; position: number; width: number; height: number; url: string; thumbnailUrl: string };
 type View = { id: string; state: string; photos: { id: string; url: string }[]; contact: unknown };
 
-/** The file as the browser sends it: the raw bytes as the body, with the type the browser guessed from the name. */
-async function upload(m: ActiveMember, bytes: Uint8Array, contentType = 'image/jpeg') {
-  const cookie = [...m.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  return product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
-    method: 'POST',
-    headers: { 'x-forwarded-for': m.agent.address, cookie, origin: TEST_SITE, 'content-type': contentType },
-    body: bytes as Uint8Array<ArrayBuffer>,
-  });
-}
+const upload = (m: ActiveMember, bytes: Uint8Array, contentType?: string) => uploadPhoto(product, m, bytes, contentType);
 const errorOf = async (response: Response) => ((await response.json()) as { error: { code: string; message: string } }).error;
-const mine = async (m: ActiveMember) =>
-  (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+const mine = (m: ActiveMember) => introductionsOf<View>(m);
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 
 /** A 3000×2000 JPEG taken "on its side" (EXIF orientation 6), with an author and a copyright in EXIF. */
@@ -74,14 +71,16 @@ const introduce = (a: ActiveMember, b: ActiveMember) => introduceMembers(staff, 
 const accept = (m: ActiveMember, id: string) => acceptIntroduction(clock, m, id);
 
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  const s = await signInStaff(product);
-  await s.passTotp();
-  staff = s.agent;
-  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
-  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
-  karim = await activeMember(product, clock, 'Karim', 'homme', 33);
-  sarah = await activeMember(product, clock, 'Sarah', 'femme', 28);
+  ({
+    product,
+    staff,
+    members: [amina, youssef, karim, sarah],
+  } = await startWithActiveMembers(clock, [
+    ['Amina', 'femme', 29],
+    ['Youssef', 'homme', 32],
+    ['Karim', 'homme', 33],
+    ['Sarah', 'femme', 28],
+  ]));
 }, 120_000);
 afterAll(() => product.stop());
 

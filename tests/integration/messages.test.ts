@@ -1,25 +1,20 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MEMBER_MESSAGES_PER_HOUR, MEMBER_SEARCH_LIMIT } from '#bff/api/message-routes.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
+import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 
 /** Two-way messages, unread counts, notices without content, recipient search, templates (decision 121). */
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let product: TestProduct;
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 let n = 0;
 async function newMember(tag = 'messagerie') {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
@@ -11,20 +11,15 @@ import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { contextNames, definitionOf, parseUpdate } from '#machines/onboarding/update-contexts.ts';
 import { walkToPayment } from '#tests/support/onboarding-walk.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signInStaff, type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
 
 const clock = fakeClock(new Date());
-let product: Awaited<ReturnType<typeof startTestProduct>>;
+let product: TestProduct;
 /** Signed in with its TOTP before any test moves the clock (the code is computed on the real time). */
-let staff: Awaited<ReturnType<typeof signInStaff>>;
-beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  staff = await signInStaff(product);
-  await staff.passTotp();
-});
-afterAll(() => product.stop());
+let staff: StaffSession;
+startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 let n = 0;
 async function newMember(gender: 'homme' | 'femme' = 'femme') {

@@ -13,6 +13,7 @@ import { FILE_FEE_CENTS, offerById, offerIds } from '#machines/onboarding/plans.
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { payOnStandIn } from '#tests/support/member-walk.ts';
 
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
@@ -308,26 +309,6 @@ describe('GET /api/v1/user/payment-link', () => {
     expect((await product.agent().get('/api/v1/user/payment-link?offer=file_fee')).status).toBe(401);
   });
 });
-
-/** The member pays on the stand-in as a browser would: open the link, submit, follow the redirect. */
-async function payOnStandIn(agent: TestAgent, linkUrl: string, email: string) {
-  const link = new URL(linkUrl);
-  const page = await agent.get(`${link.pathname}${link.search}`);
-  expect(page.status).toBe(200);
-  const pageHtml = await page.text();
-  const form = new URLSearchParams({
-    client_reference_id: link.searchParams.get('client_reference_id') ?? '',
-    prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
-    email,
-  });
-  const paid = await agent.request('POST', link.pathname, form.toString(), {
-    'content-type': 'application/x-www-form-urlencoded',
-    origin: TEST_SITE,
-  });
-  expect(paid.status, await paid.clone().text()).toBe(303);
-  const location = new URL(paid.headers.get('location') ?? '', TEST_SITE);
-  return { pageHtml, location, csid: location.searchParams.get('csid') ?? '' };
-}
 
 describe('embedded checkout stand-in', () => {
   it('pays the file fee over HTTP: page, "Payer", signed webhook, redirect with csid, then `app` moves the member on', async () => {

@@ -10,9 +10,8 @@ import {
   PRESENTATION_NO_PHONE,
   PRESENTATION_TOO_LONG,
 } from '#machines/matching/presentation.ts';
-import { type ActiveMember, activeMember } from '#tests/support/active-member.ts';
-import { signInStaff } from '#tests/support/staff.ts';
-import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { type ActiveMember, introductionsOf, startWithActiveMembers } from '#tests/support/active-member.ts';
+import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * The member's short presentation over HTTP (issue 22, decision 128): saved trimmed from the
@@ -32,20 +31,21 @@ let youssef: ActiveMember;
 const TEXT = 'Ingénieur à Lyon, j’aime la randonnée et les longues lectures. Je cherche une épouse sincère.';
 
 type View = { id: string; other: { firstName: string | null; presentation?: string | null } | null };
-const mine = async (m: ActiveMember) =>
-  (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+const mine = (m: ActiveMember) => introductionsOf<View>(m);
 const put = (m: ActiveMember, body: unknown) => m.agent.request('PUT', '/api/v1/user/presentation', body);
 const stored = async (memberId: string) =>
   product.database.db.select().from(memberPresentations).where(eq(memberPresentations.memberId, memberId));
 
 beforeAll(async () => {
-  product = await startTestProduct({ clock });
-  const s = await signInStaff(product);
-  await s.passTotp();
-  staff = s.agent;
-  amina = await activeMember(product, clock, 'Amina', 'femme', 29);
-  sarah = await activeMember(product, clock, 'Sarah', 'femme', 28);
-  youssef = await activeMember(product, clock, 'Youssef', 'homme', 32);
+  ({
+    product,
+    staff,
+    members: [amina, sarah, youssef],
+  } = await startWithActiveMembers(clock, [
+    ['Amina', 'femme', 29],
+    ['Sarah', 'femme', 28],
+    ['Youssef', 'homme', 32],
+  ]));
   await recordConsent(product.database.db, { memberId: youssef.id, kind: 'sensitive_data', given: true, at: clock.now() });
 }, 120_000);
 afterAll(() => product.stop());

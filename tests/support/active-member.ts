@@ -8,7 +8,8 @@ import { ensureAccount } from '#bff/members/accounts.ts';
 import type { Product } from '#bff/start.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { emptyRecord, type Gender } from '#machines/onboarding/record.ts';
-import type { TestAgent } from '#tests/support/test-product.ts';
+import { startWithStaff } from '#tests/support/staff.ts';
+import { TEST_SITE, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
 /**
  * An active member for introduction tests (the same set-up as tests/integration/introductions.test.ts):
@@ -110,4 +111,33 @@ export async function acceptIntroduction(clock: { advance(ms: number): void }, m
   clock.advance(60_000);
   const response = await m.agent.post(`/api/v1/user/introductions/${id}/events`, { type: 'ACCEPT' });
   expect(response.status, await response.clone().text()).toBe(200);
+}
+
+/**
+ * The product on `clock`, a staff agent signed in past the TOTP step, and one active member per
+ * [first name, gender, age] of `people`, made in that order.
+ */
+export async function startWithActiveMembers<const P extends readonly (readonly [string, Gender, number])[]>(
+  clock: Clock,
+  people: P,
+): Promise<{ product: TestProduct; staff: TestAgent; members: { -readonly [K in keyof P]: ActiveMember } }> {
+  const { product, staff } = await startWithStaff(clock);
+  const members: ActiveMember[] = [];
+  for (const [firstName, gender, age] of people) members.push(await activeMember(product, clock, firstName, gender, age));
+  return { product, staff: staff.agent, members: members as { -readonly [K in keyof P]: ActiveMember } };
+}
+
+/** The member's introductions as her space lists them (`View`: the fields the test reads). */
+export async function introductionsOf<View>(m: ActiveMember): Promise<View[]> {
+  return (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
+}
+
+/** A photo upload as the browser sends it: the raw bytes as the body, with the type the browser guessed from the name. */
+export function uploadPhoto(product: TestProduct, m: ActiveMember, bytes: Uint8Array, contentType = 'image/jpeg') {
+  const cookie = [...m.agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  return product.app.request(`${TEST_SITE}/api/v1/user/photos`, {
+    method: 'POST',
+    headers: { 'x-forwarded-for': m.agent.address, cookie, origin: TEST_SITE, 'content-type': contentType },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
 }

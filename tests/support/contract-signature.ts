@@ -1,17 +1,18 @@
 import { desc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { mailOutbox } from '#bff/db/schema.ts';
+import type { Database } from '#bff/db/database.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
 
 /** The code in the last signature-code mail queued for `email`, read from the outbox as the member would read the mail. */
 export async function lastSignatureCode(agent: TestAgent, email: string): Promise<string> {
   if (!agent.database) throw new Error('this agent has no product database');
-  const [mail] = await agent.database.db
-    .select()
-    .from(mailOutbox)
-    .where(eq(mailOutbox.toAddress, email))
-    .orderBy(desc(mailOutbox.id))
-    .limit(1);
+  return lastSignatureCodeIn(agent.database.db, email);
+}
+
+/** The same, read from the outbox of the product database `db`. */
+export async function lastSignatureCodeIn(db: Database['db'], email: string): Promise<string> {
+  const [mail] = await db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(desc(mailOutbox.id)).limit(1);
   expect(mail?.kind).toBe('contract-signature-code');
   const code = /: (\d{6})\n/.exec(mail?.textBody ?? '')?.[1];
   if (!code) throw new Error('no code in the signature mail');

@@ -42,8 +42,15 @@ export async function sendUpdate(agent: TestAgent, body: unknown): Promise<{ sta
 /** The member pays on the checkout stand-in as a browser would (opens the page, posts the form), and answers the csid. */
 export async function payOnCheckout(agent: TestAgent, offer: string, email: string): Promise<string> {
   const { url } = await agent.json<{ url: string }>(agent.get(`/api/v1/user/payment-link?offer=${offer}`));
-  const link = new URL(url);
-  expect((await agent.get(`${link.pathname}${link.search}`)).status).toBe(200);
+  return (await payOnStandIn(agent, url, email)).csid;
+}
+
+/** The member pays at payment link `linkUrl` on the stand-in as a browser would: open the link, submit, follow the redirect. */
+export async function payOnStandIn(agent: TestAgent, linkUrl: string, email: string) {
+  const link = new URL(linkUrl);
+  const page = await agent.get(`${link.pathname}${link.search}`);
+  expect(page.status).toBe(200);
+  const pageHtml = await page.text();
   const form = new URLSearchParams({
     client_reference_id: link.searchParams.get('client_reference_id') ?? '',
     prefilled_promo_code: link.searchParams.get('prefilled_promo_code') ?? '',
@@ -53,8 +60,9 @@ export async function payOnCheckout(agent: TestAgent, offer: string, email: stri
     'content-type': 'application/x-www-form-urlencoded',
     origin: TEST_SITE,
   });
-  expect(paid.status).toBe(303);
-  return new URL(paid.headers.get('location') ?? '', TEST_SITE).searchParams.get('csid') ?? '';
+  expect(paid.status, await paid.clone().text()).toBe(303);
+  const location = new URL(paid.headers.get('location') ?? '', TEST_SITE);
+  return { pageHtml, location, csid: location.searchParams.get('csid') ?? '' };
 }
 
 /** On the payment step (signature + 7 days): the file fee (`app`), then the plan (`sub`), both accepted. */

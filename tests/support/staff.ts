@@ -1,9 +1,10 @@
 import * as OTPAuth from 'otpauth';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
+import type { Clock } from '#bff/clock.ts';
 import type { Product } from '#bff/start.ts';
-import type { TestAgent } from '#tests/support/test-product.ts';
+import { startTestProduct, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
 let n = 0;
 
@@ -34,4 +35,28 @@ export async function signInStaff(product: Product & { agent(): TestAgent }) {
       return enrolled;
     },
   };
+}
+
+/** The product on `clock` and a staff account signed in past the TOTP step. */
+export async function startWithStaff(clock: Clock) {
+  const product = await startTestProduct({ clock });
+  const staff = await signInStaff(product);
+  await staff.passTotp();
+  return { product, staff };
+}
+
+export type StaffSession = Awaited<ReturnType<typeof signInStaff>>;
+
+/**
+ * For the file or block that calls it: before its tests, `startWithStaff(clock)`, handed to `use`
+ * (which keeps the product and the staff session); after them, the product stopped.
+ */
+export function startWithStaffForSuite(clock: Clock, use: (started: { product: TestProduct; staff: StaffSession }) => void): void {
+  let product: TestProduct | undefined;
+  beforeAll(async () => {
+    const started = await startWithStaff(clock);
+    product = started.product;
+    use(started);
+  });
+  afterAll(() => product?.stop());
 }

@@ -2,10 +2,16 @@ import type { DestinationStream } from 'pino';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 export const TEST_SITE = 'http://localhost:3999';
+
+/** The site and agency the agency's mails name in a test product. */
+export function testAgencySite(): AgencyMailSite {
+  return { siteUrl: TEST_SITE, agency: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }).agency };
+}
 
 /** The whole product in-process on a fresh database, with the embedded stand-ins. */
 export async function startTestProduct(
@@ -37,6 +43,9 @@ export async function startTestProduct(
     },
   };
 }
+
+/** A product started by `startTestProduct`. */
+export type TestProduct = Awaited<ReturnType<typeof startTestProduct>>;
 
 interface Fetchable {
   request(input: string, init?: RequestInit): Response | Promise<Response>;

@@ -42,3 +42,52 @@ export function TextField({ label, error, hint, required, name, ...rest }: TextF
     </div>
   );
 }
+
+/**
+ * The visitor's own e-mail address, required: the e-mail keyboard, the browser's autofill and no
+ * spell-check. `name` is « email » and `label` « Adresse e-mail » unless given.
+ */
+export function EmailField({
+  name = 'email',
+  label = 'Adresse e-mail',
+  ...rest
+}: Omit<TextFieldProps, 'name' | 'label' | 'type' | 'autoComplete' | 'inputMode' | 'spellCheck' | 'required'> & {
+  name?: string;
+  label?: string;
+}) {
+  return <TextField {...rest} name={name} type="email" label={label} autoComplete="email" inputMode="email" spellCheck={false} required />;
+}
+
+/**
+ * A new password and its confirmation (`password`, `passwordRepeat`), both required, for the
+ * browser's password manager (`new-password`). `label` names the first field.
+ */
+export function NewPasswordFields({
+  label,
+  errors,
+}: {
+  label: string;
+  errors: { password?: string | undefined; passwordRepeat?: string | undefined };
+}) {
+  return (
+    <>
+      <TextField
+        name="password"
+        type="password"
+        label={label}
+        hint="6 caractères minimum."
+        autoComplete="new-password"
+        required
+        error={errors.password}
+      />
+      <TextField
+        name="passwordRepeat"
+        type="password"
+        label="Confirmation du mot de passe"
+        autoComplete="new-password"
+        required
+        error={errors.passwordRepeat}
+      />
+    </>
+  );
+}

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { EmailSchema, PasswordSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { changeOwnPassword, fetchEmailStatus, requestEmailChange } from '#src/features/account/account-api.ts';
 import * as styles from '#src/features/account/account.css.ts';
@@ -77,16 +77,7 @@ export function EmailSection({ fallbackEmail }: { fallbackEmail: string | undefi
       <FormAlert tone="success">{done}</FormAlert>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-label="Changer d’adresse e-mail">
         <FormAlert tone="error">{formError}</FormAlert>
-        <TextField
-          name="newEmail"
-          type="email"
-          label="Nouvelle adresse e-mail"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          required
-          error={fieldErrors.newEmail}
-        />
+        <EmailField name="newEmail" label="Nouvelle adresse e-mail" error={fieldErrors.newEmail} />
         <TextField
           name="currentPassword"
           type="password"

@@ -8,6 +8,7 @@ import * as styles from '#src/features/privacy/privacy.css.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /** One of the member's own photos, as `GET /api/v1/user/photos` lists it (decision 116). */
 export interface OwnPhoto {
@@ -197,14 +198,11 @@ function DeletePhotoDialog({
             Elle est effacée tout de suite et ne sera plus montrée à personne, y compris dans les propositions déjà acceptées.
           </Dialog.Description>
           <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
+          <DialogActions className={styles.actions}>
             <Button className={styles.dangerButton} loading={running} loadingText="Suppression…" onClick={confirm}>
               Supprimer la photo
             </Button>
-            <Dialog.Close asChild>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

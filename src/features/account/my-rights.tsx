@@ -13,6 +13,7 @@ import { TerminationRequest } from '#src/features/account/termination-request.ts
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
@@ -67,14 +68,11 @@ function ConfirmRight(props: {
           <Dialog.Description className={styles.text}>{props.consequence}</Dialog.Description>
           <p className={styles.text}>{props.deadline}</p>
           <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
+          <DialogActions className={styles.actions}>
             <Button onClick={confirm} loading={running} loadingText="Envoi en cours…">
               {props.confirmLabel}
             </Button>
-            <Dialog.Close asChild>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

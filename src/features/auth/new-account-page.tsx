@@ -4,7 +4,7 @@ import { CredentialsSchema, GenderSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, NewPasswordFields } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { createAccount, readInvitation } from '#src/features/auth/api/create-account.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
@@ -125,34 +125,8 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
         ) : (
           <RadioGroup name="gender" legend="Vous êtes" options={GENDERS} required error={fieldErrors.gender} />
         )}
-        <TextField
-          name="email"
-          type="email"
-          label="Adresse e-mail"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          defaultValue={known?.email}
-          required
-          error={fieldErrors.email}
-        />
-        <TextField
-          name="password"
-          type="password"
-          label="Mot de passe"
-          hint="6 caractères minimum."
-          autoComplete="new-password"
-          required
-          error={fieldErrors.password}
-        />
-        <TextField
-          name="passwordRepeat"
-          type="password"
-          label="Confirmation du mot de passe"
-          autoComplete="new-password"
-          required
-          error={fieldErrors.passwordRepeat}
-        />
+        <EmailField defaultValue={known?.email} error={fieldErrors.email} />
+        <NewPasswordFields label="Mot de passe" errors={fieldErrors} />
         <p className={styles.legal}>
           En créant un compte, vous acceptez nos <Link to="/conditions-generales-de-vente">conditions générales de vente</Link> et notre{' '}
           <Link to="/politique-de-confidentialite">politique de confidentialité</Link>.

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { EmailSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { requestRecovery } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
@@ -40,16 +40,7 @@ export function RecoveryPage() {
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         <FormAlert tone="success">{sent ? `${RECOVERY_SENT_MESSAGE}.` : null}</FormAlert>
-        <TextField
-          name="email"
-          type="email"
-          label="Adresse e-mail"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          required
-          error={fieldErrors.email}
-        />
+        <EmailField error={fieldErrors.email} />
         <Button type="submit" block loading={submitting} loadingText="Envoi en cours…">
           Recevoir le lien
         </Button>

@@ -2,7 +2,7 @@ import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { CredentialsSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { signIn } from '#src/features/auth/api/sign-in.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
@@ -45,16 +45,7 @@ export function SignInPage() {
         <FormAlert tone="error" id="signin-alert">
           {formError}
         </FormAlert>
-        <TextField
-          name="email"
-          type="email"
-          label="Adresse e-mail"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          required
-          error={fieldErrors.email}
-        />
+        <EmailField error={fieldErrors.email} />
         <TextField
           name="password"
           type="password"

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { NewPasswordSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { TextField } from '#src/components/ui/text-field.tsx';
+import { NewPasswordFields } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { changePassword } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
@@ -93,23 +93,7 @@ export function UpdatePasswordPage() {
             className={srOnly}
           />
         ) : null}
-        <TextField
-          name="password"
-          type="password"
-          label="Nouveau mot de passe"
-          hint="6 caractères minimum."
-          autoComplete="new-password"
-          required
-          error={fieldErrors.password}
-        />
-        <TextField
-          name="passwordRepeat"
-          type="password"
-          label="Confirmation du mot de passe"
-          autoComplete="new-password"
-          required
-          error={fieldErrors.passwordRepeat}
-        />
+        <NewPasswordFields label="Nouveau mot de passe" errors={fieldErrors} />
         <Button type="submit" block loading={submitting} loadingText="Enregistrement…">
           Enregistrer et me connecter
         </Button>

@@ -2,21 +2,14 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import {
-  type Funnel,
-  getFunnel,
-  getLeadFunnel,
-  type LeadFunnel,
-  listMembers,
-  type MemberSummary,
-  PER_PAGE,
-} from '#src/features/dashboard/dashboard-api.ts';
+import { getFunnel, getLeadFunnel, listMembers, PER_PAGE } from '#src/features/dashboard/dashboard-api.ts';
 import { type DashboardSearch, DashboardSearchSchema } from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
 import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
 import { Button } from '#src/components/ui/button.tsx';
+import { useLoaded } from '#src/lib/use-loaded.ts';
 
 const route = getRouteApi('/dashboard/_staff/');
 
@@ -69,19 +62,7 @@ export function DashboardHomePage() {
 }
 
 function FunnelCard() {
-  const [funnel, setFunnel] = useState<Funnel | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void getFunnel().then((result) => {
-      if (!live) return;
-      if (result.ok) setFunnel(result.data);
-      else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { data: funnel, error } = useLoaded(getFunnel, []);
   return (
     <section className={styles.card} aria-labelledby="funnel-title">
       <h2 id="funnel-title" className={styles.cardTitle}>
@@ -120,19 +101,7 @@ function FunnelCard() {
 
 /** Pre-registrations → accounts opened with their address → active members among them (decision 112). */
 function LeadFunnelCard() {
-  const [funnel, setFunnel] = useState<LeadFunnel | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void getLeadFunnel().then((result) => {
-      if (!live) return;
-      if (result.ok) setFunnel(result.data);
-      else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { data: funnel, error } = useLoaded(getLeadFunnel, []);
   return (
     <section className={styles.card} aria-labelledby="lead-funnel-title">
       <h2 id="lead-funnel-title" className={styles.cardTitle}>
@@ -173,9 +142,7 @@ function MemberList() {
   const navigate = route.useNavigate();
   const ids = { q: useId(), step: useId(), sort: useId() };
   const [text, setText] = useState(search.q ?? '');
-  const [data, setData] = useState<{ items: MemberSummary[]; total: number; pageCount: number; page: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
+  const { data, error, loading } = useLoaded(() => listMembers(search), [search]);
 
   const go = (patch: Partial<DashboardSearch>) => navigate({ search: (prev) => ({ ...prev, page: undefined, ...patch }), replace: true });
 
@@ -187,22 +154,6 @@ function MemberList() {
     const timer = setTimeout(() => void go({ q: trimmed || undefined }), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
   }, [text, search.q]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    void listMembers(search).then((result) => {
-      if (!live) return;
-      setLoading(false);
-      if (result.ok) {
-        setData(result.data);
-        setError(null);
-      } else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, [search]);
 
   const sortValue = `${search.sort ?? 'created'}:${search.dir ?? (search.sort === 'email' ? 'asc' : 'desc')}`;
 

@@ -100,31 +100,9 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         <p className={styles.muted}>
           Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
         </p>
-        <TemplateField
-          id={ids.title}
-          name="title"
-          label="Titre du modèle"
-          maxLength={80}
-          value={editing?.title}
-          error={fieldErrors.title}
-        />
-        <TemplateField
-          id={ids.subject}
-          name="subject"
-          label="Objet (facultatif)"
-          maxLength={150}
-          value={editing?.subject}
-          error={fieldErrors.subject}
-        />
-        <TemplateField
-          id={ids.body}
-          name="body"
-          label="Texte du modèle"
-          maxLength={5000}
-          value={editing?.body}
-          error={fieldErrors.body}
-          multiline
-        />
+        {templateFields.map((field) => (
+          <TemplateField key={field.name} id={ids[field.name]} {...field} value={editing?.[field.name]} error={fieldErrors[field.name]} />
+        ))}
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">
             {editing ? 'Enregistrer le modèle' : 'Créer le modèle'}
@@ -141,6 +119,13 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
 }
 
 /** One labelled field of the template form, its error under it. */
+/** The template's fields, in the form's order. */
+const templateFields = [
+  { name: 'title', label: 'Titre du modèle', maxLength: 80 },
+  { name: 'subject', label: 'Objet (facultatif)', maxLength: 150 },
+  { name: 'body', label: 'Texte du modèle', maxLength: 5000, multiline: true },
+] as const;
+
 function TemplateField(props: {
   id: string;
   name: string;

@@ -18,6 +18,7 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /**
  * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
@@ -171,14 +172,11 @@ function InviteDialog({ onDone }: { onDone: () => Promise<void> }) {
               error={form.fieldErrors.email}
             />
             <TextField name="name" label="Prénom et nom" autoComplete="off" required error={form.fieldErrors.name} />
-            <div className={styles.actions}>
+            <DialogActions className={styles.actions}>
               <Button type="submit" loading={form.submitting} loadingText="Envoi de l’invitation…">
                 Envoyer l’invitation
               </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost">Annuler</Button>
-              </Dialog.Close>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

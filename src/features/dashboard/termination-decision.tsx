@@ -6,6 +6,7 @@ import { decideTermination, type MemberDetail } from '#src/features/dashboard/da
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 type Termination = NonNullable<NonNullable<MemberDetail['rights']>['termination']>;
 
@@ -105,14 +106,11 @@ function Decide(props: { memberId: string; accept: boolean; onDecided: () => Pro
             </label>
           )}
           <FormAlert tone="error">{error}</FormAlert>
-          <div className={styles.actions}>
+          <DialogActions className={styles.actions}>
             <Button onClick={confirm} loading={running} loadingText="Envoi en cours…">
               {props.accept ? 'Oui, accepter' : 'Envoyer le refus'}
             </Button>
-            <Dialog.Close asChild>
-              <Button variant="ghost">Annuler</Button>
-            </Dialog.Close>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -15,6 +15,7 @@ import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /**
  * The "Candidats" section of a member's file: active members of the other gender ranked by the
@@ -194,14 +195,11 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
               <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
             </label>
             <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.actions}>
+            <DialogActions className={styles.actions}>
               <Button type="submit" loading={sending} loadingText="Envoi…">
                 Envoyer la proposition
               </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost">Annuler</Button>
-              </Dialog.Close>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

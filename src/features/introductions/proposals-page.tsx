@@ -27,6 +27,7 @@ import {
 import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
 
@@ -159,42 +160,12 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
         decided ? (
           <details className={styles.details}>
             <summary className={styles.sectionTitle}>Pourquoi cette proposition</summary>
-            <ul className={styles.criteria} aria-label="Vos critères, un par un">
-              {proposal.reasons.map((r) => (
-                <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
-                  <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
-                    {r.met ? '✓' : '✗'}
-                  </span>
-                  <span>
-                    <strong>
-                      {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
-                    </strong>
-                    <br />
-                    <span className={styles.muted}>{r.reason}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <ReasonList reasons={proposal.reasons} />
           </details>
         ) : (
           <div>
             <h3 className={styles.sectionTitle}>Pourquoi cette proposition</h3>
-            <ul className={styles.criteria} aria-label="Vos critères, un par un">
-              {proposal.reasons.map((r) => (
-                <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
-                  <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
-                    {r.met ? '✓' : '✗'}
-                  </span>
-                  <span>
-                    <strong>
-                      {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
-                    </strong>
-                    <br />
-                    <span className={styles.muted}>{r.reason}</span>
-                  </span>
-                </li>
-              ))}
-            </ul>
+            <ReasonList reasons={proposal.reasons} />
           </div>
         )
       ) : null}
@@ -218,6 +189,28 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       ) : null}
       {stage === 'feedback' ? <FeedbackForm proposal={proposal} send={send} /> : null}
     </article>
+  );
+}
+
+/** The member's criteria, one by one: met or not, and why. */
+function ReasonList({ reasons }: { reasons: MemberIntroduction['reasons'] }) {
+  return (
+    <ul className={styles.criteria} aria-label="Vos critères, un par un">
+      {reasons.map((r) => (
+        <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
+          <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
+            {r.met ? '✓' : '✗'}
+          </span>
+          <span>
+            <strong>
+              {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
+            </strong>
+            <br />
+            <span className={styles.muted}>{r.reason}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -385,14 +378,11 @@ function DeclineDialog({ proposal, send }: { proposal: MemberIntroduction; send:
               <textarea id={commentId} name="comment" className={styles.textarea} maxLength={COMMENT_MAX_LENGTH} />
             </label>
             <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.actions}>
+            <DialogActions className={styles.actions}>
               <Button type="submit" loading={sending} loadingText="Envoi…">
                 Confirmer le refus
               </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost">Annuler</Button>
-              </Dialog.Close>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>

@@ -11,6 +11,7 @@ import { notify } from '#src/lib/notifications.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
 import { type ConsentKind, consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 interface ConsentStatus {
   kind: ConsentKind;
@@ -125,14 +126,11 @@ function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged
               <Dialog.Title className={styles.dialogTitle}>Retirer votre consentement ?</Dialog.Title>
               <Dialog.Description className={styles.text}>{consent.effect}</Dialog.Description>
               <FormAlert tone="error">{error}</FormAlert>
-              <div className={styles.actions}>
+              <DialogActions className={styles.actions}>
                 <Button onClick={confirm} loading={running} loadingText="Retrait en cours…">
                   Oui, retirer mon consentement
                 </Button>
-                <Dialog.Close asChild>
-                  <Button variant="ghost">Annuler</Button>
-                </Dialog.Close>
-              </div>
+              </DialogActions>
             </Dialog.Content>
           </Dialog.Portal>
         </Dialog.Root>
@@ -235,14 +233,11 @@ function EraseSection() {
             <form onSubmit={onSubmit} noValidate>
               <FormAlert tone="error">{error}</FormAlert>
               <TextField name="email" type="email" label="Adresse e-mail du compte" autoComplete="off" required error={fieldError} />
-              <div className={styles.actions}>
+              <DialogActions className={styles.actions}>
                 <Button type="submit" className={styles.dangerButton} loading={running} loadingText="Suppression…">
                   Supprimer définitivement
                 </Button>
-                <Dialog.Close asChild>
-                  <Button variant="ghost">Annuler</Button>
-                </Dialog.Close>
-              </div>
+              </DialogActions>
             </form>
           </Dialog.Content>
         </Dialog.Portal>

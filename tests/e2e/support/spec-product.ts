@@ -2,26 +2,33 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminClient } from '#bff/auth/supabase.ts';
+import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
 
-/**
- * A product of a spec's own (the walks that write people straight into the database), on `port`,
- * a fresh data folder, the built SPA, no demo data, and the staff account the spec signs in with
- * (`signInE2EStaff(…, 'spare')`).
- */
-export async function startSpecProduct(port: number, name: string): Promise<Product> {
-  const config = parseConfig({
+function specConfig(port: number, dataDir?: string) {
+  return parseConfig({
     NODE_ENV: 'test',
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_SITE_URL: `http://localhost:${port}`,
-    DATA_DIR: mkdtempSync(join(tmpdir(), `union-${name}-`)),
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
     DEMO_DATA: 'false',
   });
-  const product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+}
+
+/**
+ * A product of a spec's own (the walks that write people straight into the database, or cross
+ * the legal periods), on `port`, a fresh data folder, the built SPA, no demo data, and the staff
+ * account the spec signs in with (`signInE2EStaff(…, 'spare')`). The shared e2e server's time
+ * never moves: this one runs on `clock`, which the walk may move.
+ */
+export async function startSpecProduct(port: number, name: string, clock: Clock = systemClock): Promise<Product> {
+  const config = specConfig(port, mkdtempSync(join(tmpdir(), `union-${name}-`)));
+  const product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: e2eStaffEmail('spare'),
     password: E2E_STAFF_PASSWORD,
@@ -29,4 +36,10 @@ export async function startSpecProduct(port: number, name: string): Promise<Prod
     name: 'spare',
   });
   return product;
+}
+
+/** The site and agency the agency's mails name in the product of `startSpecProduct(port, …)`. */
+export function specMailSite(port: number): AgencyMailSite {
+  const config = specConfig(port);
+  return { siteUrl: config.publicSiteUrl, agency: config.agency };
 }
