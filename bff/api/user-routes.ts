@@ -98,6 +98,8 @@ export function userRoutes(deps: ApiDeps) {
           applied = await applyOnboardingUpdate(deps.database.db, input, {
             actor: { id: caller.id, role: caller.role === 'staff' ? 'staff' : 'member' },
             callerMemberId: caller.role === 'staff' ? null : caller.id,
+            // The caller's row from the member cache: the event reads only its version when it is current.
+            current: caller.member,
             now,
             verifyPayment: deps.verifyPayment,
             agency: deps.config.agency,

@@ -132,6 +132,39 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
   return {};
 }
 
+/** The plan setting and the member's stored match profile, read beside the member. */
+const BESIDE_MEMBER = {
+  payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
+  storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
+};
+
+/**
+ * The member as this transaction reads it, with the plan setting and the stored match profile.
+ * Every writer of a member row moves its version: when the row the caller holds (`current`) has
+ * the version read here, it is the stored row, and only the version is read; otherwise (no row
+ * held, another member, or the cache behind) every column is read.
+ */
+async function readMember(
+  tx: Transaction,
+  memberId: string,
+  current: Readonly<MemberRow> | undefined,
+): Promise<{ row: MemberRow; payInFull: string | null; storedProfile: string | null } | undefined> {
+  if (current?.id === memberId) {
+    const [found] = await tx
+      .select({ version: members.version, ...BESIDE_MEMBER })
+      .from(members)
+      .where(eq(members.id, memberId))
+      .limit(1);
+    if (found?.version === current.version) return { row: { ...current }, payInFull: found.payInFull, storedProfile: found.storedProfile };
+  }
+  const [found] = await tx
+    .select({ row: members, ...BESIDE_MEMBER })
+    .from(members)
+    .where(eq(members.id, memberId))
+    .limit(1);
+  return found;
+}
+
 /**
  * The server's authority over onboarding: validates the payload, checks who may send it,
  * restores the member's chart from the stored record, asks it whether the event is allowed now,
@@ -155,6 +188,11 @@ export async function applyOnboardingUpdate(
      * contract's evidence record, decision 109): if they fail, the event is not stored either.
      */
     alsoInTransaction?: (tx: Transaction, row: MemberRow) => Promise<void>;
+    /**
+     * The member's row as the caller already holds it (the member cache): used when this
+     * transaction's read finds the same version, instead of reading every column again.
+     */
+    current?: Readonly<MemberRow> | undefined;
   },
 ): Promise<AppliedUpdate> {
   const nowMs = options.now.getTime();
@@ -174,16 +212,8 @@ export async function applyOnboardingUpdate(
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const outcome = await db
       .transaction(async (tx) => {
-        // The member, its privacy columns, the plan setting and its stored match profile: one statement.
-        const [found] = await tx
-          .select({
-            row: members,
-            payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
-            storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
-          })
-          .from(members)
-          .where(eq(members.id, memberId))
-          .limit(1);
+        // The member, the plan setting and its stored match profile: one statement.
+        const found = await readMember(tx, memberId, options.current);
         const row = found?.row;
         if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
         const record: OnboardingRecord = recordOf(row);

@@ -56,10 +56,18 @@ describe('the onboarding event path', () => {
       ['onb_meet_ok', staff, afterMeeting],
       ['contractForm', member, afterMeeting],
     ];
-    for (const [context, actor, now] of steps) {
+    const readRow = async () => (await product.database.db.select().from(members).where(eq(members.id, m.id)))[0];
+    let behind = await readRow();
+    for (const [index, [context, actor, now]] of steps.entries()) {
+      // The row a caller holds (the member cache): current on even steps, one event behind on odd
+      // ones (from the second): the event must then read every column again.
+      const fresh = await readRow();
+      const current = index % 2 === 0 ? fresh : behind;
+      behind = fresh;
       const applied = await applyOnboardingUpdate(product.database.db, samples[context], {
         actor,
         callerMemberId: actor.role === 'member' ? m.id : null,
+        current: current ? Object.freeze(current) : undefined,
         now,
         verifyPayment: async () => 'non',
         mail: { siteUrl: 'https://agence.example', agency: DEMO_AGENCY_IDENTITY },
