@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { EmailField, NewPasswordFields, TextField } from '#src/components/ui/text-field.tsx';
+import { EmailField, NewPasswordFields } from '#src/components/ui/account-fields.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 
 describe('EmailField', () => {
   it('is the required e-mail TextField the forms wrote out: e-mail keyboard, autofill, no spell-check', () => {

@@ -4,7 +4,7 @@ import { CredentialsSchema, GenderSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { EmailField, NewPasswordFields } from '#src/components/ui/text-field.tsx';
+import { EmailField, NewPasswordFields } from '#src/components/ui/account-fields.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { createAccount, readInvitation } from '#src/features/auth/api/create-account.ts';
 import * as styles from '#src/features/auth/auth.css.ts';

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { EmailSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { EmailField } from '#src/components/ui/text-field.tsx';
+import { EmailField } from '#src/components/ui/account-fields.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { requestRecovery } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';

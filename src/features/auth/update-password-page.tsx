@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { NewPasswordSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { NewPasswordFields } from '#src/components/ui/text-field.tsx';
+import { NewPasswordFields } from '#src/components/ui/account-fields.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { changePassword } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';

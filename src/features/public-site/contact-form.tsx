@@ -4,7 +4,7 @@ import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from 'virtual:public-form-fields
 import { Button } from '#src/components/ui/button.tsx';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { checkContact, sendContactMessage } from '#src/features/public-site/api/public-forms.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
@@ -55,7 +55,16 @@ export function ContactForm() {
           {formError}
         </FormAlert>
         <TextField name="name" type="text" label="Nom ou prénom" autoComplete="name" required error={fieldErrors.name} />
-        <EmailField error={fieldErrors.email} />
+        <TextField
+          name="email"
+          type="email"
+          label="Adresse e-mail"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          required
+          error={fieldErrors.email}
+        />
         <div className={fieldStyles.field}>
           <label htmlFor={subjectId} className={fieldStyles.label}>
             Objet

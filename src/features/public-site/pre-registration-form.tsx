@@ -2,7 +2,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { EmailField, TextField } from '#src/components/ui/text-field.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { checkPreSubscription, preSubscribe } from '#src/features/public-site/api/public-forms.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
@@ -49,7 +49,16 @@ export function PreRegistrationForm({ defaultGender }: { defaultGender?: 'femme'
         required
         error={fieldErrors.gender}
       />
-      <EmailField error={fieldErrors.email} />
+      <TextField
+        name="email"
+        type="email"
+        label="Adresse e-mail"
+        autoComplete="email"
+        inputMode="email"
+        spellCheck={false}
+        required
+        error={fieldErrors.email}
+      />
       <div className={styles.twoFields}>
         <TextField
           name="age"
