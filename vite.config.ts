@@ -160,6 +160,13 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: /src[\\/]features[\\/]onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding\.css|form-rules)/,
             },
+            // The wizard's state and its calls (the member’s step, the update, the drafts):
+            // one chunk instead of four of 1–2 kB, each a round trip on a phone (decision 138).
+            {
+              name: 'wizard',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]onboarding[\\/](onboarding-api|onboarding-state|use-onboarding-update|drafts)\.ts$/,
+            },
           ],
         },
       },

@@ -34,7 +34,8 @@ export const APP_PAGES = [
   '/dashboard',
   '/dashboard/member/$id',
 ] as const;
-export const APP_FIRST_LOAD_BUDGET_BYTES = 210_000;
+/** 165 kB since decision 138 (was 210 kB): the largest signed-in first load is 154 kB, a member's file 138 kB. */
+export const APP_FIRST_LOAD_BUDGET_BYTES = 165_000;
 
 interface ManifestChunk {
   file: string;

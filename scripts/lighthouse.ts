@@ -8,7 +8,9 @@
  * Lighthouse's default (mobile) configuration on the home page, a registration page, the blog
  * list, an article and a legal page, prints the four category scores and FCP, LCP, TBT, CLS per
  * page, and with `--write` puts the table into docs/benchmarks.md (replacing the previous
- * Lighthouse section; LIGHTHOUSE_NO_WRITE=1 still skips it). Targets (issue 6): Performance ≥ 95,
+ * Lighthouse section; LIGHTHOUSE_NO_WRITE=1 still skips it). LIGHTHOUSE_ONLY=/dashboard/member runs only
+ * the pages whose path holds it (never written); LIGHTHOUSE_SAVE=<folder> keeps each page's report
+ * (JSON) there. Targets (issue 6): Performance ≥ 95,
  * Accessibility, Best Practices and SEO = 100; exits 1 when one is missed.
  *
  * Then, signed in (issue 23), with the demo accounts of the product it started: two wizard steps
@@ -31,6 +33,8 @@ import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 const ROOT = join(import.meta.dirname, '..');
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** LIGHTHOUSE_ONLY=/dashboard/member: only the pages whose path holds it (never written). */
+const ONLY = process.env.LIGHTHOUSE_ONLY;
 const FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -137,7 +141,7 @@ async function signedInPages(base: string): Promise<[string, string, string][]> 
 
 async function main() {
   const args = process.argv.slice(2);
-  const write = args.includes('--write') && !process.env.LIGHTHOUSE_NO_WRITE;
+  const write = args.includes('--write') && !process.env.LIGHTHOUSE_NO_WRITE && !ONLY;
   const given = args.find((arg) => !arg.startsWith('--'))?.replace(/\/+$/, '');
   if (!given && !existsSync(join(CLIENT_DIR, 'index.html'))) {
     console.error('Pas de build : lancez d’abord `npm run build`.');
@@ -165,7 +169,7 @@ async function main() {
     const pages: [string, string, string | null][] = [
       ...PAGES.map(([label, path]): [string, string, null] => [label, path, null]),
       ...(given ? [] : await signedInPages(base)),
-    ];
+    ].filter(([, path]) => !ONLY || path.includes(ONLY));
     for (const [label, path, cookie] of pages) {
       const flags = {
         port: chrome.port,
@@ -183,6 +187,8 @@ async function main() {
         lhr = (await lighthouse(`${base}${path}`, flags))?.lhr;
       }
       if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
+      if (process.env.LIGHTHOUSE_SAVE)
+        writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path.replaceAll('/', '_') || 'home'}.json`), JSON.stringify(lhr));
       // A signed-in page must be the page asked for, not the sign-in page it would redirect to.
       if (cookie && new URL(lhr.finalDisplayedUrl).pathname !== path) {
         throw new Error(`${path}: Lighthouse ended on ${lhr.finalDisplayedUrl} (not signed in?)`);

@@ -4,7 +4,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as chips from '#src/features/dashboard/follow-up.css.ts';
-import { formatDateTime } from '#src/features/dashboard/member-view.ts';
+import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';

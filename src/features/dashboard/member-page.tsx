@@ -1,36 +1,22 @@
-import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
-import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
-import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
-import { getMember, type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';
+import { getMember } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
-import { ChangeRequestsSection } from '#src/features/dashboard/change-requests-section.tsx';
-import * as own from '#src/features/introductions/introductions.css.ts';
-import {
-  bookingText,
-  contractRows,
-  type FieldRow,
-  formatAmount,
-  formatDateTime,
-  offerName,
-  paymentStatusText,
-  planName,
-  profileRows,
-  questionnaireRows,
-  timeline,
-} from '#src/features/dashboard/member-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
- * The sections below the file (photos, candidates, billing, access log) fetch their own data once
- * shown: their code is fetched then too, out of the page's first load (decision 134).
+ * Everything below the file's top is fetched once the top is drawn (decision 138): the sections
+ * (chart, actions, answers, contract, history, change requests) and, inside them, the photos,
+ * candidates, billing and access log, which fetch their own data once shown (decision 134).
  */
+const MemberSections = lazy(() => import('#src/features/dashboard/member-sections.tsx').then((m) => ({ default: m.MemberSections })));
+const ChangeRequestsSection = lazy(() =>
+  import('#src/features/dashboard/change-requests-section.tsx').then((m) => ({ default: m.ChangeRequestsSection })),
+);
 const MemberPhotosSection = lazy(() =>
   import('#src/features/dashboard/member-photos-section.tsx').then((m) => ({ default: m.MemberPhotosSection })),
 );
@@ -44,20 +30,6 @@ const route = getRouteApi('/dashboard/_staff/member/$memberId');
 
 /** How long the copy button says "Copié" (spec §9). */
 export const COPIED_RESET_MS = 1500;
-
-function Rows({ rows, empty }: { rows: FieldRow[] | null; empty: string }) {
-  if (!rows) return <p className={styles.muted}>{empty}</p>;
-  return (
-    <dl className={styles.definitions}>
-      {rows.map((row) => (
-        <div key={row.label} className={styles.contents}>
-          <dt>{row.label}</dt>
-          <dd>{row.value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
 
 /** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
 export function DashboardMemberPage() {
@@ -111,7 +83,7 @@ export function DashboardMemberPage() {
 
       <MemberFollowUpSection memberId={member.id} initial={followUp} onChanged={load} />
       {below ? (
-        <>
+        <Suspense fallback={<p className={styles.muted}>Chargement de la fiche…</p>}>
           <MemberSections detail={below} now={Date.now()} onReload={load} />
           <Suspense fallback={null}>
             <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
@@ -122,299 +94,9 @@ export function DashboardMemberPage() {
           <Suspense fallback={null}>
             <MemberAccessLog memberId={member.id} />
           </Suspense>
-        </>
+        </Suspense>
       ) : null}
     </div>
-  );
-}
-
-/**
- * Everything about the member, in French: the chart, the staff actions, the account, the answers
- * in a fixed order, payments, meetings, the contract and the history as sentences. Every stored
- * code goes through the label table (member-view.ts); member-view.test.tsx renders it.
- */
-export function MemberSections({ detail, now, onReload }: { detail: MemberDetail; now: number; onReload: () => Promise<void> }) {
-  const { member } = detail;
-  const contractSigned = detail.record.subscriptionDate;
-  return (
-    <>
-      <div className={styles.grid}>
-        <section className={styles.card} aria-labelledby="state-title">
-          <h2 id="state-title" className={styles.cardTitle}>
-            Parcours
-          </h2>
-          <p>
-            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
-          </p>
-          <ChartView current={member.state} />
-        </section>
-        <ContractRightsCard rights={detail.rights} memberId={member.id} onReload={onReload} />
-        <div className={styles.page}>
-          <section className={styles.card} aria-labelledby="actions-title">
-            <h2 id="actions-title" className={styles.cardTitle}>
-              Actions de l’équipe
-            </h2>
-            <StaffActions actions={detail.actions} onDone={onReload} />
-          </section>
-          <section className={styles.card} aria-labelledby="identity-title">
-            <h2 id="identity-title" className={styles.cardTitle}>
-              Compte
-            </h2>
-            <dl className={styles.definitions}>
-              <dt>E-mail</dt>
-              <dd>{member.email}</dd>
-              <dt>Genre</dt>
-              <dd>{genderLabels[member.gender as keyof typeof genderLabels] ?? '—'}</dd>
-              <dt>Inscription</dt>
-              <dd>{formatDateTime(member.createdAt)}</dd>
-              <dt>Dernière activité</dt>
-              <dd>{formatDateTime(member.updatedAt)}</dd>
-              <dt>Formule</dt>
-              <dd>{planName(detail.record.selectedPlanId)}</dd>
-              <dt>Commencer avant la fin du délai de rétractation</dt>
-              <dd>{withdrawalChoiceLabel(detail.record.renouncedWithdrawalRight)}</dd>
-            </dl>
-          </section>
-        </div>
-      </div>
-
-      <div className={styles.grid}>
-        <section className={styles.card} aria-labelledby="profile-title">
-          <h2 id="profile-title" className={styles.cardTitle}>
-            Profil
-          </h2>
-          <Rows rows={profileRows(detail.profile, now)} empty="Profil non renseigné." />
-          <h3 className={styles.cardTitle}>Sa présentation</h3>
-          {detail.presentation ? (
-            <p className={own.note} data-testid="member-presentation">
-              {detail.presentation.text}
-            </p>
-          ) : (
-            <p className={styles.muted}>Aucune présentation écrite.</p>
-          )}
-        </section>
-        <section className={styles.card} aria-labelledby="questionnaire-title">
-          <h2 id="questionnaire-title" className={styles.cardTitle}>
-            Critères recherchés
-          </h2>
-          <Rows rows={questionnaireRows(detail.questionnaire, now)} empty="Questionnaire non renseigné." />
-        </section>
-        <section className={styles.card} aria-labelledby="payments-title">
-          <h2 id="payments-title" className={styles.cardTitle}>
-            Paiements
-          </h2>
-          {detail.payments.length === 0 ? (
-            <p className={styles.muted}>Aucun paiement.</p>
-          ) : (
-            <div className={styles.tableWrap}>
-              <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Offre</th>
-                    <th scope="col">Montant</th>
-                    <th scope="col">État</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {detail.payments.map((p) => (
-                    <tr key={p.id}>
-                      <td>{formatDateTime(p.createdAt)}</td>
-                      <td>{offerName(p.offerId)}</td>
-                      <td>{formatAmount(p.amountCents)}</td>
-                      <td>{paymentStatusText(p.paymentStatus)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
-        <section className={styles.card} aria-labelledby="meetings-title">
-          <h2 id="meetings-title" className={styles.cardTitle}>
-            Rendez-vous
-          </h2>
-          {detail.meetings.length === 0 ? (
-            <p className={styles.muted}>
-              {detail.record.onboardingMeetingDate
-                ? `Entretien prévu le ${formatDateTime(detail.record.onboardingMeetingDate)}.`
-                : 'Aucun rendez-vous.'}
-            </p>
-          ) : (
-            <ul className={styles.messages}>
-              {detail.meetings.map((b) => (
-                <li key={b.id}>{bookingText(b)}</li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section className={styles.card} aria-labelledby="contract-title">
-          <h2 id="contract-title" className={styles.cardTitle}>
-            Contrat
-          </h2>
-          <Rows rows={contractRows(detail.contract, now)} empty="Contrat non rempli." />
-          {contractSigned ? (
-            <a href={`/api/v1/dashboard/members/${member.id}/contract.pdf`} target="_blank" rel="noreferrer">
-              Contrat signé (PDF)
-            </a>
-          ) : null}
-          <p className={styles.muted}>
-            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
-            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
-            {detail.record.subscriptionFeesPaid ? 'payé' : 'non payé'}
-          </p>
-        </section>
-        <section className={styles.card} aria-labelledby="log-title">
-          <h2 id="log-title" className={styles.cardTitle}>
-            Historique
-          </h2>
-          {detail.events.length === 0 ? (
-            <p className={styles.muted}>Aucun événement.</p>
-          ) : (
-            <ol className={styles.timeline} aria-label="Historique des événements">
-              {timeline(detail.events).map((item) => (
-                <li key={item.id} className={styles.timelineItem}>
-                  <time dateTime={item.at}>{item.sentence}</time>
-                  {item.stateChange ? (
-                    <>
-                      <br />
-                      <span className={styles.muted}>{item.stateChange}</span>
-                    </>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
-      </div>
-    </>
-  );
-}
-
-/** 'Signer le contrat → Contrat — Délai de 7 jours avant tout paiement'. */
-function transitionText(t: ChartTransition): string {
-  return `${eventLabel(t.event)}${t.targets.length > 0 ? ` → ${t.targets.map(stateLabel).join(', ')}` : ''}`;
-}
-
-function transitionsText(node: ChartNode): string {
-  return node.transitions.map(transitionText).join(' · ');
-}
-
-/** The chart drawn from its definition: every state in order, the member's one highlighted. */
-function ChartView({ current }: { current: string }) {
-  const top = current.split('.')[0];
-  return (
-    <>
-      <ol className={styles.chart} aria-label="Étapes du parcours (statechart)">
-        {chartOutline.map((node) => (
-          <li key={node.key} className={styles.chartState} aria-current={node.key === top ? 'step' : undefined} data-state={node.key}>
-            {node.label}
-            {transitionsText(node) ? <span className={styles.chartEvents}>{transitionsText(node)}</span> : null}
-            {node.children.length > 0 ? (
-              <ol className={styles.chart}>
-                {node.children.map((child) => (
-                  <li
-                    key={child.key}
-                    className={styles.chartState}
-                    aria-current={child.key === current ? 'true' : undefined}
-                    data-state={child.key}
-                  >
-                    {child.label}
-                    {transitionsText(child) ? <span className={styles.chartEvents}>{transitionsText(child)}</span> : null}
-                  </li>
-                ))}
-              </ol>
-            ) : null}
-          </li>
-        ))}
-      </ol>
-      <p className={styles.muted}>Depuis toute étape : {rootTransitions.map(transitionText).join(' · ')}</p>
-    </>
-  );
-}
-
-/** The staff transitions the chart allows now, each confirmed in a dialog. */
-function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; onDone: () => Promise<void> }) {
-  const [pending, setPending] = useState<StaffAction | null>(null);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const allowed = actions.filter((a) => a.allowed);
-  // Refused actions staff may expect, with the reason (e.g. a meeting that has not started yet).
-  const explained = actions.filter((a) => !a.allowed && a.reason);
-
-  const confirm = async () => {
-    if (!pending) return;
-    setRunning(true);
-    const result = await runStaffAction(pending);
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      await onDone();
-      return;
-    }
-    notify({ title: `${pending.label} : c’est fait.`, variant: 'success' });
-    setPending(null);
-    await onDone();
-  };
-
-  return (
-    <>
-      {allowed.length === 0 ? <p className={styles.muted}>Aucune action possible à cette étape.</p> : null}
-      {explained.map((action) => (
-        <p key={action.id} className={styles.muted} data-testid={`reason-${action.id}`}>
-          {action.label} : pas encore possible. {action.reason}
-        </p>
-      ))}
-      <div className={styles.actions}>
-        {allowed.map((action) => (
-          <Button
-            key={action.id}
-            variant={action.danger ? 'secondary' : 'primary'}
-            className={action.danger ? styles.dangerButton : undefined}
-            data-danger={action.danger || undefined}
-            onClick={() => {
-              setError(null);
-              setPending(action);
-            }}
-          >
-            {action.label}
-          </Button>
-        ))}
-      </div>
-      <Dialog.Root open={pending !== null} onOpenChange={(open) => (open ? null : setPending(null))}>
-        <Dialog.Portal>
-          <Dialog.Overlay className={styles.overlay} />
-          <Dialog.Content
-            className={styles.dialog}
-            onOpenAutoFocus={(event) => {
-              // A destructive action starts on the safe choice: Enter never confirms it by accident.
-              if (!pending?.danger) return;
-              event.preventDefault();
-              (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('[data-safe-choice]')?.focus();
-            }}
-          >
-            <Dialog.Title className={styles.dialogTitle}>{pending?.label}</Dialog.Title>
-            <Dialog.Description>{pending?.confirm} Confirmez-vous ?</Dialog.Description>
-            <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.actions}>
-              <Button
-                onClick={confirm}
-                loading={running}
-                loadingText="En cours…"
-                className={pending?.danger ? styles.dangerConfirm : undefined}
-              >
-                Confirmer
-              </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost" data-safe-choice>
-                  Ne rien changer
-                </Button>
-              </Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
-    </>
   );
 }
 

@@ -23,7 +23,7 @@ import {
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { contextNames, eventTypes } from '#machines/onboarding/update-contexts.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
-import { MemberSections } from '#src/features/dashboard/member-page.tsx';
+import { MemberSections } from '#src/features/dashboard/member-sections.tsx';
 import { formatBirthDate, formatDateTime, profileRows, questionnaireRows, timeline } from '#src/features/dashboard/member-view.ts';
 
 const NOW = Date.parse('2026-11-24T10:30:00Z');
