@@ -106,6 +106,9 @@ describe('rankCandidates over generated populations', () => {
       ),
       {
         numRuns: Number(process.env.MATCHING_RUNS ?? 40),
+        // A fixed seed (MATCHING_SEED explores others): the coverage checks below count what the
+        // generated cases exercised, and one unlucky draw of 40 once fell short (14 eligible).
+        seed: Number(process.env.MATCHING_SEED ?? 2026),
         examples: densePopulation ? [[densePopulation, 1, 0, undefined, undefined]] : [],
       },
     );
