@@ -213,7 +213,21 @@ test.describe('public pages', () => {
     await page.evaluate(() => {
       (window as unknown as { spaMarker: boolean }).spaMarker = true;
     });
-    await page.locator('main').getByRole('link', { name: 'Inscription', exact: true }).first().click();
+    // The copy is a deferred part of the prerendered page, hydrated once the page is idle: until then
+    // its links load the page like any link (CI once clicked before). Wait for its click handler.
+    const copyLink = page.locator('main').getByRole('link', { name: 'Inscription', exact: true }).first();
+    await expect
+      .poll(() =>
+        copyLink.evaluate((link) => {
+          for (let node: Element | null = link; node; node = node.parentElement) {
+            const props = Object.entries(node).find(([key]) => key.startsWith('__reactProps$'))?.[1] as { onClick?: unknown } | undefined;
+            if (props?.onClick) return true;
+          }
+          return false;
+        }),
+      )
+      .toBe(true);
+    await copyLink.click();
     await expect(page).toHaveURL(/\/inscription-agence-matrimoniale-musulmane$/);
     expect(await page.evaluate(() => (window as unknown as { spaMarker?: boolean }).spaMarker)).toBe(true);
     await expect
