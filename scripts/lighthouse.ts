@@ -188,7 +188,7 @@ async function main() {
       }
       if (!lhr) throw new Error(`no Lighthouse result for ${path}`);
       if (process.env.LIGHTHOUSE_SAVE)
-        writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path.replaceAll('/', '_') || 'home'}.json`), JSON.stringify(lhr));
+        writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path === '/' ? 'home' : path.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
       // A signed-in page must be the page asked for, not the sign-in page it would redirect to.
       if (cookie && new URL(lhr.finalDisplayedUrl).pathname !== path) {
         throw new Error(`${path}: Lighthouse ended on ${lhr.finalDisplayedUrl} (not signed in?)`);
