@@ -215,7 +215,7 @@ export function leadsRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .get('/dashboard/leads/funnel', staffOnly, async (c) => {
+    .get('/dashboard/leads-funnel', staffOnly, async (c) => {
       // Prospects (distinct addresses that pre-registered) → accounts opened with that address or
       // with the pre-registration's link (decision 127) → active members among them.
       const pres = await db.select({ email: preSubscriptions.email, memberId: preSubscriptions.memberId }).from(preSubscriptions);

@@ -144,7 +144,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
 
   return (
     new Hono()
-      .get('/dashboard/staff/invitations', staffOnly, async (c) => {
+      .get('/dashboard/staff-invitations', staffOnly, async (c) => {
         const rows = await db
           .select({ invitation: staffInvitations, inviter: { email: members.email, onboarding: members.onboarding } })
           .from(staffInvitations)
@@ -170,7 +170,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         );
       })
 
-      .post('/dashboard/staff/invitations', staffOnly, vValidator('json', StaffInvitationSchema, hook), async (c) => {
+      .post('/dashboard/staff-invitations', staffOnly, vValidator('json', StaffInvitationSchema, hook), async (c) => {
         const staff = c.var.staff;
         const { email, name } = c.req.valid('json');
         const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
@@ -246,7 +246,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         return c.json({ id: invitation.id, email, name, expiresAt: expiresAt.toISOString() }, 201);
       })
 
-      .post('/dashboard/staff/invitations/:id/resend', staffOnly, vValidator('param', InvitationIdParam, hook), async (c) => {
+      .post('/dashboard/staff-invitations/:id/resend', staffOnly, vValidator('param', InvitationIdParam, hook), async (c) => {
         const staff = c.var.staff;
         const { id } = c.req.valid('param');
         const token = newToken();
@@ -266,7 +266,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         return c.json({ id, sentAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, 200);
       })
 
-      .post('/dashboard/staff/invitations/:id/revoke', staffOnly, vValidator('param', InvitationIdParam, hook), async (c) => {
+      .post('/dashboard/staff-invitations/:id/revoke', staffOnly, vValidator('param', InvitationIdParam, hook), async (c) => {
         const staff = c.var.staff;
         const { id } = c.req.valid('param');
         const now = deps.clock.now();

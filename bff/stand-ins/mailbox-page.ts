@@ -17,6 +17,9 @@ function linkify(text: string) {
  * first. Served only in embedded mode (no SMTP_URL), at /_local/mailbox; JSON at ?format=json;
  * to loopback clients only (404 to anyone else, as if it did not exist).
  */
+/** The page's few rules, inline (the CSP allows inline styles): no second route beside `/:id/…`. */
+const MAILBOX_CSS = 'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}';
+
 export function mailboxPage(db: Db) {
   return (
     new Hono()
@@ -52,7 +55,7 @@ export function mailboxPage(db: Db) {
           html`<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><title>Boîte mail locale</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/_local/mailbox/mailbox.css"></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><style>${raw(MAILBOX_CSS)}</style></head>
 <body><main><h1>Boîte mail locale</h1>
 <p>Les e-mails envoyés par le site en mode embarqué arrivent ici (aucun e-mail ne part sur Internet).</p>
 ${rows.length === 0 ? html`<p>Aucun e-mail pour l’instant.</p>` : ''}
@@ -86,12 +89,6 @@ ${
         c.header('Content-Disposition', `attachment; filename="${attachment.filename.replace(/[^\w.-]/g, '_')}"`);
         c.header('Cache-Control', 'no-store');
         return c.body(new Uint8Array(Buffer.from(attachment.contentBase64, 'base64')));
-      })
-      .get('/mailbox.css', (c) => {
-        c.header('Content-Type', 'text/css; charset=utf-8');
-        return c.body(
-          'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}',
-        );
       })
   );
 }

@@ -169,11 +169,11 @@ describe('leads inbox', () => {
 
   it('links a pre-registration to the member account opened with its address: converti, counted in the funnel', async () => {
     const before = await staff.agent.json<{ prospects: number; accounts: number; activeMembers: number }>(
-      staff.agent.get('/api/v1/dashboard/leads/funnel'),
+      staff.agent.get('/api/v1/dashboard/leads-funnel'),
     );
     const email = `Futur.Membre.${Date.now()}@example.fr`;
     const id = await preRegister(email);
-    const middle = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads/funnel'));
+    const middle = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads-funnel'));
     expect(middle).toEqual({ ...before, prospects: before.prospects + 1 });
     expect((await patch(staff.agent, id, { status: 'contacte' })).status).toBe(200);
 
@@ -190,7 +190,7 @@ describe('leads inbox', () => {
     const lead = (await list(`?q=${encodeURIComponent(email.toLowerCase())}`)).items[0] as LeadItem;
     expect(lead).toMatchObject({ id, status: 'converti', member: { id: memberId } });
     expect((await list('?status=converti')).items.map((i) => i.id)).toContain(id);
-    const after = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads/funnel'));
+    const after = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads-funnel'));
     expect(after).toEqual({ prospects: before.prospects + 1, accounts: before.accounts + 1, activeMembers: before.activeMembers });
     // Its status stays converti.
     const refused = await patch(staff.agent, id, { status: 'sans_suite' });
@@ -215,7 +215,7 @@ describe('leads inbox', () => {
     ];
     for (const [who, agent, status] of callers) {
       expect((await agent.get('/api/v1/dashboard/leads')).status, who).toBe(status);
-      expect((await agent.get('/api/v1/dashboard/leads/funnel')).status, who).toBe(status);
+      expect((await agent.get('/api/v1/dashboard/leads-funnel')).status, who).toBe(status);
       expect((await agent.get(`/api/v1/dashboard/leads/${lead.id}/history`)).status, who).toBe(status);
       expect((await patch(agent, lead.id, { status: 'sans_suite' })).status, who).toBe(status);
       expect((await agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: 'intrus' })).status, who).toBe(status);

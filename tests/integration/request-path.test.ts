@@ -1,6 +1,8 @@
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { UnsupportedPathError } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
@@ -223,5 +225,25 @@ describe('one request path', () => {
     expect((await get('/connexion')).body.toString()).toContain('Espace');
     expect((await get('/blog/')).status).toBe(301);
     expect((await get('/', {}, 'POST')).status).toBe(404);
+  });
+
+  it("is routed by Hono's RegExpRouter: no route puts a literal beside a parameter (decision 139)", async () => {
+    // Hono tries its RegExpRouter first and falls back to the slower TrieRouter, silently, when one
+    // route has a literal where another has a parameter (`/staff/invitations` beside `/staff/:id`).
+    const router = new RegExpRouter<null>();
+    const refused = product.app.routes.flatMap(({ method, path }) => {
+      try {
+        router.add(method, path, null);
+        return [];
+      } catch (error) {
+        if (error instanceof UnsupportedPathError) return [`${method} ${path}`];
+        throw error;
+      }
+    });
+    expect(refused).toEqual([]);
+    expect(product.app.routes.length).toBeGreaterThan(250);
+    expect(product.app.routes.some(({ path }) => path.startsWith('/_local/mailbox'))).toBe(true);
+    await get('/api/v1/health');
+    expect(product.app.router.name).toBe('SmartRouter + RegExpRouter');
   });
 });

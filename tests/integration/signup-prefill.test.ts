@@ -159,7 +159,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     clock.set(new Date());
     const staff = await signInStaff(product);
     await staff.passTotp();
-    const before = await staff.agent.json<{ prospects: number; accounts: number }>(staff.agent.get('/api/v1/dashboard/leads/funnel'));
+    const before = await staff.agent.json<{ prospects: number; accounts: number }>(staff.agent.get('/api/v1/dashboard/leads-funnel'));
     const agent = product.agent();
     const created = await agent.post('/api/v1/dashboard/subscription', {
       context: 'init',
@@ -174,7 +174,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     );
     expect(leads.items.find((l) => l.id === second.id)).toMatchObject({ status: 'converti', member: { id } });
     expect(leads.items.find((l) => l.id === pre.id)).toMatchObject({ status: 'converti', member: { id: memberId } });
-    const after = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads/funnel'));
+    const after = await staff.agent.json<typeof before>(staff.agent.get('/api/v1/dashboard/leads-funnel'));
     expect(after).toMatchObject({ prospects: before.prospects, accounts: before.accounts + 1 });
     // Its status stays converti.
     expect((await staff.agent.request('PATCH', `/api/v1/dashboard/leads/${second.id}`, { status: 'sans_suite' })).status).toBe(409);

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
-const INVITE = '/api/v1/dashboard/staff/invitations';
+const INVITE = '/api/v1/dashboard/staff-invitations';
 const PASSWORD = 'bienvenue-equipe-2026';
 let n = 0;
 const address = () => {

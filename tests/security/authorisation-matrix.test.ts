@@ -175,13 +175,13 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v1/dashboard/staff/:id/disable': { access: 'staff-aal2', request: () => ({ body: {} }) },
   'POST /api/v1/dashboard/staff/:id/enable': { access: 'staff-aal2', request: () => ({ body: {} }) },
   // Inviting colleagues (decision 126). `:id` is a member's, not an invitation's: past the guard 404, changing nothing.
-  'GET /api/v1/dashboard/staff/invitations': { access: 'staff-aal2', request: () => ({}) },
-  'POST /api/v1/dashboard/staff/invitations': {
+  'GET /api/v1/dashboard/staff-invitations': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/staff-invitations': {
     access: 'staff-aal2',
     request: () => ({ body: { email: 'matrice.invitation@agence.example.fr', name: 'Matrice' } }),
   },
-  'POST /api/v1/dashboard/staff/invitations/:id/resend': { access: 'staff-aal2', request: () => ({ body: {} }) },
-  'POST /api/v1/dashboard/staff/invitations/:id/revoke': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'POST /api/v1/dashboard/staff-invitations/:id/resend': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'POST /api/v1/dashboard/staff-invitations/:id/revoke': { access: 'staff-aal2', request: () => ({ body: {} }) },
   // The invited colleague is not signed in: the link's secret is the only key (an unknown one is 400).
   'POST /api/v1/staff-invitation/check': { access: 'public', request: () => ({ body: { token: 'A'.repeat(43) } }) },
   'POST /api/v1/staff-invitation/accept': {
@@ -190,7 +190,7 @@ const MATRIX: Record<string, Row> = {
   },
   // The leads inbox (decision 112). `:id` is a member's, not a lead's: past the guard the handler answers 404 (or 400), changing nothing.
   'GET /api/v1/dashboard/leads': { access: 'staff-aal2', request: () => ({ query: 'status=nouveau' }) },
-  'GET /api/v1/dashboard/leads/funnel': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/leads-funnel': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
   'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
   'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },

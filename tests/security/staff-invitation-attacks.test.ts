@@ -34,10 +34,10 @@ describe('staff invitations from outside', () => {
     const stamp = await writeStamp(product.database);
     const digest = await databaseDigest(product.database);
     const attempts: [string, string, string | undefined][] = [
-      ['GET', '/api/v1/dashboard/staff/invitations', undefined],
-      ['POST', '/api/v1/dashboard/staff/invitations', JSON.stringify({ email: 'pirate@example.fr', name: 'Pirate' })],
-      ['POST', `/api/v1/dashboard/staff/invitations/${ID}/resend`, '{}'],
-      ['POST', `/api/v1/dashboard/staff/invitations/${ID}/revoke`, '{}'],
+      ['GET', '/api/v1/dashboard/staff-invitations', undefined],
+      ['POST', '/api/v1/dashboard/staff-invitations', JSON.stringify({ email: 'pirate@example.fr', name: 'Pirate' })],
+      ['POST', `/api/v1/dashboard/staff-invitations/${ID}/resend`, '{}'],
+      ['POST', `/api/v1/dashboard/staff-invitations/${ID}/revoke`, '{}'],
     ];
     for (const [method, path, body] of attempts) {
       for (const headers of [{}, json, { ...json, origin: TEST_SITE }, { ...json, authorization: 'Bearer forged.jwt.token' }]) {
@@ -47,7 +47,7 @@ describe('staff invitations from outside', () => {
       }
     }
     // A forged session cookie is no session.
-    const forged = await rawRequest(product, 'POST', '/api/v1/dashboard/staff/invitations', {
+    const forged = await rawRequest(product, 'POST', '/api/v1/dashboard/staff-invitations', {
       headers: { ...json, origin: TEST_SITE, cookie: 'sb-localhost-auth-token=base64-eyJhY2Nlc3NfdG9rZW4iOiJ4In0' },
       body: JSON.stringify({ email: 'pirate@example.fr', name: 'Pirate' }),
     });
@@ -62,7 +62,7 @@ describe('staff invitations from outside', () => {
     const staff = await signInStaff(product);
     await staff.passTotp();
     const response = await staff.agent.post(
-      '/api/v1/dashboard/staff/invitations',
+      '/api/v1/dashboard/staff-invitations',
       { email: 'ailleurs@agence.example.fr', name: 'Ailleurs' },
       { origin: 'https://ailleurs.example' },
     );

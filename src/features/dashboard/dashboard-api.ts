@@ -104,17 +104,17 @@ export function resetStaffMfa(id: string) {
 
 // Inviting colleagues (decision 126): the pending invitations, resend and revoke; the link's page.
 export function listInvitations() {
-  return send(api.dashboard.staff.invitations.$get());
+  return send(api.dashboard['staff-invitations'].$get());
 }
 export type PendingInvitation = Ok<Awaited<ReturnType<typeof listInvitations>>>['invitations'][number];
 export function inviteStaff(json: { email: string; name: string }) {
-  return send(api.dashboard.staff.invitations.$post({ json }));
+  return send(api.dashboard['staff-invitations'].$post({ json }));
 }
 export function resendInvitation(id: string) {
-  return send(api.dashboard.staff.invitations[':id'].resend.$post({ param: { id } }));
+  return send(api.dashboard['staff-invitations'][':id'].resend.$post({ param: { id } }));
 }
 export function revokeInvitation(id: string) {
-  return send(api.dashboard.staff.invitations[':id'].revoke.$post({ param: { id } }));
+  return send(api.dashboard['staff-invitations'][':id'].revoke.$post({ param: { id } }));
 }
 export function checkInvitation(token: string) {
   return send(api['staff-invitation'].check.$post({ json: { token } }));
@@ -139,7 +139,7 @@ export type LeadList = Ok<Awaited<ReturnType<typeof listLeads>>>;
 export type Lead = LeadList['items'][number];
 
 export function getLeadFunnel() {
-  return send(api.dashboard.leads.funnel.$get());
+  return send(api.dashboard['leads-funnel'].$get());
 }
 export type LeadFunnel = Ok<Awaited<ReturnType<typeof getLeadFunnel>>>;
 
