@@ -12,14 +12,15 @@ function linkify(text: string) {
   return raw(escaped.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`));
 }
 
+/** The page's few rules, inline (the CSP allows inline styles): no second route beside `/:id/…`. */
+const MAILBOX_CSS =
+  'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}';
+
 /**
  * The embedded mail stand-in's inbox: every mail the embedded SMTP server received, newest
  * first. Served only in embedded mode (no SMTP_URL), at /_local/mailbox; JSON at ?format=json;
  * to loopback clients only (404 to anyone else, as if it did not exist).
  */
-/** The page's few rules, inline (the CSP allows inline styles): no second route beside `/:id/…`. */
-const MAILBOX_CSS = 'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933}main{max-width:52rem;margin:auto;padding:1.5rem}article{background:#fff;border:1px solid #d2d6dc;border-radius:.5rem;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap;font:inherit}a{color:#166534}';
-
 export function mailboxPage(db: Db) {
   return (
     new Hono()
