@@ -1,7 +1,13 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { breakpoints, media, vars } from '#src/styles/theme.css.ts';
 
-export const title = style({ fontSize: vars.fontSize['2xl'], fontFamily: vars.font.body, fontWeight: vars.fontWeight.semibold });
+// A member's file is titled with the e-mail when there is no name: it must wrap on a phone.
+export const title = style({
+  fontSize: vars.fontSize['2xl'],
+  fontFamily: vars.font.body,
+  fontWeight: vars.fontWeight.semibold,
+  overflowWrap: 'anywhere',
+});
 
 export const text = style({ marginTop: vars.space[3], color: vars.color.textMuted, maxWidth: vars.size.prose });
 
@@ -72,12 +78,15 @@ export const filters = style({ display: 'flex', flexWrap: 'wrap', gap: vars.spac
 export const control = style({
   display: 'flex',
   flexDirection: 'column',
+  // A select is as wide as its longest option: on a phone it must shrink to the card instead.
+  maxWidth: '100%',
   gap: vars.space[1],
   fontSize: vars.fontSize.sm,
   fontWeight: vars.fontWeight.medium,
 });
 export const input = style({
   minHeight: '2.5rem',
+  maxWidth: '100%',
   padding: `${vars.space[2]} ${vars.space[3]}`,
   border: `1px solid ${vars.color.border}`,
   borderRadius: vars.radius.md,
