@@ -47,8 +47,10 @@ export const accountBody = style({
   display: 'grid',
   gap: vars.space[6],
   paddingBlock: vars.space[8],
-  gridTemplateColumns: '1fr',
-  '@media': { [media.md]: { gridTemplateColumns: '14rem 1fr', gap: vars.space[10] } },
+  /* A long unbroken string (a member's e-mail) wraps rather than widening the page past a phone's screen. */
+  overflowWrap: 'anywhere',
+  gridTemplateColumns: 'minmax(0, 1fr)',
+  '@media': { [media.md]: { gridTemplateColumns: '14rem minmax(0, 1fr)', gap: vars.space[10] } },
 });
 
 export const accountNav = style({ display: 'flex', flexDirection: 'column', gap: vars.space[2] });

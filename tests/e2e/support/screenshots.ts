@@ -1,9 +1,12 @@
-import { type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 
 /**
  * Full-page shots at both widths the product is checked at (390 px and 1440 px), into this test's
  * output folder (`test-results/…/<name>-<width>.png`), from the top with nothing focused (a
  * full-page shot of a scrolled page repeats the sticky header). The viewport is restored after.
+ *
+ * Each shot also holds the page to the screen's width: a page that scrolls sideways fails, naming
+ * the elements that reach past the right edge.
  */
 export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
   const size = page.viewportSize();
@@ -14,6 +17,20 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage });
+    expect(await pastTheRightEdge(page), `${name} scrolls sideways at ${width} px`).toEqual([]);
   }
   if (size) await page.setViewportSize(size);
+}
+
+/** The innermost elements whose box ends past the page's width, when the page is wider than its screen. */
+function pastTheRightEdge(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const past = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > width + 0.5);
+    return past
+      .filter((element) => !past.some((other) => other !== element && element.contains(other)))
+      .slice(0, 5)
+      .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ${(element.textContent ?? '').slice(0, 60)}`);
+  });
 }
