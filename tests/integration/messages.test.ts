@@ -185,9 +185,12 @@ describe('mailed notices', () => {
       expect(part).toContain('/mon-compte/messages');
     }
 
-    const before = (await mailsTo(DEMO_AGENCY_IDENTITY.email)).length;
     expect((await member.agent.post('/api/v1/user/messages', { subject: 'Sujet privé', body: secret })).status).toBe(201);
-    const toAgency = (await mailsTo(DEMO_AGENCY_IDENTITY.email)).slice(before);
+    // The agency's address also receives the notices of the other tests' members, some of them
+    // delivered late by the outbox: this member's notice is the one that links to their conversation.
+    const toAgency = (await mailsTo(DEMO_AGENCY_IDENTITY.email)).filter((m) =>
+      m.textBody.includes(`/dashboard/message-direct?memberId=${member.id}`),
+    );
     expect(toAgency).toHaveLength(1);
     expect(toAgency[0]).toMatchObject({ kind: 'message-notice-agency', subject: 'Nouveau message d’un membre' });
     for (const part of [toAgency[0]?.textBody, toAgency[0]?.htmlBody]) {

@@ -107,12 +107,12 @@ describe('the member’s presentation', () => {
     // The ranking says only that there is one: its text is not in the list.
     expect(JSON.stringify(candidates)).not.toContain('randonnée');
 
-    const before = await product.database.db.select().from(accessLog).where(eq(accessLog.memberId, youssef.id));
+    const before = await product.database.db.select().from(accessLog).where(eq(accessLog.memberId, youssef.id)).orderBy(accessLog.id);
     const read = await staff.json<{ presentation: { text: string } }>(staff.get(`/api/v1/dashboard/members/${youssef.id}/presentation`));
     expect(read.presentation.text).toBe(TEXT);
     const file = await staff.json<{ presentation: { text: string } | null }>(staff.get(`/api/v1/dashboard/members/${youssef.id}`));
     expect(file.presentation?.text).toBe(TEXT);
-    const after = await product.database.db.select().from(accessLog).where(eq(accessLog.memberId, youssef.id));
+    const after = await product.database.db.select().from(accessLog).where(eq(accessLog.memberId, youssef.id)).orderBy(accessLog.id);
     expect(after.slice(before.length).map((e) => e.resource)).toEqual(['member_presentation', 'member_file']);
     // The member sees that read in their export, in French.
     const exported = await youssef.agent.json<{ staffAccess: { resource: string }[] }>(youssef.agent.get('/api/v1/user/export'));
