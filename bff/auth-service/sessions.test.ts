@@ -63,7 +63,8 @@ describe('sessions through supabase-js', () => {
     const chain = await h.database.db
       .select()
       .from(refreshTokens)
-      .where(eq(refreshTokens.sessionId, sessionId as string));
+      .where(eq(refreshTokens.sessionId, sessionId as string))
+      .orderBy(refreshTokens.id);
     expect(chain.map((t) => t.revoked)).toEqual([true, true, false]);
     expect(chain[1]?.parent).toBe(chain[0]?.tokenHash);
     expect(chain[2]?.parent).toBe(chain[1]?.tokenHash);

@@ -116,7 +116,11 @@ describe('backup and restore', () => {
       otherQualities: 'Patience et bienveillance au quotidien.',
     });
     expect(update.status).toBe(200);
-    const events = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId));
+    const events = await product.database.db
+      .select()
+      .from(onboardingEvents)
+      .where(eq(onboardingEvents.memberId, memberId))
+      .orderBy(onboardingEvents.id);
     expect(events.map((e) => e.id)).toEqual([1, 2]);
   });
 

@@ -174,7 +174,11 @@ describe('introductions over HTTP', () => {
     // Amina's `side: 'b'` was ignored: she is side a, and her own acceptance is logged as hers.
     const [row] = await product.database.db.select().from(introductions).where(eq(introductions.id, first.id));
     expect(row?.state).toBe('acceptee');
-    const log = await product.database.db.select().from(introductionEvents).where(eq(introductionEvents.introductionId, first.id));
+    const log = await product.database.db
+      .select()
+      .from(introductionEvents)
+      .where(eq(introductionEvents.introductionId, first.id))
+      .orderBy(introductionEvents.id);
     expect(log.map((e) => [e.event, e.side])).toEqual([
       ['PROPOSE', null],
       ['ACCEPT', 'b'],

@@ -146,7 +146,11 @@ describe('the counsellor in charge', () => {
     );
     expect(await product.database.db.select().from(memberCounsellors).where(eq(memberCounsellors.memberId, amina.id))).toEqual([]);
 
-    const logged = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, amina.id));
+    const logged = await product.database.db
+      .select()
+      .from(onboardingEvents)
+      .where(eq(onboardingEvents.memberId, amina.id))
+      .orderBy(onboardingEvents.id);
     expect(logged.map((e) => [e.context, e.event, e.actorId])).toEqual([
       ['counsellor', 'ASSIGN_COUNSELLOR', nadia.id],
       ['counsellor', 'UNASSIGN_COUNSELLOR', karim.id],
