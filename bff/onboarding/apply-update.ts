@@ -55,8 +55,12 @@ export interface AppliedUpdate {
   transaction: string;
 }
 
-/** Another event (or writer) changed the member since this attempt read it: the attempt is rolled back and taken again. */
-const WRITTEN_FIRST = new Error('member written first by another transaction');
+/**
+ * The attempt is rolled back and taken again on the member read afresh: another event (or writer)
+ * changed the member since the row was read, or the row the caller held refused the event (only a
+ * row read inside the transaction may refuse it).
+ */
+const DECIDE_AGAIN = new Error('member to be read again');
 
 /** The unique (member_id, version) of the event log refused this attempt's event: another event took the version. */
 function isEventVersionTaken(error: unknown): boolean {
@@ -132,36 +136,9 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
   return {};
 }
 
-/** The plan setting and the member's stored match profile, read beside the member. */
-const BESIDE_MEMBER = {
-  payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
-  storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
-};
-
-/**
- * The member as this transaction reads it, with the plan setting and the stored match profile.
- * Every writer of a member row moves its version: when the row the caller holds (`current`) has
- * the version read here, it is the stored row, and only the version is read; otherwise (no row
- * held, another member, or the cache behind) every column is read.
- */
-async function readMember(
-  tx: Transaction,
-  memberId: string,
-  current: Readonly<MemberRow> | undefined,
-): Promise<{ row: MemberRow; payInFull: string | null; storedProfile: string | null } | undefined> {
-  if (current?.id === memberId) {
-    const [found] = await tx
-      .select({ version: members.version, ...BESIDE_MEMBER })
-      .from(members)
-      .where(eq(members.id, memberId))
-      .limit(1);
-    if (found?.version === current.version) return { row: { ...current }, payInFull: found.payInFull, storedProfile: found.storedProfile };
-  }
-  const [found] = await tx
-    .select({ row: members, ...BESIDE_MEMBER })
-    .from(members)
-    .where(eq(members.id, memberId))
-    .limit(1);
+/** The member as this transaction reads it. */
+async function readMember(tx: Transaction, memberId: string): Promise<MemberRow | undefined> {
+  const [found] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
   return found;
 }
 
@@ -189,8 +166,8 @@ export async function applyOnboardingUpdate(
      */
     alsoInTransaction?: (tx: Transaction, row: MemberRow) => Promise<void>;
     /**
-     * The member's row as the caller already holds it (the member cache): used when this
-     * transaction's read finds the same version, instead of reading every column again.
+     * The member's row as the caller already holds it (the member cache): the first attempt
+     * decides on it without reading the member, and the UPDATE's version check proves it current.
      */
     current?: Readonly<MemberRow> | undefined;
   },
@@ -210,20 +187,23 @@ export async function applyOnboardingUpdate(
   const memberId = targetOf(update, options.actor, options.callerMemberId);
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+    // The first attempt decides on the row the caller holds (the member cache), if it is this
+    // member's: the UPDATE's version check below proves it current (every writer of a member row
+    // moves its version), so it is not read again (decision 141). Any later attempt reads it.
+    const held = attempt === 1 && options.current?.id === memberId ? options.current : undefined;
     const outcome = await db
       .transaction(async (tx) => {
-        // The member, the plan setting and its stored match profile: one statement.
-        const found = await readMember(tx, memberId, options.current);
-        const row = found?.row;
-        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const row = held ? { ...held } : await readMember(tx, memberId);
+        if (row?.role !== 'member') {
+          if (held) throw DECIDE_AGAIN;
+          throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        }
         const record: OnboardingRecord = recordOf(row);
         const decision = decideUpdate(record, update, nowMs);
-        if (!decision.allowed) throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
-        if (update.context === 'sel_plan' && !isPlanActive(update.id, payInFullOfJson(found?.payInFull))) {
-          throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
-            state: stateKey(decision.state),
-            context: update.context,
-          });
+        if (!decision.allowed) {
+          // A refusal is said only on the row as this transaction reads it: the held one may be behind.
+          if (held) throw DECIDE_AGAIN;
+          throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
         }
         if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
           const expected = expectedPayment(record, update.context);
@@ -244,6 +224,8 @@ export async function applyOnboardingUpdate(
         // a data-modifying CTE, the member updated under the optimistic version check. When someone
         // else wrote first the UPDATE matches nothing, or the event's (member, version) is taken:
         // the attempt is rolled back, event included, and the decision taken again on the fresh record.
+        // The plan setting and the stored match profile come back with it (read in the statement's
+        // snapshot, before this UPDATE's triggers).
         const event = tx.$with('event').as(
           tx
             .insert(onboardingEvents)
@@ -272,12 +254,21 @@ export async function applyOnboardingUpdate(
             erasedAt: memberPrivacy.erasedAt,
             eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
             transaction: sql<string>`pg_current_xact_id()::text`,
+            payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
+            storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
           })
           .catch((error: unknown) => {
-            throw isEventVersionTaken(error) ? WRITTEN_FIRST : error;
+            throw isEventVersionTaken(error) ? DECIDE_AGAIN : error;
           });
-        if (!updated) throw WRITTEN_FIRST;
+        if (!updated) throw DECIDE_AGAIN;
         const { pausedAt, erasedAt, eventId, transaction } = updated;
+        // A plan no longer offered: the attempt is rolled back, event included.
+        if (update.context === 'sel_plan' && !isPlanActive(update.id, payInFullOfJson(updated.payInFull))) {
+          throw new ApiError(409, 'PLAN_NOT_OFFERED', 'Cette formule n’est pas proposée actuellement.', {
+            state: toState,
+            context: update.context,
+          });
+        }
         // The row as stored: the one read, with what this UPDATE set. Every writer of a member row
         // bumps its version, so the version check above means nobody changed it in between, and
         // no trigger rewrites a member row before it is stored (migrations: AFTER triggers only).
@@ -315,7 +306,7 @@ export async function applyOnboardingUpdate(
           { ...next, pausedMs: privacy.matchmakingResumed ? null : msOf(pausedAt), erasedMs: msOf(erasedAt) },
           nowMs,
         );
-        const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(found?.storedProfile);
+        const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(updated.storedProfile);
         if (stored === undefined || !sameMatchProfile(profile, stored)) await storeMatchProfile(tx, memberId, profile);
         if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
         return {
@@ -328,7 +319,7 @@ export async function applyOnboardingUpdate(
         };
       })
       .catch((error: unknown) => {
-        if (error === WRITTEN_FIRST) return null; // rolled back: decide again on the fresh record
+        if (error === DECIDE_AGAIN) return null; // rolled back: decide again on the member read afresh
         throw error;
       });
     if (outcome) return outcome;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members } from '#bff/db/schema.ts';
+import type { MemberRow } from '#bff/members/members.ts';
 import { matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { enqueueMailOnce, mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
@@ -80,6 +81,52 @@ describe('the onboarding event path', () => {
     const [last] = await product.database.db.select().from(members).where(eq(members.id, m.id));
     expect(last?.contract).not.toBeNull();
     expect(last?.profile).not.toBeNull();
+  });
+
+  it('decides on the row the caller holds without reading it again; a held row behind is read again, whether it allows or refuses', async () => {
+    const m = await signUpMember(product);
+    const samples = samplePayloads({ id: m.id, email: m.email, gender: 'femme' }, Date.now());
+    const readRow = async () => (await product.database.db.select().from(members).where(eq(members.id, m.id)))[0] as MemberRow;
+    const apply = (context: keyof typeof samples, current: MemberRow) =>
+      applyOnboardingUpdate(product.database.db, samples[context], {
+        actor: { id: m.id, role: 'member' },
+        callerMemberId: m.id,
+        current: Object.freeze(current),
+        now: new Date(),
+        verifyPayment: async () => 'non',
+      });
+    const events = async () =>
+      (await product.database.query<{ n: number }>('SELECT count(*)::int AS n FROM onboarding_events WHERE member_id = $1', [m.id]))[0]?.n;
+
+    // Held and current (same version): the event is decided on it and the member is not read: a
+    // mark only the held row carries comes back in the row the event leaves.
+    const signedUp = await readRow();
+    const marked = await apply('profil', { ...signedUp, email: 'marque@exemple.invalid' });
+    expect(marked.row.email).toBe('marque@exemple.invalid');
+    expect(marked.row.version).toBe(signedUp.version + 1);
+    expect((await readRow()).email).toBe(m.email);
+
+    // Held behind, and the held row refuses what the stored one allows (the questionnaire comes
+    // after the profile): read again, decided on the stored row, applied.
+    const afterProfile = await readRow();
+    const before = await events();
+    const applied = await apply('questionnaire', signedUp);
+    expect(applied.row.version).toBe(afterProfile.version + 1);
+    expect(await events()).toBe((before ?? 0) + 1);
+    expect(applied.row).toEqual(await readRow());
+
+    // Held behind, and the held row allows what the stored one refuses: refused on the stored row,
+    // nothing written.
+    await apply('form_per_inf', await readRow());
+    await apply('sel_plan', await readRow());
+    const atPlan = await readRow();
+    await apply('pre_contract_ok', atPlan);
+    const stored = await readRow();
+    const count = await events();
+    const refusal = await apply('sel_plan', atPlan).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 409, code: 'TRANSITION_REFUSED' });
+    expect(await events()).toBe(count);
+    expect(await readRow()).toEqual(stored);
   });
 
   it('stores the match profile derived from the row the event wrote, and writes it again only when it changes', async () => {
