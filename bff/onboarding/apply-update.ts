@@ -136,12 +136,6 @@ function dataColumns(update: UpdatePayload): Partial<Pick<MemberRow, 'profile' |
   return {};
 }
 
-/** The member as this transaction reads it. */
-async function readMember(tx: Transaction, memberId: string): Promise<MemberRow | undefined> {
-  const [found] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1);
-  return found;
-}
-
 /**
  * The server's authority over onboarding: validates the payload, checks who may send it,
  * restores the member's chart from the stored record, asks it whether the event is allowed now,
@@ -193,7 +187,7 @@ export async function applyOnboardingUpdate(
     const held = attempt === 1 && options.current?.id === memberId ? options.current : undefined;
     const outcome = await db
       .transaction(async (tx) => {
-        const row = held ? { ...held } : await readMember(tx, memberId);
+        const row = held ? { ...held } : (await tx.select().from(members).where(eq(members.id, memberId)).limit(1))[0];
         if (row?.role !== 'member') {
           if (held) throw DECIDE_AGAIN;
           throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
+import { eventCount } from '#bff/onboarding/apply-update.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
@@ -150,7 +151,9 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     const inactive = await send(member.agent, { context: 'sel_plan', id: 'plan_serenity_year', renounce: false });
     expect(inactive.status).toBe(409);
     expect(inactive.body.error.code).toBe('PLAN_NOT_OFFERED');
+    // Refused once the UPDATE has answered (decision 141): rolled back, its event with it.
     expect((await stored(member.id)).version).toBe(3);
+    expect(await eventCount(product.database.db, member.id)).toBe(3);
     await writePayInFull(product.database.db, 'cash', clock.now());
     expect((await send(member.agent, { context: 'sel_plan', id: 'plan_serenity_year', renounce: false })).status).toBe(200);
     await writePayInFull(product.database.db, 'cashback', clock.now());
