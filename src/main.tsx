@@ -69,6 +69,10 @@ if (container.querySelector('[data-shell]')) {
     .finally(() => createRoot(container).render(app));
 } else if (container.hasChildNodes()) {
   const hydrate = window.location.search === '';
+  // Rendered from scratch, the prerendered copy is replaced: what a visitor typed in its fields
+  // would be lost, so they wait, disabled, for the page that replaces them.
+  if (!hydrate)
+    for (const control of container.querySelectorAll<HTMLInputElement>('input, select, textarea, button')) control.disabled = true;
   void router
     .load()
     .catch(() => undefined)

@@ -54,7 +54,19 @@ test('pre-registration → mail → sign-up pre-filled → step 1 pre-filled', a
   const consoleErrors = watchConsole(page, [404]);
   const email = `prospect.${Date.now()}@example.fr`;
 
+  // With a query string the prerendered copy is replaced by a fresh render: until then its fields
+  // are disabled, so that nothing typed in them is lost. The page's code is held to see it.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/formulaire-inscription-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/formulaire-inscription?genre=homme');
+  await expect(page.getByLabel('Adresse e-mail')).toBeDisabled();
+  release();
   await page.getByLabel('Adresse e-mail').fill(email);
   await page.getByLabel('Âge').fill('31');
   await page.getByLabel('Code postal').fill('13001');
