@@ -19,7 +19,7 @@
  * signs in through the API (staff with a TOTP it enrols) and hands the session cookie to Chromium
  * (Lighthouse `extraHeaders`). These pages are `noindex`: their SEO score is printed, not targeted.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
@@ -208,8 +208,10 @@ async function main() {
       const valid = filterToValidRuns(runs);
       const lhr = computeMedianRun(valid.length > 0 ? valid : runs) as LighthouseResult;
       const performanceRuns = runs.map((run) => Math.round((run.categories.performance?.score ?? 0) * 100));
-      if (process.env.LIGHTHOUSE_SAVE)
+      if (process.env.LIGHTHOUSE_SAVE) {
+        mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
         writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path === '/' ? 'home' : path.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
+      }
       // What the page printed as errors, when it did: the table alone would not say why.
       const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: { description?: string; url?: string }[] } | undefined)
         ?.items;
