@@ -36,6 +36,8 @@ const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** LIGHTHOUSE_ONLY=/dashboard/member: only the pages whose path holds it (never written). */
 const ONLY = process.env.LIGHTHOUSE_ONLY;
+/** LIGHTHOUSE_SAVE=<folder>: each page's report kept there (the folder is made before measuring). */
+const SAVE = process.env.LIGHTHOUSE_SAVE;
 /**
  * Runs per page (LIGHTHOUSE_RUNS, default 3); the page's figures are those of Lighthouse's own
  * median run (`computeMedianRun`: the run nearest the median FCP and time to interactive), as
@@ -157,6 +159,7 @@ async function main() {
     console.error('Pas de build : lancez d’abord `npm run build`.');
     process.exit(2);
   }
+  if (SAVE) mkdirSync(SAVE, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'us-lighthouse-'));
   const config = parseConfig({
     PORT: '0',
@@ -208,10 +211,7 @@ async function main() {
       const valid = filterToValidRuns(runs);
       const lhr = computeMedianRun(valid.length > 0 ? valid : runs) as LighthouseResult;
       const performanceRuns = runs.map((run) => Math.round((run.categories.performance?.score ?? 0) * 100));
-      if (process.env.LIGHTHOUSE_SAVE) {
-        mkdirSync(process.env.LIGHTHOUSE_SAVE, { recursive: true });
-        writeFileSync(join(process.env.LIGHTHOUSE_SAVE, `${path === '/' ? 'home' : path.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
-      }
+      if (SAVE) writeFileSync(join(SAVE, `${path === '/' ? 'home' : path.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
       // What the page printed as errors, when it did: the table alone would not say why.
       const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: { description?: string; url?: string }[] } | undefined)
         ?.items;
