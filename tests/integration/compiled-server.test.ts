@@ -74,7 +74,9 @@ describe('the compiled server', () => {
       output += String(chunk);
     });
     const server = child;
-    for (let i = 0; !output.includes('Union Sincère est prêt'); i += 1) {
+    // Both start-up lines: pino writes asynchronously, so the second may come in a later chunk.
+    const started = () => output.includes('Union Sincère est prêt') && output.includes('Comptes de démonstration');
+    for (let i = 0; !started(); i += 1) {
       if (server.exitCode !== null) throw new Error(`the compiled server exited (${server.exitCode}):\n${output}`);
       if (i > 600) throw new Error(`the compiled server did not start in 60 s:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
