@@ -58,6 +58,22 @@ describe('critical stylesheets (decision 093)', () => {
     const withoutStyle = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '<style></style>');
     expect(withoutStyle(critical)).toBe(withoutStyle(inlined));
   });
+
+  it('drops a stylesheet none of whose rules the page uses, and keeps the others in their place', async () => {
+    const files: Record<string, string> = { 'assets/a.css': '.unused{color:blue}', 'assets/b.css': '.used{color:red}' };
+    const twoSheets = page.replace(
+      /<link[^>]*>/,
+      '<link rel="stylesheet" crossorigin href="/assets/a.css"><link rel="stylesheet" crossorigin href="/assets/b.css">',
+    );
+    const critical = await criticalStylesheets(
+      inlineStylesheets(twoSheets, (file) => files[file] ?? ''),
+      pageBeasties(),
+    );
+    expect(critical).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/a.css" disabled /><style>.used{color:red}</style><link rel="stylesheet" crossorigin href="/assets/b.css" disabled />',
+    );
+    expect(critical.match(/<style>/g)).toHaveLength(1);
+  });
 });
 
 describe('signed-in shells (decisions 115, 135)', () => {

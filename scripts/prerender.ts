@@ -66,8 +66,12 @@ const BLOG_ARTICLE_PATTERN = '/blog/$slug';
  */
 const SHELL_MARKUP =
   '<div data-shell class="app-shell"><p class="app-shell-brand">Union Sincère</p><p class="app-shell-status" role="status">Chargement de votre espace…</p></div>';
+/**
+ * The shells' own rules. A framed step's shell (`renderShell`, decision 142) also has the page's
+ * rules for its heading and introduction, inlined as a public page's are.
+ */
 const SHELL_STYLE =
-  '<style>body{margin:0}.app-shell{max-width:72rem;margin:0 auto;padding:1rem 1.25rem;font-family:system-ui,sans-serif;color:#14532d}.app-shell-brand{margin:0 0 2rem;font-weight:700;font-size:1.25rem}.app-shell-status{margin:0;color:#374151}</style>';
+  '<style>body{margin:0}.app-shell{max-width:72rem;margin:0 auto;padding:1rem 1.25rem;font-family:system-ui,sans-serif;color:#14532d}.app-shell-frame{padding-block:1rem}.app-shell-brand{margin:0 0 2rem;font-weight:700;font-size:1.25rem;color:#14532d}.app-shell-status{margin:0;color:#374151}.app-shell-frame .app-shell-status{margin-top:1.5rem}</style>';
 
 interface ManifestChunk {
   file: string;
@@ -87,6 +91,7 @@ interface RenderedPage {
 interface ServerEntry {
   renderPage(path: string): Promise<RenderedPage>;
   routePaths(): string[];
+  renderShell(pattern: string): { html: string; title: string } | null;
   pageHeadTags(meta: NonNullable<RenderedPage['meta']>, base: string): string;
 }
 
@@ -230,11 +235,17 @@ const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
  * before any state or route can show an element this page does not have.
  */
 export async function criticalStylesheets(html: string, beasties: Pick<Beasties, 'process'>): Promise<string> {
-  const critical = [...(await beasties.process(html)).matchAll(INLINE_STYLE)].map((match) => match[1] ?? '');
-  const count = [...html.matchAll(INLINE_STYLE)].length;
-  if (critical.length !== count) throw new Error(`beasties a rendu ${critical.length} feuilles de style au lieu de ${count}`);
+  // Each `<style>` numbered, so that one beasties empties (and removes) is told from the others.
+  let count = 0;
+  const numbered = html.replace(/<style>/g, () => `<style data-critical="${count++}">`);
+  const critical = new Map<string, string>();
+  for (const match of (await beasties.process(numbered)).matchAll(/<style data-critical="(\d+)">([\s\S]*?)<\/style>/g))
+    critical.set(match[1] ?? '', match[2] ?? '');
   let index = 0;
-  return html.replace(INLINE_STYLE, () => `<style>${critical[index++]}</style>`);
+  return html.replace(INLINE_STYLE, () => {
+    const css = critical.get(String(index++));
+    return css ? `<style>${css}</style>` : '';
+  });
 }
 
 export function pageBeasties() {
@@ -374,13 +385,21 @@ export async function prerender(): Promise<PrerenderManifest> {
   // at once; the SPA replaces it when the page is ready.
   // The session answer is asked for with the page, not once the code has arrived: src/lib/session.ts
   // makes the same request (same URL, mode and credentials), which takes this one.
-  const spaHead = `<title>Union Sincère</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}\n    <link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />`;
+  const spaHead = (title: string) =>
+    `<title>${title}</title>\n    <meta name="robots" content="noindex" />\n    ${SHELL_STYLE}\n    <link rel="preload" href="/api/v1/auth/session" as="fetch" crossorigin />`;
   // The shell's markup has its own few rules (SHELL_STYLE); the stylesheets load with the page
   // (`preload`) without holding the first paint back (`disabled`, switched on by the SPA as for the
-  // public pages), the scripts come after the content.
-  const shellHtml = async (head: string) =>
-    scriptsAfterContent(preloadedStylesheets(deferredStylesheets(pageHtml(template, head, SHELL_MARKUP))));
-  write(join(clientDir, 'spa.html'), await shellHtml(spaHead));
+  // public pages), the scripts come after the content. A framed step's shell has the rules its
+  // heading and introduction use inlined, cut down as a public page's (decision 142).
+  const shellHtml = async (head: string, frame: string | null = null) =>
+    scriptsAfterContent(
+      preloadedStylesheets(
+        frame === null
+          ? deferredStylesheets(pageHtml(template, head, SHELL_MARKUP))
+          : await criticalStylesheets(inlineStylesheets(pageHtml(template, head, frame), readCss), beasties),
+      ),
+    );
+  write(join(clientDir, 'spa.html'), await shellHtml(spaHead('Union Sincère')));
   const prerenderedPatterns = [...PUBLIC_PATHS, BLOG_ARTICLE_PATTERN];
   const spaRoutes = entry.routePaths().filter((path) => !prerenderedPatterns.includes(path));
   const routeFiles = listRouteFiles(join(root, 'src', 'routes'));
@@ -393,7 +412,11 @@ export async function prerender(): Promise<PrerenderManifest> {
     if (ids.length === 0) continue;
     const file = `spa/${pattern.replace(/^\/+/, '').replace(/[^a-zA-Z0-9-]+/g, '_') || 'index'}.html`;
     const assets = assetsOf(ids, manifest, guardEntries(pattern));
-    write(join(clientDir, file), await shellHtml(`${spaHead}\n    ${assetTags(assets, template)}`));
+    const frame = entry.renderShell(pattern);
+    write(
+      join(clientDir, file),
+      await shellHtml(`${spaHead(frame?.title ?? 'Union Sincère')}\n    ${assetTags(assets, template)}`, frame?.html),
+    );
     const data = dataEntries(pattern);
     spaShells.push(data ? { pattern, file, data } : { pattern, file });
   }

@@ -2,6 +2,8 @@ import { createMemoryHistory, createRouter, RouterProvider } from '@tanstack/rea
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { preloadErrorPages } from '#src/features/errors/lazy-error-pages.tsx';
+import { framedStepOf, STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
+import { StepShell } from '#src/features/onboarding/step-shell.tsx';
 import { type PageMeta, pageHeadTags } from '#src/features/public-site/page-meta.ts';
 import { takeCollectedMeta } from '#src/features/public-site/use-page-meta.ts';
 import { loadDeferred } from '#src/lib/deferred.tsx';
@@ -59,6 +61,17 @@ export function routePaths(): string[] {
     paths.add(route.fullPath === '/' ? '/' : route.fullPath.replace(/\/+$/, ''));
   }
   return [...paths].filter((path) => path !== '').sort();
+}
+
+/**
+ * The markup and document title of a signed-in route's shell when it has more to paint than the
+ * loading line (decision 142): a framed onboarding step's heading and introduction. `null` for
+ * every other route, whose shell is the generic one.
+ */
+export function renderShell(pattern: string): { html: string; title: string } | null {
+  const step = framedStepOf(pattern);
+  if (step === undefined) return null;
+  return { html: renderToString(<StepShell step={step} />), title: `${STEP_FRAMES[step].title} — Union Sincère` };
 }
 
 export { pageHeadTags };

@@ -4,6 +4,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 
 /**
  * The public site (issue 4) in Debian's Chromium against the real server: every public page
@@ -148,6 +149,27 @@ test.describe('public pages', () => {
     await expect(page).toHaveURL(/\/connexion\?redirect=/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     expect(asked).toHaveLength(1);
+  });
+
+  test('a framed step’s shell shows its heading and introduction before any script runs (decision 142)', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    for (const [step, frame] of Object.entries(STEP_FRAMES)) {
+      const path = `/mon-compte/inscription/${step}`;
+      expect((await page.goto(path))?.status(), path).toBe(200);
+      await expect(page, path).toHaveTitle(`${frame.title} — Union Sincère`);
+      await expect(page.getByRole('heading', { level: 1 }), path).toHaveText(frame.title);
+      await expect(page.getByText(frame.intro), path).toBeVisible();
+      await expect(page.getByRole('status'), path).toHaveText('Chargement de votre espace…');
+      // Styled by its own inlined rules, as the step's page draws it: not the browser's defaults.
+      expect(await page.locator('h1').evaluate((h1) => getComputedStyle(h1).fontSize), path).toBe('30px');
+      if (step === 'profil') await screenshots(page, 'coquille-etape-profil');
+    }
+    // Any other signed-in page keeps the generic shell.
+    await page.goto('/mon-compte/messages');
+    await expect(page.getByRole('status')).toHaveText('Chargement de votre espace…');
+    await expect(page.getByRole('heading')).toHaveCount(0);
+    await context.close();
   });
 
   test('a signed-in page’s shell paints at once and preloads its own route’s code (decision 115)', async ({ request }) => {

@@ -5,6 +5,7 @@ import { getBookingLink, type LinkAnswer } from '#src/features/onboarding/onboar
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { topOf } from '#src/features/onboarding/onboarding-state.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 
 const POLLS = 10;
@@ -63,11 +64,7 @@ export function BookingPage() {
   }, [link, goToCurrent]);
 
   return (
-    <StepPage
-      step="prendre-un-rendez-vous"
-      title="Prenez rendez-vous"
-      intro="Choisissez un créneau pour votre entretien personnalisé avec une conseillère (15 minutes, par téléphone ou en visioconférence)."
-    >
+    <StepPage step="prendre-un-rendez-vous" {...STEP_FRAMES['prendre-un-rendez-vous']}>
       <FormAlert tone="error">{error}</FormAlert>
       <FormAlert tone="success">{status}</FormAlert>
       {link ? (

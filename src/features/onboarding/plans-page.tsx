@@ -7,6 +7,7 @@ import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { getPayInFullSetting } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
@@ -85,11 +86,7 @@ export function PlansPage() {
   });
 
   return (
-    <StepPage
-      step="formules"
-      title="Choisissez votre formule"
-      intro="Deux accompagnements, Horizon (6 mois) et Sérénité (12 mois), à régler chaque mois ou en une seule fois. Le contrat est à durée déterminée, sans reconduction tacite."
-    >
+    <StepPage step="formules" {...STEP_FRAMES.formules}>
       <form ref={formRef} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         <div className={styles.section}>

@@ -10,6 +10,7 @@ import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { flattenFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
@@ -41,11 +42,7 @@ export function PreContractPage() {
   });
 
   return (
-    <StepPage
-      step="informations-et-tarifs"
-      title="Informations précontractuelles"
-      intro="Avant de prendre rendez-vous, prenez connaissance des conditions essentielles de votre futur contrat."
-    >
+    <StepPage step="informations-et-tarifs" {...STEP_FRAMES['informations-et-tarifs']}>
       <section className={styles.section} aria-labelledby="prices">
         <h2 id="prices" className={styles.sectionTitle}>
           Prix

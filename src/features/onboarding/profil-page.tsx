@@ -9,6 +9,7 @@ import { ProfileFields, profileInputOf } from '#src/features/onboarding/step-fie
 import { flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useDraft } from '#src/features/onboarding/drafts.ts';
 import { useSession } from '#src/lib/use-session.ts';
@@ -75,11 +76,7 @@ export function ProfilPage() {
   });
 
   return (
-    <StepPage
-      step="profil"
-      title="Vos informations personnelles"
-      intro="Ces informations nous permettent d’étudier votre dossier et de vous présenter des profils compatibles. Tous les champs sont obligatoires, sauf mention contraire."
-    >
+    <StepPage step="profil" {...STEP_FRAMES.profil}>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         <ProfileFields errors={fieldErrors} />

@@ -7,6 +7,7 @@ import { QuestionnaireFields, questionnaireInputOf } from '#src/features/onboard
 import { flattenFieldErrors, topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
+import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useDraft } from '#src/features/onboarding/drafts.ts';
 import { useSession } from '#src/lib/use-session.ts';
@@ -46,11 +47,7 @@ export function QuestionnairePage() {
   });
 
   return (
-    <StepPage
-      step="questionnaire-profil"
-      title="Questionnaire de rencontre"
-      intro="Décrivez la personne que vous souhaitez rencontrer. Ce questionnaire sera annexé à votre contrat."
-    >
+    <StepPage step="questionnaire-profil" {...STEP_FRAMES['questionnaire-profil']}>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         <QuestionnaireFields errors={fieldErrors} />
