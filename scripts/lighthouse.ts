@@ -14,7 +14,8 @@
  * Accessibility, Best Practices and SEO = 100; exits 1 when one is missed.
  *
  * Then, signed in (issue 23), with the demo accounts of the product it started: two wizard steps
- * (a member at « profil », another moved to « questionnaire » through the API), a member-area page
+ * (a member at « profil », another moved to « questionnaire » through the API), an active member's
+ * home (`/mon-compte`; the member written into the database, `seedActiveMember`), a member-area page
  * open during the onboarding (« Mes messages »), the dashboard home and a member's file. The script
  * signs in through the API (staff with a TOTP it enrols) and hands the session cookie to Chromium
  * (Lighthouse `extraHeaders`). These pages are `noindex`: their SEO score is printed, not targeted.
@@ -27,7 +28,8 @@ import lighthouse from 'lighthouse';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import { parseConfig } from '#bff/config.ts';
 import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
-import { startProduct } from '#bff/start.ts';
+import { type Product, startProduct } from '#bff/start.ts';
+import { seedActiveMember } from '#tests/support/active-member-seed.ts';
 import { Secret, TOTP } from 'otpauth';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 
@@ -131,7 +133,12 @@ async function signIn(base: string, email: string, password: string): Promise<st
 }
 
 /** Signed-in pages and the cookie of who opens them (demo accounts: staff enrols its TOTP here). */
-async function signedInPages(base: string): Promise<[string, string, string][]> {
+async function signedInPages(base: string, product: Product): Promise<[string, string, string][]> {
+  // The demo has no active member (their home is what `/mon-compte` shows once onboarding is over):
+  // one is written into the database, as the introduction tests make theirs.
+  const salima = { email: 'salima.lighthouse@example.fr', firstName: 'Salima', gender: 'femme' as const, age: 31 };
+  const active = await seedActiveMember(product, Date.now(), salima);
+  const activeCookie = await signIn(base, salima.email, active.password);
   const amina = await signIn(base, 'amina@demo.union-sincere.fr', 'demo-amina-2026');
   let youssef = await signIn(base, 'youssef@demo.union-sincere.fr', 'demo-youssef-2026');
   const settings = (await (await call(base, youssef, '/api/v1/user/settings')).response.json()) as { id: string; email: string };
@@ -145,6 +152,7 @@ async function signedInPages(base: string): Promise<[string, string, string][]> 
   return [
     ['Wizard: profile (signed in)', '/mon-compte/inscription/profil', amina],
     ['Wizard: questionnaire (signed in)', '/mon-compte/inscription/questionnaire-profil', youssef],
+    ['Member area: home, active member (signed in)', '/mon-compte', activeCookie],
     ['Member area: messages (signed in)', '/mon-compte/messages', amina],
     ['Dashboard home (staff)', '/dashboard', staff],
     ['Dashboard: a member (staff)', `/dashboard/member/${settings.id}`, staff],
@@ -181,7 +189,7 @@ async function main() {
   try {
     const pages: [string, string, string | null][] = [
       ...PAGES.map(([label, path]): [string, string, null] => [label, path, null]),
-      ...(given ? [] : await signedInPages(base)),
+      ...(product ? await signedInPages(base, product) : []),
     ].filter(([, path]) => !ONLY || path.includes(ONLY));
     for (const [label, path, cookie] of pages) {
       const flags = {

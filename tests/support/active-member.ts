@@ -1,13 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { adminClient } from '#bff/auth/supabase.ts';
 import type { Clock } from '#bff/clock.ts';
-import { members } from '#bff/db/schema.ts';
-import { upsertMatchProfile } from '#bff/matching/candidates.ts';
-import { ensureAccount } from '#bff/members/accounts.ts';
 import type { Product } from '#bff/start.ts';
-import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
-import { emptyRecord, type Gender } from '#machines/onboarding/record.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { seedActiveMember } from '#tests/support/active-member-seed.ts';
 import { startWithStaff } from '#tests/support/staff.ts';
 import { TEST_SITE, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
@@ -33,59 +28,8 @@ export async function activeMember(
 ): Promise<ActiveMember> {
   n += 1;
   const email = `${firstName.toLowerCase()}.p${n}.${Date.now()}@example.fr`;
-  const password = 'bismillah-2026';
-  const db = product.database.db;
-  const { id } = await ensureAccount(adminClient(product.auth), db, { email, password, kind: gender });
-  const now = clock.now().getTime();
-  const signedAt = now - 40 * DAY_MS;
-  const record = {
-    ...emptyRecord(id, email, gender),
-    selectedPlanId: 'plan_serenity_year',
-    renouncedWithdrawalRight: false,
-    profileCompleted: true,
-    sensitiveDataConsentAt: toIsoInstant(signedAt - 20 * DAY_MS),
-    questionnaireCompleted: true,
-    formPersonnalInfoCompleted: true,
-    applicationFeesPaid: true,
-    preContractInfoAcknowledged: true,
-    onboardingMeetingDateSelected: true,
-    onboardingMeetingReserved: true,
-    onboardingMeetingDate: toIsoInstant(signedAt - 2 * DAY_MS),
-    onboardingMeetingDone: true,
-    subscriptionContractFormCompleted: true,
-    subscriptionDate: toIsoInstant(signedAt),
-    subscriptionFeesPaid: true,
-    matchmakingMeetingDone: true,
-  };
-  const profile = {
-    firstName,
-    lastName: 'Exemple',
-    birthDate: toIsoInstant(now - (age * 365.25 + 100) * DAY_MS).slice(0, 10),
-    phone: '+33612345678',
-    postcode: '75011',
-    city: 'Paris',
-    maritalStatus: 'celibataire',
-    childrenCount: 0,
-    profession: 'Infirmière',
-    prayerPractice: 'reguliere',
-    practiceDetails: '',
-    sensitiveDataConsent: true,
-  };
-  const questionnaire = {
-    soughtPractice: 'indifferent',
-    soughtAgeMin: 20,
-    soughtAgeMax: 60,
-    soughtRegions: ['indifferent'],
-    soughtFamilySituations: ['celibataire', 'divorce', 'veuf'],
-    acceptsChildren: true,
-    soughtProfessionalSituation: 'indifferent',
-    otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
-  };
-  await db.update(members).set({ onboarding: record, profile, questionnaire }).where(eq(members.id, id));
-  await db.execute(sql`INSERT INTO onboarding_events (member_id, context, event, payload, from_state, to_state, actor_role, version, created_at)
-    VALUES (${id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${toIsoInstant(now - 10 * DAY_MS)}::timestamptz)`);
-  const matchProfile = await upsertMatchProfile(db, id, now);
-  expect(matchProfile?.available, `${firstName} available`).toBe(true);
+  const { id, password, available } = await seedActiveMember(product, clock.now().getTime(), { email, firstName, gender, age });
+  expect(available, `${firstName} available`).toBe(true);
   const agent = product.agent();
   const signin = await agent.post('/api/v1/auth/signin', { email, password });
   expect(signin.status).toBe(200);
