@@ -78,6 +78,7 @@ interface ManifestChunk {
   src?: string;
   css?: string[];
   imports?: string[];
+  dynamicImports?: string[];
 }
 type ViteManifest = Record<string, ManifestChunk>;
 
@@ -114,7 +115,12 @@ export function routeIdOfFile(src: string): string | null {
  */
 function guardEntries(pattern: string): string[] {
   const session = ['src/lib/session-settings.ts', 'src/lib/guards.ts'];
-  return pattern === '/mon-compte' || pattern.startsWith('/mon-compte/') ? [...session, 'src/features/onboarding/step-guard.ts'] : session;
+  if (!(pattern === '/mon-compte' || pattern.startsWith('/mon-compte/'))) return session;
+  // The home's and the steps' guards also fetch what the step guard imports (the onboarding's
+  // state: the member's current step), one more round trip otherwise (`+dynamic`, `assetsOf`).
+  const guard = 'src/features/onboarding/step-guard.ts';
+  const withState = pattern === '/mon-compte' || pattern.startsWith('/mon-compte/inscription');
+  return [...session, withState ? `${guard}+dynamic` : guard];
 }
 
 /**
@@ -149,9 +155,13 @@ function assetsOf(routeIds: string[], manifest: ViteManifest, extra: string[] = 
     const id = chunk.src ? routeIdOfFile(chunk.src) : null;
     if (id && wanted.has(id)) visit(key);
   }
-  for (const key of extra) {
-    if (!manifest[key]) throw new Error(`${key} n’est plus un module du build : mettez à jour guardEntries`);
+  // `<module>+dynamic`: the module and the chunks it imports dynamically.
+  for (const entry of extra) {
+    const key = entry.replace(/\+dynamic$/, '');
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} n’est plus un module du build : mettez à jour guardEntries`);
     visit(key);
+    if (entry !== key) for (const imported of chunk.dynamicImports ?? []) visit(imported);
   }
   const entry = manifest['index.html'];
   const entryCss = new Set(entry?.css ?? []);

@@ -203,6 +203,13 @@ test.describe('public pages', () => {
         '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69/follow-up>; rel=preload; as=fetch; crossorigin',
     );
     expect((await request.get('/mon-compte/inscription/profil')).headers().link).toBeUndefined();
+    // The account home's guard asks for the member's step: what the step guard imports comes with
+    // the page too (the onboarding's state and its steps), not one round trip after the guard.
+    const home = await (await request.get('/mon-compte')).text();
+    for (const chunk of ['step-guard', 'wizard', 'steps'])
+      expect(home).toMatch(new RegExp(`rel="modulepreload"[^>]*href="/assets/${chunk}-[\\w-]+\\.js"`));
+    // A page whose guard does not ask (the messages) does not fetch them.
+    expect(await (await request.get('/mon-compte/messages')).text()).not.toMatch(/href="\/assets\/wizard-/);
   });
 
   test('every header and footer link leads to a page that answers 200', async ({ page, request }) => {

@@ -1,10 +1,12 @@
-import { MyRights } from '#src/features/account/my-rights.tsx';
 import { Link } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import * as styles from '#src/features/account/account.css.ts';
-import { MyInvoices } from '#src/features/account/invoices.tsx';
-import { MyInstalments } from '#src/features/billing/my-instalments.tsx';
 import { useSession } from '#src/lib/use-session.ts';
-import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-section.tsx';
+import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-status.tsx';
+
+const AccountHomeSections = lazy(() =>
+  import('#src/features/account/account-home-sections.tsx').then((m) => ({ default: m.AccountHomeSections })),
+);
 
 /** `/mon-compte` of an active member (members still onboarding are sent to their current step). */
 export function AccountHomePage() {
@@ -36,9 +38,9 @@ export function AccountHomePage() {
           </p>
         )}
       </section>
-      <MyRights />
-      <MyInstalments />
-      <MyInvoices />
+      <Suspense fallback={<div className={styles.sectionsPending} />}>
+        <AccountHomeSections />
+      </Suspense>
     </>
   );
 }

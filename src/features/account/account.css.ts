@@ -48,3 +48,9 @@ export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.
 
 /* /mon-compte/confirmer-email is laid out as /connexion/confirmation: a centred column. */
 export { standalone, standaloneActions } from '#src/features/auth/auth.css.ts';
+
+/**
+ * Where the account home's lower sections appear once their code has come: at least a screen high
+ * meanwhile, so that the footer stays below the fold and does not jump when they are drawn.
+ */
+export const sectionsPending = style({ minHeight: '100vh' });

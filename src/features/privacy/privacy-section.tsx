@@ -6,45 +6,12 @@ import { buttonClass } from '#src/components/ui/button.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import * as styles from '#src/features/privacy/privacy.css.ts';
-import { EXPORT_URL, eraseAccount, fetchConsents, SIGNED_CONTRACT_URL, withdrawConsent } from '#src/features/privacy/privacy-api.ts';
+import { EXPORT_URL, eraseAccount, SIGNED_CONTRACT_URL, withdrawConsent } from '#src/features/privacy/privacy-api.ts';
+import { type ConsentStatus, formatDate, MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-status.tsx';
 import { notify } from '#src/lib/notifications.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
-import { type ConsentKind, consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
 import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
-
-interface ConsentStatus {
-  kind: ConsentKind;
-  title: string;
-  given: boolean;
-  version: string;
-  at: string;
-  withdrawable: boolean;
-  effect: string;
-}
-type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
-const NOT_PAUSED: Matchmaking = { paused: false };
-
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
-const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-
-/** The member's consents and whether matchmaking is paused, loaded from the BFF. */
-export function useConsents() {
-  const { data, error, reload } = useLoaded(fetchConsents, []);
-  const consents = (data?.consents ?? null) as ConsentStatus[] | null;
-  const matchmaking = (data?.matchmaking ?? NOT_PAUSED) as Matchmaking;
-  return { consents, matchmaking, error, reload };
-}
-
-/** Shown on the member's pages while matchmaking is paused by a withdrawal. */
-export function MatchmakingPausedNotice({ matchmaking }: { matchmaking: Matchmaking }) {
-  if (!matchmaking.paused) return null;
-  return (
-    <div className={styles.notice} role="status" data-testid="matchmaking-paused">
-      <strong>Recherche de profils suspendue depuis le {formatDate(matchmaking.since)}.</strong> {matchmaking.message}
-    </div>
-  );
-}
 
 /** The whole « Mes données personnelles » part of `/mon-compte/mon-profil`. */
 export function PrivacySection() {

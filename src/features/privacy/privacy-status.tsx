@@ -1,0 +1,43 @@
+import * as styles from '#src/features/privacy/privacy.css.ts';
+import { fetchConsents } from '#src/features/privacy/privacy-api.ts';
+import { useLoaded } from '#src/lib/use-loaded.ts';
+import type { ConsentKind } from '#machines/privacy/consent-texts.ts';
+
+/*
+ * The member's consents and the matchmaking pause, apart from the « Mes données personnelles »
+ * section (privacy-section.tsx) and its dialogs: the account home shows the pause notice without
+ * loading them.
+ */
+
+export interface ConsentStatus {
+  kind: ConsentKind;
+  title: string;
+  given: boolean;
+  version: string;
+  at: string;
+  withdrawable: boolean;
+  effect: string;
+}
+type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
+const NOT_PAUSED: Matchmaking = { paused: false };
+
+const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+
+/** The member's consents and whether matchmaking is paused, loaded from the BFF. */
+export function useConsents() {
+  const { data, error, reload } = useLoaded(fetchConsents, []);
+  const consents = (data?.consents ?? null) as ConsentStatus[] | null;
+  const matchmaking = (data?.matchmaking ?? NOT_PAUSED) as Matchmaking;
+  return { consents, matchmaking, error, reload };
+}
+
+/** Shown on the member's pages while matchmaking is paused by a withdrawal. */
+export function MatchmakingPausedNotice({ matchmaking }: { matchmaking: Matchmaking }) {
+  if (!matchmaking.paused) return null;
+  return (
+    <div className={styles.notice} role="status" data-testid="matchmaking-paused">
+      <strong>Recherche de profils suspendue depuis le {formatDate(matchmaking.since)}.</strong> {matchmaking.message}
+    </div>
+  );
+}
