@@ -12,8 +12,9 @@ import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
  * What docs/deploy.md names, checked here as far as this machine can run it: the service unit's
  * own command and environment start the compiled server (refusing the stand-ins, a missing
  * public address and a missing agency identity in production, serving once allowed, stopping on SIGTERM); the container image
- * definition and the reverse-proxy example keep the promises the guide makes of them. (No
- * container engine runs here, so the image itself is not built.)
+ * definition and the reverse-proxy example keep the promises the guide makes of them. The image
+ * itself is built and run by `npm run test:image` (scripts/image-check.ts, decision 144), which
+ * `.ci/run` runs wherever podman runs.
  */
 const DEPLOY = join(ROOT, 'docs', 'deploy');
 const unitText = readFileSync(join(DEPLOY, 'union-sincere.service'), 'utf8');
@@ -132,6 +133,9 @@ describe('the service unit', () => {
 describe('the container image definition', () => {
   it('is multi-stage, runs the compiled server as a non-root user on 0.0.0.0 with a data volume and a health check', () => {
     expect(containerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    // Both stages start from the official Node 24 image unless `--build-arg NODE_IMAGE` names another.
+    expect(containerfile).toMatch(/^ARG NODE_IMAGE=docker\.io\/library\/node:24-bookworm-slim$/m);
+    expect(containerfile.match(/^FROM .*/gm)?.every((line) => line.startsWith('FROM ${NODE_IMAGE}'))).toBe(true);
     expect(containerfile).toMatch(/^USER node$/m);
     expect(containerfile).toMatch(/HOST=0\.0\.0\.0/);
     expect(containerfile).toMatch(/DATA_DIR=\/data/);
