@@ -141,8 +141,8 @@ async function main() {
     User?: string;
     Env?: string[];
     Volumes?: Record<string, unknown>;
-    Healthcheck?: { Test?: string[] };
   };
+  // Docker's format keeps the health check beside the OCI configuration, not in it.
   const healthcheck = JSON.parse(podman(['image', 'inspect', IMAGE, '--format', '{{json .HealthCheck}}'], { quiet: true }).stdout) as {
     Test?: string[];
   } | null;
@@ -151,7 +151,7 @@ async function main() {
   check('it listens on 0.0.0.0 in production', Boolean(config.Env?.includes('HOST=0.0.0.0') && config.Env.includes('NODE_ENV=production')));
   check(
     'its health check asks /api/v1/health',
-    (healthcheck?.Test ?? config.Healthcheck?.Test ?? []).join(' ').includes('/api/v1/health'),
+    (healthcheck?.Test ?? []).join(' ').includes('/api/v1/health'),
     JSON.stringify(healthcheck),
   );
 
