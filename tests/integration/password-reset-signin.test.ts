@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
@@ -37,8 +37,9 @@ async function resetToken(email: string): Promise<string> {
   const asked = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
   expect(asked.status).toBe(200);
   await product.flushMail();
-  const mails = (await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email))).filter((m) =>
-    m.textBody.includes('token_hash='),
+  // In the order received: PostgreSQL returns rows in no set order without ORDER BY.
+  const mails = (await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email)).orderBy(asc(mailbox.id))).filter(
+    (m) => m.textBody.includes('token_hash='),
   );
   const token = mails.at(-1)?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
   if (!token) throw new Error('no reset link');
