@@ -109,6 +109,15 @@ export default defineConfig({
     pageHeadPlugin(),
     publicFormFieldsPlugin(),
   ],
+  resolve: {
+    // The router's store and @xstate/react import the pre-React-18 shim of useSyncExternalStore. On
+    // React 19 the package's own non-shim entries (React's built-in hook) do the same, and every
+    // page's first load no longer carries the shim's fallback.
+    alias: [
+      { find: /^use-sync-external-store\/shim$/, replacement: 'use-sync-external-store' },
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector' },
+    ],
+  },
   build: {
     outDir: 'dist/client',
     sourcemap: false,
