@@ -33,31 +33,4 @@ export const signedOutActions = {
   register: { label: 'Je m’inscris', to: '/formulaire-inscription' },
 } as const satisfies Record<string, { label: string; to: SitePath }>;
 
-export const footerSitemap: readonly NavItem[] = [
-  { label: 'Accueil', to: '/' },
-  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
-  { label: 'Blog', to: '/blog' },
-  { label: 'Inscription pour les hommes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes' },
-  { label: 'Inscription pour les femmes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes' },
-  { label: 'Contact', to: '/contactez-agence-matrimoniale-musulmane' },
-];
-
-export const footerLegal: readonly NavItem[] = [
-  { label: 'Mentions légales', to: '/mentions-legales' },
-  { label: 'Conditions générales de vente', to: '/conditions-generales-de-vente' },
-  { label: 'Politique de confidentialité', to: '/politique-de-confidentialite' },
-];
-
-export interface SocialLink {
-  label: string;
-  href: string;
-}
-
-/** Placeholder profile addresses until the agency gives its own. */
-export const socialLinks: readonly SocialLink[] = [
-  { label: 'Facebook', href: 'https://www.facebook.com/' },
-  { label: 'Instagram', href: 'https://www.instagram.com/' },
-  { label: 'TikTok', href: 'https://www.tiktok.com/' },
-];
-
 export const BRAND_NAME = 'Union Sincère';

@@ -1,7 +1,35 @@
 import { Link } from '@tanstack/react-router';
-import { BRAND_NAME, footerLegal, footerSitemap, socialLinks } from '#src/features/layout/navigation.ts';
+import { BRAND_NAME, type NavItem } from '#src/features/layout/navigation.ts';
 import * as styles from '#src/features/layout/site-footer.css.ts';
 import { container, srOnly } from '#src/styles/global.css.ts';
+
+/** The footer's links: with the footer, out of the header's first load. */
+const footerSitemap: readonly NavItem[] = [
+  { label: 'Accueil', to: '/' },
+  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
+  { label: 'Blog', to: '/blog' },
+  { label: 'Inscription pour les hommes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes' },
+  { label: 'Inscription pour les femmes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes' },
+  { label: 'Contact', to: '/contactez-agence-matrimoniale-musulmane' },
+];
+
+const footerLegal: readonly NavItem[] = [
+  { label: 'Mentions légales', to: '/mentions-legales' },
+  { label: 'Conditions générales de vente', to: '/conditions-generales-de-vente' },
+  { label: 'Politique de confidentialité', to: '/politique-de-confidentialite' },
+];
+
+interface SocialLink {
+  label: string;
+  href: string;
+}
+
+/** Placeholder profile addresses until the agency gives its own. */
+const socialLinks: readonly SocialLink[] = [
+  { label: 'Facebook', href: 'https://www.facebook.com/' },
+  { label: 'Instagram', href: 'https://www.instagram.com/' },
+  { label: 'TikTok', href: 'https://www.tiktok.com/' },
+];
 
 /** The site footer (spec §2): sitemap, customer information, cookies, social links, copyright. */
 export function SiteFooter() {
