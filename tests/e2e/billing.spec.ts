@@ -38,6 +38,11 @@ test('staff open the billing view, filter it and export it as CSV', async ({ pag
   await expect(page.getByTestId('billing-totals')).toContainText('Mensualités échouées : 0');
   const body = await page.locator('main').innerText();
   expect(body).not.toMatch(/\b(payee|a-venir|echouee|instalment|refund|plan_[a-z_]+)\b/);
+  // One typeface in the staff area: a card's title as the page's text, not the public site's serif.
+  const [bodyFont, cardFont] = await page.evaluate(() =>
+    [document.body, document.getElementById('billing-list-title')].map((element) => getComputedStyle(element as Element).fontFamily),
+  );
+  expect(cardFont).toBe(bodyFont);
   await screenshots(page, 'facturation');
 
   const exported = await page.request.get(`${await page.getByTestId('billing-export').getAttribute('href')}`);

@@ -44,6 +44,11 @@ test('a colleague is invited, sets a password, enrols TOTP and reaches the dashb
   await dialog.getByRole('button', { name: 'Envoyer l’invitation' }).click();
   await expect(dialog.getByText('Saisissez une adresse e-mail valide')).toBeVisible();
   await accessibility(inviter);
+  // The dialog is portalled out of the staff shell and still takes its typeface.
+  const titleFont = await dialog
+    .getByRole('heading', { name: 'Inviter un collègue' })
+    .evaluate((title) => getComputedStyle(title).fontFamily);
+  expect(titleFont).toBe(await inviter.evaluate(() => getComputedStyle(document.body).fontFamily));
   await screenshots(inviter, 'invite-dialog', false);
   await dialog.getByLabel('Adresse e-mail du collègue').fill(email);
   await dialog.getByRole('button', { name: 'Envoyer l’invitation' }).click();

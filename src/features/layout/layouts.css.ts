@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 export const shell = style({ display: 'flex', flexDirection: 'column', minHeight: '100vh' });
@@ -89,6 +89,13 @@ export const accountNavLink = style({
 
 /* dashboard layout: a minimal staff shell */
 export const dashShell = style([shell, { backgroundColor: vars.color.gray[50] }]);
+
+/**
+ * The staff area is a working tool: one typeface for its page titles, card titles and the titles
+ * of the dialogs it opens (portalled out of the shell, hence `body:has`), not the public site's
+ * serif headings.
+ */
+globalStyle(`body:has(${dashShell}) :is(h1, h2, h3, h4)`, { fontFamily: vars.font.body });
 
 export const dashBar = style({ backgroundColor: vars.color.gray[900], color: vars.color.gray[100] });
 
