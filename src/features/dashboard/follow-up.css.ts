@@ -4,7 +4,7 @@ import { vars } from '#src/styles/theme.css.ts';
 /** The member page's « Suivi interne » card (decision 124): tags as removable chips. */
 export const tagList = style({
   listStyle: 'none',
-  margin: `0 0 ${vars.space[3]}`,
+  margin: 0,
   padding: 0,
   display: 'flex',
   flexWrap: 'wrap',
@@ -35,3 +35,13 @@ export const tagRemove = style({
   ':hover': { backgroundColor: vars.color.primary[100] },
   ':focus-visible': { outline: `2px solid ${vars.color.primary[700]}`, outlineOffset: '1px' },
 });
+
+/** A part of the card (tags, notes): set apart from the one above, its title smaller than the card's. */
+export const part = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+  paddingTop: vars.space[4],
+  borderTop: `1px solid ${vars.color.border}`,
+});
+export const partTitle = style({ margin: 0, fontSize: vars.fontSize.base, fontWeight: vars.fontWeight.semibold });
