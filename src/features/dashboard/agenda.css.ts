@@ -32,14 +32,15 @@ export const dayTitle = style({
 export const periodTitle = style({ fontFamily: vars.font.body });
 export const item = style({
   display: 'grid',
-  gridTemplateColumns: '8rem 1fr',
+  // « 17 h 00 – 17 h 15 » on one line: the times of a day stay in one column.
+  gridTemplateColumns: '10rem 1fr',
   gap: vars.space[3],
   padding: vars.space[3],
   borderRadius: vars.radius.md,
   border: `1px solid ${vars.color.gray[200]}`,
   '@media': { 'screen and (max-width: 480px)': { gridTemplateColumns: '1fr' } },
 });
-export const time = style({ fontWeight: vars.fontWeight.semibold, fontVariantNumeric: 'tabular-nums' });
+export const time = style({ fontWeight: vars.fontWeight.semibold, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' });
 export const body = style({ display: 'flex', flexDirection: 'column', gap: vars.space[1], minWidth: 0, overflowWrap: 'anywhere' });
 export const visuallyHidden = style({
   position: 'absolute',

@@ -27,7 +27,13 @@ export const cardHeader = style({
 
 export const cardTitle = style({ margin: 0, fontSize: vars.fontSize.xl, color: vars.color.primary[900] });
 
-export const sectionTitle = style({ margin: 0, fontSize: vars.fontSize.base, fontWeight: vars.fontWeight.semibold });
+/** A small title inside a card: the text's typeface (the serif is for the larger titles). */
+export const sectionTitle = style({
+  margin: 0,
+  fontFamily: vars.font.body,
+  fontSize: vars.fontSize.base,
+  fontWeight: vars.fontWeight.semibold,
+});
 
 export const muted = style({ margin: 0, color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
