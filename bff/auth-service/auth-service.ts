@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { declaredBodyLimit } from '#bff/http/body-limit.ts';
+import { refuseUnstorableText } from '#bff/http/validate.ts';
 import type { JWK } from 'jose';
 import type { Clock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
@@ -7,7 +8,7 @@ import { adminFactorRoutes } from '#bff/auth-service/admin-factor-routes.ts';
 import { adminRoutes } from '#bff/auth-service/admin-routes.ts';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { discoveryRoutes } from '#bff/auth-service/discovery-routes.ts';
-import { AuthApiError, renderAuthError } from '#bff/auth-service/errors.ts';
+import { AuthApiError, errors, renderAuthError } from '#bff/auth-service/errors.ts';
 import { loadSigningKey } from '#bff/auth-service/keys.ts';
 import { mfaRoutes } from '#bff/auth-service/mfa-routes.ts';
 import { type BucketSpec, createRateLimits, type LimitName } from '#bff/auth-service/rate-limit.ts';
@@ -110,6 +111,13 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
       onError: () => {
         throw new AuthApiError(413, 'request_entity_too_large', 'Request body too large');
       },
+    }),
+  );
+  // A NUL or a lone surrogate in a query or a body would reach PostgreSQL (a token hash, a refresh
+  // token, an auth code are looked up as given) and fail there: refused first, as GoTrue's 400.
+  app.use(
+    refuseUnstorableText(() => errors.validation('Invalid request: text holds characters that cannot be stored (NUL or lone surrogate)'), {
+      anyBody: true,
     }),
   );
   app.route('/', discoveryRoutes(deps));

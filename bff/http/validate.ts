@@ -53,21 +53,32 @@ function hasUnstorableText(value: unknown): boolean {
 
 /**
  * Refuses a query or a JSON body whose strings hold a NUL or an unpaired surrogate (`\u0000`,
- * `\uD800`…): found by the fuzz suite as 500s from PostgreSQL. Runs before every route; a body
- * that is not valid JSON is left to the route's own error.
+ * `\uD800`…): found by the fuzz suite as 500s from PostgreSQL. Runs before every route, and throws
+ * the caller's own error (the embedded auth service answers as GoTrue). A body that is not valid
+ * JSON is left to the route's own error. `anyBody`: read a body whatever its declared type (the
+ * auth service parses every body as JSON), not only an `application/json` one.
  */
-export const refuseMalformedText: MiddlewareHandler = (c, next) => {
-  if (c.req.url.includes('?') && hasUnstorableText(c.req.queries())) {
-    throw invalidText();
-  }
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
-    return refuseMalformedBody(c, next);
-  }
-  // Not `async`: a request without a body goes on without one more promise in its chain.
-  return next();
-};
+export function refuseUnstorableText(refused: () => Error, options: { anyBody?: boolean } = {}): MiddlewareHandler {
+  return (c, next) => {
+    if (c.req.url.includes('?') && hasUnstorableText(c.req.queries())) {
+      throw refused();
+    }
+    if (
+      c.req.method !== 'GET' &&
+      c.req.method !== 'HEAD' &&
+      (options.anyBody || /^application\/json\b/i.test(c.req.header('content-type') ?? ''))
+    ) {
+      return refuseMalformedBody(c, next, refused);
+    }
+    // Not `async`: a request without a body goes on without one more promise in its chain.
+    return next();
+  };
+}
 
-async function refuseMalformedBody(c: Context, next: Next) {
+/** The API's refusal: 400 `INVALID_TEXT`, in French. */
+export const refuseMalformedText = refuseUnstorableText(invalidText);
+
+async function refuseMalformedBody(c: Context, next: Next, refused: () => Error) {
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
@@ -75,7 +86,7 @@ async function refuseMalformedBody(c: Context, next: Next) {
     return next();
   }
   if (hasUnstorableText(body)) {
-    throw invalidText();
+    throw refused();
   }
   return next();
 }

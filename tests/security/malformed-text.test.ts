@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { type SecurityProduct, signUpMember, startTestProduct } from '#tests/security/support.ts';
+import { type SecurityProduct, signUpMember, startTestProduct, TEST_SITE } from '#tests/security/support.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 
 /**
@@ -59,5 +59,42 @@ describe('text that is not well-formed Unicode', () => {
     const search = await staff.agent.get('/api/v1/dashboard/members?q=a%00b');
     expect(search.status).toBe(400);
     expect((await search.json()).error.code).toBe('INVALID_TEXT');
+  });
+});
+
+describe('the embedded auth service (/auth/v1), reached from outside', () => {
+  it('a NUL token hash (found by the fuzz suite, seed 951838667 of 2026-11-29) and its kin: 400 validation_failed, never 500', async () => {
+    const headers = { apikey: product.auth.anonKey, 'content-type': 'application/json' };
+    const posts: [string, string][] = [
+      ['/auth/v1/verify', '{"type":"recovery","token_hash":"\\u0000"}'],
+      ['/auth/v1/verify', '{"type":"signup","token_hash":"ab\\ud800"}'],
+      ['/auth/v1/token?grant_type=refresh_token', '{"refresh_token":"a\\u0000"}'],
+      ['/auth/v1/token?grant_type=pkce', '{"auth_code":"\\u0000","code_verifier":"x"}'],
+    ];
+    for (const [path, body] of posts) {
+      const response = await product.app.request(`${TEST_SITE}${path}`, { method: 'POST', headers, body });
+      expect(response.status, `${path} ${body}`).toBe(400);
+      expect(await response.json(), `${path} ${body}`).toMatchObject({ error_code: 'validation_failed' });
+    }
+    // The body's declared type does not matter: the service reads every body as JSON.
+    const plain = await product.app.request(`${TEST_SITE}/auth/v1/verify`, {
+      method: 'POST',
+      headers: { apikey: product.auth.anonKey, 'content-type': 'text/plain' },
+      body: '{"type":"recovery","token_hash":"\\u0000"}',
+    });
+    expect(plain.status).toBe(400);
+    const link = await product.app.request(`${TEST_SITE}/auth/v1/verify?type=recovery&token=%00`, {
+      headers: { apikey: product.auth.anonKey },
+    });
+    expect(link.status).toBe(400);
+    expect(await link.json()).toMatchObject({ error_code: 'validation_failed' });
+    // A well-formed but unknown token hash is the usual refusal, not this one.
+    const unknown = await product.app.request(`${TEST_SITE}/auth/v1/verify`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: 'recovery', token_hash: 'a'.repeat(56) }),
+    });
+    expect(unknown.status).toBe(403);
+    expect(await unknown.json()).toMatchObject({ error_code: 'otp_expired' });
   });
 });
