@@ -120,7 +120,7 @@ export function AgendaPage() {
       </div>
       <section className={styles.card} aria-labelledby="agenda-title" aria-busy={loading}>
         <div className={own.toolbar}>
-          <h2 id="agenda-title" className={`${styles.cardTitle} ${own.periodTitle}`} aria-live="polite">
+          <h2 id="agenda-title" className={styles.cardTitle} aria-live="polite">
             {periodTitle(period)}
           </h2>
           <nav aria-label="Période affichée" className={own.group}>

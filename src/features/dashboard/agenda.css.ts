@@ -23,13 +23,11 @@ export const navLink = style({
 });
 export const days = style({ display: 'flex', flexDirection: 'column', gap: vars.space[5] });
 export const dayTitle = style({
-  fontFamily: vars.font.body,
   fontSize: vars.fontSize.base,
   fontWeight: vars.fontWeight.semibold,
   margin: 0,
   marginBottom: vars.space[2],
 });
-export const periodTitle = style({ fontFamily: vars.font.body });
 export const item = style({
   display: 'grid',
   // « 17 h 00 – 17 h 15 » on one line: the times of a day stay in one column.
