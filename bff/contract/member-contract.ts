@@ -68,12 +68,6 @@ export interface MemberContract {
 }
 
 /**
- * The member's contract as a PDF, from their record, contract form, profile and questionnaire (the
- * annex of qualities sought, R224-1): what the member downloads (`GET /api/v1/user/contract.pdf`)
- * and what is stored at signature (bff/privacy/contract-copy.ts). Null until the contract form is
- * filled in and a plan chosen.
- */
-/**
  * The contract's text before its details are confirmed (the form step), from what the member has
  * already given: read in full before "J'ai lu et j'accepte le contrat" is ticked. Null without a
  * chosen plan.
@@ -107,6 +101,12 @@ export function draftContractDocument(row: MemberRow, options: { agency: AgencyI
   });
 }
 
+/**
+ * The member's contract as a PDF, from their record, contract form, profile and questionnaire (the
+ * annex of qualities sought, R224-1): what the member downloads (`GET /api/v1/user/contract.pdf`)
+ * and what is stored at signature (bff/privacy/contract-copy.ts). Null until the contract form is
+ * filled in and a plan chosen.
+ */
 export async function renderMemberContract(
   executor: Db | Transaction,
   row: MemberRow,
