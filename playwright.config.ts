@@ -11,7 +11,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: process.env.CI ? 2 : 2,
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: '.test-reports/playwright.json' }]],
   use: {
@@ -29,6 +29,10 @@ export default defineConfig({
         '--disable-sync',
         '--no-first-run',
         '--disable-quic',
+        // Date and time fields drawn in the page's language (<html lang="fr">: 31/12/2026, 17:30),
+        // as a French browser draws them; headless Chromium otherwise draws them in en-US whatever
+        // the locale, --lang or LANG say, and the screenshots read 12/31/2026, 05:30 PM.
+        '--enable-blink-features=LangAttributeAwareFormControlUI',
       ],
     },
   },
