@@ -34,6 +34,9 @@ export default defineConfig({
         // the locale, --lang or LANG say, and the screenshots read 12/31/2026, 05:30 PM.
         '--enable-blink-features=LangAttributeAwareFormControlUI',
       ],
+      // With Debian's chromium-l10n, an empty date field reads jj/mm/aaaa too (headless Chromium
+      // takes its own language from LANGUAGE only).
+      env: { ...process.env, LANGUAGE: 'fr' },
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
