@@ -25,7 +25,7 @@ describe('configuration', () => {
   });
 
   it.each([
-    [{ PORT: 'trois mille' }, /^Configuration invalide : PORT doit être un numéro de port/],
+    [{ PORT: 'trois mille' }, /^Configuration invalide\s: PORT doit être un numéro de port/],
     [{ PORT: '70000' }, /PORT/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL doit être une URL postgres/],
     [{ PUBLIC_SITE_URL: 'pas une url' }, /PUBLIC_SITE_URL/],
@@ -124,7 +124,7 @@ describe('the agency identity (decision 106)', () => {
     const env = { ...production, ...identity } as Record<string, string>;
     delete env[name];
     const message = refusal(env);
-    expect(message).toMatch(new RegExp(`^Configuration invalide : ${name} est requis en production`));
+    expect(message).toMatch(new RegExp(`^Configuration invalide : ${name} est requis en production`));
     expect(message).not.toContain('\n');
     // An empty value is a missing one.
     expect(refusal({ ...production, ...identity, [name]: '' })).toBe(message);

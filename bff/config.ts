@@ -66,7 +66,7 @@ export const EnvSchema = v.pipe(
     (env) =>
       [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x === undefined) ||
       [env.SUPABASE_URL, env.SUPABASE_ANON_KEY, env.SUPABASE_SERVICE_ROLE_KEY].every((x) => x !== undefined),
-    'SUPABASE_URL, SUPABASE_ANON_KEY et SUPABASE_SERVICE_ROLE_KEY vont ensemble : les trois, ou aucun (service embarqué)',
+    'SUPABASE_URL, SUPABASE_ANON_KEY et SUPABASE_SERVICE_ROLE_KEY vont ensemble : les trois, ou aucun (service embarqué)',
   ),
 );
 
@@ -119,8 +119,8 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   if (!result.success) {
     const issue = result.issues[0];
     const name = issue.path?.map((p) => String(p.key)).join('.') ?? 'configuration';
-    const got = issue.path ? ` (reçu : ${JSON.stringify(issue.input)})` : '';
-    throw new ConfigError(`Configuration invalide : ${name} doit être ${issue.message}${got}`);
+    const got = issue.path ? ` (reçu : ${JSON.stringify(issue.input)})` : '';
+    throw new ConfigError(`Configuration invalide : ${name} doit être ${issue.message}${got}`);
   }
   const env = result.output;
   const publicSiteUrl = (env.PUBLIC_SITE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
@@ -136,18 +136,18 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   if (env.NODE_ENV === 'production' && embedded && env.ALLOW_EMBEDDED_IN_PRODUCTION !== 'true') {
     const missing = hosted.find((k) => !env[k]);
     throw new ConfigError(
-      `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
+      `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
     );
   }
   // In production the public address is never guessed: links in mails, cookies' Secure flag and
   // the allowed Origin of writes all come from it.
   if (env.NODE_ENV === 'production' && !env.PUBLIC_SITE_URL)
-    throw new ConfigError('Configuration invalide : PUBLIC_SITE_URL est requis en production (l’adresse publique du site, https://…)');
+    throw new ConfigError('Configuration invalide : PUBLIC_SITE_URL est requis en production (l’adresse publique du site, https://…)');
   // The legal pages and the contract name the agency: never the demo identity in production.
   const missingAgency = (Object.keys(AGENCY_ENV) as (keyof AgencyIdentity)[]).find((field) => env[AGENCY_ENV[field]] === undefined);
   if (env.NODE_ENV === 'production' && missingAgency)
     throw new ConfigError(
-      `Configuration invalide : ${AGENCY_ENV[missingAgency]} est requis en production (identité de l’agence pour les mentions légales, les CGV et le contrat ; voir docs/decisions/106-agency-identity-and-one-price-source.md)`,
+      `Configuration invalide : ${AGENCY_ENV[missingAgency]} est requis en production (identité de l’agence pour les mentions légales, les CGV et le contrat ; voir docs/decisions/106-agency-identity-and-one-price-source.md)`,
     );
   const agency = Object.fromEntries(
     (Object.keys(AGENCY_ENV) as (keyof AgencyIdentity)[]).map((field) => [field, env[AGENCY_ENV[field]] ?? DEMO_AGENCY_IDENTITY[field]]),
@@ -155,21 +155,21 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   // Sessions are checked in the project's own auth.sessions (decision 100): its database is ours.
   if (env.SUPABASE_URL && !env.DATABASE_URL)
     throw new ConfigError(
-      'Configuration invalide : DATABASE_URL est requis avec SUPABASE_URL (la base du projet Supabase, en connexion directe ou en mode session)',
+      'Configuration invalide : DATABASE_URL est requis avec SUPABASE_URL (la base du projet Supabase, en connexion directe ou en mode session)',
     );
   // Live only with real links: the embedded checkout stand-in always sends test-mode events.
   const stripeMode = env.STRIPE_MODE ?? (env.NODE_ENV === 'production' && env.STRIPE_PAYMENT_LINKS ? 'live' : 'test');
   if (stripeMode === 'live' && !env.STRIPE_PAYMENT_LINKS)
-    throw new ConfigError('Configuration invalide : STRIPE_MODE=live demande STRIPE_PAYMENT_LINKS (le paiement embarqué est en mode test)');
+    throw new ConfigError('Configuration invalide : STRIPE_MODE=live demande STRIPE_PAYMENT_LINKS (le paiement embarqué est en mode test)');
   // Hosted payments and booking need their webhook secrets (no unverifiable webhook endpoint).
   if (env.STRIPE_PAYMENT_LINKS && !env.STRIPE_WEBHOOK_SECRET)
-    throw new ConfigError('Configuration invalide : STRIPE_WEBHOOK_SECRET est requis avec STRIPE_PAYMENT_LINKS');
+    throw new ConfigError('Configuration invalide : STRIPE_WEBHOOK_SECRET est requis avec STRIPE_PAYMENT_LINKS');
   if (env.CALENDLY_URL && !env.CALENDLY_WEBHOOK_SIGNING_KEY)
-    throw new ConfigError('Configuration invalide : CALENDLY_WEBHOOK_SIGNING_KEY est requis avec CALENDLY_URL');
+    throw new ConfigError('Configuration invalide : CALENDLY_WEBHOOK_SIGNING_KEY est requis avec CALENDLY_URL');
   const wrongMode = env.STRIPE_PAYMENT_LINKS ? linkInWrongMode(env.STRIPE_PAYMENT_LINKS, stripeMode) : null;
   if (wrongMode) {
     throw new ConfigError(
-      `Configuration invalide : STRIPE_PAYMENT_LINKS.${wrongMode} doit être un lien de mode ${stripeMode} (STRIPE_MODE=${stripeMode} ; les liens de test commencent par https://buy.stripe.com/test_)`,
+      `Configuration invalide : STRIPE_PAYMENT_LINKS.${wrongMode} doit être un lien de mode ${stripeMode} (STRIPE_MODE=${stripeMode} ; les liens de test commencent par https://buy.stripe.com/test_)`,
     );
   }
   const host = new URL(publicSiteUrl).hostname;

@@ -33,6 +33,6 @@ describe('the logger (decision 107)', () => {
     expect(parseConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
     expect(parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
     expect(() => parseConfig({ LOG_LEVEL: 'bavard' })).toThrow(ConfigError);
-    expect(() => parseConfig({ LOG_LEVEL: 'bavard' })).toThrow(/^Configuration invalide : LOG_LEVEL doit être l’un de fatal, error, warn/);
+    expect(() => parseConfig({ LOG_LEVEL: 'bavard' })).toThrow(/^Configuration invalide\s: LOG_LEVEL doit être l’un de fatal, error, warn/);
   });
 });

@@ -50,7 +50,7 @@ async function main() {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    log.info(`${signal} reçu : arrêt propre…`);
+    log.info(`${signal} reçu : arrêt propre…`);
     product.close().then(
       () => process.exit(0),
       (error) => {
@@ -66,6 +66,6 @@ async function main() {
 main().catch((error) => {
   // Before or while the product starts, the logger may not be configured yet: one plain line on
   // stderr, like a bad configuration.
-  console.error('Démarrage impossible :', error instanceof Error ? error.message : error);
+  console.error('Démarrage impossible :', error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -167,7 +167,7 @@ async function main() {
     'without PUBLIC_SITE_URL it refuses to start, in one French line',
     refused.status === 1 &&
       said.split('\n').length === 1 &&
-      /^Configuration invalide : PUBLIC_SITE_URL est requis en production/.test(said),
+      /^Configuration invalide\s: PUBLIC_SITE_URL est requis en production/.test(said),
     said,
   );
 

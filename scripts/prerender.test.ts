@@ -42,7 +42,7 @@ describe('critical stylesheets (decision 093)', () => {
     '@media (min-width:40em){.used{margin:0}.unused{margin:1px}}',
     '.panel[data-open=true]{position:fixed}',
   ].join('');
-  const page = `<!doctype html><html lang="fr"><head><link rel="stylesheet" crossorigin href="/assets/site-abc.css"></head><body><p class="used">Salam ’ « texte »</p><div class="panel" data-open="false"></div></body></html>`;
+  const page = `<!doctype html><html lang="fr"><head><link rel="stylesheet" crossorigin href="/assets/site-abc.css"></head><body><p class="used">Salam ’ « texte »</p><div class="panel" data-open="false"></div></body></html>`;
 
   it('inlines only the rules the page uses, keeps its link disabled, and leaves the rest of the HTML as it was', async () => {
     const inlined = inlineStylesheets(page, () => css);
@@ -86,7 +86,7 @@ describe('signed-in shells (decisions 115, 135)', () => {
 });
 
 describe('page head tags', () => {
-  const meta = { title: 'Qui sommes-nous ? « L’agence »', description: 'Une "description" & plus', path: '/qui-sommes-nous' };
+  const meta = { title: 'Qui sommes-nous ? « L’agence »', description: 'Une "description" & plus', path: '/qui-sommes-nous' };
 
   it('sets canonical and og:url to the site address + path, with the default Open Graph image', () => {
     const entries = Object.fromEntries(headEntries(meta, 'https://www.union-sincere.fr').map((e) => [e.key, e.value]));
@@ -101,7 +101,7 @@ describe('page head tags', () => {
 
   it('escapes values in the prerendered HTML', () => {
     const html = pageHeadTags(meta, 'https://x.fr');
-    expect(html.startsWith('<title>Qui sommes-nous ? « L’agence »</title>')).toBe(true);
+    expect(html.startsWith('<title>Qui sommes-nous ? « L’agence »</title>')).toBe(true);
     expect(html).toContain('<meta name="description" content="Une &quot;description&quot; &amp; plus" />');
   });
 });

@@ -136,7 +136,7 @@ export function accountRoutes(deps: ApiDeps) {
         {
           email: who.email,
           pendingEmail: data.user.new_email ?? newEmail,
-          message: `Un lien de confirmation a été envoyé à ${newEmail}. Votre adresse reste ${who.email} tant que vous ne l’avez pas confirmée depuis la nouvelle boîte de réception ; votre adresse actuelle a été prévenue.`,
+          message: `Un lien de confirmation a été envoyé à ${newEmail}. Votre adresse reste ${who.email} tant que vous ne l’avez pas confirmée depuis la nouvelle boîte de réception ; votre adresse actuelle a été prévenue.`,
         },
         200,
       );
@@ -184,7 +184,7 @@ export function accountRoutes(deps: ApiDeps) {
           throw UNAVAILABLE();
         });
       deps.mailQueued();
-      return c.json({ done: true as const, email, message: `C’est fait : l’adresse de votre compte est désormais ${email}.` }, 200);
+      return c.json({ done: true as const, email, message: `C’est fait : l’adresse de votre compte est désormais ${email}.` }, 200);
     })
     .post('/user/password', vValidator('json', PasswordChangeBody, hook), async (c) => {
       await caller(c);

@@ -87,10 +87,10 @@ export function createApi(deps: ApiDeps) {
         c.header('Cache-Control', 'no-store');
         const failure = await databaseAnswers(deps);
         if (failure === null) return c.json({ status: 'ready' as const, database: deps.database.kind }, 200);
-        log.warn('pas prêt : la base de données ne répond pas', { reqId: requestIdOf(c), err: failure });
+        log.warn('pas prêt : la base de données ne répond pas', { reqId: requestIdOf(c), err: failure });
         c.header('Retry-After', '5');
         return c.json(
-          errorBody('SERVICE_UNAVAILABLE', 'Service pas encore prêt : la base de données ne répond pas. Réessayez dans un instant.', {
+          errorBody('SERVICE_UNAVAILABLE', 'Service pas encore prêt : la base de données ne répond pas. Réessayez dans un instant.', {
             requestId: requestIdOf(c),
           }),
           503,

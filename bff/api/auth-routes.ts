@@ -165,8 +165,8 @@ export function authRoutes(deps: ApiDeps) {
       if (input.invitation && !invitation) throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
       const gender = invitation ? (invitation.gender as Gender) : input.role;
       if (!gender)
-        throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
-          issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
+        throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
+          issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
         });
       const admin = adminClient(deps.auth);
       const created = await createAuthUser(admin, deps.database.db, {
@@ -205,7 +205,7 @@ export function authRoutes(deps: ApiDeps) {
       }
       const supabase = requestClient(c, deps.auth);
       const signedIn = await supabase.auth.signInWithPassword({ email, password });
-      if (signedIn.error) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Compte créé, mais la connexion a échoué : connectez-vous.');
+      if (signedIn.error) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Compte créé, mais la connexion a échoué : connectez-vous.');
       const settings = await memberSettings(deps.database.db, userId, deps.clock.now());
       return c.json({ user: settings?.view ?? null }, 201);
     });

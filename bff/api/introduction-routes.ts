@@ -61,7 +61,7 @@ export const CandidatesQuery = v.object({
   maritalStatus: v.optional(v.picklist(Object.keys(maritalStatusLabels) as MaritalStatus[], 'Situation familiale inconnue')),
   ageMin: intParam(18, 120, 'Âge minimum invalide'),
   ageMax: intParam(18, 120, 'Âge maximum invalide'),
-  withoutChildren: v.optional(v.picklist(['true', 'false'], 'Valeur attendue : true ou false')),
+  withoutChildren: v.optional(v.picklist(['true', 'false'], 'Valeur attendue : true ou false')),
   minScore: intParam(0, 100, 'Score minimum invalide'),
 });
 
@@ -128,7 +128,7 @@ export function introductionRoutes(deps: ApiDeps) {
       deps.mailQueued();
       const introduction = await memberIntroduction(db, caller.id, id, now);
       if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
-      log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
+      log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
       c.header('Cache-Control', 'private, no-store');
       return c.json({ introduction }, 200);
     })
@@ -253,7 +253,7 @@ export function introductionRoutes(deps: ApiDeps) {
         mail: site,
       });
       deps.mailQueued();
-      log.info('mise en relation : action de l’équipe', {
+      log.info('mise en relation : action de l’équipe', {
         reqId: c.get('requestId'),
         introductionId: id,
         staffId: staff.id,

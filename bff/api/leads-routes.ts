@@ -275,7 +275,7 @@ export function leadsRoutes(deps: ApiDeps) {
             throw new ApiError(
               409,
               'LEAD_CONVERTED',
-              'Cette pré-inscription est devenue un compte de membre : son statut reste « Converti ».',
+              'Cette pré-inscription est devenue un compte de membre : son statut reste « Converti ».',
             );
         }
         if (change.assigneeId) {

@@ -254,7 +254,7 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
             .onConflictDoNothing()
             .returning({ tag: memberTags.tag });
           if (inserted.length > 0 && n >= MAX_TAGS)
-            throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
+            throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
           return inserted.length > 0;
         });
         return c.json({ tag, added }, added ? 201 : 200);

@@ -51,7 +51,7 @@ export const limitPhotoBody = declaredBodyLimit({
 export const PHOTO_UPLOADS_PER_HOUR: Limit = { name: 'photo-upload', points: 30, durationSeconds: 60 * 60 };
 
 const uuid = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
-const VariantQuery = v.object({ taille: v.optional(v.picklist(['vignette'], 'Taille inconnue : « vignette » ou rien.')) });
+const VariantQuery = v.object({ taille: v.optional(v.picklist(['vignette'], 'Taille inconnue : « vignette » ou rien.')) });
 
 function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input);

@@ -57,10 +57,10 @@ const contactMailText = (input: v.InferOutput<typeof ContactSchema>, at: Date) =
   [
     'Nouveau message reçu par le formulaire de contact du site.',
     '',
-    `Nom : ${input.name}`,
-    `E-mail : ${input.email}`,
-    `Objet : ${input.subject}`,
-    `Date : ${at.toISOString()}`,
+    `Nom : ${input.name}`,
+    `E-mail : ${input.email}`,
+    `Objet : ${input.subject}`,
+    `Date : ${at.toISOString()}`,
     '',
     input.message,
     '',
@@ -149,7 +149,7 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       const input = c.req.valid('json');
       await deps.rateLimit(CONSENT_LIMIT, ip(c));
       if (input.version !== consentTexts.cookies.current) {
-        throw new ApiError(409, 'CONSENT_VERSION_OUTDATED', 'Le bandeau a changé : rechargez la page pour refaire votre choix.');
+        throw new ApiError(409, 'CONSENT_VERSION_OUTDATED', 'Le bandeau a changé : rechargez la page pour refaire votre choix.');
       }
       const now = deps.clock.now();
       const given = Object.values(input.choices).some(Boolean);

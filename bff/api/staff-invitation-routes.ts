@@ -44,7 +44,7 @@ const INVALID = () =>
   new ApiError(
     400,
     'INVITATION_INVALID',
-    'Ce lien d’invitation n’est plus valable : il a déjà servi, a été révoqué ou remplacé par un envoi plus récent. Demandez à un collègue de vous renvoyer l’invitation.',
+    'Ce lien d’invitation n’est plus valable : il a déjà servi, a été révoqué ou remplacé par un envoi plus récent. Demandez à un collègue de vous renvoyer l’invitation.',
   );
 const EXPIRED = () =>
   new ApiError(
@@ -64,13 +64,13 @@ export function invitationMail(input: { to: string; name: string; actor: string;
       '',
       `${input.actor} vous invite à rejoindre l’équipe de l’agence Union Sincère sur son tableau de bord.`,
       '',
-      'Pour créer votre accès, ouvrez ce lien, choisissez votre mot de passe, puis enregistrez le second facteur (une application d’authentification sur votre téléphone : Google Authenticator, Microsoft Authenticator, FreeOTP…) :',
+      'Pour créer votre accès, ouvrez ce lien, choisissez votre mot de passe, puis enregistrez le second facteur (une application d’authentification sur votre téléphone : Google Authenticator, Microsoft Authenticator, FreeOTP…) :',
       '',
       input.link,
       '',
       `Ce lien est personnel, ne sert qu’une fois et reste valable jusqu’au ${parisDate.format(input.expiresAt)} (heure de Paris).`,
       '',
-      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : aucun compte ne sera ouvert.',
+      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : aucun compte ne sera ouvert.',
       '',
       '—',
       'L’équipe Union Sincère',
@@ -175,12 +175,12 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         const { email, name } = c.req.valid('json');
         const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
         if (holder?.role === 'staff')
-          throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
+          throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
         if (holder)
           throw new ApiError(
             409,
             'MEMBER_ACCOUNT',
-            'Cette adresse est celle d’un compte adhérent : invitez le collègue avec une autre adresse (professionnelle).',
+            'Cette adresse est celle d’un compte adhérent : invitez le collègue avec une autre adresse (professionnelle).',
           );
         const pending = await db
           .select({ id: staffInvitations.id })
@@ -190,7 +190,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
           )
           .limit(1);
         if (pending.length > 0)
-          throw new ApiError(409, 'INVITATION_PENDING', 'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».');
+          throw new ApiError(409, 'INVITATION_PENDING', 'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».');
 
         // The auth user, as Supabase's invitation makes it: unconfirmed, `invited_at` set.
         const generated = await adminClient(deps.auth).auth.admin.generateLink({ type: 'invite', email, options: { data: { name } } });
@@ -199,9 +199,9 @@ export function staffInvitationRoutes(deps: ApiDeps) {
             throw new ApiError(
               409,
               'EMAIL_TAKEN',
-              'Un compte existe déjà avec cette adresse : invitez le collègue avec une autre adresse.',
+              'Un compte existe déjà avec cette adresse : invitez le collègue avec une autre adresse.',
             );
-          log.error('invitation : lien non généré', { err: generated.error });
+          log.error('invitation : lien non généré', { err: generated.error });
           throw AUTH_DOWN();
         }
         const authUserId = generated.data.user.id;
@@ -237,7 +237,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               throw new ApiError(
                 409,
                 'INVITATION_PENDING',
-                'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».',
+                'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».',
               );
             throw error;
           });
@@ -279,7 +279,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         // The invited auth user never signed in: it goes too (the link was already refused above).
         const { error } = await adminClient(deps.auth).auth.admin.deleteUser(row.authUserId);
         if (error && error.status !== 404)
-          log.error('invitation révoquée : utilisateur auth non supprimé', { invitationId: id, err: error });
+          log.error('invitation révoquée : utilisateur auth non supprimé', { invitationId: id, err: error });
         return c.json({ id, revokedAt: now.toISOString() }, 200);
       })
 
@@ -301,7 +301,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         // Confirmed by an acceptance that stopped half-way: a magic link opens the session instead.
         if (link.error?.code === 'email_exists') link = await admin.auth.admin.generateLink({ type: 'magiclink', email: invitation.email });
         if (link.error || !link.data.properties?.hashed_token || link.data.user?.id !== invitation.authUserId) {
-          log.error('invitation : lien d’acceptation non généré', { invitationId: invitation.id, err: link.error });
+          log.error('invitation : lien d’acceptation non généré', { invitationId: invitation.id, err: link.error });
           throw link.error ? AUTH_DOWN() : INVALID();
         }
         const supabase = requestClient(c, deps.auth);
@@ -310,14 +310,14 @@ export function staffInvitationRoutes(deps: ApiDeps) {
           token_hash: link.data.properties.hashed_token,
         });
         if (verified.error || verified.data.user?.id !== invitation.authUserId) {
-          log.error('invitation : vérification refusée', { invitationId: invitation.id, err: verified.error });
+          log.error('invitation : vérification refusée', { invitationId: invitation.id, err: verified.error });
           throw AUTH_DOWN();
         }
         const updated = await supabase.auth.updateUser({ password });
         if (updated.error && updated.error.code !== 'same_password') {
           await supabase.auth.signOut({ scope: 'local' });
           if (updated.error.code === 'weak_password')
-            throw new ApiError(400, 'WEAK_PASSWORD', 'Ce mot de passe est trop faible : choisissez-en un plus long ou plus varié.');
+            throw new ApiError(400, 'WEAK_PASSWORD', 'Ce mot de passe est trop faible : choisissez-en un plus long ou plus varié.');
           throw AUTH_DOWN();
         }
         await admin.auth.admin.updateUserById(invitation.authUserId, {

@@ -45,7 +45,7 @@ export function staffRoutes(deps: ApiDeps) {
       const supabase = requestClient(c, deps.auth);
       const existing = await supabase.auth.mfa.listFactors();
       if ((existing.data?.totp.length ?? 0) > 0) {
-        throw new ApiError(409, 'MFA_ALREADY_ENROLLED', 'Un second facteur est déjà enregistré : saisissez le code de votre application.');
+        throw new ApiError(409, 'MFA_ALREADY_ENROLLED', 'Un second facteur est déjà enregistré : saisissez le code de votre application.');
       }
       // An enrolment left unfinished (a reload, a closed tab) is replaced by this one: its QR code
       // is gone with the page. The embedded service replaces it itself; a hosted project may keep
@@ -108,7 +108,7 @@ export function staffRoutes(deps: ApiDeps) {
       const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, {
         ban_duration: payload.disable ? BAN_FOREVER : 'none',
       });
-      if (error) log.error('désactivation : utilisateur auth non mis à jour', { memberId: payload.uid, err: error });
+      if (error) log.error('désactivation : utilisateur auth non mis à jour', { memberId: payload.uid, err: error });
       return c.json({ uid: result?.id, disabled: result?.disabled ?? payload.disable }, 200);
     });
 }

@@ -42,9 +42,9 @@ export function mfaResetMail(input: { to: string; name: string; actor: string; a
       '',
       `${input.actor} a réinitialisé le second facteur de votre compte de l’équipe Union Sincère le ${parisTime.format(input.at)} (heure de Paris).`,
       '',
-      'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
+      'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
       '',
-      `Se connecter : ${input.site}/dashboard/connexion`,
+      `Se connecter : ${input.site}/dashboard/connexion`,
       '',
       'Si vous n’avez pas demandé cette réinitialisation, prévenez immédiatement l’agence.',
       '',
@@ -75,7 +75,7 @@ export function teamRoutes(deps: ApiDeps) {
    */
   async function setStaffDisabled(staff: Caller, id: string, disable: boolean) {
     if (id === staff.id)
-      throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
+      throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
     const now = deps.clock.now();
     const changed = await db.transaction(async (tx) => {
       const [target] = await tx.select().from(members).where(eq(members.id, id)).for('update');
@@ -99,7 +99,7 @@ export function teamRoutes(deps: ApiDeps) {
       return true;
     });
     const { error } = await adminClient(deps.auth).auth.admin.updateUserById(id, { ban_duration: disable ? STAFF_BAN : 'none' });
-    if (error) log.error('compte de l’équipe : utilisateur auth non mis à jour', { staffId: id, err: error });
+    if (error) log.error('compte de l’équipe : utilisateur auth non mis à jour', { staffId: id, err: error });
     log.info(disable ? 'compte de l’équipe désactivé' : 'compte de l’équipe réactivé', { staffId: id, actorId: staff.id, changed });
     return { id, disabled: disable, changed };
   }
@@ -176,7 +176,7 @@ export function teamRoutes(deps: ApiDeps) {
         throw new ApiError(
           400,
           'SELF_RESET_REFUSED',
-          'Vous ne pouvez pas réinitialiser votre propre second facteur : demandez-le à un autre membre de l’équipe.',
+          'Vous ne pouvez pas réinitialiser votre propre second facteur : demandez-le à un autre membre de l’équipe.',
         );
       }
       const [target] = await db.select().from(members).where(eq(members.id, id)).limit(1);
@@ -185,7 +185,7 @@ export function teamRoutes(deps: ApiDeps) {
       const admin = adminClient(deps.auth);
       const listed = await admin.auth.admin.mfa.listFactors({ userId: id });
       if (listed.error) {
-        log.error('réinitialisation du second facteur : facteurs illisibles', { staffId: id, err: listed.error });
+        log.error('réinitialisation du second facteur : facteurs illisibles', { staffId: id, err: listed.error });
         throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
       }
       const removed: { id: string; status: string }[] = [];
@@ -193,7 +193,7 @@ export function teamRoutes(deps: ApiDeps) {
         const { error } = await admin.auth.admin.mfa.deleteFactor({ userId: id, id: factor.id });
         // Already gone (a concurrent reset) is as good as deleted.
         if (error && error.code !== 'mfa_factor_not_found') {
-          log.error('réinitialisation du second facteur : facteur non supprimé', { staffId: id, err: error });
+          log.error('réinitialisation du second facteur : facteur non supprimé', { staffId: id, err: error });
           throw new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
         }
         removed.push({ id: factor.id, status: factor.status });

@@ -83,7 +83,7 @@ export function userRoutes(deps: ApiDeps) {
           throw new ApiError(
             403,
             'SIGNATURE_CODE_REQUIRED',
-            'Le contrat se signe avec le code reçu par e-mail, à l’étape « Signature » de votre espace.',
+            'Le contrat se signe avec le code reçu par e-mail, à l’étape « Signature » de votre espace.',
           );
         }
         if (caller.role === 'staff' && caller.aal !== 'aal2') {

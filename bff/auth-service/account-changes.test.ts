@@ -33,7 +33,7 @@ describe('e-mail and password changes through supabase-js', () => {
     const mail = (await mailsTo(email)).at(-1);
     if (!mail) throw new Error(`no mail to ${email}`);
     const link = mail.textBody.match(/https?:\/\/\S+token_hash\S+/)?.[0];
-    const code = mail.textBody.match(/(?:Code de vérification|saisissez ce code) : (\d{6})/)?.[1] ?? '';
+    const code = mail.textBody.match(/(?:Code de vérification|saisissez ce code)\s: (\d{6})/)?.[1] ?? '';
     return { mail, link: link ? new URL(link) : undefined, code };
   }
 

@@ -51,9 +51,9 @@ export function emailChangeConfirmationMail(input: {
     siteName: input.siteName,
     paragraphs: [
       `Vous avez demandé que l’adresse de votre compte ${input.siteName} devienne ${input.to} (au lieu de ${input.current}).`,
-      'Pour confirmer cette nouvelle adresse, ouvrez ce lien :',
+      'Pour confirmer cette nouvelle adresse, ouvrez ce lien :',
       { link: input.link, label: 'Confirmer ma nouvelle adresse' },
-      `Ce lien est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
+      `Ce lien est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
       'Tant que vous n’avez pas confirmé, votre compte garde son adresse actuelle. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
     ],
   });
@@ -96,7 +96,7 @@ export function reauthenticationMail(input: { to: string; otp: string; siteName:
     kind: 'auth-reauthentication',
     siteName: input.siteName,
     paragraphs: [
-      `Pour confirmer la modification de votre compte ${input.siteName}, saisissez ce code : ${input.otp}`,
+      `Pour confirmer la modification de votre compte ${input.siteName}, saisissez ce code : ${input.otp}`,
       `Il est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message et changez votre mot de passe.`,
     ],
   });

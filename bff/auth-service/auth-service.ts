@@ -97,7 +97,7 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
       try {
         options.onMailQueued?.();
       } catch (error) {
-        log.error('service d’authentification : onMailQueued a échoué', { err: error });
+        log.error('service d’authentification : onMailQueued a échoué', { err: error });
       }
     },
   };

@@ -52,7 +52,7 @@ export function renderAuthError(error: unknown, c: Context): Response {
       ? error
       : new AuthApiError(500, 'unexpected_failure', 'Unexpected failure, please check server logs for more information');
   if (!(error instanceof AuthApiError))
-    log.error('service d’authentification : erreur inattendue', {
+    log.error('service d’authentification : erreur inattendue', {
       reqId: c.get('requestId'),
       method: c.req.method,
       path: c.req.path,

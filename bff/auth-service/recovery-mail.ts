@@ -31,13 +31,13 @@ export function recoveryMail(input: { to: string; link: string; otp: string; sit
     'Bonjour,',
     '',
     `Vous avez demandé à réinitialiser le mot de passe de votre compte ${input.siteName}.`,
-    'Pour choisir un nouveau mot de passe, ouvrez ce lien :',
+    'Pour choisir un nouveau mot de passe, ouvrez ce lien :',
     '',
     input.link,
     '',
-    `Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
+    `Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
     '',
-    'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.',
+    'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.',
     '',
     `L’équipe ${input.siteName}`,
   ].join('\n');
@@ -45,8 +45,8 @@ export function recoveryMail(input: { to: string; link: string; otp: string; sit
   const html = `<p>Bonjour,</p>
 <p>Vous avez demandé à réinitialiser le mot de passe de votre compte ${escapeHtml(input.siteName)}.</p>
 <p><a href="${link}">Choisir un nouveau mot de passe</a></p>
-<p>Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : <strong>${input.otp}</strong></p>
-<p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.</p>
+<p>Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : <strong>${input.otp}</strong></p>
+<p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.</p>
 <p>L’équipe ${escapeHtml(input.siteName)}</p>`;
   return { to: input.to, subject: 'Réinitialisation de votre mot de passe', text, html, kind: 'auth-recovery' };
 }

@@ -26,7 +26,7 @@ describe('password recovery through supabase-js', () => {
     const mail = mails.at(-1);
     if (!mail) throw new Error(`no mail to ${email}`);
     const link = mail.textBody.match(/https?:\/\/\S+/)?.[0] ?? '';
-    const code = mail.textBody.match(/Code de vérification : (\d{6})/)?.[1] ?? '';
+    const code = mail.textBody.match(/Code de vérification\s: (\d{6})/)?.[1] ?? '';
     return { mail, count: mails.length, link: new URL(link), code };
   }
 

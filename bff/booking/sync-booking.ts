@@ -72,7 +72,7 @@ export function syncMemberBooking(
         // A concurrent change (409): decide again on the fresh record, a few times.
         if (error.status === 409 && attempt < MAX_ATTEMPTS) continue;
         const reason = `${error.code}: ${error.message}${error.extra.state ? ` (état ${String(error.extra.state)})` : ''}`;
-        log.warn('rendez-vous : mise à jour refusée', { memberId, reason });
+        log.warn('rendez-vous : mise à jour refusée', { memberId, reason });
         return { applied, refused: reason };
       }
     }

@@ -52,7 +52,7 @@ describe('markdown', () => {
   });
 
   it('slugifies French headings', () => {
-    expect(slugify('L’entretien d’accueil : « 15 minutes »')).toBe('l-entretien-d-accueil-15-minutes');
+    expect(slugify('L’entretien d’accueil : « 15 minutes »')).toBe('l-entretien-d-accueil-15-minutes');
     expect(slugify('Sérénité & <em>Horizon</em>')).toBe('serenite-horizon');
   });
 });

@@ -68,7 +68,7 @@ function markdownFiles(dir: string): { slug: string; source: string; file: strin
     .sort()
     .map((name) => {
       const slug = name.slice(0, -3);
-      if (!SLUG_PATTERN.test(slug)) throw new ContentError(`${name} : nom de fichier invalide (minuscules, chiffres et tirets)`);
+      if (!SLUG_PATTERN.test(slug)) throw new ContentError(`${name} : nom de fichier invalide (minuscules, chiffres et tirets)`);
       return { slug, source: readFileSync(join(dir, name), 'utf8'), file: name };
     });
 }

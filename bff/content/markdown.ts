@@ -8,7 +8,7 @@ import * as v from 'valibot';
  * start and by the Vite content plugin at build time, so the browser never ships a Markdown parser.
  */
 
-const text = (name: string) => v.pipe(v.string(`${name} : texte attendu`), v.trim(), v.minLength(1, `${name} : valeur vide`));
+const text = (name: string) => v.pipe(v.string(`${name} : texte attendu`), v.trim(), v.minLength(1, `${name} : valeur vide`));
 
 export const PageFrontMatterSchema = v.object({
   title: text('title'),
@@ -21,10 +21,10 @@ export const BlogFrontMatterSchema = v.object({
   title: text('title'),
   description: text('description'),
   /** A quoted `YYYY-MM-DD`: YAML would otherwise turn it into a Date. */
-  date: v.pipe(v.string('date : "AAAA-MM-JJ" entre guillemets'), v.isoDate('date : "AAAA-MM-JJ"')),
-  cover: v.pipe(v.string('cover : chemin attendu'), v.regex(/^\/images\/[\w./-]+$/, 'cover : chemin local /images/…')),
+  date: v.pipe(v.string('date : "AAAA-MM-JJ" entre guillemets'), v.isoDate('date : "AAAA-MM-JJ"')),
+  cover: v.pipe(v.string('cover : chemin attendu'), v.regex(/^\/images\/[\w./-]+$/, 'cover : chemin local /images/…')),
   coverAlt: text('coverAlt'),
-  draft: v.optional(v.boolean('draft : true ou false'), false),
+  draft: v.optional(v.boolean('draft : true ou false'), false),
   tags: v.optional(v.array(v.string()), []),
 });
 export type BlogFrontMatter = v.InferOutput<typeof BlogFrontMatterSchema>;
@@ -97,7 +97,7 @@ export function parseFrontMatter<S extends v.GenericSchema>(
   const result = v.safeParse(schema, parsed.data);
   if (!result.success) {
     const issue = result.issues[0];
-    throw new ContentError(`${fileName} : front matter invalide (${v.getDotPath(issue) ?? ''} ${issue.message})`);
+    throw new ContentError(`${fileName} : front matter invalide (${v.getDotPath(issue) ?? ''} ${issue.message})`);
   }
   return { frontMatter: result.output, markdown: parsed.content };
 }

@@ -60,12 +60,12 @@ export function signatureCodeMail(input: { to: string; code: string; agencyName:
     text: [
       'Bonjour,',
       '',
-      `Voici votre code pour signer votre contrat de courtage matrimonial avec ${input.agencyName} : ${input.code}`,
+      `Voici votre code pour signer votre contrat de courtage matrimonial avec ${input.agencyName} : ${input.code}`,
       '',
-      'Saisissez-le dans votre espace membre, à l’étape « Signature ». Il est valable 15 minutes et ne sert qu’une fois.',
+      'Saisissez-le dans votre espace membre, à l’étape « Signature ». Il est valable 15 minutes et ne sert qu’une fois.',
       'En le saisissant, vous signez électroniquement le contrat que vous venez de lire (article 1367 du Code civil).',
       '',
-      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera signé sans ce code.',
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera signé sans ce code.',
       '',
       `L’équipe ${input.agencyName}`,
     ].join('\n'),
@@ -87,11 +87,11 @@ export function signedContractMail(input: {
     text: [
       'Bonjour,',
       '',
-      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224-90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
+      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224-90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
       '',
-      `Empreinte SHA-256 du document signé : ${input.sha256}`,
+      `Empreinte SHA-256 du document signé : ${input.sha256}`,
       '',
-      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224-91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
+      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224-91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
       '',
       `L’équipe ${input.agencyName}`,
     ].join('\n'),
@@ -117,7 +117,7 @@ export async function sendSignatureCode(
   const now = options.now;
   const [previous] = await db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id)).limit(1);
   if (previous && now.getTime() - previous.sentAt.getTime() < RESEND_AFTER_MS) {
-    throw new ApiError(429, 'CODE_RECENTLY_SENT', 'Un code vient de vous être envoyé : patientez une minute avant d’en demander un autre.');
+    throw new ApiError(429, 'CODE_RECENTLY_SENT', 'Un code vient de vous être envoyé : patientez une minute avant d’en demander un autre.');
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(now.getTime() + CODE_VALIDITY_MS);
@@ -129,7 +129,7 @@ export async function sendSignatureCode(
       .onConflictDoUpdate({ target: contractSignatureCodes.memberId, set: values });
     await enqueueMail(tx, signatureCodeMail({ to: row.email, code, agencyName: options.agency.legalName }));
   });
-  log.info('contrat : code de signature envoyé', { memberId: row.id });
+  log.info('contrat : code de signature envoyé', { memberId: row.id });
   return { expiresAt };
 }
 
@@ -162,10 +162,10 @@ export async function signWithCode(
   });
   if (!claim) throw new ApiError(400, 'CODE_NOT_REQUESTED', 'Demandez d’abord un code de signature.');
   if (claim.expiresAt.getTime() <= now.getTime()) {
-    throw new ApiError(400, 'CODE_EXPIRED', 'Ce code a expiré : demandez-en un nouveau.');
+    throw new ApiError(400, 'CODE_EXPIRED', 'Ce code a expiré : demandez-en un nouveau.');
   }
   if (claim.attempts > MAX_CODE_ATTEMPTS) {
-    throw new ApiError(429, 'CODE_LOCKED', 'Trop d’essais avec ce code : demandez-en un nouveau.');
+    throw new ApiError(429, 'CODE_LOCKED', 'Trop d’essais avec ce code : demandez-en un nouveau.');
   }
   const expected = Buffer.from(claim.codeHash, 'hex');
   const given = Buffer.from(codeHash(row.id, code), 'hex');
@@ -181,7 +181,7 @@ export async function signWithCode(
   const contract = await unsignedContract(db, row, { agency: options.agency, now });
   if (sha256Hex(contract.pdf) !== claim.documentSha256) {
     await db.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
-    throw new ApiError(409, 'CONTRACT_CHANGED', 'Le contrat a changé depuis l’envoi du code : relisez-le et demandez un nouveau code.');
+    throw new ApiError(409, 'CONTRACT_CHANGED', 'Le contrat a changé depuis l’envoi du code : relisez-le et demandez un nouveau code.');
   }
   // The chart decides whether signing is allowed now; the privacy hook stores the signed copy
   // (same bytes); the evidence record and the mailed copy are written in the same transaction, so
@@ -201,7 +201,7 @@ export async function signWithCode(
         const signed = await signedContractOf(tx, row.id);
         if (!signed) throw new Error('signed contract copy missing after sub_date');
         sha256 = sha256Hex(signed.pdf);
-        if (sha256 !== claim.documentSha256) log.error('contrat : la copie signée diffère de l’aperçu', { memberId: row.id });
+        if (sha256 !== claim.documentSha256) log.error('contrat : la copie signée diffère de l’aperçu', { memberId: row.id });
         await tx.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
         await tx.insert(contractSignatures).values({
           memberId: row.id,
@@ -228,6 +228,6 @@ export async function signWithCode(
       },
     },
   );
-  log.info('contrat : signé par code', { memberId: row.id });
+  log.info('contrat : signé par code', { memberId: row.id });
   return { sha256, signedAt: now };
 }

@@ -40,9 +40,9 @@ describe('the contract names the configured agency (L224-90, decision 106)', () 
       'Union Sincère SAS, société par actions simplifiée au capital de 5 000 €, dont le siège est situé 12 rue des Lilas, 69003 Lyon, RCS Lyon 123 456 789, SIRET 123 456 789 00012, téléphone 04 72 00 00 00, e-mail bonjour@union-sincere.fr',
     );
     expect(text).toContain(
-      "médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)",
+      "médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)",
     );
-    expect(text).toContain("Pour l'agence : Union Sincère SAS.");
+    expect(text).toContain("Pour l'agence : Union Sincère SAS.");
   });
 
   it('takes the identity from the configuration, and marks the demo identity as such', () => {

@@ -38,14 +38,14 @@ const candidates: readonly Candidate[] = [
   {
     id: 'onb_meet_done',
     label: 'Entretien personnalisé effectué',
-    confirm: 'L’entretien est noté comme tenu : le membre passe à l’étape du contrat et peut le remplir puis le signer.',
+    confirm: 'L’entretien est noté comme tenu : le membre passe à l’étape du contrat et peut le remplir puis le signer.',
     danger: false,
     body: (uid) => ({ context: 'onb_meet_ok', status: true, uid }),
   },
   {
     id: 'onb_meet_missed',
     label: 'Entretien manqué',
-    confirm: 'L’entretien est noté comme manqué : la date est effacée et le membre devra reprendre un rendez-vous.',
+    confirm: 'L’entretien est noté comme manqué : la date est effacée et le membre devra reprendre un rendez-vous.',
     danger: true,
     body: (uid) => ({ context: 'onb_meet_ok', status: false, uid }),
   },
@@ -53,14 +53,14 @@ const candidates: readonly Candidate[] = [
     id: 'onb_meet_cancel',
     label: 'Annuler le rendez-vous',
     confirm:
-      'Le rendez-vous est annulé et sa date effacée : le membre revient à la prise de rendez-vous et devra choisir un autre créneau.',
+      'Le rendez-vous est annulé et sa date effacée : le membre revient à la prise de rendez-vous et devra choisir un autre créneau.',
     danger: true,
     body: (uid) => ({ context: 'onb_meet_cancel', uid }),
   },
   {
     id: 'meeting_mm',
     label: 'Entretien de matchmaking effectué',
-    confirm: 'L’entretien de matchmaking est noté comme tenu : le membre devient membre actif.',
+    confirm: 'L’entretien de matchmaking est noté comme tenu : le membre devient membre actif.',
     danger: false,
     body: (uid) => ({ context: 'meeting_mm', uid }),
   },
@@ -68,7 +68,7 @@ const candidates: readonly Candidate[] = [
     id: 'lmnop',
     label: 'Réinitialiser l’inscription',
     confirm:
-      'Toute la progression du membre est effacée (formule, rendez-vous, contrat) : il reprendra son inscription au début, à son profil.',
+      'Toute la progression du membre est effacée (formule, rendez-vous, contrat) : il reprendra son inscription au début, à son profil.',
     danger: true,
     body: (uid) => ({ context: 'lmnop', uid }),
   },
@@ -95,7 +95,7 @@ function meetingNotStartedReason(record: OnboardingRecord, now: number, state: u
   if (state !== 'attente-entretien-personnalise' || record.onboardingMeetingDate === null) return null;
   const start = instantMs(record.onboardingMeetingDate);
   if (!Number.isFinite(start) || start <= now) return null;
-  return `L’entretien est prévu le ${parisDateTime.format(start)} (heure de Paris) : il ne pourra être noté comme effectué qu’à partir de son heure de début.`;
+  return `L’entretien est prévu le ${parisDateTime.format(start)} (heure de Paris) : il ne pourra être noté comme effectué qu’à partir de son heure de début.`;
 }
 
 /** Every staff action with `allowed` as the chart answers it now. */

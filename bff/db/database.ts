@@ -70,7 +70,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // A server restart makes idle clients emit errors; they are replaced on the next checkout.
-  pool.on('error', (error) => log.error('base de données : connexion perdue', { err: error }));
+  pool.on('error', (error) => log.error('base de données : connexion perdue', { err: error }));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
   const changes = new MemberChangeFeed();
   const listener = listenForMemberChanges(url, pool, changes);
@@ -135,7 +135,7 @@ function listenForMemberChanges(url: string, pool: pg.Pool, changes: MemberChang
       if (current !== client) return;
       current = undefined;
       changes.setLive(false);
-      if (!closed) log.error('base de données : écoute des changements interrompue, cache des membres suspendu, reconnexion…');
+      if (!closed) log.error('base de données : écoute des changements interrompue, cache des membres suspendu, reconnexion…');
       retry();
     });
     try {

@@ -54,7 +54,7 @@ INSERT INTO schema_migrations (set_name, file) VALUES (${literal(set.name)}, ${l
         applied.push(name);
       } catch (error) {
         if (error instanceof Error && error.message.includes('already-applied')) continue;
-        throw new Error(`Migration ${name} a échoué : ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`Migration ${name} a échoué : ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   }

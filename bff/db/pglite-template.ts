@@ -88,7 +88,7 @@ export function templateFits(sets: MigrationSet[], templateDir = PGLITE_TEMPLATE
 /** Makes the template (at build time) unless one that fits `sets` is there. */
 export async function ensurePgliteTemplate(sets: MigrationSet[], templateDir = PGLITE_TEMPLATE_DIR): Promise<'kept' | 'created'> {
   const version = installedPgliteVersion();
-  if (!version) throw new Error('PGlite introuvable dans node_modules : modèle de base non créé');
+  if (!version) throw new Error('PGlite introuvable dans node_modules : modèle de base non créé');
   if (templateFits(sets, templateDir, version)) {
     // Kept only if it also holds every current migration (else remade with them).
     const meta = templateMeta(templateDir);

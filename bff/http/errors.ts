@@ -60,7 +60,7 @@ export function onApiError(error: Error, c: Context): Response {
     return c.json(errorBody('SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.', withId), 503);
   }
   log.error('erreur inattendue', { reqId: requestId, method: c.req.method, path: c.req.path, err: error });
-  const quote = requestId ? ` Si le problème persiste, indiquez cette référence à l’agence : ${requestId}.` : '';
+  const quote = requestId ? ` Si le problème persiste, indiquez cette référence à l’agence : ${requestId}.` : '';
   return c.json(errorBody('INTERNAL', `Une erreur inattendue est survenue.${quote}`, withId), 500);
 }
 

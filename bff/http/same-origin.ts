@@ -17,10 +17,10 @@ export function sameOriginWrites(publicSiteUrl: string, exemptPrefixes: string[]
     const site = c.req.header('sec-fetch-site');
     const own = new URL(c.req.url).origin;
     if (origin !== undefined && origin !== allowed && origin !== own) {
-      throw new ApiError(403, 'CROSS_SITE_REQUEST', 'Requête refusée : elle ne vient pas du site de l’agence.');
+      throw new ApiError(403, 'CROSS_SITE_REQUEST', 'Requête refusée : elle ne vient pas du site de l’agence.');
     }
     if (origin === undefined && site !== undefined && site !== 'same-origin' && site !== 'none') {
-      throw new ApiError(403, 'CROSS_SITE_REQUEST', 'Requête refusée : elle ne vient pas du site de l’agence.');
+      throw new ApiError(403, 'CROSS_SITE_REQUEST', 'Requête refusée : elle ne vient pas du site de l’agence.');
     }
     return next();
   };

@@ -132,7 +132,7 @@ describe('image sources and metadata', () => {
     try {
       expect(await imageMetadata(join(root, 'images', 'broken.png'))).toEqual({ width: 0, height: 0, ratio: 0 });
       const [entry] = lines.map((line) => JSON.parse(line) as { level: string; msg: string; file: string });
-      expect(entry).toMatchObject({ level: 'warn', msg: 'image : métadonnées illisibles' });
+      expect(entry).toMatchObject({ level: 'warn', msg: 'image : métadonnées illisibles' });
       expect(entry?.file).toContain('broken.png');
       const response = await app.request('/_image/metadata?url=/images/broken.png');
       expect(await response.json()).toEqual({ width: 0, height: 0, ratio: 0 });
@@ -148,7 +148,7 @@ describe('image sources and metadata', () => {
     try {
       const response = await app.request('/_image?url=/images/broken.png&w=320');
       expect(response.status).toBe(422);
-      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('image : rendu impossible');
+      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('image : rendu impossible');
     } finally {
       setLogger(previous);
     }

@@ -104,7 +104,7 @@ export async function imageMetadata(file: string): Promise<ImageMetadata> {
     if (!width || !height) throw new Error('dimensions absentes');
     return { width, height, ratio: width / height };
   } catch (error) {
-    log.warn('image : métadonnées illisibles', { file, err: error });
+    log.warn('image : métadonnées illisibles', { file, err: error });
     return { width: 0, height: 0, ratio: 0 };
   }
 }
@@ -141,7 +141,7 @@ export function imageRoutes(options: ImageRouteOptions) {
     const qualityParam = c.req.query('q');
     const quality = qualityParam === undefined || qualityParam === '' ? DEFAULT_QUALITY : parseIntegerParam(qualityParam);
     if (width === null || !IMAGE_WIDTHS.includes(width)) {
-      return c.json(errorBody('INVALID_WIDTH', `Largeur non autorisée. Valeurs possibles : ${IMAGE_WIDTHS.join(', ')}.`), 400);
+      return c.json(errorBody('INVALID_WIDTH', `Largeur non autorisée. Valeurs possibles : ${IMAGE_WIDTHS.join(', ')}.`), 400);
     }
     if (quality === null || quality < 1 || quality > 100) {
       return c.json(errorBody('INVALID_QUALITY', 'La qualité doit être un entier entre 1 et 100.'), 400);
@@ -178,7 +178,7 @@ export function imageRoutes(options: ImageRouteOptions) {
       try {
         body = await pending;
       } catch (error) {
-        log.error('image : rendu impossible', { url, err: error });
+        log.error('image : rendu impossible', { url, err: error });
         return c.json(errorBody('UNPROCESSABLE_IMAGE', 'Cette image ne peut pas être convertie.'), 422);
       }
     }

@@ -96,7 +96,7 @@ function refused(state: string): ApiError {
   return new ApiError(
     409,
     'TRANSITION_REFUSED',
-    `Cette action n’est pas possible pour le moment : la mise en relation est « ${stateLabel(state)} ».`,
+    `Cette action n’est pas possible pour le moment : la mise en relation est « ${stateLabel(state)} ».`,
     { state },
   );
 }
@@ -467,7 +467,7 @@ function validatedBody(input: unknown, actor: IntroductionActor): IntroductionBo
       throw new ApiError(
         403,
         'FORBIDDEN',
-        'Seul le membre concerné peut donner sa réponse ou son retour : l’équipe ne peut pas le faire à sa place.',
+        'Seul le membre concerné peut donner sa réponse ou son retour : l’équipe ne peut pas le faire à sa place.',
       );
     }
   }
@@ -517,7 +517,7 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
         eventBody = { ...body, side } as IntroductionBody;
       }
       if (input.expectedVersion !== undefined && input.expectedVersion !== row.version) {
-        throw new ApiError(409, 'VERSION_CONFLICT', 'La mise en relation a été modifiée entre-temps : rechargez-la avant d’agir.', {
+        throw new ApiError(409, 'VERSION_CONFLICT', 'La mise en relation a été modifiée entre-temps : rechargez-la avant d’agir.', {
           state: row.state,
           version: row.version,
         });

@@ -27,7 +27,7 @@ export function renderCreditNotePdf(note: CreditNoteDocument): Promise<Uint8Arra
     issuedAt: note.issuedAt,
     heading: `Avoir n° ${note.number}`,
     references: [
-      `Date : ${frenchDate(note.issuedAt)}`,
+      `Date : ${frenchDate(note.issuedAt)}`,
       note.invoiceNumber ? `Se rapporte à la facture n° ${note.invoiceNumber}` : 'Se rapporte au paiement remboursé',
     ],
     customerCaption: 'Établi pour',
@@ -35,6 +35,6 @@ export function renderCreditNotePdf(note: CreditNoteDocument): Promise<Uint8Arra
     customerEmail: note.customerEmail,
     lines: [{ label: note.label, amount: `-${euros(note.amountCents)}` }],
     total: { label: 'Total de l’avoir TTC', amount: `-${euros(note.amountCents)}` },
-    stamp: { title: 'À rembourser', lines: [`Montant remboursé : ${euros(note.amountCents)}, par le moyen de paiement utilisé.`] },
+    stamp: { title: 'À rembourser', lines: [`Montant remboursé : ${euros(note.amountCents)}, par le moyen de paiement utilisé.`] },
   });
 }

@@ -26,7 +26,7 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> 
     agency: invoice.agency,
     issuedAt: invoice.paidAt,
     heading: `Facture n° ${invoice.number}`,
-    references: [`Date : ${frenchDate(invoice.paidAt)}`],
+    references: [`Date : ${frenchDate(invoice.paidAt)}`],
     customerCaption: 'Facturé à',
     customerName: invoice.customerName,
     customerEmail: invoice.customerEmail,
@@ -35,8 +35,8 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> 
     stamp: {
       title: 'Payé',
       lines: [
-        `Montant payé : ${euros(invoice.totalCents)}, le ${frenchDate(invoice.paidAt)}`,
-        `Moyen de paiement : ${invoice.paymentMethod}`,
+        `Montant payé : ${euros(invoice.totalCents)}, le ${frenchDate(invoice.paidAt)}`,
+        `Moyen de paiement : ${invoice.paymentMethod}`,
       ],
     },
   });

@@ -16,7 +16,7 @@ import { creditNoteFileName, creditNotePdfOf, creditNotesOf } from '#bff/invoice
 
 const FileSchema = v.pipe(
   v.string(),
-  v.regex(/^\d{4}-\d{6}\.pdf$/, 'Numéro de facture invalide (attendu : AAAA-NNNNNN.pdf).'),
+  v.regex(/^\d{4}-\d{6}\.pdf$/, 'Numéro de facture invalide (attendu : AAAA-NNNNNN.pdf).'),
   v.transform((file) => file.slice(0, -'.pdf'.length)),
 );
 
@@ -29,7 +29,7 @@ function numberOf(file: string): string {
 /** Credit notes (decision 119): `AV-AAAA-NNNNN.pdf`. */
 const CreditNoteFileSchema = v.pipe(
   v.string(),
-  v.regex(/^AV-\d{4}-\d{5}\.pdf$/, 'Numéro d’avoir invalide (attendu : AV-AAAA-NNNNN.pdf).'),
+  v.regex(/^AV-\d{4}-\d{5}\.pdf$/, 'Numéro d’avoir invalide (attendu : AV-AAAA-NNNNN.pdf).'),
   v.transform((file) => file.slice(0, -'.pdf'.length)),
 );
 

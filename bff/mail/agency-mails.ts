@@ -80,7 +80,7 @@ function footerLines(site: AgencyMailSite): string[] {
     a.address,
     `${a.rcs} · SIRET ${a.siret}`,
     `${a.phone} · ${a.email}`,
-    `Médiateur de la consommation : ${a.mediatorName} (${a.mediatorUrl})`,
+    `Médiateur de la consommation : ${a.mediatorName} (${a.mediatorUrl})`,
   ];
 }
 
@@ -100,7 +100,7 @@ export function layout<Kind extends string>(
   const text = [
     greeting(recipient),
     '',
-    ...blocks.flatMap((b) => ('text' in b ? [b.text, ''] : [`${b.label} : ${b.link}`, ''])),
+    ...blocks.flatMap((b) => ('text' in b ? [b.text, ''] : [`${b.label} : ${b.link}`, ''])),
     signature,
     '',
     '--',
@@ -132,10 +132,10 @@ const ACCOUNT_PATH = '/mon-compte';
 
 /** Account created. */
 export function welcomeMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
-  return layout(site, recipient, 'agency-welcome', 'Bienvenue : votre compte est créé', [
+  return layout(site, recipient, 'agency-welcome', 'Bienvenue : votre compte est créé', [
     { text: `Votre compte ${site.agency.legalName} est créé. Merci de votre confiance.` },
     {
-      text: 'Votre inscription se fait étape par étape : votre profil, le questionnaire, le choix d’une formule, puis un entretien personnalisé avec une conseillère. Aucun paiement ne vous est demandé avant la signature du contrat et l’expiration d’un délai de 7 jours.',
+      text: 'Votre inscription se fait étape par étape : votre profil, le questionnaire, le choix d’une formule, puis un entretien personnalisé avec une conseillère. Aucun paiement ne vous est demandé avant la signature du contrat et l’expiration d’un délai de 7 jours.',
     },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Poursuivre mon inscription' },
   ]);
@@ -150,7 +150,7 @@ export function paymentReceivedMail(
   const mail = layout(site, recipient, 'agency-payment-received', `Paiement reçu — facture ${input.invoiceNumber}`, [
     { text: `Nous avons bien reçu votre paiement de ${formatEuros(input.amountCents)} (${input.what}).` },
     {
-      text: `Votre facture n° ${input.invoiceNumber} est jointe à ce message ; vous la retrouvez aussi dans votre espace, rubrique « Mes factures ».`,
+      text: `Votre facture n° ${input.invoiceNumber} est jointe à ce message ; vous la retrouvez aussi dans votre espace, rubrique « Mes factures ».`,
     },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
@@ -173,7 +173,7 @@ export function meetingBookedMail(site: AgencyMailSite, recipient: Recipient, in
 
 /** The day before the onboarding meeting. */
 export function meetingReminderMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
-  return layout(site, recipient, 'agency-meeting-reminder', 'Rappel : votre entretien personnalisé a lieu demain', [
+  return layout(site, recipient, 'agency-meeting-reminder', 'Rappel : votre entretien personnalisé a lieu demain', [
     { text: `Nous vous rappelons votre entretien personnalisé avec une conseillère, le ${dateTimeFr(input.at)} (heure de Paris).` },
     { text: 'Si vous ne pouvez pas être présent(e), merci de déplacer le rendez-vous avec le lien reçu lors de la réservation.' },
   ]);
@@ -182,7 +182,7 @@ export function meetingReminderMail(site: AgencyMailSite, recipient: Recipient, 
 /** The onboarding meeting was recorded as held: the contract can be read and signed. */
 export function contractReadyMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
   return layout(site, recipient, 'agency-contract-ready', 'Votre contrat est prêt à être lu et signé', [
-    { text: 'Merci pour votre entretien. Votre contrat est prêt : vous pouvez le lire, compléter le formulaire et le signer en ligne.' },
+    { text: 'Merci pour votre entretien. Votre contrat est prêt : vous pouvez le lire, compléter le formulaire et le signer en ligne.' },
     {
       text: 'Prenez le temps de le lire. Aucun paiement ne vous sera demandé avant l’expiration d’un délai de 7 jours pleins après la signature.',
     },
@@ -192,7 +192,7 @@ export function contractReadyMail(site: AgencyMailSite, recipient: Recipient): O
 
 /** Signature + 7 days: the renunciation period is over and the payment is open. */
 export function renunciationPeriodOverMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
-  return layout(site, recipient, 'agency-renunciation-period-over', 'Votre délai de 7 jours est écoulé : le paiement est ouvert', [
+  return layout(site, recipient, 'agency-renunciation-period-over', 'Votre délai de 7 jours est écoulé : le paiement est ouvert', [
     {
       text: 'Le délai de 7 jours qui suit la signature de votre contrat est écoulé. Vous pouvez désormais régler les frais de dossier et votre abonnement.',
     },
@@ -213,7 +213,7 @@ export function withdrawalPeriodOverMail(site: AgencyMailSite, recipient: Recipi
 export function activeMemberMail(site: AgencyMailSite, recipient: Recipient, input: { endsAt: Date | null }): OutgoingMail {
   return layout(site, recipient, 'agency-active-member', 'Vous êtes désormais membre', [
     {
-      text: 'Votre inscription est terminée : vous êtes désormais membre. Votre conseillère vous contactera pour les premières présentations.',
+      text: 'Votre inscription est terminée : vous êtes désormais membre. Votre conseillère vous contactera pour les premières présentations.',
     },
     ...(input.endsAt ? [{ text: `Votre contrat court jusqu’au ${dateFr(input.endsAt)}, sans reconduction tacite.` }] : []),
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
@@ -224,7 +224,7 @@ export function activeMemberMail(site: AgencyMailSite, recipient: Recipient, inp
 export function termEndingMail(site: AgencyMailSite, recipient: Recipient, input: { endsAt: Date; daysBefore: 30 | 7 }): OutgoingMail {
   return layout(site, recipient, 'agency-term-ending', `Votre contrat prend fin dans ${input.daysBefore} jours`, [
     {
-      text: `Votre contrat prend fin le ${dateFr(input.endsAt)}. Il n’est pas reconduit tacitement : sans démarche de votre part, il s’arrêtera à cette date.`,
+      text: `Votre contrat prend fin le ${dateFr(input.endsAt)}. Il n’est pas reconduit tacitement : sans démarche de votre part, il s’arrêtera à cette date.`,
     },
     { text: 'Si vous souhaitez poursuivre l’accompagnement, votre conseillère se tient à votre disposition.' },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
@@ -238,7 +238,7 @@ export function termEndedMail(site: AgencyMailSite, recipient: Recipient, input:
       text: `Votre contrat a pris fin le ${dateFr(input.lastDay)}, à son terme. Il n’est pas reconduit tacitement et plus rien ne vous sera prélevé.`,
     },
     {
-      text: 'Pour poursuivre l’accompagnement, vous pouvez choisir une nouvelle formule depuis votre espace membre : vos informations sont conservées.',
+      text: 'Pour poursuivre l’accompagnement, vous pouvez choisir une nouvelle formule depuis votre espace membre : vos informations sont conservées.',
     },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
@@ -269,7 +269,7 @@ export function withdrawalConfirmedMail(
     ...(refund === null
       ? [{ text: 'Les sommes versées vous seront remboursées dans un délai de 14 jours au plus, par le moyen de paiement utilisé.' }]
       : refund === 0
-        ? [{ text: 'Aucune somme n’a été versée : il n’y a rien à rembourser, et rien ne vous sera prélevé.' }]
+        ? [{ text: 'Aucune somme n’a été versée : il n’y a rien à rembourser, et rien ne vous sera prélevé.' }]
         : [
             {
               text: `Nous vous remboursons ${formatEuros(refund)}${input.refundBy ? ` au plus tard le ${dateFr(input.refundBy)}` : ' dans un délai de 14 jours au plus'}, par le moyen de paiement utilisé.`,
@@ -278,7 +278,7 @@ export function withdrawalConfirmedMail(
     ...(input.keptCents
       ? [
           {
-            text: `Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : ${formatEuros(input.keptCents)} correspondant aux jours écoulés restent dus (article L221-25 du Code de la consommation).`,
+            text: `Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : ${formatEuros(input.keptCents)} correspondant aux jours écoulés restent dus (article L221-25 du Code de la consommation).`,
           },
         ]
       : []),
@@ -315,10 +315,10 @@ export function terminationConfirmedMail(
     },
     input.refundCents > 0
       ? {
-          text: `Le prix est réduit à proportion de la durée écoulée jusqu’à votre demande (${formatEuros(input.keptCents)} restent dus). Nous vous remboursons ${formatEuros(input.refundCents)} au plus tard le ${dateFr(input.refundBy)}, par le moyen de paiement utilisé ; l’avoir correspondant vous est envoyé séparément.`,
+          text: `Le prix est réduit à proportion de la durée écoulée jusqu’à votre demande (${formatEuros(input.keptCents)} restent dus). Nous vous remboursons ${formatEuros(input.refundCents)} au plus tard le ${dateFr(input.refundBy)}, par le moyen de paiement utilisé ; l’avoir correspondant vous est envoyé séparément.`,
         }
       : {
-          text: 'Les sommes versées ne dépassent pas le prix de la durée écoulée jusqu’à votre demande : il n’y a rien à rembourser, et rien de plus ne vous sera demandé.',
+          text: 'Les sommes versées ne dépassent pas le prix de la durée écoulée jusqu’à votre demande : il n’y a rien à rembourser, et rien de plus ne vous sera demandé.',
         },
   ]);
 }
@@ -331,11 +331,11 @@ export function terminationRefusedMail(
 ): OutgoingMail {
   return layout(site, recipient, 'agency-termination-refused', 'Votre demande de résiliation n’a pas été acceptée', [
     {
-      text: `Nous ne pouvons pas accepter votre demande de résiliation pour motif légitime du ${dateFr(input.requestedAt)}, pour la raison suivante :`,
+      text: `Nous ne pouvons pas accepter votre demande de résiliation pour motif légitime du ${dateFr(input.requestedAt)}, pour la raison suivante :`,
     },
     { text: input.reason },
     {
-      text: 'Votre contrat continue jusqu’à son terme. Vous pouvez présenter une nouvelle demande avec d’autres justificatifs depuis « Mes droits », ou saisir le médiateur de la consommation.',
+      text: 'Votre contrat continue jusqu’à son terme. Vous pouvez présenter une nouvelle demande avec d’autres justificatifs depuis « Mes droits », ou saisir le médiateur de la consommation.',
     },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
@@ -351,7 +351,7 @@ export function creditNoteMail(
     {
       text: `Vous trouverez ci-joint l’avoir n° ${input.number} de ${formatEuros(input.amountCents)}${input.invoiceNumber ? `, sur la facture n° ${input.invoiceNumber}` : ''}, correspondant au remboursement qui vous est dû.`,
     },
-    { text: 'Vous le retrouvez aussi dans votre espace, rubrique « Mes factures ».' },
+    { text: 'Vous le retrouvez aussi dans votre espace, rubrique « Mes factures ».' },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
   return {

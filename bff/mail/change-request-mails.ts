@@ -12,7 +12,7 @@ export function changeRequestAnsweredMail(site: AgencyMailSite, recipient: Recip
   return layout(site, recipient, CHANGE_REQUEST_ANSWERED_KIND, 'Votre demande de modification a reçu une réponse', [
     { text: `L’équipe ${site.agency.legalName} a répondu à votre demande de modification de votre profil.` },
     {
-      text: 'Pour protéger votre vie privée, la réponse n’est pas reproduite dans ce courriel : vous la lisez dans votre espace, sur la page « Mon profil ».',
+      text: 'Pour protéger votre vie privée, la réponse n’est pas reproduite dans ce courriel : vous la lisez dans votre espace, sur la page « Mon profil ».',
     },
     { link: siteLink(site, '/mon-compte/mon-profil'), label: 'Voir Mon profil' },
   ]);

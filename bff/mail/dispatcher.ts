@@ -126,7 +126,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
       return running;
     },
     poke() {
-      dispatcher.flush().catch((error) => log.error('e-mails : envoi différé', { err: error }));
+      dispatcher.flush().catch((error) => log.error('e-mails : envoi différé', { err: error }));
     },
     start(intervalMs = 2_000) {
       timer = setInterval(() => dispatcher.poke(), intervalMs);

@@ -30,12 +30,12 @@ interface GuardianRecipient {
 
 function summaryText(s: SummaryLines): string[] {
   return [
-    `Prénom : ${s.firstName ?? 'non communiqué'}`,
-    `Âge : ${s.age === null ? 'non communiqué' : `${s.age} ans`}`,
-    `Région : ${s.region}`,
-    `Pratique religieuse : ${s.practice}`,
-    `Profession : ${s.profession}`,
-    `Situation familiale : ${s.familySituation}`,
+    `Prénom : ${s.firstName ?? 'non communiqué'}`,
+    `Âge : ${s.age === null ? 'non communiqué' : `${s.age} ans`}`,
+    `Région : ${s.region}`,
+    `Pratique religieuse : ${s.practice}`,
+    `Profession : ${s.profession}`,
+    `Situation familiale : ${s.familySituation}`,
   ];
 }
 
@@ -56,7 +56,7 @@ export function guardianProposalCopyMail(
         text: `${who} vous a indiqué à l’agence comme proche (${input.relation.toLowerCase()}) et souhaite que vous receviez une copie de chaque proposition. L’agence vient de lui proposer une mise en relation.`,
       },
       ...(input.summary
-        ? [{ text: 'Résumé anonymisé de la personne proposée :' }, ...summaryText(input.summary).map((line) => ({ text: line }))]
+        ? [{ text: 'Résumé anonymisé de la personne proposée :' }, ...summaryText(input.summary).map((line) => ({ text: line }))]
         : []),
       {
         text: `${input.memberFirstName ?? 'Le membre'} peut accepter ou décliner jusqu’au ${dateTimeFr(input.deadline)}. Aucune coordonnée n’est transmise sans l’accord des deux personnes.`,
@@ -83,16 +83,16 @@ export function guardianContactMail(
     {
       text: `${who} vous a indiqué à l’agence comme proche (${input.relation.toLowerCase()}) et souhaite que vous receviez les coordonnées à l’acceptation mutuelle.`,
     },
-    { text: `${who} et ${other} ont accepté tous les deux la mise en relation. Coordonnées de ${other} :` },
-    { text: `E-mail : ${input.other.email}` },
-    { text: `Téléphone : ${input.other.phone ? formatPhone(input.other.phone) : 'non communiqué'}` },
+    { text: `${who} et ${other} ont accepté tous les deux la mise en relation. Coordonnées de ${other} :` },
+    { text: `E-mail : ${input.other.email}` },
+    { text: `Téléphone : ${input.other.phone ? formatPhone(input.other.phone) : 'non communiqué'}` },
   ];
   if (input.otherGuardian) {
     const g = input.otherGuardian;
     lines.push({
-      text: `${other} a souhaité associer un proche (${g.relation.toLowerCase()}) : ${g.name}${g.email ? `, ${g.email}` : ''}${g.phone ? `, ${formatPhone(g.phone)}` : ''}.`,
+      text: `${other} a souhaité associer un proche (${g.relation.toLowerCase()}) : ${g.name}${g.email ? `, ${g.email}` : ''}${g.phone ? `, ${formatPhone(g.phone)}` : ''}.`,
     });
   }
   lines.push({ text: 'L’agence organisera une première rencontre dans un cadre respectueux et reviendra vers eux.' });
-  return layout(site, { to: recipient.to, firstName: recipient.name }, 'guardian-contact', 'Acceptation mutuelle : les coordonnées', lines);
+  return layout(site, { to: recipient.to, firstName: recipient.name }, 'guardian-contact', 'Acceptation mutuelle : les coordonnées', lines);
 }

@@ -13,12 +13,12 @@ export function instalmentFailedMail(
   recipient: Recipient,
   input: { number: number; of: number; amountCents: number; planTitle: string; failedAt: Date },
 ): OutgoingMail & { kind: 'agency-instalment-failed' } {
-  return layout(site, recipient, 'agency-instalment-failed', `Mensualité ${input.number} sur ${input.of} : le prélèvement a échoué`, [
+  return layout(site, recipient, 'agency-instalment-failed', `Mensualité ${input.number} sur ${input.of} : le prélèvement a échoué`, [
     {
       text: `Le prélèvement de votre mensualité ${input.number} sur ${input.of} (${formatEuros(input.amountCents)}, formule ${input.planTitle}) n’a pas pu être effectué le ${dateFr(input.failedAt)}.`,
     },
     {
-      text: 'Votre banque a refusé le paiement ou votre carte a expiré. Une nouvelle tentative sera faite automatiquement dans les prochains jours ; vous pouvez aussi mettre à jour votre moyen de paiement ou nous contacter.',
+      text: 'Votre banque a refusé le paiement ou votre carte a expiré. Une nouvelle tentative sera faite automatiquement dans les prochains jours ; vous pouvez aussi mettre à jour votre moyen de paiement ou nous contacter.',
     },
     { text: 'Votre accompagnement continue pendant ce temps. Votre échéancier est visible dans votre espace.' },
     { link: siteLink(site, '/mon-compte'), label: 'Mon espace membre' },

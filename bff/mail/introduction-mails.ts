@@ -33,8 +33,8 @@ export function introductionProposedMail(site: AgencyMailSite, recipient: Recipi
 
 /** Both accepted: contact details are in the member's space (never in the mail). */
 export function introductionAcceptedMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
-  return layout(site, recipient, 'introduction-accepted', 'Acceptation mutuelle : votre mise en relation', [
-    { text: 'Bonne nouvelle : la proposition a été acceptée des deux côtés. Les coordonnées sont désormais visibles dans votre espace.' },
+  return layout(site, recipient, 'introduction-accepted', 'Acceptation mutuelle : votre mise en relation', [
+    { text: 'Bonne nouvelle : la proposition a été acceptée des deux côtés. Les coordonnées sont désormais visibles dans votre espace.' },
     { text: 'L’agence reviendra vers vous pour organiser une première rencontre dans un cadre respectueux.' },
     { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
   ]);
@@ -42,7 +42,7 @@ export function introductionAcceptedMail(site: AgencyMailSite, recipient: Recipi
 
 /** Day 5 of 7, to whoever has not answered yet. */
 export function introductionReminderMail(site: AgencyMailSite, recipient: Recipient, input: { deadline: Date }): OutgoingMail {
-  return layout(site, recipient, 'introduction-reminder', 'Rappel : une proposition attend votre réponse', [
+  return layout(site, recipient, 'introduction-reminder', 'Rappel : une proposition attend votre réponse', [
     {
       text: `Une proposition attend toujours votre réponse. Il vous reste jusqu’au ${dateTimeFr(input.deadline)} pour accepter ou décliner.`,
     },
@@ -54,9 +54,9 @@ export function introductionReminderMail(site: AgencyMailSite, recipient: Recipi
 export function introductionExpiredMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
   return layout(site, recipient, 'introduction-expired', 'Une proposition a expiré', [
     {
-      text: 'Le délai de réponse de 7 jours d’une proposition est passé sans les deux réponses : elle a expiré et aucune coordonnée n’a été transmise.',
+      text: 'Le délai de réponse de 7 jours d’une proposition est passé sans les deux réponses : elle a expiré et aucune coordonnée n’a été transmise.',
     },
-    { text: 'L’agence continue de chercher pour vous ; n’hésitez pas à nous écrire si vos critères ont changé.' },
+    { text: 'L’agence continue de chercher pour vous ; n’hésitez pas à nous écrire si vos critères ont changé.' },
     { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
   ]);
 }

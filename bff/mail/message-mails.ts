@@ -14,7 +14,7 @@ export function memberMessageNotice(site: AgencyMailSite, recipient: Recipient):
   return layout(site, recipient, 'message-notice-member', 'Un nouveau message vous attend dans votre espace', [
     { text: `Votre conseillère ${site.agency.legalName} vous a écrit.` },
     {
-      text: 'Pour protéger votre vie privée, le message n’est pas reproduit dans ce courriel : vous le lisez, et pouvez y répondre, dans votre espace membre.',
+      text: 'Pour protéger votre vie privée, le message n’est pas reproduit dans ce courriel : vous le lisez, et pouvez y répondre, dans votre espace membre.',
     },
     { link: siteLink(site, '/mon-compte/messages'), label: 'Lire mon message' },
   ]);
@@ -23,7 +23,7 @@ export function memberMessageNotice(site: AgencyMailSite, recipient: Recipient):
 /** To the agency's address: a member wrote from their space (neither the content nor the name). */
 export function agencyMessageNotice(site: AgencyMailSite, to: string, memberId: string): OutgoingMail {
   return layout(site, { to }, 'message-notice-agency', 'Nouveau message d’un membre', [
-    { text: 'Un membre vous a écrit depuis son espace. Le message n’est pas reproduit ici : lisez-le dans l’espace équipe.' },
+    { text: 'Un membre vous a écrit depuis son espace. Le message n’est pas reproduit ici : lisez-le dans l’espace équipe.' },
     { link: siteLink(site, `/dashboard/message-direct?memberId=${encodeURIComponent(memberId)}`), label: 'Lire le message' },
   ]);
 }

@@ -21,7 +21,7 @@ describe('outgoing mail attachments', () => {
       { ...pdf, filename: '../contrat.pdf' },
       { ...pdf, filename: 'contrat.pdf\r\nBcc: x@example.org' },
       { ...pdf, contentType: 'application/pdf; x' },
-      { ...pdf, contentBase64: 'pas du base64 !' },
+      { ...pdf, contentBase64: 'pas du base64 !' },
     ]) {
       expect(v.safeParse(OutgoingMailSchema, { ...mail, attachments: [attachment] }).success, JSON.stringify(attachment)).toBe(false);
     }

@@ -172,7 +172,7 @@ export function seedProfile(member: SeedMember, now: number): MatchProfile {
     profile: member.profile,
     questionnaire: member.questionnaire,
   });
-  if (!derived) throw new Error(`profil de démonstration invalide : ${member.id}`);
+  if (!derived) throw new Error(`profil de démonstration invalide : ${member.id}`);
   return { ...derived, available: true, unavailableReason: null, contractEndsAt: now + 183 * 24 * 3600 * 1000 };
 }
 

@@ -28,7 +28,7 @@ export async function ensureAccount(
     user_metadata: input.kind === 'staff' ? { name: input.name ?? input.email } : { gender: input.kind },
   });
   const user = data.user;
-  if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
+  if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
   if (input.kind === 'staff') {
     await db.insert(members).values({
       id: user.id,

@@ -81,7 +81,7 @@ export function preRegistrationMail(site: AgencyMailSite, to: string, token: str
   return layout(site, { to }, 'pre-registration-confirmed', 'Votre pré-inscription est bien reçue', [
     { text: `Merci pour votre pré-inscription auprès de ${site.agency.legalName}. Une conseillère pourra vous recontacter.` },
     {
-      text: `Vous pouvez dès maintenant créer votre compte : vous n’aurez pas à redonner les informations déjà transmises. Ce lien est personnel et valable ${SIGNUP_LINK_DAYS} jours.`,
+      text: `Vous pouvez dès maintenant créer votre compte : vous n’aurez pas à redonner les informations déjà transmises. Ce lien est personnel et valable ${SIGNUP_LINK_DAYS} jours.`,
     },
     { link: siteLink(site, `/connexion/nouveau-compte?invitation=${token}`), label: 'Créer mon compte' },
     { text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.' },

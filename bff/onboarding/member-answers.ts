@@ -158,13 +158,13 @@ export async function editOwnAnswers(db: Db, memberId: string, input: unknown, n
     const row = await lockMember(tx, memberId);
     const record = recordOf(row);
     if (record.disabled)
-      throw new ApiError(409, 'ACCOUNT_DISABLED', 'Votre compte est désactivé : vos informations ne peuvent plus être modifiées.');
+      throw new ApiError(409, 'ACCOUNT_DISABLED', 'Votre compte est désactivé : vos informations ne peuvent plus être modifiées.');
     if (!stepDone(record, edit.section)) throw new ApiError(409, 'STEP_NOT_DONE', 'Remplissez d’abord cette étape de votre inscription.');
     if (signed(record))
       throw new ApiError(
         409,
         'CHANGE_REQUEST_REQUIRED',
-        'Votre contrat est signé : vos informations ne se modifient plus directement. Envoyez une demande de modification à l’équipe.',
+        'Votre contrat est signé : vos informations ne se modifient plus directement. Envoyez une demande de modification à l’équipe.',
       );
     const stored = (edit.section === 'profil' ? row.profile : row.questionnaire) as Record<string, unknown> | null;
     const changes = changesOf(edit.section, stored, edit.answers);
@@ -214,13 +214,13 @@ export async function requestChange(db: Db, memberId: string, input: unknown, no
     const row = await lockMember(tx, memberId);
     const record = recordOf(row);
     if (record.disabled)
-      throw new ApiError(409, 'ACCOUNT_DISABLED', 'Votre compte est désactivé : vos informations ne peuvent plus être modifiées.');
+      throw new ApiError(409, 'ACCOUNT_DISABLED', 'Votre compte est désactivé : vos informations ne peuvent plus être modifiées.');
     if (!signed(record))
-      throw new ApiError(409, 'DIRECT_EDIT_AVAILABLE', 'Votre contrat n’est pas encore signé : modifiez directement vos informations.');
+      throw new ApiError(409, 'DIRECT_EDIT_AVAILABLE', 'Votre contrat n’est pas encore signé : modifiez directement vos informations.');
     const stored = (edit.section === 'profil' ? row.profile : row.questionnaire) as Record<string, unknown> | null;
     const changes = changesOf(edit.section, stored, edit.answers);
     if (changes.length === 0)
-      throw new ApiError(400, 'NO_CHANGE', 'Aucune modification : les informations envoyées sont celles déjà enregistrées.');
+      throw new ApiError(400, 'NO_CHANGE', 'Aucune modification : les informations envoyées sont celles déjà enregistrées.');
     const [pending] = await tx
       .select({ id: memberChangeRequests.id })
       .from(memberChangeRequests)
@@ -236,7 +236,7 @@ export async function requestChange(db: Db, memberId: string, input: unknown, no
       throw new ApiError(
         409,
         'CHANGE_REQUEST_PENDING',
-        'Une demande de modification de cette rubrique est déjà en attente : l’équipe doit d’abord y répondre.',
+        'Une demande de modification de cette rubrique est déjà en attente : l’équipe doit d’abord y répondre.',
       );
     const [created] = await tx
       .insert(memberChangeRequests)

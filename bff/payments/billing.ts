@@ -259,7 +259,7 @@ export function billingCsv(entries: readonly BillingEntry[]): string {
         euroCell(e.amountCents),
         textCell(billingStatusLabels[e.status]),
         textCell(e.invoiceNumber ?? ''),
-        textCell(e.outsideContract ? 'Reçue hors contrat : à rembourser' : ''),
+        textCell(e.outsideContract ? 'Reçue hors contrat : à rembourser' : ''),
       ].join(';'),
     );
   }

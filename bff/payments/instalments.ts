@@ -115,7 +115,7 @@ export async function recordInstalmentEvent(
     if (subscriptionId === null || invoice.billing_reason === 'subscription_create') return { outcome: 'ignored' };
     const session = await sessionOfSubscription(tx, subscriptionId);
     if (!session?.memberId || !isPlanId(session.offerId) || planById(session.offerId).type !== 'monthly') {
-      log.warn('stripe : mensualité d’un abonnement inconnu, non enregistrée', { eventId: event.id, subscriptionId });
+      log.warn('stripe : mensualité d’un abonnement inconnu, non enregistrée', { eventId: event.id, subscriptionId });
       return { outcome: 'ignored' };
     }
     const plan = planById(session.offerId);
@@ -187,7 +187,7 @@ export async function recordInstalmentEvent(
     const site = { siteUrl: config.publicSiteUrl, agency: config.agency };
     const recipient = { to: member.email, firstName: firstNameOf(member.profile) };
     if (outside) {
-      log.warn('stripe : mensualité reçue hors contrat, enregistrée et signalée à l’équipe (à rembourser si payée)', {
+      log.warn('stripe : mensualité reçue hors contrat, enregistrée et signalée à l’équipe (à rembourser si payée)', {
         eventId: event.id,
         memberId: member.id,
         subscriptionId,
@@ -344,7 +344,7 @@ export async function safelyStopping(what: string, subscriptionId: string, actio
   try {
     await action();
   } catch (error) {
-    log.error(`abonnement Stripe : ${what} impossible, nouvel essai au prochain événement`, {
+    log.error(`abonnement Stripe : ${what} impossible, nouvel essai au prochain événement`, {
       subscriptionId,
       err: error instanceof Error ? error.message.slice(0, 300) : 'erreur inconnue',
     });

@@ -39,7 +39,7 @@ export const paymentLinksEnvSchema = v.pipe(
   v.parseJson(undefined, `un objet JSON { "${offerIds.join('": "https://…", "')}": "https://…" }`),
   v.strictObject(entries, (issue) =>
     issue.expected === 'never'
-      ? `un objet JSON sans clé inconnue (clés : ${offerIds.join(', ')})`
+      ? `un objet JSON sans clé inconnue (clés : ${offerIds.join(', ')})`
       : 'un lien de paiement pour chaque offre',
   ),
 );

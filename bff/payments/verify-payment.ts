@@ -11,7 +11,7 @@ const PAID = new Set(['paid', 'no_payment_required']);
  */
 export const verifyRecordedPayment: PaymentVerifier = async (tx, check) => {
   const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, check.csid)).limit(1);
-  if (!session) return 'Paiement introuvable : il n’a pas (encore) été confirmé par le prestataire de paiement. Réessayez dans un instant.';
+  if (!session) return 'Paiement introuvable : il n’a pas (encore) été confirmé par le prestataire de paiement. Réessayez dans un instant.';
   if (session.memberId !== check.memberId) return 'Ce paiement ne correspond pas à votre compte.';
   if (session.offerId !== check.offerId) return 'Ce paiement ne correspond pas à cette étape.';
   if (session.status !== 'complete' || !PAID.has(session.paymentStatus)) return 'Ce paiement n’est pas (encore) confirmé.';

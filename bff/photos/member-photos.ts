@@ -53,7 +53,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const photoNotFound = () => new ApiError(404, 'PHOTO_NOT_FOUND', 'Photo introuvable.');
 const unreadable = () =>
-  new ApiError(400, 'PHOTO_UNREADABLE', 'Ce fichier n’est pas une photo lisible. Formats acceptés : JPEG, PNG ou WebP, 8 Mo au plus.');
+  new ApiError(400, 'PHOTO_UNREADABLE', 'Ce fichier n’est pas une photo lisible. Formats acceptés : JPEG, PNG ou WebP, 8 Mo au plus.');
 
 export const photoLimitReached = () =>
   new ApiError(

@@ -169,7 +169,7 @@ const BOOKING_SCRIPT = `(function () {
   var meta = document.getElementById('calendly-stand-in');
   if (!meta) return;
   var origin = meta.getAttribute('data-target-origin');
-  var target = window.parent !== window ? window.parent : window.opener;
+  var target = window.parent !== window ? window.parent : window.opener;
   function send(message) {
     if (origin && target) target.postMessage(message, origin);
   }
@@ -221,7 +221,7 @@ export function bookingStandIn(deps: StandInDeps) {
       'Prendre rendez-vous — Union Sincère',
       html`<main aria-labelledby="title">
 <div id="calendly-stand-in" hidden data-page="slots" data-target-origin="${origin}"></div>
-<p class="badge">Simulation locale de Calendly : aucun rendez-vous n’est pris ailleurs.</p>
+<p class="badge">Simulation locale de Calendly : aucun rendez-vous n’est pris ailleurs.</p>
 <h1 id="title">${EVENT_NAME}</h1>
 <p>Un appel de ${MEETING_MINUTES} minutes avec une conseillère de l’agence, par téléphone ou en visioconférence.</p>
 ${previous ? html`<p class="card">Vous reprogrammez votre rendez-vous du ${parisDateTime.format(new Date(previous.s))}.</p>` : ''}

@@ -106,13 +106,13 @@ function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?
   return standInDocument(
     'Paiement — Union Sincère',
     html`<main aria-labelledby="title">
-<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
+<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
 <h1 id="title">Paiement sécurisé</h1>
 <section aria-labelledby="offer" class="card">
 <h2 id="offer">${offerLabel(offerId)}</h2>
 <p class="amount">${promoApplied ? html`<del>${formatEuros(offer.amountCents)}</del> ` : ''}<strong>${formatEuros(amount)}</strong></p>
-${promoApplied ? html`<p>Code promotionnel <strong>${params.promoCode}</strong> appliqué : frais de dossier offerts.</p>` : ''}
-${offer.monthlyPayments ? html`<p>Puis ${formatEuros(offer.amountCents)} par mois ; les prélèvements s’arrêtent après la ${offer.monthlyPayments}<sup>e</sup> mensualité.</p>` : ''}
+${promoApplied ? html`<p>Code promotionnel <strong>${params.promoCode}</strong> appliqué : frais de dossier offerts.</p>` : ''}
+${offer.monthlyPayments ? html`<p>Puis ${formatEuros(offer.amountCents)} par mois ; les prélèvements s’arrêtent après la ${offer.monthlyPayments}<sup>e</sup> mensualité.</p>` : ''}
 </section>
 ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
 <form method="post" class="card">
@@ -120,7 +120,7 @@ ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
 <input type="hidden" name="prefilled_promo_code" value="${params.promoCode ?? ''}">
 <label for="email">Adresse e-mail</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${params.email ?? ''}">
-<p class="hint">Carte de test : 4242 4242 4242 4242, toute date future, tout code.</p>
+<p class="hint">Carte de test : 4242 4242 4242 4242, toute date future, tout code.</p>
 <button type="submit">Payer ${formatEuros(amount)}</button>
 </form>
 <p><a href="${config.publicSiteUrl}/mon-compte/inscription/${backStep}">Retour sans payer</a></p>
@@ -133,7 +133,7 @@ function tooEarlyPage(config: Config, state: string) {
   return standInDocument(
     'Paiement impossible — Union Sincère',
     html`<main aria-labelledby="title">
-<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
+<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
 <h1 id="title">Paiement impossible pour le moment</h1>
 <p role="alert" class="error" data-state="${state}">${NO_PAYMENT_YET_MESSAGE}</p>
 <p><a href="${config.publicSiteUrl}/mon-compte">Retour à mon espace</a></p>
@@ -180,7 +180,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       });
       const delivered = await deliverStripeEvent(deps, event);
       if (!delivered.ok) {
-        log.warn('paiement embarqué : webhook refusé', { status: delivered.status, answer: await delivered.text() });
+        log.warn('paiement embarqué : webhook refusé', { status: delivered.status, answer: await delivered.text() });
         return c.html(pageOf(config, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);
       }
       return c.redirect(successUrl(config, offerId, sessionId), 303);

@@ -113,7 +113,7 @@ export async function chargeDueInstalments(
       });
       const delivered = await deliverStripeEvent(deps, event);
       if (!delivered.ok) {
-        log.warn('mensualité locale : webhook refusé', { status: delivered.status, memberId: owner.memberId });
+        log.warn('mensualité locale : webhook refusé', { status: delivered.status, memberId: owner.memberId });
         continue;
       }
       if (outcome === 'paid') {
@@ -144,7 +144,7 @@ export function instalmentStandIn(deps: StandInDeps) {
           standInDocument(
             'Mensualités — simulation locale',
             html`<main aria-labelledby="title">
-<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
+<p class="badge">Simulation locale de Stripe : aucune carte n’est débitée.</p>
 <h1 id="title">Prélever les mensualités dues</h1>
 <form method="post" class="card">
 <label for="member">Identifiant du membre (facultatif)</label>

@@ -40,9 +40,9 @@ describe('the agenda period', () => {
     const message = (q: unknown) => v.safeParse(AgendaQuery, q).issues?.[0]?.message;
     expect(message({ du: '2026-11-01', au: '2026-12-02' })).toBe('Une période de 31 jours au plus.');
     expect(message({ du: '2026-11-25', au: '2026-11-24' })).toBe('La fin de la période doit suivre son début.');
-    expect(message({ du: '2026-02-30', au: '2026-03-01' })).toMatch(/^Début : date invalide/);
+    expect(message({ du: '2026-02-30', au: '2026-03-01' })).toMatch(/^Début\s: date invalide/);
     expect(message({ du: '2026-11-25' })).toBe(PERIOD_NEEDED);
-    expect(message({ du: '2026-11-25', au: 7 })).toMatch(/^Fin : date attendue/);
+    expect(message({ du: '2026-11-25', au: 7 })).toMatch(/^Fin\s: date attendue/);
     expect(isCalendarDay('2028-02-29')).toBe(true);
     expect(isCalendarDay('2027-02-29')).toBe(false);
     expect(isCalendarDay('25/11/2026')).toBe(false);

@@ -28,7 +28,7 @@ export function isCalendarDay(value: string): boolean {
 /** 'YYYY-MM-DD' + n days (calendar arithmetic, no time zone). */
 export function addDays(day: string, n: number): string {
   const m = DAY.exec(day);
-  if (!m) throw new Error(`jour invalide : ${day}`);
+  if (!m) throw new Error(`jour invalide : ${day}`);
   return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) + n * DAY_MS).toISOString().slice(0, 10);
 }
 
@@ -89,8 +89,8 @@ export function periodInstants(du: string, au: string): { fromMs: number; toMs: 
 
 const daySchema = (name: string) =>
   v.pipe(
-    v.string(`${name} : date attendue (AAAA-MM-JJ)`),
-    v.check(isCalendarDay, `${name} : date invalide, au format AAAA-MM-JJ (par exemple 2026-11-25)`),
+    v.string(`${name} : date attendue (AAAA-MM-JJ)`),
+    v.check(isCalendarDay, `${name} : date invalide, au format AAAA-MM-JJ (par exemple 2026-11-25)`),
   );
 
 export const PERIOD_NEEDED = 'Indiquez le début (du) et la fin (au) de la période, au format AAAA-MM-JJ.';

@@ -67,5 +67,5 @@ export function credentialFailure(input: {
   return null;
 }
 
-export const GenderSchema = v.picklist(['homme', 'femme'], 'Choisissez « homme » ou « femme »');
+export const GenderSchema = v.picklist(['homme', 'femme'], 'Choisissez « homme » ou « femme »');
 export type Gender = v.InferOutput<typeof GenderSchema>;

@@ -40,7 +40,7 @@ export type StaffInvitationInput = v.InferOutput<typeof StaffInvitationSchema>;
 /** The link's secret: 43 base64url characters (32 random bytes). */
 export const InvitationTokenSchema = v.pipe(
   v.string('Ce lien d’invitation est incomplet.'),
-  v.regex(/^[A-Za-z0-9_-]{43}$/, 'Ce lien d’invitation est incomplet : ouvrez-le tel qu’il figure dans le message.'),
+  v.regex(/^[A-Za-z0-9_-]{43}$/, 'Ce lien d’invitation est incomplet : ouvrez-le tel qu’il figure dans le message.'),
 );
 
 export const AcceptInvitationSchema = v.pipe(

@@ -32,13 +32,13 @@ describe('the guardian’s body', () => {
     expect(issues({ ...valid, email: '' })).toContainEqual(['email', EMAIL_NEEDED_FOR_COPIES]);
     expect(issues({ ...valid, receives: 'rien', email: '', phone: '' })).toContainEqual(['email', CONTACT_NEEDED]);
     expect(issues({ ...valid, informed: false })).toContainEqual(['informed', INFORMED_NEEDED]);
-    expect(issues({ ...valid, relation: 'voisin' })).toContainEqual(['relation', 'Lien inconnu : choisissez dans la liste']);
+    expect(issues({ ...valid, relation: 'voisin' })).toContainEqual(['relation', 'Lien inconnu : choisissez dans la liste']);
     expect(issues({ ...valid, name: '<script>' })).toContainEqual(['name', 'Nom invalide (lettres, espaces, apostrophes et tirets)']);
     expect(issues({ ...valid, name: 'a'.repeat(81) })).toContainEqual(['name', '80 caractères au plus']);
     expect(issues({ ...valid, role: 'staff' }).length).toBeGreaterThan(0);
   });
 
-  it('shows the other side the guardian’s contact only when the member chose « coordonnées »', () => {
+  it('shows the other side the guardian’s contact only when the member chose « coordonnées »', () => {
     const g = { name: 'Omar', relation: 'frere' as const, email: 'o@example.fr', phone: null };
     expect(guardianContactOf({ ...g, receives: 'coordonnees' })).toEqual({
       name: 'Omar',

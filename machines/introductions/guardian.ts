@@ -39,7 +39,7 @@ export const GuardianBody = v.pipe(
         v.maxLength(GUARDIAN_NAME_MAX, `${GUARDIAN_NAME_MAX} caractères au plus`),
         v.regex(/^\p{L}[\p{L}\p{M}'’ .-]*$/u, 'Nom invalide (lettres, espaces, apostrophes et tirets)'),
       ),
-      relation: v.picklist(Object.keys(guardianRelationLabels) as GuardianRelation[], 'Lien inconnu : choisissez dans la liste'),
+      relation: v.picklist(Object.keys(guardianRelationLabels) as GuardianRelation[], 'Lien inconnu : choisissez dans la liste'),
       email: v.pipe(
         v.unknown(),
         v.transform(emptyToUndefined),
@@ -54,7 +54,7 @@ export const GuardianBody = v.pipe(
         ),
       ),
       phone: v.pipe(v.unknown(), v.transform(emptyToUndefined), v.optional(phoneSchema)),
-      receives: v.picklist(Object.keys(guardianReceivesLabels) as GuardianReceives[], 'Choix inconnu : choisissez dans la liste'),
+      receives: v.picklist(Object.keys(guardianReceivesLabels) as GuardianReceives[], 'Choix inconnu : choisissez dans la liste'),
       informed: v.literal(true, INFORMED_NEEDED),
     },
     'Requête invalide',

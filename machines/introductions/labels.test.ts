@@ -56,12 +56,12 @@ describe('timelineSentence', () => {
     [{ type: 'ACCEPT', actor: member('b'), side: 'b' }, 'Youssef a accepté la proposition'],
     [
       { type: 'DECLINE', actor: member('a'), side: 'a', reason: 'region', comment: null },
-      'Amina a décliné la proposition (motif : la région est trop éloignée)',
+      'Amina a décliné la proposition (motif : la région est trop éloignée)',
     ],
     [{ type: 'FEEDBACK', actor: member('a'), side: 'a', outcome: 'continuer' }, 'Amina souhaite continuer à se connaître'],
     [
       { type: 'FEEDBACK', actor: member('a'), side: 'a', outcome: 'arreter', reason: 'pas-de-feeling' },
-      'Amina souhaite arrêter (motif : pas d’affinité)',
+      'Amina souhaite arrêter (motif : pas d’affinité)',
     ],
     [{ type: 'FEEDBACK', actor: member('b'), side: 'b', outcome: 'fiances' }, 'Youssef annonce des fiançailles'],
     [
@@ -69,9 +69,9 @@ describe('timelineSentence', () => {
       'L’équipe a planifié la première rencontre le 10 janvier 2026 à 15:00 (Agence de Lyon)',
     ],
     [{ type: 'RECORD_MEETING_HELD', actor: staff }, 'L’équipe a noté que la première rencontre a eu lieu'],
-    [{ type: 'CLOSE', actor: staff, note: 'Demande de la famille' }, 'L’équipe a clos la mise en relation : « Demande de la famille »'],
-    [{ type: 'REOPEN', actor: staff, note: 'Nouvelle situation' }, 'L’équipe a rouvert la mise en relation : « Nouvelle situation »'],
-    [{ type: 'EXPIRE', actor: staff }, 'Proposition expirée : le délai de réponse est passé'],
+    [{ type: 'CLOSE', actor: staff, note: 'Demande de la famille' }, 'L’équipe a clos la mise en relation : « Demande de la famille »'],
+    [{ type: 'REOPEN', actor: staff, note: 'Nouvelle situation' }, 'L’équipe a rouvert la mise en relation : « Nouvelle situation »'],
+    [{ type: 'EXPIRE', actor: staff }, 'Proposition expirée : le délai de réponse est passé'],
     [{ type: 'REMIND', actor: staff }, 'Rappel envoyé à qui n’a pas encore répondu'],
     [{ type: 'RENAME', actor: staff }, 'Événement inconnu'],
   ])('%j → %s', (event, sentence) => {

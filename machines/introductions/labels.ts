@@ -45,12 +45,12 @@ export const stateLabels = {
   'proposee.acceptee-par-un': 'Acceptée par l’un, en attente de l’autre',
   declinee: 'Déclinée',
   expiree: 'Expirée sans réponse',
-  acceptee: 'Acceptée par les deux : coordonnées transmises',
+  acceptee: 'Acceptée par les deux : coordonnées transmises',
   'rencontre-planifiee': 'Première rencontre planifiée',
   retours: 'En attente des retours après la rencontre',
   poursuivie: 'Relation poursuivie',
   close: 'Close',
-  fiancailles: 'Fiançailles : recherches en pause',
+  fiancailles: 'Fiançailles : recherches en pause',
 } as const;
 export type IntroductionStateKey = keyof typeof stateLabels;
 
@@ -110,12 +110,12 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
     case 'ACCEPT':
       return `${who} a accepté la proposition`;
     case 'DECLINE': {
-      const reason = event.reason ? ` (motif : ${declineReasonLabel(event.reason).toLowerCase()})` : '';
+      const reason = event.reason ? ` (motif : ${declineReasonLabel(event.reason).toLowerCase()})` : '';
       return `${who} a décliné la proposition${reason}`;
     }
     case 'FEEDBACK': {
       if (event.outcome === 'arreter') {
-        const reason = event.reason ? ` (motif : ${declineReasonLabel(event.reason).toLowerCase()})` : '';
+        const reason = event.reason ? ` (motif : ${declineReasonLabel(event.reason).toLowerCase()})` : '';
         return `${who} souhaite arrêter${reason}`;
       }
       if (event.outcome === 'fiances') return `${who} annonce des fiançailles`;
@@ -126,11 +126,11 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
     case 'RECORD_MEETING_HELD':
       return 'L’équipe a noté que la première rencontre a eu lieu';
     case 'CLOSE':
-      return `L’équipe a clos la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
+      return `L’équipe a clos la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
     case 'REOPEN':
-      return `L’équipe a rouvert la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
+      return `L’équipe a rouvert la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
     case 'EXPIRE':
-      return 'Proposition expirée : le délai de réponse est passé';
+      return 'Proposition expirée : le délai de réponse est passé';
     case 'REMIND':
       return 'Rappel envoyé à qui n’a pas encore répondu';
     default:

@@ -16,16 +16,16 @@ const at = (state: string, extra: Partial<ProgressSource> = {}): ProgressSource 
 describe('the member’s progress', () => {
   it('says each outcome in French from the member’s side, never the other’s reason', () => {
     expect(progressOutcome(at('proposee.attente-des-reponses'))).toBe('En attente de votre réponse');
-    expect(progressOutcome(at('proposee', { myAnswer: { status: 'accepted' } }))).toBe('Vous avez accepté ; en attente de l’autre réponse');
+    expect(progressOutcome(at('proposee', { myAnswer: { status: 'accepted' } }))).toBe('Vous avez accepté ; en attente de l’autre réponse');
     expect(progressOutcome(at('declinee', { myAnswer: { status: 'declined' } }))).toBe('Vous avez décliné');
     expect(progressOutcome(at('declinee', { myAnswer: { status: 'accepted' } }))).toBe('Sans suite');
     expect(progressOutcome(at('expiree'))).toBe('Expirée sans réponse');
     expect(progressOutcome(at('acceptee'))).toBe('Acceptée des deux côtés');
     expect(progressOutcome(at('rencontre-planifiee'))).toBe('Première rencontre planifiée');
-    expect(progressOutcome(at('retours'))).toBe('Rencontre faite : votre retour est attendu');
-    expect(progressOutcome(at('retours', { myFeedback: { outcome: 'continuer' } }))).toBe('Rencontre faite : votre retour est enregistré');
+    expect(progressOutcome(at('retours'))).toBe('Rencontre faite : votre retour est attendu');
+    expect(progressOutcome(at('retours', { myFeedback: { outcome: 'continuer' } }))).toBe('Rencontre faite : votre retour est enregistré');
     expect(progressOutcome(at('poursuivie'))).toBe('Vous continuez à vous connaître');
-    expect(progressOutcome(at('fiancailles'))).toBe('Fiançailles : félicitations !');
+    expect(progressOutcome(at('fiancailles'))).toBe('Fiançailles : félicitations !');
     expect(progressOutcome(at('close'))).toBe('Terminée');
     expect(progressOutcome(at('inconnu'))).toBe('En cours');
   });

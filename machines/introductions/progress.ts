@@ -46,7 +46,7 @@ export function progressOutcome(p: Pick<ProgressSource, 'state' | 'myAnswer' | '
   const top = p.state.split('.')[0];
   switch (top) {
     case 'proposee':
-      if (p.myAnswer.status === 'accepted') return 'Vous avez accepté ; en attente de l’autre réponse';
+      if (p.myAnswer.status === 'accepted') return 'Vous avez accepté ; en attente de l’autre réponse';
       return 'En attente de votre réponse';
     case 'declinee':
       return p.myAnswer.status === 'declined' ? 'Vous avez décliné' : 'Sans suite';
@@ -57,11 +57,11 @@ export function progressOutcome(p: Pick<ProgressSource, 'state' | 'myAnswer' | '
     case 'rencontre-planifiee':
       return 'Première rencontre planifiée';
     case 'retours':
-      return p.myFeedback ? 'Rencontre faite : votre retour est enregistré' : 'Rencontre faite : votre retour est attendu';
+      return p.myFeedback ? 'Rencontre faite : votre retour est enregistré' : 'Rencontre faite : votre retour est attendu';
     case 'poursuivie':
       return 'Vous continuez à vous connaître';
     case 'fiancailles':
-      return 'Fiançailles : félicitations !';
+      return 'Fiançailles : félicitations !';
     case 'close':
       return 'Terminée';
     default:

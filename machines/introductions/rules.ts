@@ -65,12 +65,12 @@ export function pausesSearch(state: IntroductionStateKey | string | Record<strin
 /** Why a member may not be proposed, with what the member and staff read. */
 export const ineligibilityTexts = {
   'consentement-retire':
-    'Le consentement au traitement des données sensibles a été retiré : la recherche est en pause tant qu’il n’est pas redonné.',
+    'Le consentement au traitement des données sensibles a été retiré : la recherche est en pause tant qu’il n’est pas redonné.',
   'compte-desactive': 'Le compte est désactivé.',
   'compte-efface': 'Le compte a été effacé.',
   'contrat-termine': 'Le contrat d’accompagnement est arrivé à son terme.',
-  'pas-encore-actif': 'L’inscription n’est pas terminée : l’accompagnement n’a pas encore commencé.',
-  fiancailles: 'Des fiançailles ont été annoncées : la recherche est en pause.',
+  'pas-encore-actif': 'L’inscription n’est pas terminée : l’accompagnement n’a pas encore commencé.',
+  fiancailles: 'Des fiançailles ont été annoncées : la recherche est en pause.',
 } as const;
 export type IneligibilityCode = keyof typeof ineligibilityTexts;
 
@@ -109,7 +109,7 @@ export function canPropose(check: ProposalCheck): string | null {
   if (check.aEligible !== true) return `Le premier membre ne peut pas être proposé. ${ineligibilityTexts[check.aEligible]}`;
   if (check.bEligible !== true) return `Le second membre ne peut pas être proposé. ${ineligibilityTexts[check.bEligible]}`;
   if (check.pairAlreadyProposed) {
-    return 'Ces deux membres ont déjà été proposés l’un à l’autre : seule une réouverture par l’équipe, avec une note, est possible.';
+    return 'Ces deux membres ont déjà été proposés l’un à l’autre : seule une réouverture par l’équipe, avec une note, est possible.';
   }
   if (check.openCountA >= MAX_OPEN_INTRODUCTIONS_PER_MEMBER) {
     return `Le premier membre a déjà ${MAX_OPEN_INTRODUCTIONS_PER_MEMBER} mises en relation en cours, le maximum.`;

@@ -57,7 +57,7 @@ export const LeadChangeBody = v.pipe(
   }),
   v.check(
     (body) => body.status !== undefined || body.assigneeId !== undefined || body.followUpOn !== undefined,
-    'Rien à modifier : indiquez un statut, une personne en charge ou une date de relance',
+    'Rien à modifier : indiquez un statut, une personne en charge ou une date de relance',
   ),
 );
 

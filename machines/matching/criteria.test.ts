@@ -165,13 +165,13 @@ describe('Amina and Youssef', () => {
     expect(reasons).toEqual([
       'mutuel: Les deux membres peuvent être proposés',
       'mutuel: Sexe opposé',
-      'membre: Âge dans la tranche recherchée (28–35 ans) : 34 ans',
+      'membre: Âge dans la tranche recherchée (28–35 ans) : 34 ans',
       'membre: Région parmi celles recherchées (Île-de-France)',
-      'membre: Pratique au moins égale à celle recherchée (Régulière, avec quelques manques) : Régulière, avec quelques manques',
+      'membre: Pratique au moins égale à celle recherchée (Régulière, avec quelques manques) : Régulière, avec quelques manques',
       'membre: Sans enfant',
-      'candidat: Âge dans la tranche recherchée (25–32 ans) : 31 ans',
-      'candidat: Région : peu importe (Île-de-France)',
-      'candidat: Pratique : peu importe (Les cinq prières quotidiennes)',
+      'candidat: Âge dans la tranche recherchée (25–32 ans) : 31 ans',
+      'candidat: Région : peu importe (Île-de-France)',
+      'candidat: Pratique : peu importe (Les cinq prières quotidiennes)',
       'candidat: Sans enfant',
     ]);
   });
@@ -181,14 +181,14 @@ describe('Amina and Youssef', () => {
     expect(byKey['meme-region/mutuel']?.reason).toBe('Même région (Île-de-France)');
     expect(byKey['pratique-identique/membre']?.reason).toBe('Pratique exactement celle recherchée (Régulière, avec quelques manques)');
     expect(byKey['situation-professionnelle/membre']?.reason).toBe(
-      'Situation professionnelle recherchée (Un emploi stable) : à vérifier, profession déclarée « Ingénieur »',
+      'Situation professionnelle recherchée (Un emploi stable) : à vérifier, profession déclarée « Ingénieur »',
     );
     expect(score).toBe(reasons.reduce((sum, r) => sum + r.points, 0));
   });
   it('fails when he is older than her range, and says so', () => {
     const older = { ...y, birthDate: '1985-01-01' };
     expect(hardCriteriaMet(a, older, NOW)).toBe(false);
-    expect(hardCriteria(a, older, NOW).find((r) => !r.met)?.reason).toBe('Âge hors de la tranche recherchée (28–35 ans) : 41 ans');
+    expect(hardCriteria(a, older, NOW).find((r) => !r.met)?.reason).toBe('Âge hors de la tranche recherchée (28–35 ans) : 41 ans');
   });
   it('fails when she does not accept children and he has some', () => {
     const father = { ...y, childrenCount: 2 };

@@ -243,8 +243,8 @@ function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
       met: ageMet,
       points: 0,
       reason: ageMet
-        ? `Âge dans la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`
-        : `Âge hors de la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`,
+        ? `Âge dans la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`
+        : `Âge hors de la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`,
     },
     {
       criterion: 'region',
@@ -254,7 +254,7 @@ function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
       reason: !regionMet
         ? `Région hors de celles recherchées (${regionName})`
         : seeker.regionsAccepted.length === everyRegion
-          ? `Région : peu importe (${regionName})`
+          ? `Région : peu importe (${regionName})`
           : `Région parmi celles recherchées (${regionName})`,
     },
     {
@@ -263,10 +263,10 @@ function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
       met: practiceMet,
       points: 0,
       reason: !practiceMet
-        ? `Pratique en deçà de celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`
+        ? `Pratique en deçà de celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`
         : seeker.soughtPractice === 'indifferent'
-          ? `Pratique : peu importe (${practiceName})`
-          : `Pratique au moins égale à celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`,
+          ? `Pratique : peu importe (${practiceName})`
+          : `Pratique au moins égale à celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`,
     },
     {
       criterion: 'enfants',
@@ -299,8 +299,8 @@ export function hardCriteria(a: MatchProfile, b: MatchProfile, now: number): Cri
       availableA && availableB
         ? 'Les deux membres peuvent être proposés'
         : !availableA
-          ? `Membre indisponible : ${why(a)}`
-          : `Candidat indisponible : ${why(b)}`,
+          ? `Membre indisponible : ${why(a)}`
+          : `Candidat indisponible : ${why(b)}`,
   };
   const sexMet = a.gender !== b.gender;
   return [
@@ -354,8 +354,8 @@ function softSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
       met: anyProfession,
       points: anyProfession ? points['situation-professionnelle'].points : 0,
       reason: anyProfession
-        ? 'Situation professionnelle : peu importe'
-        : `Situation professionnelle recherchée (${professionalSituationLabels[seeker.soughtProfessionalSituation]}) : à vérifier, profession déclarée « ${other.profession} »`,
+        ? 'Situation professionnelle : peu importe'
+        : `Situation professionnelle recherchée (${professionalSituationLabels[seeker.soughtProfessionalSituation]}) : à vérifier, profession déclarée « ${other.profession} »`,
     },
     {
       criterion: 'coeur-tranche-age',

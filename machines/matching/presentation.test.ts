@@ -25,8 +25,8 @@ describe('the member’s presentation (decision 128)', () => {
   });
 
   it('refuses an e-mail address', () => {
-    expect(hasEmailAddress('écrivez-moi : amina.b@gmail.com')).toBe(true);
-    expect(message('Contact : amina.b@gmail.com')).toBe(PRESENTATION_NO_EMAIL);
+    expect(hasEmailAddress('écrivez-moi : amina.b@gmail.com')).toBe(true);
+    expect(message('Contact : amina.b@gmail.com')).toBe(PRESENTATION_NO_EMAIL);
     expect(hasEmailAddress('J’aime la randonnée @ la montagne.')).toBe(false);
   });
 
@@ -41,7 +41,7 @@ describe('the member’s presentation (decision 128)', () => {
     ]) {
       expect(hasPhoneNumber(text), text).toBe(true);
     }
-    expect(message('Mon numéro : 06 12 34 56 78')).toBe(PRESENTATION_NO_PHONE);
+    expect(message('Mon numéro : 06 12 34 56 78')).toBe(PRESENTATION_NO_PHONE);
   });
 
   it('accepts ordinary text with numbers (ages, years, counts)', () => {

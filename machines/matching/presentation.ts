@@ -29,11 +29,11 @@ export function hasPhoneNumber(text: string): boolean {
   return findPhoneNumbersInText(text, 'FR').length > 0;
 }
 
-export const PRESENTATION_TOO_LONG = `Votre présentation dépasse ${PRESENTATION_MAX_LENGTH} caractères : raccourcissez-la.`;
+export const PRESENTATION_TOO_LONG = `Votre présentation dépasse ${PRESENTATION_MAX_LENGTH} caractères : raccourcissez-la.`;
 export const PRESENTATION_NO_EMAIL =
-  'Votre présentation ne doit pas contenir d’adresse e-mail : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
+  'Votre présentation ne doit pas contenir d’adresse e-mail : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
 export const PRESENTATION_NO_PHONE =
-  'Votre présentation ne doit pas contenir de numéro de téléphone : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
+  'Votre présentation ne doit pas contenir de numéro de téléphone : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
 
 /** The text itself: trimmed; empty means « no presentation » (it is then removed). */
 export const PresentationText = v.pipe(

@@ -6,8 +6,8 @@ const values = { prenom: 'Amina', nom: 'Benali', agence: 'Union Sincère' };
 
 describe('message templates', () => {
   it('fills each known placeholder, every time it appears, and leaves other braces alone', () => {
-    expect(fillTemplate('Bonjour {prenom} {nom}, {prenom} ! — {agence} {x}', values)).toBe(
-      'Bonjour Amina Benali, Amina ! — Union Sincère {x}',
+    expect(fillTemplate('Bonjour {prenom} {nom}, {prenom} ! — {agence} {x}', values)).toBe(
+      'Bonjour Amina Benali, Amina ! — Union Sincère {x}',
     );
   });
 
@@ -29,7 +29,7 @@ describe('message templates', () => {
     });
     const bad = v.safeParse(TemplateInput, { title: 'X', subject: '{civilite}', body: 'Y' });
     expect(bad.success).toBe(false);
-    expect(bad.issues?.[0]?.message).toBe('Champ inconnu : {civilite}. Champs possibles : {prenom}, {nom}, {agence}.');
+    expect(bad.issues?.[0]?.message).toBe('Champ inconnu : {civilite}. Champs possibles : {prenom}, {nom}, {agence}.');
     expect(v.safeParse(TemplateInput, { title: 'X', body: 'Y', authorId: 'z' }).success).toBe(false);
   });
 });

@@ -51,7 +51,7 @@ export function unknownPlaceholders(text: string): string[] {
 const knownPlaceholders = v.check(
   (text: string) => unknownPlaceholders(text).length === 0,
   (issue: v.CheckIssue<string>) =>
-    `Champ inconnu : ${unknownPlaceholders(String(issue.input)).join(', ')}. Champs possibles : ${placeholders.map((p) => `{${p}}`).join(', ')}.`,
+    `Champ inconnu : ${unknownPlaceholders(String(issue.input)).join(', ')}. Champs possibles : ${placeholders.map((p) => `{${p}}`).join(', ')}.`,
 );
 
 /** A template as staff write it: a title, an optional subject, a body; only known placeholders. */

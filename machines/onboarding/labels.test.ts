@@ -144,7 +144,7 @@ describe('the one label table (decision 108)', () => {
     expect(eventSentence({ context: 'ban', event: 'ENABLE', outcome: false, planId: null })).toBe('Compte réactivé');
     expect(eventSentence({ context: 'ban', event: 'DISABLE', outcome: true, planId: null })).toBe('Compte désactivé');
     expect(eventSentence({ context: 'sel_plan', event: 'SELECT_PLAN', outcome: null, planId: 'plan_serenity_month' })).toBe(
-      'Formule choisie : Sérénité, 12 mois en 12 mensualités',
+      'Formule choisie : Sérénité, 12 mois en 12 mensualités',
     );
     expect(eventSentence({ context: 'inconnu', event: 'X', outcome: null, planId: null })).toBe('Événement inconnu');
     expect(actorPhrase('staff', 'Nadia')).toBe('par Nadia');

@@ -146,7 +146,7 @@ export const agendaKindLabels = covering<'entretien-personnalise' | 'entretien-m
 /** `renouncedWithdrawalRight` of the record (L221-25). */
 export function withdrawalChoiceLabel(value: boolean | null): string {
   if (value === null) return 'Pas encore choisi';
-  return value ? 'Oui : commencer avant la fin du délai de 14 jours' : 'Non : attendre la fin du délai de 14 jours';
+  return value ? 'Oui : commencer avant la fin du délai de 14 jours' : 'Non : attendre la fin du délai de 14 jours';
 }
 
 // ---------------------------------------------------------------------------
@@ -272,11 +272,11 @@ export const contextSentences = {
   contractForm: 'Formulaire du contrat rempli',
   sub_date: 'Contrat signé',
   sub: 'Abonnement payé',
-  meeting_mm: 'Entretien de matchmaking effectué : le membre est actif',
+  meeting_mm: 'Entretien de matchmaking effectué : le membre est actif',
   lmnop: 'Inscription réinitialisée',
   renounce: 'Renonciation au contrat (délai de 7 jours)',
   withdraw: 'Rétractation (délai de 14 jours)',
-  renew: 'Nouveau contrat demandé : choix d’une formule',
+  renew: 'Nouveau contrat demandé : choix d’une formule',
   terminate: 'Résiliation pour motif légitime demandée',
   terminate_ok: 'Résiliation pour motif légitime acceptée',
   terminate_no: 'Résiliation pour motif légitime refusée',
@@ -284,8 +284,8 @@ export const contextSentences = {
   // Staff's follow-up (decision 124): `ASSIGN_COUNSELLOR` (yes) or `UNASSIGN_COUNSELLOR` (no).
   counsellor: { yes: 'Suivi confié à un membre de l’équipe', no: 'Suivi sans conseiller attitré' },
   // « Mon profil » (decision 123): logged without moving the chart.
-  profil_edit: 'Informations personnelles modifiées depuis « Mon profil »',
-  questionnaire_edit: 'Questionnaire de recherche modifié depuis « Mon profil »',
+  profil_edit: 'Informations personnelles modifiées depuis « Mon profil »',
+  questionnaire_edit: 'Questionnaire de recherche modifié depuis « Mon profil »',
   change_request: 'Demande de modification envoyée à l’équipe',
   change_request_applied: 'Demande de modification appliquée',
   change_request_declined: 'Demande de modification refusée',
@@ -315,7 +315,7 @@ export function eventSentence(event: LoggedEvent): string {
     return outcome === false ? sentence.no : sentence.yes;
   }
   if (event.context === 'sel_plan' && event.planId !== null && Object.hasOwn(planLabels, event.planId)) {
-    return `${sentence} : ${planLabels[event.planId]}`;
+    return `${sentence} : ${planLabels[event.planId]}`;
   }
   return sentence;
 }

@@ -12,10 +12,10 @@ describe('consent texts', () => {
     }
   });
 
-  it('only the sensitive-data consent is withdrawn from « Mon profil », and its text says so', () => {
+  it('only the sensitive-data consent is withdrawn from « Mon profil », and its text says so', () => {
     expect(consentKinds.filter((k) => consentTexts[k].withdrawable)).toEqual(['sensitive_data']);
     expect(consentTextToHash(currentConsentText('sensitive_data'))).toMatch(
-      /retirer votre consentement à tout moment depuis « Mon profil »/,
+      /retirer votre consentement à tout moment depuis «\sMon profil\s»/,
     );
   });
 });

@@ -53,14 +53,14 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
     title: 'Traitement de ma pratique religieuse (donnée sensible)',
     withdrawable: true,
     effect:
-      'Si vous retirez ce consentement, nous cessons aussitôt d’utiliser votre pratique religieuse : elle est retirée de votre profil et de votre questionnaire, et la recherche de profils compatibles est suspendue. Nous vous contacterons pour voir si l’accompagnement peut se poursuivre.',
+      'Si vous retirez ce consentement, nous cessons aussitôt d’utiliser votre pratique religieuse : elle est retirée de votre profil et de votre questionnaire, et la recherche de profils compatibles est suspendue. Nous vous contacterons pour voir si l’accompagnement peut se poursuivre.',
     current: '2026-11-21',
     versions: {
       '2026-11-21': {
         version: '2026-11-21',
         label: 'J’accepte que l’agence traite mes informations sur ma pratique religieuse pour me présenter des profils compatibles.',
         description:
-          'Votre pratique religieuse est une donnée sensible (article 9 du RGPD). Nous ne la traitons qu’avec votre accord explicite, dans le seul but de vous présenter des personnes compatibles avec vos valeurs. Elle n’est communiquée à personne en dehors de l’agence, et vous pouvez retirer votre consentement à tout moment depuis « Mon profil ».',
+          'Votre pratique religieuse est une donnée sensible (article 9 du RGPD). Nous ne la traitons qu’avec votre accord explicite, dans le seul but de vous présenter des personnes compatibles avec vos valeurs. Elle n’est communiquée à personne en dehors de l’agence, et vous pouvez retirer votre consentement à tout moment depuis « Mon profil ».',
       },
     },
   },
@@ -68,7 +68,7 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
     title: 'Contrat, annexe et conditions générales de vente',
     withdrawable: false,
     effect:
-      'Le contrat ne se retire pas comme un consentement : vous pouvez vous rétracter dans le délai légal, puis le résilier pour motif légitime par lettre recommandée (conditions générales de vente).',
+      'Le contrat ne se retire pas comme un consentement : vous pouvez vous rétracter dans le délai légal, puis le résilier pour motif légitime par lettre recommandée (conditions générales de vente).',
     current: '2026-11-21',
     versions: {
       '2026-11-21': {
@@ -81,20 +81,20 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
   early_start: {
     title: 'Démarrage avant la fin du délai de rétractation',
     withdrawable: false,
-    effect: `Cette demande ne se retire pas : vous gardez votre droit de rétractation pendant ${WITHDRAWAL_PERIOD_DAYS} jours, en payant alors le service déjà fourni (article L221-25 du Code de la consommation).`,
+    effect: `Cette demande ne se retire pas : vous gardez votre droit de rétractation pendant ${WITHDRAWAL_PERIOD_DAYS} jours, en payant alors le service déjà fourni (article L221-25 du Code de la consommation).`,
     current: '2026-11-21',
     versions: {
       '2026-11-21': {
         version: '2026-11-21',
         label: `Je demande expressément que l’accompagnement commence avant la fin du délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours.`,
-        description: `Vous disposez d’un délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de mise en relation n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les ${WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.`,
+        description: `Vous disposez d’un délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de mise en relation n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les ${WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.`,
       },
     },
   },
   cookies: {
     title: 'Cookies et traceurs',
     withdrawable: false,
-    effect: 'Votre choix se modifie à tout moment par le lien « Gérer les cookies » en bas de chaque page.',
+    effect: 'Votre choix se modifie à tout moment par le lien « Gérer les cookies » en bas de chaque page.',
     current: CONSENT_VERSION,
     versions: {
       [CONSENT_VERSION]: {
@@ -102,7 +102,7 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
         label: 'Choix en matière de cookies par catégorie (fonctionnels, statistiques, marketing, non classés).',
         // The banner's paragraph, shown as is (src/features/consent/consent-banner.tsx).
         description:
-          'Union Sincère utilise des cookies nécessaires au fonctionnement du site. Avec votre accord, nous et Google (Tag Manager, Analytics, Ads) utiliserions aussi des traceurs pour mesurer l’audience et l’efficacité de nos campagnes. Vous pouvez tout refuser, tout accepter ou choisir, et changer d’avis à tout moment depuis le lien « Gérer les cookies » en bas de page. Votre choix est conservé 6 mois.',
+          'Union Sincère utilise des cookies nécessaires au fonctionnement du site. Avec votre accord, nous et Google (Tag Manager, Analytics, Ads) utiliserions aussi des traceurs pour mesurer l’audience et l’efficacité de nos campagnes. Vous pouvez tout refuser, tout accepter ou choisir, et changer d’avis à tout moment depuis le lien « Gérer les cookies » en bas de page. Votre choix est conservé 6 mois.',
       },
     },
   },

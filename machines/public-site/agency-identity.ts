@@ -14,7 +14,7 @@ const text = (what: string) =>
     v.trim(),
     v.minLength(2, what),
     v.maxLength(300, `${what} (300 caractères au plus)`),
-    v.regex(/^[^[\]{}<>]*$/, `${what}, sans crochets ni accolades (pas de « [à compléter] »)`),
+    v.regex(/^[^[\]{}<>]*$/, `${what}, sans crochets ni accolades (pas de « [à compléter] »)`),
   );
 
 export const AgencyIdentitySchema = v.object({
@@ -26,8 +26,8 @@ export const AgencyIdentitySchema = v.object({
   address: text('une adresse postale'),
   /** "RCS <ville> <numéro>". */
   rcs: v.pipe(
-    text('une immatriculation « RCS <ville> <numéro> »'),
-    v.regex(/^RCS \S.*\d{3} ?\d{3} ?\d{3}$/, 'une immatriculation « RCS <ville> <numéro à 9 chiffres> »'),
+    text('une immatriculation « RCS <ville> <numéro> »'),
+    v.regex(/^RCS \S.*\d{3} ?\d{3} ?\d{3}$/, 'une immatriculation « RCS <ville> <numéro à 9 chiffres> »'),
   ),
   siret: v.pipe(v.string(), v.trim(), v.regex(/^\d{3} ?\d{3} ?\d{3} ?\d{5}$/, 'un SIRET de 14 chiffres')),
   phone: v.pipe(v.string(), v.trim(), v.regex(/^\+?[\d .]{8,20}$/, 'un numéro de téléphone')),

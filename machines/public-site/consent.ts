@@ -21,7 +21,7 @@ export type ConsentState = { necessary: true } & ConsentChoices;
 export const categoryLabels: Record<'necessary' | OptionalCategory, { title: string; description: string }> = {
   necessary: {
     title: 'Nécessaires',
-    description: 'Indispensables au site : session de connexion, sécurité, mémorisation de votre choix sur les cookies. Toujours actifs.',
+    description: 'Indispensables au site : session de connexion, sécurité, mémorisation de votre choix sur les cookies. Toujours actifs.',
   },
   functional: {
     title: 'Fonctionnels',
@@ -37,7 +37,7 @@ export const categoryLabels: Record<'necessary' | OptionalCategory, { title: str
   },
   unclassified: {
     title: 'Non classés',
-    description: 'Traceurs que nous n’avons pas encore pu classer ; ils ne sont déposés qu’avec votre accord.',
+    description: 'Traceurs que nous n’avons pas encore pu classer ; ils ne sont déposés qu’avec votre accord.',
   },
 };
 

@@ -86,7 +86,7 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
   await page.getByRole('button', { name: /^Payer 0,00/ }).click();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier$/);
-  await expect(page.getByText(/Frais de dossier réglés\. Reste à régler : 95,00/)).toBeVisible();
+  await expect(page.getByText(/Frais de dossier réglés\. Reste à régler\s: 95,00/)).toBeVisible();
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();

@@ -129,7 +129,7 @@ test('staff read the week’s meetings, open a day, move between periods and ope
   await expect(items.nth(0).getByRole('link', { name: 'Nadia Cherif' })).toBeVisible();
   await expect(items.nth(1)).toContainText('14 h 00');
   await expect(items.nth(1)).toContainText('Première rencontre (mise en relation)');
-  await expect(items.nth(1)).toContainText('Lieu : À l’agence, 12 rue de la Paix');
+  await expect(items.nth(1)).toContainText('Lieu : À l’agence, 12 rue de la Paix');
   await expect(items.nth(1).getByRole('link', { name: 'Amina Benali' })).toBeVisible();
   await expect(items.nth(1).getByRole('link', { name: 'Youssef Haddad' })).toBeVisible();
   await expect(items.nth(2)).toContainText('17 h 00');

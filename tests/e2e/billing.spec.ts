@@ -25,7 +25,7 @@ test('staff open the billing view, filter it and export it as CSV', async ({ pag
   await page.getByRole('navigation').getByRole('link', { name: 'Facturation' }).click();
   await expect(page).toHaveURL(/\/dashboard\/facturation$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Facturation' })).toBeVisible();
-  await expect(page.getByTestId('billing-totals')).toContainText('Reçu :');
+  await expect(page.getByTestId('billing-totals')).toContainText('Reçu :');
 
   await page.getByLabel('Type').selectOption({ label: 'Mensualité' });
   await page.getByLabel('Statut').selectOption({ label: 'Échouée' });
@@ -35,7 +35,7 @@ test('staff open the billing view, filter it and export it as CSV', async ({ pag
   );
   await page.getByLabel('Du').fill('2026-01-01');
   await page.getByLabel('Au').fill('2026-12-31');
-  await expect(page.getByTestId('billing-totals')).toContainText('Mensualités échouées : 0');
+  await expect(page.getByTestId('billing-totals')).toContainText('Mensualités échouées : 0');
   const body = await page.locator('main').innerText();
   expect(body).not.toMatch(/\b(payee|a-venir|echouee|instalment|refund|plan_[a-z_]+)\b/);
   // One typeface in the staff area: a card's title as the page's text, not the public site's serif.

@@ -66,7 +66,7 @@ test('a member signs with the mailed code and renounces on day 3: no money is ev
   await travel(page, 3 * DAY);
   await page.reload();
   await page.getByRole('button', { name: 'Renoncer au contrat' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Renoncer au contrat ?' });
+  const dialog = page.getByRole('dialog', { name: 'Renoncer au contrat ?' });
   await expect(dialog).toContainText('Aucune somme ne vous sera demandée');
   await expect(dialog).toContainText('Vous pouvez renoncer jusqu’au');
   await screenshots(page, 'renonciation');
@@ -108,7 +108,7 @@ test('a member pays on day 7 and withdraws on day 10: refund of everything paid,
   await travel(page, 3 * DAY);
   await page.reload();
   await page.getByRole('button', { name: 'Me rétracter' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
+  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
   await expect(dialog).toContainText('remboursé dans un délai de 14 jours');
   await expect(dialog).toContainText('Vous pouvez vous rétracter jusqu’au');
   await dialog.getByRole('button', { name: 'Oui, je me rétracte' }).click();
@@ -154,7 +154,7 @@ test('a member who asked to start early pays on day 7 and withdraws on day 10: t
   await travel(page, 3 * DAY);
   await page.reload();
   await page.getByRole('button', { name: 'Me rétracter' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
+  const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
   await expect(dialog).toContainText('le prix des jours écoulés reste dû (article L221-25)');
   await dialog.getByRole('button', { name: 'Oui, je me rétracte' }).click();
   await expect(page.getByTestId('rights-state')).toContainText('Contrat résilié (rétractation)');
@@ -170,7 +170,7 @@ test('a member who asked to start early pays on day 7 and withdraws on day 10: t
   // Refunded + kept = the 264,00 € paid; something is kept, something refunded.
   const mail = await text();
   const refunded = Number(/Nous vous remboursons (\d+),(\d{2})/.exec(mail)?.slice(1).join('.'));
-  const kept = Number(/ : (\d+),(\d{2}) € correspondant aux jours écoulés/.exec(mail)?.slice(1).join('.'));
+  const kept = Number(/\s: (\d+),(\d{2}) € correspondant aux jours écoulés/.exec(mail)?.slice(1).join('.'));
   expect(kept).toBeGreaterThan(0);
   expect(refunded).toBeGreaterThan(0);
   expect(Math.round((refunded + kept) * 100)).toBe(26_400);

@@ -48,7 +48,7 @@ async function askToTerminate(member: Page) {
   await member.goto(`${base}/mon-compte`);
   const rights = member.getByRole('region', { name: 'Mes droits' });
   await rights.getByRole('button', { name: 'Résilier pour un motif légitime' }).click();
-  const dialog = member.getByRole('dialog', { name: 'Résilier pour un motif légitime ?' });
+  const dialog = member.getByRole('dialog', { name: 'Résilier pour un motif légitime ?' });
   await expect(dialog.getByText(/article R224-2/)).toBeVisible();
   await dialog.getByRole('radio', { name: 'Déménagement' }).check();
   await dialog.getByLabel('Votre situation, en quelques mots').fill('Je pars vivre à Montréal pour mon travail dès le mois prochain.');
@@ -117,7 +117,7 @@ test('a member asks to terminate for a legitimate reason; staff refuse with a re
   await member.context().close();
 });
 
-test('the term ends: notices 30 and 7 days before, then « Contrat terminé » and a new contract offered', async ({ browser }) => {
+test('the term ends: notices 30 and 7 days before, then « Contrat terminé » and a new contract offered', async ({ browser }) => {
   test.setTimeout(120_000);
   const termEmail = `sarah.terme.${Date.now()}@example.fr`;
   const id = await seedActiveMember(

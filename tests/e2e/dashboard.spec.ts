@@ -117,7 +117,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   // Search: nothing for an unknown text, then the member by e-mail.
   const search = page.getByPlaceholder('Rechercher un membre…');
   await search.fill('personne-introuvable');
-  await expect(page.getByText('Aucun membre ne correspond à « personne-introuvable ».')).toBeVisible();
+  await expect(page.getByText('Aucun membre ne correspond à « personne-introuvable ».')).toBeVisible();
   await search.fill(member.email);
   await expect(page.getByRole('row')).toHaveCount(2);
   await page.getByRole('link', { name: member.email }).click();
@@ -131,7 +131,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
 
   // Copy the member id: the flag resets after 1500 ms.
   await page.getByRole('button', { name: 'Copier l’identifiant' }).click();
-  await expect(page.getByRole('button', { name: 'Copié !' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copié !' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(member.id);
   await expect(page.getByRole('button', { name: 'Copier l’identifiant' })).toBeVisible({ timeout: 3000 });
   // The back office shows no cookie banner (no optional cookie, no tag there).
@@ -158,7 +158,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   // The history reads as a sentence with actor and date, the step change as French step names.
   const latest = log.getByRole('listitem').first();
   await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2} \S+ \d{4} à \d{1,2} h \d{2}/);
-  await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
+  await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
   await expect(log).not.toContainText(/RECORD_ONBOARDING_MEETING|onb_meet_ok|attente-contrat|→/);
 
   // The member's wizard moves on by itself, without a click (polling with back-off, decision 123).

@@ -89,7 +89,7 @@ test('Amina declines with a reason and a comment; Youssef and staff see it ended
   await dialog.getByRole('button', { name: 'Confirmer le refus' }).click();
   await expect(dialog).toBeHidden();
   await expect(card.getByText('Sans suite')).toBeVisible();
-  await expect(card.getByText(/\(motif : la région est trop éloignée\)/)).toBeVisible();
+  await expect(card.getByText(/\(motif\s: la région est trop éloignée\)/)).toBeVisible();
 
   // Youssef: the proposal is over for him too (without Amina's reason or comment).
   const youssef = await signedInMemberPage(browser, base, people.youssef.email, PASSWORD);
@@ -109,7 +109,7 @@ test('Amina declines with a reason and a comment; Youssef and staff see it ended
   await youssef.context().close();
 });
 
-test('an unanswered proposal: the day-5 reminder by mail to both, then expired at day 7, « Expirée sans réponse » for staff', async ({
+test('an unanswered proposal: the day-5 reminder by mail to both, then expired at day 7, « Expirée sans réponse » for staff', async ({
   page,
   browser,
 }) => {
@@ -120,7 +120,7 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
     (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
   const reminders = async () =>
     (await mails())
-      .filter((m) => m.subject === 'Rappel : une proposition attend votre réponse')
+      .filter((m) => m.subject === 'Rappel : une proposition attend votre réponse')
       .map((m) => m.to)
       .sort();
 
@@ -252,7 +252,7 @@ test('after the first meeting: continue, then both engaged (search paused, congr
   await expect(amina.getByText('l’autre personne ne l’a pas encore confirmé')).toBeVisible();
   await giveFeedback(karim, 'Nous sommes fiancés');
   await amina.goto(`${base}/mon-compte/propositions`);
-  await expect(amina.getByText('Félicitations !')).toBeVisible();
+  await expect(amina.getByText('Félicitations !')).toBeVisible();
   await expect(amina.getByText('Vos recherches sont mises en pause.')).toBeVisible();
   await screenshots(amina, 'fiancailles');
   // Sarah and Youssef meet; Sarah stops, with a reason from the list.
@@ -271,7 +271,7 @@ test('after the first meeting: continue, then both engaged (search paused, congr
   // Staff see both outcomes.
   const desk = await staffPage(page);
   await desk.goto(`${base}/dashboard/mises-en-relation/${engaged}`);
-  await expect(desk.getByText('Fiançailles : recherches en pause', { exact: true }).first()).toBeVisible();
+  await expect(desk.getByText('Fiançailles : recherches en pause', { exact: true }).first()).toBeVisible();
   await desk.goto(`${base}/dashboard/mises-en-relation/${stopped}`);
   await expect(desk.getByText('Close', { exact: true }).first()).toBeVisible();
   for (const p of [amina, karim, sarah, youssef]) await p.context().close();

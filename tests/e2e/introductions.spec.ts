@@ -67,7 +67,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await guardian.getByRole('radio', { name: 'Une copie de chaque proposition' }).check();
   await guardian.getByLabel(/Mon proche est informé/).check();
   await guardian.getByRole('button', { name: 'Associer ce proche' }).click();
-  await expect(guardian.getByText(/Actuellement : Karim Benali/)).toBeVisible();
+  await expect(guardian.getByText(/Actuellement\s: Karim Benali/)).toBeVisible();
   await aminaFirst.context().close();
 
   // Amina's file: her candidates, Youssef among them with his reasons.
@@ -113,7 +113,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await expect(forYoussef.getByRole('heading', { level: 2, name: /^Amina, \d+ ans$/ })).toBeVisible();
   await expect(forYoussef.getByText('Amina est infirmière à Paris, pratiquante et posée.')).toBeVisible();
   await expect(forYoussef.getByText(/^À répondre avant le .* \(encore 6 jours\)$/)).toBeVisible();
-  await expect(forYoussef.getByText('Âge : correspond')).toBeVisible();
+  await expect(forYoussef.getByText('Âge : correspond')).toBeVisible();
   await expect(youssefPage.getByText('Benali')).toHaveCount(0);
   await expect(youssefPage.getByText(people.amina.email)).toHaveCount(0);
   await screenshots(youssefPage, 'propositions');
@@ -150,7 +150,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await page.getByRole('navigation', { name: 'Navigation de l’équipe' }).getByRole('link', { name: 'Mises en relation' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Mises en relation' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: 'Amina' });
-  await expect(row.getByText('Acceptée par les deux : coordonnées transmises')).toBeVisible();
+  await expect(row.getByText('Acceptée par les deux : coordonnées transmises')).toBeVisible();
   await screenshots(page, 'mises-en-relation');
   await row.getByRole('link', { name: 'Ouvrir la mise en relation Amina et Youssef' }).click();
   await expect(page).toHaveURL(introductionUrl);
@@ -171,7 +171,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await screenshots(page, 'mise-en-relation');
 
   await aminaPage.reload();
-  await expect(aminaPage.getByText(/Première rencontre : le .* à 15 h 00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
+  await expect(aminaPage.getByText(/Première rencontre\s: le .* à 15 h 00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
   await aminaPage.context().close();
   await youssefPage.context().close();
   expect(errors).toEqual([]);

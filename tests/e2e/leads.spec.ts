@@ -73,7 +73,7 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   // The follow-up dialog, by keyboard where it matters.
   await row.getByRole('button', { name: `Suivre Khadija Prospect (${email})` }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByRole('heading', { name: `Message de contact : Khadija Prospect (${email})` })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: `Message de contact : Khadija Prospect (${email})` })).toBeVisible();
   await expect(dialog.getByText('je voudrais connaître les formules')).toBeVisible();
   await dialog.getByLabel('Statut').selectOption('contacte');
   await dialog.getByRole('button', { name: 'M’en charger' }).click();
@@ -81,11 +81,11 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().includes('/api/v1/dashboard/leads/'));
   await dialog.getByRole('button', { name: 'Enregistrer le suivi' }).click();
   expect((await saved).status()).toBe(200);
-  await dialog.getByLabel('Nouvelle note').fill('Appelée ce matin : rappeler après ses vacances.');
+  await dialog.getByLabel('Nouvelle note').fill('Appelée ce matin : rappeler après ses vacances.');
   await dialog.getByRole('button', { name: 'Ajouter la note' }).click();
-  await expect(dialog.getByText('Appelée ce matin : rappeler après ses vacances.')).toBeVisible();
+  await expect(dialog.getByText('Appelée ce matin : rappeler après ses vacances.')).toBeVisible();
   const name = E2E_STAFF_DISPLAY_NAMES.leads ?? 'leads';
-  await expect(dialog.getByText(`${name} a changé le statut : Nouveau → Contacté`)).toBeVisible();
+  await expect(dialog.getByText(`${name} a changé le statut : Nouveau → Contacté`)).toBeVisible();
   await expect(dialog.getByText(`${name} a ajouté une note`)).toBeVisible();
   await screenshots(page, 'prospects-suivi', false);
   // Escape closes the topmost layer first: the notifications still shown, then the dialog.

@@ -63,7 +63,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   // Counsellor: oneself.
   await card.getByLabel('Conseiller ou conseillère du suivi').selectOption({ label: `Moi (${name})` });
   await card.getByRole('button', { name: 'Enregistrer le conseiller' }).click();
-  await expect(card.getByText(`En charge : ${name}, depuis le`)).toBeVisible();
+  await expect(card.getByText(`En charge : ${name}, depuis le`)).toBeVisible();
   // The history of the file says it as a sentence.
   await expect(page.getByText(new RegExp(`Suivi confié à ${name} par ${name}, `))).toBeVisible();
 
@@ -73,15 +73,15 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await expect(card.getByRole('list', { name: 'Étiquettes du membre' }).getByText(tag)).toBeVisible();
 
   // A note, then corrected.
-  await card.getByLabel('Nouvelle note').fill('Appelée ce matin : préfère un rappel le soir.');
+  await card.getByLabel('Nouvelle note').fill('Appelée ce matin : préfère un rappel le soir.');
   await card.getByRole('button', { name: 'Ajouter la note' }).click();
   const notes = card.getByRole('list', { name: 'Notes internes, les plus récentes d’abord' });
-  await expect(notes.getByText('Appelée ce matin : préfère un rappel le soir.')).toBeVisible();
+  await expect(notes.getByText('Appelée ce matin : préfère un rappel le soir.')).toBeVisible();
   await expect(notes.getByText(new RegExp(`^${name}, le `))).toBeVisible();
   await notes.getByRole('button', { name: 'Modifier' }).click();
-  await notes.getByLabel('Modifier la note').fill('Appelée ce matin : la rappeler après 18 h.');
+  await notes.getByLabel('Modifier la note').fill('Appelée ce matin : la rappeler après 18 h.');
   await notes.getByRole('button', { name: 'Enregistrer' }).click();
-  await expect(notes.getByText('Appelée ce matin : la rappeler après 18 h.')).toBeVisible();
+  await expect(notes.getByText('Appelée ce matin : la rappeler après 18 h.')).toBeVisible();
   await expect(notes.getByText(/\(modifiée le /)).toBeVisible();
   await card.getByLabel('Nouvelle note').fill('Seconde note, à supprimer.');
   await card.getByRole('button', { name: 'Ajouter la note' }).click();
@@ -93,7 +93,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
 
   // Deleting one's note: a dialog says what happens, the safe answer has the focus.
   await notes.getByRole('listitem').first().getByRole('button', { name: 'Supprimer' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Supprimer cette note ?' });
+  const dialog = page.getByRole('dialog', { name: 'Supprimer cette note ?' });
   await expect(dialog.getByText('disparaît du dossier pour toute l’équipe')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
   await dialog.getByRole('button', { name: 'Supprimer la note' }).click();
@@ -148,7 +148,7 @@ test('staff disable and re-enable a colleague from the team page', async ({ page
   // Never oneself: the own card has no such button.
   await expect(page.getByRole('button', { name: /^Désactiver le compte de team-admin/ })).toHaveCount(0);
   await card.getByRole('button', { name: `Désactiver le compte de ${who}` }).click();
-  const dialog = page.getByRole('dialog', { name: `Désactiver le compte de ${who} ?` });
+  const dialog = page.getByRole('dialog', { name: `Désactiver le compte de ${who} ?` });
   await expect(dialog.getByText('déconnecté·e tout de suite, sur tous ses appareils')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Annuler' })).toBeFocused();
   await screenshots(page, 'equipe-desactiver', false);

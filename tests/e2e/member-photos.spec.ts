@@ -155,7 +155,7 @@ test('Amina adds her photos; Youssef sees them only once both have accepted', as
 
   // The second one goes, after a confirmation.
   await section.getByRole('button', { name: 'Supprimer la photo n° 2' }).click();
-  const confirm = amina.getByRole('dialog', { name: 'Supprimer cette photo ?' });
+  const confirm = amina.getByRole('dialog', { name: 'Supprimer cette photo ?' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: 'Supprimer la photo' }).click();
   await expect(confirm).toBeHidden();

@@ -275,7 +275,7 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   // Signature by a one-time code sent by e-mail: a wrong code is refused, the right one signs.
   await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
   await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
-  const code = (await mailMatch(page, email, /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/)).slice(-6);
+  const code = (await mailMatch(page, email, /signer votre contrat de courtage matrimonial avec .+\s: (\d{6})/)).slice(-6);
   await page.getByLabel('Code reçu par e-mail').fill(code === '000000' ? '000001' : '000000');
   await page.getByRole('button', { name: 'Signer le contrat' }).click();
   await expect(page.getByText(/Code incorrect\. Il vous reste 4 essais\./)).toBeVisible();

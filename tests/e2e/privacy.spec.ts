@@ -40,7 +40,7 @@ test('a member withdraws a consent, downloads their data and erases their accoun
   await expect(consent).toContainText('Donné le');
   await expect(consent).toContainText('pratique religieuse');
   await consent.getByRole('button', { name: 'Retirer ce consentement' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Retirer votre consentement ?' });
+  const dialog = page.getByRole('dialog', { name: 'Retirer votre consentement ?' });
   await expect(dialog).toContainText('la recherche de profils compatibles est suspendue');
   await dialog.getByRole('button', { name: 'Oui, retirer mon consentement' }).click();
   await expect(dialog).toBeHidden();
@@ -64,7 +64,7 @@ test('a member withdraws a consent, downloads their data and erases their accoun
 
   // Erasure: a Radix dialog, the e-mail typed again; a wrong one is refused.
   await page.getByRole('button', { name: 'Supprimer mon compte…' }).click();
-  const erase = page.getByRole('dialog', { name: 'Supprimer définitivement votre compte ?' });
+  const erase = page.getByRole('dialog', { name: 'Supprimer définitivement votre compte ?' });
   await erase.getByLabel('Adresse e-mail du compte').fill('quelquun.dautre@example.fr');
   await erase.getByRole('button', { name: 'Supprimer définitivement' }).click();
   await expect(erase.getByText('Saisissez l’adresse e-mail de votre compte, exactement.')).toBeVisible();

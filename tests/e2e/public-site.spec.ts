@@ -107,7 +107,7 @@ test.describe('public pages', () => {
       expect(response?.status(), path).toBe(404);
       await expect(page).toHaveTitle('Page introuvable (404) — Union Sincère');
       await expect(page.getByRole('heading', { level: 1, name: 'Page introuvable' })).toBeVisible();
-      await expect(page.getByText(`Page introuvable : ${path}`)).toBeVisible();
+      await expect(page.getByText(`Page introuvable : ${path}`)).toBeVisible();
       await expect(page.getByRole('link', { name: 'Retour à l’accueil' })).toHaveAttribute('href', '/');
       // The site's header and footer, and a few useful links.
       await expect(page.locator('header').first()).toBeVisible();
@@ -234,7 +234,7 @@ test.describe('public pages', () => {
     });
     await page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'L’agence' }).click();
     await expect(page).toHaveURL(/\/qui-sommes-nous$/);
-    await expect(page.locator('h1')).toHaveText('Qui sommes-nous ?');
+    await expect(page.locator('h1')).toHaveText('Qui sommes-nous ?');
     await expect.poll(() => headUrls(page)).toEqual({ canonical: `${baseURL}/qui-sommes-nous`, ogUrl: `${baseURL}/qui-sommes-nous` });
     await expect(page).toHaveTitle(/Qui sommes-nous/);
     // A link inside the Markdown copy navigates without reloading the page.
@@ -331,7 +331,7 @@ test.describe('public pages', () => {
     await form.getByLabel('Nom ou prénom').fill('Amina');
     await form.getByLabel('Adresse e-mail').fill('amina@example.fr');
     await form.getByLabel('Objet').selectOption('Mon inscription');
-    await form.getByLabel('Message', { exact: true }).fill('Bonjour, puis-je associer mon frère dès le premier échange ?');
+    await form.getByLabel('Message', { exact: true }).fill('Bonjour, puis-je associer mon frère dès le premier échange ?');
     await form.getByRole('checkbox').check();
     const posted = page.waitForResponse((r) => r.url().endsWith('/api/v1/contact'));
     await form.getByRole('button', { name: 'Envoyer mon message' }).click();
@@ -420,7 +420,7 @@ test.describe('cookie consent', () => {
     await expect(page.locator('script[src="https://www.googletagmanager.com/gtm.js?id=GTM-TEST123"]')).toHaveCount(1);
   });
 
-  test('the member area asks nothing by itself and loads no tag, even when accepted; « Gérer les cookies » still opens the choices', async ({
+  test('the member area asks nothing by itself and loads no tag, even when accepted; « Gérer les cookies » still opens the choices', async ({
     page,
     baseURL,
   }) => {

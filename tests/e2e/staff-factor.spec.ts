@@ -81,10 +81,10 @@ test('enrol, reload mid-enrolment, finish; a colleague resets the factor; the ne
 
   const trigger = card.getByRole('button', { name: `Réinitialiser le second facteur de ${LOST_NAME}` });
   await trigger.click();
-  const dialog = colleague.getByRole('dialog', { name: `Réinitialiser le second facteur de ${LOST_NAME} ?` });
+  const dialog = colleague.getByRole('dialog', { name: `Réinitialiser le second facteur de ${LOST_NAME} ?` });
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveAccessibleDescription(
-    `${LOST_NAME} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.`,
+    `${LOST_NAME} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.`,
   );
   // The safe answer has the focus; the focus stays inside; Escape closes and gives it back.
   const cancel = dialog.getByRole('button', { name: 'Annuler' });

@@ -137,7 +137,7 @@ describe('the agency’s own mails (decision 111)', () => {
     const reminders = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-meeting-reminder');
     expect(reminders).toHaveLength(1);
     expect(reminders[0]?.key).toBe(`agency-meeting-reminder:${member.id}:${meeting}`);
-    expect(reminders[0]?.subject).toBe('Rappel : votre entretien personnalisé a lieu demain');
+    expect(reminders[0]?.subject).toBe('Rappel : votre entretien personnalisé a lieu demain');
   });
 
   it('runs on a timer in the server: a pass queues what is due and pokes the dispatcher', async () => {
@@ -179,7 +179,7 @@ describe('the agency’s own mails (decision 111)', () => {
     expect((await kindsOf(member.email)).filter((k) => k === 'agency-contract-ready')).toHaveLength(1);
   });
 
-  it('mails « meeting booked » once from the booking webhook, even when Calendly delivers it twice', async () => {
+  it('mails « meeting booked » once from the booking webhook, even when Calendly delivers it twice', async () => {
     clock.set(new Date());
     const member = await newMember();
     await walkOnboarding({ member, staff, clock, until: 'pre_contract_ok' });

@@ -150,8 +150,8 @@ describe('the staff agenda', () => {
       ['du=2026-11-25&au=2026-11-24', 'La fin de la période doit suivre son début.'],
       ['du=2026-11-25', 'Indiquez le début (du) et la fin (au) de la période, au format AAAA-MM-JJ.'],
       ['', 'Indiquez le début (du) et la fin (au) de la période, au format AAAA-MM-JJ.'],
-      ['du=2026-02-30&au=2026-03-01', /^Début : date invalide/],
-      ['du=25%2F11%2F2026&au=2026-11-30', /^Début : date invalide/],
+      ['du=2026-02-30&au=2026-03-01', /^Début\s: date invalide/],
+      ['du=25%2F11%2F2026&au=2026-11-30', /^Début\s: date invalide/],
       ['du=2026-11-01&au=9999-12-31', 'Une période de 31 jours au plus.'],
     ];
     for (const [query, message] of cases) {

@@ -56,7 +56,7 @@ beforeAll(async () => {
     childrenCount: 0,
     profession: 'Ingénieur',
     prayerPractice: 'reguliere',
-    practiceDetails: 'Précisions « accentuées » et guillemets " \\ ',
+    practiceDetails: 'Précisions « accentuées » et guillemets " \\ ',
     sensitiveDataConsent: true,
   });
   expect(profil.status).toBe(200);
@@ -103,7 +103,7 @@ describe('backup and restore', () => {
     const { data } = await adminClient(product.auth).auth.admin.getUserById(memberId);
     expect(data.user?.email).toBe(email);
     const [row] = await product.database.db.select().from(members).where(eq(members.id, memberId));
-    expect((row?.profile as { practiceDetails: string } | undefined)?.practiceDetails).toBe('Précisions « accentuées » et guillemets " \\');
+    expect((row?.profile as { practiceDetails: string } | undefined)?.practiceDetails).toBe('Précisions « accentuées » et guillemets " \\');
     const update = await agent.post('/api/v1/user/update', {
       context: 'questionnaire',
       soughtPractice: 'reguliere',

@@ -115,7 +115,7 @@ describe('staff transitions go through the chart', () => {
     expect(allowedNow(early.actions)).toEqual(['disable', 'lmnop', 'onb_meet_cancel', 'onb_meet_missed']);
     const notYet = early.actions.find((a) => a.id === 'onb_meet_done');
     expect(notYet?.reason).toMatch(
-      /^L’entretien est prévu le .+ : il ne pourra être noté comme effectué qu’à partir de son heure de début\.$/,
+      /^L’entretien est prévu le .+\s: il ne pourra être noté comme effectué qu’à partir de son heure de début\.$/,
     );
     const tooSoon = await update(staff.agent, notYet?.body, 409);
     expect(tooSoon.error).toMatchObject({ code: 'TRANSITION_REFUSED', state: 'attente-entretien-personnalise' });

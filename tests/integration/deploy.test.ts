@@ -84,14 +84,14 @@ describe('the service unit', () => {
   it('refuses to start with the stand-ins, then without the public address, then without the agency identity, each in one French line', async () => {
     const stand = await startAsTheUnit({});
     expect(await stand.exited).toBe(1);
-    expect(stand.output().trim()).toMatch(/^Configuration invalide : SUPABASE_URL est requis en production/);
+    expect(stand.output().trim()).toMatch(/^Configuration invalide\s: SUPABASE_URL est requis en production/);
     const address = await startAsTheUnit({ ALLOW_EMBEDDED_IN_PRODUCTION: 'true' });
     expect(await address.exited).toBe(1);
-    expect(address.output().trim()).toMatch(/^Configuration invalide : PUBLIC_SITE_URL est requis en production/);
+    expect(address.output().trim()).toMatch(/^Configuration invalide\s: PUBLIC_SITE_URL est requis en production/);
     expect(address.output().trim().split('\n')).toHaveLength(1);
     const identity = await startAsTheUnit({ ALLOW_EMBEDDED_IN_PRODUCTION: 'true', PUBLIC_SITE_URL: 'https://www.union-sincere.fr' });
     expect(await identity.exited).toBe(1);
-    expect(identity.output().trim()).toMatch(/^Configuration invalide : AGENCY_LEGAL_NAME est requis en production/);
+    expect(identity.output().trim()).toMatch(/^Configuration invalide\s: AGENCY_LEGAL_NAME est requis en production/);
   }, 30_000);
 
   it('serves once configured, without demo accounts, and stops cleanly on SIGTERM', async () => {

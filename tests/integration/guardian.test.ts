@@ -84,14 +84,14 @@ describe('the guardian and the member’s progress over HTTP', () => {
     expect(await amina.agent.json(amina.agent.get('/api/v1/user/guardian'))).toEqual({ guardian: null });
 
     const cases: [unknown, string][] = [
-      [{ ...AMINA_GUARDIAN, relation: 'cousin' }, 'Lien inconnu : choisissez dans la liste'],
+      [{ ...AMINA_GUARDIAN, relation: 'cousin' }, 'Lien inconnu : choisissez dans la liste'],
       [{ ...AMINA_GUARDIAN, email: 'pas-une-adresse' }, 'Adresse e-mail invalide'],
       [{ ...AMINA_GUARDIAN, receives: 'coordonnees', email: '', phone: '12' }, 'Numéro de téléphone invalide'],
       [{ ...AMINA_GUARDIAN, email: '', phone: '0611223344' }, EMAIL_NEEDED_FOR_COPIES],
       [{ ...AMINA_GUARDIAN, receives: 'rien', email: '', phone: '' }, CONTACT_NEEDED],
       [{ ...AMINA_GUARDIAN, informed: false }, INFORMED_NEEDED],
       [{ ...AMINA_GUARDIAN, name: '' }, 'Nom requis'],
-      [{ ...AMINA_GUARDIAN, receives: 'tout' }, 'Choix inconnu : choisissez dans la liste'],
+      [{ ...AMINA_GUARDIAN, receives: 'tout' }, 'Choix inconnu : choisissez dans la liste'],
     ];
     for (const [body, message] of cases) {
       const response = await put(amina.agent, body);
@@ -170,10 +170,10 @@ describe('the guardian and the member’s progress over HTTP', () => {
 
     // Youssef's brother receives Amina's contact details; Amina's father receives no contact mail.
     const toBrother = await mailsTo(YOUSSEF_GUARDIAN.email);
-    expect(toBrother.map((m) => m.subject)).toEqual(['Acceptation mutuelle : les coordonnées']);
+    expect(toBrother.map((m) => m.subject)).toEqual(['Acceptation mutuelle : les coordonnées']);
     expect(toBrother[0]?.textBody).toContain(amina.email);
     // The phone as a person writes it (decision 122), never the stored E.164.
-    expect(toBrother[0]?.textBody).toContain('Téléphone : 06 12 34 56 78');
+    expect(toBrother[0]?.textBody).toContain('Téléphone : 06 12 34 56 78');
     expect(toBrother[0]?.textBody).not.toContain('+33612345678');
     expect((await mailsTo(AMINA_GUARDIAN.email)).map((m) => m.subject)).toEqual(['Copie d’une proposition de mise en relation']);
     const keyed = await product.database.db
@@ -217,7 +217,7 @@ describe('the guardian and the member’s progress over HTTP', () => {
     expect(body.introductions[0]).toMatchObject({
       id: introductionId,
       firstName: 'Youssef',
-      outcome: 'Rencontre faite : votre retour est enregistré',
+      outcome: 'Rencontre faite : votre retour est enregistré',
       open: true,
     });
     expect(body.introductions[0]?.criteriaTotal).toBeGreaterThan(0);

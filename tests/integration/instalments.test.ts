@@ -139,7 +139,7 @@ describe('a 6-instalment plan, month after month', () => {
     expect(agency.entries.every((e) => e.status === 'echouee')).toBe(true);
     let failedMails = (await mailsOf(member.email)).filter((m) => m.kind === 'agency-instalment-failed');
     expect(failedMails).toHaveLength(1);
-    expect(failedMails[0]?.subject).toBe('Mensualité 3 sur 6 : le prélèvement a échoué');
+    expect(failedMails[0]?.subject).toBe('Mensualité 3 sur 6 : le prélèvement a échoué');
     expect(failedMails[0]?.text).toContain('95,00');
     expect(failedMails[0]?.html).toContain('<html lang="fr">');
     expect((await memberSchedule(member))?.rows[2]?.status).toBe('echouee');
@@ -296,7 +296,7 @@ describe('the billing view and its CSV export', () => {
     expect(lines.slice(1).every((l) => l.split(';')[1] === 'Mensualité')).toBe(true);
     expect(text).toMatch(/;95,00;Payée;\d{4}-\d{6};/);
     expect(text).toContain(';Annulée;');
-    expect(text).toContain('Reçue hors contrat : à rembourser');
+    expect(text).toContain('Reçue hors contrat : à rembourser');
     expect(text).not.toMatch(/plan_|a-venir|echouee|payee/);
 
     const refundsCsv = await (await staff.agent.get('/api/v1/dashboard/billing/export?kind=refund')).text();

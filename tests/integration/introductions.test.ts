@@ -184,7 +184,7 @@ describe('introductions over HTTP', () => {
       ['ACCEPT', 'b'],
       ['ACCEPT', 'a'],
     ]);
-    expect((await mailsTo(amina.email)).map((m) => m.subject)).toContain('Acceptation mutuelle : votre mise en relation');
+    expect((await mailsTo(amina.email)).map((m) => m.subject)).toContain('Acceptation mutuelle : votre mise en relation');
   });
 
   it('a refused event is 409 with the state; bad input is a French 400 that changes nothing', async () => {
@@ -261,7 +261,7 @@ describe('introductions over HTTP', () => {
     // Sarah's reason stays with the agency.
     expect(JSON.stringify(karimView)).not.toContain('affinité');
     const detail = await staff.json<StaffDetail>(staff.get(`/api/v1/dashboard/introductions/${second.id}`));
-    expect(detail.events.map((e) => e.sentence)).toContain('Sarah a décliné la proposition (motif : pas d’affinité)');
+    expect(detail.events.map((e) => e.sentence)).toContain('Sarah a décliné la proposition (motif : pas d’affinité)');
     // Karim can no longer answer it.
     const late = await act(karim, second.id, { type: 'ACCEPT' });
     expect(late.status).toBe(409);
@@ -350,8 +350,8 @@ describe('introductions over HTTP', () => {
     clock.set(new Date(proposedAt + 5 * DAY_MS + 60_000));
     expect(await deadline(clock.now().getTime())).toEqual({ reminded: 1, expired: 0 });
     expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 0 });
-    expect((await mailsTo(sarah.email)).map((m) => m.subject)).toContain('Rappel : une proposition attend votre réponse');
-    expect((await mailsTo(bilal.email)).map((m) => m.subject)).not.toContain('Rappel : une proposition attend votre réponse');
+    expect((await mailsTo(sarah.email)).map((m) => m.subject)).toContain('Rappel : une proposition attend votre réponse');
+    expect((await mailsTo(bilal.email)).map((m) => m.subject)).not.toContain('Rappel : une proposition attend votre réponse');
 
     clock.set(new Date(proposedAt + 7 * DAY_MS + 60_000));
     expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 1 });

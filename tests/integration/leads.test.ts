@@ -95,14 +95,14 @@ describe('leads inbox', () => {
     expect(((await response.json()) as { changed: string[] }).changed).toEqual([]);
 
     tick();
-    response = await staff.agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: '  Rappelée le 25 : rappeler après le 3.  ' });
+    response = await staff.agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: '  Rappelée le 25 : rappeler après le 3.  ' });
     expect(response.status).toBe(201);
     tick();
     expect((await staff.agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: 'Seconde note.' })).status).toBe(201);
 
     const updated = (await list('?q=yacine')).items[0] as LeadItem;
     expect(updated).toMatchObject({ status: 'contacte', assignee: { id: staffId }, followUpOn: '2026-12-03' });
-    expect(updated.notes.map((n) => n.body)).toEqual(['Rappelée le 25 : rappeler après le 3.', 'Seconde note.']);
+    expect(updated.notes.map((n) => n.body)).toEqual(['Rappelée le 25 : rappeler après le 3.', 'Seconde note.']);
     expect(updated.notes[0]?.author).toBeTruthy();
 
     // Filters: status, assignee (someone / nobody), kind; search on the message.

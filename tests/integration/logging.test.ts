@@ -72,7 +72,7 @@ describe('logs', () => {
     ];
     const logged = lines.join('\n');
     expect(requestLines().length).toBeGreaterThanOrEqual(6);
-    for (const needle of needles) expect(logged.toLowerCase(), `« ${needle} » appears in the logs`).not.toContain(needle.toLowerCase());
+    for (const needle of needles) expect(logged.toLowerCase(), `« ${needle} » appears in the logs`).not.toContain(needle.toLowerCase());
     // Neither a cookie nor a session token.
     for (const value of agent.cookies.values()) expect(logged).not.toContain(value.slice(0, 24));
   });

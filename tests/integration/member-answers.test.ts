@@ -74,7 +74,7 @@ async function rowOf(memberId: string) {
 }
 
 describe('before the contract is signed: direct edits', () => {
-  it('the member corrects step 1 and step 2 from « Mon profil »: validated, written, logged, the chart stays where it is', async () => {
+  it('the member corrects step 1 and step 2 from « Mon profil »: validated, written, logged, the chart stays where it is', async () => {
     const member = await newMember();
     await walkOnboarding({ member, staff, clock, until: 'form_per_inf' });
     const before = await answers(member.agent);
@@ -161,7 +161,7 @@ describe('before the contract is signed: direct edits', () => {
     expect((await rowOf(member.id))?.version).toBe(version);
   });
 
-  it('a step not yet done is filled in the wizard, not here (409); staff have no « Mon profil » (403)', async () => {
+  it('a step not yet done is filled in the wizard, not here (409); staff have no « Mon profil » (403)', async () => {
     const member = await newMember();
     const response = await member.agent.request('PUT', '/api/v1/user/answers', { section: 'profil', firstName: 'Amina' });
     expect(response.status).toBe(400);

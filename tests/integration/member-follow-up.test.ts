@@ -52,14 +52,14 @@ describe('internal notes on a member', () => {
     const amina = await member();
     const add = (agent: TestAgent, body: string) => agent.post(`/api/v1/dashboard/members/${amina.id}/notes`, { body });
     tick();
-    expect((await add(nadia.agent, '  Appelée ce matin : préfère être contactée le soir.  ')).status).toBe(201);
+    expect((await add(nadia.agent, '  Appelée ce matin : préfère être contactée le soir.  ')).status).toBe(201);
     tick();
     expect((await add(karim.agent, 'Pièce d’identité reçue.')).status).toBe(201);
 
     const seenByNadia = await followUp(nadia.agent, amina.id);
     expect(seenByNadia.notes.map((note) => [note.body, note.author, note.own])).toEqual([
       ['Pièce d’identité reçue.', 'Équipe 2', false],
-      ['Appelée ce matin : préfère être contactée le soir.', 'Équipe 1', true],
+      ['Appelée ce matin : préfère être contactée le soir.', 'Équipe 1', true],
     ]);
     expect(seenByNadia.notes[0]?.at).toBe(clock.now().toISOString());
     const [karimsNote, nadiasNote] = seenByNadia.notes as [FollowUp['notes'][0], FollowUp['notes'][0]];
@@ -71,11 +71,11 @@ describe('internal notes on a member', () => {
     expect(await code(foreignEdit)).toBe('NOTE_NOT_YOURS');
     expect((await nadia.agent.request('DELETE', path(karimsNote.id))).status).toBe(403);
     tick();
-    expect((await nadia.agent.request('PATCH', path(nadiasNote.id), { body: 'Appelée : la rappeler le soir.' })).status).toBe(200);
+    expect((await nadia.agent.request('PATCH', path(nadiasNote.id), { body: 'Appelée : la rappeler le soir.' })).status).toBe(200);
     expect((await karim.agent.request('DELETE', path(karimsNote.id))).status).toBe(200);
     const after = await followUp(karim.agent, amina.id);
     expect(after.notes.map((note) => [note.body, note.own, note.editedAt])).toEqual([
-      ['Appelée : la rappeler le soir.', false, clock.now().toISOString()],
+      ['Appelée : la rappeler le soir.', false, clock.now().toISOString()],
     ]);
 
     // Bad input: a clear French 400 that changes nothing; unknown ids are 404.

@@ -75,9 +75,9 @@ describe('a conversation between a member and the agency', () => {
     expect(read.marked).toBe(1);
     expect(await memberUnread(member)).toBe(0);
 
-    const reply = await member.agent.post('/api/v1/user/messages', { subject: '  Re : votre entretien ', body: '  Merci, je serai là.  ' });
+    const reply = await member.agent.post('/api/v1/user/messages', { subject: '  Re : votre entretien ', body: '  Merci, je serai là.  ' });
     expect(reply.status).toBe(201);
-    expect(await reply.json()).toMatchObject({ direction: 'to_agency', subject: 'Re : votre entretien', body: 'Merci, je serai là.' });
+    expect(await reply.json()).toMatchObject({ direction: 'to_agency', subject: 'Re : votre entretien', body: 'Merci, je serai là.' });
     // The member's own reply is not unread for them; for staff it is.
     expect(await memberUnread(member)).toBe(0);
     expect(await staffUnreadOf(member)).toBe(1);
@@ -175,7 +175,7 @@ describe('mailed notices', () => {
   it('one notice per message, without the subject nor the body: to the member, or to the agency’s address', async () => {
     const member = await newMember();
     const secret = 'Ma pratique religieuse et ma situation familiale';
-    expect((await staffWrites(member, `Au sujet de : ${secret}`, 'Sujet confidentiel')).status).toBe(201);
+    expect((await staffWrites(member, `Au sujet de : ${secret}`, 'Sujet confidentiel')).status).toBe(201);
     const toMember = await mailsTo(member.email);
     expect(toMember).toHaveLength(1);
     expect(toMember[0]).toMatchObject({ kind: 'message-notice-member', subject: 'Un nouveau message vous attend dans votre espace' });
@@ -288,7 +288,7 @@ describe('message templates', () => {
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error.issues[0]).toEqual({
       path: 'body',
-      message: 'Champ inconnu : {prénom}, {telephone}. Champs possibles : {prenom}, {nom}, {agence}.',
+      message: 'Champ inconnu : {prénom}, {telephone}. Champs possibles : {prenom}, {nom}, {agence}.',
     });
     const noTitle = await staff.agent.post('/api/v1/dashboard/message-templates', { title: '  ', body: 'Bonjour' });
     expect((await noTitle.json()).error.issues[0]).toEqual({ path: 'title', message: 'Titre requis' });

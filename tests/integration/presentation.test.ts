@@ -53,9 +53,9 @@ afterAll(() => product.stop());
 describe('the member’s presentation', () => {
   it('refuses contact details, too long a text, other fields and bad JSON in French, and stores nothing', async () => {
     const cases: [unknown, string][] = [
-      [{ presentation: 'Écrivez-moi : youssef.b@gmail.com' }, PRESENTATION_NO_EMAIL],
+      [{ presentation: 'Écrivez-moi : youssef.b@gmail.com' }, PRESENTATION_NO_EMAIL],
       [{ presentation: 'Appelez-moi au 06 12 34 56 78 après 18 h.' }, PRESENTATION_NO_PHONE],
-      [{ presentation: 'Mon numéro : +33612345678' }, PRESENTATION_NO_PHONE],
+      [{ presentation: 'Mon numéro : +33612345678' }, PRESENTATION_NO_PHONE],
       [{ presentation: 'a'.repeat(PRESENTATION_MAX_LENGTH + 1) }, PRESENTATION_TOO_LONG],
       [{ presentation: TEXT, memberId: amina.id }, 'Champ inattendu.'],
       [{ presentation: 12 }, 'Votre présentation doit être un texte.'],

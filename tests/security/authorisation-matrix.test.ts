@@ -271,7 +271,7 @@ const MATRIX: Record<string, Row> = {
     request: () => ({}),
     ownData: (body) => expect(body.presentation).toBeNull(),
   },
-  'PUT /api/v1/user/presentation': { access: 'member-only', request: () => ({ body: { presentation: 'Mon numéro : 06 12 34 56 78' } }) },
+  'PUT /api/v1/user/presentation': { access: 'member-only', request: () => ({ body: { presentation: 'Mon numéro : 06 12 34 56 78' } }) },
   'GET /api/v1/dashboard/members/:id/presentation': { access: 'staff-aal2', request: () => ({}) },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },

@@ -6,8 +6,10 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 
 /**
  * The invoice and the credit note share one layout (bff/invoices/billing-pdf.ts, issue 23). These
- * digests are those of the two documents as each file drew them before the layout was shared: the
- * same input must keep giving the same bytes (decision 110 stores them).
+ * digests were those of the two documents as each file drew them before the layout was shared;
+ * since decision 145 their « Date : » and « Montant payé : » lines carry a non-breaking space. The
+ * same input must keep giving the same bytes (decision 110 stores them): a change to the layout or
+ * its words shows here, on purpose.
  */
 const agency = {
   legalName: 'Agence Test SAS',
@@ -36,7 +38,7 @@ describe('invoice and credit note PDFs: one layout, the same bytes as before', (
       paymentMethod: 'Carte bancaire',
       paidAt: new Date('2026-11-25T10:00:00Z'),
     });
-    expect(sha256(pdf)).toBe('124afef19507fa48e0be6e010146719e447f60cf87af968b5efe6de51dc72184');
+    expect(sha256(pdf)).toBe('59b183fe1f662a93f506d41d2c3b7acc22ecb426ffc400e576210c0dd1868eb6');
   });
 
   it('a credit note, with and without the invoice it corrects', async () => {
@@ -50,10 +52,10 @@ describe('invoice and credit note PDFs: one layout, the same bytes as before', (
       issuedAt: new Date('2026-11-26T10:00:00Z'),
     };
     expect(sha256(await renderCreditNotePdf({ ...note, invoiceNumber: 'FA-2026-0001' }))).toBe(
-      '2a13ad26f798952cf8a5a804fdd2b7c7e5c814282bdf18645886552924be8374',
+      'ba4a9a79c66dc573d9ac1dd1b1348018a514c609d16e8df73b53741117477c64',
     );
     expect(sha256(await renderCreditNotePdf({ ...note, invoiceNumber: null }))).toBe(
-      '85b2343cf3f31102c30d7229a226e35b664eb3269c7bafc5b92301022f5b54d3',
+      '305a58332f0896763d36c3123bdb418bfac56c1b317675e4eedf8e6ca4aa9be3',
     );
   });
 });

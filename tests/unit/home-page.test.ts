@@ -45,7 +45,7 @@ function items(fragment: string, tag: 'ol' | 'ul'): string[] {
 }
 
 describe('the home page (issue 21)', () => {
-  it('shows « comment ça marche » as six step cards, each with an icon, a number and a title', () => {
+  it('shows « comment ça marche » as six step cards, each with an icon, a number and a title', () => {
     const steps = items(section('home-steps'), 'ol');
     expect(steps).toHaveLength(6);
     steps.forEach((step, index) => {

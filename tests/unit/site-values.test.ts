@@ -10,7 +10,7 @@ import { writeBuiltSite } from '#tests/support/built-site.ts';
  * hydration, shows the same identity and prices, character for character.
  */
 const copy =
-  '<p>Siège : {{agence.adresse}} &amp; co, {{agence.raison-sociale}}</p><p>{{horizon.une-fois}} en une fois{{horizon.une-fois-detail}}</p>';
+  '<p>Siège : {{agence.adresse}} &amp; co, {{agence.raison-sociale}}</p><p>{{horizon.une-fois}} en une fois{{horizon.une-fois-detail}}</p>';
 const agency = { ...DEMO_AGENCY_IDENTITY, address: '12 rue "des" <Lilas> & Cie, 69003 Lyon' };
 
 async function browserWith(metaContent: string | null) {
@@ -60,7 +60,7 @@ describe('site values in the browser', () => {
 
   it('fills text nodes unescaped (React escapes them)', async () => {
     const { siteText } = await browserWith(JSON.stringify({ 'agence.adresse': '1 rue <A> & B' }));
-    expect(siteText('Adresse : {{agence.adresse}}, {{inconnu}}')).toBe('Adresse : 1 rue <A> & B, {{inconnu}}');
+    expect(siteText('Adresse : {{agence.adresse}}, {{inconnu}}')).toBe('Adresse : 1 rue <A> & B, {{inconnu}}');
   });
 
   it('leaves the tokens to the server during the prerender and on a page without values', async () => {

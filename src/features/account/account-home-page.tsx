@@ -23,7 +23,7 @@ export function AccountHomePage() {
         {active ? (
           <>
             <p className={styles.text}>
-              Votre inscription est terminée et votre entretien de rapprochement a eu lieu : vous êtes membre actif. Votre conseillère vous
+              Votre inscription est terminée et votre entretien de rapprochement a eu lieu : vous êtes membre actif. Votre conseillère vous
               présente les profils compatibles et vous accompagne avant et après chaque rencontre.
             </p>
             <p className={styles.text}>

@@ -126,7 +126,7 @@ export function PasswordSection() {
       <h2 id="account-password" className={styles.sectionHeading}>
         Mot de passe
       </h2>
-      <p className={styles.sectionText}>Après le changement, vos autres appareils sont déconnectés ; celui-ci reste connecté.</p>
+      <p className={styles.sectionText}>Après le changement, vos autres appareils sont déconnectés ; celui-ci reste connecté.</p>
       <FormAlert tone="success">{done}</FormAlert>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-label="Changer de mot de passe">
         <FormAlert tone="error">{formError}</FormAlert>

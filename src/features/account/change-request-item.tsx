@@ -29,8 +29,8 @@ export function RequestItem({ request, now }: { request: ChangeRequest; now: num
           </li>
         ))}
       </ul>
-      {request.note ? <p>Votre message : {request.note}</p> : null}
-      {request.decisionNote ? <p>Réponse de l’équipe : {request.decisionNote}</p> : null}
+      {request.note ? <p>Votre message : {request.note}</p> : null}
+      {request.decisionNote ? <p>Réponse de l’équipe : {request.decisionNote}</p> : null}
     </li>
   );
 }

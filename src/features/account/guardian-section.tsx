@@ -79,13 +79,13 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
     <section className={styles.panel} aria-labelledby="my-guardian" data-testid="my-guardian">
       <h2 id="my-guardian">Mon proche associé (wali)</h2>
       <p className={styles.text}>
-        Facultatif. Votre wali ou un proche peut être associé à vos propositions : il peut recevoir une copie de chaque proposition (un
+        Facultatif. Votre wali ou un proche peut être associé à vos propositions : il peut recevoir une copie de chaque proposition (un
         résumé anonyme, sans nom ni coordonnées), ou bien les coordonnées à l’acceptation mutuelle — ses coordonnées sont alors aussi
         transmises à la personne présentée. Vous pouvez le modifier ou le retirer à tout moment.
       </p>
       {guardian ? (
         <p className={styles.text}>
-          Actuellement : <strong>{guardian.name}</strong> ({guardian.relationLabel.toLowerCase()}) — reçoit :{' '}
+          Actuellement : <strong>{guardian.name}</strong> ({guardian.relationLabel.toLowerCase()}) — reçoit :{' '}
           {guardian.receivesLabel.toLowerCase()}.
         </p>
       ) : (

@@ -50,7 +50,7 @@ export function InvoiceList({ invoices }: { invoices: InvoiceSummary[] }) {
     <section className={styles.panel} aria-labelledby="my-invoices" data-testid="my-invoices">
       <h2 id="my-invoices">Mes factures</h2>
       {invoices.length === 0 ? (
-        <p className={styles.text}>Aucune facture pour le moment : chaque paiement en fait une, que vous retrouverez ici.</p>
+        <p className={styles.text}>Aucune facture pour le moment : chaque paiement en fait une, que vous retrouverez ici.</p>
       ) : (
         <ul className={styles.messageList}>
           {invoices.map((invoice) => (

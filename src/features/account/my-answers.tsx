@@ -89,7 +89,7 @@ function EditForm({
   }
 
   return (
-    <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-label={`Modifier : ${answerSectionLabels[section]}`}>
+    <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-label={`Modifier : ${answerSectionLabels[section]}`}>
       <FormAlert tone="error">{failure}</FormAlert>
       {section === 'profil' ? <ProfileFields errors={errors} /> : <QuestionnaireFields errors={errors} />}
       {signed ? (
@@ -165,7 +165,7 @@ export function MyAnswersSection() {
       <h2 id="my-answers">Mes informations</h2>
       <p className={styles.text}>
         {answers.signed
-          ? 'Votre contrat est signé : pour changer une information, envoyez une demande à l’équipe, qui la vérifie et l’applique.'
+          ? 'Votre contrat est signé : pour changer une information, envoyez une demande à l’équipe, qui la vérifie et l’applique.'
           : 'Vous pouvez corriger ces informations jusqu’à la signature de votre contrat.'}
       </p>
       {sections.map((section) => (
@@ -191,7 +191,7 @@ export function MyAnswersSection() {
               </>
             )
           ) : (
-            <p className={styles.text}>Pas encore rempli : cette étape se complète dans votre inscription.</p>
+            <p className={styles.text}>Pas encore rempli : cette étape se complète dans votre inscription.</p>
           )}
         </div>
       ))}

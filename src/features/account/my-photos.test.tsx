@@ -23,7 +23,7 @@ const photo = (n: number): OwnPhoto => ({
 });
 const noop = async () => null;
 
-describe('« Mes photos » on Mon profil', () => {
+describe('« Mes photos » on Mon profil', () => {
   it('says the photos are never shown but after a mutual acceptance, and offers a labelled file input of the three formats', () => {
     const html = renderToStaticMarkup(<PhotoSection photos={[]} onUpload={noop} onDelete={noop} />);
     expect(text(html)).toContain('Mes photos');
@@ -54,7 +54,7 @@ describe('« Mes photos » on Mon profil', () => {
 
   it('refuses, before sending, a file over 8 MB or of another type', () => {
     expect(localPhotoProblem({ size: 9 * 1024 * 1024, type: 'image/jpeg' })).toContain('8 Mo');
-    expect(localPhotoProblem({ size: 1000, type: 'image/gif' })).toBe('Formats acceptés : JPEG, PNG ou WebP.');
+    expect(localPhotoProblem({ size: 1000, type: 'image/gif' })).toBe('Formats acceptés : JPEG, PNG ou WebP.');
     expect(localPhotoProblem({ size: 1000, type: 'image/webp' })).toBeNull();
     // No declared type (some systems): the server decides from the bytes.
     expect(localPhotoProblem({ size: 1000, type: '' })).toBeNull();

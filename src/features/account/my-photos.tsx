@@ -57,7 +57,7 @@ export const deletePhoto = (id: string) =>
 /** A French message for a file refused before sending, or null. */
 export function localPhotoProblem(file: { size: number; type: string }): string | null {
   if (file.size > MAX_BYTES) return 'La photo dépasse 8 Mo. Choisissez une photo plus légère (JPEG, PNG ou WebP).';
-  if (file.type && !ACCEPTED_PHOTO_TYPES.split(',').includes(file.type)) return 'Formats acceptés : JPEG, PNG ou WebP.';
+  if (file.type && !ACCEPTED_PHOTO_TYPES.split(',').includes(file.type)) return 'Formats acceptés : JPEG, PNG ou WebP.';
   return null;
 }
 
@@ -102,9 +102,9 @@ export function PhotoSection({
         Mes photos
       </h2>
       <p className={styles.text}>
-        Vos photos sont facultatives et ne sont jamais montrées par défaut : ni en ligne, ni aux personnes qui vous sont proposées. Une
+        Vos photos sont facultatives et ne sont jamais montrées par défaut : ni en ligne, ni aux personnes qui vous sont proposées. Une
         personne ne les voit que lorsque vous avez accepté tous les deux une même proposition, et seulement pour celle-ci. L’équipe de
-        l’agence peut les consulter pour préparer vos propositions ; chaque consultation est enregistrée.
+        l’agence peut les consulter pour préparer vos propositions ; chaque consultation est enregistrée.
       </p>
       <p className={styles.status}>
         {photos.length === 0 ? 'Aucune photo pour le moment.' : `${photos.length} photo${photos.length > 1 ? 's' : ''} sur ${max} au plus.`}
@@ -193,7 +193,7 @@ function DeletePhotoDialog({
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Supprimer cette photo ?</Dialog.Title>
+          <Dialog.Title className={styles.dialogTitle}>Supprimer cette photo ?</Dialog.Title>
           <Dialog.Description className={styles.text}>
             Elle est effacée tout de suite et ne sera plus montrée à personne, y compris dans les propositions déjà acceptées.
           </Dialog.Description>

@@ -78,7 +78,7 @@ export function MyPresentation() {
       <h2 id="my-presentation">Ma présentation</h2>
       <p className={styles.text}>
         Quelques lignes sur vous, facultatives. Elles accompagnent le résumé anonymisé que lit la personne à qui l’agence vous propose, et
-        l’équipe les lit sur votre dossier. N’y mettez ni adresse e-mail ni numéro de téléphone : l’agence transmet les coordonnées
+        l’équipe les lit sur votre dossier. N’y mettez ni adresse e-mail ni numéro de téléphone : l’agence transmet les coordonnées
         seulement quand vous avez accepté tous les deux.
       </p>
       <form className={styles.form} onSubmit={submit} noValidate>

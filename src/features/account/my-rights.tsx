@@ -115,7 +115,7 @@ export function MyRights() {
       {top === 'retracte' ? (
         <p className={styles.text} data-testid="rights-state">
           Contrat résilié (rétractation) le {dateTime(withdrawnAt ? Date.parse(withdrawnAt) : null)}. Les sommes versées vous sont
-          remboursées dans un délai de 14 jours au plus ; le détail vous a été envoyé par e-mail.
+          remboursées dans un délai de 14 jours au plus ; le détail vous a été envoyé par e-mail.
         </p>
       ) : null}
       {top === 'contrat-termine' ? (
@@ -133,7 +133,7 @@ export function MyRights() {
         <p className={styles.text} data-testid="rights-state">
           Vous avez demandé la résiliation de votre contrat pour motif légitime le{' '}
           {dateTime(terminationRequestedAt ? Date.parse(terminationRequestedAt) : null)}. L’équipe examine votre demande et vous répond par
-          e-mail ; si elle est acceptée, le remboursement est fait au plus tard le{' '}
+          e-mail ; si elle est acceptée, le remboursement est fait au plus tard le{' '}
           {dateTime(terminationRequestedAt ? terminationRefundDueByMs(Date.parse(terminationRequestedAt)) : null)}. Aucune proposition ne
           vous est faite en attendant.
         </p>
@@ -146,7 +146,7 @@ export function MyRights() {
       {canRenounce ? (
         <ConfirmRight
           trigger="Renoncer au contrat"
-          title="Renoncer au contrat ?"
+          title="Renoncer au contrat ?"
           consequence="Le contrat sera annulé. Aucune somme ne vous sera demandée, ni maintenant ni plus tard (article L224-91 du Code de la consommation). Vous pourrez conclure un nouveau contrat plus tard si vous le souhaitez."
           deadline={`Vous pouvez renoncer jusqu’au ${dateTime(renunciationEnds === null ? null : renunciationEnds - 1)} (7 jours après la signature).`}
           confirmLabel="Oui, je renonce au contrat"
@@ -156,10 +156,10 @@ export function MyRights() {
       {canWithdraw ? (
         <ConfirmRight
           trigger="Me rétracter"
-          title="Vous rétracter ?"
+          title="Vous rétracter ?"
           consequence={
             user.subscription.renouncedWithdrawalRight === true
-              ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221-25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
+              ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221-25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
               : 'Le contrat prendra fin et tout ce que vous avez payé vous sera remboursé dans un délai de 14 jours au plus, par le moyen de paiement utilisé (articles L221-18 et L221-24 du Code de la consommation).'
           }
           deadline={`Vous pouvez vous rétracter jusqu’au ${dateTime(withdrawalEnds === null ? null : withdrawalEnds - 1)} (14 jours après la signature).`}
@@ -171,8 +171,8 @@ export function MyRights() {
       {ended ? (
         <ConfirmRight
           trigger="Choisir une nouvelle formule"
-          title="Conclure un nouveau contrat ?"
-          consequence="Vos informations et votre questionnaire sont conservés. Vous choisirez une formule, puis un entretien, un nouveau contrat à lire et à signer ; aucun paiement avant 7 jours pleins après la signature."
+          title="Conclure un nouveau contrat ?"
+          consequence="Vos informations et votre questionnaire sont conservés. Vous choisirez une formule, puis un entretien, un nouveau contrat à lire et à signer ; aucun paiement avant 7 jours pleins après la signature."
           deadline="Rien n’est engagé tant que vous n’avez pas signé."
           confirmLabel="Oui, choisir une formule"
           body={{ context: 'renew' }}

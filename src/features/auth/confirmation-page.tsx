@@ -11,7 +11,7 @@ export function ConfirmationPage() {
   return (
     <main ref={mainRef} id="contenu" tabIndex={-1} className={styles.standalone}>
       <p>{BRAND_NAME}</p>
-      <h1 className={styles.title}>C’est confirmé !</h1>
+      <h1 className={styles.title}>C’est confirmé !</h1>
       <p className={styles.intro}>
         Votre demande a bien été prise en compte. Vous pouvez maintenant vous connecter à votre espace personnel.
       </p>

@@ -86,7 +86,7 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
     if (!gender.success || !credentials.success) {
       return {
         fieldErrors: {
-          ...(gender.success ? {} : { gender: Object.values(gender.fieldErrors)[0] ?? 'Choisissez « homme » ou « femme »' }),
+          ...(gender.success ? {} : { gender: Object.values(gender.fieldErrors)[0] ?? 'Choisissez « homme » ou « femme »' }),
           ...(credentials.success ? {} : credentials.fieldErrors),
         },
       };
@@ -108,7 +108,7 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
       <h1 className={styles.title}>Créer un compte</h1>
       <p className={styles.intro}>
         {known
-          ? 'Vos informations de pré-inscription sont reprises : choisissez seulement votre mot de passe.'
+          ? 'Vos informations de pré-inscription sont reprises : choisissez seulement votre mot de passe.'
           : 'Quelques informations suffisent pour ouvrir votre espace personnel.'}
       </p>
       {invitation.status === 'invalid' ? (
@@ -137,7 +137,7 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
       </form>
       <div className={styles.links}>
         <p>
-          Déjà un compte ? <Link to="/connexion">Se connecter</Link>
+          Déjà un compte ? <Link to="/connexion">Se connecter</Link>
         </p>
       </div>
     </>

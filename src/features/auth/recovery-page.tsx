@@ -36,7 +36,7 @@ export function RecoveryPage() {
   return (
     <>
       <h1 className={styles.title}>Mot de passe oublié</h1>
-      <p className={styles.intro}>Indiquez votre adresse e-mail : nous vous enverrons un lien pour choisir un nouveau mot de passe.</p>
+      <p className={styles.intro}>Indiquez votre adresse e-mail : nous vous enverrons un lien pour choisir un nouveau mot de passe.</p>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         <FormAlert tone="success">{sent ? `${RECOVERY_SENT_MESSAGE}.` : null}</FormAlert>

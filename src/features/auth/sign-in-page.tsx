@@ -60,9 +60,9 @@ export function SignInPage() {
         </Button>
       </form>
       <div className={styles.links}>
-        <Link to="/connexion/recovery">Mot de passe oublié ?</Link>
+        <Link to="/connexion/recovery">Mot de passe oublié ?</Link>
         <p>
-          Pas encore de compte ? <Link to="/connexion/nouveau-compte">Créer un compte</Link>
+          Pas encore de compte ? <Link to="/connexion/nouveau-compte">Créer un compte</Link>
         </p>
       </div>
     </>

@@ -77,7 +77,7 @@ export function UpdatePasswordPage() {
   return (
     <>
       <h1 className={styles.title}>Nouveau mot de passe</h1>
-      <p className={styles.intro}>Choisissez votre nouveau mot de passe : vous serez connecté(e) aussitôt.</p>
+      <p className={styles.intro}>Choisissez votre nouveau mot de passe : vous serez connecté(e) aussitôt.</p>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
         {emailFromLink ? (

@@ -38,7 +38,7 @@ export function BillingEntries({ entries, withMember }: { entries: BillingEntryV
                 {e.outsideContract ? (
                   <>
                     {' '}
-                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
+                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
                   </>
                 ) : null}
               </td>

@@ -84,8 +84,8 @@ export function BillingPage() {
         {data ? (
           <>
             <p className={styles.muted} data-testid="billing-totals">
-              Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
-              {formatEuros(data.totals.expectedCents)} · Mensualités échouées : {data.totals.failedCount}
+              Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
+              {formatEuros(data.totals.expectedCents)} · Mensualités échouées : {data.totals.failedCount}
             </p>
             <BillingEntries entries={data.entries} withMember />
           </>

@@ -46,6 +46,6 @@ export function InstalmentTable({
 }
 
 export function scheduleSummary(schedule: NonNullable<MySchedule>): string {
-  const next = schedule.next ? ` Prochaine échéance : ${formatEuros(schedule.next.amountCents)} le ${day(schedule.next.dueAt)}.` : '';
-  return `${schedule.paidCount} mensualité(s) payée(s) sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
+  const next = schedule.next ? ` Prochaine échéance : ${formatEuros(schedule.next.amountCents)} le ${day(schedule.next.dueAt)}.` : '';
+  return `${schedule.paidCount} mensualité(s) payée(s) sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
 }

@@ -30,7 +30,7 @@ export function MemberBilling({ memberId }: { memberId: string }) {
       {data ? (
         <>
           <p className={styles.muted}>
-            Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
+            Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
             {formatEuros(data.totals.expectedCents)}
             {data.totals.failedCount > 0 ? ` · ${data.totals.failedCount} mensualité(s) échouée(s)` : ''}
           </p>
@@ -40,7 +40,7 @@ export function MemberBilling({ memberId }: { memberId: string }) {
               {data.schedule.flagged.length > 0 ? (
                 <p role="alert" className={styles.dialogWarning}>
                   {data.schedule.flagged.length} prélèvement(s) reçu(s) hors contrat (après la dernière mensualité, une rétractation ou la
-                  fin du contrat) : à rembourser.
+                  fin du contrat) : à rembourser.
                 </p>
               ) : null}
               <div className={styles.tableWrap}>

@@ -38,7 +38,7 @@ export function AgendaEntry({ item }: { item: AgendaItem }) {
             </span>
           ))}
         </span>
-        {item.place ? <span className={styles.muted}>Lieu : {item.place}</span> : null}
+        {item.place ? <span className={styles.muted}>Lieu : {item.place}</span> : null}
         {item.introductionId ? (
           <span className={styles.muted}>
             {item.detail ? `${item.detail} · ` : null}

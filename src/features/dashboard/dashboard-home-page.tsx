@@ -88,7 +88,7 @@ function FunnelCard() {
             {s.count === null ? (
               <span className={styles.funnelCount}>—</span>
             ) : (
-              <Link to="/dashboard" search={{ step: s.id }} className={styles.funnelCount} aria-label={`${s.title} : ${s.count} membre(s)`}>
+              <Link to="/dashboard" search={{ step: s.id }} className={styles.funnelCount} aria-label={`${s.title} : ${s.count} membre(s)`}>
                 {s.count}
               </Link>
             )}
@@ -212,7 +212,7 @@ function MemberList() {
       </div>
       <FormAlert tone="error">{error}</FormAlert>
       {data && data.items.length === 0 ? (
-        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre ne correspond à ces filtres.'}</p>
+        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre ne correspond à ces filtres.'}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <div className={styles.tableWrap}>

@@ -70,7 +70,7 @@ export function LeadsPage() {
         <h1 className={styles.title}>Prospects</h1>
         <p className={styles.text}>
           Les pré-inscriptions et les messages reçus par le formulaire de contact, les plus récents d’abord. Une pré-inscription dont
-          l’adresse a ensuite ouvert un compte est « Convertie » et mène à la fiche du membre.
+          l’adresse a ensuite ouvert un compte est « Convertie » et mène à la fiche du membre.
         </p>
       </div>
       <section className={styles.card} aria-labelledby="leads-title" aria-busy={loading}>
@@ -275,7 +275,7 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
           {lead.kind === 'contact' ? (
             <div>
               <p>
-                <strong>Objet :</strong> {lead.details.subject}
+                <strong>Objet :</strong> {lead.details.subject}
               </p>
               <p className={styles.pre}>{lead.details.message}</p>
             </div>
@@ -286,7 +286,7 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
           )}
           {lead.member ? (
             <p>
-              A ouvert un compte :{' '}
+              A ouvert un compte :{' '}
               <Link to="/dashboard/member/$memberId" params={{ memberId: lead.member.id }}>
                 voir la fiche du membre
               </Link>

@@ -22,13 +22,13 @@ describe('leads view', () => {
   it('writes each history row as a French sentence with who did what', () => {
     const base = { actor: 'Samira', from: null, to: null, fromName: null, toName: null };
     expect(historyLine({ ...base, field: 'status', from: 'nouveau', to: 'contacte' })).toBe(
-      'Samira a changé le statut : Nouveau → Contacté',
+      'Samira a changé le statut : Nouveau → Contacté',
     );
     expect(historyLine({ ...base, field: 'assignee', from: 'x', to: 'y', toName: 'Karim' })).toBe(
-      'Samira a changé la personne en charge : personne → Karim',
+      'Samira a changé la personne en charge : personne → Karim',
     );
     expect(historyLine({ ...base, field: 'follow_up', to: '2026-12-03' })).toBe(
-      'Samira a changé la date de relance : aucune → 3 déc. 2026',
+      'Samira a changé la date de relance : aucune → 3 déc. 2026',
     );
     expect(historyLine({ ...base, field: 'note' })).toBe('Samira a ajouté une note');
   });

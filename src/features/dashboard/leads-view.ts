@@ -38,11 +38,11 @@ export function historyLine(event: {
   const sentence = `${event.actor} ${verb}`;
   switch (event.field) {
     case 'status':
-      return `${sentence} : ${event.from ? statusLabel(event.from) : '—'} → ${event.to ? statusLabel(event.to) : '—'}`;
+      return `${sentence} : ${event.from ? statusLabel(event.from) : '—'} → ${event.to ? statusLabel(event.to) : '—'}`;
     case 'assignee':
-      return `${sentence} : ${event.fromName ?? 'personne'} → ${event.toName ?? 'personne'}`;
+      return `${sentence} : ${event.fromName ?? 'personne'} → ${event.toName ?? 'personne'}`;
     case 'follow_up':
-      return `${sentence} : ${event.from ? formatFollowUp(event.from) : 'aucune'} → ${event.to ? formatFollowUp(event.to) : 'aucune'}`;
+      return `${sentence} : ${event.from ? formatFollowUp(event.from) : 'aucune'} → ${event.to ? formatFollowUp(event.to) : 'aucune'}`;
     default:
       return sentence;
   }

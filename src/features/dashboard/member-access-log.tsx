@@ -60,7 +60,7 @@ export function MemberAccessLog({ memberId }: { memberId: string }) {
         Consultations du dossier
       </h2>
       <p className={styles.muted}>
-        Chaque ouverture de ce dossier ou du contrat signé par l’équipe est enregistrée (conservée 12 mois) ; le membre la retrouve dans
+        Chaque ouverture de ce dossier ou du contrat signé par l’équipe est enregistrée (conservée 12 mois) ; le membre la retrouve dans
         l’export de ses données.
       </p>
       {error ? (

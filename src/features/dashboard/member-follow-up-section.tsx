@@ -45,7 +45,7 @@ export function MemberFollowUpSection({
         Suivi interne
       </h2>
       <p className={styles.muted}>
-        Réservé à l’équipe : le membre ne voit ni les notes ni les étiquettes (elles figurent dans l’export de ses données).
+        Réservé à l’équipe : le membre ne voit ni les notes ni les étiquettes (elles figurent dans l’export de ses données).
       </p>
       <FormAlert tone="error">{error}</FormAlert>
       {data === null ? (
@@ -114,7 +114,7 @@ function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: F
       </Button>
       {data.counsellor ? (
         <p className={styles.muted}>
-          En charge : {data.counsellor.name}, depuis le {formatDateTime(data.counsellor.since)}.
+          En charge : {data.counsellor.name}, depuis le {formatDateTime(data.counsellor.since)}.
         </p>
       ) : null}
       <FormAlert tone="error">{error}</FormAlert>
@@ -155,7 +155,7 @@ function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[];
           {tags.map((t) => (
             <li key={t} className={chips.tag}>
               <span>{t}</span>
-              <button type="button" className={chips.tagRemove} aria-label={`Retirer l’étiquette « ${t} »`} onClick={() => remove(t)}>
+              <button type="button" className={chips.tagRemove} aria-label={`Retirer l’étiquette « ${t} »`} onClick={() => remove(t)}>
                 ×
               </button>
             </li>
@@ -295,8 +295,8 @@ function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: 
           Supprimer
         </Button>
       }
-      title="Supprimer cette note ?"
-      description={<>La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.</>}
+      title="Supprimer cette note ?"
+      description={<>La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.</>}
       confirmLabel="Supprimer la note"
       busyLabel="Suppression…"
       request={() => send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } }))}

@@ -72,7 +72,7 @@ export function DashboardMemberPage() {
         {member.disabled ? <span className={styles.badge.danger}>Compte désactivé</span> : null}
       </div>
       <div className={styles.idLine}>
-        <span className={styles.muted}>Identifiant :</span>
+        <span className={styles.muted}>Identifiant :</span>
         <code className={styles.code}>{member.id}</code>
         <CopyButton value={member.id} />
         <Link to="/dashboard/message-direct" search={{ memberId: member.id }}>
@@ -118,7 +118,7 @@ function CopyButton({ value }: { value: string }) {
         try {
           await navigator.clipboard.writeText(value);
         } catch {
-          notify({ title: 'Copie impossible : sélectionnez l’identifiant à la main.', variant: 'warning' });
+          notify({ title: 'Copie impossible : sélectionnez l’identifiant à la main.', variant: 'warning' });
           return;
         }
         setCopied(true);
@@ -126,7 +126,7 @@ function CopyButton({ value }: { value: string }) {
         timer.current = setTimeout(() => setCopied(false), COPIED_RESET_MS);
       }}
     >
-      {copied ? 'Copié !' : 'Copier l’identifiant'}
+      {copied ? 'Copié !' : 'Copier l’identifiant'}
     </Button>
   );
 }

@@ -59,7 +59,7 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
             Parcours
           </h2>
           <p>
-            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
+            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
           </p>
           <ChartView current={member.state} />
         </section>
@@ -174,8 +174,8 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
             </a>
           ) : null}
           <p className={styles.muted}>
-            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
-            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
+            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
+            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
             {detail.record.subscriptionFeesPaid ? 'payé' : 'non payé'}
           </p>
         </section>
@@ -243,7 +243,7 @@ function ChartView({ current }: { current: string }) {
           </li>
         ))}
       </ol>
-      <p className={styles.muted}>Depuis toute étape : {rootTransitions.map(transitionText).join(' · ')}</p>
+      <p className={styles.muted}>Depuis toute étape : {rootTransitions.map(transitionText).join(' · ')}</p>
     </>
   );
 }
@@ -267,7 +267,7 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
       await onDone();
       return;
     }
-    notify({ title: `${pending.label} : c’est fait.`, variant: 'success' });
+    notify({ title: `${pending.label} : c’est fait.`, variant: 'success' });
     setPending(null);
     await onDone();
   };
@@ -309,7 +309,7 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
             }}
           >
             <Dialog.Title className={styles.dialogTitle}>{pending?.label}</Dialog.Title>
-            <Dialog.Description>{pending?.confirm} Confirmez-vous ?</Dialog.Description>
+            <Dialog.Description>{pending?.confirm} Confirmez-vous ?</Dialog.Description>
             <FormAlert tone="error">{error}</FormAlert>
             <div className={styles.actions}>
               <Button

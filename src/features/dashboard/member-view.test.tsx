@@ -380,7 +380,7 @@ describe('the dashboard member page speaks French (issue 21)', () => {
         actorRole: 'system',
       },
     ]);
-    expect(items[0]?.stateChange).toBe('De « Prise de rendez-vous — Confirmation du rendez-vous » à « Entretien personnalisé »');
+    expect(items[0]?.stateChange).toBe('De « Prise de rendez-vous — Confirmation du rendez-vous » à « Entretien personnalisé »');
   });
 
   it('puts the answers in a fixed order: identity, contact, situation, practice; then the criteria', () => {

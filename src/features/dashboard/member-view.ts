@@ -149,7 +149,7 @@ export function timeline(events: readonly LoggedEventView[]): TimelineItem[] {
       id: e.id,
       at: e.at,
       sentence: `${what} ${actorPhrase(e.actorRole, e.actorName ?? null)}, ${formatDateTime(e.at)}`,
-      stateChange: e.fromState === e.toState ? null : `De « ${stateLabel(e.fromState)} » à « ${stateLabel(e.toState)} »`,
+      stateChange: e.fromState === e.toState ? null : `De « ${stateLabel(e.fromState)} » à « ${stateLabel(e.toState)} »`,
     };
   });
 }

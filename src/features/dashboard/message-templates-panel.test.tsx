@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { MessageTemplatesPanel } from '#src/features/dashboard/message-templates-panel.tsx';
 
-describe('« Modèles de message »: the template form (decision 121)', () => {
+describe('« Modèles de message »: the template form (decision 121)', () => {
   it('labels its three fields in French, each control tied to its label, with its length limit', () => {
     const html = renderToStaticMarkup(<MessageTemplatesPanel templates={[]} onChanged={async () => {}} />);
     const field = (label: string, tag: 'input' | 'textarea', name: string, maxLength: number) => {

@@ -39,7 +39,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
       return;
     }
     if (editing?.id === template.id) setEditing(null);
-    notify({ title: `Modèle « ${template.title} » supprimé.`, variant: 'success' });
+    notify({ title: `Modèle « ${template.title} » supprimé.`, variant: 'success' });
     await onChanged();
   }
 
@@ -57,7 +57,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
               <p>
                 <strong>{t.title}</strong>
               </p>
-              {t.subject ? <p className={styles.muted}>Objet : {t.subject}</p> : null}
+              {t.subject ? <p className={styles.muted}>Objet : {t.subject}</p> : null}
               <p className={styles.pre}>{t.body}</p>
               <div className={styles.actions}>
                 <Button type="button" variant="secondary" onClick={() => setEditing(t)}>
@@ -66,7 +66,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
                 {confirming === t.id ? (
                   <>
                     <Button type="button" className={styles.destructive} onClick={() => void remove(t)}>
-                      Supprimer définitivement « {t.title} »
+                      Supprimer définitivement « {t.title} »
                     </Button>
                     <Button type="button" variant="secondary" onClick={() => setConfirming(null)}>
                       Garder
@@ -92,13 +92,13 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         aria-describedby="template-alert"
       >
         <h3 id="template-form-title" className={styles.cardTitle}>
-          {editing ? `Modifier « ${editing.title} »` : 'Nouveau modèle'}
+          {editing ? `Modifier « ${editing.title} »` : 'Nouveau modèle'}
         </h3>
         <FormAlert tone="error" id="template-alert">
           {formError}
         </FormAlert>
         <p className={styles.muted}>
-          Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
+          Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
         </p>
         {templateFields.map((field) => (
           <TemplateField key={field.name} id={ids[field.name]} {...field} value={editing?.[field.name]} error={fieldErrors[field.name]} />

@@ -71,7 +71,7 @@ export function PlanSettingCard() {
       </form>
       {setting ? (
         <p className={styles.muted}>
-          Actuellement proposées :{' '}
+          Actuellement proposées :{' '}
           {setting.plans
             .map((p) => `${p.title} ${p.type === 'monthly' ? 'mensuel' : 'comptant'} (${formatEuros(p.totalCents)})`)
             .join(', ')}

@@ -26,7 +26,7 @@ export function StaffAccessDialog({
           {action}
         </Button>
       }
-      title={disable ? `Désactiver le compte de ${who} ?` : `Réactiver le compte de ${who} ?`}
+      title={disable ? `Désactiver le compte de ${who} ?` : `Réactiver le compte de ${who} ?`}
       description={
         disable
           ? `${who} est déconnecté·e tout de suite, sur tous ses appareils, et ne peut plus se connecter au tableau de bord tant que le compte reste désactivé.`
@@ -41,7 +41,7 @@ export function StaffAccessDialog({
         await onDone();
       }}
     >
-      <p className={styles.muted}>Compte concerné : {account.email}. Le changement est enregistré à votre nom, avec sa date.</p>
+      <p className={styles.muted}>Compte concerné : {account.email}. Le changement est enregistré à votre nom, avec sa date.</p>
     </ConfirmDialog>
   );
 }

@@ -18,7 +18,7 @@ export function StaffInvitationSearchSchema(search: Record<string, unknown>): { 
   return { token: matching(search.token, /^[A-Za-z0-9_-]{43}$/, true) };
 }
 
-const INCOMPLETE = 'Ce lien d’invitation est incomplet : ouvrez-le tel qu’il figure dans le message reçu.';
+const INCOMPLETE = 'Ce lien d’invitation est incomplet : ouvrez-le tel qu’il figure dans le message reçu.';
 
 type State = { kind: 'checking' } | { kind: 'refused'; message: string } | { kind: 'ready'; email: string; name: string };
 
@@ -81,7 +81,7 @@ export function StaffInvitationPage() {
         <>
           <FormAlert tone="error">{state.message}</FormAlert>
           <p className={styles.muted}>
-            Déjà inscrit(e) ? <Link to="/dashboard/connexion">Se connecter au tableau de bord</Link>
+            Déjà inscrit(e) ? <Link to="/dashboard/connexion">Se connecter au tableau de bord</Link>
           </p>
         </>
       ) : (
@@ -91,7 +91,7 @@ export function StaffInvitationPage() {
             <strong className={styles.breakAnywhere}>{state.email}</strong>.
           </p>
           <p className={styles.muted}>
-            Étape 1 sur 2 : choisissez votre mot de passe. Étape 2 : vous enregistrerez votre second facteur (application d’authentification
+            Étape 1 sur 2 : choisissez votre mot de passe. Étape 2 : vous enregistrerez votre second facteur (application d’authentification
             sur votre téléphone).
           </p>
           <FormAlert tone="error" id="invitation-alert">

@@ -126,7 +126,7 @@ export function StaffSignInPage() {
           noValidate
           aria-describedby="staff-signin-alert"
         >
-          <p className={styles.muted}>Étape 1 sur 2 : votre mot de passe.</p>
+          <p className={styles.muted}>Étape 1 sur 2 : votre mot de passe.</p>
           <FormAlert tone="error" id="staff-signin-alert">
             {passwordForm.formError}
           </FormAlert>
@@ -153,7 +153,7 @@ export function StaffSignInPage() {
         </form>
       ) : (
         <form key="code" ref={codeForm.formRef} className={styles.form} onSubmit={onCode} noValidate aria-describedby="staff-code-alert">
-          <p className={styles.muted}>Étape 2 sur 2 : le code à usage unique de votre application d’authentification.</p>
+          <p className={styles.muted}>Étape 2 sur 2 : le code à usage unique de votre application d’authentification.</p>
           {step.enrolment ? (
             <section className={styles.card} aria-labelledby="enrol-title">
               <h2 id="enrol-title" className={styles.cardTitle}>

@@ -34,7 +34,7 @@ export function TeamPage() {
         <h1 className={styles.title}>Équipe</h1>
         <p className={styles.text}>
           Les comptes de l’équipe et leur second facteur. Si un collègue a perdu son téléphone ou son application d’authentification,
-          réinitialisez son second facteur : il en configurera un nouveau à sa prochaine connexion. Un nouveau collègue reçoit une
+          réinitialisez son second facteur : il en configurera un nouveau à sa prochaine connexion. Un nouveau collègue reçoit une
           invitation par e-mail.
         </p>
       </div>
@@ -104,7 +104,7 @@ function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () =>
       title={<>Réinitialiser le second facteur de {who} ?</>}
       description={
         <>
-          {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.
+          {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.
         </>
       }
       confirmLabel="Réinitialiser le second facteur"
@@ -114,7 +114,7 @@ function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () =>
         done.current = true;
         notify({
           title: `Second facteur de ${who} réinitialisé.`,
-          description: 'Un e-mail l’en informe ; il configurera un nouveau second facteur à sa prochaine connexion.',
+          description: 'Un e-mail l’en informe ; il configurera un nouveau second facteur à sa prochaine connexion.',
           variant: 'success',
         });
         await onDone();

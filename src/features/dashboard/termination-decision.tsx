@@ -69,7 +69,7 @@ function Decide(props: { memberId: string; accept: boolean; onDecided: () => Pro
     }
     setOpen(false);
     notify({
-      title: props.accept ? 'Résiliation acceptée : le membre est prévenu par e-mail.' : 'Refus envoyé au membre.',
+      title: props.accept ? 'Résiliation acceptée : le membre est prévenu par e-mail.' : 'Refus envoyé au membre.',
       variant: 'success',
     });
     await props.onDecided();
@@ -85,12 +85,12 @@ function Decide(props: { memberId: string; accept: boolean; onDecided: () => Pro
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content className={styles.dialog}>
           <Dialog.Title className={styles.dialogTitle}>
-            {props.accept ? 'Accepter la résiliation ?' : 'Refuser la résiliation ?'}
+            {props.accept ? 'Accepter la résiliation ?' : 'Refuser la résiliation ?'}
           </Dialog.Title>
           <Dialog.Description className={styles.text}>
             {props.accept
-              ? 'Le contrat prend fin aujourd’hui. Le prix est réduit au prorata des jours écoulés jusqu’à la demande ; le reste est remboursé au membre, avec un avoir, et il le reçoit par e-mail.'
-              : 'Le contrat continue et le membre redevient proposable. Il reçoit par e-mail la raison que vous écrivez ici ; il pourra faire une nouvelle demande.'}
+              ? 'Le contrat prend fin aujourd’hui. Le prix est réduit au prorata des jours écoulés jusqu’à la demande ; le reste est remboursé au membre, avec un avoir, et il le reçoit par e-mail.'
+              : 'Le contrat continue et le membre redevient proposable. Il reçoit par e-mail la raison que vous écrivez ici ; il pourra faire une nouvelle demande.'}
           </Dialog.Description>
           {props.accept ? null : (
             <label className={styles.control} htmlFor={reasonId}>

@@ -38,6 +38,6 @@ describe('the 404 page (issue 21)', () => {
   it('renders the placeholder path the server replaces in 404.html', async () => {
     const page = await renderPage(NOT_FOUND_PATH_PLACEHOLDER);
     expect(page.status).toBe(404);
-    expect(page.html).toContain(`Page introuvable : ${NOT_FOUND_PATH_PLACEHOLDER}`);
+    expect(page.html).toContain(`Page introuvable : ${NOT_FOUND_PATH_PLACEHOLDER}`);
   });
 });

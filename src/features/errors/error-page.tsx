@@ -18,12 +18,12 @@ export const HOME_LINK_TEXT = 'Retour à l’accueil';
 
 /** 'Page introuvable : {path}' (the prerendered 404 page gets the requested path from the server). */
 export function notFoundMessage(path: string): string {
-  return `${NOT_FOUND_NAME} : ${path}`;
+  return `${NOT_FOUND_NAME} : ${path}`;
 }
 
 /** Pages a lost visitor may be looking for (type-checked against the route tree). */
 export const usefulLinks: readonly NavItem[] = [
-  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
+  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
   { label: 'S’inscrire', to: '/inscription-agence-matrimoniale-musulmane' },
   { label: 'Le blog', to: '/blog' },
   { label: 'Nous contacter', to: '/contactez-agence-matrimoniale-musulmane' },

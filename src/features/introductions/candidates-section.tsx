@@ -36,14 +36,14 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
       ) : (
         <>
           <p className={styles.muted}>
-            Les membres actifs qui respectent les critères stricts des deux côtés, classés par score ; les personnes déjà proposées, en
+            Les membres actifs qui respectent les critères stricts des deux côtés, classés par score ; les personnes déjà proposées, en
             pause ou dans une mise en relation en cours n’y sont pas.
           </p>
           <FormAlert tone="error">{error}</FormAlert>
           {candidates === null && !error ? <p className={styles.muted}>Chargement…</p> : null}
           {candidates?.length === 0 ? (
             <p role="status">
-              {blocked ? `Aucune proposition possible pour l’instant. Raison : ${blocked}.` : 'Aucun candidat pour l’instant.'}
+              {blocked ? `Aucune proposition possible pour l’instant. Raison : ${blocked}.` : 'Aucun candidat pour l’instant.'}
             </p>
           ) : null}
           {candidates && candidates.length > 0 ? (
@@ -72,7 +72,7 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
                                 {r.met ? '✓' : '✗'}
                               </span>
                               <span>
-                                {criterionLabel(r.criterion)} ({criterionVerdict(r.met).toLowerCase()}) : {r.reason}
+                                {criterionLabel(r.criterion)} ({criterionVerdict(r.met).toLowerCase()}) : {r.reason}
                               </span>
                             </li>
                           ))}

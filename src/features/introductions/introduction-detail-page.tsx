@@ -41,7 +41,7 @@ export function IntroductionDetailPage() {
     const result = await sendStaffEvent(id, body);
     await load();
     if (!result.ok) return result.error.message;
-    notify({ title: `${eventLabel(body.type)} : c’est fait.`, variant: 'success' });
+    notify({ title: `${eventLabel(body.type)} : c’est fait.`, variant: 'success' });
     return null;
   };
 
@@ -183,9 +183,9 @@ const actionTexts: Record<StaffEventType, { button: string; description: string 
   PLAN_MEETING: { button: 'Planifier la rencontre', description: 'La date et le lieu sont envoyés aux deux membres.' },
   RECORD_MEETING_HELD: {
     button: 'La rencontre a eu lieu',
-    description: 'Les deux membres pourront alors donner leur retour. Confirmez-vous ?',
+    description: 'Les deux membres pourront alors donner leur retour. Confirmez-vous ?',
   },
-  CLOSE: { button: 'Clore', description: 'La mise en relation est close ; la note reste dans l’historique.' },
+  CLOSE: { button: 'Clore', description: 'La mise en relation est close ; la note reste dans l’historique.' },
   REOPEN: { button: 'Rouvrir', description: 'Une nouvelle proposition est faite aux deux membres, avec un nouveau délai de 7 jours.' },
 };
 

@@ -24,7 +24,7 @@ export function IntroductionsPage() {
       <div>
         <h1 className={styles.title}>Mises en relation</h1>
         <p className={styles.text}>
-          Les propositions faites aux membres et leur suite : réponses, première rencontre, retours. Pour proposer quelqu’un, ouvrez la
+          Les propositions faites aux membres et leur suite : réponses, première rencontre, retours. Pour proposer quelqu’un, ouvrez la
           fiche d’un membre actif et sa liste de candidats.
         </p>
       </div>

@@ -120,7 +120,7 @@ describe('introductions view', () => {
       'Amina a accepté la proposition',
     );
     expect(eventSentence({ event: 'DECLINE', actorRole: 'member', side: 'b', payload: { reason: 'age' } }, names)).toBe(
-      'Membre B a décliné la proposition (motif : l’âge ne correspond pas)',
+      'Membre B a décliné la proposition (motif : l’âge ne correspond pas)',
     );
     expect(
       nbsp(
@@ -131,7 +131,7 @@ describe('introductions view', () => {
       ),
     ).toBe('L’équipe a planifié la première rencontre le 5 décembre 2026 à 15:00 (Agence)');
     expect(eventSentence({ event: 'CLOSE', actorRole: 'staff', side: null, payload: { note: 'Fin.' } }, names)).toBe(
-      'L’équipe a clos la mise en relation : « Fin. »',
+      'L’équipe a clos la mise en relation : « Fin. »',
     );
     expect(eventSentence({ event: 'FEEDBACK', actorRole: 'member', side: 'a', payload: { outcome: 'fiances' } }, names)).toBe(
       'Amina annonce des fiançailles',

@@ -22,7 +22,7 @@ describe('« Mon accompagnement » in words', () => {
     expect(formatDay('pas-une-date')).toBe('—');
     expect(termText(term)).toBe('Votre accompagnement (Sérénité 12 mois, 12 mois) prend fin le 4 octobre 2027, sans reconduction tacite.');
     expect(termText({ ...term, signedAt: null, endsOn: null, note: 'Date de fin communiquée à la signature.' })).toBe(
-      'Votre accompagnement : Sérénité 12 mois, 12 mois. Date de fin communiquée à la signature.',
+      'Votre accompagnement : Sérénité 12 mois, 12 mois. Date de fin communiquée à la signature.',
     );
     expect(
       termText({ plan: null, durationMonths: null, signedAt: null, endsOn: null, note: 'Votre formule n’est pas encore choisie.' }),

@@ -23,7 +23,7 @@ export function termText(term: MemberProgress['term']): string {
   if (term.endsOn) {
     return `Votre accompagnement${plan ? ` (${plan})` : ''} prend fin le ${formatDay(term.endsOn)}, sans reconduction tacite.`;
   }
-  if (plan) return `Votre accompagnement : ${plan}. ${term.note ?? 'Date de fin communiquée à la signature.'}`;
+  if (plan) return `Votre accompagnement : ${plan}. ${term.note ?? 'Date de fin communiquée à la signature.'}`;
   return term.note ?? 'Votre formule n’est pas encore choisie.';
 }
 
@@ -70,7 +70,7 @@ export function feedbackStep(p: {
   myFeedback?: { outcome: string; outcomeLabel: string; at: string } | null;
 }): FeedbackStep {
   const mine = p.myFeedback ?? null;
-  const given = mine ? `Votre retour du ${formatLongDateTime(mine.at)} : ${mine.outcomeLabel.toLowerCase()}.` : null;
+  const given = mine ? `Votre retour du ${formatLongDateTime(mine.at)} : ${mine.outcomeLabel.toLowerCase()}.` : null;
   if (p.state === 'retours') {
     return mine
       ? { form: false, options: [], given: `${given} Votre conseillère vous recontactera après le retour de l’autre personne.` }
@@ -81,7 +81,7 @@ export function feedbackStep(p: {
       return {
         form: true,
         options: [option('continuer'), option('arreter')],
-        given: `Vous avez annoncé vos fiançailles le ${formatLongDateTime(mine.at)} ; l’autre personne ne l’a pas encore confirmé.`,
+        given: `Vous avez annoncé vos fiançailles le ${formatLongDateTime(mine.at)} ; l’autre personne ne l’a pas encore confirmé.`,
       };
     }
     return { form: true, options: [option('arreter'), option('fiances')], given };

@@ -58,7 +58,7 @@ export function ProposalsPage() {
       <h1 className={accountStyles.title}>Mes propositions</h1>
       <p className={accountStyles.text}>
         Les personnes que l’agence vous présente, choisies d’après vos critères. Rien de vous n’est montré à l’autre personne au-delà d’un
-        résumé anonyme ; vos coordonnées ne sont transmises que si vous acceptez tous les deux.
+        résumé anonyme ; vos coordonnées ne sont transmises que si vous acceptez tous les deux.
       </p>
       <div aria-live="polite" aria-busy={items === null && failed === null}>
         {failed && items === null ? (
@@ -175,7 +175,7 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       <FormAlert tone="error">{error}</FormAlert>
       {stage === 'answer' && proposal.contactAlsoToGuardian ? (
         <p className={styles.muted}>
-          Cette personne a associé un proche ({proposal.contactAlsoToGuardian.toLowerCase()}) : si vous acceptez tous les deux, vos
+          Cette personne a associé un proche ({proposal.contactAlsoToGuardian.toLowerCase()}) : si vous acceptez tous les deux, vos
           coordonnées lui seront aussi transmises.
         </p>
       ) : null}
@@ -222,21 +222,21 @@ function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; sta
     case 'waiting':
       return (
         <p className={styles.paragraph}>
-          Vous avez accepté{answeredAt ? ` le ${answeredAt}` : ''}. Les coordonnées ne sont échangées que si l’autre personne accepte aussi
-          ; vous serez prévenu(e) par e-mail. {deadlineText(proposal.deadlineAt, now)}.
+          Vous avez accepté{answeredAt ? ` le ${answeredAt}` : ''}. Les coordonnées ne sont échangées que si l’autre personne accepte
+          aussi ; vous serez prévenu(e) par e-mail. {deadlineText(proposal.deadlineAt, now)}.
         </p>
       );
     case 'declined':
       return proposal.myAnswer.status === 'declined' ? (
         <p className={styles.paragraph}>
           Vous avez décliné cette proposition{answeredAt ? ` le ${answeredAt}` : ''}
-          {proposal.myAnswer.reason ? ` (motif : ${proposal.myAnswer.reason.toLowerCase()})` : ''}.
+          {proposal.myAnswer.reason ? ` (motif : ${proposal.myAnswer.reason.toLowerCase()})` : ''}.
         </p>
       ) : (
         <p className={styles.paragraph}>Cette proposition n’a pas abouti. Votre conseillère continue de chercher pour vous.</p>
       );
     case 'expired':
-      return <p className={styles.paragraph}>Le délai de réponse de 7 jours est passé : cette proposition est close.</p>;
+      return <p className={styles.paragraph}>Le délai de réponse de 7 jours est passé : cette proposition est close.</p>;
     case 'accepted':
     case 'meeting':
     case 'feedback':
@@ -245,7 +245,7 @@ function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; sta
       return proposal.state === 'fiancailles' ? (
         <div className={styles.highlight}>
           <p className={styles.paragraph}>
-            <strong>Félicitations !</strong> Toute l’équipe se réjouit pour vous. Vos recherches sont mises en pause.
+            <strong>Félicitations !</strong> Toute l’équipe se réjouit pour vous. Vos recherches sont mises en pause.
           </p>
         </div>
       ) : (
@@ -287,7 +287,7 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
       <ReleasedPhotos proposal={proposal} />
       {proposal.meeting ? (
         <p className={styles.paragraph}>
-          <strong>Première rencontre :</strong> le {formatLongDateTime(proposal.meeting.at)}, {proposal.meeting.place}. Elle est organisée
+          <strong>Première rencontre :</strong> le {formatLongDateTime(proposal.meeting.at)}, {proposal.meeting.place}. Elle est organisée
           et accompagnée par l’agence.
         </p>
       ) : (
@@ -369,7 +369,7 @@ function DeclineDialog({ proposal, send }: { proposal: MemberIntroduction; send:
         <Dialog.Content className={styles.dialog}>
           <Dialog.Title className={styles.dialogTitle}>Décliner la proposition</Dialog.Title>
           <Dialog.Description className={styles.muted}>
-            Votre motif aide votre conseillère à mieux choisir ; l’autre personne n’en est pas informée.
+            Votre motif aide votre conseillère à mieux choisir ; l’autre personne n’en est pas informée.
           </Dialog.Description>
           <form className={styles.form} onSubmit={submit} noValidate>
             <RadioGroup name="reason" legend="Motif" options={declineReasonOptions} required />
@@ -416,7 +416,7 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
     const failure = await send(
       proposal.id,
       { type: 'FEEDBACK', outcome: chosen, ...(chosen === 'arreter' ? { reason } : {}) },
-      chosen === 'fiances' ? 'Félicitations ! Votre retour est enregistré.' : 'Merci, votre retour est enregistré.',
+      chosen === 'fiances' ? 'Félicitations ! Votre retour est enregistré.' : 'Merci, votre retour est enregistré.',
     );
     setSending(false);
     if (failure) setError(failure);
@@ -438,7 +438,7 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
           if (target.name === 'outcome') setOutcome(target.value);
         }}
       >
-        <RadioGroup name="outcome" legend="Comment souhaitez-vous continuer ?" options={step.options} required />
+        <RadioGroup name="outcome" legend="Comment souhaitez-vous continuer ?" options={step.options} required />
       </div>
       {outcome === 'arreter' ? (
         <label className={styles.control} htmlFor={reasonId}>

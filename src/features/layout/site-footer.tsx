@@ -6,7 +6,7 @@ import { container, srOnly } from '#src/styles/global.css.ts';
 /** The footer's links: with the footer, out of the header's first load. */
 const footerSitemap: readonly NavItem[] = [
   { label: 'Accueil', to: '/' },
-  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
+  { label: 'Qui sommes-nous ?', to: '/qui-sommes-nous' },
   { label: 'Blog', to: '/blog' },
   { label: 'Inscription pour les hommes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes' },
   { label: 'Inscription pour les femmes', to: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes' },
@@ -40,7 +40,7 @@ export function SiteFooter() {
         <div className={styles.grid}>
           <div>
             <p className={styles.brand}>{BRAND_NAME}</p>
-            <p className={styles.tagline}>Agence matrimoniale musulmane : un accompagnement sérieux et bienveillant vers le mariage.</p>
+            <p className={styles.tagline}>Agence matrimoniale musulmane : un accompagnement sérieux et bienveillant vers le mariage.</p>
           </div>
           <nav aria-labelledby="footer-sitemap">
             <h2 id="footer-sitemap" className={styles.heading}>

@@ -82,7 +82,7 @@ export function BookingPage() {
               Ouvrir l’agenda dans un nouvel onglet
             </a>
             <Button variant="secondary" onClick={() => void goToCurrent()}>
-              J’ai pris rendez-vous : actualiser
+              J’ai pris rendez-vous : actualiser
             </Button>
           </div>
           <iframe className={styles.frame} src={link.url} title="Agenda de prise de rendez-vous" />

@@ -93,7 +93,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
     <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
       <FormAlert tone="error">{formError}</FormAlert>
       <p className={styles.text}>
-        Vérifiez les informations qui figureront dans votre contrat. Nous avons repris celles de votre profil ; vous pouvez les corriger
+        Vérifiez les informations qui figureront dans votre contrat. Nous avons repris celles de votre profil ; vous pouvez les corriger
         ici.
       </p>
       <TextField
@@ -107,7 +107,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
       <TextField
         name="address"
         label="Adresse postale"
-        hint="Numéro et rue : seule information nouvelle demandée pour le contrat."
+        hint="Numéro et rue : seule information nouvelle demandée pour le contrat."
         autoComplete="street-address"
         required
         defaultValue={details.address}
@@ -196,10 +196,10 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
         </h2>
         <p>
           Vous signez électroniquement en saisissant un code à usage unique envoyé à votre adresse e-mail ({contract.email}). La date de
-          signature fait courir :
+          signature fait courir :
         </p>
         <ul className={styles.list}>
-          <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement ne peut vous être demandé ;</li>
+          <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement ne peut vous être demandé ;</li>
           <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
         </ul>
         <FormAlert tone="error">{error}</FormAlert>
@@ -266,7 +266,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 else setError(result.error.message);
               }}
             >
-              J’ai lu le contrat : recevoir mon code de signature
+              J’ai lu le contrat : recevoir mon code de signature
             </Button>
           </div>
         )}
@@ -286,7 +286,7 @@ function ContractScreen({ sub }: { sub: 'formulaire-contrat' | 'signature' }) {
       {contract.draft ? (
         <ContractText
           document={contract.draft}
-          note="Le texte ci-dessous sera complété avec les informations que vous confirmez plus bas ; vous le relirez en entier avant de signer."
+          note="Le texte ci-dessous sera complété avec les informations que vous confirmez plus bas ; vous le relirez en entier avant de signer."
         />
       ) : null}
       <ContractForm details={contract.details} />
@@ -313,11 +313,11 @@ export function ContractPage() {
           </h2>
           <p>
             Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement, de quelque nature que ce
-            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224-91 du Code de la consommation) : vous n’avez
+            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224-91 du Code de la consommation) : vous n’avez
             rien réglé et pouvez renoncer au contrat sans frais pendant ce délai. Le paiement des frais de dossier et de l’abonnement
             s’ouvrira ensuite.
           </p>
-          {opensAt !== null ? <Countdown until={opensAt} label="Ouverture du paiement :" onDone={() => void goToCurrent()} /> : null}
+          {opensAt !== null ? <Countdown until={opensAt} label="Ouverture du paiement :" onDone={() => void goToCurrent()} /> : null}
           <PdfLink />
         </section>
       ) : null}

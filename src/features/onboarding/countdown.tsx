@@ -39,7 +39,7 @@ export function Countdown({ until, label, onDone }: { until: number; label: stri
       <p>{label}</p>
       <p className={styles.countdown}>{left > 0 ? `Encore ${parts(left)}` : 'C’est le moment.'}</p>
       <p className={styles.cycle}>
-        Échéance : <time dateTime={new Date(until).toISOString()}>{formatParis(until)}</time> (heure de Paris)
+        Échéance : <time dateTime={new Date(until).toISOString()}>{formatParis(until)}</time> (heure de Paris)
       </p>
     </div>
   );

@@ -75,7 +75,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
     setError(null);
     // Reloads the session too: the chart is restored from the new record (coupon applied).
     const result = await update({ context: 'coupon' });
-    if (result.ok) setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
+    if (result.ok) setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
     else setError(result.error.message);
     setBusy(null);
   }
@@ -109,9 +109,9 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
     <StepPage
       step="frais-de-dossier"
       title="Paiement"
-      intro="Votre contrat est signé et le délai de 7 jours sans aucun paiement (article L224-91 du Code de la consommation) est écoulé : vous pouvez régler les frais de dossier et votre abonnement."
+      intro="Votre contrat est signé et le délai de 7 jours sans aucun paiement (article L224-91 du Code de la consommation) est écoulé : vous pouvez régler les frais de dossier et votre abonnement."
     >
-      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
+      <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
       <FormAlert tone="success">{info}</FormAlert>
       {payment.status === 'done' ? <PaymentReceived refresh={payment.status} /> : null}
       <section className={styles.cardHighlight} aria-labelledby="to-pay" style={{ maxWidth: '42rem' }}>
@@ -124,7 +124,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
             {couponApplied ? (
               <>
                 <del className={styles.struck}>
-                  <span className={srOnly}>Prix sans le code : </span>
+                  <span className={srOnly}>Prix sans le code : </span>
                   {formatEuros(fileFee.priceCents)}
                 </del>{' '}
                 {formatEuros(FILE_FEE_WITH_COUPON_CENTS)} (code avantage)
@@ -136,7 +136,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           </li>
           {plan ? (
             <li data-testid="line-subscription">
-              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
+              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
               {plan.installments > 1
                 ? `${formatEuros(subscriptionCents)}, première des ${plan.installments} mensualités (les suivantes sont prélevées chaque mois)`
                 : `${formatEuros(subscriptionCents)} en une fois`}
@@ -145,10 +145,10 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           ) : null}
         </ul>
         <p className={styles.price} data-testid="payment-total">
-          Total aujourd’hui : {formatEuros(totalCents)}
+          Total aujourd’hui : {formatEuros(totalCents)}
         </p>
         {plan ? <p>{planDescription(plan, couponApplied)}</p> : null}
-        {feePaid && !subscriptionPaid ? <p role="status">Frais de dossier réglés. Reste à régler : {formatEuros(dueCents)}.</p> : null}
+        {feePaid && !subscriptionPaid ? <p role="status">Frais de dossier réglés. Reste à régler : {formatEuros(dueCents)}.</p> : null}
         <div className={styles.actions}>
           <Button
             onClick={pay}
@@ -174,8 +174,8 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           <p className={styles.cycle}>Le code avantage n’est pas disponible lorsque vous avez demandé à commencer sans attendre.</p>
         ) : null}
         <p className={styles.cycle}>
-          Le paiement est sécurisé par Stripe. Il se fait en deux passages sur la page de paiement : les frais de dossier, puis l’abonnement
-          ; vous revenez ici automatiquement après chacun.
+          Le paiement est sécurisé par Stripe. Il se fait en deux passages sur la page de paiement : les frais de dossier, puis
+          l’abonnement ; vous revenez ici automatiquement après chacun.
         </p>
       </section>
       <MyRights />

@@ -42,15 +42,15 @@ export function MeetingWaitPage() {
       </section>
       <section className={styles.section} aria-labelledby="next">
         <h2 id="next" className={styles.sectionTitle}>
-          Et ensuite ?
+          Et ensuite ?
         </h2>
         <ol className={styles.list}>
           <li>La conseillère vous appelle à l’heure prévue pour faire connaissance et répondre à vos questions.</li>
-          <li>Après l’entretien, elle valide votre dossier : vous recevez alors votre contrat à remplir et à signer ici.</li>
+          <li>Après l’entretien, elle valide votre dossier : vous recevez alors votre contrat à remplir et à signer ici.</li>
           <li>Sept jours après la signature, vous pourrez régler votre abonnement.</li>
         </ol>
         <p className={styles.text} role="status">
-          Cette page se met à jour d’elle-même : dès que votre entretien est validé, vous passez à l’étape suivante.
+          Cette page se met à jour d’elle-même : dès que votre entretien est validé, vous passez à l’étape suivante.
         </p>
       </section>
     </StepPage>

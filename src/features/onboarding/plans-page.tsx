@@ -43,7 +43,7 @@ function PlanCard({ plan, submitting, onChoose }: { plan: Plan; submitting: bool
       <PlanPrice plan={plan} />
       {plan.discount ? <p className={styles.badge}>{plan.discount.label}</p> : null}
       <p>{plan.description}</p>
-      {plan.installments > 1 ? <p className={styles.cycle}>Total sur la durée du contrat : {formatEuros(plan.totalCents)}</p> : null}
+      {plan.installments > 1 ? <p className={styles.cycle}>Total sur la durée du contrat : {formatEuros(plan.totalCents)}</p> : null}
       <ul className={styles.features}>
         {plan.features.map((feature) => (
           <li key={feature}>{feature}</li>

@@ -49,12 +49,12 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, réglés avec l’abonnement, au plus tôt {NO_PAYMENT_PERIOD_DAYS} jours après la
+            Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, réglés avec l’abonnement, au plus tôt {NO_PAYMENT_PERIOD_DAYS} jours après la
             signature du contrat. Rien n’est à payer aujourd’hui.
           </li>
           {plan ? (
             <li>
-              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
+              Formule {plan.title} ({plan.durationMonths} mois) :{' '}
               {plan.installments > 1
                 ? `${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois, soit ${formatEuros(plan.totalCents)} au total`
                 : `${formatEuros(plan.totalCents)} en une seule fois`}
@@ -78,7 +78,7 @@ export function PreContractPage() {
           <li>
             Contrat à durée déterminée de {plan ? plan.durationMonths : 'six ou douze'} mois (jamais plus de {CONTRACT_MAX_MONTHS} mois).
           </li>
-          <li>Pas de reconduction tacite : le contrat prend fin à son terme, sans démarche de votre part.</li>
+          <li>Pas de reconduction tacite : le contrat prend fin à son terme, sans démarche de votre part.</li>
           {plan && plan.installments > 1 ? (
             <li>
               Les prélèvements s’arrêtent d’eux-mêmes après la {plan.installments}
@@ -93,15 +93,15 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
-            {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224-91 du Code de la consommation) ; vous pouvez
+            Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
+            {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224-91 du Code de la consommation) ; vous pouvez
             renoncer au contrat sans frais pendant ce délai.
           </li>
           <li>
-            Délai de rétractation : vous pouvez vous rétracter pendant {WITHDRAWAL_PERIOD_DAYS} jours après la signature, sans motif
+            Délai de rétractation : vous pouvez vous rétracter pendant {WITHDRAWAL_PERIOD_DAYS} jours après la signature, sans motif
             (article L221-18).{' '}
             {renounced
-              ? 'Vous avez demandé à commencer sans attendre : en cas de rétractation, le service déjà fourni reste dû.'
+              ? 'Vous avez demandé à commencer sans attendre : en cas de rétractation, le service déjà fourni reste dû.'
               : 'L’accompagnement commence à la fin de ce délai.'}
           </li>
           <li>Vous recevrez une copie de votre contrat au format PDF.</li>
@@ -113,7 +113,7 @@ export function PreContractPage() {
           name="acknowledged"
           required
           error={fieldErrors.acknowledged}
-          label="J’ai pris connaissance des informations précontractuelles : prix, durée et droit de rétractation."
+          label="J’ai pris connaissance des informations précontractuelles : prix, durée et droit de rétractation."
         />
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">

@@ -5,7 +5,7 @@ import { ProfileFields, profileInputOf, QuestionnaireFields, questionnaireInputO
 /** The `name` of every input, in document order, once each (a radio group's options share one). */
 const namesOf = (html: string) => [...new Set([...html.matchAll(/name="([^"]+)"/g)].map((m) => m[1]))];
 
-describe('the answer steps’ fields, shared by the wizard and « Mes informations » (issue 23)', () => {
+describe('the answer steps’ fields, shared by the wizard and « Mes informations » (issue 23)', () => {
   it('step 1: the same fields in the same order, labelled in French, with the error shown', () => {
     const html = renderToStaticMarkup(<ProfileFields errors={{ phone: 'Numéro invalide.' }} />);
     expect(namesOf(html)).toEqual([
@@ -45,7 +45,7 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informatio
       'soughtProfessionalSituation',
       'otherQualities',
     ]);
-    expect(html).toContain('Acceptez-vous une personne ayant des enfants ?');
+    expect(html).toContain('Acceptez-vous une personne ayant des enfants ?');
     expect(html).toMatch(/value="true"[^>]*\/?>Oui/);
   });
 

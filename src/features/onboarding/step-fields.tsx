@@ -178,7 +178,7 @@ export function QuestionnaireFields({ errors }: { errors: Errors }) {
       />
       <RadioGroup
         name="acceptsChildren"
-        legend="Acceptez-vous une personne ayant des enfants ?"
+        legend="Acceptez-vous une personne ayant des enfants ?"
         options={YES_NO}
         required
         error={errors.acceptsChildren}
@@ -193,7 +193,7 @@ export function QuestionnaireFields({ errors }: { errors: Errors }) {
       <TextAreaField
         name="otherQualities"
         label="Autres qualités essentielles"
-        hint="En quelques phrases : caractère, valeurs, projet de vie…"
+        hint="En quelques phrases : caractère, valeurs, projet de vie…"
         maxLength={1000}
         rows={5}
         required

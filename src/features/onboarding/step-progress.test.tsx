@@ -7,7 +7,7 @@ import { StepProgress } from '#src/features/onboarding/step-progress.tsx';
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 describe('the wizard’s progress (issue 21: one line on a phone)', () => {
-  it('says « Étape 3 sur 9 — Formules » once, with a bar at a third', () => {
+  it('says « Étape 3 sur 9 — Formules » once, with a bar at a third', () => {
     const html = renderToStaticMarkup(<StepProgress current="formules" />);
     expect(steps[2]?.id).toBe('formules');
     expect(text(html)).toContain('Étape 3 sur 9 — Formules');

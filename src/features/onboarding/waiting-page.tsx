@@ -29,7 +29,7 @@ export function WaitingPage() {
         ) : waiting && endsAt !== null ? (
           <Countdown
             until={endsAt}
-            label={`Votre délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours prend fin :`}
+            label={`Votre délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours prend fin :`}
             onDone={() => void goToCurrent()}
           />
         ) : (
@@ -38,7 +38,7 @@ export function WaitingPage() {
       </section>
       <section className={styles.section} aria-labelledby="after">
         <h2 id="after" className={styles.sectionTitle}>
-          Et ensuite ?
+          Et ensuite ?
         </h2>
         <p>
           {waiting

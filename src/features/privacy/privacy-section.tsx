@@ -79,7 +79,7 @@ function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged
       <p className={styles.status}>
         {consent.given ? 'Donné' : 'Retiré'} le {formatDate(consent.at)} — version du {consent.version}
       </p>
-      <p className={styles.text}>« {text.label} »</p>
+      <p className={styles.text}>« {text.label} »</p>
       {consent.withdrawable ? (
         <Dialog.Root open={open} onOpenChange={setOpen}>
           <div className={styles.actions}>
@@ -90,7 +90,7 @@ function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged
           <Dialog.Portal>
             <Dialog.Overlay className={styles.overlay} />
             <Dialog.Content className={styles.dialog}>
-              <Dialog.Title className={styles.dialogTitle}>Retirer votre consentement ?</Dialog.Title>
+              <Dialog.Title className={styles.dialogTitle}>Retirer votre consentement ?</Dialog.Title>
               <Dialog.Description className={styles.text}>{consent.effect}</Dialog.Description>
               <FormAlert tone="error">{error}</FormAlert>
               <DialogActions className={styles.actions}>
@@ -117,7 +117,7 @@ function ExportSection() {
         Télécharger mes données
       </h2>
       <p className={styles.text}>
-        Un fichier JSON avec tout ce que nous détenons sur vous : compte, informations personnelles, questionnaire, formule, paiements,
+        Un fichier JSON avec tout ce que nous détenons sur vous : compte, informations personnelles, questionnaire, formule, paiements,
         rendez-vous, messages, consentements et historique de votre dossier.
       </p>
       <div className={styles.actions}>
@@ -193,7 +193,7 @@ function EraseSection() {
         <Dialog.Portal>
           <Dialog.Overlay className={styles.overlay} />
           <Dialog.Content className={styles.dialog}>
-            <Dialog.Title className={styles.dialogTitle}>Supprimer définitivement votre compte ?</Dialog.Title>
+            <Dialog.Title className={styles.dialogTitle}>Supprimer définitivement votre compte ?</Dialog.Title>
             <Dialog.Description className={styles.text}>
               Pour confirmer, saisissez l’adresse e-mail de votre compte. Vos données seront effacées et vous serez déconnecté(e).
             </Dialog.Description>

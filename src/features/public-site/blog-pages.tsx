@@ -8,9 +8,9 @@ import { imageUrl, ResponsiveImage } from '#src/features/public-site/responsive-
 import { container } from '#src/styles/global.css.ts';
 
 export const BLOG_META = {
-  title: 'Blog : conseils pour un mariage sincère | Union Sincère',
+  title: 'Blog : conseils pour un mariage sincère | Union Sincère',
   description:
-    'Préparer son mariage, le rôle du wali, choisir son conjoint, premières rencontres : les conseils et repères de l’agence matrimoniale Union Sincère.',
+    'Préparer son mariage, le rôle du wali, choisir son conjoint, premières rencontres : les conseils et repères de l’agence matrimoniale Union Sincère.',
   path: '/blog',
 } as const;
 
@@ -32,7 +32,7 @@ export function BlogListPage({ articles }: { articles: BlogSummary[] }) {
           <p className={styles.eyebrow}>Blog</p>
           <h1 className={styles.pageTitle}>Conseils et repères pour votre projet de mariage</h1>
           <p className={styles.lead}>
-            Préparer son mariage, associer sa famille, choisir avec discernement, se rencontrer dans le respect : nos articles pour avancer
+            Préparer son mariage, associer sa famille, choisir avec discernement, se rencontrer dans le respect : nos articles pour avancer
             sereinement.
           </p>
         </div>
@@ -116,7 +116,7 @@ export function BlogArticlePage({ article }: { article: BlogArticle }) {
         </div>
       </article>
       <CallToAction
-        title="Vous souhaitez être accompagné(e) ?"
+        title="Vous souhaitez être accompagné(e) ?"
         text="Découvrez notre accompagnement vers le mariage, sérieux, discret et respectueux de vos valeurs."
       >
         <Link to="/formulaire-inscription" className={styles.ctaButton}>

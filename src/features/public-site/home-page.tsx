@@ -33,7 +33,7 @@ export function HomePage({ page }: { page: PageContent }) {
                 Je me pré-inscris
               </Link>
               <SiteLink to={REGISTRATION_PATH} className={buttonClass.secondary}>
-                Comment ça marche ?
+                Comment ça marche ?
               </SiteLink>
             </div>
           </div>
@@ -51,8 +51,8 @@ export function HomePage({ page }: { page: PageContent }) {
       </section>
       <HomeSections page={page} />
       <CallToAction
-        title="Prêt à faire le premier pas ?"
-        text="La pré-inscription est gratuite et sans engagement : elle nous permet de vous recontacter."
+        title="Prêt à faire le premier pas ?"
+        text="La pré-inscription est gratuite et sans engagement : elle nous permet de vous recontacter."
       >
         <Link to="/formulaire-inscription" className={styles.ctaButton}>
           Je me pré-inscris

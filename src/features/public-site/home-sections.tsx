@@ -25,7 +25,7 @@ interface Item {
 
 const TRUST: Item[] = [
   { icon: 'person', title: 'Un entretien avec chaque membre', text: 'Personne n’est présenté sans avoir été reçu par l’équipe.' },
-  { icon: 'eyeOff', title: 'Aucun profil publié', text: 'Ni annonce ni catalogue : vos informations restent entre nous.' },
+  { icon: 'eyeOff', title: 'Aucun profil publié', text: 'Ni annonce ni catalogue : vos informations restent entre nous.' },
   { icon: 'shield', title: 'Sans reconduction tacite', text: 'Un contrat de 6 ou 12 mois, qui prend fin de lui-même.' },
   { icon: 'clock', title: 'Un {{delai-renonciation}}', text: 'Après la signature, sans aucun paiement pendant ce délai.' },
 ];
@@ -39,12 +39,12 @@ const OFFER: Item[] = [
   {
     icon: 'target',
     title: 'Des propositions réfléchies',
-    text: 'Seulement des personnes dont le projet de vie rejoint le vôtre : mieux vaut une proposition juste que dix au hasard.',
+    text: 'Seulement des personnes dont le projet de vie rejoint le vôtre : mieux vaut une proposition juste que dix au hasard.',
   },
   {
     icon: 'family',
     title: 'Un cadre respectueux',
-    text: 'Des premiers échanges clairs et retenus ; votre wali ou un proche peut être associé dès le début.',
+    text: 'Des premiers échanges clairs et retenus ; votre wali ou un proche peut être associé dès le début.',
   },
   {
     icon: 'lock',
@@ -58,9 +58,9 @@ const STEPS: Item[] = [
   {
     icon: 'person',
     title: 'Vous vous présentez',
-    text: 'Vos informations personnelles, puis le questionnaire de rapprochement : votre pratique et la personne que vous recherchez.',
+    text: 'Vos informations personnelles, puis le questionnaire de rapprochement : votre pratique et la personne que vous recherchez.',
   },
-  { icon: 'card', title: 'Vous choisissez votre formule', text: 'Horizon ou Sérénité : vous ne payez rien à cette étape.' },
+  { icon: 'card', title: 'Vous choisissez votre formule', text: 'Horizon ou Sérénité : vous ne payez rien à cette étape.' },
   {
     icon: 'calendar',
     title: 'Nous faisons connaissance',
@@ -69,12 +69,12 @@ const STEPS: Item[] = [
   {
     icon: 'contract',
     title: 'Vous signez votre contrat',
-    text: 'À durée déterminée, sans reconduction tacite ; puis {{delai-renonciation}}, sans aucun paiement.',
+    text: 'À durée déterminée, sans reconduction tacite ; puis {{delai-renonciation}}, sans aucun paiement.',
   },
   {
     icon: 'handshake',
     title: 'L’accompagnement commence',
-    text: 'Le délai de renonciation écoulé, vous réglez les frais de dossier et votre formule ; puis, sauf demande expresse, à la fin du {{delai-retractation}} : un entretien de rapprochement.',
+    text: 'Le délai de renonciation écoulé, vous réglez les frais de dossier et votre formule ; puis, sauf demande expresse, à la fin du {{delai-retractation}} : un entretien de rapprochement.',
   },
 ];
 
@@ -101,13 +101,13 @@ export function HomeSections({ page }: { page: PageContent }) {
         <div className={container}>
           <div className={sections.head}>
             <p>Pour vous</p>
-            <h2 id="home-paths">Par où commencer ?</h2>
+            <h2 id="home-paths">Par où commencer ?</h2>
           </div>
           <ul className={sections.features}>
             <li>
               <IconBadge name="person" />
               <h3>Vous êtes une femme</h3>
-              <p>Confidentialité, place du wali, propositions choisies : un accompagnement à votre rythme.</p>
+              <p>Confidentialité, place du wali, propositions choisies : un accompagnement à votre rythme.</p>
               <Link to="/inscription-agence-matrimoniale-musulmane/pour-les-femmes">Inscription pour les femmes</Link>
             </li>
             <li>
@@ -119,14 +119,14 @@ export function HomeSections({ page }: { page: PageContent }) {
             <li>
               <IconBadge name="family" />
               <h3>Vous êtes un parent ou un wali</h3>
-              <p>Vous accompagnez un proche : découvrez la place que nous faisons à la famille.</p>
+              <p>Vous accompagnez un proche : découvrez la place que nous faisons à la famille.</p>
               <Link to="/blog/$slug" params={{ slug: 'role-du-wali-et-de-la-famille' }}>
                 Le rôle du wali et de la famille
               </Link>
             </li>
             <li>
               <IconBadge name="lock" />
-              <h3>Déjà membre ?</h3>
+              <h3>Déjà membre ?</h3>
               <p>Retrouvez votre espace personnel et suivez chaque étape de votre inscription.</p>
               <Link to="/connexion">Se connecter</Link>
             </li>
@@ -138,7 +138,7 @@ export function HomeSections({ page }: { page: PageContent }) {
         <div className={`${container} ${sections.split}`}>
           <ResponsiveImage
             src="/images/accueil/salon.jpg"
-            alt="Un salon calme : une table basse, un service à thé et deux verres, devant une fenêtre en arc ouverte sur un jardin."
+            alt="Un salon calme : une table basse, un service à thé et deux verres, devant une fenêtre en arc ouverte sur un jardin."
             width={1600}
             height={1200}
             maxDisplayWidth={520}
@@ -173,7 +173,7 @@ export function HomeSections({ page }: { page: PageContent }) {
           <div className={sections.head}>
             <p>Comment ça marche</p>
             <h2 id="home-steps">Six étapes, à votre rythme</h2>
-            <p>Vous avancez depuis votre espace membre : vous savez toujours où vous en êtes, ce qui vient ensuite et ce que cela coûte.</p>
+            <p>Vous avancez depuis votre espace membre : vous savez toujours où vous en êtes, ce qui vient ensuite et ce que cela coûte.</p>
           </div>
           <ol className={sections.steps}>
             {STEPS.map((step, index) => (
@@ -197,7 +197,7 @@ export function HomeSections({ page }: { page: PageContent }) {
         <div className={`${container} ${sections.split}`}>
           <ResponsiveImage
             src="/images/accueil/famille.jpg"
-            alt="Deux familles face à face dans une cour, sous des arches : la rencontre se fait avec les proches."
+            alt="Deux familles face à face dans une cour, sous des arches : la rencontre se fait avec les proches."
             width={1600}
             height={1200}
             maxDisplayWidth={520}
@@ -209,7 +209,7 @@ export function HomeSections({ page }: { page: PageContent }) {
               <p>La famille</p>
               <h2 id="home-family">Votre wali et vos proches, à la place que vous choisissez</h2>
               <p>
-                Informés de chaque proposition, présents dès le premier échange ou associés un peu plus tard : c’est vous qui décidez, et le
+                Informés de chaque proposition, présents dès le premier échange ou associés un peu plus tard : c’est vous qui décidez, et le
                 wali n’a pas besoin de s’inscrire.
               </p>
             </div>

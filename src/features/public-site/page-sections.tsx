@@ -27,11 +27,11 @@ export type PictureName = 'salon' | 'famille';
 const PICTURES: Record<PictureName, { src: string; alt: string }> = {
   salon: {
     src: '/images/accueil/salon.jpg',
-    alt: 'Un salon calme : une table basse, un service à thé et deux verres, devant une fenêtre en arc ouverte sur un jardin.',
+    alt: 'Un salon calme : une table basse, un service à thé et deux verres, devant une fenêtre en arc ouverte sur un jardin.',
   },
   famille: {
     src: '/images/accueil/famille.jpg',
-    alt: 'Deux familles face à face dans une cour, sous des arches : la rencontre se fait avec les proches.',
+    alt: 'Deux familles face à face dans une cour, sous des arches : la rencontre se fait avec les proches.',
   },
 };
 

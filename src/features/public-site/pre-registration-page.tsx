@@ -7,7 +7,7 @@ import { container } from '#src/styles/global.css.ts';
 export const PRE_REGISTRATION_META = {
   title: 'Pré-inscription gratuite | Union Sincère',
   description:
-    'Pré-inscrivez-vous gratuitement chez Union Sincère, agence matrimoniale musulmane : quelques informations suffisent pour que nous vous guidions vers votre espace membre.',
+    'Pré-inscrivez-vous gratuitement chez Union Sincère, agence matrimoniale musulmane : quelques informations suffisent pour que nous vous guidions vers votre espace membre.',
   path: '/formulaire-inscription',
 } as const;
 
@@ -33,7 +33,7 @@ export function PreRegistrationPage({ gender }: { gender?: 'femme' | 'homme' | u
             <PreRegistrationForm defaultGender={gender} />
           </div>
           <div className={styles.prose}>
-            <h2>Et ensuite ?</h2>
+            <h2>Et ensuite ?</h2>
             <ol>
               <li>Vous créez votre espace membre avec la même adresse e-mail.</li>
               <li>Vous complétez votre profil et le questionnaire de rapprochement.</li>

@@ -21,7 +21,7 @@ export function FaqSection({ limit, title = 'Questions fréquentes' }: { limit?:
         <div>
           <h2 id="faq-title">{title}</h2>
           <p>
-            Une autre question ? <Link to="/contactez-agence-matrimoniale-musulmane">Écrivez-nous</Link> : une personne de l’équipe vous
+            Une autre question ? <Link to="/contactez-agence-matrimoniale-musulmane">Écrivez-nous</Link> : une personne de l’équipe vous
             répond.
           </p>
         </div>
@@ -146,7 +146,7 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
         </ul>
         <p className={styles.note}>
           Prix toutes taxes comprises, payables par carte sur une page de paiement sécurisée. Contrat à durée déterminée, sans reconduction
-          tacite ; {siteText('{{delai-renonciation}}')} après la signature, sans aucun paiement pendant ce délai.
+          tacite ; {siteText('{{delai-renonciation}}')} après la signature, sans aucun paiement pendant ce délai.
         </p>
       </div>
     </section>

@@ -29,7 +29,7 @@ export function RegistrationOverviewPage({ page }: { page: PageContent }) {
       <FaqSection />
       <CallToAction
         title="Commencer votre inscription"
-        text="Pré-inscription gratuite, puis création de votre espace membre : vous avancez à votre rythme."
+        text="Pré-inscription gratuite, puis création de votre espace membre : vous avancez à votre rythme."
       >
         <Link to="/formulaire-inscription" className={styles.ctaButton}>
           Je me pré-inscris

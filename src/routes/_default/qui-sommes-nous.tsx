@@ -26,8 +26,8 @@ function AgencyPage() {
       }
     >
       <CallToAction
-        title="Prêt à faire le premier pas ?"
-        text="La pré-inscription est gratuite et sans engagement : elle nous permet de vous recontacter."
+        title="Prêt à faire le premier pas ?"
+        text="La pré-inscription est gratuite et sans engagement : elle nous permet de vous recontacter."
       >
         <Link to="/formulaire-inscription" className={styles.ctaButton}>
           Je me pré-inscris

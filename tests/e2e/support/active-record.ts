@@ -96,6 +96,6 @@ export async function signedInMemberPage(browser: Browser, base: string, email: 
   await skipConsentBanner(context);
   const page = await context.newPage();
   const signin = await page.request.post(`${base}/api/v1/auth/signin`, { data: { email, password }, headers: { origin: base } });
-  if (signin.status() !== 200) throw new Error(`connexion de ${email} : ${signin.status()} ${await signin.text()}`);
+  if (signin.status() !== 200) throw new Error(`connexion de ${email} : ${signin.status()} ${await signin.text()}`);
   return page;
 }

@@ -75,7 +75,7 @@ export async function signContractOnScreen(page: Page, base: string, email: stri
   await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
   await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
   await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
-  const codePattern = /signer votre contrat de courtage matrimonial avec .+ : (\d{6})/;
+  const codePattern = /signer votre contrat de courtage matrimonial avec .+\s: (\d{6})/;
   let code = '';
   await expect
     .poll(async () => {

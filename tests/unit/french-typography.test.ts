@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * French punctuation is set with a non-breaking space (decision 145): after « and before », :, ;,
+ * ? and !, so that a line never starts with a lone » or « : » (« est\n« Convertie » » on a phone).
+ * Every text a person reads comes from the SPA, the shared rules or the server, as string literals
+ * and JSX text, or from `content/`; this test reads all of them and names each ordinary space
+ * found there, file and line.
+ */
+
+/** An ordinary space where French wants a non-breaking one (a colon only before a space or the end: not `a :hover`). */
+const ORDINARY_SPACE = /« | »| [:;?!](?=\s|$|['"`»)]|\$\{)/;
+
+/** SQL, where `payload ? 'erased'` is an operator, not French. */
+const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|RETURNING)\b/;
+
+const tracked = (pattern: string) => execFileSync('git', ['ls-files', '-z', pattern], { encoding: 'utf8' }).split('\0').filter(Boolean);
+
+const sources = ['src', 'machines', 'bff']
+  .flatMap((folder) => [...tracked(`${folder}/*.ts`), ...tracked(`${folder}/*.tsx`)])
+  .filter((file) => !/\.test\.tsx?$|\.css\.ts$/.test(file));
+
+/** Each string literal, template part and JSX text of a source file whose text breaks the rule. */
+function ordinarySpaces(fileName: string, text: string): string[] {
+  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node) ||
+      ts.isJsxText(node)
+    ) {
+      // JSX joins the lines of a text with one ordinary space: « at a line's end counts.
+      const raw = ts.isJsxText(node) ? node.getText(source).replace(/[ \t]*\n[ \t]*/g, ' ') : node.getText(source);
+      const whole = ts.isTemplateHead(node)
+        ? node.parent
+        : ts.isTemplateMiddle(node) || ts.isTemplateTail(node)
+          ? node.parent.parent
+          : node;
+      if (ORDINARY_SPACE.test(raw) && !SQL.test(whole.getText(source))) {
+        const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+        found.push(`${fileName}:${line} ${raw.trim().slice(0, 80)}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('French typography', () => {
+  it('finds the ordinary spaces it is meant to find, and nothing else', () => {
+    const sample = [
+      "const a = 'Objet : le rendez-vous';",
+      `const b = \`Modèle « \${name} » supprimé\`;`,
+      'const c = <p>Vraiment ?</p>;',
+      'const g = <p>\n  est «\n  Convertie\u00a0»\n</p>;',
+      "const d = 'Objet\u00a0: «\u00a0Mon profil\u00a0» ; ok'.replace(' ', '');",
+      "const e = 'a :hover';",
+      `const f = \`SELECT 1 FROM t WHERE NOT (payload ? 'erased') AND id = \${id} OR (data ? 'x')\`;`,
+      '// a comment : « free »',
+    ].join('\n');
+    expect(ordinarySpaces('sample.tsx', sample)).toEqual([
+      "sample.tsx:1 'Objet : le rendez-vous'",
+      'sample.tsx:2 `Modèle « ${',
+      'sample.tsx:2 } » supprimé`',
+      'sample.tsx:3 Vraiment ?',
+      'sample.tsx:5 est « Convertie\u00a0»',
+      "sample.tsx:8 'Objet\u00a0: «\u00a0Mon profil\u00a0» ; ok'",
+    ]);
+  });
+
+  it('every text of the SPA, the rules and the server sets « », :, ;, ? and ! with a non-breaking space', () => {
+    expect(sources.length).toBeGreaterThan(300);
+    expect(sources.flatMap((file) => ordinarySpaces(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('so do the pages, articles and data of content/', () => {
+    const files = tracked('content/*');
+    expect(files.length).toBeGreaterThan(10);
+    const found = files.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (line.match(ORDINARY_SPACE) ? [`${file}:${index + 1} ${line.trim().slice(0, 80)}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+});
