@@ -28,8 +28,9 @@ export const RETENTION = {
   /** « Journaux techniques de connexion et de sécurité : 12 mois »: idle sessions, MFA challenges, webhook payloads. */
   technicalLogMonths: 12,
   /**
-   * Staff reads of members' files (`access_log`, decision 107), as the other security logs: 12 months,
-   * long enough for a member to ask who read their file over the past year, no longer.
+   * « Journal des consultations de votre dossier par l'équipe : 12 mois »: staff reads of members'
+   * files (`access_log`, decision 107), as the other security logs: long enough for a member to ask
+   * who read their file over the past year, no longer.
    */
   accessLogMonths: 12,
   /** « Données de membre : durée du contrat, puis 3 ans à compter de sa fin » (or of the last activity without a contract). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
@@ -141,5 +142,13 @@ describe('staff access log', () => {
     expect(report.accessLog).toBe(1);
     const left = await db.select().from(accessLog).where(eq(accessLog.memberId, member.id));
     expect(left.map((r) => r.createdAt.toISOString())).toEqual([clock.now().toISOString()]);
+  });
+
+  it('is told in the privacy policy: what is recorded, where the member finds it, and for how long', () => {
+    const policy = readFileSync('content/pages/politique-de-confidentialite.md', 'utf8').replace(/\u00a0/g, ' ');
+    expect(policy).toContain(
+      "chaque consultation de votre dossier par l'équipe (profil, questionnaire, contrat) est enregistrée (qui, quand, quoi), et l'export de vos données vous en donne la date et la nature",
+    );
+    expect(policy).toContain(`| Journal des consultations de votre dossier par l'équipe | ${RETENTION.accessLogMonths} mois |`);
   });
 });
