@@ -19,6 +19,8 @@ globalStyle('body', {
   color: vars.color.text,
   backgroundColor: vars.color.background,
   WebkitFontSmoothing: 'antialiased',
+  // A word longer than its line (an e-mail address, a link) wraps instead of widening the page.
+  overflowWrap: 'break-word',
 });
 
 globalStyle('h1, h2, h3, h4', { fontFamily: vars.font.heading, lineHeight: vars.lineHeight.tight, margin: 0 });

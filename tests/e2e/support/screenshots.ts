@@ -22,15 +22,27 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
   if (size) await page.setViewportSize(size);
 }
 
-/** The innermost elements whose box ends past the page's width, when the page is wider than its screen. */
+/**
+ * When the page is wider than its screen: the innermost elements whose box, or whose text (a word
+ * too long for its line overflows a box that fits), ends past the page's width; never an empty
+ * list, so a page that scrolls sideways always fails.
+ */
 function pastTheRightEdge(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    const past = [...document.body.querySelectorAll('*')].filter((element) => element.getBoundingClientRect().right > width + 0.5);
-    return past
+    const pageWidth = document.documentElement.scrollWidth;
+    if (pageWidth <= width) return [];
+    const ownsItsOverflow = (element: Element) =>
+      element.matches('input, textarea, select') || getComputedStyle(element).overflowX !== 'visible';
+    const past = [...document.body.querySelectorAll('*')].filter((element) => {
+      const box = element.getBoundingClientRect();
+      const textOverflow = ownsItsOverflow(element) ? 0 : element.scrollWidth - element.clientWidth;
+      return box.right + Math.max(0, textOverflow) > width + 0.5;
+    });
+    const innermost = past
       .filter((element) => !past.some((other) => other !== element && element.contains(other)))
       .slice(0, 5)
       .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ${(element.textContent ?? '').slice(0, 60)}`);
+    return innermost.length > 0 ? innermost : [`the page is ${pageWidth} px wide`];
   });
 }
