@@ -24,7 +24,7 @@ export async function readBody<S extends v.GenericSchema>(c: Context, schema: S)
       );
     }
   }
-  const result = v.safeParse(schema, body);
+  const result = v.safeParse(schema, body, { lang: 'en' });
   if (!result.success) {
     const issue = result.issues[0];
     const path = v.getDotPath(issue);

@@ -22,6 +22,15 @@ export class ApiError extends HTTPException {
   }
 }
 
+/**
+ * Valibot's own messages, for the checks to which a schema gives no message of its own (a missing
+ * field, a value of another type): French, as every other message of the API, never « Invalid
+ * key: Expected "password" but received undefined ». Process-wide from here, where every API
+ * validation failure is shaped; the embedded auth service parses in English, as GoTrue answers.
+ */
+v.setGlobalMessage((issue) => (issue.received === 'undefined' ? 'Champ obligatoire' : 'Valeur invalide'), 'fr');
+v.setGlobalConfig({ lang: 'fr' });
+
 export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
   return issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
 }

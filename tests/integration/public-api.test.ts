@@ -106,6 +106,18 @@ describe('POST /api/v1/subscription/pre-subscription', () => {
     expect(after[0]?.n).toBe(before[0]?.n);
   });
 
+  it('says a missing field or a value of another type in French too, where a schema names no message', async () => {
+    const { agent, headers } = visitor();
+    const missing = await agent.post('/api/v1/auth/signin', { email: 'amina@exemple.fr' }, headers);
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as ErrorBody).error.issues).toEqual([{ path: 'password', message: 'Champ obligatoire' }]);
+    const wrongType = await agent.post('/api/v1/auth/signin', { email: 'amina@exemple.fr', password: ['x'] }, headers);
+    expect(wrongType.status).toBe(400);
+    const issues = ((await wrongType.json()) as ErrorBody).error.issues ?? [];
+    expect(issues.map((i) => i.path)).toEqual(['password']);
+    expect(issues.every((i) => !/Invalid|Expected|received/.test(i.message))).toBe(true);
+  });
+
   it.each([
     ['age 100', { age: 100 }, 'age'],
     ['age 17.5', { age: 17.5 }, 'age'],
