@@ -135,6 +135,7 @@ describe('the container image definition', () => {
     expect(containerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     // Both stages start from the official Node 24 image unless `--build-arg NODE_IMAGE` names another.
     expect(containerfile).toMatch(/^ARG NODE_IMAGE=docker\.io\/library\/node:24-bookworm-slim$/m);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the Containerfile's own `${NODE_IMAGE}`, not a template.
     expect(containerfile.match(/^FROM .*/gm)?.every((line) => line.startsWith('FROM ${NODE_IMAGE}'))).toBe(true);
     expect(containerfile).toMatch(/^USER node$/m);
     expect(containerfile).toMatch(/HOST=0\.0\.0\.0/);
