@@ -20,6 +20,7 @@ import {
   STAFF_INVITATION_VALIDITY_DAYS,
   StaffInvitationSchema,
 } from '#machines/auth/staff-invitation.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /** The event-log context of invitations (`onboarding_events`): INVITE, RESEND, REVOKE, ACCEPT. */
 export const INVITATION_CONTEXT = 'staff_invitation';
@@ -28,7 +29,7 @@ const STAFF_STATE = 'equipe';
 export const INVITATION_PATH = '/dashboard/invitation';
 
 const DAY_MS = 24 * 3600 * 1000;
-const parisDate = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const parisDate = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
 /** The first issue's French message is the error's message (a form shows it as it is). */
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {

@@ -10,6 +10,7 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 import { log } from '#bff/logger.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /** The event-log context of a second-factor reset (`onboarding_events`, staff's own rows). */
 export const MFA_RESET_CONTEXT = 'mfa_reset';
@@ -24,7 +25,7 @@ const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>
 
 const StaffIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
 
-const parisTime = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const parisTime = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
 /** A staff account's display name: the name given at `staff:create`, else the address. */
 export function staffName(row: Pick<MemberRow, 'email' | 'onboarding'>): string {

@@ -11,6 +11,7 @@ import { applyOnboardingUpdate, type PaymentVerifier } from '#bff/onboarding/app
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The simple electronic signature of the contract (eIDAS art. 25, Code civil art. 1367;
@@ -50,7 +51,7 @@ export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').up
 /** The code is hashed with the member's id: the table never holds a code in clear. */
 const codeHash = (memberId: string, code: string) => sha256Hex(`contract-signature:${memberId}:${code}`);
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
 
 export function signatureCodeMail(input: { to: string; code: string; agencyName: string }) {
   return {

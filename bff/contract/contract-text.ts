@@ -4,6 +4,7 @@ import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } f
 import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The text of the matrimonial agency contract (Code de la consommation L224-90 to L224-95,
@@ -67,8 +68,8 @@ export interface ContractDocument {
   signature: Section;
 }
 
-const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+const parisDate = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
 
 /** The last day of a contract of `months` months starting on `start` (same day number, Paris calendar, minus one day). */
 export function contractEndDate(start: Date, months: number): Date {

@@ -2,6 +2,7 @@ import { instantMs } from '#machines/onboarding/instant.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { restoreSnapshot } from '#machines/onboarding/restore.ts';
 import { type ContextName, parseUpdate, toMachineEvent } from '#machines/onboarding/update-contexts.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The staff actions of the member page, and which of them the chart allows right now. Nothing
@@ -88,7 +89,7 @@ const candidates: readonly Candidate[] = [
   },
 ];
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
 
 /** The onboarding meeting cannot be marked held before it starts (the chart's `meetingStarted` guard). */
 function meetingNotStartedReason(record: OnboardingRecord, now: number, state: unknown): string | null {

@@ -2,6 +2,7 @@ import { PDFDocument, type PDFFont, rgb, StandardFonts } from 'pdf-lib';
 import { encodable } from '#bff/contract/contract-pdf.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The one-page A4 layout shared by the invoice (invoice-pdf.ts) and the credit note
@@ -37,7 +38,7 @@ const GREEN = rgb(0.09, 0.4, 0.2);
 
 /** "25 novembre 2026", in Paris. */
 export function frenchDate(at: Date): string {
-  return new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: 'numeric', month: 'long', year: 'numeric' }).format(at);
+  return frenchDateFormat({ timeZone: 'Europe/Paris', day: 'numeric', month: 'long', year: 'numeric' }).format(at);
 }
 
 /** Amounts with ordinary no-break spaces (WinAnsi has no narrow one). */

@@ -1,6 +1,7 @@
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The agency's own mails (decision 111): one function per mail, one layout. Each mail carries
@@ -50,8 +51,8 @@ export function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
-const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
+const parisDate = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' });
 
 /** « jeudi 26 novembre 2026 à 15:00 », Paris time. */
 export function dateTimeFr(at: Date): string {

@@ -9,6 +9,7 @@ import { customerNameOf } from '#bff/invoices/invoices.ts';
 import { memberInstalments } from '#bff/payments/instalments.ts';
 import { billingKindLabels, billingStatusLabels, offerLabels } from '#machines/onboarding/labels.ts';
 import { isPlanId, planById } from '#machines/onboarding/plans.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The staff's billing view (decision 120): payments (checkout sessions that confirmed a step),
@@ -222,7 +223,7 @@ export function entryJson(e: BillingEntry) {
 // ---------------------------------------------------------------------------
 // CSV (Excel, French settings): BOM, `;` separator, CRLF, French headers, amounts with a decimal comma.
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', {
+const parisDateTime = frenchDateFormat({
   timeZone: 'Europe/Paris',
   day: '2-digit',
   month: '2-digit',

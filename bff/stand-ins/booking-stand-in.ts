@@ -7,6 +7,7 @@ import { CALENDLY_SIGNATURE_HEADER, calendlySignatureHeader } from '#bff/booking
 import type { Config } from '#bff/config.ts';
 import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The embedded Calendly stand-in (decisions §2): `/_local/booking` takes a scheduling page's URL
@@ -31,9 +32,9 @@ const SLOT_TIMES_UTC: readonly [number, number][] = [
 const SLOT_DAYS = 4;
 const EVENT_NAME = 'Entretien découverte (15 min)';
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
-const parisDay = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', weekday: 'long', day: 'numeric', month: 'long' });
-const parisTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', timeStyle: 'short' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
+const parisDay = frenchDateFormat({ timeZone: 'Europe/Paris', weekday: 'long', day: 'numeric', month: 'long' });
+const parisTime = frenchDateFormat({ timeZone: 'Europe/Paris', timeStyle: 'short' });
 
 /** The slots offered at `now`: from tomorrow, a few each day, Sundays excepted. */
 export function availableSlots(now: Date): Date[] {

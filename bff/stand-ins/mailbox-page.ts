@@ -5,6 +5,9 @@ import type { Db } from '#bff/db/database.ts';
 import { mailbox } from '#bff/db/schema.ts';
 import { errorBody } from '#bff/http/errors.ts';
 import { isLoopbackRequest } from '#bff/http/rate-limit.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
+
+const receivedAt = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'medium' });
 
 /** Links in a mail body, made clickable (the body itself is escaped). */
 function linkify(text: string) {
@@ -62,7 +65,7 @@ export function mailboxPage(db: Db) {
 ${rows.length === 0 ? html`<p>Aucun e-mail pour l’instant.</p>` : ''}
 ${rows.map(
   (r) => html`<article aria-labelledby="m${r.id}"><h2 id="m${r.id}">${r.subject}</h2>
-<p><strong>À :</strong> ${r.toAddress} — <time datetime="${r.receivedAt.toISOString()}">${r.receivedAt.toLocaleString('fr-FR', { timeZone: 'Europe/Paris' })}</time></p>
+<p><strong>À :</strong> ${r.toAddress} — <time datetime="${r.receivedAt.toISOString()}">${receivedAt.format(r.receivedAt)}</time></p>
 <pre>${linkify(r.textBody)}</pre>
 ${
   r.attachments.length > 0

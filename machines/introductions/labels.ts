@@ -7,6 +7,7 @@
  * other files use (decline reasons, outcomes, state keys, event types) are the keys of its tables,
  * so a code without a label cannot exist.
  */
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 export const sideLabels = { a: 'Membre A', b: 'Membre B' } as const;
 export type Side = keyof typeof sideLabels;
@@ -96,7 +97,7 @@ export interface TimelineEvent {
 /** The members' first names, when the reader may see them; otherwise 'Membre A' / 'Membre B'. */
 export type SideNames = Readonly<Record<Side, string>>;
 
-const FRENCH_DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const FRENCH_DATE = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
 function when(iso: string | undefined): string {
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);

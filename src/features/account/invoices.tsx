@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /** One invoice as `GET /api/v1/user/invoices` lists it (decision 110). */
 export interface InvoiceSummary {
@@ -18,7 +19,7 @@ export const fetchInvoices = () => send(api.user.invoices.$get());
 
 export const invoiceHref = (number: string) => `/api/v1/user/invoices/${encodeURIComponent(number)}.pdf`;
 
-const paidOn = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
+const paidOn = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
 /** The member's invoices; reloaded when `refresh` changes (a payment just confirmed). */
 export function useInvoices(refresh: unknown = null): InvoiceSummary[] | null {

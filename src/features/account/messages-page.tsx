@@ -9,6 +9,7 @@ import { messagesChanged } from '#src/features/messages/unread.ts';
 import { api, send } from '#src/lib/api-client.ts';
 import { textOf } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 interface Message {
   id: number;
@@ -19,7 +20,7 @@ interface Message {
   memberReadAt: string | null;
 }
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const dateFormat = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
 /**
  * `/mon-compte/messages`: the conversation with the agency (decision 121). Opening the page marks

@@ -14,6 +14,7 @@ import * as styles from '#src/features/privacy/privacy.css.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
 import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
@@ -22,8 +23,8 @@ import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
  * confirmation in a dialog that states its consequence and deadline; the server decides.
  */
 
-const parisDateTime = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
-const parisDate = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' });
+const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
+const parisDate = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' });
 const dateTime = (ms: number | null) => (ms === null ? '—' : parisDateTime.format(new Date(ms)));
 /** The last day of a term ending at `end` (midnight, Paris). */
 const lastDay = (end: number | null) => (end === null ? '—' : parisDate.format(new Date(end - 1)));

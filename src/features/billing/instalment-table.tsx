@@ -1,8 +1,9 @@
 import { instalmentStatusLabels } from '#machines/onboarding/labels.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MySchedule } from '#src/features/billing/billing-api.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
-const day = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
+const day = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
 /** The rows of a monthly plan's schedule (decision 120), words from the one label table. */
 export function InstalmentTable({

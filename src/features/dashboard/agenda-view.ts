@@ -1,4 +1,5 @@
 import { AGENDA_TIME_ZONE, addDays, isCalendarDay, mondayOf, parisDayOf, parisDayStartMs } from '#machines/agenda/agenda.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The agenda page's words and periods (decision 122): a day or a week (Monday to Sunday) of Paris
@@ -27,18 +28,18 @@ export function periodOf(view: AgendaView | undefined, day: string | undefined, 
 }
 
 const noon = (day: string) => new Date(parisDayStartMs(day) + 12 * 3600_000);
-const longDay = new Intl.DateTimeFormat('fr-FR', {
+const longDay = frenchDateFormat({
   timeZone: AGENDA_TIME_ZONE,
   weekday: 'long',
   day: 'numeric',
   month: 'long',
   year: 'numeric',
 });
-const dayMonth = new Intl.DateTimeFormat('fr-FR', { timeZone: AGENDA_TIME_ZONE, day: 'numeric', month: 'long' });
-const dayOnly = new Intl.DateTimeFormat('fr-FR', { timeZone: AGENDA_TIME_ZONE, day: 'numeric' });
-const monthYear = new Intl.DateTimeFormat('fr-FR', { timeZone: AGENDA_TIME_ZONE, month: 'long', year: 'numeric' });
-const year = new Intl.DateTimeFormat('fr-FR', { timeZone: AGENDA_TIME_ZONE, year: 'numeric' });
-const time = new Intl.DateTimeFormat('fr-FR', { timeZone: AGENDA_TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
+const dayMonth = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, day: 'numeric', month: 'long' });
+const dayOnly = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, day: 'numeric' });
+const monthYear = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, month: 'long', year: 'numeric' });
+const year = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, year: 'numeric' });
+const time = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 

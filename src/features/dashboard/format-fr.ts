@@ -1,15 +1,16 @@
 /**
  * Dates and amounts as the dashboard shows them (fr-FR, the agency's time zone). Kept apart from
- * member-view.ts, with no dependency, because the dashboard's search schema (in the app's entry,
- * through the route tree) uses them: the public pages' first load must not pull in the labels,
- * the form schemas or libphonenumber.
+ * member-view.ts, with no dependency but the French date helper, because the dashboard's search
+ * schema (in the app's entry, through the route tree) uses them: the public pages' first load must
+ * not pull in the labels, the form schemas or libphonenumber.
  */
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 const TIME_ZONE = 'Europe/Paris';
 const EMPTY = '—';
 
-const dayFormat = new Intl.DateTimeFormat('fr-FR', { timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat('fr-FR', { timeZone: TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
+const dayFormat = frenchDateFormat({ timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' });
+const timeFormat = frenchDateFormat({ timeZone: TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
 /** '2026-11-24T10:30:00Z' → '24 nov. 2026 à 11 h 30' (Paris time). */

@@ -19,6 +19,7 @@ import {
   stateLabel,
   yesNo,
 } from '#machines/onboarding/labels.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * What the dashboard's member page shows, as French text: every stored code goes through the one
@@ -30,7 +31,7 @@ import {
 export { formatAmount, formatDateTime, formatDay };
 
 const EMPTY = '—';
-const longDayFormat = new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+const longDayFormat = frenchDateFormat({ timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 
 /** '1992-04-17' → '17 avril 1992 (34 ans)'. */
 export function formatBirthDate(value: string, now: number): string {

@@ -9,6 +9,7 @@ import {
   type TimelineEvent,
   timelineSentence,
 } from '#machines/introductions/labels.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * What the introduction screens show of stored codes, dates and states (pure, unit-tested): never
@@ -17,8 +18,8 @@ import {
 
 const TIME_ZONE = 'Europe/Paris';
 const DAY_MS = 24 * 60 * 60 * 1000;
-const longDate = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: TIME_ZONE });
-const longTime = new Intl.DateTimeFormat('fr-FR', { hour: 'numeric', minute: '2-digit', hourCycle: 'h23', timeZone: TIME_ZONE });
+const longDate = frenchDateFormat({ dateStyle: 'long', timeZone: TIME_ZONE });
+const longTime = frenchDateFormat({ hour: 'numeric', minute: '2-digit', hourCycle: 'h23', timeZone: TIME_ZONE });
 
 /** '2026-12-02T13:00:00Z' → '2 décembre 2026 à 14 h 00' (Paris time); '—' for no date. */
 export function formatLongDateTime(iso: string | null | undefined): string {

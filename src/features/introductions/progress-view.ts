@@ -2,13 +2,14 @@ import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
 import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * What « Mon accompagnement », the feedback step of a proposal and the guardian's contact show
  * (issue 22, decision 117). Pure and unit-tested: French words only, dates in Paris time.
  */
 
-const longDay = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: 'Europe/Paris' });
+const longDay = frenchDateFormat({ dateStyle: 'long', timeZone: 'Europe/Paris' });
 
 /** '2027-10-04' → '4 octobre 2027' (a calendar day, read at noon UTC so no time zone moves it). */
 export function formatDay(day: string | null): string {

@@ -60,7 +60,7 @@ describe('a proposal in "Mes propositions"', () => {
   it('after my acceptance alone: no contact details, a word on what comes next', () => {
     const mine = { ...proposal, myAnswer: { status: 'accepted' as const, at: new Date(now).toISOString(), reason: null } };
     const t = text(renderToStaticMarkup(<ProposalCard proposal={mine} now={now} send={send} />));
-    expect(t).toContain('Vous avez accepté le 1 décembre 2026 à 10 h 00');
+    expect(t).toContain('Vous avez accepté le 1er décembre 2026 à 10 h 00');
     expect(t).toContain('Les coordonnées ne sont échangées que si l’autre personne accepte aussi');
     expect(t).not.toContain('Accepter la proposition');
     expect(t).not.toContain('E-mail');
@@ -101,7 +101,7 @@ describe('a proposal in "Mes propositions"', () => {
       myAnswer: { status: 'declined', at: new Date(now).toISOString(), reason: 'Pas d’affinité' },
     };
     expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} />))).toContain(
-      'Vous avez décliné cette proposition le 1 décembre 2026 à 10 h 00 (motif : pas d’affinité).',
+      'Vous avez décliné cette proposition le 1er décembre 2026 à 10 h 00 (motif : pas d’affinité).',
     );
     const engaged: MemberIntroduction = { ...proposal, state: 'fiancailles', stateLabel: 'Fiançailles : recherches en pause' };
     expect(text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />))).toContain('Félicitations !');

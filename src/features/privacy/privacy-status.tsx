@@ -2,6 +2,7 @@ import * as styles from '#src/features/privacy/privacy.css.ts';
 import { fetchConsents } from '#src/features/privacy/privacy-api.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import type { ConsentKind } from '#machines/privacy/consent-texts.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /*
  * The member's consents and the matchmaking pause, apart from the « Mes données personnelles »
@@ -21,7 +22,7 @@ export interface ConsentStatus {
 type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
 const NOT_PAUSED: Matchmaking = { paused: false };
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
+const dateFormat = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
 /** The member's consents and whether matchmaking is paused, loaded from the BFF. */

@@ -1,4 +1,5 @@
 import { notFound } from '@tanstack/react-router';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * The SPA's client of the content API (`/api/v1/content/query` and `/navigation`). A preview
@@ -72,7 +73,7 @@ export async function fetchBlogArticle(slug: string): Promise<BlogArticle> {
   return getContent<BlogArticle>(`query?collection=blog&slug=${encodeURIComponent(slug)}`);
 }
 
-const dateFormat = new Intl.DateTimeFormat('fr-FR', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dateFormat = frenchDateFormat({ day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** `2026-01-15` → `15 janvier 2026`. */
 export function formatArticleDate(date: string): string {
