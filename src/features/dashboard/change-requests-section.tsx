@@ -58,7 +58,9 @@ export function ChangeRequestsSection({ memberId, onChanged }: { memberId: strin
   const decided = requests.filter((r) => r.status !== 'pending');
   return (
     <section className={styles.card} aria-labelledby="change-requests-title" data-testid="change-requests">
-      <h2 id="change-requests-title">Demandes de modification</h2>
+      <h2 id="change-requests-title" className={styles.cardTitle}>
+        Demandes de modification
+      </h2>
       {requests.length === 0 ? <p className={styles.muted}>Aucune demande de modification.</p> : null}
       {pending.map((request) => (
         <PendingRequest
