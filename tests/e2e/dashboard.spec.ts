@@ -3,7 +3,7 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { Secret, TOTP } from 'otpauth';
-import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
+import { E2E_STAFF_DISPLAY_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -136,6 +136,10 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByRole('button', { name: 'Copier l’identifiant' })).toBeVisible({ timeout: 3000 });
   // The back office shows no cookie banner (no optional cookie, no tag there).
   await expect(page.getByRole('heading', { name: 'Vos choix sur les cookies' })).toHaveCount(0);
+  // This very read is in the file's access log, under the staff member's name (decision 107).
+  const accessLog = page.getByRole('region', { name: 'Consultations du dossier' });
+  await expect(accessLog.getByRole('row').nth(1)).toContainText(E2E_STAFF_DISPLAY_NAMES.dashboard ?? 'dashboard');
+  await expect(accessLog.getByRole('row').nth(1)).toContainText('Dossier du membre');
   await screenshots(page, 'fiche-membre');
 
   // Mark the onboarding meeting done (once it has started), confirmed in a dialog.
@@ -157,7 +161,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   const log = page.getByRole('list', { name: 'Historique des événements' });
   // The history reads as a sentence with actor and date, the step change as French step names.
   const latest = log.getByRole('listitem').first();
-  await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2} \S+ \d{4} à \d{1,2} h \d{2}/);
+  await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2} \S+ \d{4} à \d{1,2}\sh\s\d{2}/);
   await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
   await expect(log).not.toContainText(/RECORD_ONBOARDING_MEETING|onb_meet_ok|attente-contrat|→/);
 

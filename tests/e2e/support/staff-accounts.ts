@@ -24,6 +24,7 @@ export const E2E_STAFF_NAMES = [
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** Display names where a spec shows them on screen (the key otherwise). */
 export const E2E_STAFF_DISPLAY_NAMES: Partial<Record<E2EStaffName, string>> = {
+  dashboard: 'Inès Lefèvre',
   'factor-lost': 'Samira Benali',
   'factor-reset': 'Karim Haddad',
   leads: 'Leïla Mansouri',
