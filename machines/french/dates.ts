@@ -1,31 +1,33 @@
 /**
- * Dates as French is written. `Intl` writes « 1 décembre »; French writes the first day of a month
- * as an ordinal, « 1er décembre », « mardi 1er décembre 2026 », « du 1er au 7 décembre » (the other
- * days stay cardinal). Every French date the product shows goes through here, in the SPA, the
- * server's mails and PDFs alike; `tests/unit/french-dates.test.ts` refuses a French
- * `Intl.DateTimeFormat` made anywhere else.
+ * Dates and times as French is written. `Intl` writes « 1 décembre 2026 à 09:05 »; French writes
+ * the first day of a month as an ordinal, « 1er décembre », « mardi 1er décembre 2026 », « du 1er
+ * au 7 décembre » (the other days stay cardinal), and a time of day « 9 h 05 », its spaces
+ * non-breaking so that « h » never ends or starts a line on a phone. A date in figures
+ * (« 01/12/2026 14:30 », for a CSV that Excel reads, or with seconds) is left as `Intl` writes it.
+ * Every date and time the product shows goes through here, in the SPA, the server's mails and
+ * PDFs alike; `tests/unit/french-dates.test.ts` refuses a French `Intl.DateTimeFormat` made
+ * anywhere else.
  */
-
-export interface FrenchDateFormat {
-  format(date: Date | number): string;
-  formatToParts(date: Date | number): Intl.DateTimeFormatPart[];
-}
 
 const isDigits = (value: string) => /^\d+$/.test(value);
 
-export function frenchDateFormat(options: Intl.DateTimeFormatOptions): FrenchDateFormat {
+export function frenchDateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date | number): string } {
   const intl = new Intl.DateTimeFormat('fr-FR', options);
-  const formatToParts = (date: Date | number): Intl.DateTimeFormatPart[] => {
-    const parts = intl.formatToParts(date);
-    // « 01/12/2026 » keeps its figures: only a day written with words around it takes « er ».
-    if (parts.some((p) => p.type === 'month' && isDigits(p.value))) return parts;
-    return parts.map((p) => (p.type === 'day' && p.value === '1' ? { type: 'day', value: '1er' } : p));
-  };
   return {
-    format: (date) =>
-      formatToParts(date)
-        .map((p) => p.value)
-        .join(''),
-    formatToParts,
+    format(date) {
+      const parts = intl.formatToParts(date);
+      if (parts.some((p) => (p.type === 'month' && isDigits(p.value)) || p.type === 'second')) return intl.format(date);
+      return parts
+        .map((p, i) => {
+          if (p.type === 'day' && p.value === '1') return '1er';
+          if (p.type === 'hour') return String(Number(p.value));
+          if (p.type === 'literal' && parts[i - 1]?.type === 'hour' && parts[i + 1]?.type === 'minute') return '\u00a0h\u00a0';
+          return p.value;
+        })
+        .join('');
+    },
   };
 }
+
+/** A time of day alone, « 14 h 05 ». */
+export const frenchTimeFormat = (timeZone: string) => frenchDateFormat({ timeZone, timeStyle: 'short' });

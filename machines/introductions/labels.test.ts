@@ -66,7 +66,7 @@ describe('timelineSentence', () => {
     [{ type: 'FEEDBACK', actor: member('b'), side: 'b', outcome: 'fiances' }, 'Youssef annonce des fiançailles'],
     [
       { type: 'PLAN_MEETING', actor: staff, meetingAt: '2026-01-10T14:00:00.000Z', place: 'Agence de Lyon' },
-      'L’équipe a planifié la première rencontre le 10 janvier 2026 à 15:00 (Agence de Lyon)',
+      'L’équipe a planifié la première rencontre le 10 janvier 2026 à 15\u00a0h\u00a000 (Agence de Lyon)',
     ],
     [{ type: 'RECORD_MEETING_HELD', actor: staff }, 'L’équipe a noté que la première rencontre a eu lieu'],
     [{ type: 'CLOSE', actor: staff, note: 'Demande de la famille' }, 'L’équipe a clos la mise en relation : « Demande de la famille »'],

@@ -124,15 +124,15 @@ test('staff read the week’s meetings, open a day, move between periods and ope
   await page.getByRole('link', { name: 'Semaine suivante' }).click();
   await expect(page.getByTestId('agenda-item')).toHaveCount(3);
   const items = page.getByTestId('agenda-item');
-  await expect(items.nth(0)).toContainText('9 h 30');
+  await expect(items.nth(0)).toContainText(/9\sh\s30/);
   await expect(items.nth(0)).toContainText('Entretien personnalisé');
   await expect(items.nth(0).getByRole('link', { name: 'Nadia Cherif' })).toBeVisible();
-  await expect(items.nth(1)).toContainText('14 h 00');
+  await expect(items.nth(1)).toContainText(/14\sh\s00/);
   await expect(items.nth(1)).toContainText('Première rencontre (mise en relation)');
   await expect(items.nth(1)).toContainText('Lieu : À l’agence, 12 rue de la Paix');
   await expect(items.nth(1).getByRole('link', { name: 'Amina Benali' })).toBeVisible();
   await expect(items.nth(1).getByRole('link', { name: 'Youssef Haddad' })).toBeVisible();
-  await expect(items.nth(2)).toContainText('17 h 00');
+  await expect(items.nth(2)).toContainText(/17\sh\s00/);
   await expect(items.nth(2)).toContainText('Entretien de matchmaking');
   await expect(page.getByRole('heading', { level: 3 })).toHaveCount(7);
   await expect(page.getByText('Aucun rendez-vous.')).toHaveCount(4);

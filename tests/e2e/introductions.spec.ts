@@ -165,13 +165,13 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await plan.getByRole('button', { name: 'Planifier la rencontre' }).click();
   await expect(plan).toBeHidden();
   await expect(page.getByText(/L’équipe a planifié la première rencontre le /)).toBeVisible();
-  await expect(page.getByText(/à 15 h 00, À l’agence, salon du rez-de-chaussée$/)).toBeVisible();
+  await expect(page.getByText(/à 15\sh\s00, À l’agence, salon du rez-de-chaussée$/)).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Amina et Youssef' })).toBeVisible();
   await screenshots(page, 'mise-en-relation');
 
   await aminaPage.reload();
-  await expect(aminaPage.getByText(/Première rencontre\s: le .* à 15 h 00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
+  await expect(aminaPage.getByText(/Première rencontre\s: le .* à 15\sh\s00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
   await aminaPage.context().close();
   await youssefPage.context().close();
   expect(errors).toEqual([]);

@@ -119,7 +119,9 @@ test('a new member walks the onboarding from account creation to the booking of 
 
   // The scheduling page's message makes the SPA reload the session: step 6.
   await expectStep(page, 'attente-entretien-personnalise', 6, 'Votre entretien personnalisé');
-  await expect(page.getByText(/Votre entretien avec une conseillère aura lieu le/)).toContainText(/\d{4} à \d{2}:\d{2}/);
+  await expect(page.getByText(/Votre entretien avec une conseillère aura lieu le/)).toContainText(
+    /\d{4} à \d{1,2}\sh\s\d{2} \(heure de Paris\)/,
+  );
   await page.goto('/mon-compte/inscription/profil');
   await expectStep(page, 'attente-entretien-personnalise', 6, 'Votre entretien personnalisé');
 

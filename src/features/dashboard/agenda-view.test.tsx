@@ -38,8 +38,8 @@ describe('the agenda page', () => {
     expect(periodTitle(periodOf('semaine', '2026-12-02', now))).toBe('Semaine du 30 novembre au 6 décembre 2026');
     expect(periodTitle(periodOf('semaine', '2026-12-31', now))).toBe('Semaine du 28 décembre 2026 au 3 janvier 2027');
     expect(periodTitle(periodOf('jour', '2026-11-25', now))).toBe('Mercredi 25 novembre 2026');
-    expect(timeOf('2026-11-25T13:05:00Z')).toBe('14 h 05');
-    expect(timeOf('2026-07-01T07:00:00Z')).toBe('9 h 00');
+    expect(timeOf('2026-11-25T13:05:00Z')).toBe('14 h 05');
+    expect(timeOf('2026-07-01T07:00:00Z')).toBe('9 h 00');
   });
 
   it('groups the items by Paris day, the days of the week in order', () => {

@@ -1,5 +1,5 @@
 import { AGENDA_TIME_ZONE, addDays, isCalendarDay, mondayOf, parisDayOf, parisDayStartMs } from '#machines/agenda/agenda.ts';
-import { frenchDateFormat } from '#machines/french/dates.ts';
+import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
 
 /**
  * The agenda page's words and periods (decision 122): a day or a week (Monday to Sunday) of Paris
@@ -39,7 +39,7 @@ const dayMonth = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, day: 'numeric', 
 const dayOnly = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, day: 'numeric' });
 const monthYear = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, month: 'long', year: 'numeric' });
 const year = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, year: 'numeric' });
-const time = frenchDateFormat({ timeZone: AGENDA_TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
+const time = frenchTimeFormat(AGENDA_TIME_ZONE);
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -60,8 +60,7 @@ export function periodTitle(p: Period): string {
 
 /** '2026-11-25T13:05:00Z' → '14 h 05' (Paris time). */
 export function timeOf(iso: string): string {
-  const parts = Object.fromEntries(time.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-  return `${Number(parts.hour)} h ${parts.minute}`;
+  return time.format(new Date(iso));
 }
 
 /** The days of the period, each with its items (by time, as the server sorts them). */

@@ -4,21 +4,20 @@
  * schema (in the app's entry, through the route tree) uses them: the public pages' first load must
  * not pull in the labels, the form schemas or libphonenumber.
  */
-import { frenchDateFormat } from '#machines/french/dates.ts';
+import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
 
 const TIME_ZONE = 'Europe/Paris';
 const EMPTY = '—';
 
 const dayFormat = frenchDateFormat({ timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = frenchDateFormat({ timeZone: TIME_ZONE, hour: 'numeric', minute: '2-digit', hourCycle: 'h23' });
+const timeFormat = frenchTimeFormat(TIME_ZONE);
 const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
 /** '2026-11-24T10:30:00Z' → '24 nov. 2026 à 11 h 30' (Paris time). */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return EMPTY;
-  const parts = Object.fromEntries(timeFormat.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${dayFormat.format(date)} à ${Number(parts.hour)} h ${parts.minute}`;
+  return `${dayFormat.format(date)} à ${timeFormat.format(date)}`;
 }
 
 /** '2026-11-24T10:30:00Z' → '24 nov. 2026' (Paris time). */

@@ -19,7 +19,7 @@ describe('the access-log card of the member page', () => {
     expect(html).toContain('<th scope="col">Membre de l’équipe</th>');
     expect(html).toContain('Nadia Ferhat');
     expect(html).toContain('Contrat signé (PDF)');
-    expect(html).toContain('11 h 30');
+    expect(html).toContain('11 h 30');
   });
 
   it('says so when nobody read it', () => {

@@ -399,7 +399,7 @@ describe('the dashboard member page speaks French (issue 21)', () => {
   });
 
   it('formats dates for France', () => {
-    expect(formatDateTime('2026-07-01T07:05:00Z')).toBe('1er juil. 2026 à 9 h 05');
+    expect(formatDateTime('2026-07-01T07:05:00Z')).toBe('1er juil. 2026 à 9 h 05');
     expect(formatBirthDate('1992-11-25', NOW)).toBe('25 novembre 1992 (33 ans)');
   });
 });

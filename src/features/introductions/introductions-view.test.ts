@@ -129,7 +129,7 @@ describe('introductions view', () => {
           names,
         ),
       ),
-    ).toBe('L’équipe a planifié la première rencontre le 5 décembre 2026 à 15:00 (Agence)');
+    ).toBe('L’équipe a planifié la première rencontre le 5 décembre 2026 à 15 h 00 (Agence)');
     expect(eventSentence({ event: 'CLOSE', actorRole: 'staff', side: null, payload: { note: 'Fin.' } }, names)).toBe(
       'L’équipe a clos la mise en relation : « Fin. »',
     );

@@ -9,7 +9,7 @@ import {
   type TimelineEvent,
   timelineSentence,
 } from '#machines/introductions/labels.ts';
-import { frenchDateFormat } from '#machines/french/dates.ts';
+import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
 
 /**
  * What the introduction screens show of stored codes, dates and states (pure, unit-tested): never
@@ -19,14 +19,13 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
 const TIME_ZONE = 'Europe/Paris';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const longDate = frenchDateFormat({ dateStyle: 'long', timeZone: TIME_ZONE });
-const longTime = frenchDateFormat({ hour: 'numeric', minute: '2-digit', hourCycle: 'h23', timeZone: TIME_ZONE });
+const longTime = frenchTimeFormat(TIME_ZONE);
 
 /** '2026-12-02T13:00:00Z' → '2 décembre 2026 à 14 h 00' (Paris time); '—' for no date. */
 export function formatLongDateTime(iso: string | null | undefined): string {
   const date = iso ? new Date(iso) : null;
   if (!date || Number.isNaN(date.getTime())) return '—';
-  const parts = Object.fromEntries(longTime.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${longDate.format(date)} à ${Number(parts.hour)} h ${parts.minute}`;
+  return `${longDate.format(date)} à ${longTime.format(date)}`;
 }
 
 /** The answer deadline as a member reads it: the date, and how much time is left. */
