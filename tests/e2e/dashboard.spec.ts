@@ -138,7 +138,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByRole('heading', { name: 'Vos choix sur les cookies' })).toHaveCount(0);
   // This very read is in the file's access log, under the staff member's name (decision 107).
   const accessLog = page.getByRole('region', { name: 'Consultations du dossier' });
-  await expect(accessLog.getByRole('row').nth(1)).toContainText(E2E_STAFF_DISPLAY_NAMES.dashboard ?? 'dashboard');
+  await expect(accessLog.getByRole('row').nth(1)).toContainText(E2E_STAFF_DISPLAY_NAMES.dashboard);
   await expect(accessLog.getByRole('row').nth(1)).toContainText('Dossier du membre');
   await screenshots(page, 'fiche-membre');
 

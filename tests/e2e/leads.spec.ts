@@ -84,7 +84,7 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   await dialog.getByLabel('Nouvelle note').fill('Appelée ce matin : rappeler après ses vacances.');
   await dialog.getByRole('button', { name: 'Ajouter la note' }).click();
   await expect(dialog.getByText('Appelée ce matin : rappeler après ses vacances.')).toBeVisible();
-  const name = E2E_STAFF_DISPLAY_NAMES.leads ?? 'leads';
+  const name = E2E_STAFF_DISPLAY_NAMES.leads;
   await expect(dialog.getByText(`${name} a changé le statut : Nouveau → Contacté`)).toBeVisible();
   await expect(dialog.getByText(`${name} a ajouté une note`)).toBeVisible();
   await screenshots(page, 'prospects-suivi', false);

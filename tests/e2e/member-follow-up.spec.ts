@@ -33,7 +33,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await signInE2EStaff(staff, 'follow-up');
   await page.context().addCookies((await staff.storageState()).cookies);
   await staff.dispose();
-  const name = E2E_STAFF_DISPLAY_NAMES['follow-up'] ?? 'follow-up';
+  const name = E2E_STAFF_DISPLAY_NAMES['follow-up'];
 
   // Layout shifts of the page as it loads, summed (the follow-up card once pushed the file down).
   await page.addInitScript(() => {
@@ -140,13 +140,15 @@ test('staff disable and re-enable a colleague from the team page', async ({ page
   await signInE2EStaff(staff, 'team-admin');
   await page.context().addCookies((await staff.storageState()).cookies);
   await staff.dispose();
-  const who = E2E_STAFF_DISPLAY_NAMES.colleague ?? 'colleague';
+  const who = E2E_STAFF_DISPLAY_NAMES.colleague;
 
   await page.goto('/dashboard/equipe');
   const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: who }) });
   await expect(card).toBeVisible();
   // Never oneself: the own card has no such button.
-  await expect(page.getByRole('button', { name: /^Désactiver le compte de team-admin/ })).toHaveCount(0);
+  await expect(
+    page.getByRole('button', { name: new RegExp(`^Désactiver le compte de ${E2E_STAFF_DISPLAY_NAMES['team-admin']}`) }),
+  ).toHaveCount(0);
   await card.getByRole('button', { name: `Désactiver le compte de ${who}` }).click();
   const dialog = page.getByRole('dialog', { name: `Désactiver le compte de ${who} ?` });
   await expect(dialog.getByText('déconnecté·e tout de suite, sur tous ses appareils')).toBeVisible();

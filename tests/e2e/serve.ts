@@ -25,7 +25,7 @@ for (const name of E2E_STAFF_NAMES) {
     email: e2eStaffEmail(name),
     password: E2E_STAFF_PASSWORD,
     kind: 'staff',
-    name: E2E_STAFF_DISPLAY_NAMES[name] ?? name,
+    name: E2E_STAFF_DISPLAY_NAMES[name],
   });
 }
 console.log(`e2e server on ${product.url} (${dataDir})`);

@@ -13,7 +13,7 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
  */
 
 const LOST = 'factor-lost' as const;
-const LOST_NAME = E2E_STAFF_DISPLAY_NAMES[LOST] ?? LOST;
+const LOST_NAME = E2E_STAFF_DISPLAY_NAMES[LOST];
 
 const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
 

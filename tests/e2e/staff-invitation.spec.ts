@@ -13,7 +13,7 @@ import { E2E_STAFF_DISPLAY_NAMES, signInE2EStaff } from '#tests/e2e/support/staf
  */
 
 const codeOf = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
-const INVITER = E2E_STAFF_DISPLAY_NAMES.inviter ?? 'inviter';
+const INVITER = E2E_STAFF_DISPLAY_NAMES.inviter;
 
 async function accessibility(page: Page) {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -22,14 +22,20 @@ export const E2E_STAFF_NAMES = [
   'inviter',
 ] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
-/** Display names where a spec shows them on screen (the key otherwise). */
-export const E2E_STAFF_DISPLAY_NAMES: Partial<Record<E2EStaffName, string>> = {
+/** The name each account is created with, as staff read it on the team page and in access logs. */
+export const E2E_STAFF_DISPLAY_NAMES: Record<E2EStaffName, string> = {
+  onboarding: 'Malika Ouali',
   dashboard: 'Inès Lefèvre',
+  quality: 'Sonia Chergui',
+  privacy: 'Farida Zerrouki',
+  spare: 'Rachid Saïdi',
   'factor-lost': 'Samira Benali',
   'factor-reset': 'Karim Haddad',
   leads: 'Leïla Mansouri',
   'follow-up': 'Nadia Rahmani',
   colleague: 'Yasmine Idrissi',
+  'team-admin': 'Sofiane Meziane',
+  messages: 'Houda Tazi',
   inviter: 'Hafsa Karimi',
 };
 export const e2eStaffEmail = (name: E2EStaffName) => `equipe.${name}@e2e.union-sincere.test`;
