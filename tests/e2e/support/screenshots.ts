@@ -1,22 +1,26 @@
 import { expect, type Page, test } from '@playwright/test';
 
 /**
- * Full-page shots at both widths the product is checked at (390 px and 1440 px), into this test's
- * output folder (`test-results/…/<name>-<width>.png`), from the top with nothing focused (a
- * full-page shot of a scrolled page repeats the sticky header). The viewport is restored after.
+ * Full-page shots (the screen alone while a dialog is open) at both widths the product is checked
+ * at (390 px and 1440 px), into this test's output folder (`test-results/…/<name>-<width>.png`),
+ * from the top with nothing focused (a full-page shot of a scrolled page repeats the sticky
+ * header). The viewport is restored after.
  *
  * Each shot also holds the page to the screen's width: a page that scrolls sideways fails, naming
  * the elements that reach past the right edge.
  */
 export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
   const size = page.viewportSize();
+  // An open dialog is seen on the screen, over the page the scroll lock holds: a full-page shot
+  // would stretch that page under it (the sticky header in its middle), which no one ever sees.
+  const wholePage = fullPage && (await page.locator('[role="dialog"], [role="alertdialog"]').count()) === 0;
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
     expect(await pastTheRightEdge(page), `${name} scrolls sideways at ${width} px`).toEqual([]);
   }
   if (size) await page.setViewportSize(size);
