@@ -11,6 +11,7 @@ import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
 import { deliverStripeEvent, randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * The embedded stand-in of Stripe Billing for monthly plans (decision 120). Stripe takes each
@@ -184,7 +185,7 @@ export function instalmentStandIn(deps: StandInDeps) {
           standInDocument(
             'Mensualités — simulation locale',
             html`<main aria-labelledby="title"><h1 id="title">Prélèvements effectués</h1>
-<p role="status">${summary.paid} mensualité(s) payée(s) (${formatEuros(summary.amountCents)}), ${summary.failed} refusée(s).</p>
+<p role="status">${count(summary.paid, 'mensualité payée', 'mensualités payées')} (${formatEuros(summary.amountCents)}), ${count(summary.failed, 'refusée', 'refusées')}.</p>
 <p><a href="/_local/instalments">Nouveau passage</a></p></main>`,
           ),
           200,

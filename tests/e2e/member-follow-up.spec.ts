@@ -106,7 +106,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   await expect(page).toHaveURL(/tag=/);
   const rows = page.getByRole('table').getByRole('row');
   await expect(rows.filter({ hasText: email })).toHaveCount(1);
-  await expect(page.getByRole('table').getByText('1 membre(s)')).toBeVisible();
+  await expect(page.getByRole('table').getByText('1 membre', { exact: true })).toBeVisible();
   await page.getByLabel('Conseiller').selectOption('aucun');
   await expect(page.getByText('Aucun membre ne correspond à ces filtres.')).toBeVisible();
   await page.getByLabel('Conseiller').selectOption({ label: `Moi (${name})` });

@@ -93,7 +93,7 @@ describe('the instalment schedule as members and staff read it (decision 120)', 
     expect(t).toContain('6 sur 6 4 mai 2027 95,00 € Annulée');
     expect(t).not.toMatch(CODES);
     expect(scheduleSummary(schedule).replace(/[\u202f\u00a0]/g, ' ')).toBe(
-      '2 mensualité(s) payée(s) sur 6 (190,00 €) ; reste à payer : 380,00 €. Prochaine échéance : 95,00 € le 4 février 2027.',
+      '2 mensualités payées sur 6 (190,00 €) ; reste à payer : 380,00 €. Prochaine échéance : 95,00 € le 4 février 2027.',
     );
   });
 

@@ -2,6 +2,7 @@ import { instalmentStatusLabels } from '#machines/onboarding/labels.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MySchedule } from '#src/features/billing/billing-api.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { count } from '#machines/french/plural.ts';
 
 const day = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
@@ -48,5 +49,5 @@ export function InstalmentTable({
 
 export function scheduleSummary(schedule: NonNullable<MySchedule>): string {
   const next = schedule.next ? ` Prochaine échéance : ${formatEuros(schedule.next.amountCents)} le ${day(schedule.next.dueAt)}.` : '';
-  return `${schedule.paidCount} mensualité(s) payée(s) sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
+  return `${count(schedule.paidCount, 'mensualité payée', 'mensualités payées')} sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
 }

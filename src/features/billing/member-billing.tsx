@@ -5,6 +5,7 @@ import { getMemberBilling, type MemberBilling as MemberBillingData } from '#src/
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
 import { InstalmentTable, scheduleSummary } from '#src/features/billing/instalment-table.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { count } from '#machines/french/plural.ts';
 
 /** The member page's « Facturation » card (decision 120): the schedule of a monthly plan, then every payment, instalment and refund. */
 export function MemberBilling({ memberId }: { memberId: string }) {
@@ -32,15 +33,15 @@ export function MemberBilling({ memberId }: { memberId: string }) {
           <p className={styles.muted}>
             Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
             {formatEuros(data.totals.expectedCents)}
-            {data.totals.failedCount > 0 ? ` · ${data.totals.failedCount} mensualité(s) échouée(s)` : ''}
+            {data.totals.failedCount > 0 ? ` · ${count(data.totals.failedCount, 'mensualité échouée', 'mensualités échouées')}` : ''}
           </p>
           {data.schedule ? (
             <>
               <p className={styles.muted}>{scheduleSummary(data.schedule)}</p>
               {data.schedule.flagged.length > 0 ? (
                 <p role="alert" className={styles.dialogWarning}>
-                  {data.schedule.flagged.length} prélèvement(s) reçu(s) hors contrat (après la dernière mensualité, une rétractation ou la
-                  fin du contrat) : à rembourser.
+                  {count(data.schedule.flagged.length, 'prélèvement reçu', 'prélèvements reçus')} hors contrat (après la dernière
+                  mensualité, une rétractation ou la fin du contrat) : à rembourser.
                 </p>
               ) : null}
               <div className={styles.tableWrap}>

@@ -10,6 +10,7 @@ import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
 import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { count, plural } from '#machines/french/plural.ts';
 
 const route = getRouteApi('/dashboard/_staff/');
 
@@ -72,13 +73,15 @@ function FunnelCard() {
       {/* While loading, the same lines with « — »: the page does not move when the figures arrive. */}
       <ul className={styles.waiting} aria-label="En attente de l’équipe">
         <li className={styles.waitingItem}>
-          <strong>{funnel?.waitingOnStaff.onboardingMeeting ?? '—'}</strong> entretien(s) personnalisé(s) à valider
+          <strong>{funnel?.waitingOnStaff.onboardingMeeting ?? '—'}</strong>{' '}
+          {plural(funnel?.waitingOnStaff.onboardingMeeting ?? 0, 'entretien personnalisé', 'entretiens personnalisés')} à valider
           {funnel && funnel.waitingOnStaff.onboardingMeetingPast > 0
-            ? ` (dont ${funnel.waitingOnStaff.onboardingMeetingPast} déjà passé(s))`
+            ? ` (dont ${funnel.waitingOnStaff.onboardingMeetingPast} déjà ${plural(funnel.waitingOnStaff.onboardingMeetingPast, 'passé', 'passés')})`
             : ''}
         </li>
         <li className={styles.waitingItem}>
-          <strong>{funnel?.waitingOnStaff.matchmakingMeeting ?? '—'}</strong> entretien(s) de matchmaking à tenir
+          <strong>{funnel?.waitingOnStaff.matchmakingMeeting ?? '—'}</strong>{' '}
+          {plural(funnel?.waitingOnStaff.matchmakingMeeting ?? 0, 'entretien', 'entretiens')} de matchmaking à tenir
         </li>
       </ul>
       <ol className={styles.funnel} aria-label="Membres par étape">
@@ -88,7 +91,12 @@ function FunnelCard() {
             {s.count === null ? (
               <span className={styles.funnelCount}>—</span>
             ) : (
-              <Link to="/dashboard" search={{ step: s.id }} className={styles.funnelCount} aria-label={`${s.title} : ${s.count} membre(s)`}>
+              <Link
+                to="/dashboard"
+                search={{ step: s.id }}
+                className={styles.funnelCount}
+                aria-label={`${s.title} : ${count(s.count, 'membre', 'membres')}`}
+              >
                 {s.count}
               </Link>
             )}
@@ -112,7 +120,7 @@ function LeadFunnelCard() {
         <li className={styles.funnelItem}>
           <span className={styles.muted}>Prospects (pré-inscriptions)</span>
           {funnel ? (
-            <Link to="/dashboard/prospects" className={styles.funnelCount} aria-label={`${funnel.prospects} prospect(s)`}>
+            <Link to="/dashboard/prospects" className={styles.funnelCount} aria-label={count(funnel.prospects, 'prospect', 'prospects')}>
               {funnel.prospects}
             </Link>
           ) : (
@@ -217,7 +225,7 @@ function MemberList() {
       {data && data.items.length > 0 ? (
         <div className={styles.tableWrap}>
           <table className={styles.table}>
-            <caption className={styles.caption}>{data.total} membre(s)</caption>
+            <caption className={styles.caption}>{count(data.total, 'membre', 'membres')}</caption>
             <thead>
               <tr>
                 <th scope="col">E-mail</th>

@@ -21,6 +21,7 @@ import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusL
 import { notify } from '#src/lib/notifications.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { count } from '#machines/french/plural.ts';
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 
@@ -116,7 +117,7 @@ export function LeadsPage() {
         {data && data.items.length > 0 ? (
           <div className={styles.tableWrap}>
             <table className={`${styles.table} ${styles.stackedTable}`}>
-              <caption className={styles.caption}>{data.total} prospect(s)</caption>
+              <caption className={styles.caption}>{count(data.total, 'prospect', 'prospects')}</caption>
               <thead>
                 <tr>
                   {LEAD_COLUMNS.map((column) => (
@@ -163,7 +164,7 @@ export function LeadsPage() {
                     </LeadCell>
                     <LeadCell column="Suivi">
                       <LeadDialog lead={lead} staff={data.staff} onChanged={load} />
-                      {lead.notes.length > 0 ? <span className={styles.muted}> {lead.notes.length} note(s)</span> : null}
+                      {lead.notes.length > 0 ? <span className={styles.muted}> {count(lead.notes.length, 'note', 'notes')}</span> : null}
                     </LeadCell>
                   </tr>
                 ))}

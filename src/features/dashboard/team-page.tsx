@@ -9,6 +9,7 @@ import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
+import { count } from '#machines/french/plural.ts';
 
 const factorLabels: Record<StaffAccount['secondFactor'], string> = {
   actif: 'Actif',
@@ -49,7 +50,7 @@ export function TeamPage() {
       ) : (
         <section aria-labelledby="team-count">
           <p id="team-count" className={styles.caption}>
-            {staff.length} compte(s) de l’équipe
+            {count(staff.length, 'compte', 'comptes')} de l’équipe
           </p>
           <ul className={styles.teamList} aria-labelledby="team-count">
             {staff.map((account) => (

@@ -7,6 +7,7 @@ import * as own from '#src/features/introductions/introductions.css.ts';
 import { listIntroductions } from '#src/features/introductions/introductions-api.ts';
 import { answerLabel, deadlineSoon, sideNames, stateFilterOptions } from '#src/features/introductions/introductions-view.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * `/dashboard/mises-en-relation`: every introduction staff follow, the open ones by default with
@@ -49,7 +50,7 @@ export function IntroductionsPage() {
         {items && items.length > 0 ? (
           <div className={styles.tableWrap}>
             <table className={styles.table}>
-              <caption className={styles.caption}>{items.length} mise(s) en relation</caption>
+              <caption className={styles.caption}>{count(items.length, 'mise en relation', 'mises en relation')}</caption>
               <thead>
                 <tr>
                   <th scope="col">Mise en relation</th>
