@@ -15,7 +15,10 @@ export const panel = style({
 
 export const messageList = style({ listStyle: 'none', padding: 0, margin: 0 });
 
-export const messageSubject = style({ fontSize: vars.fontSize.lg, color: vars.color.primary[900] });
+export const messageSubject = style({ fontSize: vars.fontSize.lg, color: vars.color.primary[900], marginBottom: vars.space[4] });
+
+/** The conversation under the « Écrire à l'agence » panel, apart from it. */
+export const conversationBlock = style({ marginTop: vars.space[6] });
 
 export const messageDate = style({ marginTop: vars.space[1], color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 

@@ -116,7 +116,7 @@ export function MessagesPage() {
           </div>
         </form>
       </section>
-      <div aria-live="polite" aria-busy={messages === null && !failed}>
+      <div className={styles.conversationBlock} aria-live="polite" aria-busy={messages === null && !failed}>
         {failed && <p className={styles.text}>Vos messages n’ont pas pu être chargés. Réessayez dans un instant.</p>}
         {messages?.length === 0 && <p className={styles.text}>Vous n’avez pas encore de message.</p>}
         {messages && messages.length > 0 && (
