@@ -69,7 +69,7 @@ test('enrol, reload mid-enrolment, finish; a colleague resets the factor; the ne
   await colleague.getByRole('navigation', { name: 'Navigation de l’équipe' }).getByRole('link', { name: 'Équipe' }).click();
   await expect(colleague).toHaveURL(/\/dashboard\/equipe$/);
   await expect(colleague.getByRole('heading', { level: 1, name: 'Équipe' })).toBeVisible();
-  const team = colleague.getByRole('list', { name: /compte\(s\) de l’équipe/ });
+  const team = colleague.getByRole('list', { name: /comptes? de l’équipe/ });
   const card = team.getByRole('listitem').filter({ has: colleague.getByRole('heading', { name: LOST_NAME }) });
   await expect(card.getByText('Actif', { exact: true })).toBeVisible();
   // No button to reset one's own factor.

@@ -119,7 +119,7 @@ test('a colleague is invited, sets a password, enrols TOTP and reaches the dashb
   // 5. The invitation left the pending list; the colleague is in the team.
   await inviter.reload();
   await expect(inviter.getByText('Aucune invitation en attente.')).toBeVisible();
-  const team = inviter.getByRole('list', { name: /compte\(s\) de l’équipe/ });
+  const team = inviter.getByRole('list', { name: /comptes? de l’équipe/ });
   const member = team.getByRole('listitem').filter({ has: inviter.getByRole('heading', { name }) });
   await expect(member.getByText(email)).toBeVisible();
   await expect(member.getByText('Actif', { exact: true })).toBeVisible();

@@ -14,10 +14,13 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
   // An open dialog is seen on the screen, over the page the scroll lock holds: a full-page shot
   // would stretch that page under it (the sticky header in its middle), which no one ever sees.
   const wholePage = fullPage && (await page.locator('[role="dialog"], [role="alertdialog"]').count()) === 0;
+  // `instant`: the site scrolls smoothly (CSS and Lenis), and a shot taken mid-way draws the sticky
+  // header and the skip link over the middle of the page.
   await page.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
-    window.scrollTo(0, 0);
+    window.scrollTo({ top: 0, behavior: 'instant' });
   });
+  if (wholePage) await page.waitForFunction(() => window.scrollY === 0);
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
