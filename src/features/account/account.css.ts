@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 export const title = style({ fontSize: vars.fontSize['3xl'], color: vars.color.primary[900] });
@@ -12,6 +12,13 @@ export const panel = style({
   border: `1px solid ${vars.color.gray[200]}`,
   backgroundColor: vars.color.surface,
 });
+
+/*
+ * A panel's title and sub-titles look like the other sections' of « Mon profil » (« Adresse
+ * e-mail », « Mes consentements »), and a sub-title stands apart from the text before it.
+ */
+globalStyle(`${panel} > h2`, { fontSize: vars.fontSize.xl, color: vars.color.primary[900] });
+globalStyle(`${panel} h3`, { marginTop: vars.space[5], fontSize: vars.fontSize.lg });
 
 export const messageList = style({ listStyle: 'none', padding: 0, margin: 0 });
 
@@ -47,7 +54,7 @@ export const factValue = style({
   '@media': { [media.md]: { marginBottom: 0 } },
 });
 
-export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[5], maxWidth: '28rem' });
+export const form = style({ display: 'flex', flexDirection: 'column', gap: vars.space[5], maxWidth: '28rem', marginTop: vars.space[4] });
 
 /* /mon-compte/confirmer-email is laid out as /connexion/confirmation: a centred column. */
 export { standalone, standaloneActions } from '#src/features/auth/auth.css.ts';
