@@ -5,7 +5,7 @@
  * non-breaking so that « h » never ends or starts a line on a phone. A date in figures
  * (« 01/12/2026 14:30 », for a CSV that Excel reads, or with seconds) is left as `Intl` writes it.
  * Every date and time the product shows goes through here, in the SPA, the server's mails and
- * PDFs alike; `tests/unit/french-dates.test.ts` refuses a French `Intl.DateTimeFormat` made
+ * PDFs alike; `tests/unit/french-writing.test.ts` refuses a French `Intl.DateTimeFormat` made
  * anywhere else.
  */
 

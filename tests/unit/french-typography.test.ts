@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { textSources, tracked } from '#tests/support/text-sources.ts';
 
 /**
  * French punctuation is set with a non-breaking space (decision 145): after « and before », :, ;,
@@ -17,11 +17,7 @@ const ORDINARY_SPACE = /« | »| [:;?!](?=\s|$|['"`»)]|\$\{)/;
 /** SQL, where `payload ? 'erased'` is an operator, not French. */
 const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|RETURNING)\b/;
 
-const tracked = (pattern: string) => execFileSync('git', ['ls-files', '-z', pattern], { encoding: 'utf8' }).split('\0').filter(Boolean);
-
-const sources = ['src', 'machines', 'bff']
-  .flatMap((folder) => [...tracked(`${folder}/*.ts`), ...tracked(`${folder}/*.tsx`)])
-  .filter((file) => !/\.test\.tsx?$|\.css\.ts$/.test(file));
+const sources = textSources().filter((file) => !file.endsWith('.css.ts'));
 
 /** Each string literal, template part and JSX text of a source file whose text breaks the rule. */
 function ordinarySpaces(fileName: string, text: string): string[] {
