@@ -3,6 +3,7 @@ import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
 import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * What « Mon accompagnement », the feedback step of a proposal and the guardian's contact show
@@ -37,11 +38,10 @@ export function fitText(item: Pick<ProgressItem, 'criteriaMet' | 'criteriaTotal'
 
 /** The counts above the list, in words. */
 export function countsText(counts: MemberProgress['counts']): string[] {
-  const plural = (n: number, one: string, many: string) => `${n} ${n > 1 ? many : one}`;
   return [
-    plural(counts.proposals, 'proposition reçue', 'propositions reçues'),
-    plural(counts.mutual, 'acceptation mutuelle', 'acceptations mutuelles'),
-    plural(counts.meetings, 'première rencontre', 'premières rencontres'),
+    count(counts.proposals, 'proposition reçue', 'propositions reçues'),
+    count(counts.mutual, 'acceptation mutuelle', 'acceptations mutuelles'),
+    count(counts.meetings, 'première rencontre', 'premières rencontres'),
   ];
 }
 
