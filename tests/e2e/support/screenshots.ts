@@ -20,7 +20,20 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo({ top: 0, behavior: 'instant' });
   });
-  if (wholePage) await page.waitForFunction(() => window.scrollY === 0);
+  // Lenis, once loaded, may carry on its own scroll: ask again until the top is reached, and never
+  // hold the test for the shot (5 s at most; it then shows the page as it is).
+  if (wholePage) {
+    await page
+      .waitForFunction(
+        () => {
+          window.scrollTo({ top: 0, behavior: 'instant' });
+          return window.scrollY === 0;
+        },
+        undefined,
+        { timeout: 5_000 },
+      )
+      .catch(() => undefined);
+  }
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
