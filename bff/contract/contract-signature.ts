@@ -12,6 +12,7 @@ import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * The simple electronic signature of the contract (eIDAS art. 25, Code civil art. 1367;
@@ -175,7 +176,7 @@ export async function signWithCode(
     throw new ApiError(
       400,
       'CODE_INVALID',
-      left > 0 ? `Code incorrect. Il vous reste ${left} essai${left > 1 ? 's' : ''}.` : 'Code incorrect. Demandez un nouveau code.',
+      left > 0 ? `Code incorrect. Il vous reste ${count(left, 'essai', 'essais')}.` : 'Code incorrect. Demandez un nouveau code.',
     );
   }
   // The code signs the document shown when it was asked for, and no other.

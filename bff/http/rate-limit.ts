@@ -4,6 +4,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '#bff/db/database.ts';
 import { rateLimits } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { count } from '#machines/french/plural.ts';
 
 export interface Limit {
   /** Bucket name, e.g. `signin-ip`. */
@@ -57,7 +58,7 @@ export function createRateLimiter(db: Db): RateLimiter {
       if (rejection instanceof RateLimiterRes) {
         const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
         const minutes = Math.ceil(seconds / 60);
-        throw new ApiError(429, 'RATE_LIMITED', `Trop de tentatives. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`, {
+        throw new ApiError(429, 'RATE_LIMITED', `Trop de tentatives. Réessayez dans ${count(minutes, 'minute', 'minutes')}.`, {
           retryAfter: seconds,
         });
       }

@@ -70,6 +70,7 @@ import { ageOn } from '#machines/onboarding/forms.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
 import { startPeriodicJob } from '#bff/periodic-job.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * The BFF's authority over introductions (issue 22), as `applyOnboardingUpdate` is over onboarding:
@@ -739,7 +740,7 @@ export interface OtherPerson {
 }
 
 function familySituation(p: MatchProfile): string {
-  const children = p.childrenCount === 0 ? 'sans enfant' : `${p.childrenCount} enfant${p.childrenCount > 1 ? 's' : ''}`;
+  const children = p.childrenCount === 0 ? 'sans enfant' : count(p.childrenCount, 'enfant', 'enfants');
   return `${maritalStatusLabels[p.maritalStatus]}, ${children}`;
 }
 

@@ -17,6 +17,7 @@ import {
 } from '#machines/onboarding/labels.ts';
 import { type Gender, genders } from '#machines/onboarding/record.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * Matchmaking criteria (issue 22): which active members staff may introduce to each other, and
@@ -235,7 +236,7 @@ function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
   const practiceMet = seeker.practicesAccepted.includes(other.practice);
   const practiceName = prayerPracticeLabels[other.practice];
   const childrenMet = seeker.acceptsChildren || other.childrenCount === 0;
-  const children = other.childrenCount === 0 ? 'sans enfant' : `${other.childrenCount} enfant${other.childrenCount > 1 ? 's' : ''}`;
+  const children = other.childrenCount === 0 ? 'sans enfant' : count(other.childrenCount, 'enfant', 'enfants');
   return [
     {
       criterion: 'age',

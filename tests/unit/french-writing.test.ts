@@ -16,6 +16,9 @@ const HAND_MADE_DATE =
 /** « membre(s) » before a word, a tag, a quote or the end: not a call such as `label(s)`. */
 const LAZY_PLURAL = /\p{L}\(s\)(?=\s\p{L}|[<`'"’]|\s*$)/u;
 
+/** An « s » added by hand after a count (`n > 1 ? 's' : ''`): the helper says it once, for every count. */
+const HAND_MADE_PLURAL = /\?\s*(['"])s\1\s*:\s*(['"])\2|\?\s*(['"])\3\s*:\s*(['"])s\4/;
+
 const sources = textSources();
 const everyLine = (pattern: RegExp, except: string[] = []) =>
   sources.filter((file) => !except.includes(file)).flatMap((file) => matchingLines(file, readFileSync(file, 'utf8'), pattern));
@@ -53,5 +56,17 @@ describe('French plurals', () => {
 
   it('leaves no « (s) » in what a person reads', () => {
     expect(everyLine(LAZY_PLURAL)).toEqual([]);
+  });
+
+  it('finds the « s » added by hand, and nothing else', () => {
+    const hand = (line: string) => matchingLines('a.ts', line, HAND_MADE_PLURAL);
+    expect(hand("n + ' essai' + (n > 1 ? 's' : '')")).toHaveLength(1);
+    expect(hand('n + " jour" + (n === 1 ? "" : "s")')).toHaveLength(1);
+    expect(hand("count(n, 'essai', 'essais')")).toEqual([]);
+    expect(hand("const x = ok ? 'oui' : '';")).toEqual([]);
+  });
+
+  it('writes every count through the plural helper', () => {
+    expect(everyLine(HAND_MADE_PLURAL)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { count } from '#machines/french/plural.ts';
 
 /** One of the member's own photos, as `GET /api/v1/user/photos` lists it (decision 116). */
 export interface OwnPhoto {
@@ -107,7 +108,7 @@ export function PhotoSection({
         l’agence peut les consulter pour préparer vos propositions ; chaque consultation est enregistrée.
       </p>
       <p className={styles.status}>
-        {photos.length === 0 ? 'Aucune photo pour le moment.' : `${photos.length} photo${photos.length > 1 ? 's' : ''} sur ${max} au plus.`}
+        {photos.length === 0 ? 'Aucune photo pour le moment.' : `${count(photos.length, 'photo', 'photos')} sur ${max} au plus.`}
       </p>
       {photos.length > 0 ? (
         <ul className={photoStyles.grid} aria-label="Vos photos">

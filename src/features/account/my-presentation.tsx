@@ -6,6 +6,7 @@ import { TextAreaField } from '#src/features/onboarding/fields.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { count } from '#machines/french/plural.ts';
 
 interface Presentation {
   text: string;
@@ -85,7 +86,7 @@ export function MyPresentation() {
         <TextAreaField
           name="presentation"
           label="Votre présentation (facultative)"
-          hint={`${length} caractère${length > 1 ? 's' : ''} sur ${PRESENTATION_MAX_LENGTH}`}
+          hint={`${count(length, 'caractère', 'caractères')} sur ${PRESENTATION_MAX_LENGTH}`}
           rows={6}
           value={text}
           error={error ?? undefined}

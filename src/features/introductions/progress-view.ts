@@ -3,7 +3,7 @@ import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
 import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
-import { count } from '#machines/french/plural.ts';
+import { count, plural } from '#machines/french/plural.ts';
 
 /**
  * What « Mon accompagnement », the feedback step of a proposal and the guardian's contact show
@@ -32,8 +32,7 @@ export function termText(term: MemberProgress['term']): string {
 /** How a proposal fitted the member's own criteria: « 4 critères sur 5 respectés ». */
 export function fitText(item: Pick<ProgressItem, 'criteriaMet' | 'criteriaTotal'>): string {
   if (item.criteriaTotal === 0) return 'Critères non vérifiés';
-  const word = item.criteriaTotal > 1 ? 'critères' : 'critère';
-  return `${item.criteriaMet} ${word} sur ${item.criteriaTotal} respecté${item.criteriaMet > 1 ? 's' : ''}`;
+  return `${count(item.criteriaMet, 'critère', 'critères')} sur ${item.criteriaTotal} ${plural(item.criteriaMet, 'respecté', 'respectés')}`;
 }
 
 /** The counts above the list, in words. */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { formatParis } from '#src/features/onboarding/step-page.tsx';
+import { count } from '#machines/french/plural.ts';
 
 const MINUTE_MS = 60_000;
 
@@ -10,9 +11,9 @@ function parts(ms: number): string {
   const hours = Math.floor((total % (24 * 60)) / 60);
   const minutes = total % 60;
   const list = [
-    days ? `${days} jour${days > 1 ? 's' : ''}` : '',
-    hours ? `${hours} heure${hours > 1 ? 's' : ''}` : '',
-    `${minutes} minute${minutes > 1 ? 's' : ''}`,
+    days ? count(days, 'jour', 'jours') : '',
+    hours ? count(hours, 'heure', 'heures') : '',
+    count(minutes, 'minute', 'minutes'),
   ].filter(Boolean);
   return list.join(' ');
 }
