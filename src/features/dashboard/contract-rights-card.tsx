@@ -1,6 +1,6 @@
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
-import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import { formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { TerminationDecision } from '#src/features/dashboard/termination-decision.tsx';
 
@@ -16,6 +16,8 @@ export function ContractRightsCard({
 }) {
   if (!rights || rights.signedAt === null) return null;
   const at = (iso: string | null) => (iso === null ? '—' : formatDateTime(iso));
+  // The term ends at midnight starting the next day; the contract prints the day before (« prend fin le … »).
+  const lastDay = (iso: string | null) => (iso === null ? '—' : formatDay(new Date(Date.parse(iso) - 1).toISOString()));
   return (
     <section className={styles.card} aria-labelledby="rights-title">
       <h2 id="rights-title" className={styles.cardTitle}>
@@ -28,8 +30,8 @@ export function ContractRightsCard({
         <dd>{at(rights.renunciationEndsAt)}</dd>
         <dt>Rétractation possible jusqu’au (14 jours)</dt>
         <dd>{at(rights.withdrawalEndsAt)}</dd>
-        <dt>Fin du contrat</dt>
-        <dd>{at(rights.termEndsAt)}</dd>
+        <dt>Fin du contrat (dernier jour)</dt>
+        <dd>{lastDay(rights.termEndsAt)}</dd>
         {rights.renouncedAt ? (
           <>
             <dt>Contrat annulé (renonciation)</dt>
