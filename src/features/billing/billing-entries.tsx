@@ -5,8 +5,8 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
 
 /** Billing lines as staff read them (decision 120): French words from the label table, amounts and dates in fr-FR. */
-export function BillingEntries({ entries, withMember }: { entries: BillingEntryView[]; withMember: boolean }) {
-  if (entries.length === 0) return <p className={styles.muted}>Aucune opération pour ces critères.</p>;
+export function BillingEntries({ entries, withMember, empty }: { entries: BillingEntryView[]; withMember: boolean; empty: string }) {
+  if (entries.length === 0) return <p className={styles.muted}>{empty}</p>;
   return (
     <div className={styles.tableWrap}>
       <table className={styles.table} data-testid="billing-entries">

@@ -87,7 +87,7 @@ export function BillingPage() {
               Reçu : {formatEuros(data.totals.receivedCents)} · Remboursé : {formatEuros(data.totals.refundedCents)} · Attendu :{' '}
               {formatEuros(data.totals.expectedCents)} · Mensualités échouées : {data.totals.failedCount}
             </p>
-            <BillingEntries entries={data.entries} withMember />
+            <BillingEntries entries={data.entries} withMember empty="Aucune opération pour ces critères." />
           </>
         ) : null}
       </section>

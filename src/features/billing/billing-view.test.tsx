@@ -139,11 +139,13 @@ describe('the instalment schedule as members and staff read it (decision 120)', 
         outsideContract: true,
       },
     ];
-    const t = text(renderToStaticMarkup(<BillingEntries entries={entries} withMember={false} />));
+    const t = text(renderToStaticMarkup(<BillingEntries entries={entries} withMember={false} empty="" />));
     expect(t).toContain('Mensualité Horizon — mensualité 3 sur 6 95,00 € Échouée');
     expect(t).toContain('Remboursement Remboursement (rétractation) -254,00 € Remboursé 2026-000004');
     expect(t).toContain('Reçue hors contrat : à rembourser');
     expect(t).not.toMatch(CODES);
-    expect(text(renderToStaticMarkup(<BillingEntries entries={[]} withMember />))).toContain('Aucune opération pour ces critères.');
+    expect(
+      text(renderToStaticMarkup(<BillingEntries entries={[]} withMember={false} empty="Aucune opération pour ce membre." />)),
+    ).toContain('Aucune opération pour ce membre.');
   });
 });

@@ -49,7 +49,7 @@ export function MemberBilling({ memberId }: { memberId: string }) {
               </div>
             </>
           ) : null}
-          <BillingEntries entries={data.entries} withMember={false} />
+          <BillingEntries entries={data.entries} withMember={false} empty="Aucune opération pour ce membre." />
           <MemberDocuments memberId={memberId} />
         </>
       ) : null}

@@ -42,8 +42,8 @@ export function documentsOf(memberId: string, invoices: Invoices, notes: CreditN
 /** The list itself: number, what, amount, date, PDF. */
 export function DocumentList({ documents }: { documents: Document[] }) {
   return (
-    <div data-testid="member-documents">
-      <h3 className={styles.cardTitle}>Factures et avoirs</h3>
+    <div className={styles.part} data-testid="member-documents">
+      <h3 className={styles.partTitle}>Factures et avoirs</h3>
       {documents.length === 0 ? (
         <p className={styles.muted}>Aucune facture pour l’instant.</p>
       ) : (

@@ -27,6 +27,15 @@ export const card = style({
 });
 
 export const cardTitle = style({ fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold, margin: 0 });
+/** A part of a card under its own sub-title (« Étiquettes », « Sa présentation », « Factures et avoirs »), set apart by a rule. */
+export const part = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+  paddingTop: vars.space[4],
+  borderTop: `1px solid ${vars.color.border}`,
+});
+export const partTitle = style({ margin: 0, fontSize: vars.fontSize.base, fontWeight: vars.fontWeight.semibold });
 
 export const grid = style({
   display: 'grid',

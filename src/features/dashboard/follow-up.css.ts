@@ -37,11 +37,3 @@ export const tagRemove = style({
 });
 
 /** A part of the card (tags, notes): set apart from the one above, its title smaller than the card's. */
-export const part = style({
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space[3],
-  paddingTop: vars.space[4],
-  borderTop: `1px solid ${vars.color.border}`,
-});
-export const partTitle = style({ margin: 0, fontSize: vars.fontSize.base, fontWeight: vars.fontWeight.semibold });

@@ -146,8 +146,8 @@ function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[];
   }
 
   return (
-    <div className={chips.part}>
-      <h3 className={chips.partTitle}>Étiquettes</h3>
+    <div className={styles.part}>
+      <h3 className={styles.partTitle}>Étiquettes</h3>
       {tags.length === 0 ? (
         <p className={styles.muted}>Aucune étiquette.</p>
       ) : (
@@ -193,8 +193,8 @@ function Notes({ memberId, notes, onChanged }: { memberId: string; notes: Note[]
   }
 
   return (
-    <div className={chips.part}>
-      <h3 className={chips.partTitle}>Notes internes</h3>
+    <div className={styles.part}>
+      <h3 className={styles.partTitle}>Notes internes</h3>
       <form className={styles.form} onSubmit={add}>
         <label className={styles.control} htmlFor={id}>
           Nouvelle note

@@ -99,14 +99,16 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
             Profil
           </h2>
           <Rows rows={profileRows(detail.profile, now)} empty="Profil non renseigné." />
-          <h3 className={styles.cardTitle}>Sa présentation</h3>
-          {detail.presentation ? (
-            <p className={own.note} data-testid="member-presentation">
-              {detail.presentation.text}
-            </p>
-          ) : (
-            <p className={styles.muted}>Aucune présentation écrite.</p>
-          )}
+          <div className={styles.part}>
+            <h3 className={styles.partTitle}>Sa présentation</h3>
+            {detail.presentation ? (
+              <p className={own.note} data-testid="member-presentation">
+                {detail.presentation.text}
+              </p>
+            ) : (
+              <p className={styles.muted}>Aucune présentation écrite.</p>
+            )}
+          </div>
         </section>
         <section className={styles.card} aria-labelledby="questionnaire-title">
           <h2 id="questionnaire-title" className={styles.cardTitle}>
