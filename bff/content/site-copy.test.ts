@@ -162,7 +162,7 @@ describe('the site copy (decision 106)', () => {
     const lists = [
       {
         name: 'inscription',
-        steps: headingSteps(sectionOf(pageOf('/inscription-agence-matrimoniale-musulmane'), 'les-etapes-de-linscription'), 'h3'),
+        steps: headingSteps(sectionOf(pageOf('/inscription-agence-matrimoniale-musulmane'), 'les-etapes-de-l-inscription'), 'h3'),
       },
       { name: 'pour les femmes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-femmes')) },
       { name: 'pour les hommes', steps: listSteps(pageOf('/inscription-agence-matrimoniale-musulmane/pour-les-hommes')) },

@@ -40,9 +40,9 @@ describe('the contract names the configured agency (L224-90, decision 106)', () 
       'Union Sincère SAS, société par actions simplifiée au capital de 5 000 €, dont le siège est situé 12 rue des Lilas, 69003 Lyon, RCS Lyon 123 456 789, SIRET 123 456 789 00012, téléphone 04 72 00 00 00, e-mail bonjour@union-sincere.fr',
     );
     expect(text).toContain(
-      "médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)",
+      'médiateur de la consommation dont relève l’agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)',
     );
-    expect(text).toContain("Pour l'agence : Union Sincère SAS.");
+    expect(text).toContain('Pour l’agence : Union Sincère SAS.');
   });
 
   it('takes the identity from the configuration, and marks the demo identity as such', () => {
@@ -108,7 +108,7 @@ describe('the contract shown before signature (decision 109)', () => {
       'Nature des prestations',
       'Prix et modalités de paiement',
       'prend effet le 21 novembre 2026 et prend fin le 20 novembre 2027',
-      "n'est pas reconduit tacitement",
+      'n’est pas reconduit tacitement',
       'Faculté de renonciation de 7 jours',
       'Droit de rétractation de 14 jours',
       'Modèle de formulaire de rétractation',

@@ -97,13 +97,13 @@ function priceBlocks(input: ContractInput): Block[] {
       : `Prix de la formule : ${formatEuros(plan.totalCents)} toutes taxes comprises, payé en une seule fois${plan.discount ? ` (remise de 10 % incluse, au lieu de ${formatEuros(plan.discount.originalPriceCents)})` : ''}.`;
   const terms =
     plan.type === 'monthly'
-      ? `La première mensualité est payée par carte bancaire à l'ouverture du paiement dans l'espace membre ; les suivantes sont prélevées automatiquement sur la même carte, chaque mois à la même date. Les prélèvements s'arrêtent d'eux-mêmes après la ${plan.installments}e mensualité.`
-      : `Le prix est payé par carte bancaire, en une fois, à l'ouverture du paiement dans l'espace membre.`;
+      ? `La première mensualité est payée par carte bancaire à l’ouverture du paiement dans l’espace membre ; les suivantes sont prélevées automatiquement sur la même carte, chaque mois à la même date. Les prélèvements s’arrêtent d’eux-mêmes après la ${plan.installments}e mensualité.`
+      : `Le prix est payé par carte bancaire, en une fois, à l’ouverture du paiement dans l’espace membre.`;
   return [
     planLine,
     terms,
-    `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n'est demandé au titre du présent contrat avant l'expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n'est ouvert qu'à l'issue de ce délai.`,
-    `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l'issue du délai de renonciation : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
+    `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n’est demandé au titre du présent contrat avant l’expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n’est ouvert qu’à l’issue de ce délai.`,
+    `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l’issue du délai de renonciation : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
     'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
   ];
 }
@@ -115,7 +115,7 @@ function annexBlocks(questionnaire: Questionnaire | null): Block[] {
     'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224-1 du Code de la consommation) :',
     {
       bullets: [
-        `Tranche d'âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans`,
+        `Tranche d’âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans`,
         `Région : ${list(questionnaire.soughtRegions, regionLabels)}`,
         `Situation familiale : ${list(questionnaire.soughtFamilySituations, maritalStatusLabels)}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}`,
         `Situation professionnelle : ${professionalSituationLabels[questionnaire.soughtProfessionalSituation]}`,
@@ -134,53 +134,53 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Entre les soussignés',
       blocks: [
-        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224-90 à L224-95 et R224-1 à R224-3 du Code de la consommation, ci-après « l'agence » ;`,
+        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224-90 à L224-95 et R224-1 à R224-3 du Code de la consommation, ci-après « l’agence » ;`,
         `et ${form.fullName}${birth ? `, né(e) le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${input.profile.phone}` : ''}, ci-après « le membre ».`,
       ],
     },
     {
       heading: 'Article 1 — Nature des prestations',
       blocks: [
-        "L'agence accompagne le membre dans sa recherche d'un conjoint, dans le respect des valeurs musulmanes, en lui proposant la rencontre de personnes dont les attentes sont compatibles avec les siennes. L'accompagnement comprend :",
+        'L’agence accompagne le membre dans sa recherche d’un conjoint, dans le respect des valeurs musulmanes, en lui proposant la rencontre de personnes dont les attentes sont compatibles avec les siennes. L’accompagnement comprend :',
         {
           bullets: [
-            "l'étude du dossier et du questionnaire de rapprochement du membre ;",
+            'l’étude du dossier et du questionnaire de rapprochement du membre ;',
             'un entretien de rapprochement avec une conseillère ou un conseiller ;',
-            "la recherche, parmi les personnes accompagnées par l'agence, de profils correspondant aux qualités figurant en annexe ;",
-            "la présentation de propositions, sous forme de résumés anonymes, et l'organisation d'une première prise de contact lorsque les deux personnes l'acceptent ;",
+            'la recherche, parmi les personnes accompagnées par l’agence, de profils correspondant aux qualités figurant en annexe ;',
+            'la présentation de propositions, sous forme de résumés anonymes, et l’organisation d’une première prise de contact lorsque les deux personnes l’acceptent ;',
             'des conseils et un suivi pendant toute la durée du contrat.',
           ],
         },
-        `Formule choisie : ${plan.title} (${plan.durationMonths} mois). L'agence est tenue d'une obligation de moyens : elle ne peut garantir ni un nombre déterminé de propositions, ni la conclusion d'un mariage.`,
+        `Formule choisie : ${plan.title} (${plan.durationMonths} mois). L’agence est tenue d’une obligation de moyens : elle ne peut garantir ni un nombre déterminé de propositions, ni la conclusion d’un mariage.`,
       ],
     },
     { heading: 'Article 2 — Prix et modalités de paiement', blocks: priceBlocks(input) },
     {
       heading: 'Article 3 — Durée',
       blocks: [
-        `Le contrat est conclu pour une durée déterminée de ${months} mois à compter de sa signature ; cette durée n'excède en aucun cas ${CONTRACT_MAX_MONTHS} mois (article L224-90). Il prend fin de plein droit à son terme et n'est pas reconduit tacitement. Le membre qui souhaite poursuivre peut conclure un nouveau contrat.`,
+        `Le contrat est conclu pour une durée déterminée de ${months} mois à compter de sa signature ; cette durée n’excède en aucun cas ${CONTRACT_MAX_MONTHS} mois (article L224-90). Il prend fin de plein droit à son terme et n’est pas reconduit tacitement. Le membre qui souhaite poursuivre peut conclure un nouveau contrat.`,
       ],
     },
     {
       heading: `Article 4 — Faculté de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours`,
       blocks: [
-        `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d'indemnité (article L224-91), par une déclaration dénuée d'ambiguïté adressée à l'agence (formulaire de contact, e-mail ou courrier). Aucun paiement n'étant demandé pendant ce délai, la renonciation n'entraîne aucun remboursement au titre de la formule.`,
+        `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d’indemnité (article L224-91), par une déclaration dénuée d’ambiguïté adressée à l’agence (formulaire de contact, e-mail ou courrier). Aucun paiement n’étant demandé pendant ce délai, la renonciation n’entraîne aucun remboursement au titre de la formule.`,
       ],
     },
     {
       heading: `Article 5 — Droit de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours`,
       blocks: [
-        `Le contrat étant conclu à distance, le membre dispose en outre d'un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221-18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l'agence a été informée de sa décision (article L221-24).`,
+        `Le contrat étant conclu à distance, le membre dispose en outre d’un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221-18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l’agence a été informée de sa décision (article L221-24).`,
         input.renounced
-          ? `Le membre a demandé expressément, en cochant la case prévue à l'étape « Formules », que l'accompagnement commence avant la fin de ce délai (article L221-25). Il conserve son droit de rétractation ; s'il l'exerce après le début de l'accompagnement, il reste redevable d'un montant proportionnel aux prestations fournies jusqu'à la communication de sa décision, calculé sur le prix total convenu.`
-          : `L'accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221-25). Le membre n'en a pas fait la demande : l'accompagnement commence à l'expiration du délai, et aucune somme n'est due en cas de rétractation dans le délai.`,
+          ? `Le membre a demandé expressément, en cochant la case prévue à l’étape « Formules », que l’accompagnement commence avant la fin de ce délai (article L221-25). Il conserve son droit de rétractation ; s’il l’exerce après le début de l’accompagnement, il reste redevable d’un montant proportionnel aux prestations fournies jusqu’à la communication de sa décision, calculé sur le prix total convenu.`
+          : `L’accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221-25). Le membre n’en a pas fait la demande : l’accompagnement commence à l’expiration du délai, et aucune somme n’est due en cas de rétractation dans le délai.`,
       ],
     },
     {
       heading: 'Modèle de formulaire de rétractation (article R221-1 du Code de la consommation)',
       blocks: [
         'Veuillez compléter et renvoyer le présent formulaire uniquement si vous souhaitez vous rétracter du contrat.',
-        `À l'attention de ${agency.name}, ${agency.address}, e-mail ${agency.email} :`,
+        `À l’attention de ${agency.name}, ${agency.address}, e-mail ${agency.email} :`,
         'Je vous notifie par la présente ma rétractation du contrat portant sur la prestation de services ci-dessous :',
         {
           bullets: [
@@ -197,15 +197,15 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Article 6 — Résiliation pour motif légitime',
       blocks: [
-        "Chacune des parties peut résilier le contrat pour un motif légitime (article L224-90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l'accompagnement impossible, ou, pour l'agence, un manquement grave du membre à ses engagements.",
-        "La résiliation est notifiée par lettre recommandée avec demande d'avis de réception indiquant le motif invoqué (article R224-2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.",
+        'Chacune des parties peut résilier le contrat pour un motif légitime (article L224-90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l’accompagnement impossible, ou, pour l’agence, un manquement grave du membre à ses engagements.',
+        'La résiliation est notifiée par lettre recommandée avec demande d’avis de réception indiquant le motif invoqué (article R224-2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.',
       ],
     },
     {
       heading: 'Article 7 — Conditions générales et données personnelles',
       blocks: [
-        "Les conditions générales de vente, acceptées par le membre, complètent le présent contrat, qui prévaut en cas de contradiction. Les données personnelles du membre, y compris sa pratique religieuse traitée avec son consentement explicite, sont protégées conformément à la politique de confidentialité de l'agence.",
-        `En cas de litige non résolu par une réclamation écrite auprès de l'agence, le membre peut recourir gratuitement au médiateur de la consommation dont relève l'agence (articles L612-1 et suivants du Code de la consommation) : ${agency.mediator}.`,
+        'Les conditions générales de vente, acceptées par le membre, complètent le présent contrat, qui prévaut en cas de contradiction. Les données personnelles du membre, y compris sa pratique religieuse traitée avec son consentement explicite, sont protégées conformément à la politique de confidentialité de l’agence.',
+        `En cas de litige non résolu par une réclamation écrite auprès de l’agence, le membre peut recourir gratuitement au médiateur de la consommation dont relève l’agence (articles L612-1 et suivants du Code de la consommation) : ${agency.mediator}.`,
       ],
     },
   ];
@@ -213,7 +213,7 @@ export function contractDocument(input: ContractInput): ContractDocument {
   // of signature is byte for byte the PDF signed, mailed and stored (decision 109).
   const day = input.signedAt ?? input.datedAt;
   const end = contractEndDate(day, months);
-  const dated = `Contrat établi le ${parisDate.format(day)} : s'il est signé ce jour, il prend effet le ${parisDate.format(day)} et prend fin le ${parisDate.format(end)}, sans reconduction tacite.`;
+  const dated = `Contrat établi le ${parisDate.format(day)} : s’il est signé ce jour, il prend effet le ${parisDate.format(day)} et prend fin le ${parisDate.format(end)}, sans reconduction tacite.`;
   return {
     title: 'Contrat de courtage matrimonial',
     status: `Exemplaire du membre — ${parisDate.format(day)}`,
@@ -225,8 +225,8 @@ export function contractDocument(input: ContractInput): ContractDocument {
         `Le membre : ${form.fullName}`,
         input.formCompletedAt ? `Formulaire du contrat rempli le ${parisDateTime.format(input.formCompletedAt)} (heure de Paris).` : '',
         dated,
-        "Signature électronique simple (article 1367 du Code civil, article 25 du règlement eIDAS n° 910/2014) : le membre signe dans son espace membre après avoir lu le présent contrat, en saisissant un code à usage unique envoyé à son adresse e-mail. L'agence conserve la preuve de la signature : l'empreinte SHA-256 de ce document, la date et l'heure, l'adresse IP et le navigateur utilisés, et la vérification du code.",
-        `Pour l'agence : ${agency.name}.`,
+        'Signature électronique simple (article 1367 du Code civil, article 25 du règlement eIDAS n° 910/2014) : le membre signe dans son espace membre après avoir lu le présent contrat, en saisissant un code à usage unique envoyé à son adresse e-mail. L’agence conserve la preuve de la signature : l’empreinte SHA-256 de ce document, la date et l’heure, l’adresse IP et le navigateur utilisés, et la vérification du code.',
+        `Pour l’agence : ${agency.name}.`,
         'Un exemplaire du présent contrat est remis au membre dans son espace membre, au format PDF.',
       ].filter((line) => line !== ''),
     },

@@ -67,7 +67,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
           sql`SELECT subject, body, created_at FROM direct_messages WHERE member_id = ${memberId} ORDER BY id`,
         )) as unknown as { rows: { subject: string; body: string; created_at: Date | string }[] }
       ).rows.map((m) => ({
-        from: "l'équipe Union Sincère",
+        from: 'l’équipe Union Sincère',
         subject: m.subject,
         body: m.body,
         sentAt: new Date(m.created_at).toISOString(),
@@ -191,7 +191,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       payload: e.payload,
       fromState: e.fromState,
       toState: e.toState,
-      by: e.actorRole === 'member' ? 'vous' : e.actorRole === 'staff' ? "l'équipe" : 'le système',
+      by: e.actorRole === 'member' ? 'vous' : e.actorRole === 'staff' ? 'l’équipe' : 'le système',
       at: e.createdAt.toISOString(),
     })),
   };

@@ -18,7 +18,7 @@ export async function followUpForExport(db: Db, memberId: string) {
       text: n.body,
       writtenAt: n.createdAt.toISOString(),
       editedAt: n.editedAt?.toISOString() ?? null,
-      by: "l'équipe",
+      by: 'l’équipe',
     })),
     counsellorAssignedSince: counsellor ? counsellor.assignedAt.toISOString() : null,
     tags: tags.map((t) => t.tag),

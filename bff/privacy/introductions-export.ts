@@ -64,7 +64,7 @@ export async function introductionsForExport(db: Db, memberId: string) {
         .filter((e) => e.side === null || e.side === side)
         .map((e) => ({
           event: e.event === 'PROPOSE' ? 'Proposition de l’agence' : eventLabel(e.event),
-          by: e.side === side ? 'vous' : e.actorRole === 'system' ? 'le système' : "l'équipe",
+          by: e.side === side ? 'vous' : e.actorRole === 'system' ? 'le système' : 'l’équipe',
           state: stateLabel(e.toState),
           at: e.createdAt.toISOString(),
         })),

@@ -193,7 +193,7 @@ describe('Amina and Youssef', () => {
   it('fails when she does not accept children and he has some', () => {
     const father = { ...y, childrenCount: 2 };
     expect(hardCriteriaMet(a, father, NOW)).toBe(false);
-    expect(hardCriteria(a, father, NOW).find((r) => !r.met)?.reason).toBe("N'accepte pas une personne ayant des enfants (2 enfants)");
+    expect(hardCriteria(a, father, NOW).find((r) => !r.met)?.reason).toBe('N’accepte pas une personne ayant des enfants (2 enfants)');
   });
 });
 
@@ -247,7 +247,7 @@ describe('properties over generated pairs', () => {
           if (key.startsWith('age/')) expect(result?.reason.startsWith(met ? 'Âge dans la tranche' : 'Âge hors de la tranche')).toBe(true);
           if (key.startsWith('region/')) expect(result?.reason.startsWith('Région hors')).toBe(!met);
           if (key.startsWith('pratique/')) expect(result?.reason.startsWith('Pratique en deçà')).toBe(!met);
-          if (key.startsWith('enfants/')) expect(result?.reason.startsWith("N'accepte pas")).toBe(!met);
+          if (key.startsWith('enfants/')) expect(result?.reason.startsWith('N’accepte pas')).toBe(!met);
         }
         // The reasons of the member's side are those of the candidate's side when the roles swap.
         const swapped = keyed(hardCriteria(b, a, NOW));

@@ -137,7 +137,7 @@ export function profileFromOnboarding(input: {
 
 export const unavailableReasonLabels = {
   'profil-incomplet': 'Profil ou questionnaire incomplet',
-  'pas-encore-actif': "L'adhésion n'est pas encore active",
+  'pas-encore-actif': 'L’adhésion n’est pas encore active',
   'consentement-absent': 'Pas de consentement au traitement des données sensibles',
   'mise-en-relation-suspendue': 'Mise en relation suspendue (consentement retiré)',
   desactive: 'Compte désactivé',
@@ -275,7 +275,7 @@ function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: nu
       met: childrenMet,
       points: 0,
       reason: !childrenMet
-        ? `N'accepte pas une personne ayant des enfants (${children})`
+        ? `N’accepte pas une personne ayant des enfants (${children})`
         : other.childrenCount === 0
           ? 'Sans enfant'
           : `Accepte une personne ayant des enfants (${children})`,

@@ -66,8 +66,8 @@ describe('personal information', () => {
     ['postcode', '13OO1', 'Code postal invalide (5 chiffres)'],
     ['city', '', 'Ville requise'],
     ['maritalStatus', 'marie', 'Situation familiale invalide'],
-    ['childrenCount', -1, "Nombre d'enfants invalide"],
-    ['childrenCount', 1.5, "Nombre d'enfants invalide"],
+    ['childrenCount', -1, 'Nombre d’enfants invalide'],
+    ['childrenCount', 1.5, 'Nombre d’enfants invalide'],
     ['profession', 'a', 'Profession requise'],
     ['prayerPractice', 'jamais', 'Veuillez indiquer votre pratique de la prière'],
     ['birthDate', '1990-02-30', 'Date de naissance invalide'],
@@ -117,11 +117,11 @@ describe('questionnaire (annex R224-1)', () => {
 
   it('reports an inverted age range on the maximum age', () => {
     const errors = fieldErrors(questionnaireSchema, { ...questionnaire, soughtAgeMin: 40, soughtAgeMax: 30 });
-    expect(errors.nested?.soughtAgeMax).toEqual(["L'âge maximum doit être supérieur ou égal à l'âge minimum"]);
+    expect(errors.nested?.soughtAgeMax).toEqual(['L’âge maximum doit être supérieur ou égal à l’âge minimum']);
   });
 
   it.each([
-    ['soughtAgeMin', 17, "L'âge minimum est de 18 ans"],
+    ['soughtAgeMin', 17, 'L’âge minimum est de 18 ans'],
     ['soughtRegions', [], 'Veuillez choisir au moins une région'],
     ['soughtRegions', ['bretagne', 'bretagne'], 'Région choisie deux fois'],
     ['soughtFamilySituations', [], 'Veuillez choisir au moins une situation familiale'],

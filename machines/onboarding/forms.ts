@@ -96,10 +96,10 @@ export function personalInfoEntries(now: number) {
     city: citySchema,
     maritalStatus: v.picklist(maritalStatuses, 'Situation familiale invalide'),
     childrenCount: v.pipe(
-      v.number("Nombre d'enfants invalide"),
-      v.integer("Nombre d'enfants invalide"),
-      v.minValue(0, "Nombre d'enfants invalide"),
-      v.maxValue(20, "Nombre d'enfants invalide"),
+      v.number('Nombre d’enfants invalide'),
+      v.integer('Nombre d’enfants invalide'),
+      v.minValue(0, 'Nombre d’enfants invalide'),
+      v.maxValue(20, 'Nombre d’enfants invalide'),
     ),
     profession: textSchema(2, 100, 'Profession requise', 'Profession trop longue (100 caractères au plus)'),
     /** Sensitive data (religious practice): processed only with the consent below. */
@@ -126,13 +126,13 @@ export const questionnaireEntries = {
   soughtAgeMin: v.pipe(
     v.number('Âge minimum invalide'),
     v.integer('Âge minimum invalide'),
-    v.minValue(ADULT_AGE, `L'âge minimum est de ${ADULT_AGE} ans`),
+    v.minValue(ADULT_AGE, `L’âge minimum est de ${ADULT_AGE} ans`),
     v.maxValue(99, 'Âge minimum invalide'),
   ),
   soughtAgeMax: v.pipe(
     v.number('Âge maximum invalide'),
     v.integer('Âge maximum invalide'),
-    v.minValue(ADULT_AGE, `L'âge minimum est de ${ADULT_AGE} ans`),
+    v.minValue(ADULT_AGE, `L’âge minimum est de ${ADULT_AGE} ans`),
     v.maxValue(99, 'Âge maximum invalide'),
   ),
   soughtRegions: v.pipe(
@@ -158,7 +158,7 @@ export const questionnaireEntries = {
 };
 
 /** Cross-field rule of the questionnaire, reported on `soughtAgeMax`. */
-export const AGE_RANGE_MESSAGE = "L'âge maximum doit être supérieur ou égal à l'âge minimum";
+export const AGE_RANGE_MESSAGE = 'L’âge maximum doit être supérieur ou égal à l’âge minimum';
 export function ageRangeInOrder(input: { soughtAgeMin: number; soughtAgeMax: number }): boolean {
   return input.soughtAgeMin <= input.soughtAgeMax;
 }

@@ -57,7 +57,7 @@ export const regionLabels = {
   'nouvelle-aquitaine': 'Nouvelle-Aquitaine',
   occitanie: 'Occitanie',
   'pays-de-la-loire': 'Pays de la Loire',
-  'provence-alpes-cote-d-azur': "Provence-Alpes-Côte d'Azur",
+  'provence-alpes-cote-d-azur': 'Provence-Alpes-Côte d’Azur',
   'outre-mer': 'Outre-mer',
   etranger: 'Étranger',
   indifferent: 'Peu importe',

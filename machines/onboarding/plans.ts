@@ -65,7 +65,7 @@ const SERENITY_CASHBACK_CENTS = 91_800;
 
 const horizonFeatures = [
   'Entretien personnalisé avec une conseillère',
-  "Sélection de profils compatibles, vérifiés par l'agence",
+  'Sélection de profils compatibles, vérifiés par l’agence',
   'Présentations encadrées, dans le respect de vos valeurs',
   'Suivi régulier pendant 6 mois',
   'Contrat à durée déterminée, sans reconduction tacite',
@@ -73,7 +73,7 @@ const horizonFeatures = [
 
 const serenityFeatures = [
   'Entretien personnalisé avec une conseillère',
-  "Sélection de profils compatibles, vérifiés par l'agence",
+  'Sélection de profils compatibles, vérifiés par l’agence',
   'Présentations encadrées, en présence de votre tuteur si vous le souhaitez',
   'Conseils personnalisés avant et après chaque rencontre',
   'Bilan à mi-parcours et suivi régulier pendant 12 mois',

@@ -119,7 +119,7 @@ describe('round trip of every context', () => {
     ],
     questionnaire: [
       { ...samples.questionnaire, soughtAgeMin: 50, soughtAgeMax: 30 },
-      "L'âge maximum doit être supérieur ou égal à l'âge minimum",
+      'L’âge maximum doit être supérieur ou égal à l’âge minimum',
     ],
     form_per_inf: [{ context: 'form_per_inf', completed: 'oui' }, 'Valeur invalide'],
     sel_plan: [{ context: 'sel_plan', id: 'plan_gold', renounce: false }, 'Formule inconnue'],

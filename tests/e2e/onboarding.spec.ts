@@ -76,7 +76,7 @@ test('a new member walks the onboarding from account creation to the booking of 
   await page.getByRole('radio', { name: 'Un emploi stable' }).check();
   await page.getByLabel('Autres qualités essentielles').fill('Une personne bienveillante, patiente et attachée à la famille.');
   await page.getByRole('button', { name: 'Enregistrer et continuer' }).click();
-  await expect(page.getByText("L'âge maximum doit être supérieur ou égal à l'âge minimum")).toBeVisible();
+  await expect(page.getByText('L’âge maximum doit être supérieur ou égal à l’âge minimum')).toBeVisible();
   await expect(page.getByLabel('Âge maximum')).toBeFocused();
   await page.getByLabel('Âge maximum').fill('40');
   await page.getByRole('button', { name: 'Enregistrer et continuer' }).click();

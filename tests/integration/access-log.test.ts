@@ -147,8 +147,8 @@ describe('staff access log', () => {
   it('is told in the privacy policy: what is recorded, where the member finds it, and for how long', () => {
     const policy = readFileSync('content/pages/politique-de-confidentialite.md', 'utf8').replace(/\u00a0/g, ' ');
     expect(policy).toContain(
-      "chaque consultation de votre dossier par l'équipe (profil, questionnaire, contrat) est enregistrée (qui, quand, quoi), et l'export de vos données vous en donne la date et la nature",
+      'chaque consultation de votre dossier par l’équipe (profil, questionnaire, contrat) est enregistrée (qui, quand, quoi), et l’export de vos données vous en donne la date et la nature',
     );
-    expect(policy).toContain(`| Journal des consultations de votre dossier par l'équipe | ${RETENTION.accessLogMonths} mois |`);
+    expect(policy).toContain(`| Journal des consultations de votre dossier par l’équipe | ${RETENTION.accessLogMonths} mois |`);
   });
 });

@@ -140,7 +140,7 @@ describe('before the contract is signed: direct edits', () => {
       [{ section: 'profil', ...profile, birthDate: '2020-01-01' }, 'Vous devez être majeur(e) pour vous inscrire'],
       [
         { section: 'questionnaire', ...before.questionnaire, soughtAgeMin: 50, soughtAgeMax: 30 },
-        "L'âge maximum doit être supérieur ou égal à l'âge minimum",
+        'L’âge maximum doit être supérieur ou égal à l’âge minimum',
       ],
       [{ section: 'profil', ...profile, role: 'staff' }, ''],
       [{ section: 'contrat', fullName: 'X' }, 'Rubrique invalide'],

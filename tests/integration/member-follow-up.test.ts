@@ -219,7 +219,7 @@ describe('privacy: export and erasure', () => {
 
     const exported = await amina.agent.json<{ staffFollowUp: Record<string, unknown> }>(amina.agent.get('/api/v1/user/export'));
     expect(exported.staffFollowUp).toMatchObject({
-      notes: [{ text: 'Souhaite un premier échange par téléphone.', by: "l'équipe" }],
+      notes: [{ text: 'Souhaite un premier échange par téléphone.', by: 'l’équipe' }],
       tags: ['rappel'],
       counsellorAssignedSince: expect.any(String),
     });

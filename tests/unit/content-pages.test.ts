@@ -134,7 +134,7 @@ describe('the content pages as prerendered (issue 21)', () => {
       '/inscription-agence-matrimoniale-musulmane/pour-les-hommes',
     ]) {
       const html = pages.get(path) ?? '';
-      const steps = section(html, 'votre-parcours-dinscription');
+      const steps = section(html, 'votre-parcours-d-inscription');
       expect(count(steps, /<li>/g), path).toBe(10);
       expect(count(steps, /<svg[^>]*aria-hidden="true"/g), path).toBe(10);
       expect(steps.replaceAll('<!-- -->', ''), path).toContain('Étape 10');
@@ -145,7 +145,7 @@ describe('the content pages as prerendered (issue 21)', () => {
       expect(count(section(html, 'vos-questions'), /<details/g), path).toBe(3);
     }
     const overview = pages.get('/inscription-agence-matrimoniale-musulmane') ?? '';
-    const steps = section(overview, 'les-etapes-de-linscription');
+    const steps = section(overview, 'les-etapes-de-l-inscription');
     expect(count(steps, /<li>/g)).toBe(11);
     expect(steps).toContain('<h3>La pré-inscription</h3>');
     expect(overview).not.toContain('<table');

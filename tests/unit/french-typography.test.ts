@@ -14,13 +14,19 @@ import { textSources, tracked } from '#tests/support/text-sources.ts';
 /** An ordinary space where French wants a non-breaking one (a colon only before a space or the end: not `a :hover`). */
 const ORDINARY_SPACE = /« | »| [:;?!](?=\s|$|['"`»)]|\$\{)/;
 
+/**
+ * A French elision written with the typewriter's ' (« l'agence »): French sets the apostrophe ’, as
+ * the rest of the product does. English text (« the contract's annex ») has no elision and passes.
+ */
+const STRAIGHT_APOSTROPHE = /\b(?:l|d|qu|n|s|j|c|m|t|jusqu|lorsqu|puisqu|quoiqu)'(?=[\p{L}*_«])/iu;
+
 /** SQL, where `payload ? 'erased'` is an operator, not French. */
 const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|RETURNING)\b/;
 
 const sources = textSources().filter((file) => !file.endsWith('.css.ts'));
 
-/** Each string literal, template part and JSX text of a source file whose text breaks the rule. */
-function ordinarySpaces(fileName: string, text: string): string[] {
+/** Each string literal, template part and JSX text of a source file whose text breaks a rule. */
+function breaking(rule: RegExp, fileName: string, text: string): string[] {
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, kind);
   const found: string[] = [];
@@ -40,7 +46,7 @@ function ordinarySpaces(fileName: string, text: string): string[] {
         : ts.isTemplateMiddle(node) || ts.isTemplateTail(node)
           ? node.parent.parent
           : node;
-      if (ORDINARY_SPACE.test(raw) && !SQL.test(whole.getText(source))) {
+      if (rule.test(raw) && !SQL.test(whole.getText(source))) {
         const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
         found.push(`${fileName}:${line} ${raw.trim().slice(0, 80)}`);
       }
@@ -49,6 +55,19 @@ function ordinarySpaces(fileName: string, text: string): string[] {
   };
   visit(source);
   return found;
+}
+
+const ordinarySpaces = (fileName: string, text: string) => breaking(ORDINARY_SPACE, fileName, text);
+
+/** Each line of the text files of `content/` that breaks a rule. */
+function contentBreaking(rule: RegExp): string[] {
+  const files = tracked('content/*');
+  expect(files.length).toBeGreaterThan(10);
+  return files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (rule.test(line) ? [`${file}:${index + 1} ${line.trim().slice(0, 80)}`] : [])),
+  );
 }
 
 describe('French typography', () => {
@@ -79,13 +98,27 @@ describe('French typography', () => {
   });
 
   it('so do the pages, articles and data of content/', () => {
-    const files = tracked('content/*');
-    expect(files.length).toBeGreaterThan(10);
-    const found = files.flatMap((file) =>
-      readFileSync(file, 'utf8')
-        .split('\n')
-        .flatMap((line, index) => (line.match(ORDINARY_SPACE) ? [`${file}:${index + 1} ${line.trim().slice(0, 80)}`] : [])),
-    );
-    expect(found).toEqual([]);
+    expect(contentBreaking(ORDINARY_SPACE)).toEqual([]);
+  });
+
+  it('finds the straight apostrophes of French elisions, and nothing else', () => {
+    const sample = [
+      'const a = "Nombre d\'enfants invalide";',
+      "const b = <p>L'agence vous répond</p>;",
+      "const c = `vous permet d'**accepter**`;",
+      "const d = 'the contract\\'s annex, it\\'s done';",
+      "const e = 'Nombre d’enfants';",
+      "// l'agence, in a comment",
+    ].join('\n');
+    expect(breaking(STRAIGHT_APOSTROPHE, 'sample.tsx', sample)).toEqual([
+      'sample.tsx:1 "Nombre d\'enfants invalide"',
+      "sample.tsx:2 L'agence vous répond",
+      "sample.tsx:3 `vous permet d'**accepter**`",
+    ]);
+  });
+
+  it('every French elision of the SPA, the rules, the server and content/ takes the apostrophe ’', () => {
+    expect(sources.flatMap((file) => breaking(STRAIGHT_APOSTROPHE, file, readFileSync(file, 'utf8')))).toEqual([]);
+    expect(contentBreaking(STRAIGHT_APOSTROPHE)).toEqual([]);
   });
 });

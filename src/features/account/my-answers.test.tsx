@@ -32,7 +32,7 @@ describe('« Mon profil »: change requests in French (issue 21)', () => {
     const t = text(html);
     expect(t).toContain('Questionnaire de recherche');
     expect(t).toContain('Refusée');
-    expect(t).toContain("Régions : Île-de-France → Île-de-France, Provence-Alpes-Côte d'Azur");
+    expect(t).toContain('Régions : Île-de-France → Île-de-France, Provence-Alpes-Côte d’Azur');
     expect(t).toContain('Pratique recherchée : Peu importe → Les cinq prières quotidiennes');
     expect(t).toContain('Votre message : Je peux déménager dans le Sud.');
     expect(t).toContain('Réponse de l’équipe : Parlons-en lors de votre entretien.');

@@ -334,7 +334,7 @@ describe('the dashboard member page speaks French (issue 21)', () => {
       'Les cinq prières quotidiennes',
       '17 avril 1992 (34 ans)',
       '06 12 34 56 78',
-      "Île-de-France, Provence-Alpes-Côte d'Azur, Étranger",
+      'Île-de-France, Provence-Alpes-Côte d’Azur, Étranger',
       'Célibataire, Divorcé(e), Veuf / veuve',
       'En apprentissage',
       'Peu importe',
