@@ -284,7 +284,7 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   await page.getByLabel('Code reçu par e-mail').fill(code);
   await page.getByRole('button', { name: 'Signer le contrat' }).click();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();
-  await expect(page.getByText(/Encore 6 jours 23 heures|Encore 7 jours/)).toBeVisible();
+  await expect(page.getByText(/Encore (6 jours et 23 heures|7 jours)$/)).toBeVisible();
   const pdfLink = page.getByRole('link', { name: 'Télécharger mon contrat (PDF)' });
   await expect(pdfLink).toHaveAttribute('href', '/api/v1/user/contract.pdf');
   const pdf = await page.request.get('/api/v1/user/contract.pdf');

@@ -5,17 +5,21 @@ import { count } from '#machines/french/plural.ts';
 
 const MINUTE_MS = 60_000;
 
-function parts(ms: number): string {
-  const total = Math.max(0, Math.ceil(ms / MINUTE_MS));
+/**
+ * The time left in words, its two largest units (« 4 jours et 3 heures », « 2 heures et 5 minutes »,
+ * « 5 minutes »); minutes rounded up, so the last one reads « 1 minute ». The end date is shown below.
+ */
+export function timeLeft(ms: number): string {
+  const total = Math.max(1, Math.ceil(ms / MINUTE_MS));
   const days = Math.floor(total / (24 * 60));
   const hours = Math.floor((total % (24 * 60)) / 60);
   const minutes = total % 60;
-  const list = [
-    days ? count(days, 'jour', 'jours') : '',
-    hours ? count(hours, 'heure', 'heures') : '',
-    count(minutes, 'minute', 'minutes'),
-  ].filter(Boolean);
-  return list.join(' ');
+  const [first, second] = days
+    ? [count(days, 'jour', 'jours'), hours ? count(hours, 'heure', 'heures') : '']
+    : hours
+      ? [count(hours, 'heure', 'heures'), minutes ? count(minutes, 'minute', 'minutes') : '']
+      : [count(minutes, 'minute', 'minutes'), ''];
+  return second ? `${first} et ${second}` : first;
 }
 
 /**
@@ -38,7 +42,7 @@ export function Countdown({ until, label, onDone }: { until: number; label: stri
   return (
     <div>
       <p>{label}</p>
-      <p className={styles.countdown}>{left > 0 ? `Encore ${parts(left)}` : 'C’est le moment.'}</p>
+      <p className={styles.countdown}>{left > 0 ? `Encore ${timeLeft(left)}` : 'C’est le moment.'}</p>
       <p className={styles.cycle}>
         Échéance : <time dateTime={new Date(until).toISOString()}>{formatParis(until)}</time> (heure de Paris)
       </p>
