@@ -40,7 +40,7 @@ function breaking(rule: RegExp, fileName: string, text: string): string[] {
       ts.isJsxText(node)
     ) {
       // JSX joins the lines of a text with one ordinary space: « at a line's end counts.
-      const raw = ts.isJsxText(node) ? node.getText(source).replace(/[ \t]*\n[ \t]*/g, ' ') : node.getText(source);
+      const raw = ts.isJsxText(node) ? node.getFullText(source).replace(/[ \t]*\n[ \t]*/g, ' ') : node.getText(source);
       const whole = ts.isTemplateHead(node)
         ? node.parent
         : ts.isTemplateMiddle(node) || ts.isTemplateTail(node)
@@ -81,6 +81,7 @@ describe('French typography', () => {
       "const e = 'a :hover';",
       `const f = \`SELECT 1 FROM t WHERE NOT (payload ? 'erased') AND id = \${id} OR (data ? 'x')\`;`,
       '// a comment : « free »',
+      'const h = <p>{date} : {status}</p>;',
     ].join('\n');
     expect(ordinarySpaces('sample.tsx', sample)).toEqual([
       "sample.tsx:1 'Objet : le rendez-vous'",
@@ -89,6 +90,8 @@ describe('French typography', () => {
       'sample.tsx:3 Vraiment ?',
       'sample.tsx:5 est « Convertie\u00a0»',
       "sample.tsx:8 'Objet\u00a0: «\u00a0Mon profil\u00a0» ; ok'",
+      // A JSX text's leading space is trivia to TypeScript: read with it.
+      'sample.tsx:12 :',
     ]);
   });
 

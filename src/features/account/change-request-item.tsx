@@ -18,13 +18,13 @@ export function RequestItem({ request, now }: { request: ChangeRequest; now: num
   return (
     <li data-testid="change-request">
       <p>
-        <strong>{answerSectionLabels[request.section]}</strong> — demande du {formatDateTime(request.createdAt)} :{' '}
+        <strong>{answerSectionLabels[request.section]}</strong> — demande du {formatDateTime(request.createdAt)} :{' '}
         <strong>{changeRequestStatusLabels[request.status]}</strong>
       </p>
       <ul>
         {request.changes.map((c) => (
           <li key={c.field}>
-            {labelOf(request.section, c.field)} : {valueText(request.section, c.field, c.old, now)} →{' '}
+            {labelOf(request.section, c.field)} : {valueText(request.section, c.field, c.old, now)} →{' '}
             {valueText(request.section, c.field, c.new, now)}
           </li>
         ))}

@@ -56,7 +56,7 @@ export function InvoiceList({ invoices }: { invoices: InvoiceSummary[] }) {
         <ul className={styles.messageList}>
           {invoices.map((invoice) => (
             <li key={invoice.number} className={styles.text}>
-              {invoice.label} — {formatEuros(invoice.totalCents)}, payé le {paidOn(invoice.paidAt)} : <InvoiceLink invoice={invoice} />
+              {invoice.label} — {formatEuros(invoice.totalCents)}, payé le {paidOn(invoice.paidAt)} : <InvoiceLink invoice={invoice} />
             </li>
           ))}
         </ul>
@@ -99,7 +99,7 @@ export function CreditNoteList({ notes }: { notes: CreditNoteSummary[] }) {
         {notes.map((note) => (
           <li key={note.number} className={styles.text}>
             {note.label} — {formatEuros(note.amountCents)}, émis le {paidOn(note.issuedAt)}
-            {note.invoiceNumber ? ` (facture ${note.invoiceNumber})` : ''} :{' '}
+            {note.invoiceNumber ? ` (facture ${note.invoiceNumber})` : ''} :{' '}
             <a
               href={`/api/v1/user/credit-notes/${encodeURIComponent(note.number)}.pdf`}
               target="_blank"
@@ -133,7 +133,7 @@ export function PaymentReceivedNotice({ invoice }: { invoice: InvoiceSummary }) 
     <div role="status" className={styles.panel} data-testid="payment-received">
       <h2>Paiement reçu</h2>
       <p className={styles.text}>
-        {invoice.label} : {formatEuros(invoice.totalCents)} payé le {paidOn(invoice.paidAt)}. <InvoiceLink invoice={invoice} />
+        {invoice.label} : {formatEuros(invoice.totalCents)} payé le {paidOn(invoice.paidAt)}. <InvoiceLink invoice={invoice} />
       </p>
     </div>
   );

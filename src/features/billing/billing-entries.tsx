@@ -9,7 +9,7 @@ export function BillingEntries({ entries, withMember, empty }: { entries: Billin
   if (entries.length === 0) return <p className={styles.muted}>{empty}</p>;
   return (
     <div className={styles.tableWrap}>
-      <table className={styles.table} data-testid="billing-entries">
+      <table className={`${styles.table} ${styles.stackedTable}`} data-testid="billing-entries">
         <thead>
           <tr>
             <th scope="col">Date</th>
@@ -24,33 +24,47 @@ export function BillingEntries({ entries, withMember, empty }: { entries: Billin
         <tbody>
           {entries.map((e) => (
             <tr key={e.key} data-status={e.status}>
-              <td>{formatDateTime(e.at)}</td>
-              <td>{billingKindLabels[e.kind]}</td>
+              <td data-label="Date">
+                <div>{formatDateTime(e.at)}</div>
+              </td>
+              <td data-label="Type">
+                <div>{billingKindLabels[e.kind]}</div>
+              </td>
               {withMember ? (
-                <td>
-                  <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
-                    {e.memberName}
-                  </Link>
+                <td data-label="Membre">
+                  <div>
+                    <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
+                      {e.memberName}
+                    </Link>
+                  </div>
                 </td>
               ) : null}
-              <td>
-                {e.label}
-                {e.outsideContract ? (
-                  <>
-                    {' '}
-                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
-                  </>
-                ) : null}
+              <td data-label="Libellé">
+                <div>
+                  {e.label}
+                  {e.outsideContract ? (
+                    <>
+                      {' '}
+                      <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
+                    </>
+                  ) : null}
+                </div>
               </td>
-              <td>{formatAmount(e.amountCents)}</td>
-              <td>
-                {e.status === 'echouee' ? (
-                  <span className={styles.badge.danger}>{billingStatusLabels[e.status]}</span>
-                ) : (
-                  billingStatusLabels[e.status]
-                )}
+              <td data-label="Montant">
+                <div>{formatAmount(e.amountCents)}</div>
               </td>
-              <td>{e.invoiceNumber ?? '—'}</td>
+              <td data-label="Statut">
+                <div>
+                  {e.status === 'echouee' ? (
+                    <span className={styles.badge.danger}>{billingStatusLabels[e.status]}</span>
+                  ) : (
+                    billingStatusLabels[e.status]
+                  )}
+                </div>
+              </td>
+              <td data-label="Facture">
+                <div>{e.invoiceNumber ?? '—'}</div>
+              </td>
             </tr>
           ))}
         </tbody>

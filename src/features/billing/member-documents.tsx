@@ -50,7 +50,7 @@ export function DocumentList({ documents }: { documents: Document[] }) {
         <ul>
           {documents.map((d) => (
             <li key={d.number}>
-              {d.kind} {d.number} — {d.label}, {formatEuros(d.amountCents)}, le {formatDateTime(d.at)} :{' '}
+              {d.kind} {d.number} — {d.label}, {formatEuros(d.amountCents)}, le {formatDateTime(d.at)} :{' '}
               <a href={d.href} target="_blank" rel="noopener" type="application/pdf">
                 PDF
               </a>

@@ -33,7 +33,7 @@ function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDeci
       <textarea id={noteId} value={note} maxLength={1000} rows={2} onChange={(e) => setNote(e.target.value)} />
       <FormAlert tone="error">{failure}</FormAlert>
       <p className={styles.muted}>
-        Appliquer remplace les réponses « {answerSectionLabels[request.section]} » du membre par celles demandées ; refuser les laisse
+        Appliquer remplace les réponses « {answerSectionLabels[request.section]} » du membre par celles demandées ; refuser les laisse
         inchangées. Le membre voit la réponse dans « Mon profil ».
       </p>
       <div>

@@ -51,7 +51,7 @@ export function ContractRightsCard({
           {rights.refunds.map((r) => (
             <li key={`${r.requestedAt}-${r.amountCents}-${r.dueBy}`}>
               Remboursement de {formatEuros(r.amountCents)}
-              {r.keptCents > 0 ? ` (${formatEuros(r.keptCents)} retenus au prorata)` : ''} — à effectuer au plus tard le {at(r.dueBy)} :{' '}
+              {r.keptCents > 0 ? ` (${formatEuros(r.keptCents)} retenus au prorata)` : ''} — à effectuer au plus tard le {at(r.dueBy)} :{' '}
               {r.done ? `effectué le ${at(r.completedAt)}` : 'en attente'}
             </li>
           ))}

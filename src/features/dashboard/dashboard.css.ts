@@ -115,7 +115,7 @@ globalStyle(`${table} th, ${table} td`, {
 });
 globalStyle(`${table} th`, { fontWeight: vars.fontWeight.semibold, color: vars.color.textMuted, whiteSpace: 'nowrap' });
 /**
- * A table whose rows become cards below `md` (the leads inbox: seven columns do not fit a phone).
+ * A table whose rows become cards below `md` (leads, introductions, billing: six or seven columns do not fit a phone).
  * Each cell names its column from `data-label`; the header row is kept for screen readers only.
  */
 export const stackedTable = style({});

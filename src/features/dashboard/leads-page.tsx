@@ -270,7 +270,7 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
         <Dialog.Overlay className={styles.overlay} />
         <Dialog.Content className={styles.dialog}>
           <Dialog.Title className={styles.dialogTitle}>
-            {kindLabel(lead.kind)} : {who}
+            {kindLabel(lead.kind)} : {who}
           </Dialog.Title>
           <Dialog.Description className={styles.muted}>Reçu le {formatDateTime(lead.createdAt)}</Dialog.Description>
           {lead.kind === 'contact' ? (

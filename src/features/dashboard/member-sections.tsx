@@ -279,7 +279,7 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
       {allowed.length === 0 ? <p className={styles.muted}>Aucune action possible à cette étape.</p> : null}
       {explained.map((action) => (
         <p key={action.id} className={styles.muted} data-testid={`reason-${action.id}`}>
-          {action.label} : pas encore possible. {action.reason}
+          {action.label} : pas encore possible. {action.reason}
         </p>
       ))}
       <div className={styles.actions}>

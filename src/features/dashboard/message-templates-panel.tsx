@@ -66,7 +66,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
                 {confirming === t.id ? (
                   <>
                     <Button type="button" className={styles.destructive} onClick={() => void remove(t)}>
-                      Supprimer définitivement « {t.title} »
+                      Supprimer définitivement « {t.title} »
                     </Button>
                     <Button type="button" variant="secondary" onClick={() => setConfirming(null)}>
                       Garder

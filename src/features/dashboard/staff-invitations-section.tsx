@@ -113,7 +113,7 @@ function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; o
           Révoquer
         </Button>
       }
-      title={<>Révoquer l’invitation de {invitation.name} ?</>}
+      title={<>Révoquer l’invitation de {invitation.name} ?</>}
       description={<>Le lien envoyé à {invitation.email} ne fonctionnera plus. Vous pourrez inviter cette adresse à nouveau plus tard.</>}
       confirmLabel="Révoquer l’invitation"
       busyLabel="Révocation…"

@@ -102,7 +102,7 @@ function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () =>
           Réinitialiser le second facteur
         </Button>
       }
-      title={<>Réinitialiser le second facteur de {who} ?</>}
+      title={<>Réinitialiser le second facteur de {who} ?</>}
       description={
         <>
           {who} devra configurer à nouveau son application d’authentification à sa prochaine connexion ; ses sessions ouvertes prennent fin.

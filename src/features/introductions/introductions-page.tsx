@@ -49,7 +49,7 @@ export function IntroductionsPage() {
         {items && items.length === 0 ? <p role="status">Aucune mise en relation dans cet état.</p> : null}
         {items && items.length > 0 ? (
           <div className={styles.tableWrap}>
-            <table className={styles.table}>
+            <table className={`${styles.table} ${styles.stackedTable}`}>
               <caption className={styles.caption}>{count(items.length, 'mise en relation', 'mises en relation')}</caption>
               <thead>
                 <tr>
@@ -67,38 +67,50 @@ export function IntroductionsPage() {
                   const answering = item.state.startsWith('proposee');
                   return (
                     <tr key={item.id}>
-                      <td>
-                        <Link
-                          to="/dashboard/mises-en-relation/$id"
-                          params={{ id: item.id }}
-                          aria-label={`Ouvrir la mise en relation ${names.a} et ${names.b}`}
-                        >
-                          {names.a} et {names.b}
-                        </Link>
+                      <td data-label="Mise en relation">
+                        <div>
+                          <Link
+                            to="/dashboard/mises-en-relation/$id"
+                            params={{ id: item.id }}
+                            aria-label={`Ouvrir la mise en relation ${names.a} et ${names.b}`}
+                          >
+                            {names.a} et {names.b}
+                          </Link>
+                        </div>
                       </td>
-                      <td>
-                        <span className={own.stateBadge}>{item.stateLabel}</span>
+                      <td data-label="État">
+                        <div>
+                          <span className={own.stateBadge}>{item.stateLabel}</span>
+                        </div>
                       </td>
-                      <td>
-                        {names.a} : {answerLabel(item.answers.a)}
-                        <br />
-                        {names.b} : {answerLabel(item.answers.b)}
+                      <td data-label="Réponses">
+                        <div>
+                          {names.a} : {answerLabel(item.answers.a)}
+                          <br />
+                          {names.b} : {answerLabel(item.answers.b)}
+                        </div>
                       </td>
-                      <td>
-                        {answering ? formatDateTime(item.deadlineAt) : '—'}
-                        {answering && deadlineSoon(item.deadlineAt, now) ? (
-                          <span className={styles.badge.danger}> bientôt échue</span>
-                        ) : null}
+                      <td data-label="Réponse attendue avant">
+                        <div>
+                          {answering ? formatDateTime(item.deadlineAt) : '—'}
+                          {answering && deadlineSoon(item.deadlineAt, now) ? (
+                            <span className={styles.badge.danger}> bientôt échue</span>
+                          ) : null}
+                        </div>
                       </td>
-                      <td>{formatDateTime(item.proposedAt)}</td>
-                      <td>
-                        <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.a.id }}>
-                          {names.a}
-                        </Link>
-                        <br />
-                        <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.b.id }}>
-                          {names.b}
-                        </Link>
+                      <td data-label="Proposée le">
+                        <div>{formatDateTime(item.proposedAt)}</div>
+                      </td>
+                      <td data-label="Fiches">
+                        <div>
+                          <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.a.id }}>
+                            {names.a}
+                          </Link>
+                          <br />
+                          <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.b.id }}>
+                            {names.b}
+                          </Link>
+                        </div>
                       </td>
                     </tr>
                   );

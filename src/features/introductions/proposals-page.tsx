@@ -203,7 +203,7 @@ function ReasonList({ reasons }: { reasons: MemberIntroduction['reasons'] }) {
           </span>
           <span>
             <strong>
-              {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
+              {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
             </strong>
             <br />
             <span className={styles.muted}>{r.reason}</span>

@@ -120,7 +120,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
         </h2>
         <ul className={styles.list}>
           <li data-testid="line-file-fee">
-            {fileFee.title} :{' '}
+            {fileFee.title} :{' '}
             {couponApplied ? (
               <>
                 <del className={styles.struck}>

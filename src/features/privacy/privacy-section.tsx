@@ -79,7 +79,7 @@ function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged
       <p className={styles.status}>
         {consent.given ? 'Donné' : 'Retiré'} le {formatDate(consent.at)} — version du {consent.version}
       </p>
-      <p className={styles.text}>« {text.label} »</p>
+      <p className={styles.text}>« {text.label} »</p>
       {consent.withdrawable ? (
         <Dialog.Root open={open} onOpenChange={setOpen}>
           <div className={styles.actions}>

@@ -21,7 +21,7 @@ export function FaqSection({ limit, title = 'Questions fréquentes' }: { limit?:
         <div>
           <h2 id="faq-title">{title}</h2>
           <p>
-            Une autre question ? <Link to="/contactez-agence-matrimoniale-musulmane">Écrivez-nous</Link> : une personne de l’équipe vous
+            Une autre question ? <Link to="/contactez-agence-matrimoniale-musulmane">Écrivez-nous</Link> : une personne de l’équipe vous
             répond.
           </p>
         </div>
