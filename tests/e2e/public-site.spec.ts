@@ -24,7 +24,7 @@ const PUBLIC_PAGES: { path: string; h1: RegExp }[] = [
   { path: '/qui-sommes-nous', h1: /Qui sommes-nous/ },
   { path: '/contactez-agence-matrimoniale-musulmane', h1: /Contactez-nous/ },
   { path: '/formulaire-inscription', h1: /Pré-inscription/ },
-  { path: '/inscription-agence-matrimoniale-musulmane', h1: /S'inscrire chez Union Sincère/ },
+  { path: '/inscription-agence-matrimoniale-musulmane', h1: /S’inscrire chez Union Sincère/ },
   { path: '/inscription-agence-matrimoniale-musulmane/pour-les-femmes', h1: /Sœurs/ },
   { path: '/inscription-agence-matrimoniale-musulmane/pour-les-hommes', h1: /Frères/ },
   { path: '/pre-inscription/merci', h1: /Merci/ },
