@@ -35,7 +35,7 @@ async function travel(page: Page, ms: number) {
   await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
 }
 
-test('a member goes from the signed contract to active member across the 7- and 14-day periods', async ({ page, playwright }) => {
+test('a member goes from the signed contract to active member across the 7- and 14-day periods', async ({ page, playwright, browser }) => {
   test.setTimeout(120_000);
   await page.clock.install();
   const email = `active.${Date.now()}@example.fr`;
@@ -98,7 +98,25 @@ test('a member goes from the signed contract to active member across the 7- and 
   expect(tooEarly.status()).toBe(409);
   await travel(page, 7 * DAY);
   await staffPost({ context: 'meeting_mm', uid: id });
+
+  // Staff read the member's payments on « Facturation »: on a phone each line is a card whose
+  // cells name their columns.
+  const staffContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await skipConsentBanner(staffContext);
+  await staffContext.addCookies((await staff.storageState()).cookies);
   await staff.dispose();
+  const staffPage = await staffContext.newPage();
+  await staffPage.goto(`${base}/dashboard/facturation`);
+  const rows = staffPage.getByTestId('billing-entries').locator('tbody tr');
+  // The file fee (waived by the coupon) and the six instalments, the first one paid.
+  await expect(rows.filter({ hasText: 'Youssef Haddad' })).toHaveCount(7);
+  await expect(rows.filter({ hasText: 'mensualité 1 sur 6' })).toContainText('Payée');
+  const firstRow = rows.first();
+  await expect(firstRow.locator('td[data-label="Montant"]')).toBeVisible();
+  const labels = await firstRow.locator('td').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
+  expect(labels).toEqual(['"Date"', '"Type"', '"Membre"', '"Libellé"', '"Montant"', '"Statut"', '"Facture"']);
+  await screenshots(staffPage, 'facturation-lignes');
+  await staffContext.close();
 
   await page.goto(`${base}/mon-compte`);
   await expect(page.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeVisible();

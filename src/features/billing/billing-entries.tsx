@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { billingKindLabels, billingStatusLabels } from '#machines/onboarding/labels.ts';
 import type { BillingEntryView } from '#src/features/billing/billing-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
 
 /** Billing lines as staff read them (decision 120): French words from the label table, amounts and dates in fr-FR. */
@@ -24,47 +25,33 @@ export function BillingEntries({ entries, withMember, empty }: { entries: Billin
         <tbody>
           {entries.map((e) => (
             <tr key={e.key} data-status={e.status}>
-              <td data-label="Date">
-                <div>{formatDateTime(e.at)}</div>
-              </td>
-              <td data-label="Type">
-                <div>{billingKindLabels[e.kind]}</div>
-              </td>
+              <StackedCell label="Date">{formatDateTime(e.at)}</StackedCell>
+              <StackedCell label="Type">{billingKindLabels[e.kind]}</StackedCell>
               {withMember ? (
-                <td data-label="Membre">
-                  <div>
-                    <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
-                      {e.memberName}
-                    </Link>
-                  </div>
-                </td>
+                <StackedCell label="Membre">
+                  <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
+                    {e.memberName}
+                  </Link>
+                </StackedCell>
               ) : null}
-              <td data-label="Libellé">
-                <div>
-                  {e.label}
-                  {e.outsideContract ? (
-                    <>
-                      {' '}
-                      <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
-                    </>
-                  ) : null}
-                </div>
-              </td>
-              <td data-label="Montant">
-                <div>{formatAmount(e.amountCents)}</div>
-              </td>
-              <td data-label="Statut">
-                <div>
-                  {e.status === 'echouee' ? (
-                    <span className={styles.badge.danger}>{billingStatusLabels[e.status]}</span>
-                  ) : (
-                    billingStatusLabels[e.status]
-                  )}
-                </div>
-              </td>
-              <td data-label="Facture">
-                <div>{e.invoiceNumber ?? '—'}</div>
-              </td>
+              <StackedCell label="Libellé">
+                {e.label}
+                {e.outsideContract ? (
+                  <>
+                    {' '}
+                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
+                  </>
+                ) : null}
+              </StackedCell>
+              <StackedCell label="Montant">{formatAmount(e.amountCents)}</StackedCell>
+              <StackedCell label="Statut">
+                {e.status === 'echouee' ? (
+                  <span className={styles.badge.danger}>{billingStatusLabels[e.status]}</span>
+                ) : (
+                  billingStatusLabels[e.status]
+                )}
+              </StackedCell>
+              <StackedCell label="Facture">{e.invoiceNumber ?? '—'}</StackedCell>
             </tr>
           ))}
         </tbody>

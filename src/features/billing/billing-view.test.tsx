@@ -148,4 +148,26 @@ describe('the instalment schedule as members and staff read it (decision 120)', 
       text(renderToStaticMarkup(<BillingEntries entries={[]} withMember={false} empty="Aucune opération pour ce membre." />)),
     ).toContain('Aucune opération pour ce membre.');
   });
+
+  it('on a phone each cell names its column: every cell of a row carries its header as label, in order', () => {
+    const entry: BillingEntryView = {
+      key: 'payment:1',
+      at: '2027-01-10T10:00:00.000Z',
+      kind: 'payment',
+      memberId: 'm',
+      memberName: 'Amina Benali',
+      email: 'a@example.fr',
+      label: 'Frais de dossier',
+      amountCents: 15_000,
+      status: 'payee',
+      invoiceNumber: '2027-000001',
+      outsideContract: false,
+    };
+    // (The billing page's « Membre » column holds a router link: the browser test covers it.)
+    const html = renderToStaticMarkup(<BillingEntries entries={[entry]} withMember={false} empty="" />);
+    const headers = [...html.matchAll(/<th scope="col">([^<]+)<\/th>/g)].map((m) => m[1]);
+    const labels = [...html.matchAll(/<td data-label="([^"]+)"><div>/g)].map((m) => m[1]);
+    expect(headers).toEqual(['Date', 'Type', 'Libellé', 'Montant', 'Statut', 'Facture']);
+    expect(labels).toEqual(headers);
+  });
 });

@@ -20,6 +20,7 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
+import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { count } from '#machines/french/plural.ts';
 
@@ -36,13 +37,9 @@ type Staff = LeadList['staff'][number];
  */
 const LEAD_COLUMNS = ['Reçu le', 'Type', 'Nom et e-mail', 'Statut', 'En charge', 'Relance', 'Suivi'] as const;
 
-/** A cell that names its column on a phone, where the rows are stacked (`stackedTable`). */
+/** A cell of the leads table, named by one of its columns. */
 function LeadCell({ column, children }: { column: (typeof LEAD_COLUMNS)[number]; children: ReactNode }) {
-  return (
-    <td data-label={column}>
-      <div>{children}</div>
-    </td>
-  );
+  return <StackedCell label={column}>{children}</StackedCell>;
 }
 
 export function LeadsPage() {

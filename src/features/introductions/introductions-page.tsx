@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { listIntroductions } from '#src/features/introductions/introductions-api.ts';
@@ -67,51 +68,39 @@ export function IntroductionsPage() {
                   const answering = item.state.startsWith('proposee');
                   return (
                     <tr key={item.id}>
-                      <td data-label="Mise en relation">
-                        <div>
-                          <Link
-                            to="/dashboard/mises-en-relation/$id"
-                            params={{ id: item.id }}
-                            aria-label={`Ouvrir la mise en relation ${names.a} et ${names.b}`}
-                          >
-                            {names.a} et {names.b}
-                          </Link>
-                        </div>
-                      </td>
-                      <td data-label="État">
-                        <div>
-                          <span className={own.stateBadge}>{item.stateLabel}</span>
-                        </div>
-                      </td>
-                      <td data-label="Réponses">
-                        <div>
-                          {names.a} : {answerLabel(item.answers.a)}
-                          <br />
-                          {names.b} : {answerLabel(item.answers.b)}
-                        </div>
-                      </td>
-                      <td data-label="Réponse attendue avant">
-                        <div>
-                          {answering ? formatDateTime(item.deadlineAt) : '—'}
-                          {answering && deadlineSoon(item.deadlineAt, now) ? (
-                            <span className={styles.badge.danger}> bientôt échue</span>
-                          ) : null}
-                        </div>
-                      </td>
-                      <td data-label="Proposée le">
-                        <div>{formatDateTime(item.proposedAt)}</div>
-                      </td>
-                      <td data-label="Fiches">
-                        <div>
-                          <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.a.id }}>
-                            {names.a}
-                          </Link>
-                          <br />
-                          <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.b.id }}>
-                            {names.b}
-                          </Link>
-                        </div>
-                      </td>
+                      <StackedCell label="Mise en relation">
+                        <Link
+                          to="/dashboard/mises-en-relation/$id"
+                          params={{ id: item.id }}
+                          aria-label={`Ouvrir la mise en relation ${names.a} et ${names.b}`}
+                        >
+                          {names.a} et {names.b}
+                        </Link>
+                      </StackedCell>
+                      <StackedCell label="État">
+                        <span className={own.stateBadge}>{item.stateLabel}</span>
+                      </StackedCell>
+                      <StackedCell label="Réponses">
+                        {names.a} : {answerLabel(item.answers.a)}
+                        <br />
+                        {names.b} : {answerLabel(item.answers.b)}
+                      </StackedCell>
+                      <StackedCell label="Réponse attendue avant">
+                        {answering ? formatDateTime(item.deadlineAt) : '—'}
+                        {answering && deadlineSoon(item.deadlineAt, now) ? (
+                          <span className={styles.badge.danger}> bientôt échue</span>
+                        ) : null}
+                      </StackedCell>
+                      <StackedCell label="Proposée le">{formatDateTime(item.proposedAt)}</StackedCell>
+                      <StackedCell label="Fiches">
+                        <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.a.id }}>
+                          {names.a}
+                        </Link>
+                        <br />
+                        <Link to="/dashboard/member/$memberId" params={{ memberId: item.members.b.id }}>
+                          {names.b}
+                        </Link>
+                      </StackedCell>
                     </tr>
                   );
                 })}
