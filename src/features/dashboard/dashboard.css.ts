@@ -224,24 +224,8 @@ export const timeline = style({
 export const timelineItem = style({ paddingLeft: vars.space[4], position: 'relative', fontSize: vars.fontSize.sm });
 export const pre = style({ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: vars.font.body });
 
-/* Radix dialog */
-export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(28rem, calc(100vw - 2rem))',
-  backgroundColor: vars.color.background,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.lg,
-  padding: vars.space[6],
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space[4],
-  zIndex: vars.zIndex.dialog,
-});
-export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+/* Radix dialogs: one look everywhere */
+export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
 
 /* Messages */
 export const messages = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[3] });

@@ -128,26 +128,8 @@ export const textarea = style({
   selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '1px' } },
 });
 
-/* Radix dialog (the member area does not load the dashboard's styles) */
-export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(30rem, calc(100vw - 2rem))',
-  maxHeight: 'calc(100dvh - 2rem)',
-  overflowY: 'auto',
-  backgroundColor: vars.color.background,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.lg,
-  padding: vars.space[6],
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space[4],
-  zIndex: vars.zIndex.dialog,
-});
-export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+/* Radix dialogs: one look everywhere */
+export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
 
 /* Staff: candidates */
 export const candidates = style({

@@ -44,27 +44,8 @@ export const danger = style({ borderColor: vars.color.danger, backgroundColor: v
 
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[3], alignItems: 'center' });
 
-export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
-
-export const dialog = style({
-  position: 'fixed',
-  top: '50%',
-  left: '50%',
-  transform: 'translate(-50%, -50%)',
-  width: 'min(30rem, calc(100vw - 2rem))',
-  maxHeight: 'calc(100vh - 2rem)',
-  overflowY: 'auto',
-  backgroundColor: vars.color.background,
-  borderRadius: vars.radius.lg,
-  boxShadow: vars.shadow.lg,
-  padding: vars.space[6],
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space[4],
-  zIndex: vars.zIndex.dialog,
-});
-
-export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+/* Radix dialogs: one look everywhere */
+export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
 
 export const dangerButton = style({
   backgroundColor: vars.color.danger,

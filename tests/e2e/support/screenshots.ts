@@ -7,7 +7,8 @@ import { expect, type Page, test } from '@playwright/test';
  * header). The viewport is restored after.
  *
  * Each shot also holds the page to the screen's width: a page that scrolls sideways fails, naming
- * the elements that reach past the right edge.
+ * the elements that reach past the right edge. An open dialog must fit the screen, whose page
+ * does not scroll under it: one that reaches past an edge fails, with its title out of reach.
  */
 export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
   const size = page.viewportSize();
@@ -38,6 +39,7 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
     expect(await pastTheRightEdge(page), `${name} scrolls sideways at ${width} px`).toEqual([]);
+    if (!wholePage) expect(await dialogsOffScreen(page), `${name}: a dialog reaches past the screen at ${width} px`).toEqual([]);
   }
   if (size) await page.setViewportSize(size);
 }
@@ -65,4 +67,16 @@ function pastTheRightEdge(page: Page): Promise<string[]> {
       .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ${(element.textContent ?? '').slice(0, 60)}`);
     return innermost.length > 0 ? innermost : [`the page is ${pageWidth} px wide`];
   });
+}
+
+/** The open dialogs (their titles) whose box reaches past an edge of the screen. */
+function dialogsOffScreen(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')]
+      .filter((dialog) => {
+        const box = dialog.getBoundingClientRect();
+        return box.top < -0.5 || box.left < -0.5 || box.bottom > window.innerHeight + 0.5 || box.right > window.innerWidth + 0.5;
+      })
+      .map((dialog) => (dialog.querySelector('h1, h2, h3')?.textContent ?? dialog.id).slice(0, 60)),
+  );
 }
