@@ -89,11 +89,11 @@ export function signedContractMail(input: {
     text: [
       'Bonjour,',
       '',
-      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224-90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
+      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224‑90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
       '',
       `Empreinte SHA-256 du document signé : ${input.sha256}`,
       '',
-      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224-91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
+      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224‑91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
       '',
       `L’équipe ${input.agencyName}`,
     ].join('\n'),

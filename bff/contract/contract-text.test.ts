@@ -40,7 +40,7 @@ describe('the contract names the configured agency (L224-90, decision 106)', () 
       'Union Sincère SAS, société par actions simplifiée au capital de 5 000 €, dont le siège est situé 12 rue des Lilas, 69003 Lyon, RCS Lyon 123 456 789, SIRET 123 456 789 00012, téléphone 04 72 00 00 00, e-mail bonjour@union-sincere.fr',
     );
     expect(text).toContain(
-      'médiateur de la consommation dont relève l’agence (articles L612-1 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)',
+      'médiateur de la consommation dont relève l’agence (articles L612\u20111 et suivants du Code de la consommation) : CM2C (https://www.cm2c.net)',
     );
     expect(text).toContain('Pour l’agence : Union Sincère SAS.');
   });
@@ -114,7 +114,7 @@ describe('the contract shown before signature (decision 109)', () => {
       'Modèle de formulaire de rétractation',
       'Je vous notifie par la présente ma rétractation',
       'Résiliation pour motif légitime',
-      'R224-1',
+      'R224\u20111',
       'Annexe — Qualités de la personne recherchée',
       'article 1367 du Code civil',
     ]) {

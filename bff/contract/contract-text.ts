@@ -102,7 +102,7 @@ function priceBlocks(input: ContractInput): Block[] {
   return [
     planLine,
     terms,
-    `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n’est demandé au titre du présent contrat avant l’expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224-91) : le paiement n’est ouvert qu’à l’issue de ce délai.`,
+    `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n’est demandé au titre du présent contrat avant l’expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224‑91) : le paiement n’est ouvert qu’à l’issue de ce délai.`,
     `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l’issue du délai de renonciation : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
     'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
   ];
@@ -112,7 +112,7 @@ function annexBlocks(questionnaire: Questionnaire | null): Block[] {
   if (!questionnaire) return ['Le questionnaire de rapprochement du membre n’est pas disponible.'];
   const list = (values: readonly string[], labels: Record<string, string>) => values.map((value) => labels[value] ?? value).join(', ');
   return [
-    'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224-1 du Code de la consommation) :',
+    'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224‑1 du Code de la consommation) :',
     {
       bullets: [
         `Tranche d’âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans`,
@@ -134,7 +134,7 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Entre les soussignés',
       blocks: [
-        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224-90 à L224-95 et R224-1 à R224-3 du Code de la consommation, ci-après « l’agence » ;`,
+        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224‑90 à L224‑95 et R224‑1 à R224‑3 du Code de la consommation, ci-après « l’agence » ;`,
         `et ${form.fullName}${birth ? `, né(e) le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${input.profile.phone}` : ''}, ci-après « le membre ».`,
       ],
     },
@@ -158,26 +158,26 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Article 3 — Durée',
       blocks: [
-        `Le contrat est conclu pour une durée déterminée de ${months} mois à compter de sa signature ; cette durée n’excède en aucun cas ${CONTRACT_MAX_MONTHS} mois (article L224-90). Il prend fin de plein droit à son terme et n’est pas reconduit tacitement. Le membre qui souhaite poursuivre peut conclure un nouveau contrat.`,
+        `Le contrat est conclu pour une durée déterminée de ${months} mois à compter de sa signature ; cette durée n’excède en aucun cas ${CONTRACT_MAX_MONTHS} mois (article L224‑90). Il prend fin de plein droit à son terme et n’est pas reconduit tacitement. Le membre qui souhaite poursuivre peut conclure un nouveau contrat.`,
       ],
     },
     {
       heading: `Article 4 — Faculté de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours`,
       blocks: [
-        `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d’indemnité (article L224-91), par une déclaration dénuée d’ambiguïté adressée à l’agence (formulaire de contact, e-mail ou courrier). Aucun paiement n’étant demandé pendant ce délai, la renonciation n’entraîne aucun remboursement au titre de la formule.`,
+        `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d’indemnité (article L224‑91), par une déclaration dénuée d’ambiguïté adressée à l’agence (formulaire de contact, e-mail ou courrier). Aucun paiement n’étant demandé pendant ce délai, la renonciation n’entraîne aucun remboursement au titre de la formule.`,
       ],
     },
     {
       heading: `Article 5 — Droit de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours`,
       blocks: [
-        `Le contrat étant conclu à distance, le membre dispose en outre d’un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221-18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l’agence a été informée de sa décision (article L221-24).`,
+        `Le contrat étant conclu à distance, le membre dispose en outre d’un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221‑18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l’agence a été informée de sa décision (article L221‑24).`,
         input.renounced
-          ? `Le membre a demandé expressément, en cochant la case prévue à l’étape « Formules », que l’accompagnement commence avant la fin de ce délai (article L221-25). Il conserve son droit de rétractation ; s’il l’exerce après le début de l’accompagnement, il reste redevable d’un montant proportionnel aux prestations fournies jusqu’à la communication de sa décision, calculé sur le prix total convenu.`
-          : `L’accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221-25). Le membre n’en a pas fait la demande : l’accompagnement commence à l’expiration du délai, et aucune somme n’est due en cas de rétractation dans le délai.`,
+          ? `Le membre a demandé expressément, en cochant la case prévue à l’étape « Formules », que l’accompagnement commence avant la fin de ce délai (article L221‑25). Il conserve son droit de rétractation ; s’il l’exerce après le début de l’accompagnement, il reste redevable d’un montant proportionnel aux prestations fournies jusqu’à la communication de sa décision, calculé sur le prix total convenu.`
+          : `L’accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221‑25). Le membre n’en a pas fait la demande : l’accompagnement commence à l’expiration du délai, et aucune somme n’est due en cas de rétractation dans le délai.`,
       ],
     },
     {
-      heading: 'Modèle de formulaire de rétractation (article R221-1 du Code de la consommation)',
+      heading: 'Modèle de formulaire de rétractation (article R221‑1 du Code de la consommation)',
       blocks: [
         'Veuillez compléter et renvoyer le présent formulaire uniquement si vous souhaitez vous rétracter du contrat.',
         `À l’attention de ${agency.name}, ${agency.address}, e-mail ${agency.email} :`,
@@ -197,15 +197,15 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Article 6 — Résiliation pour motif légitime',
       blocks: [
-        'Chacune des parties peut résilier le contrat pour un motif légitime (article L224-90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l’accompagnement impossible, ou, pour l’agence, un manquement grave du membre à ses engagements.',
-        'La résiliation est notifiée par lettre recommandée avec demande d’avis de réception indiquant le motif invoqué (article R224-2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.',
+        'Chacune des parties peut résilier le contrat pour un motif légitime (article L224‑90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l’accompagnement impossible, ou, pour l’agence, un manquement grave du membre à ses engagements.',
+        'La résiliation est notifiée par lettre recommandée avec demande d’avis de réception indiquant le motif invoqué (article R224‑2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.',
       ],
     },
     {
       heading: 'Article 7 — Conditions générales et données personnelles',
       blocks: [
         'Les conditions générales de vente, acceptées par le membre, complètent le présent contrat, qui prévaut en cas de contradiction. Les données personnelles du membre, y compris sa pratique religieuse traitée avec son consentement explicite, sont protégées conformément à la politique de confidentialité de l’agence.',
-        `En cas de litige non résolu par une réclamation écrite auprès de l’agence, le membre peut recourir gratuitement au médiateur de la consommation dont relève l’agence (articles L612-1 et suivants du Code de la consommation) : ${agency.mediator}.`,
+        `En cas de litige non résolu par une réclamation écrite auprès de l’agence, le membre peut recourir gratuitement au médiateur de la consommation dont relève l’agence (articles L612‑1 et suivants du Code de la consommation) : ${agency.mediator}.`,
       ],
     },
   ];

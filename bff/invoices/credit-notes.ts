@@ -42,8 +42,8 @@ export async function allocateCreditNoteNumber(tx: Executor, year: number): Prom
 }
 
 const REASON_LABELS = {
-  withdrawal: 'Remboursement — rétractation (article L221-18 du Code de la consommation)',
-  termination: 'Remboursement — résiliation pour motif légitime (article R224-2 du Code de la consommation)',
+  withdrawal: 'Remboursement — rétractation (article L221‑18 du Code de la consommation)',
+  termination: 'Remboursement — résiliation pour motif légitime (article R224‑2 du Code de la consommation)',
 } as const;
 
 /**

@@ -279,7 +279,7 @@ export function withdrawalConfirmedMail(
     ...(input.keptCents
       ? [
           {
-            text: `Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : ${formatEuros(input.keptCents)} correspondant aux jours écoulés restent dus (article L221-25 du Code de la consommation).`,
+            text: `Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : ${formatEuros(input.keptCents)} correspondant aux jours écoulés restent dus (article L221‑25 du Code de la consommation).`,
           },
         ]
       : []),
@@ -297,7 +297,7 @@ export function terminationRequestedMail(
       text: `Nous avons bien reçu, le ${dateFr(input.at)}, votre demande de résiliation de votre contrat pour motif légitime (${input.reasonLabel}).`,
     },
     {
-      text: `Notre équipe l’examine et vous répond au plus tard le ${dateFr(input.dueBy)}. Si elle est acceptée, le prix est réduit à proportion de la durée écoulée jusqu’à votre demande, et le trop-perçu vous est remboursé dans ce même délai de deux mois (article R224-2 du Code de la consommation).`,
+      text: `Notre équipe l’examine et vous répond au plus tard le ${dateFr(input.dueBy)}. Si elle est acceptée, le prix est réduit à proportion de la durée écoulée jusqu’à votre demande, et le trop-perçu vous est remboursé dans ce même délai de deux mois (article R224‑2 du Code de la consommation).`,
     },
     { text: 'D’ici là, votre profil n’est proposé à personne.' },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },

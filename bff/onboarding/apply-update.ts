@@ -93,15 +93,15 @@ function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: 
     (update.context === 'app' || update.context === 'sub' || update.context === 'coupon') &&
     !subscriptionPaymentOpen(record.subscriptionDate, nowMs)
   )
-    return 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224-91 du Code de la consommation).';
+    return 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224‑91 du Code de la consommation).';
   if (update.context === 'renounce' && !renunciationOpen(record.subscriptionDate, nowMs))
     return record.subscriptionDate === null
       ? 'Le contrat n’est pas encore signé : il n’y a rien à annuler.'
-      : 'Le délai de renonciation de 7 jours après la signature est écoulé (article L224-91 du Code de la consommation).';
+      : 'Le délai de renonciation de 7 jours après la signature est écoulé (article L224‑91 du Code de la consommation).';
   if (update.context === 'withdraw' && !withdrawalOpen(record.subscriptionDate, nowMs))
     return record.subscriptionDate === null
       ? 'Le contrat n’est pas encore signé : il n’y a rien à résilier.'
-      : 'Le délai de rétractation de 14 jours après la signature est écoulé (article L221-18 du Code de la consommation).';
+      : 'Le délai de rétractation de 14 jours après la signature est écoulé (article L221‑18 du Code de la consommation).';
   if (update.context === 'terminate')
     return 'La résiliation pour motif légitime se demande pendant l’adhésion, une fois membre actif, et une seule demande à la fois.';
   if (update.context === 'terminate_ok' || update.context === 'terminate_no')

@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** French explanation shown by the stand-in and returned with a refused payment link. */
 export const NO_PAYMENT_YET_MESSAGE =
-  'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224-91 du Code de la consommation).';
+  'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224‑91 du Code de la consommation).';
 
 /**
  * The member a checkout names (`client_reference_id`) when that member may not pay yet: their

@@ -189,7 +189,7 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
     }
     const early = await paymentNotYetAllowed(deps.database.db, session.output.client_reference_id ?? null, now);
     if (early) {
-      log.warn('stripe : événement refusé, paiement avant signature + 7 jours (L224-91), non enregistré, à rembourser s’il a été débité', {
+      log.warn('stripe : événement refusé, paiement avant signature + 7 jours (L224‑91), non enregistré, à rembourser s’il a été débité', {
         eventId: event.id,
         memberId: early.memberId,
         state: early.state,

@@ -23,9 +23,9 @@ import { log } from '#bff/logger.ts';
 /** Legal basis stated on each kept record. */
 export const LEGAL_BASIS = {
   contract:
-    'Contrat de courtage matrimonial et son annexe : preuve du contrat et des délais légaux (Code de la consommation L224-90 à L224-95 ; Code de commerce L123-22 ; Code civil 2224), RGPD art. 6.1.c et 6.1.f. Conservé 10 ans, accès restreint.',
+    'Contrat de courtage matrimonial et son annexe : preuve du contrat et des délais légaux (Code de la consommation L224‑90 à L224‑95 ; Code de commerce L123‑22 ; Code civil 2224), RGPD art. 6.1.c et 6.1.f. Conservé 10 ans, accès restreint.',
   payment:
-    'Pièce comptable (paiement) : Code de commerce L123-22 (conservation 10 ans des documents comptables et pièces justificatives), RGPD art. 6.1.c.',
+    'Pièce comptable (paiement) : Code de commerce L123‑22 (conservation 10 ans des documents comptables et pièces justificatives), RGPD art. 6.1.c.',
 } as const;
 
 /** 10 years after the end of the financial year (taken as the calendar year) of the event. */

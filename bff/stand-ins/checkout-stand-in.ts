@@ -163,7 +163,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       const params = paramsOf(form);
       const early = await paymentNotYetAllowed(deps.db, params.clientReferenceId, deps.clock.now());
       if (early) {
-        log.warn('paiement local refusé avant signature + 7 jours (L224-91)', { memberId: early.memberId, state: early.state });
+        log.warn('paiement local refusé avant signature + 7 jours (L224‑91)', { memberId: early.memberId, state: early.state });
         return c.html(tooEarlyPage(config, early.state), 409);
       }
       if (!params.email) return c.html(pageOf(config, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);

@@ -87,7 +87,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      "Step 2 answers saved: practice and qualities sought (the contract's annex, R224-1). May be re-sent to correct them while on step 2.",
+      "Step 2 answers saved: practice and qualities sought (the contract's annex, R224‑1). May be re-sent to correct them while on step 2.",
     apply: recordChanges.questionnaire,
   },
   form_per_inf: {
@@ -203,7 +203,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'spec',
     description:
-      'Contract form completed. Added fields: fullName, address, postcode, city (L224-90 mentions), signature (the full name typed again) and termsAccepted (must be true). The BFF stores them and makes the PDF copy.',
+      'Contract form completed. Added fields: fullName, address, postcode, city (L224‑90 mentions), signature (the full name typed again) and termsAccepted (must be true). The BFF stores them and makes the PDF copy.',
     apply: recordChanges.contractForm,
   },
   sub_date: {
@@ -257,7 +257,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'The member renounces the contract before 7 whole days since signature (L224-91): the contract is cancelled, nothing is ever charged.',
+      'The member renounces the contract before 7 whole days since signature (L224‑91): the contract is cancelled, nothing is ever charged.',
     apply: recordChanges.renounce,
   },
   withdraw: {
@@ -269,7 +269,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'The member withdraws before 14 whole days since signature (L221-18): the contract ends; what was paid is refunded within 14 days, pro rata when an early start was asked (L221-24, L221-25).',
+      'The member withdraws before 14 whole days since signature (L221‑18): the contract ends; what was paid is refunded within 14 days, pro rata when an early start was asked (L221‑24, L221‑25).',
     apply: recordChanges.withdraw,
   },
   renew: {
@@ -293,7 +293,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'An active member asks to terminate for a legitimate reason (R224-2): reason, explanation, optional proof; staff decide. The member is not proposed to anyone meanwhile.',
+      'An active member asks to terminate for a legitimate reason (R224‑2): reason, explanation, optional proof; staff decide. The member is not proposed to anyone meanwhile.',
     apply: recordChanges.terminate,
   },
   terminate_ok: {

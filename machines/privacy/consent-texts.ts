@@ -81,7 +81,7 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
   early_start: {
     title: 'Démarrage avant la fin du délai de rétractation',
     withdrawable: false,
-    effect: `Cette demande ne se retire pas : vous gardez votre droit de rétractation pendant ${WITHDRAWAL_PERIOD_DAYS} jours, en payant alors le service déjà fourni (article L221-25 du Code de la consommation).`,
+    effect: `Cette demande ne se retire pas : vous gardez votre droit de rétractation pendant ${WITHDRAWAL_PERIOD_DAYS} jours, en payant alors le service déjà fourni (article L221‑25 du Code de la consommation).`,
     current: '2026-11-21',
     versions: {
       '2026-11-21': {

@@ -155,7 +155,7 @@ test('a member who asked to start early pays on day 7 and withdraws on day 10: t
   await page.reload();
   await page.getByRole('button', { name: 'Me rétracter' }).click();
   const dialog = page.getByRole('dialog', { name: 'Vous rétracter ?' });
-  await expect(dialog).toContainText('le prix des jours écoulés reste dû (article L221-25)');
+  await expect(dialog).toContainText('le prix des jours écoulés reste dû (article L221\u201125)');
   await dialog.getByRole('button', { name: 'Oui, je me rétracte' }).click();
   await expect(page.getByTestId('rights-state')).toContainText('Contrat résilié (rétractation)');
   const text = async () => {
@@ -166,7 +166,7 @@ test('a member who asked to start early pays on day 7 and withdraws on day 10: t
     }[];
     return mails.find((m) => m.to === email && m.subject === 'Confirmation de votre rétractation')?.text.replace(/\s/g, ' ') ?? '';
   };
-  await expect.poll(text).toContain('correspondant aux jours écoulés restent dus (article L221-25');
+  await expect.poll(text).toContain('correspondant aux jours écoulés restent dus (article L221\u201125');
   // Refunded + kept = the 264,00 € paid; something is kept, something refunded.
   const mail = await text();
   const refunded = Number(/Nous vous remboursons (\d+),(\d{2})/.exec(mail)?.slice(1).join('.'));

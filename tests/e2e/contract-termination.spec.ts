@@ -49,7 +49,7 @@ async function askToTerminate(member: Page) {
   const rights = member.getByRole('region', { name: 'Mes droits' });
   await rights.getByRole('button', { name: 'Résilier pour un motif légitime' }).click();
   const dialog = member.getByRole('dialog', { name: 'Résilier pour un motif légitime ?' });
-  await expect(dialog.getByText(/article R224-2/)).toBeVisible();
+  await expect(dialog.getByText(/article R224\u20112/)).toBeVisible();
   await dialog.getByRole('radio', { name: 'Déménagement' }).check();
   await dialog.getByLabel('Votre situation, en quelques mots').fill('Je pars vivre à Montréal pour mon travail dès le mois prochain.');
   await dialog.getByLabel('Justificatif (facultatif)').fill('Contrat de travail signé au Canada');

@@ -143,7 +143,7 @@ describe('withdrawal within 14 days (L221-18)', () => {
     const kept = Math.round(((FILE_FEE_CENTS + planById('plan_serenity_month').totalCents) * 10) / termDays);
     expect(refunded).toBe(paid - kept);
     const mail = (await outboxOf(member.email)).find((m) => m.kind === 'agency-withdrawal-confirmed');
-    expect(mail?.text).toMatch(/article L221-25/);
+    expect(mail?.text).toMatch(/article L221\u201125/);
   });
 
   it('is refused at day 14 (409 with the state)', async () => {

@@ -441,7 +441,7 @@ describe('no money before signature + 7 whole days (L224-91, decision 105)', () 
       expect(response.status).toBe(409);
       const body = (await response.json()) as { error: { code: string; message: string; state: string } };
       expect(body.error).toMatchObject({ code: 'PAYMENT_NOT_EXPECTED', state });
-      expect(body.error.message).toContain('L224-91');
+      expect(body.error.message).toContain('L224\u201191');
     }
   });
 
@@ -454,7 +454,7 @@ describe('no money before signature + 7 whole days (L224-91, decision 105)', () 
       expect(page.status).toBe(409);
       const html = await page.text();
       expect(html).toContain('Paiement impossible pour le moment');
-      expect(html).toContain('L224-91');
+      expect(html).toContain('L224\u201191');
       expect(html).not.toContain('<form');
       const form = new URLSearchParams({ client_reference_id: member.id, prefilled_promo_code: '', email: member.email });
       const posted = await member.agent.request('POST', `/_local/checkout/${offer}`, form.toString(), {
@@ -536,7 +536,7 @@ describe('no money before signature + 7 whole days (L224-91, decision 105)', () 
       expect(answer.status, body.context).toBe(409);
       expect(answer.body.error.code).toBe('TRANSITION_REFUSED');
       expect(answer.body.state ?? (answer.body.error as { state?: string }).state).toBe('attente-contrat.delai-renonciation');
-      expect(answer.body.error.message).toContain('L224-91');
+      expect(answer.body.error.message).toContain('L224\u201191');
     }
     expect(await traces(member.id)).toEqual(before);
     const unused = await db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, member.id));

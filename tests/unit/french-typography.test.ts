@@ -20,6 +20,13 @@ const ORDINARY_SPACE = /« | »| [:;?!](?=\s|$|['"`»)]|\$\{)/;
  */
 const STRAIGHT_APOSTROPHE = /\b(?:l|d|qu|n|s|j|c|m|t|jusqu|lorsqu|puisqu|quoiqu)'(?=[\p{L}*_«])/iu;
 
+/**
+ * An article of a code written with an ordinary hyphen (« L224-91 »): a line may break at it and
+ * leave « L224- » alone at a line's end (decision 150). References take the non-breaking hyphen
+ * U+2011, which looks the same; the contract's and invoices' PDFs print it as « - ».
+ */
+const BREAKING_HYPHEN = /\b[LR]\d{3}-\d/;
+
 /** SQL, where `payload ? 'erased'` is an operator, not French. */
 const SQL = /\b(SELECT|INSERT|UPDATE|DELETE|WHERE|RETURNING)\b/;
 
@@ -123,5 +130,24 @@ describe('French typography', () => {
   it('every French elision of the SPA, the rules, the server and content/ takes the apostrophe ’', () => {
     expect(sources.flatMap((file) => breaking(STRAIGHT_APOSTROPHE, file, readFileSync(file, 'utf8')))).toEqual([]);
     expect(contentBreaking(STRAIGHT_APOSTROPHE)).toEqual([]);
+  });
+
+  it('finds the legal references written with an ordinary hyphen, and nothing else', () => {
+    const sample = [
+      "const a = 'article L224-91 du Code de la consommation';",
+      'const b = <p>(articles L221-18 et R224\u20112)</p>;',
+      "const c = 'article L224\u201191';",
+      '// the renunciation period (L224-91), in a comment',
+      "const d = 'rendez-vous L2-3 R12-4 AL224-91';",
+    ].join('\n');
+    expect(breaking(BREAKING_HYPHEN, 'sample.tsx', sample)).toEqual([
+      "sample.tsx:1 'article L224-91 du Code de la consommation'",
+      'sample.tsx:2 (articles L221-18 et R224\u20112)',
+    ]);
+  });
+
+  it('every legal reference of the SPA, the rules, the server and content/ takes the non-breaking hyphen', () => {
+    expect(sources.flatMap((file) => breaking(BREAKING_HYPHEN, file, readFileSync(file, 'utf8')))).toEqual([]);
+    expect(contentBreaking(BREAKING_HYPHEN)).toEqual([]);
   });
 });

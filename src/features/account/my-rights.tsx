@@ -148,7 +148,7 @@ export function MyRights() {
         <ConfirmRight
           trigger="Renoncer au contrat"
           title="Renoncer au contrat ?"
-          consequence="Le contrat sera annulé. Aucune somme ne vous sera demandée, ni maintenant ni plus tard (article L224-91 du Code de la consommation). Vous pourrez conclure un nouveau contrat plus tard si vous le souhaitez."
+          consequence="Le contrat sera annulé. Aucune somme ne vous sera demandée, ni maintenant ni plus tard (article L224‑91 du Code de la consommation). Vous pourrez conclure un nouveau contrat plus tard si vous le souhaitez."
           deadline={`Vous pouvez renoncer jusqu’au ${dateTime(renunciationEnds === null ? null : renunciationEnds - 1)} (7 jours après la signature).`}
           confirmLabel="Oui, je renonce au contrat"
           body={{ context: 'renounce', confirm: true }}
@@ -160,8 +160,8 @@ export function MyRights() {
           title="Vous rétracter ?"
           consequence={
             user.subscription.renouncedWithdrawalRight === true
-              ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221-25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
-              : 'Le contrat prendra fin et tout ce que vous avez payé vous sera remboursé dans un délai de 14 jours au plus, par le moyen de paiement utilisé (articles L221-18 et L221-24 du Code de la consommation).'
+              ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221‑25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
+              : 'Le contrat prendra fin et tout ce que vous avez payé vous sera remboursé dans un délai de 14 jours au plus, par le moyen de paiement utilisé (articles L221‑18 et L221‑24 du Code de la consommation).'
           }
           deadline={`Vous pouvez vous rétracter jusqu’au ${dateTime(withdrawalEnds === null ? null : withdrawalEnds - 1)} (14 jours après la signature).`}
           confirmLabel="Oui, je me rétracte"

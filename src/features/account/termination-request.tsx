@@ -58,7 +58,7 @@ export function TerminationRequest() {
           <Dialog.Title className={styles.dialogTitle}>Résilier pour un motif légitime ?</Dialog.Title>
           <Dialog.Description className={styles.text}>
             Un déménagement, un changement de situation matrimoniale, une maladie ou une invalidité grave, ou un autre motif grave vous
-            permet de mettre fin au contrat (article R224-2 du Code de la consommation). L’agence examine votre demande ; si elle est
+            permet de mettre fin au contrat (article R224‑2 du Code de la consommation). L’agence examine votre demande ; si elle est
             acceptée, le prix est réduit au prorata de la durée écoulée et le reste vous est remboursé au plus tard deux mois après votre
             demande. Pendant l’examen, aucune proposition ne vous est faite.
           </Dialog.Description>

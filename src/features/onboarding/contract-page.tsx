@@ -313,7 +313,7 @@ export function ContractPage() {
           </h2>
           <p>
             Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement, de quelque nature que ce
-            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224-91 du Code de la consommation) : vous n’avez
+            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224‑91 du Code de la consommation) : vous n’avez
             rien réglé et pouvez renoncer au contrat sans frais pendant ce délai. Le paiement des frais de dossier et de l’abonnement
             s’ouvrira ensuite.
           </p>

@@ -109,7 +109,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
     <StepPage
       step="frais-de-dossier"
       title="Paiement"
-      intro="Votre contrat est signé et le délai de 7 jours sans aucun paiement (article L224-91 du Code de la consommation) est écoulé : vous pouvez régler les frais de dossier et votre abonnement."
+      intro="Votre contrat est signé et le délai de 7 jours sans aucun paiement (article L224‑91 du Code de la consommation) est écoulé : vous pouvez régler les frais de dossier et votre abonnement."
     >
       <FormAlert tone="error">{payment.error ? `Paiement non confirmé : ${payment.error.message}` : error}</FormAlert>
       <FormAlert tone="success">{info}</FormAlert>

@@ -94,12 +94,12 @@ export function PreContractPage() {
         <ul className={styles.list}>
           <li>
             Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
-            {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224-91 du Code de la consommation) ; vous pouvez
+            {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224‑91 du Code de la consommation) ; vous pouvez
             renoncer au contrat sans frais pendant ce délai.
           </li>
           <li>
             Délai de rétractation : vous pouvez vous rétracter pendant {WITHDRAWAL_PERIOD_DAYS} jours après la signature, sans motif
-            (article L221-18).{' '}
+            (article L221‑18).{' '}
             {renounced
               ? 'Vous avez demandé à commencer sans attendre : en cas de rétractation, le service déjà fourni reste dû.'
               : 'L’accompagnement commence à la fin de ce délai.'}
