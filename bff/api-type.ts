@@ -1,4 +1,20 @@
 import type { createApi } from '#bff/api/api.ts';
+import type { staffIntroduction } from '#bff/introductions/introductions.ts';
 
 /** The API's type for Hono's typed client (`hc<ApiType>('/api/v1')`): the SPA's only import from bff/. */
 export type ApiType = ReturnType<typeof createApi>;
+
+/**
+ * The answers of the routes the SPA calls with plain `fetch` (no typed client in those pages'
+ * bundles, decision 151): the server's own view types, so that the SPA's copy cannot drift.
+ */
+export type {
+  MemberIntroductionView,
+  OtherSummary,
+  StaffIntroductionItem,
+  TimelineEntry,
+} from '#bff/introductions/introductions.ts';
+export type { MemberProgress, MemberTerm } from '#bff/introductions/progress.ts';
+
+/** One introduction as staff read it: the item, notes, context and log. */
+export type StaffIntroductionDetail = NonNullable<Awaited<ReturnType<typeof staffIntroduction>>>;

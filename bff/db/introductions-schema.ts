@@ -27,10 +27,11 @@ export const introductionEvents = pgTable('introduction_events', {
   event: text('event').notNull(),
   actorId: uuid('actor_id'),
   actorRole: text('actor_role').notNull(),
-  side: text('side'),
+  /** The member's side for a member's event; null for staff's and the clock's. */
+  side: text('side').$type<'a' | 'b'>(),
   fromState: text('from_state'),
   toState: text('to_state').notNull(),
-  payload: jsonb('payload').notNull(),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
   version: integer('version').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
 });

@@ -77,10 +77,15 @@ describe('the other’s photos on a proposal', () => {
       practice: 'Régulière',
       profession: 'Ingénieur',
       familySituation: 'Célibataire, sans enfant',
+      presentation: null,
     },
     reasons: [],
     meeting: null,
-    contact: { email: 'youssef@example.fr', phone: null },
+    contact: { email: 'youssef@example.fr', phone: null, guardian: null },
+    myFeedback: null,
+    contactAlsoToGuardian: null,
+    photos: [],
+    timeline: [],
   };
   const released = {
     ...base,

@@ -1,9 +1,10 @@
-import type { GuardianReceives, GuardianRelation } from '#machines/introductions/guardian-labels.ts';
+import type { MemberProgress } from '#bff/api-type.ts';
+import type { Guardian } from '#machines/introductions/guardian.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 /**
  * The calls of « Mon accompagnement » and of the guardian's section (issue 22, decision 117),
- * typed after the BFF's answers (bff/api/guardian-routes.ts). Validation is the server's: its
+ * typed by the BFF's own types (`bff/api-type.ts` and `machines/`, type-only). Validation is the server's: its
  * French messages come back per field (`fieldErrors`).
  */
 
@@ -22,16 +23,7 @@ function request<T>(path: string, method: 'GET' | 'PUT' | 'DELETE' = 'GET', body
   ) as Promise<ApiResult<T>>;
 }
 
-export interface Guardian {
-  name: string;
-  relation: GuardianRelation;
-  relationLabel: string;
-  email: string | null;
-  phone: string | null;
-  receives: GuardianReceives;
-  receivesLabel: string;
-  updatedAt: string;
-}
+export type { Guardian } from '#machines/introductions/guardian.ts';
 
 export interface GuardianForm {
   name: string;
@@ -54,21 +46,8 @@ export function removeGuardian() {
   return request<{ guardian: null; removed: boolean }>('/user/guardian', 'DELETE');
 }
 
-export interface ProgressItem {
-  id: string;
-  proposedAt: string;
-  firstName: string | null;
-  outcome: string;
-  criteriaMet: number;
-  criteriaTotal: number;
-  open: boolean;
-}
-
-export interface MemberProgress {
-  counts: { proposals: number; mutual: number; meetings: number };
-  introductions: ProgressItem[];
-  term: { plan: string | null; durationMonths: number | null; signedAt: string | null; endsOn: string | null; note: string | null };
-}
+export type { MemberProgress } from '#bff/api-type.ts';
+export type { ProgressItem } from '#machines/introductions/progress.ts';
 
 export function getProgress() {
   return request<MemberProgress>('/user/progress');

@@ -1,10 +1,10 @@
-import type { GuardianContact } from '#machines/introductions/guardian.ts';
+import type { MemberIntroductionView as MemberIntroduction, StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 /**
  * The calls of the introduction screens (issue 22): the member's proposals and the staff's follow-up.
  * Plain `fetch` through `send()` (same result shape as the typed client), with the answers typed
- * here after the BFF's views (`bff/introductions/introductions.ts`). A member never sends `side`:
+ * by the BFF's own views (`bff/api-type.ts`, type-only). A member never sends `side`:
  * the BFF fills it from the session.
  */
 
@@ -20,48 +20,12 @@ function request<T>(path: string, init?: { method: 'POST'; body: unknown }): Pro
   return send(fetch(`${BASE}${path}`, options)) as Promise<ApiResult<T>>;
 }
 
-export type AnswerStatus = 'pending' | 'accepted' | 'declined';
+export type { MemberIntroductionView as MemberIntroduction, OtherSummary } from '#bff/api-type.ts';
 
-export interface CriterionReason {
-  criterion: string;
-  met: boolean;
-  reason: string;
-  side?: string;
-}
-
-export interface OtherSummary {
-  firstName: string | null;
-  age: number | null;
-  region: string;
-  practice: string;
-  profession: string;
-  familySituation: string;
-  /** The other's own short presentation (decision 128), or null. */
-  presentation?: string | null;
-}
-
-/** One proposal as its member sees it. */
-export interface MemberIntroduction {
-  id: string;
-  state: string;
-  stateLabel: string;
-  proposedAt: string;
-  deadlineAt: string;
-  /** `reason` is already in French words. */
-  myAnswer: { status: AnswerStatus; at: string | null; reason: string | null };
-  note: string | null;
-  other: OtherSummary | null;
-  reasons: CriterionReason[];
-  meeting: { at: string; place: string } | null;
-  /** Once both accepted; `guardian` is the other's guardian when they chose to share the guardian's contact (decision 117). */
-  contact: { email: string; phone: string | null; guardian?: GuardianContact | null } | null;
-  /** The member's own feedback after the meeting in this round, or null (decision 117). */
-  myFeedback?: { outcome: string; outcomeLabel: string; at: string } | null;
-  /** The relation (in French) of the other's guardian, who also receives the member's contact at mutual acceptance. */
-  contactAlsoToGuardian?: string | null;
-  /** The other's photos, only once both accepted, each through this proposal's own URL (decision 116). */
-  photos?: { id: string; url: string }[];
-}
+export type AnswerStatus = MemberIntroduction['myAnswer']['status'];
+export type CriterionReason = MemberIntroduction['reasons'][number];
+/** A candidate's criterion, both ways: `side` says whose criterion it is. */
+export type CandidateReason = CriterionReason & { side?: Side };
 
 export type MemberEventBody =
   | { type: 'ACCEPT' }
@@ -81,42 +45,10 @@ export function sendMemberEvent(id: string, body: MemberEventBody) {
 
 // Staff
 
+export type { StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
+
 export type Side = 'a' | 'b';
-
-export interface StaffIntroductionItem {
-  id: string;
-  state: string;
-  stateLabel: string;
-  open: boolean;
-  members: Record<Side, { id: string; firstName: string | null }>;
-  answers: Record<Side, string>;
-  proposedAt: string;
-  deadlineAt: string;
-  version: number;
-}
-
-export interface StaffIntroductionEvent {
-  event: string;
-  actorRole: string;
-  side: Side | null;
-  toStateLabel: string;
-  toState?: string;
-  payload?: Record<string, unknown> | null;
-  at: string;
-  version: number;
-}
-
-export interface StaffIntroductionDetail extends StaffIntroductionItem {
-  notes: Record<Side, string | null>;
-  context: {
-    meeting?: { at: string; place: string } | null;
-    answers?: Record<Side, { status: string; at: string | null; reason: string | null; comment: string | null }>;
-    feedback?: Record<Side, { outcome: string; reason: string | null; at: string } | null>;
-    closeNote?: string | null;
-    meetingHeldAt?: string | null;
-  } & Record<string, unknown>;
-  events: StaffIntroductionEvent[];
-}
+export type StaffIntroductionEvent = StaffIntroductionDetail['events'][number];
 
 export interface Candidate {
   memberId: string;
@@ -129,7 +61,7 @@ export interface Candidate {
   profession?: string;
   score: number;
   maxScore: number;
-  reasons: CriterionReason[];
+  reasons: CandidateReason[];
   /** Whether the candidate wrote a presentation (decision 128); read on request, logged. */
   hasPresentation?: boolean;
 }

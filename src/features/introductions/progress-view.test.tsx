@@ -107,6 +107,7 @@ describe('a proposal with a guardian, and feedback given', () => {
       practice: 'Régulière',
       profession: 'Ingénieur',
       familySituation: 'Célibataire',
+      presentation: null,
     },
     reasons: [],
     meeting: { at: '2026-11-20T10:00:00.000Z', place: 'Locaux de l’agence' },
@@ -116,6 +117,9 @@ describe('a proposal with a guardian, and feedback given', () => {
       guardian: { name: 'Omar Haddad', relation: 'Frère', email: 'omar@example.fr', phone: '+33611223344' },
     },
     myFeedback: { outcome: 'continuer', outcomeLabel: 'Continuer à se connaître', at: '2026-11-21T10:00:00.000Z' },
+    contactAlsoToGuardian: null,
+    photos: [],
+    timeline: [],
   };
   const send = async () => null;
 

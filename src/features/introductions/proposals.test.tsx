@@ -28,6 +28,7 @@ const proposal: MemberIntroduction = {
     practice: 'Cinq prières par jour',
     profession: 'Ingénieur',
     familySituation: 'Célibataire, sans enfant',
+    presentation: null,
   },
   reasons: [
     { criterion: 'age', met: true, reason: 'Âge dans la tranche recherchée (28–36 ans) : 34 ans' },
@@ -35,6 +36,10 @@ const proposal: MemberIntroduction = {
   ],
   meeting: null,
   contact: null,
+  myFeedback: null,
+  contactAlsoToGuardian: null,
+  photos: [],
+  timeline: [],
 };
 const send = async () => null;
 
@@ -72,7 +77,7 @@ describe('a proposal in "Mes propositions"', () => {
       state: 'rencontre-planifiee',
       stateLabel: 'Première rencontre planifiée',
       myAnswer: { status: 'accepted', at: new Date(now).toISOString(), reason: null },
-      contact: { email: 'youssef@example.fr', phone: '+33698765432' },
+      contact: { email: 'youssef@example.fr', phone: '+33698765432', guardian: null },
       meeting: { at: '2026-12-10T14:00:00Z', place: 'À l’agence, 12 rue de la Paix' },
     };
     const html = renderToStaticMarkup(<ProposalCard proposal={both} now={now} send={send} />);
@@ -87,7 +92,7 @@ describe('a proposal in "Mes propositions"', () => {
   });
 
   it('after the meeting: the feedback form with the outcomes in French', () => {
-    const after: MemberIntroduction = { ...proposal, state: 'retours', contact: { email: 'y@example.fr', phone: null } };
+    const after: MemberIntroduction = { ...proposal, state: 'retours', contact: { email: 'y@example.fr', phone: null, guardian: null } };
     const t = text(renderToStaticMarkup(<ProposalCard proposal={after} now={now} send={send} />));
     expect(t).toContain('Votre retour après la rencontre');
     for (const label of ['Continuer à se connaître', 'Arrêter', 'Nous sommes fiancés']) expect(t).toContain(label);
