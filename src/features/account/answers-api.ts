@@ -1,10 +1,7 @@
+import type { FieldChange } from '#bff/api-type.ts';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
 
-export interface FieldChange {
-  field: string;
-  old: unknown;
-  new: unknown;
-}
+export type { FieldChange } from '#bff/api-type.ts';
 export interface ChangeRequest {
   id: number;
   section: 'profil' | 'questionnaire';

@@ -1,4 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
+import type { OwnPhoto } from '#bff/api-type.ts';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { buttonClass } from '#src/components/ui/button.css.ts';
@@ -12,16 +13,7 @@ import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 import { count } from '#machines/french/plural.ts';
 
 /** One of the member's own photos, as `GET /api/v1/user/photos` lists it (decision 116). */
-export interface OwnPhoto {
-  id: string;
-  position: number;
-  width: number;
-  height: number;
-  sizeBytes: number;
-  createdAt: string;
-  url: string;
-  thumbnailUrl: string;
-}
+export type { OwnPhoto } from '#bff/api-type.ts';
 
 /** What the file input accepts; the server checks the bytes again, whatever the name or type. */
 export const ACCEPTED_PHOTO_TYPES = 'image/jpeg,image/png,image/webp';

@@ -1,3 +1,4 @@
+import type { ContractDocument } from '#bff/api-type.ts';
 import type * as v from 'valibot';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
 import type { OfferId, PayInFullSetting } from '#machines/onboarding/plans.ts';
@@ -59,18 +60,8 @@ export const CONTRACT_PDF_URL = '/api/v1/user/contract.pdf';
 export const CONTRACT_PREVIEW_URL = '/api/v1/user/contract-preview.pdf';
 
 /** The contract's text as the PDF prints it (bff/contract/contract-text.ts). */
-export type ContractBlock = string | { bullets: string[] };
-export interface ContractSection {
-  heading: string;
-  blocks: ContractBlock[];
-}
-export interface ContractDocument {
-  title: string;
-  status: string;
-  sections: ContractSection[];
-  signature: ContractSection;
-  annex: ContractSection;
-}
+export type { ContractBlock, ContractDocument, ContractSection } from '#bff/api-type.ts';
+
 export interface ContractAnswer {
   details: { fullName: string; address: string; postcode: string; city: string };
   email: string;

@@ -1,7 +1,7 @@
+import type { ConsentStatus } from '#bff/api-type.ts';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { fetchConsents } from '#src/features/privacy/privacy-api.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import type { ConsentKind } from '#machines/privacy/consent-texts.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /*
@@ -10,15 +10,7 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
  * loading them.
  */
 
-export interface ConsentStatus {
-  kind: ConsentKind;
-  title: string;
-  given: boolean;
-  version: string;
-  at: string;
-  withdrawable: boolean;
-  effect: string;
-}
+export type { ConsentStatus } from '#bff/api-type.ts';
 type Matchmaking = { paused: true; since: string; message: string } | { paused: false };
 const NOT_PAUSED: Matchmaking = { paused: false };
 
