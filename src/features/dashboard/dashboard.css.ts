@@ -1,4 +1,4 @@
-import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { breakpoints, media, vars } from '#src/styles/theme.css.ts';
 
 // A member's file is titled with the e-mail when there is no name: it must wrap on a phone.
@@ -146,23 +146,7 @@ globalStyle(`${stackedTable} td[data-label]::before`, {
   '@media': { [belowMd]: { content: 'attr(data-label)', fontWeight: vars.fontWeight.semibold, color: vars.color.textMuted } },
 });
 export const pager = style({ display: 'flex', alignItems: 'center', gap: vars.space[3], flexWrap: 'wrap' });
-export const badge = styleVariants({
-  neutral: {
-    display: 'inline-block',
-    padding: `0 ${vars.space[2]}`,
-    borderRadius: vars.radius.full,
-    backgroundColor: vars.color.gray[100],
-    fontSize: vars.fontSize.xs,
-  },
-  danger: {
-    display: 'inline-block',
-    padding: `0 ${vars.space[2]}`,
-    borderRadius: vars.radius.full,
-    backgroundColor: vars.color.dangerSurface,
-    color: vars.color.danger,
-    fontSize: vars.fontSize.xs,
-  },
-});
+export { badge } from '#src/components/ui/badge.css.ts';
 
 /* Member page */
 export const header = style({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: vars.space[3] });

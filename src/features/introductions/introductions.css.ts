@@ -73,31 +73,7 @@ export const mark = styleVariants({
   unmet: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.danger, minWidth: '1.25rem' },
 });
 
-export const badge = styleVariants({
-  neutral: {
-    display: 'inline-block',
-    padding: `0 ${vars.space[2]}`,
-    borderRadius: vars.radius.full,
-    backgroundColor: vars.color.gray[100],
-    fontSize: vars.fontSize.sm,
-  },
-  success: {
-    display: 'inline-block',
-    padding: `0 ${vars.space[2]}`,
-    borderRadius: vars.radius.full,
-    backgroundColor: vars.color.successSurface,
-    color: vars.color.success,
-    fontSize: vars.fontSize.sm,
-  },
-  warning: {
-    display: 'inline-block',
-    padding: `0 ${vars.space[2]}`,
-    borderRadius: vars.radius.full,
-    backgroundColor: vars.color.warningSurface,
-    color: vars.color.warning,
-    fontSize: vars.fontSize.sm,
-  },
-});
+export { badge } from '#src/components/ui/badge.css.ts';
 
 export const highlight = style({
   padding: vars.space[4],
