@@ -1,6 +1,7 @@
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import * as styles from '#src/components/ui/checkbox-field.css.ts';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
+import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 
 /** A single checkbox (never pre-ticked) with its label, an optional explanation and its error. */
 export function CheckboxField({
@@ -16,14 +17,11 @@ export function CheckboxField({
   error?: string | undefined;
   required?: boolean;
 }) {
-  const id = useId();
-  const descriptionId = `${id}-description`;
-  const errorId = `${id}-error`;
-  const describedBy = [description ? descriptionId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { id, hintId, errorId, describedBy } = useFieldIds({ hint: description, error });
   return (
     <div className={fieldStyles.field}>
       {description ? (
-        <div id={descriptionId} className={fieldStyles.hint}>
+        <div id={hintId} className={fieldStyles.hint}>
           {description}
         </div>
       ) : null}
@@ -40,11 +38,7 @@ export function CheckboxField({
         />
         <label htmlFor={id}>{label}</label>
       </div>
-      {error ? (
-        <p id={errorId} className={fieldStyles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

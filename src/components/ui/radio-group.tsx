@@ -1,33 +1,51 @@
-import { useId } from 'react';
 import * as styles from '#src/components/ui/field.css.ts';
+import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 
 export interface RadioOption {
   value: string;
   label: string;
 }
 
-export interface RadioGroupProps {
+export interface ChoiceGroupProps {
   name: string;
   legend: string;
   options: readonly RadioOption[];
   defaultValue?: string;
   required?: boolean;
   error?: string | undefined;
+  hint?: string;
   disabled?: boolean;
 }
 
-/** Native radios in a fieldset/legend: arrow keys move between options, the legend names the group. */
-export function RadioGroup({ name, legend, options, defaultValue, required, error, disabled }: RadioGroupProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
+/**
+ * Native radios or checkboxes in a fieldset/legend: the legend names the group, arrow keys move
+ * between radios; the hint and the error are read with the group, the error with each option.
+ */
+function ChoiceGroup({
+  type,
+  name,
+  legend,
+  options,
+  defaultValue,
+  required,
+  error,
+  hint,
+  disabled,
+}: ChoiceGroupProps & { type: 'radio' | 'checkbox' }) {
+  const { hintId, errorId, describedBy } = useFieldIds({ hint, error });
   return (
-    <fieldset className={styles.fieldset} aria-describedby={error ? errorId : undefined} disabled={disabled}>
+    <fieldset className={styles.fieldset} aria-describedby={describedBy} disabled={disabled}>
       <legend className={styles.legend}>{legend}</legend>
+      {hint ? (
+        <p id={hintId} className={styles.hint}>
+          {hint}
+        </p>
+      ) : null}
       <div className={styles.options}>
         {options.map((option) => (
           <label key={option.value} className={styles.option}>
             <input
-              type="radio"
+              type={type}
               className={styles.radio}
               name={name}
               value={option.value}
@@ -40,11 +58,13 @@ export function RadioGroup({ name, legend, options, defaultValue, required, erro
           </label>
         ))}
       </div>
-      {error ? (
-        <p id={errorId} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </fieldset>
   );
 }
+
+/** One choice among several. */
+export const RadioGroup = (props: ChoiceGroupProps) => <ChoiceGroup type="radio" {...props} />;
+
+/** Several choices (multiple choice); a checkbox is never required on its own. */
+export const CheckboxGroup = (props: Omit<ChoiceGroupProps, 'required'>) => <ChoiceGroup type="checkbox" {...props} />;

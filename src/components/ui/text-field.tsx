@@ -1,5 +1,6 @@
-import { type InputHTMLAttributes, useId } from 'react';
+import type { InputHTMLAttributes } from 'react';
 import * as styles from '#src/components/ui/field.css.ts';
+import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
   name: string;
@@ -11,10 +12,7 @@ export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElemen
 
 /** A labelled input with its hint and error; `required` sets `aria-required` (forms say which fields are optional, not which are required). */
 export function TextField({ label, error, hint, required, name, ...rest }: TextFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { id, hintId, errorId, describedBy } = useFieldIds({ hint, error });
   return (
     <div className={styles.field}>
       <label htmlFor={id} className={styles.label}>
@@ -34,11 +32,7 @@ export function TextField({ label, error, hint, required, name, ...rest }: TextF
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
       />
-      {error ? (
-        <p id={errorId} className={styles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

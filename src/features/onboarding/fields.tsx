@@ -1,56 +1,7 @@
-import { type TextareaHTMLAttributes, useId } from 'react';
+import type { TextareaHTMLAttributes } from 'react';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
+import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
-
-/** Several checkboxes in a fieldset (multiple choice). */
-export function CheckboxGroup({
-  name,
-  legend,
-  options,
-  error,
-  hint,
-}: {
-  name: string;
-  legend: string;
-  options: readonly { value: string; label: string }[];
-  error?: string | undefined;
-  hint?: string;
-}) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <fieldset className={fieldStyles.fieldset} aria-describedby={describedBy}>
-      <legend className={fieldStyles.legend}>{legend}</legend>
-      {hint ? (
-        <p id={hintId} className={fieldStyles.hint}>
-          {hint}
-        </p>
-      ) : null}
-      <div className={fieldStyles.options}>
-        {options.map((option) => (
-          <label key={option.value} className={fieldStyles.option}>
-            <input
-              type="checkbox"
-              className={fieldStyles.radio}
-              name={name}
-              value={option.value}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? errorId : undefined}
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-      {error ? (
-        <p id={errorId} className={fieldStyles.error}>
-          {error}
-        </p>
-      ) : null}
-    </fieldset>
-  );
-}
 
 export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'className'> {
   name: string;
@@ -60,10 +11,7 @@ export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLText
 }
 
 export function TextAreaField({ name, label, error, hint, required, ...rest }: TextAreaFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { id, hintId, errorId, describedBy } = useFieldIds({ hint, error });
   return (
     <div className={fieldStyles.field}>
       <label htmlFor={id} className={fieldStyles.label}>
@@ -83,16 +31,12 @@ export function TextAreaField({ name, label, error, hint, required, ...rest }: T
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
       />
-      {error ? (
-        <p id={errorId} className={fieldStyles.error}>
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
 
-/** Options of a French label map, for RadioGroup / CheckboxGroup. */
+/** Options of a French label map, for RadioGroup / CheckboxGroup (`radio-group.tsx`). */
 export function optionsOf(labels: Record<string, string>): { value: string; label: string }[] {
   return Object.entries(labels).map(([value, label]) => ({ value, label }));
 }

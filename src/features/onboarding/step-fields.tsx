@@ -5,9 +5,9 @@ import {
   regionLabels,
   soughtPracticeLabels,
 } from '#machines/onboarding/labels.ts';
-import { RadioGroup } from '#src/components/ui/radio-group.tsx';
+import { CheckboxGroup, RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
-import { CheckboxGroup, optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { textOf } from '#src/lib/form.ts';
 

@@ -1,8 +1,9 @@
 import { Link } from '@tanstack/react-router';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from 'virtual:public-form-fields';
 import { Button } from '#src/components/ui/button.tsx';
 import * as fieldStyles from '#src/components/ui/field.css.ts';
+import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
@@ -15,8 +16,8 @@ import { textOf } from '#src/lib/form-data.ts';
 export function ContactForm() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const [sent, setSent] = useState(false);
-  const subjectId = useId();
-  const messageId = useId();
+  const subject = useFieldIds({ error: fieldErrors.subject });
+  const message = useFieldIds({ hint: true, error: fieldErrors.message });
 
   const onSubmit = handleSubmit(async (data) => {
     const input = {
@@ -66,17 +67,17 @@ export function ContactForm() {
           error={fieldErrors.email}
         />
         <div className={fieldStyles.field}>
-          <label htmlFor={subjectId} className={fieldStyles.label}>
+          <label htmlFor={subject.id} className={fieldStyles.label}>
             Objet
           </label>
           <select
-            id={subjectId}
+            id={subject.id}
             name="subject"
             className={fieldStyles.input}
             defaultValue=""
             aria-required="true"
             aria-invalid={fieldErrors.subject ? true : undefined}
-            aria-describedby={fieldErrors.subject ? `${subjectId}-error` : undefined}
+            aria-describedby={subject.describedBy}
           >
             <option value="" disabled>
               Choisissez un objet
@@ -87,33 +88,25 @@ export function ContactForm() {
               </option>
             ))}
           </select>
-          {fieldErrors.subject ? (
-            <p id={`${subjectId}-error`} className={fieldStyles.error}>
-              {fieldErrors.subject}
-            </p>
-          ) : null}
+          <FieldError id={subject.errorId} error={fieldErrors.subject} />
         </div>
         <div className={fieldStyles.field}>
-          <label htmlFor={messageId} className={fieldStyles.label}>
+          <label htmlFor={message.id} className={fieldStyles.label}>
             Message
           </label>
-          <p id={`${messageId}-hint`} className={fieldStyles.hint}>
+          <p id={message.hintId} className={fieldStyles.hint}>
             Inutile d’y détailler votre vie privée ou votre pratique religieuse.
           </p>
           <textarea
-            id={messageId}
+            id={message.id}
             name="message"
             className={`${fieldStyles.input} ${styles.textarea}`}
             maxLength={MESSAGE_MAX_LENGTH}
             aria-required="true"
             aria-invalid={fieldErrors.message ? true : undefined}
-            aria-describedby={`${messageId}-hint${fieldErrors.message ? ` ${messageId}-error` : ''}`}
+            aria-describedby={message.describedBy}
           />
-          {fieldErrors.message ? (
-            <p id={`${messageId}-error`} className={fieldStyles.error}>
-              {fieldErrors.message}
-            </p>
-          ) : null}
+          <FieldError id={message.errorId} error={fieldErrors.message} />
         </div>
         <CheckboxField
           name="consent"
