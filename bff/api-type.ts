@@ -8,13 +8,8 @@ export type ApiType = ReturnType<typeof createApi>;
  * The answers of the routes the SPA calls with plain `fetch` (no typed client in those pages'
  * bundles, decision 151): the server's own view types, so that the SPA's copy cannot drift.
  */
-export type {
-  MemberIntroductionView,
-  OtherSummary,
-  StaffIntroductionItem,
-  TimelineEntry,
-} from '#bff/introductions/introductions.ts';
-export type { MemberProgress, MemberTerm } from '#bff/introductions/progress.ts';
+export type { MemberIntroductionView, StaffIntroductionItem } from '#bff/introductions/introductions.ts';
+export type { MemberProgress } from '#bff/introductions/progress.ts';
 export type { OwnPhoto } from '#bff/photos/member-photos.ts';
 export type { Block as ContractBlock, ContractDocument, Section as ContractSection } from '#bff/contract/contract-text.ts';
 export type { ConsentStatus } from '#bff/privacy/consents.ts';

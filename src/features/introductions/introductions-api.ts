@@ -1,4 +1,5 @@
 import type { MemberIntroductionView as MemberIntroduction, StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
+import type { Side as CriterionSide } from '#machines/matching/criteria.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 /**
@@ -20,12 +21,10 @@ function request<T>(path: string, init?: { method: 'POST'; body: unknown }): Pro
   return send(fetch(`${BASE}${path}`, options)) as Promise<ApiResult<T>>;
 }
 
-export type { MemberIntroductionView as MemberIntroduction, OtherSummary } from '#bff/api-type.ts';
+export type { MemberIntroductionView as MemberIntroduction } from '#bff/api-type.ts';
 
-export type AnswerStatus = MemberIntroduction['myAnswer']['status'];
-export type CriterionReason = MemberIntroduction['reasons'][number];
-/** A candidate's criterion, both ways: `side` says whose criterion it is. */
-export type CandidateReason = CriterionReason & { side?: Side };
+/** A candidate's criterion, both ways: `side` says whose criterion it is (the member's, the candidate's, both). */
+export type CandidateReason = MemberIntroduction['reasons'][number] & { side?: CriterionSide };
 
 export type MemberEventBody =
   | { type: 'ACCEPT' }
@@ -46,9 +45,6 @@ export function sendMemberEvent(id: string, body: MemberEventBody) {
 // Staff
 
 export type { StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
-
-export type Side = 'a' | 'b';
-export type StaffIntroductionEvent = StaffIntroductionDetail['events'][number];
 
 export interface Candidate {
   memberId: string;
