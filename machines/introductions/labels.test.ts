@@ -55,7 +55,7 @@ describe('timelineSentence', () => {
   it.each<[TimelineEvent, string]>([
     [{ type: 'ACCEPT', actor: member('b'), side: 'b' }, 'Youssef a accepté la proposition'],
     [
-      { type: 'DECLINE', actor: member('a'), side: 'a', reason: 'region', comment: null },
+      { type: 'DECLINE', actor: member('a'), side: 'a', reason: 'region' },
       'Amina a décliné la proposition (motif : la région est trop éloignée)',
     ],
     [{ type: 'FEEDBACK', actor: member('a'), side: 'a', outcome: 'continuer' }, 'Amina souhaite continuer à se connaître'],
@@ -65,12 +65,12 @@ describe('timelineSentence', () => {
     ],
     [{ type: 'FEEDBACK', actor: member('b'), side: 'b', outcome: 'fiances' }, 'Youssef annonce des fiançailles'],
     [
-      { type: 'PLAN_MEETING', actor: staff, meetingAt: '2026-01-10T14:00:00.000Z', place: 'Agence de Lyon' },
-      'L’équipe a planifié la première rencontre le 10 janvier 2026 à 15\u00a0h\u00a000 (Agence de Lyon)',
+      { type: 'PLAN_MEETING', actor: staff, meetingAt: '2026-01-10T14:00:00.000Z' },
+      'L’équipe a planifié la première rencontre le 10 janvier 2026 à 15\u00a0h\u00a000',
     ],
     [{ type: 'RECORD_MEETING_HELD', actor: staff }, 'L’équipe a noté que la première rencontre a eu lieu'],
-    [{ type: 'CLOSE', actor: staff, note: 'Demande de la famille' }, 'L’équipe a clos la mise en relation : « Demande de la famille »'],
-    [{ type: 'REOPEN', actor: staff, note: 'Nouvelle situation' }, 'L’équipe a rouvert la mise en relation : « Nouvelle situation »'],
+    [{ type: 'CLOSE', actor: staff }, 'L’équipe a clos la mise en relation'],
+    [{ type: 'REOPEN', actor: staff }, 'L’équipe a rouvert la mise en relation'],
     [{ type: 'EXPIRE', actor: staff }, 'Proposition expirée : le délai de réponse est passé'],
     [{ type: 'REMIND', actor: staff }, 'Rappel envoyé à qui n’a pas encore répondu'],
     [{ type: 'RENAME', actor: staff }, 'Événement inconnu'],

@@ -81,17 +81,19 @@ export function declineReasonLabel(reason: string): string {
   return Object.hasOwn(declineReasonLabels, reason) ? declineReasonLabels[reason as DeclineReason] : 'Motif inconnu';
 }
 
-/** One row of the introduction's event log, as stored (the fields a sentence needs). */
+/**
+ * One row of the introduction's event log, as stored (the fields a sentence needs). The log holds
+ * codes and dates only, never free text (a decline's comment, the meeting's place, a staff note):
+ * it is append-only, and free text stays in the introduction's context, where an erasure can reach
+ * it (decision 117).
+ */
 export interface TimelineEvent {
   type: string;
   actor: { kind: 'staff' } | { kind: 'member'; side: Side };
   side?: Side;
   reason?: DeclineReason | null;
-  comment?: string | null;
   outcome?: FeedbackOutcome;
   meetingAt?: string;
-  place?: string;
-  note?: string;
 }
 
 /** The members' first names, when the reader may see them; otherwise 'Membre A' / 'Membre B'. */
@@ -123,13 +125,13 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
       return `${who} souhaite continuer à se connaître`;
     }
     case 'PLAN_MEETING':
-      return `L’équipe a planifié la première rencontre le ${when(event.meetingAt)}${event.place ? ` (${event.place})` : ''}`;
+      return `L’équipe a planifié la première rencontre le ${when(event.meetingAt)}`;
     case 'RECORD_MEETING_HELD':
       return 'L’équipe a noté que la première rencontre a eu lieu';
     case 'CLOSE':
-      return `L’équipe a clos la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
+      return 'L’équipe a clos la mise en relation';
     case 'REOPEN':
-      return `L’équipe a rouvert la mise en relation${event.note ? ` : « ${event.note} »` : ''}`;
+      return 'L’équipe a rouvert la mise en relation';
     case 'EXPIRE':
       return 'Proposition expirée : le délai de réponse est passé';
     case 'REMIND':

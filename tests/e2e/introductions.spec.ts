@@ -172,6 +172,25 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
 
   await aminaPage.reload();
   await expect(aminaPage.getByText(/Première rencontre\s: le .* à 15\sh\s00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
+
+  // Staff close the pair with a note, then re-open it: both notes stay on the page for the team.
+  await page.getByRole('button', { name: 'Clore' }).click();
+  const close = page.getByRole('dialog');
+  await close.getByLabel('Note (obligatoire)').fill('Les familles demandent une pause.');
+  await close.getByRole('button', { name: 'Clore' }).click();
+  await expect(close).toBeHidden();
+  await expect(page.getByText('L’équipe a clos la mise en relation')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'Les familles demandent une pause.' })).toBeVisible();
+  await page.getByRole('button', { name: 'Rouvrir' }).click();
+  const reopen = page.getByRole('dialog');
+  await reopen.getByLabel('Note (obligatoire)').fill('Les deux familles souhaitent reprendre.');
+  await reopen.getByRole('button', { name: 'Rouvrir' }).click();
+  await expect(reopen).toBeHidden();
+  await expect(page.getByText('L’équipe a rouvert la mise en relation')).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'Les deux familles souhaitent reprendre.' })).toBeVisible();
+  const earlier = page.getByRole('list', { name: 'Propositions précédentes' });
+  await expect(earlier.getByText(/Note de clôture\s: Les familles demandent une pause\./)).toBeVisible();
+  await screenshots(page, 'mise-en-relation-rouverte');
   await aminaPage.context().close();
   await youssefPage.context().close();
   expect(errors).toEqual([]);

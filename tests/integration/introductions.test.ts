@@ -47,7 +47,8 @@ type StaffDetail = {
   version: number;
   open: boolean;
   members: { a: { id: string }; b: { id: string } };
-  events: { event: string; sentence: string }[];
+  events: { event: string; sentence: string; payload: Record<string, unknown> }[];
+  context: { reopenNote: string | null; closeNote: string | null };
 };
 
 const mine = async (m: Member) => (await m.agent.json<{ introductions: View[] }>(m.agent.get('/api/v1/user/introductions'))).introductions;
@@ -372,7 +373,17 @@ describe('introductions over HTTP', () => {
     clock.advance(60_000);
     const reopened = await staffAct(intro.id, { type: 'REOPEN', note: 'Sarah a demandé à revoir ce profil.' });
     expect(reopened.status, await reopened.clone().text()).toBe(200);
-    expect((await staff.json<{ introduction: StaffDetail }>(reopened)).introduction.state).toBe('proposee.attente-des-reponses');
+    const reopenedDetail = (await staff.json<{ introduction: StaffDetail }>(reopened)).introduction;
+    expect(reopenedDetail.state).toBe('proposee.attente-des-reponses');
+    // The note is the introduction's, for staff; the append-only log keeps the event, not the text.
+    expect(reopenedDetail.context.reopenNote).toBe('Sarah a demandé à revoir ce profil.');
+    expect(reopenedDetail.events.at(-1)).toMatchObject({
+      event: 'REOPEN',
+      sentence: 'L’équipe a rouvert la mise en relation',
+      payload: {},
+    });
+    const logged = await product.database.db.select().from(introductionEvents).where(eq(introductionEvents.introductionId, intro.id));
+    expect(JSON.stringify(logged.map((e) => e.payload))).not.toContain('revoir');
     const open = await staff.json<{ introductions: { id: string }[] }>(staff.get('/api/v1/dashboard/introductions'));
     expect(open.introductions.map((i) => i.id)).toContain(intro.id);
   });

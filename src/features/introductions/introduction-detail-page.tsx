@@ -2,7 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
-import { declineReasonLabel, eventLabel, type Side } from '#machines/introductions/labels.ts';
+import { declineReasonLabel, eventLabel, type Side, stateLabel, timelineSentence } from '#machines/introductions/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -16,7 +16,6 @@ import {
 } from '#src/features/introductions/introductions-api.ts';
 import {
   answerLabel,
-  eventSentence,
   localInputToIso,
   ofName,
   type StaffEventType,
@@ -87,8 +86,21 @@ export function IntroductionDetailPage() {
             <dd>{detail.state.startsWith('proposee') ? formatDateTime(detail.deadlineAt) : '—'}</dd>
             <dt>Première rencontre</dt>
             <dd>{meeting ? `${formatDateTime(meeting.at)}, ${meeting.place}` : 'non planifiée'}</dd>
+            {detail.context.reopenNote ? (
+              <>
+                <dt>Rouverte parce que</dt>
+                <dd className={styles.pre}>{detail.context.reopenNote}</dd>
+              </>
+            ) : null}
+            {detail.context.closeNote ? (
+              <>
+                <dt>Note de clôture</dt>
+                <dd className={styles.pre}>{detail.context.closeNote}</dd>
+              </>
+            ) : null}
           </dl>
           <StaffActions state={detail.state} meetingAt={meeting?.at ?? null} run={run} />
+          <EarlierRounds rounds={detail.context.history ?? []} />
         </section>
         <section className={styles.card} aria-labelledby="log-title">
           <h2 id="log-title" className={styles.cardTitle}>
@@ -100,7 +112,7 @@ export function IntroductionDetailPage() {
             <ol className={styles.timeline} aria-label="Historique de la mise en relation">
               {detail.events.map((e) => (
                 <li key={e.version} className={styles.timelineItem}>
-                  <time dateTime={e.at}>{formatDateTime(e.at)}</time> — {eventSentence(e, names)}
+                  <time dateTime={e.at}>{formatDateTime(e.at)}</time> — {e.sentence}
                   <br />
                   <span className={styles.muted}>→ {e.toStateLabel}</span>
                 </li>
@@ -146,7 +158,7 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
         {feedback ? (
           <>
             <dt>Retour</dt>
-            <dd>{eventSentence({ event: 'FEEDBACK', actorRole: 'member', side, payload: { ...feedback } }, { a: name, b: name })}</dd>
+            <dd>{timelineSentence({ type: 'FEEDBACK', actor: { kind: 'member', side }, side, ...feedback }, { a: name, b: name })}</dd>
           </>
         ) : null}
         <dt>Mot de l’équipe</dt>
@@ -185,7 +197,7 @@ const actionTexts: Record<StaffEventType, { button: string; description: string 
     button: 'La rencontre a eu lieu',
     description: 'Les deux membres pourront alors donner leur retour. Confirmez-vous ?',
   },
-  CLOSE: { button: 'Clore', description: 'La mise en relation est close ; la note reste dans l’historique.' },
+  CLOSE: { button: 'Clore', description: 'La mise en relation est close ; la note reste sur cette page, pour l’équipe.' },
   REOPEN: { button: 'Rouvrir', description: 'Une nouvelle proposition est faite aux deux membres, avec un nouveau délai de 7 jours.' },
 };
 
@@ -279,5 +291,24 @@ function ActionDialog({ type, moving = false, run }: { type: StaffEventType; mov
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** The pair's earlier proposals, before a re-opening: when, how each ended, and the team's notes. */
+function EarlierRounds({ rounds }: { rounds: StaffIntroductionDetail['context']['history'] }) {
+  if (rounds.length === 0) return null;
+  return (
+    <>
+      <h3 className={styles.cardTitle}>Propositions précédentes</h3>
+      <ol className={styles.timeline} aria-label="Propositions précédentes">
+        {rounds.map((round) => (
+          <li key={round.proposedAt} className={styles.timelineItem}>
+            Proposée le <time dateTime={round.proposedAt}>{formatDateTime(round.proposedAt)}</time> — {stateLabel(round.endedIn)}
+            {round.reopenNote ? <span className={styles.pre}>{`\nRouverte parce que : ${round.reopenNote}`}</span> : null}
+            {round.closeNote ? <span className={styles.pre}>{`\nNote de clôture : ${round.closeNote}`}</span> : null}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -6,8 +6,6 @@ import {
   type SideNames,
   stateLabel,
   stateLabels,
-  type TimelineEvent,
-  timelineSentence,
 } from '#machines/introductions/labels.ts';
 import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
 
@@ -147,32 +145,6 @@ export function staffActionsFor(state: string): StaffEventType[] {
 /** A side's name for staff: the first name, else 'Membre A' / 'Membre B'. */
 export function sideNames(members: Record<Side, { firstName: string | null }>): SideNames {
   return { a: members.a.firstName ?? 'Membre A', b: members.b.firstName ?? 'Membre B' };
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** One row of the introduction's log as a French sentence (labels.ts's `timelineSentence`). */
-export function eventSentence(
-  row: { event: string; actorRole: string; side: Side | null; payload?: Record<string, unknown> | null },
-  names: SideNames,
-): string {
-  if (row.event === 'PROPOSE') return 'L’équipe a proposé la mise en relation';
-  const payload = row.payload ?? {};
-  const side = row.side ?? (text(payload.side) as Side | undefined);
-  const event: TimelineEvent = {
-    type: row.event,
-    actor: row.actorRole === 'member' && side ? { kind: 'member', side } : { kind: 'staff' },
-    ...(side ? { side } : {}),
-    reason: (text(payload.reason) ?? null) as TimelineEvent['reason'],
-    comment: text(payload.comment) ?? null,
-    ...(text(payload.outcome) ? { outcome: text(payload.outcome) as TimelineEvent['outcome'] } : {}),
-    ...(text(payload.meetingAt) ? { meetingAt: text(payload.meetingAt) } : {}),
-    ...(text(payload.place) ? { place: text(payload.place) } : {}),
-    ...(text(payload.note) ? { note: text(payload.note) } : {}),
-  };
-  return timelineSentence(event, names);
 }
 
 /** A `datetime-local` value (Paris wall time, as the browser gives it) → ISO instant, or null. */
