@@ -14,6 +14,7 @@ export type { OwnPhoto } from '#bff/photos/member-photos.ts';
 export type { Block as ContractBlock, ContractDocument, Section as ContractSection } from '#bff/contract/contract-text.ts';
 export type { ConsentStatus } from '#bff/privacy/consents.ts';
 export type { FieldChange } from '#bff/db/change-requests-schema.ts';
+export type { SettingsView } from '#bff/members/members.ts';
 
 /** One introduction as staff read it: the item, notes, context and log. */
 export type StaffIntroductionDetail = NonNullable<Awaited<ReturnType<typeof staffIntroduction>>>;

@@ -15,7 +15,7 @@ export function toSessionUser(body: unknown): SessionUser | null {
     role: typeof source.role === 'string' ? source.role : '',
     aal: source.aal === 'aal2' ? 'aal2' : 'aal1',
     selectedPlanId: typeof source.selectedPlanId === 'string' ? source.selectedPlanId : null,
-    meeting: source.meeting ?? null,
+    meeting: source.meeting === true,
     subscription: (isRecord(source.subscription) ? source.subscription : {}) as SubscriptionSettings,
     state: typeof source.state === 'string' ? source.state : null,
     onboarding: isRecord(source.onboarding) ? source.onboarding : null,

@@ -1,20 +1,10 @@
 /** The session's data types (session.ts re-exports them; session-settings.ts reads answers into them). */
+import type { SettingsView } from '#bff/api-type.ts';
 
 export type Aal = 'aal1' | 'aal2';
 
-/** The `subscription` object of the settings, with the spec's field names (§3). */
-export interface SubscriptionSettings {
-  renouncedWithdrawalRight: boolean | null;
-  applicationFeesPaid: boolean;
-  subscriptionFeesPaid: boolean;
-  formPersonnalInfoCompleted: boolean;
-  subscriptionDate: string | null;
-  subscriptionContractFormCompleted: boolean;
-  onboardingMeetingDateSelected: boolean;
-  onboardingMeetingDone: boolean;
-  onboardingMeetingDate: string | null;
-  [field: string]: unknown;
-}
+/** The `subscription` object of the settings, with the spec's field names (§3): the server's own type. */
+export type SubscriptionSettings = SettingsView['subscription'];
 
 export interface SessionUser {
   id: string;
@@ -23,7 +13,8 @@ export interface SessionUser {
   role: string;
   aal: Aal;
   selectedPlanId: string | null;
-  meeting: unknown;
+  /** Whether the matchmaking meeting took place (the spec's `meeting`). */
+  meeting: boolean;
   subscription: SubscriptionSettings;
   /** Where the member stands in the onboarding chart, dotted (`'attente-contrat.signature'`); null for staff. */
   state?: string | null;

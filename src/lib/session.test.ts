@@ -9,7 +9,7 @@ const member: SessionUser = {
   role: 'femme',
   aal: 'aal1',
   selectedPlanId: null,
-  meeting: null,
+  meeting: false,
   subscription: SUBSCRIPTION_NOT_STARTED,
 };
 
@@ -111,6 +111,8 @@ describe('toSessionUser', () => {
     expect(toSessionUser({ id: 'u1', email: 'x@y.fr', role: 'homme', aal: 'aal2', subscription: {} })).toMatchObject({
       id: 'u1',
       aal: 'aal2',
+      meeting: false,
     });
+    expect(toSessionUser({ id: 'u1', meeting: true })?.meeting).toBe(true);
   });
 });
