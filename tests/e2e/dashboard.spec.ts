@@ -161,7 +161,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   const log = page.getByRole('list', { name: 'Historique des événements' });
   // The history reads as a sentence with actor and date, the step change as French step names.
   const latest = log.getByRole('listitem').first();
-  await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2} \S+ \d{4} à \d{1,2}\sh\s\d{2}/);
+  await expect(latest).toContainText(/^Entretien personnalisé validé par \S.*, \d{1,2}(?:er)? \S+ \d{4} à \d{1,2}\sh\s\d{2}/);
   await expect(latest).toContainText('De « Entretien personnalisé » à « Contrat — Formulaire du contrat »');
   await expect(log).not.toContainText(/RECORD_ONBOARDING_MEETING|onb_meet_ok|attente-contrat|→/);
 

@@ -83,6 +83,11 @@ test('Amina declines with a reason and a comment; Youssef and staff see it ended
   // No reason: a French error, nothing sent.
   await dialog.getByRole('button', { name: 'Confirmer le refus' }).click();
   await expect(dialog.getByText('Veuillez choisir un motif dans la liste.')).toBeVisible();
+  // Closed and opened again, the dialog starts afresh (ActionDialog, decision 152).
+  await amina.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await card.getByRole('button', { name: 'Décliner…' }).click();
+  await expect(dialog.getByText('Veuillez choisir un motif dans la liste.')).toHaveCount(0);
   await dialog.getByRole('radio', { name: 'La région est trop éloignée' }).check();
   await dialog.getByLabel('Commentaire (facultatif)').fill('Je souhaite rester près de ma famille à Paris.');
   await screenshots(amina, 'decliner', false);

@@ -45,6 +45,26 @@ export const buttonClass = styleVariants({
       selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.primary[50], color: vars.color.accentHover } },
     },
   ],
+  /** What opens a destructive action (« Clore », « Désactiver »): outlined in red. */
+  dangerOutline: [
+    base,
+    {
+      backgroundColor: vars.color.background,
+      color: vars.color.danger,
+      borderColor: vars.color.danger,
+      selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.dangerSurface, color: vars.color.danger } },
+    },
+  ],
+  /** A destructive action's confirmation: filled red (white on #b91c1c: 6.5:1). */
+  danger: [
+    base,
+    {
+      backgroundColor: vars.color.danger,
+      borderColor: vars.color.danger,
+      color: vars.color.white,
+      selectors: { '&:hover:not(:disabled)': { backgroundColor: '#991b1b', borderColor: '#991b1b', color: vars.color.white } },
+    },
+  ],
   ghost: [
     base,
     {

@@ -25,3 +25,10 @@ export const dialog = style({
   zIndex: vars.zIndex.dialog,
 });
 export const dialogTitle = style({ margin: 0, fontSize: vars.fontSize.lg, fontWeight: vars.fontWeight.semibold });
+/** What the action does: muted text under the title. */
+export const dialogDescription = style({ margin: 0, color: vars.color.textMuted });
+/** What a destructive action does: it must be read, not skimmed. */
+export const dialogWarning = style({ margin: 0, fontWeight: vars.fontWeight.medium });
+/** The dialog's form: its fields, its error, its buttons, one under the other. */
+export const dialogBody = style({ display: 'flex', flexDirection: 'column', gap: vars.space[4] });
+export const dialogActions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[3] });

@@ -1,4 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import type { OwnPhoto } from '#bff/api-type.ts';
 import { type ChangeEvent, useId, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
@@ -9,7 +8,7 @@ import * as styles from '#src/features/privacy/privacy.css.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { count } from '#machines/french/plural.ts';
 
 /** One of the member's own photos, as `GET /api/v1/user/photos` lists it (decision 116). */
@@ -158,47 +157,21 @@ function DeletePhotoDialog({
   label: string;
   onDelete: (photo: OwnPhoto) => Promise<string | null>;
 }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-
-  async function confirm() {
-    setRunning(true);
-    const failure = await onDelete(photo);
-    setRunning(false);
-    setError(failure);
-    if (!failure) setOpen(false);
-  }
-
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        setError(null);
-      }}
-    >
-      <Dialog.Trigger asChild>
+    <ActionDialog
+      trigger={
         <Button variant="secondary" aria-label={`Supprimer la ${label}`}>
           Supprimer
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Supprimer cette photo ?</Dialog.Title>
-          <Dialog.Description className={styles.text}>
-            Elle est effacée tout de suite et ne sera plus montrée à personne, y compris dans les propositions déjà acceptées.
-          </Dialog.Description>
-          <FormAlert tone="error">{error}</FormAlert>
-          <DialogActions className={styles.actions}>
-            <Button className={styles.dangerButton} loading={running} loadingText="Suppression…" onClick={confirm}>
-              Supprimer la photo
-            </Button>
-          </DialogActions>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title="Supprimer cette photo ?"
+      description="Elle est effacée tout de suite et ne sera plus montrée à personne, y compris dans les propositions déjà acceptées."
+      submitLabel="Supprimer la photo"
+      busyLabel="Suppression…"
+      tone="danger"
+      focusCancel
+      onSubmit={() => onDelete(photo)}
+    />
   );
 }
 

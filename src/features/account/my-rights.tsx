@@ -1,5 +1,3 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
 import {
   subscriptionPaymentOpensAt,
   termEndsAtMs,
@@ -8,12 +6,11 @@ import {
 } from '#machines/onboarding/periods.ts';
 import { isPlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TerminationRequest } from '#src/features/account/termination-request.tsx';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
@@ -44,39 +41,22 @@ function ConfirmRight(props: {
   body: { context: string } & Record<string, unknown>;
 }) {
   const { update } = useOnboardingUpdate();
-  const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setRunning(true);
-    setError(null);
-    const outcome = await update(props.body);
-    setRunning(false);
-    if (outcome.ok) setOpen(false);
-    else setError(outcome.error.message);
-  };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <div className={styles.actions}>
-        <Dialog.Trigger asChild>
-          <Button variant="secondary">{props.trigger}</Button>
-        </Dialog.Trigger>
-      </div>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>{props.title}</Dialog.Title>
-          <Dialog.Description className={styles.text}>{props.consequence}</Dialog.Description>
-          <p className={styles.text}>{props.deadline}</p>
-          <FormAlert tone="error">{error}</FormAlert>
-          <DialogActions className={styles.actions}>
-            <Button onClick={confirm} loading={running} loadingText="Envoi en cours…">
-              {props.confirmLabel}
-            </Button>
-          </DialogActions>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <div className={styles.actions}>
+      <ActionDialog
+        trigger={<Button variant="secondary">{props.trigger}</Button>}
+        title={props.title}
+        description={props.consequence}
+        submitLabel={props.confirmLabel}
+        busyLabel="Envoi en cours…"
+        onSubmit={async () => {
+          const outcome = await update(props.body);
+          return outcome.ok ? null : outcome.error.message;
+        }}
+      >
+        <p className={styles.text}>{props.deadline}</p>
+      </ActionDialog>
+    </div>
   );
 }
 

@@ -162,19 +162,6 @@ export const definitions = style({
 globalStyle(`${definitions} dt`, { color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 globalStyle(`${definitions} dd`, { margin: 0, overflowWrap: 'anywhere' });
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[2] });
-export const dangerButton = style({
-  borderColor: vars.color.danger,
-  color: vars.color.danger,
-  selectors: { '&:hover:not(:disabled)': { backgroundColor: vars.color.dangerSurface, color: vars.color.danger } },
-});
-/** The confirm button of a destructive action's dialog: filled red (white on #b91c1c: 6.5:1). */
-export const dangerConfirm = style({
-  backgroundColor: vars.color.danger,
-  borderColor: vars.color.danger,
-  color: '#ffffff',
-  selectors: { '&:hover:not(:disabled)': { backgroundColor: '#991b1b', borderColor: '#991b1b', color: '#ffffff' } },
-});
-
 export const chart = style({ margin: 0, paddingLeft: vars.space[6], display: 'flex', flexDirection: 'column', gap: vars.space[1] });
 export const chartState = style({
   padding: `${vars.space[1]} ${vars.space[2]}`,
@@ -209,7 +196,7 @@ export const timelineItem = style({ paddingLeft: vars.space[4], position: 'relat
 export const pre = style({ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: vars.font.body });
 
 /* Radix dialogs: one look everywhere */
-export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
+export { dialog, dialogTitle, dialogWarning, overlay } from '#src/components/ui/dialog.css.ts';
 
 /* Messages */
 export const messages = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[3] });
@@ -223,14 +210,6 @@ export const caption = style([muted, { textAlign: 'left', paddingBottom: vars.sp
 export const radios = style({ display: 'flex', flexDirection: 'column', gap: vars.space[2], border: 0, margin: 0, padding: 0 });
 export const contents = style({ display: 'contents' });
 
-/* Team: the destructive confirmation of a second-factor reset (with `data-tone="danger"`, to outrank the button's own look) */
-export const destructive = style({
-  selectors: {
-    '&[data-tone="danger"]': { backgroundColor: vars.color.danger, borderColor: vars.color.danger, color: vars.color.white },
-    '&[data-tone="danger"]:hover:not(:disabled)': { backgroundColor: '#991b1b', borderColor: '#991b1b', color: vars.color.white },
-  },
-});
-export const dialogWarning = style({ margin: 0, fontWeight: vars.fontWeight.medium });
 /** Stacked on a phone (an address needs the whole width), side by side from md. */
 export const teamDefinitions = style([
   definitions,

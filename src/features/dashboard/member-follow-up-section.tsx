@@ -290,11 +290,7 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
 function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: Note; onDone: () => Promise<void> }) {
   return (
     <ConfirmDialog
-      trigger={
-        <Button variant="ghost" className={styles.dangerButton}>
-          Supprimer
-        </Button>
-      }
+      trigger={<Button variant="dangerOutline">Supprimer</Button>}
       title="Supprimer cette note ?"
       description={<>La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.</>}
       confirmLabel="Supprimer la note"

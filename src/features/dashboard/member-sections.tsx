@@ -1,7 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useState } from 'react';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
-import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
 import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
 import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
@@ -252,26 +250,15 @@ function ChartView({ current }: { current: string }) {
 
 /** The staff transitions the chart allows now, each confirmed in a dialog. */
 function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; onDone: () => Promise<void> }) {
-  const [pending, setPending] = useState<StaffAction | null>(null);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const allowed = actions.filter((a) => a.allowed);
   // Refused actions staff may expect, with the reason (e.g. a meeting that has not started yet).
   const explained = actions.filter((a) => !a.allowed && a.reason);
 
-  const confirm = async () => {
-    if (!pending) return;
-    setRunning(true);
-    const result = await runStaffAction(pending);
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      await onDone();
-      return;
-    }
-    notify({ title: `${pending.label} : c’est fait.`, variant: 'success' });
-    setPending(null);
+  const confirm = async (action: StaffAction): Promise<string | null> => {
+    const result = await runStaffAction(action);
+    if (result.ok) notify({ title: `${action.label} : c’est fait.`, variant: 'success' });
     await onDone();
+    return result.ok ? null : result.error.message;
   };
 
   return (
@@ -284,53 +271,26 @@ function StaffActions({ actions, onDone }: { actions: readonly StaffAction[]; on
       ))}
       <div className={styles.actions}>
         {allowed.map((action) => (
-          <Button
+          <ActionDialog
             key={action.id}
-            variant={action.danger ? 'secondary' : 'primary'}
-            className={action.danger ? styles.dangerButton : undefined}
-            data-danger={action.danger || undefined}
-            onClick={() => {
-              setError(null);
-              setPending(action);
-            }}
-          >
-            {action.label}
-          </Button>
+            trigger={
+              <Button variant={action.danger ? 'dangerOutline' : 'primary'} data-danger={action.danger || undefined}>
+                {action.label}
+              </Button>
+            }
+            title={action.label}
+            description={`${action.confirm} Confirmez-vous ?`}
+            submitLabel="Confirmer"
+            busyLabel="En cours…"
+            // « Annuler » would read as the action where it cancels a meeting.
+            cancelLabel="Ne rien changer"
+            tone={action.danger ? 'danger' : 'normal'}
+            // A destructive action starts on the safe choice: Enter never confirms it by accident.
+            focusCancel={action.danger}
+            onSubmit={() => confirm(action)}
+          />
         ))}
       </div>
-      <Dialog.Root open={pending !== null} onOpenChange={(open) => (open ? null : setPending(null))}>
-        <Dialog.Portal>
-          <Dialog.Overlay className={styles.overlay} />
-          <Dialog.Content
-            className={styles.dialog}
-            onOpenAutoFocus={(event) => {
-              // A destructive action starts on the safe choice: Enter never confirms it by accident.
-              if (!pending?.danger) return;
-              event.preventDefault();
-              (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('[data-safe-choice]')?.focus();
-            }}
-          >
-            <Dialog.Title className={styles.dialogTitle}>{pending?.label}</Dialog.Title>
-            <Dialog.Description>{pending?.confirm} Confirmez-vous ?</Dialog.Description>
-            <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.actions}>
-              <Button
-                onClick={confirm}
-                loading={running}
-                loadingText="En cours…"
-                className={pending?.danger ? styles.dangerConfirm : undefined}
-              >
-                Confirmer
-              </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost" data-safe-choice>
-                  Ne rien changer
-                </Button>
-              </Dialog.Close>
-            </div>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
     </>
   );
 }

@@ -65,7 +65,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
                 </Button>
                 {confirming === t.id ? (
                   <>
-                    <Button type="button" className={styles.destructive} onClick={() => void remove(t)}>
+                    <Button type="button" variant="danger" onClick={() => void remove(t)}>
                       Supprimer définitivement « {t.title} »
                     </Button>
                     <Button type="button" variant="secondary" onClick={() => setConfirming(null)}>
@@ -73,7 +73,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
                     </Button>
                   </>
                 ) : (
-                  <Button type="button" variant="secondary" className={styles.dangerButton} onClick={() => setConfirming(t.id)}>
+                  <Button type="button" variant="dangerOutline" onClick={() => setConfirming(t.id)}>
                     Supprimer
                   </Button>
                 )}

@@ -22,7 +22,7 @@ export function StaffAccessDialog({
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="secondary" className={disable ? styles.dangerButton : undefined} aria-label={`${action} de ${who}`}>
+        <Button variant={disable ? 'dangerOutline' : 'secondary'} aria-label={`${action} de ${who}`}>
           {action}
         </Button>
       }

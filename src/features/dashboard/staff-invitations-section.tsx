@@ -109,7 +109,7 @@ function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; o
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="secondary" className={styles.dangerButton} aria-label={`Révoquer l’invitation de ${invitation.email}`}>
+        <Button variant="dangerOutline" aria-label={`Révoquer l’invitation de ${invitation.email}`}>
           Révoquer
         </Button>
       }

@@ -98,7 +98,7 @@ function ResetDialog({ account, onDone }: { account: StaffAccount; onDone: () =>
   return (
     <ConfirmDialog
       trigger={
-        <Button variant="secondary" className={styles.dangerButton} aria-label={`Réinitialiser le second facteur de ${who}`}>
+        <Button variant="dangerOutline" aria-label={`Réinitialiser le second facteur de ${who}`}>
           Réinitialiser le second facteur
         </Button>
       }

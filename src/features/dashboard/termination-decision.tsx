@@ -1,12 +1,10 @@
-import * as Dialog from '@radix-ui/react-dialog';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
-import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { decideTermination, type MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 type Termination = NonNullable<NonNullable<MemberDetail['rights']>['termination']>;
 
@@ -54,65 +52,40 @@ export function TerminationDecision(props: { memberId: string; termination: Term
 
 function Decide(props: { memberId: string; accept: boolean; onDecided: () => Promise<void> }) {
   const reasonId = useId();
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirm = async () => {
-    setRunning(true);
-    setError(null);
+  const confirm = async (form: FormData): Promise<string | null> => {
+    const reason = String(form.get('reason') ?? '');
     const result = await decideTermination(props.memberId, props.accept ? { accept: true } : { accept: false, reason });
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setOpen(false);
+    if (!result.ok) return result.error.message;
     notify({
       title: props.accept ? 'Résiliation acceptée : le membre est prévenu par e-mail.' : 'Refus envoyé au membre.',
       variant: 'success',
     });
     await props.onDecided();
+    return null;
   };
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button variant={props.accept ? 'primary' : 'secondary'} className={props.accept ? undefined : styles.dangerButton}>
+    <ActionDialog
+      trigger={
+        <Button variant={props.accept ? 'primary' : 'dangerOutline'}>
           {props.accept ? 'Accepter la résiliation' : 'Refuser la résiliation'}
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>
-            {props.accept ? 'Accepter la résiliation ?' : 'Refuser la résiliation ?'}
-          </Dialog.Title>
-          <Dialog.Description className={styles.text}>
-            {props.accept
-              ? 'Le contrat prend fin aujourd’hui. Le prix est réduit au prorata des jours écoulés jusqu’à la demande ; le reste est remboursé au membre, avec un avoir, et il le reçoit par e-mail.'
-              : 'Le contrat continue et le membre redevient proposable. Il reçoit par e-mail la raison que vous écrivez ici ; il pourra faire une nouvelle demande.'}
-          </Dialog.Description>
-          {props.accept ? null : (
-            <label className={styles.control} htmlFor={reasonId}>
-              Raison du refus (envoyée au membre)
-              <textarea
-                id={reasonId}
-                className={styles.textarea}
-                value={reason}
-                onChange={(event) => setReason(event.target.value)}
-                maxLength={2000}
-                required
-              />
-            </label>
-          )}
-          <FormAlert tone="error">{error}</FormAlert>
-          <DialogActions className={styles.actions}>
-            <Button onClick={confirm} loading={running} loadingText="Envoi en cours…">
-              {props.accept ? 'Oui, accepter' : 'Envoyer le refus'}
-            </Button>
-          </DialogActions>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={props.accept ? 'Accepter la résiliation ?' : 'Refuser la résiliation ?'}
+      description={
+        props.accept
+          ? 'Le contrat prend fin aujourd’hui. Le prix est réduit au prorata des jours écoulés jusqu’à la demande ; le reste est remboursé au membre, avec un avoir, et il le reçoit par e-mail.'
+          : 'Le contrat continue et le membre redevient proposable. Il reçoit par e-mail la raison que vous écrivez ici ; il pourra faire une nouvelle demande.'
+      }
+      submitLabel={props.accept ? 'Oui, accepter' : 'Envoyer le refus'}
+      busyLabel="Envoi en cours…"
+      onSubmit={confirm}
+    >
+      {props.accept ? null : (
+        <label className={styles.control} htmlFor={reasonId}>
+          Raison du refus (envoyée au membre)
+          <textarea id={reasonId} name="reason" className={styles.textarea} maxLength={2000} required />
+        </label>
+      )}
+    </ActionDialog>
   );
 }

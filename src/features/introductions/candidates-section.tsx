@@ -1,6 +1,5 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -15,7 +14,7 @@ import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 /**
  * The "Candidats" section of a member's file: active members of the other gender ranked by the
@@ -136,73 +135,41 @@ function CandidatePresentation({ candidate }: { candidate: Candidate }) {
 function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; memberName: string; candidate: Candidate }) {
   const ids = { a: useId(), b: useId() };
   const navigate = useNavigate();
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
   const other = candidate.firstName ?? 'ce membre';
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  async function submit(data: FormData): Promise<string | null> {
     const noteA = String(data.get('noteA') ?? '').trim();
     const noteB = String(data.get('noteB') ?? '').trim();
-    setSending(true);
-    setError(null);
     const result = await proposeIntroduction({
       a: memberId,
       b: candidate.memberId,
       ...(noteA ? { noteA } : {}),
       ...(noteB ? { noteB } : {}),
     });
-    setSending(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
+    if (!result.ok) return result.error.message;
     notify({ title: `Proposition envoyée à ${memberName} et ${other}.`, variant: 'success' });
-    setOpen(false);
     const id = result.data.introduction?.id;
     if (typeof id === 'string') await navigate({ to: '/dashboard/mises-en-relation/$id', params: { id } });
+    return null;
   }
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        setError(null);
-      }}
+    <ActionDialog
+      trigger={<Button aria-label={`Proposer ${other} à ${memberName}`}>Proposer</Button>}
+      title={`Proposer ${other} à ${memberName}`}
+      description="Chacun reçoit un résumé anonyme de l’autre et 7 jours pour répondre. Un mot de votre part accompagne la proposition."
+      submitLabel="Envoyer la proposition"
+      busyLabel="Envoi…"
+      onSubmit={submit}
     >
-      <Dialog.Trigger asChild>
-        <Button aria-label={`Proposer ${other} à ${memberName}`}>Proposer</Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={own.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>
-            Proposer {other} à {memberName}
-          </Dialog.Title>
-          <Dialog.Description className={styles.muted}>
-            Chacun reçoit un résumé anonyme de l’autre et 7 jours pour répondre. Un mot de votre part accompagne la proposition.
-          </Dialog.Description>
-          <form className={styles.form} onSubmit={submit} noValidate>
-            <label className={styles.control} htmlFor={ids.a}>
-              Note pour {memberName} (facultative)
-              <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
-            </label>
-            <label className={styles.control} htmlFor={ids.b}>
-              Note pour {other} (facultative)
-              <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
-            </label>
-            <FormAlert tone="error">{error}</FormAlert>
-            <DialogActions className={styles.actions}>
-              <Button type="submit" loading={sending} loadingText="Envoi…">
-                Envoyer la proposition
-              </Button>
-            </DialogActions>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      <label className={styles.control} htmlFor={ids.a}>
+        Note pour {memberName} (facultative)
+        <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+      </label>
+      <label className={styles.control} htmlFor={ids.b}>
+        Note pour {other} (facultative)
+        <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+      </label>
+    </ActionDialog>
   );
 }

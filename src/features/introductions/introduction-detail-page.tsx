@@ -1,8 +1,8 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { declineReasonLabel, eventLabel, type Side, stateLabel, timelineSentence } from '#machines/introductions/labels.ts';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -178,7 +178,7 @@ function StaffActions({ state, meetingAt, run }: { state: string; meetingAt: str
       <div className={styles.actions}>
         {actions.map((type) =>
           type === 'RECORD_MEETING_HELD' && notStarted ? null : (
-            <ActionDialog key={type} type={type} moving={type === 'PLAN_MEETING' && meetingAt !== null} run={run} />
+            <StaffEventDialog key={type} type={type} moving={type === 'PLAN_MEETING' && meetingAt !== null} run={run} />
           ),
         )}
       </div>
@@ -201,96 +201,54 @@ const actionTexts: Record<StaffEventType, { button: string; description: string 
   REOPEN: { button: 'Rouvrir', description: 'Une nouvelle proposition est faite aux deux membres, avec un nouveau délai de 7 jours.' },
 };
 
-function ActionDialog({ type, moving = false, run }: { type: StaffEventType; moving?: boolean; run: Run }) {
+function StaffEventDialog({ type, moving = false, run }: { type: StaffEventType; moving?: boolean; run: Run }) {
   const ids = { when: useId(), place: useId(), note: useId() };
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
   const text = moving ? movingText : actionTexts[type];
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    let body: StaffEventBody;
+  async function submit(data: FormData): Promise<string | null> {
     if (type === 'PLAN_MEETING') {
       const meetingAt = localInputToIso(String(data.get('meetingAt') ?? ''));
       const place = String(data.get('place') ?? '').trim();
-      if (!meetingAt || !place) {
-        setError('Veuillez indiquer la date, l’heure et le lieu de la rencontre.');
-        return;
-      }
-      body = { type, meetingAt, place };
-    } else if (type === 'CLOSE' || type === 'REOPEN') {
+      if (!meetingAt || !place) return 'Veuillez indiquer la date, l’heure et le lieu de la rencontre.';
+      return run({ type, meetingAt, place });
+    }
+    if (type === 'CLOSE' || type === 'REOPEN') {
       const note = String(data.get('note') ?? '').trim();
-      if (!note) {
-        setError('Une note est demandée.');
-        return;
-      }
-      body = { type, note };
-    } else body = { type };
-    setRunning(true);
-    setError(null);
-    const failure = await run(body);
-    setRunning(false);
-    if (failure) setError(failure);
-    else setOpen(false);
+      if (!note) return 'Une note est demandée.';
+      return run({ type, note });
+    }
+    return run({ type });
   }
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        setError(null);
-      }}
+    <ActionDialog
+      trigger={<Button variant={type === 'CLOSE' ? 'dangerOutline' : 'primary'}>{text.button}</Button>}
+      title={moving ? 'Déplacer la première rencontre' : eventLabel(type)}
+      description={text.description}
+      submitLabel={type === 'RECORD_MEETING_HELD' ? 'Confirmer' : text.button}
+      busyLabel="En cours…"
+      tone={type === 'CLOSE' ? 'danger' : 'normal'}
+      onSubmit={submit}
     >
-      <Dialog.Trigger asChild>
-        <Button variant={type === 'CLOSE' ? 'secondary' : 'primary'} className={type === 'CLOSE' ? styles.dangerButton : undefined}>
-          {text.button}
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>{moving ? 'Déplacer la première rencontre' : eventLabel(type)}</Dialog.Title>
-          <Dialog.Description className={styles.muted}>{text.description}</Dialog.Description>
-          <form className={styles.form} onSubmit={submit} noValidate>
-            {type === 'PLAN_MEETING' ? (
-              <>
-                <label className={styles.control} htmlFor={ids.when}>
-                  Date et heure
-                  <input id={ids.when} name="meetingAt" type="datetime-local" className={styles.input} required />
-                </label>
-                <label className={styles.control} htmlFor={ids.place}>
-                  Lieu
-                  <input id={ids.place} name="place" className={styles.input} maxLength={PLACE_MAX_LENGTH} required />
-                </label>
-              </>
-            ) : null}
-            {type === 'CLOSE' || type === 'REOPEN' ? (
-              <label className={styles.control} htmlFor={ids.note}>
-                Note (obligatoire)
-                <textarea id={ids.note} name="note" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required />
-              </label>
-            ) : null}
-            <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.actions}>
-              <Button
-                type="submit"
-                loading={running}
-                loadingText="En cours…"
-                className={type === 'CLOSE' ? styles.dangerConfirm : undefined}
-              >
-                {type === 'RECORD_MEETING_HELD' ? 'Confirmer' : text.button}
-              </Button>
-              <Dialog.Close asChild>
-                <Button variant="ghost">Ne rien changer</Button>
-              </Dialog.Close>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {type === 'PLAN_MEETING' ? (
+        <>
+          <label className={styles.control} htmlFor={ids.when}>
+            Date et heure
+            <input id={ids.when} name="meetingAt" type="datetime-local" className={styles.input} required />
+          </label>
+          <label className={styles.control} htmlFor={ids.place}>
+            Lieu
+            <input id={ids.place} name="place" className={styles.input} maxLength={PLACE_MAX_LENGTH} required />
+          </label>
+        </>
+      ) : null}
+      {type === 'CLOSE' || type === 'REOPEN' ? (
+        <label className={styles.control} htmlFor={ids.note}>
+          Note (obligatoire)
+          <textarea id={ids.note} name="note" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required />
+        </label>
+      ) : null}
+    </ActionDialog>
   );
 }
 
@@ -304,8 +262,8 @@ function EarlierRounds({ rounds }: { rounds: StaffIntroductionDetail['context'][
         {rounds.map((round) => (
           <li key={round.proposedAt} className={styles.timelineItem}>
             Proposée le <time dateTime={round.proposedAt}>{formatDateTime(round.proposedAt)}</time> — {stateLabel(round.endedIn)}
-            {round.reopenNote ? <span className={styles.pre}>{`\nRouverte parce que : ${round.reopenNote}`}</span> : null}
-            {round.closeNote ? <span className={styles.pre}>{`\nNote de clôture : ${round.closeNote}`}</span> : null}
+            {round.reopenNote ? <span className={styles.pre}>{`\nRouverte parce que : ${round.reopenNote}`}</span> : null}
+            {round.closeNote ? <span className={styles.pre}>{`\nNote de clôture : ${round.closeNote}`}</span> : null}
           </li>
         ))}
       </ol>

@@ -1,5 +1,4 @@
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
-import * as Dialog from '@radix-ui/react-dialog';
 import { type FormEvent, useId, useState } from 'react';
 import { COMMENT_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -27,7 +26,7 @@ import {
 import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
 
@@ -328,65 +327,29 @@ export function ReleasedPhotos({ proposal }: { proposal: MemberIntroduction }) {
 /** Decline, in a dialog: a reason from the short list and an optional comment. */
 function DeclineDialog({ proposal, send }: { proposal: MemberIntroduction; send: Send }) {
   const commentId = useId();
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+  async function submit(data: FormData): Promise<string | null> {
     const reason = String(data.get('reason') ?? '');
     const comment = String(data.get('comment') ?? '').trim();
-    if (!reason) {
-      setError('Veuillez choisir un motif dans la liste.');
-      return;
-    }
-    setSending(true);
-    setError(null);
-    const failure = await send(
-      proposal.id,
-      { type: 'DECLINE', reason, ...(comment ? { comment } : {}) },
-      'Vous avez décliné la proposition.',
-    );
-    setSending(false);
-    if (failure) setError(failure);
-    else setOpen(false);
+    if (!reason) return 'Veuillez choisir un motif dans la liste.';
+    return send(proposal.id, { type: 'DECLINE', reason, ...(comment ? { comment } : {}) }, 'Vous avez décliné la proposition.');
   }
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        setError(null);
-      }}
+    <ActionDialog
+      trigger={<Button variant="secondary">Décliner…</Button>}
+      title="Décliner la proposition"
+      description="Votre motif aide votre conseillère à mieux choisir ; l’autre personne n’en est pas informée."
+      submitLabel="Confirmer le refus"
+      busyLabel="Envoi…"
+      onSubmit={submit}
     >
-      <Dialog.Trigger asChild>
-        <Button variant="secondary">Décliner…</Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Décliner la proposition</Dialog.Title>
-          <Dialog.Description className={styles.muted}>
-            Votre motif aide votre conseillère à mieux choisir ; l’autre personne n’en est pas informée.
-          </Dialog.Description>
-          <form className={styles.form} onSubmit={submit} noValidate>
-            <RadioGroup name="reason" legend="Motif" options={declineReasonOptions} required />
-            <label className={styles.control} htmlFor={commentId}>
-              Commentaire (facultatif)
-              <textarea id={commentId} name="comment" className={styles.textarea} maxLength={COMMENT_MAX_LENGTH} />
-            </label>
-            <FormAlert tone="error">{error}</FormAlert>
-            <DialogActions className={styles.actions}>
-              <Button type="submit" loading={sending} loadingText="Envoi…">
-                Confirmer le refus
-              </Button>
-            </DialogActions>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      <RadioGroup name="reason" legend="Motif" options={declineReasonOptions} required />
+      <label className={styles.control} htmlFor={commentId}>
+        Commentaire (facultatif)
+        <textarea id={commentId} name="comment" className={styles.textarea} maxLength={COMMENT_MAX_LENGTH} />
+      </label>
+    </ActionDialog>
   );
 }
 

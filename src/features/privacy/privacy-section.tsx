@@ -11,6 +11,7 @@ import { type ConsentStatus, formatDate, MatchmakingPausedNotice, useConsents } 
 import { notify } from '#src/lib/notifications.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
 import { consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
+import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /** The whole « Mes données personnelles » part of `/mon-compte/mon-profil`. */
@@ -51,24 +52,15 @@ export function PrivacySection() {
 }
 
 function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const text = consentTexts[consent.kind].versions[consent.version] ?? currentConsentText(consent.kind);
   const titleId = `consent-${consent.kind}`;
 
-  const confirm = async () => {
-    setRunning(true);
-    setError(null);
+  const confirm = async (): Promise<string | null> => {
     const result = await withdrawConsent(consent.kind);
-    setRunning(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setOpen(false);
+    if (!result.ok) return result.error.message;
     notify({ title: 'Consentement retiré', description: result.data.matchmaking.message, variant: 'success' });
     await onChanged();
+    return null;
   };
 
   return (
@@ -81,26 +73,16 @@ function ConsentItem({ consent, onChanged }: { consent: ConsentStatus; onChanged
       </p>
       <p className={styles.text}>« {text.label} »</p>
       {consent.withdrawable ? (
-        <Dialog.Root open={open} onOpenChange={setOpen}>
-          <div className={styles.actions}>
-            <Dialog.Trigger asChild>
-              <Button variant="secondary">Retirer ce consentement</Button>
-            </Dialog.Trigger>
-          </div>
-          <Dialog.Portal>
-            <Dialog.Overlay className={styles.overlay} />
-            <Dialog.Content className={styles.dialog}>
-              <Dialog.Title className={styles.dialogTitle}>Retirer votre consentement ?</Dialog.Title>
-              <Dialog.Description className={styles.text}>{consent.effect}</Dialog.Description>
-              <FormAlert tone="error">{error}</FormAlert>
-              <DialogActions className={styles.actions}>
-                <Button onClick={confirm} loading={running} loadingText="Retrait en cours…">
-                  Oui, retirer mon consentement
-                </Button>
-              </DialogActions>
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+        <div className={styles.actions}>
+          <ActionDialog
+            trigger={<Button variant="secondary">Retirer ce consentement</Button>}
+            title="Retirer votre consentement ?"
+            description={consent.effect}
+            submitLabel="Oui, retirer mon consentement"
+            busyLabel="Retrait en cours…"
+            onSubmit={confirm}
+          />
+        </div>
       ) : (
         <p className={styles.status}>{consent.effect}</p>
       )}
@@ -201,7 +183,7 @@ function EraseSection() {
               <FormAlert tone="error">{error}</FormAlert>
               <TextField name="email" type="email" label="Adresse e-mail du compte" autoComplete="off" required error={fieldError} />
               <DialogActions className={styles.actions}>
-                <Button type="submit" className={styles.dangerButton} loading={running} loadingText="Suppression…">
+                <Button type="submit" variant="danger" loading={running} loadingText="Suppression…">
                   Supprimer définitivement
                 </Button>
               </DialogActions>

@@ -46,10 +46,3 @@ export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.spac
 
 /* Radix dialogs: one look everywhere */
 export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
-
-export const dangerButton = style({
-  backgroundColor: vars.color.danger,
-  borderColor: vars.color.danger,
-  color: '#ffffff',
-  selectors: { '&:hover:not(:disabled)': { backgroundColor: '#991b1b', color: '#ffffff' } },
-});
