@@ -60,23 +60,25 @@ export function mailQueuedThrough(executor: object): boolean {
   return queuedThrough.has(executor);
 }
 
+/** The outbox row of a mail, once its schema accepted it (it throws on a mail it refuses). */
+function outboxRow(mail: OutgoingMail) {
+  const parsed = v.parse(OutgoingMailSchema, mail);
+  return {
+    toAddress: parsed.to,
+    subject: parsed.subject,
+    textBody: parsed.text,
+    htmlBody: parsed.html ?? null,
+    kind: parsed.kind,
+    attachments: parsed.attachments?.length ? parsed.attachments : null,
+  };
+}
+
 /**
  * Writes a mail to the outbox, in the caller's transaction when given one, so that a mail exists
  * if and only if what caused it was committed. The dispatcher sends it afterwards.
  */
 export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promise<number> {
-  const parsed = v.parse(OutgoingMailSchema, mail);
-  const [row] = await executor
-    .insert(mailOutbox)
-    .values({
-      toAddress: parsed.to,
-      subject: parsed.subject,
-      textBody: parsed.text,
-      htmlBody: parsed.html ?? null,
-      kind: parsed.kind,
-      attachments: parsed.attachments?.length ? parsed.attachments : null,
-    })
-    .returning({ id: mailOutbox.id });
+  const [row] = await executor.insert(mailOutbox).values(outboxRow(mail)).returning({ id: mailOutbox.id });
   if (!row) throw new Error('mail_outbox insert returned nothing');
   queuedThrough.add(executor);
   return row.id;
@@ -87,18 +89,9 @@ export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promi
  * call with the same key queues nothing and answers null. Used by the agency's mails (decision 111).
  */
 export async function enqueueMailOnce(executor: Executor, mail: OutgoingMail, dedupeKey: string): Promise<number | null> {
-  const parsed = v.parse(OutgoingMailSchema, mail);
   const rows = await executor
     .insert(mailOutbox)
-    .values({
-      toAddress: parsed.to,
-      subject: parsed.subject,
-      textBody: parsed.text,
-      htmlBody: parsed.html ?? null,
-      kind: parsed.kind,
-      attachments: parsed.attachments?.length ? parsed.attachments : null,
-      dedupeKey,
-    })
+    .values({ ...outboxRow(mail), dedupeKey })
     .onConflictDoNothing({ target: mailOutbox.dedupeKey })
     .returning({ id: mailOutbox.id });
   const id = rows[0]?.id ?? null;
