@@ -25,24 +25,24 @@ import {
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
+/** The accepted event a hook reads: the update, the record before it, the member's row, the instant. */
+interface RightsHookInput {
+  update: UpdatePayload;
+  previous: OnboardingRecord;
+  row: MemberRow;
+  now: Date;
+  site: AgencyMailSite | undefined;
+  /** The agency's identity on credit notes (the configured one; the demo one only where none is passed: unit tests). */
+  agency?: AgencyIdentity | undefined;
+  actorId?: string | null;
+}
+
 /**
  * What the member's rights cause besides the chart's new state (decision 118), in the event's
  * transaction (`applyOnboardingUpdate`): a withdrawal records the refund it owes; both send their
  * confirmation, once per contract (the key names the signature instant).
  */
-export async function contractRightsHook(
-  tx: Transaction,
-  input: {
-    update: UpdatePayload;
-    previous: OnboardingRecord;
-    row: MemberRow;
-    now: Date;
-    site: AgencyMailSite | undefined;
-    /** The agency's identity on credit notes (the configured one; the demo one only where none is passed: unit tests). */
-    agency?: AgencyIdentity | undefined;
-    actorId?: string | null;
-  },
-): Promise<void> {
+export async function contractRightsHook(tx: Transaction, input: RightsHookInput): Promise<void> {
   const { update, previous, row, now, site } = input;
   const creditNote = { agency: input.agency ?? site?.agency ?? DEMO_AGENCY_IDENTITY, site };
   const to = { to: row.email, firstName: firstNameOf(row.profile) };
@@ -79,13 +79,7 @@ export async function contractRightsHook(
  */
 async function terminationHook(
   tx: Transaction,
-  input: {
-    update: UpdatePayload;
-    previous: OnboardingRecord;
-    row: MemberRow;
-    now: Date;
-    site: AgencyMailSite | undefined;
-    actorId?: string | null;
+  input: RightsHookInput & {
     creditNote: { agency: AgencyIdentity; site: AgencyMailSite | undefined };
     to: { to: string; firstName: string | null | undefined };
   },
