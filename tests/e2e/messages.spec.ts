@@ -85,7 +85,9 @@ test('staff write, the member reads (1 → 0) and replies, staff see it unread t
   await expect(messagesLink.getByTestId('unread-badge')).toHaveCount(0);
   await screenshots(member, 'messages-membre');
 
-  // The member replies.
+  // The member replies; an empty message is refused, the error read with the field.
+  await member.getByRole('button', { name: 'Envoyer' }).click();
+  await expect(member.getByLabel('Votre message')).toHaveAccessibleDescription('Message requis');
   await member.getByLabel('Votre message').fill('Merci, je serai là jeudi.');
   const replied = member.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/user/messages'));
   await member.getByRole('button', { name: 'Envoyer' }).click();

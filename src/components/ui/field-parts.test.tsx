@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { CheckboxGroup, RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
-import { TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
 
 /** Each `aria-describedby` of the markup, with the ids it names that the markup holds. */
 function described(html: string): { names: string[]; found: string[] }[] {

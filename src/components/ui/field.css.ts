@@ -23,6 +23,9 @@ export const input = style({
   },
 });
 
+/** A text area: the input's look, taller, resized by height only. */
+export const textarea = style([input, { minHeight: '6rem', paddingBlock: vars.space[3], resize: 'vertical', fontFamily: 'inherit' }]);
+
 export const error = style({
   display: 'flex',
   gap: vars.space[1],

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import * as styles from '#src/features/account/account.css.ts';
-import * as f from '#src/components/ui/field.css.ts';
 import * as chat from '#src/features/messages/messages.css.ts';
 import { messagesChanged } from '#src/features/messages/unread.ts';
 import { api, send } from '#src/lib/api-client.ts';
@@ -30,7 +31,6 @@ export function MessagesPage() {
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [fresh, setFresh] = useState<Set<number>>(new Set());
   const [failed, setFailed] = useState(false);
-  const ids = { subject: useId(), body: useId() };
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
   const load = useCallback(async () => {
@@ -83,32 +83,8 @@ export function MessagesPage() {
           <FormAlert tone="error" id="reply-alert">
             {formError}
           </FormAlert>
-          <div className={f.field}>
-            <label htmlFor={ids.subject} className={f.label}>
-              Objet (facultatif)
-            </label>
-            <input
-              id={ids.subject}
-              name="subject"
-              className={f.input}
-              maxLength={150}
-              aria-invalid={fieldErrors.subject ? true : undefined}
-            />
-            {fieldErrors.subject ? <p className={f.error}>{fieldErrors.subject}</p> : null}
-          </div>
-          <div className={f.field}>
-            <label htmlFor={ids.body} className={f.label}>
-              Votre message
-            </label>
-            <textarea
-              id={ids.body}
-              name="body"
-              className={`${f.input} ${chat.textarea}`}
-              maxLength={5000}
-              aria-invalid={fieldErrors.body ? true : undefined}
-            />
-            {fieldErrors.body ? <p className={f.error}>{fieldErrors.body}</p> : null}
-          </div>
+          <TextField name="subject" label="Objet (facultatif)" maxLength={150} autoComplete="off" error={fieldErrors.subject} />
+          <TextAreaField name="body" label="Votre message" rows={6} maxLength={5000} required error={fieldErrors.body} />
           <div>
             <Button type="submit" loading={submitting} loadingText="Envoi…">
               Envoyer

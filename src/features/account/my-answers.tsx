@@ -5,7 +5,7 @@ import { RequestItem } from '#src/features/account/change-request-item.tsx';
 import { getMyAnswers, type MyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
 import { formatDateTime, planName, profileRows, questionnaireRows, type FieldRow } from '#src/features/dashboard/member-view.ts';
 import { type Draft, restoreDraft } from '#src/features/onboarding/drafts.ts';
-import { TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
 import { ProfileFields, profileInputOf, QuestionnaireFields, questionnaireInputOf } from '#src/features/onboarding/step-fields.tsx';
 import { topLevelFieldErrors } from '#src/features/onboarding/onboarding-api.ts';
 import { Button } from '#src/components/ui/button.tsx';

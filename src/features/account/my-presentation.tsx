@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { PRESENTATION_MAX_LENGTH, PresentationText } from '#machines/matching/presentation.ts';
 import * as styles from '#src/features/account/account.css.ts';
-import { TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';

@@ -77,5 +77,4 @@ export const option = style({
 });
 export const optionEmail = style({ display: 'block', color: vars.color.textMuted, fontSize: vars.fontSize.sm });
 
-export const textarea = style({ minHeight: '8rem', resize: 'vertical', fontFamily: vars.font.body });
 export const wrap = style({ overflowWrap: 'anywhere', minWidth: 0 });

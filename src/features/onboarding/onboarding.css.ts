@@ -153,17 +153,6 @@ export const features = style({
 });
 export const cardFooter = style({ marginTop: 'auto' });
 
-/* Checkbox */
-export const textarea = style({
-  width: '100%',
-  minHeight: '6rem',
-  padding: vars.space[3],
-  borderRadius: vars.radius.md,
-  border: `1px solid ${vars.color.gray[400]}`,
-  fontSize: vars.fontSize.base,
-  fontFamily: 'inherit',
-  selectors: { '&[aria-invalid="true"]': { borderColor: vars.color.danger, borderWidth: '2px' } },
-});
 export const twoColumns = style({
   display: 'grid',
   gap: vars.space[4],

@@ -7,7 +7,8 @@ import {
 } from '#machines/onboarding/labels.ts';
 import { CheckboxGroup, RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
-import { optionsOf, TextAreaField } from '#src/features/onboarding/fields.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
+import { optionsOf } from '#src/features/onboarding/fields.tsx';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { textOf } from '#src/lib/form.ts';
 
