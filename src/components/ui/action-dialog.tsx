@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { type FormEvent, type ReactElement, type ReactNode, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
+import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 import * as styles from '#src/components/ui/dialog.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 
@@ -94,14 +95,11 @@ export function ActionDialog({
           <form className={styles.dialogBody} onSubmit={submit} noValidate>
             {children}
             <FormAlert tone="error">{error}</FormAlert>
-            <div className={styles.dialogActions}>
+            <DialogActions className={styles.dialogActions} cancelLabel={cancelLabel} cancelRef={cancelRef}>
               <Button type="submit" variant={tone === 'danger' ? 'danger' : 'primary'} loading={busy} loadingText={busyLabel}>
                 {submitLabel}
               </Button>
-              <Dialog.Close asChild ref={cancelRef}>
-                <Button variant="ghost">{cancelLabel}</Button>
-              </Dialog.Close>
-            </div>
+            </DialogActions>
           </form>
         </Dialog.Content>
       </Dialog.Portal>
