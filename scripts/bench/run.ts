@@ -46,6 +46,7 @@ import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-id
 import { freePort, HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
 import { recordAnswer } from './recorded-answer.ts';
+import { parseWrkReport } from './wrk-report.ts';
 import { benchMatching, MATCHING_P95_FLOOR_MS, matchingTable } from './matching.ts';
 import { COMPILED_SERVER, dropDatabase, ensureBuilt, npm, postgresUrl, ROOT, writeSection } from './support.ts';
 
@@ -182,12 +183,6 @@ async function autocannonLoad(options: autocannon.Options, duration: number): Pr
   };
 }
 
-/** wrk's time with its unit (`812.00us`, `1.20ms`, `1.01s`), in ms. */
-function wrkMs(value: string, unit: string): number {
-  const n = Number(value);
-  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
-}
-
 /** One wrk run (one thread: the server has the other core), parsed from its `--latency` report. */
 function wrkLoad(options: { url: string; headers?: Record<string, string> }, duration: number): Promise<Figure> {
   const headers = Object.entries(options.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
@@ -203,24 +198,12 @@ function wrkLoad(options: { url: string; headers?: Record<string, string> }, dur
     });
     child.once('error', reject);
     child.once('exit', (code) => {
-      const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
-      const p50 = /^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(out);
-      const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(out);
-      const total = /(\d+) requests in/.exec(out);
-      if (code !== 0 || !rps || !p50 || !p99 || !total) {
+      const report = parseWrkReport(out);
+      if (code !== 0 || !report) {
         reject(new Error(`wrk ${args.join(' ')} (exit ${code}):\n${out}`));
         return;
       }
-      const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-      const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      resolve({
-        rps: Number(rps[1]),
-        p50: wrkMs(p50[1] as string, p50[2] as string),
-        p99: wrkMs(p99[1] as string, p99[2] as string),
-        non2xx: Number(non2xx?.[1] ?? 0),
-        errors: socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0,
-        total: Number(total[1]),
-      });
+      resolve(report);
     });
   });
 }
