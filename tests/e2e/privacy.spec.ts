@@ -65,11 +65,28 @@ test('a member withdraws a consent, downloads their data and erases their accoun
   // Erasure: a Radix dialog, the e-mail typed again; a wrong one is refused.
   await page.getByRole('button', { name: 'Supprimer mon compte…' }).click();
   const erase = page.getByRole('dialog', { name: 'Supprimer définitivement votre compte ?' });
-  await erase.getByLabel('Adresse e-mail du compte').fill('quelquun.dautre@example.fr');
+  const typedEmail = erase.getByLabel('Adresse e-mail du compte');
+  await typedEmail.fill('quelquun.dautre@example.fr');
   await erase.getByRole('button', { name: 'Supprimer définitivement' }).click();
-  await expect(erase.getByText('Saisissez l’adresse e-mail de votre compte, exactement.')).toBeVisible();
-  await erase.getByLabel('Adresse e-mail du compte').fill(email);
+  await expect(typedEmail).toHaveAccessibleDescription('Saisissez l’adresse e-mail de votre compte, exactement.');
+  await expect(typedEmail).toBeFocused();
+  // While the erasure runs (the request held here), the dialog cannot be closed, by Escape or
+  // « Annuler »: the member sees it through.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/user/erase', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await typedEmail.fill(email);
   await erase.getByRole('button', { name: 'Supprimer définitivement' }).click();
+  await expect(erase.getByRole('button', { name: 'Suppression…' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await erase.getByRole('button', { name: 'Annuler' }).click();
+  await expect(erase).toBeVisible();
+  release();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('Votre compte a été supprimé', { exact: true })).toBeVisible();
 

@@ -43,6 +43,8 @@ test('a colleague is invited, sets a password, enrols TOTP and reaches the dashb
   await dialog.getByLabel('Prénom et nom').fill(name);
   await dialog.getByRole('button', { name: 'Envoyer l’invitation' }).click();
   await expect(dialog.getByText('Saisissez une adresse e-mail valide')).toBeVisible();
+  await expect(dialog.getByLabel('Adresse e-mail du collègue')).toHaveAccessibleDescription(/^Saisissez une adresse e-mail valide/);
+  await expect(dialog.getByLabel('Adresse e-mail du collègue')).toBeFocused();
   await accessibility(inviter);
   // The dialog is portalled out of the staff shell and still takes its typeface.
   const titleFont = await dialog

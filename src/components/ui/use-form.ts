@@ -50,5 +50,11 @@ export function useForm() {
     [],
   );
 
-  return { formRef, fieldErrors, formError, submitting, handleSubmit, setFormError };
+  /** Clears the errors shown (a dialog closed and opened again starts clean). */
+  const reset = useCallback(() => {
+    setFieldErrors({});
+    setFormError(null);
+  }, []);
+
+  return { formRef, fieldErrors, formError, submitting, handleSubmit, reset };
 }

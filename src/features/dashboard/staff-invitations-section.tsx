@@ -1,10 +1,9 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
 import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
+import { type ActionOutcome, ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
-import { useForm } from '#src/components/ui/use-form.ts';
 import {
   inviteStaff,
   listInvitations,
@@ -18,7 +17,6 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
 
 /**
  * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
@@ -127,59 +125,48 @@ function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; o
 }
 
 function InviteDialog({ onDone }: { onDone: () => Promise<void> }) {
-  const [open, setOpen] = useState(false);
-  const form = useForm();
-
-  const onSubmit = form.handleSubmit(async (data) => {
+  const invite = async (data: FormData): Promise<ActionOutcome> => {
     const checked = validate(StaffInvitationSchema, { email: textOf(data, 'email'), name: textOf(data, 'name') });
     if (!checked.success) return { fieldErrors: checked.fieldErrors };
     const result = await inviteStaff(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
-    setOpen(false);
     notify({
       title: `Invitation envoyée à ${checked.output.email}.`,
       description: `Le lien est valable ${STAFF_INVITATION_VALIDITY_DAYS} jours.`,
       variant: 'success',
     });
     await onDone();
-    return undefined;
-  });
+    return null;
+  };
 
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button>Inviter un collègue</Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>Inviter un collègue</Dialog.Title>
-          <Dialog.Description className={styles.muted}>
-            Il recevra un e-mail avec un lien personnel, valable {STAFF_INVITATION_VALIDITY_DAYS} jours, pour choisir son mot de passe et
-            enregistrer son second facteur. L’invitation est enregistrée à votre nom.
-          </Dialog.Description>
-          <form ref={form.formRef} className={styles.form} onSubmit={onSubmit} noValidate aria-describedby="invite-alert">
-            <FormAlert tone="error" id="invite-alert">
-              {form.formError}
-            </FormAlert>
-            <TextField
-              name="email"
-              type="email"
-              label="Adresse e-mail du collègue"
-              autoComplete="off"
-              spellCheck={false}
-              required
-              error={form.fieldErrors.email}
-            />
-            <TextField name="name" label="Prénom et nom" autoComplete="off" required error={form.fieldErrors.name} />
-            <DialogActions className={styles.actions}>
-              <Button type="submit" loading={form.submitting} loadingText="Envoi de l’invitation…">
-                Envoyer l’invitation
-              </Button>
-            </DialogActions>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ActionDialog
+      trigger={<Button>Inviter un collègue</Button>}
+      title="Inviter un collègue"
+      description={
+        <>
+          Il recevra un e-mail avec un lien personnel, valable {STAFF_INVITATION_VALIDITY_DAYS} jours, pour choisir son mot de passe et
+          enregistrer son second facteur. L’invitation est enregistrée à votre nom.
+        </>
+      }
+      submitLabel="Envoyer l’invitation"
+      busyLabel="Envoi de l’invitation…"
+      onSubmit={invite}
+    >
+      {(fieldErrors) => (
+        <>
+          <TextField
+            name="email"
+            type="email"
+            label="Adresse e-mail du collègue"
+            autoComplete="off"
+            spellCheck={false}
+            required
+            error={fieldErrors.email}
+          />
+          <TextField name="name" label="Prénom et nom" autoComplete="off" required error={fieldErrors.name} />
+        </>
+      )}
+    </ActionDialog>
   );
 }

@@ -1,6 +1,4 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { useRouter } from '@tanstack/react-router';
-import { type FormEvent, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -11,8 +9,7 @@ import { type ConsentStatus, formatDate, MatchmakingPausedNotice, useConsents } 
 import { notify } from '#src/lib/notifications.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
 import { consentTexts, currentConsentText } from '#machines/privacy/consent-texts.ts';
-import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
-import { DialogActions } from '#src/components/ui/dialog-actions.tsx';
+import { type ActionOutcome, ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 /** The whole « Mes données personnelles » part of `/mon-compte/mon-profil`. */
 export function PrivacySection() {
@@ -120,33 +117,20 @@ function EraseSection() {
   const router = useRouter();
   const session = useSessionStore();
   const { user } = useSession();
-  const [open, setOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (running) return;
-    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+  const erase = async (data: FormData): Promise<ActionOutcome> => {
+    const email = String(data.get('email') ?? '').trim();
     if (!user || email.toLowerCase() !== user.email.toLowerCase()) {
-      setFieldError('Saisissez l’adresse e-mail de votre compte, exactement.');
-      return;
+      return { fieldErrors: { email: 'Saisissez l’adresse e-mail de votre compte, exactement.' } };
     }
-    setFieldError(undefined);
-    setError(null);
-    setRunning(true);
     const result = await eraseAccount(email);
-    setRunning(false);
     if (!result.ok) {
-      setFieldError(result.error.fieldErrors.email);
-      setError(result.error.fieldErrors.email ? null : result.error.message);
-      return;
+      const { email: emailError } = result.error.fieldErrors;
+      return emailError ? { fieldErrors: { email: emailError } } : result.error.message;
     }
-    setOpen(false);
     await router.navigate({ to: '/' });
     session.clear();
     notify({ title: 'Votre compte a été supprimé', description: result.data.message, variant: 'success' });
+    return null;
   };
 
   return (
@@ -159,38 +143,21 @@ function EraseSection() {
         compte est fermé sur tous vos appareils. La loi nous oblige à conserver votre contrat signé et les pièces comptables de vos
         paiements pendant 10 ans, à part et en accès restreint. Cette action est définitive.
       </p>
-      <Dialog.Root
-        open={open}
-        onOpenChange={(next) => {
-          setOpen(next);
-          setError(null);
-          setFieldError(undefined);
-        }}
-      >
-        <div className={styles.actions}>
-          <Dialog.Trigger asChild>
-            <Button variant="secondary">Supprimer mon compte…</Button>
-          </Dialog.Trigger>
-        </div>
-        <Dialog.Portal>
-          <Dialog.Overlay className={styles.overlay} />
-          <Dialog.Content className={styles.dialog}>
-            <Dialog.Title className={styles.dialogTitle}>Supprimer définitivement votre compte ?</Dialog.Title>
-            <Dialog.Description className={styles.text}>
-              Pour confirmer, saisissez l’adresse e-mail de votre compte. Vos données seront effacées et vous serez déconnecté(e).
-            </Dialog.Description>
-            <form onSubmit={onSubmit} noValidate>
-              <FormAlert tone="error">{error}</FormAlert>
-              <TextField name="email" type="email" label="Adresse e-mail du compte" autoComplete="off" required error={fieldError} />
-              <DialogActions className={styles.actions}>
-                <Button type="submit" variant="danger" loading={running} loadingText="Suppression…">
-                  Supprimer définitivement
-                </Button>
-              </DialogActions>
-            </form>
-          </Dialog.Content>
-        </Dialog.Portal>
-      </Dialog.Root>
+      <div className={styles.actions}>
+        <ActionDialog
+          trigger={<Button variant="secondary">Supprimer mon compte…</Button>}
+          title="Supprimer définitivement votre compte ?"
+          description="Pour confirmer, saisissez l’adresse e-mail de votre compte. Vos données seront effacées et vous serez déconnecté(e)."
+          submitLabel="Supprimer définitivement"
+          busyLabel="Suppression…"
+          tone="danger"
+          onSubmit={erase}
+        >
+          {(fieldErrors) => (
+            <TextField name="email" type="email" label="Adresse e-mail du compte" autoComplete="off" required error={fieldErrors.email} />
+          )}
+        </ActionDialog>
+      </div>
     </section>
   );
 }
