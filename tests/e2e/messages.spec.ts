@@ -63,7 +63,12 @@ test('staff write, the member reads (1 → 0) and replies, staff see it unread t
 
   const write = page.getByRole('region', { name: 'Écrire à un membre' });
   await write.getByLabel('Objet (facultatif)').fill('Votre entretien');
-  await write.getByLabel('Message', { exact: true }).fill('Bonjour, votre entretien est confirmé pour jeudi à 10 h.');
+  // An empty message is refused; the error is read with its field, which takes the focus.
+  const staffMessage = write.getByLabel('Message', { exact: true });
+  await write.getByRole('button', { name: 'Envoyer' }).click();
+  await expect(staffMessage).toHaveAccessibleDescription('Message requis');
+  await expect(staffMessage).toBeFocused();
+  await staffMessage.fill('Bonjour, votre entretien est confirmé pour jeudi à 10 h.');
   const sent = page.waitForResponse((r) => r.request().method() === 'POST' && /\/dashboard\/members\/[^/]+\/messages$/.test(r.url()));
   await write.getByRole('button', { name: 'Envoyer' }).click();
   expect((await sent).status()).toBe(201);
@@ -113,4 +118,48 @@ test('staff write, the member reads (1 → 0) and replies, staff see it unread t
   expect(errors).toEqual([]);
   expect(memberErrors).toEqual([]);
   await memberContext.close();
+});
+
+/**
+ * « Modèles de message »: the server's field errors are read with their fields (an empty title, a
+ * placeholder it does not know), then a template is created, edited and deleted after a
+ * confirmation.
+ */
+test('staff write, correct, edit and delete a message template', async ({ page, baseURL, playwright }) => {
+  const errors = watchConsole(page, [400]);
+  const staff = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
+  await signInE2EStaff(staff, 'templates');
+  await page.context().addCookies((await staff.storageState()).cookies);
+  await staff.dispose();
+  await page.goto('/dashboard/message-direct');
+  const panel = page.getByRole('region', { name: 'Modèles de message' });
+  const form = panel.getByRole('form', { name: 'Nouveau modèle' });
+  const title = `Rappel ${Date.now()}`;
+
+  await form.getByLabel('Texte du modèle').fill('Bonjour {prenom}, à {ville} jeudi ?');
+  await form.getByRole('button', { name: 'Créer le modèle' }).click();
+  await expect(form.getByLabel('Titre du modèle')).toHaveAccessibleDescription('Titre requis');
+  await expect(form.getByLabel('Titre du modèle')).toBeFocused();
+  await expect(form.getByLabel('Texte du modèle')).toHaveAccessibleDescription(/^Champ inconnu\s:\s\{ville\}\./);
+  await screenshots(page, 'modele-message-erreurs');
+
+  await form.getByLabel('Titre du modèle').fill(title);
+  await form.getByLabel('Texte du modèle').fill('Bonjour {prenom}, votre entretien est confirmé.');
+  await form.getByRole('button', { name: 'Créer le modèle' }).click();
+  const saved = panel.getByRole('list', { name: 'Modèles enregistrés' }).getByRole('listitem').filter({ hasText: title });
+  await expect(saved).toContainText('Bonjour {prenom}, votre entretien est confirmé.');
+  await expect(form.getByLabel('Titre du modèle')).toHaveValue('');
+
+  await saved.getByRole('button', { name: 'Modifier' }).click();
+  const editing = panel.getByRole('form', { name: `Modifier « ${title} »` });
+  await expect(editing.getByLabel('Titre du modèle')).toHaveValue(title);
+  await editing.getByLabel('Objet (facultatif)').fill('Votre entretien, {prenom}');
+  await editing.getByRole('button', { name: 'Enregistrer le modèle' }).click();
+  await expect(saved).toContainText('Objet : Votre entretien, {prenom}');
+
+  await saved.getByRole('button', { name: 'Supprimer', exact: true }).click();
+  await saved.getByRole('button', { name: `Supprimer définitivement « ${title} »` }).click();
+  await expect(saved).toHaveCount(0);
+  await expect(page.getByText(`Modèle « ${title} » supprimé.`, { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
 });

@@ -2,6 +2,8 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import {
   type DirectMessage,
@@ -38,7 +40,7 @@ const search = async (q: string): Promise<MemberOption[] | null> => {
 export function DirectMessagePage() {
   const { memberId } = route.useSearch();
   const navigate = route.useNavigate();
-  const ids = { template: useId(), subject: useId(), body: useId() };
+  const templateSelectId = useId();
   const [member, setMember] = useState<MemberOption | null>(null);
   const [history, setHistory] = useState<DirectMessage[]>([]);
   const [unread, setUnread] = useState<UnreadRow[] | null>(null);
@@ -142,9 +144,9 @@ export function DirectMessagePage() {
             <MemberCombobox selected={member} onSelect={choose} search={search} error={fieldErrors.member} />
             {templates.length > 0 ? (
               <div className={styles.filters}>
-                <label className={styles.control} htmlFor={ids.template}>
+                <label className={styles.control} htmlFor={templateSelectId}>
                   Modèle
-                  <select id={ids.template} className={styles.input} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+                  <select id={templateSelectId} className={styles.input} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
                     <option value="">Choisir un modèle…</option>
                     {templates.map((t) => (
                       <option key={t.id} value={t.id}>
@@ -158,32 +160,24 @@ export function DirectMessagePage() {
                 </Button>
               </div>
             ) : null}
-            <label className={styles.control} htmlFor={ids.subject}>
-              Objet (facultatif)
-              <input
-                id={ids.subject}
-                name="subject"
-                className={styles.input}
-                maxLength={150}
-                value={subject}
-                onChange={(e) => setSubject(e.target.value)}
-                aria-invalid={fieldErrors.subject ? true : undefined}
-              />
-              {fieldErrors.subject ? <span className={styles.muted}>{fieldErrors.subject}</span> : null}
-            </label>
-            <label className={styles.control} htmlFor={ids.body}>
-              Message
-              <textarea
-                id={ids.body}
-                name="body"
-                className={styles.textarea}
-                maxLength={5000}
-                value={body}
-                onChange={(e) => setBody(e.target.value)}
-                aria-invalid={fieldErrors.body ? true : undefined}
-              />
-              {fieldErrors.body ? <span className={styles.muted}>{fieldErrors.body}</span> : null}
-            </label>
+            <TextField
+              name="subject"
+              label="Objet (facultatif)"
+              maxLength={150}
+              value={subject}
+              onChange={(e) => setSubject(e.target.value)}
+              error={fieldErrors.subject}
+            />
+            <TextAreaField
+              name="body"
+              label="Message"
+              required
+              maxLength={5000}
+              rows={8}
+              value={body}
+              onChange={(e) => setBody(e.target.value)}
+              error={fieldErrors.body}
+            />
             <div>
               <Button type="submit" loading={submitting} loadingText="Envoi…">
                 Envoyer

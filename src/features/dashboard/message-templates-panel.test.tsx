@@ -6,10 +6,11 @@ describe('« Modèles de message »: the template form (decision 121)', () => 
   it('labels its three fields in French, each control tied to its label, with its length limit', () => {
     const html = renderToStaticMarkup(<MessageTemplatesPanel templates={[]} onChanged={async () => {}} />);
     const field = (label: string, tag: 'input' | 'textarea', name: string, maxLength: number) => {
-      const match = new RegExp(`<label[^>]*for="([^"]+)"[^>]*>${label}<${tag}([^>]*)>`).exec(html);
-      expect(match, label).not.toBeNull();
-      const attributes = match?.[2] ?? '';
-      expect(attributes).toContain(`id="${match?.[1]}"`);
+      const labelled = new RegExp(`<label[^>]*for="([^"]+)"[^>]*>${label}</label>`).exec(html);
+      expect(labelled, label).not.toBeNull();
+      const control = new RegExp(`<${tag}([^>]*id="${labelled?.[1]}"[^>]*)>`).exec(html);
+      expect(control, label).not.toBeNull();
+      const attributes = control?.[1] ?? '';
       expect(attributes).toContain(`name="${name}"`);
       expect(attributes).toContain(`maxLength="${maxLength}"`);
     };

@@ -1,6 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import { createTemplate, deleteTemplate, type MessageTemplate, updateTemplate } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -15,7 +17,6 @@ interface Props {
 
 /** « Modèles de message »: staff write, edit and delete the reusable messages (decision 121). */
 export function MessageTemplatesPanel({ templates, onChanged }: Props) {
-  const ids = { title: useId(), subject: useId(), body: useId() };
   const [editing, setEditing] = useState<MessageTemplate | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
@@ -100,9 +101,20 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         <p className={styles.muted}>
           Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
         </p>
-        {templateFields.map((field) => (
-          <TemplateField key={field.name} id={ids[field.name]} {...field} value={editing?.[field.name]} error={fieldErrors[field.name]} />
-        ))}
+        {templateFields.map(({ name, label, maxLength, required, ...field }) => {
+          const Field = 'multiline' in field ? TextAreaField : TextField;
+          return (
+            <Field
+              key={name}
+              name={name}
+              label={label}
+              maxLength={maxLength}
+              required={required}
+              defaultValue={editing?.[name] ?? ''}
+              error={fieldErrors[name]}
+            />
+          );
+        })}
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">
             {editing ? 'Enregistrer le modèle' : 'Créer le modèle'}
@@ -118,36 +130,9 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
   );
 }
 
-/** One labelled field of the template form, its error under it. */
 /** The template's fields, in the form's order. */
 const templateFields = [
-  { name: 'title', label: 'Titre du modèle', maxLength: 80 },
-  { name: 'subject', label: 'Objet (facultatif)', maxLength: 150 },
-  { name: 'body', label: 'Texte du modèle', maxLength: 5000, multiline: true },
+  { name: 'title', label: 'Titre du modèle', maxLength: 80, required: true },
+  { name: 'subject', label: 'Objet (facultatif)', maxLength: 150, required: false },
+  { name: 'body', label: 'Texte du modèle', maxLength: 5000, required: true, multiline: true },
 ] as const;
-
-function TemplateField(props: {
-  id: string;
-  name: string;
-  label: string;
-  maxLength: number;
-  value: string | null | undefined;
-  error: string | undefined;
-  multiline?: boolean;
-}) {
-  const { id, name, label, maxLength, value, error, multiline = false } = props;
-  const control = {
-    id,
-    name,
-    maxLength,
-    defaultValue: value ?? '',
-    'aria-invalid': error ? true : undefined,
-  };
-  return (
-    <label className={styles.control} htmlFor={id}>
-      {label}
-      {multiline ? <textarea className={styles.textarea} {...control} /> : <input className={styles.input} {...control} />}
-      {error ? <span className={styles.muted}>{error}</span> : null}
-    </label>
-  );
-}

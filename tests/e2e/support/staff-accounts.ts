@@ -19,6 +19,7 @@ export const E2E_STAFF_NAMES = [
   'colleague',
   'team-admin',
   'messages',
+  'templates',
   'inviter',
 ] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
@@ -36,6 +37,7 @@ export const E2E_STAFF_DISPLAY_NAMES: Record<E2EStaffName, string> = {
   colleague: 'Yasmine Idrissi',
   'team-admin': 'Sofiane Meziane',
   messages: 'Houda Tazi',
+  templates: 'Zineb Alaoui',
   inviter: 'Hafsa Karimi',
 };
 export const e2eStaffEmail = (name: E2EStaffName) => `equipe.${name}@e2e.union-sincere.test`;
