@@ -55,12 +55,20 @@ export async function dropDatabase(url: string) {
 }
 
 /** Replaces (or appends) the section that starts with `## <title> — ` in docs/benchmarks.md. */
-export function writeSection(title: string, section: string) {
-  const file = join(ROOT, 'docs', 'benchmarks.md');
+/**
+ * Writes one measured section into docs/benchmarks.md (or `file`), in the place of the previous
+ * run's section of that title, so that the order of the sections and the notes kept by hand in
+ * their own sections (« ## Notes on … », never replaced) stay; a section measured for the first
+ * time goes at the end.
+ */
+export function writeSection(title: string, section: string, file = join(ROOT, 'docs', 'benchmarks.md')) {
   const header =
     '# Measured figures\n\nWritten by `npm run bench` (HTTP load, start-up), `npm run bench:journeys` (journeys) and `scripts/lighthouse.ts` (Lighthouse). Each run replaces its own section.\n\n';
   const previous = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const withoutOld = previous.replace(new RegExp(`## ${title} — [\\s\\S]*?(?=\\n## |$)`), '').trimEnd();
-  writeFileSync(file, `${withoutOld || header.trimEnd()}\n\n${section.trimEnd()}\n`);
+  const old = new RegExp(`## ${title} — [\\s\\S]*?(?=\\n## |$)`);
+  const next = old.test(previous)
+    ? previous.replace(old, () => `${section.trimEnd()}\n`)
+    : `${previous.trimEnd() || header.trimEnd()}\n\n${section.trimEnd()}\n`;
+  writeFileSync(file, `${next.trimEnd()}\n`);
   console.log(`→ ${file}`);
 }

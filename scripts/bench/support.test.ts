@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { writeSection } from './support.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'bench-doc-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+vi.spyOn(console, 'log').mockImplementation(() => undefined);
+
+describe('writeSection (docs/benchmarks.md)', () => {
+  it('replaces the previous run of a section in its place, and keeps the notes written by hand', () => {
+    const file = join(folder, 'benchmarks.md');
+    writeFileSync(
+      file,
+      [
+        '# Measured figures',
+        '',
+        '## HTTP load — 2026-11-27T20:49:49Z',
+        '',
+        '| old table |',
+        '',
+        '## Notes on the HTTP load',
+        '',
+        'Why the settings cost what they cost.',
+        '',
+        '## Start-up — 2026-11-27T20:49:49Z',
+        '',
+        'old start-up',
+        '',
+      ].join('\n'),
+    );
+    writeSection('HTTP load', '## HTTP load — 2026-12-01T17:36:08Z\n\n| new table |\n', file);
+    writeSection('Lighthouse', '## Lighthouse — 2026-12-01T18:00:00Z\n\nscores\n', file);
+    expect(readFileSync(file, 'utf8')).toBe(
+      [
+        '# Measured figures',
+        '',
+        '## HTTP load — 2026-12-01T17:36:08Z',
+        '',
+        '| new table |',
+        '',
+        '## Notes on the HTTP load',
+        '',
+        'Why the settings cost what they cost.',
+        '',
+        '## Start-up — 2026-11-27T20:49:49Z',
+        '',
+        'old start-up',
+        '',
+        '## Lighthouse — 2026-12-01T18:00:00Z',
+        '',
+        'scores',
+        '',
+      ].join('\n'),
+    );
+  });
+});
