@@ -11,48 +11,22 @@ vi.spyOn(console, 'log').mockImplementation(() => undefined);
 describe('writeSection (docs/benchmarks.md)', () => {
   it('replaces the previous run of a section in its place, and keeps the notes written by hand', () => {
     const file = join(folder, 'benchmarks.md');
-    writeFileSync(
-      file,
-      [
-        '# Measured figures',
-        '',
-        '## HTTP load — 2026-11-27T20:49:49Z',
-        '',
-        '| old table |',
-        '',
-        '## Notes on the HTTP load',
-        '',
-        'Why the settings cost what they cost.',
-        '',
-        '## Start-up — 2026-11-27T20:49:49Z',
-        '',
-        'old start-up',
-        '',
-      ].join('\n'),
-    );
-    writeSection('HTTP load', '## HTTP load — 2026-12-01T17:36:08Z\n\n| new table |\n', file);
-    writeSection('Lighthouse', '## Lighthouse — 2026-12-01T18:00:00Z\n\nscores\n', file);
-    expect(readFileSync(file, 'utf8')).toBe(
-      [
-        '# Measured figures',
-        '',
-        '## HTTP load — 2026-12-01T17:36:08Z',
-        '',
-        '| new table |',
-        '',
-        '## Notes on the HTTP load',
-        '',
-        'Why the settings cost what they cost.',
-        '',
-        '## Start-up — 2026-11-27T20:49:49Z',
-        '',
-        'old start-up',
-        '',
-        '## Lighthouse — 2026-12-01T18:00:00Z',
-        '',
-        'scores',
-        '',
-      ].join('\n'),
-    );
+    const before = ['## HTTP load — 2026-11-27T20:49:49Z', '', '| old table |', ''];
+    const after = ['## HTTP load — 2026-12-01T17:36:08Z', '', '| new table |', ''];
+    const kept = [
+      '## Notes on the HTTP load',
+      '',
+      'Why the settings cost what they cost.',
+      '',
+      '## Start-up — 2026-11-27T20:49:49Z',
+      '',
+      'old start-up',
+      '',
+    ];
+    const added = ['## Lighthouse — 2026-12-01T18:00:00Z', '', 'scores', ''];
+    writeFileSync(file, ['# Measured figures', '', ...before, ...kept].join('\n'));
+    writeSection('HTTP load', after.join('\n'), file);
+    writeSection('Lighthouse', added.join('\n'), file);
+    expect(readFileSync(file, 'utf8')).toBe(['# Measured figures', '', ...after, ...kept, ...added].join('\n'));
   });
 });
