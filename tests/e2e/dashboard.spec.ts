@@ -120,6 +120,15 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByText('Aucun membre ne correspond à « personne-introuvable ».')).toBeVisible();
   await search.fill(member.email);
   await expect(page.getByRole('row')).toHaveCount(2);
+  // The filters, in the URL: another step hides the member, theirs shows them again; the sort too.
+  await page.getByLabel(/^Étape/).selectOption({ label: '1. Mon profil' });
+  await expect(page).toHaveURL(/step=profil/);
+  await expect(page.getByText(`Aucun membre ne correspond à « ${member.email} ».`)).toBeVisible();
+  await page.getByLabel(/^Étape/).selectOption({ label: '6. Entretien personnalisé' });
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.getByLabel('Trier par').selectOption({ label: 'Dernière activité' });
+  await expect(page).toHaveURL(/sort=updated/);
+  await expect(page.getByRole('row')).toHaveCount(2);
   await page.getByRole('link', { name: member.email }).click();
 
   // The member page: chart drawn with the current state highlighted.

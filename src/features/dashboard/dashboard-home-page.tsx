@@ -7,6 +7,8 @@ import { type DashboardSearch, DashboardSearchSchema } from '#src/features/dashb
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
+import { SearchField } from '#src/features/dashboard/search-field.tsx';
+import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
@@ -23,6 +25,14 @@ const stepOptions = [
   { value: 'contrat-termine', label: 'Contrats terminés' },
   { value: 'resilie', label: 'Contrats résiliés (motif légitime)' },
   { value: 'desactive', label: 'Comptes désactivés' },
+] as const;
+
+const SORT_OPTIONS = [
+  { value: 'created:desc', label: 'Inscription (récentes d’abord)' },
+  { value: 'created:asc', label: 'Inscription (anciennes d’abord)' },
+  { value: 'updated:desc', label: 'Dernière activité' },
+  { value: 'email:asc', label: 'E-mail (A → Z)' },
+  { value: 'email:desc', label: 'E-mail (Z → A)' },
 ] as const;
 
 /** The list's words for the states without a step number (decision 118). */
@@ -171,51 +181,24 @@ function MemberList() {
         Membres
       </h2>
       <div className={styles.filters}>
-        <label className={styles.control} htmlFor={ids.q}>
-          Rechercher (e-mail ou nom)
-          <input
-            id={ids.q}
-            type="search"
-            className={styles.input}
-            placeholder="Rechercher un membre…"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </label>
-        <label className={styles.control} htmlFor={ids.step}>
-          Étape
-          <select
-            id={ids.step}
-            className={styles.input}
-            value={search.step ?? ''}
-            onChange={(e) => void go({ step: (e.target.value || undefined) as DashboardSearch['step'] })}
-          >
-            <option value="">Toutes les étapes</option>
-            {stepOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={styles.control} htmlFor={ids.sort}>
-          Trier par
-          <select
-            id={ids.sort}
-            className={styles.input}
-            value={sortValue}
-            onChange={(e) => {
-              const [sort, dir] = e.target.value.split(':') as [DashboardSearch['sort'], DashboardSearch['dir']];
-              void go({ sort, dir });
-            }}
-          >
-            <option value="created:desc">Inscription (récentes d’abord)</option>
-            <option value="created:asc">Inscription (anciennes d’abord)</option>
-            <option value="updated:desc">Dernière activité</option>
-            <option value="email:asc">E-mail (A → Z)</option>
-            <option value="email:desc">E-mail (Z → A)</option>
-          </select>
-        </label>
+        <SearchField id={ids.q} label="Rechercher (e-mail ou nom)" placeholder="Rechercher un membre…" value={text} onChange={setText} />
+        <SelectField
+          id={ids.step}
+          label="Étape"
+          value={search.step ?? ''}
+          onChange={(value) => void go({ step: (value || undefined) as DashboardSearch['step'] })}
+          options={[{ value: '', label: 'Toutes les étapes' }, ...stepOptions]}
+        />
+        <SelectField
+          id={ids.sort}
+          label="Trier par"
+          value={sortValue}
+          onChange={(value) => {
+            const [sort, dir] = value.split(':') as [DashboardSearch['sort'], DashboardSearch['dir']];
+            void go({ sort, dir });
+          }}
+          options={SORT_OPTIONS}
+        />
         <FollowUpFilters tag={search.tag} counsellor={search.counsellor} onChange={(patch) => void go(patch)} />
       </div>
       <FormAlert tone="error">{error}</FormAlert>

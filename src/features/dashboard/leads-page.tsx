@@ -19,6 +19,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
@@ -76,17 +77,13 @@ export function LeadsPage() {
           Boîte des prospects
         </h2>
         <div className={styles.filters}>
-          <label className={styles.control} htmlFor={ids.q}>
-            Rechercher (nom, e-mail, ville, message)
-            <input
-              id={ids.q}
-              type="search"
-              className={styles.input}
-              placeholder="Rechercher un prospect…"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-          </label>
+          <SearchField
+            id={ids.q}
+            label="Rechercher (nom, e-mail, ville, message)"
+            placeholder="Rechercher un prospect…"
+            value={text}
+            onChange={setText}
+          />
           <SelectField
             id={ids.status}
             label="Statut"

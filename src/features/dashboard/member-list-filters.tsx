@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { type SelectOption, SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { api, send } from '#src/lib/api-client.ts';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
 
@@ -36,37 +36,33 @@ export function FollowUpFilters({
     };
   }, []);
   const tags = options?.tags ?? [];
+  const tagOptions: SelectOption[] = [
+    { value: '', label: 'Toutes les étiquettes' },
+    // A tag from the URL that no member carries any more stays shown as chosen.
+    ...(tag && !tags.some((t) => t.tag === tag) ? [{ value: tag, label: tag }] : []),
+    ...tags.map((t) => ({ value: t.tag, label: `${t.tag} (${t.members})` })),
+  ];
+  const counsellorOptions: SelectOption[] = [
+    { value: '', label: 'Tous les conseillers' },
+    { value: NO_COUNSELLOR, label: 'Sans conseiller' },
+    ...staffOptions(options?.staff ?? []),
+  ];
   return (
     <>
-      <label className={styles.control} htmlFor={ids.tag}>
-        Étiquette
-        <select id={ids.tag} className={styles.input} value={tag ?? ''} onChange={(e) => onChange({ tag: e.target.value || undefined })}>
-          <option value="">Toutes les étiquettes</option>
-          {tag && !tags.some((t) => t.tag === tag) ? <option value={tag}>{tag}</option> : null}
-          {tags.map((t) => (
-            <option key={t.tag} value={t.tag}>
-              {t.tag} ({t.members})
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className={styles.control} htmlFor={ids.counsellor}>
-        Conseiller
-        <select
-          id={ids.counsellor}
-          className={styles.input}
-          value={counsellor ?? ''}
-          onChange={(e) => onChange({ counsellor: e.target.value || undefined })}
-        >
-          <option value="">Tous les conseillers</option>
-          <option value={NO_COUNSELLOR}>Sans conseiller</option>
-          {(options?.staff ?? []).map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.self ? `Moi (${s.name})` : s.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField
+        id={ids.tag}
+        label="Étiquette"
+        value={tag ?? ''}
+        onChange={(value) => onChange({ tag: value || undefined })}
+        options={tagOptions}
+      />
+      <SelectField
+        id={ids.counsellor}
+        label="Conseiller"
+        value={counsellor ?? ''}
+        onChange={(value) => onChange({ counsellor: value || undefined })}
+        options={counsellorOptions}
+      />
     </>
   );
 }

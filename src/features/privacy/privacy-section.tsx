@@ -146,7 +146,7 @@ function EraseSection() {
       <div className={styles.actions}>
         <ActionDialog
           trigger={<Button variant="secondary">Supprimer mon compte…</Button>}
-          title="Supprimer définitivement votre compte ?"
+          title="Supprimer définitivement votre compte ?"
           description="Pour confirmer, saisissez l’adresse e-mail de votre compte. Vos données seront effacées et vous serez déconnecté(e)."
           submitLabel="Supprimer définitivement"
           busyLabel="Suppression…"
