@@ -1,5 +1,6 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useState } from 'react';
+import { stateLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { getFunnel, getLeadFunnel, listMembers, PER_PAGE } from '#src/features/dashboard/dashboard-api.ts';
@@ -35,28 +36,17 @@ const SORT_OPTIONS = [
   { value: 'email:desc', label: 'E-mail (Z → A)' },
 ] as const;
 
-/** The list's words for the states without a step number (decision 118). */
-const endStateTitles: Readonly<Record<string, string>> = {
-  'membre-actif': 'Membre actif',
-  renonce: 'Contrat annulé (renonciation)',
-  retracte: 'Contrat résilié (rétractation)',
-  'contrat-termine': 'Contrat terminé',
-  'resiliation-demandee': 'Résiliation demandée (motif légitime)',
-  resilie: 'Contrat résilié (motif légitime)',
-};
-
 const SEARCH_DELAY_MS = 300;
 
 /** The funnel's lines before its figures arrive (same labels as the server's answer). */
 const placeholderSteps: { id: DashboardSearch['step']; number: number | null; title: string; count: number | null }[] = [
   ...steps.map((s) => ({ id: s.id, number: s.number, title: s.title, count: null })),
-  { id: 'membre-actif', number: null, title: 'Membre actif', count: null },
-  { id: 'resiliation-demandee', number: null, title: 'Résiliation demandée (motif légitime)', count: null },
-  { id: 'renonce', number: null, title: 'Contrat annulé (renonciation)', count: null },
-  { id: 'retracte', number: null, title: 'Contrat résilié (rétractation)', count: null },
-  { id: 'contrat-termine', number: null, title: 'Contrat terminé', count: null },
-  { id: 'resilie', number: null, title: 'Contrat résilié (motif légitime)', count: null },
-  { id: 'desactive', number: null, title: 'Compte désactivé', count: null },
+  ...(['membre-actif', 'resiliation-demandee', 'renonce', 'retracte', 'contrat-termine', 'resilie', 'desactive'] as const).map((id) => ({
+    id,
+    number: null,
+    title: stateLabel(id),
+    count: null,
+  })),
 ];
 
 /** `/dashboard`: the funnel, the plan setting and the member list (search, step filter, sorting, paging). */
@@ -227,7 +217,7 @@ function MemberList() {
                     {m.disabled ? <span className={styles.badge.danger}>désactivé</span> : null}
                   </td>
                   <td>{m.name ?? '—'}</td>
-                  <td>{m.step ? `${m.step.number}. ${m.step.title}` : (endStateTitles[m.top] ?? 'Désactivé')}</td>
+                  <td>{m.step ? `${m.step.number}. ${m.step.title}` : stateLabel(m.top)}</td>
                   <td>{formatDate(m.createdAt)}</td>
                 </tr>
               ))}
