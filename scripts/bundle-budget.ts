@@ -17,10 +17,11 @@
  * Prints a table (`--write`: also into docs/benchmarks.md, replacing its previous section);
  * exits 1 on any violation.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { writeSection } from './bench/support.ts';
 import { listRouteFiles as listFiles, routeFilesFor } from './route-files.ts';
 
 export { routeFilesFor };
@@ -209,11 +210,9 @@ function main() {
   table('app', 'Member area and dashboard (signed in, SPA shell)', APP_FIRST_LOAD_BUDGET_BYTES);
   print(`\n@supabase in browser chunks: ${supabaseChunks.length === 0 ? 'none (ok)' : supabaseChunks.join(', ')}`);
   if (write) {
-    const file = join(import.meta.dirname, '..', 'docs', 'benchmarks.md');
     const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     const section = `## Bundle budget — ${date}\n\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}. \`scripts/bundle-budget.ts\` on a full build (\`vite build\` + prerender): JavaScript of each public page's first load (HTML scripts and modulepreloads, the page's route chunks, their static imports), budget 110 kB gzipped; the member area's and the dashboard's first load (the SPA shell and the page's route chunks), budget ${kB(APP_FIRST_LOAD_BUDGET_BYTES)}.\n\n${out.join('\n')}\n`;
-    const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Measured figures\n';
-    writeFileSync(file, `${previous.replace(/## Bundle budget — [\s\S]*?(?=\n## |$)/, '').trimEnd()}\n\n${section}`);
+    writeSection('Bundle budget', section);
   }
   for (const f of supabaseChunks) violations.push(`@supabase in the browser chunk ${f}`);
   if (!pages.some((p) => p.kind === 'public')) violations.push('no public page found');

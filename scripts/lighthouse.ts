@@ -32,6 +32,7 @@ import { type Product, startProduct } from '#bff/start.ts';
 import { seedActiveMember } from '#tests/support/active-member-seed.ts';
 import { Secret, TOTP } from 'otpauth';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { writeSection } from './bench/support.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
@@ -286,11 +287,7 @@ async function main() {
   const table = lines.join('\n');
   console.log(`\n${table}`);
   if (write) {
-    const file = join(ROOT, 'docs', 'benchmarks.md');
-    const previous = existsSync(file) ? readFileSync(file, 'utf8') : '# Measured figures\n';
-    const withoutOld = previous.replace(/## Lighthouse — [\s\S]*?(?=\n## |$)/, '').trimEnd();
-    writeFileSync(file, `${withoutOld}\n\n${table}\n`);
-    console.log(`→ ${file}`);
+    writeSection('Lighthouse', table);
   }
   if (missed.length > 0) process.exitCode = 1;
 }
