@@ -149,6 +149,12 @@ test('staff write, correct, edit and delete a message template', async ({ page, 
   const saved = panel.getByRole('list', { name: 'Modèles enregistrés' }).getByRole('listitem').filter({ hasText: title });
   await expect(saved).toContainText('Bonjour {prenom}, votre entretien est confirmé.');
   await expect(form.getByLabel('Titre du modèle')).toHaveValue('');
+  // The reply form offers it; inserting it needs a recipient first.
+  const write = page.getByRole('region', { name: 'Écrire à un membre' });
+  await expect(write.getByRole('button', { name: 'Insérer le modèle' })).toBeDisabled();
+  await write.getByRole('combobox', { name: 'Modèle', exact: true }).selectOption({ label: title });
+  await write.getByRole('button', { name: 'Insérer le modèle' }).click();
+  await expect(page.getByText('Choisissez d’abord le destinataire.', { exact: true })).toBeVisible();
 
   await saved.getByRole('button', { name: 'Modifier' }).click();
   const editing = panel.getByRole('form', { name: `Modifier « ${title} »` });

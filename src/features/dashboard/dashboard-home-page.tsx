@@ -4,7 +4,12 @@ import { stateLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { getFunnel, getLeadFunnel, listMembers, PER_PAGE } from '#src/features/dashboard/dashboard-api.ts';
-import { type DashboardSearch, DashboardSearchSchema } from '#src/features/dashboard/dashboard-search.ts';
+import {
+  type DashboardEndState,
+  type DashboardSearch,
+  DashboardSearchSchema,
+  dashboardEndStates,
+} from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
@@ -17,16 +22,21 @@ import { count, plural } from '#machines/french/plural.ts';
 
 const route = getRouteApi('/dashboard/_staff/');
 
+/** The step filter's words for the states without a step number, in the plural. */
+const endStateFilterLabels: Record<DashboardEndState, string> = {
+  'membre-actif': 'Membres actifs',
+  'resiliation-demandee': 'Résiliations demandées (motif légitime)',
+  renonce: 'Contrats annulés (renonciation)',
+  retracte: 'Contrats résiliés (rétractation)',
+  'contrat-termine': 'Contrats terminés',
+  resilie: 'Contrats résiliés (motif légitime)',
+  desactive: 'Comptes désactivés',
+};
+
 const stepOptions = [
   ...steps.map((s) => ({ value: s.id, label: `${s.number}. ${s.title}` })),
-  { value: 'membre-actif', label: 'Membres actifs' },
-  { value: 'resiliation-demandee', label: 'Résiliations demandées (motif légitime)' },
-  { value: 'renonce', label: 'Contrats annulés (renonciation)' },
-  { value: 'retracte', label: 'Contrats résiliés (rétractation)' },
-  { value: 'contrat-termine', label: 'Contrats terminés' },
-  { value: 'resilie', label: 'Contrats résiliés (motif légitime)' },
-  { value: 'desactive', label: 'Comptes désactivés' },
-] as const;
+  ...dashboardEndStates.map((id) => ({ value: id, label: endStateFilterLabels[id] })),
+];
 
 const SORT_OPTIONS = [
   { value: 'created:desc', label: 'Inscription (récentes d’abord)' },
@@ -41,12 +51,7 @@ const SEARCH_DELAY_MS = 300;
 /** The funnel's lines before its figures arrive (same labels as the server's answer). */
 const placeholderSteps: { id: DashboardSearch['step']; number: number | null; title: string; count: number | null }[] = [
   ...steps.map((s) => ({ id: s.id, number: s.number, title: s.title, count: null })),
-  ...(['membre-actif', 'resiliation-demandee', 'renonce', 'retracte', 'contrat-termine', 'resilie', 'desactive'] as const).map((id) => ({
-    id,
-    number: null,
-    title: stateLabel(id),
-    count: null,
-  })),
+  ...dashboardEndStates.map((id) => ({ id, number: null, title: stateLabel(id), count: null })),
 ];
 
 /** `/dashboard`: the funnel, the plan setting and the member list (search, step filter, sorting, paging). */

@@ -2,8 +2,7 @@ import { stepIds } from '#machines/onboarding/step-ids.ts';
 import { integerFrom, oneOf } from '#src/lib/search-params.ts';
 
 /** Search params of `/dashboard` (list state lives in the URL). Malformed values fall back to defaults. */
-export const dashboardTopStates = [
-  ...stepIds,
+export const dashboardEndStates = [
   'membre-actif',
   'resiliation-demandee',
   'renonce',
@@ -12,6 +11,8 @@ export const dashboardTopStates = [
   'resilie',
   'desactive',
 ] as const;
+export type DashboardEndState = (typeof dashboardEndStates)[number];
+export const dashboardTopStates = [...stepIds, ...dashboardEndStates] as const;
 
 export interface DashboardSearch {
   q?: string;

@@ -18,6 +18,7 @@ import {
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { MemberCombobox, type MemberOption } from '#src/features/dashboard/member-combobox.tsx';
+import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { MessageTemplatesPanel } from '#src/features/dashboard/message-templates-panel.tsx';
 import * as chat from '#src/features/messages/messages.css.ts';
 import { getStaffUnread, messagesChanged, unreadLabel } from '#src/features/messages/unread.ts';
@@ -144,17 +145,13 @@ export function DirectMessagePage() {
             <MemberCombobox selected={member} onSelect={choose} search={search} error={fieldErrors.member} />
             {templates.length > 0 ? (
               <div className={styles.filters}>
-                <label className={styles.control} htmlFor={templateSelectId}>
-                  Modèle
-                  <select id={templateSelectId} className={styles.input} value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-                    <option value="">Choisir un modèle…</option>
-                    {templates.map((t) => (
-                      <option key={t.id} value={t.id}>
-                        {t.title}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <SelectField
+                  id={templateSelectId}
+                  label="Modèle"
+                  value={templateId}
+                  onChange={setTemplateId}
+                  options={[{ value: '', label: 'Choisir un modèle…' }, ...templates.map((t) => ({ value: String(t.id), label: t.title }))]}
+                />
                 <Button type="button" variant="secondary" disabled={!templateId} onClick={() => void insertTemplate()}>
                   Insérer le modèle
                 </Button>
