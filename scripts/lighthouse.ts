@@ -20,6 +20,7 @@
  * signs in through the API (staff with a TOTP it enrols) and hands the session cookie to Chromium
  * (Lighthouse `extraHeaders`). These pages are `noindex`: their SEO score is printed, not targeted.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,6 +161,20 @@ async function signedInPages(base: string, product: Product): Promise<[string, s
   ];
 }
 
+/** What `chromium --version` prints (« Chromium 156.0.8078.73 built on Debian… »), or its path when it cannot say. */
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROME, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return `Chromium ${CHROME}`;
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? Number.NaN : Math.round(sorted[Math.floor(sorted.length / 2)] as number);
+}
+
 async function main() {
   const args = process.argv.slice(2);
   const write = args.includes('--write') && !process.env.LIGHTHOUSE_NO_WRITE && !ONLY;
@@ -187,6 +202,9 @@ async function main() {
   const base = given ?? `http://localhost:${product?.port}`;
   const chrome = await chromeLauncher.launch({ chromePath: CHROME, chromeFlags: FLAGS });
   const results: Scores[] = [];
+  /** Lighthouse's own measure of the host's CPU (`environment.benchmarkIndex`), one per run: scores differ across hosts. */
+  const benchmarkIndexes: number[] = [];
+  let lighthouseVersion = '?';
   try {
     const pages: [string, string, string | null][] = [
       ...PAGES.map(([label, path]): [string, string, null] => [label, path, null]),
@@ -216,6 +234,8 @@ async function main() {
           throw new Error(`${path}: Lighthouse ended on ${result.finalDisplayedUrl} (not signed in?)`);
         }
         runs.push(result);
+        benchmarkIndexes.push(result.environment.benchmarkIndex);
+        lighthouseVersion = result.lighthouseVersion;
       }
       const valid = filterToValidRuns(runs);
       const lhr = computeMedianRun(valid.length > 0 ? valid : runs) as LighthouseResult;
@@ -259,12 +279,12 @@ async function main() {
   }
 
   const date = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, Chromium ${CHROME}`;
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${chromiumVersion()}; Lighthouse's benchmark index of this host ${median(benchmarkIndexes)} (median of ${benchmarkIndexes.length} runs; higher is faster)`;
   const missed: string[] = [];
   const lines = [
     `## Lighthouse — ${date}`,
     '',
-    `Machine: ${machine}. Lighthouse ${'12'} default (mobile) preset: simulated slow 4G and 4× CPU slowdown; the product served by \`startProduct\` on loopback. ${RUNS} run${RUNS > 1 ? 's' : ''} per page: the figures are those of Lighthouse's median run (\`computeMedianRun\`, as Lighthouse CI), each run's Performance in the last column.`,
+    `Machine: ${machine}. Lighthouse ${lighthouseVersion} default (mobile) preset: simulated slow 4G and 4× CPU slowdown; the product served by \`startProduct\` on loopback. ${RUNS} run${RUNS > 1 ? 's' : ''} per page: the figures are those of Lighthouse's median run (\`computeMedianRun\`, as Lighthouse CI), each run's Performance in the last column.`,
     '',
     '| Page | Performance | Accessibility | Best Practices | SEO | FCP | LCP | TBT | CLS | Performance, each run |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
