@@ -10,7 +10,7 @@
  * page, and with `--write` puts the table into docs/benchmarks.md (replacing the previous
  * Lighthouse section; LIGHTHOUSE_NO_WRITE=1 still skips it). LIGHTHOUSE_ONLY=/dashboard/member runs only
  * the pages whose path holds it (never written); LIGHTHOUSE_SAVE=<folder> keeps each page's report
- * (JSON, its median run) there; LIGHTHOUSE_RUNS=<n> runs each page n times (default 3, decision 140). Targets (issue 6): Performance ≥ 95,
+ * (JSON, its median run) there, and each run's trace (`<page>.trace-<n>.json`); LIGHTHOUSE_RUNS=<n> runs each page n times (default 3, decision 140). Targets (issue 6): Performance ≥ 95,
  * Accessibility, Best Practices and SEO = 100; exits 1 when one is missed.
  *
  * Then, signed in (issue 23), with the demo accounts of the product it started: two wizard steps
@@ -40,7 +40,7 @@ const CLIENT_DIR = process.env.CLIENT_DIR ?? join(ROOT, 'dist', 'client');
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** LIGHTHOUSE_ONLY=/dashboard/member: only the pages whose path holds it (never written). */
 const ONLY = process.env.LIGHTHOUSE_ONLY;
-/** LIGHTHOUSE_SAVE=<folder>: each page's report kept there (the folder is made before measuring). */
+/** LIGHTHOUSE_SAVE=<folder>: each page's report and each run's trace kept there (the folder is made before measuring). */
 const SAVE = process.env.LIGHTHOUSE_SAVE;
 /**
  * Runs per page (LIGHTHOUSE_RUNS, default 3); the page's figures are those of Lighthouse's own
@@ -170,6 +170,9 @@ function chromiumVersion(): string {
   }
 }
 
+/** A page's name in LIGHTHOUSE_SAVE's folder. */
+const pageFile = (path: string) => (path === '/' ? 'home' : path.replaceAll('/', '_'));
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? Number.NaN : Math.round(sorted[Math.floor(sorted.length / 2)] as number);
@@ -219,7 +222,10 @@ async function main() {
       };
       const runs: LighthouseResult[] = [];
       for (let run = 0; run < RUNS; run += 1) {
-        let result = (await lighthouse(`${base}${path}`, flags))?.lhr;
+        const runner = await lighthouse(`${base}${path}`, flags);
+        // The run's trace, for Chromium's performance panel or a script (where the long tasks go).
+        if (SAVE && runner) writeFileSync(join(SAVE, `${pageFile(path)}.trace-${run + 1}.json`), JSON.stringify(runner.artifacts.Trace));
+        let result = runner?.lhr;
         // A run that Lighthouse itself could not complete (a runtime error such as a protocol timeout:
         // no metric at all, not a low score) is run again once, and the error is printed.
         if (result?.runtimeError) {
@@ -240,7 +246,7 @@ async function main() {
       const valid = filterToValidRuns(runs);
       const lhr = computeMedianRun(valid.length > 0 ? valid : runs) as LighthouseResult;
       const performanceRuns = runs.map((run) => Math.round((run.categories.performance?.score ?? 0) * 100));
-      if (SAVE) writeFileSync(join(SAVE, `${path === '/' ? 'home' : path.replaceAll('/', '_')}.json`), JSON.stringify(lhr));
+      if (SAVE) writeFileSync(join(SAVE, `${pageFile(path)}.json`), JSON.stringify(lhr));
       // What the page printed as errors, when it did: the table alone would not say why.
       const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: { description?: string; url?: string }[] } | undefined)
         ?.items;
