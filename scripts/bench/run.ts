@@ -48,7 +48,7 @@ import { processCpuNs, stealOf, stolenShare } from './proc-stats.ts';
 import { recordAnswer } from './recorded-answer.ts';
 import { parseWrkReport } from './wrk-report.ts';
 import { benchMatching, MATCHING_P95_FLOOR_MS, matchingTable } from './matching.ts';
-import { COMPILED_SERVER, dropDatabase, ensureBuilt, npm, postgresUrl, ROOT, writeSection } from './support.ts';
+import { COMPILED_SERVER, dropDatabase, ensureBuilt, median, npm, postgresUrl, ROOT, writeSection } from './support.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 11);
@@ -118,7 +118,6 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
  */
 async function startProduct(env: Record<string, string>): Promise<Started> {
   if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
-  ensureBuilt();
   // The agency identity is required in production: the demo one, as in development (decision 106).
   const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...agencyEnv(DEMO_AGENCY_IDENTITY) };
   const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [COMPILED_SERVER]));
@@ -227,12 +226,6 @@ async function load(generator: Generator, options: autocannon.Options, duration 
   if (before !== undefined && after !== undefined && figure.total > 0) figure.cpuUs = (after - before) / 1000 / figure.total;
   return figure;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 
 /** A figure over rounds: `p99` is the worst round's, `p99Median` the median round's. */
 interface Rounds extends Figure {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { writeSection } from './support.ts';
+import { median, writeSection } from './support.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'bench-doc-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -28,5 +28,14 @@ describe('writeSection (docs/benchmarks.md)', () => {
     writeSection('HTTP load', after.join('\n'), file);
     writeSection('Lighthouse', added.join('\n'), file);
     expect(readFileSync(file, 'utf8')).toBe(['# Measured figures', '', ...after, ...kept, ...added].join('\n'));
+  });
+});
+
+describe('median (the bench and Lighthouse)', () => {
+  it('takes the middle figure, or the mean of the two middle ones, whatever their order', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([2512])).toBe(2512);
+    expect(median([])).toBeNaN();
   });
 });

@@ -26,6 +26,14 @@ export function ensureBuilt() {
   if (build.status !== 0) throw new Error('npm run build failed');
 }
 
+/** The median of some figures (the mean of the two middle ones for an even count); NaN for none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /** A new, empty database on the PostgreSQL server (DATABASE_URL or 127.0.0.1:5432), or null without one. */
 export async function postgresUrl(prefix = 'bench'): Promise<string | null> {
   if (process.env.BENCH_SKIP_PG) return null;
