@@ -101,11 +101,10 @@ function authFailure(error: { code?: string | undefined; status?: number | undef
  * current password, which the auth service checks and counts against the account.
  */
 export function accountRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
 
   const caller = async (c: Context) => {
-    const who = await requireCaller(c, guardDeps);
+    const who = await requireCaller(c, deps);
     // Mon profil is the members' page; staff accounts are managed by the agency.
     if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
     await deps.rateLimit(LIMITS.accountChangePerAccount, who.id);
@@ -142,7 +141,7 @@ export function accountRoutes(deps: ApiDeps) {
       );
     })
     .get('/user/email', async (c) => {
-      const who = await requireCaller(c, guardDeps);
+      const who = await requireCaller(c, deps);
       if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
       const { data, error } = await requestClient(c, deps.auth).auth.getUser();
       if (error || !data.user)

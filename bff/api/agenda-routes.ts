@@ -12,7 +12,7 @@ import { AgendaQuery, periodInstants } from '#machines/agenda/agenda.ts';
  * period is a French 400 naming what is wrong.
  */
 export function agendaRoutes(deps: ApiDeps) {
-  const staffOnly = staffOnlyFor({ database: deps.database, auth: deps.auth });
+  const staffOnly = staffOnlyFor(deps);
   return new Hono().get('/dashboard/agenda', staffOnly, async (c) => {
     const parsed = v.safeParse(AgendaQuery, c.req.query());
     if (!parsed.success) throw validationError(parsed.issues, parsed.issues[0]?.message ?? 'Période invalide');

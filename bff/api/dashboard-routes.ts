@@ -154,9 +154,8 @@ function plansView(setting: 'cash' | 'cashback') {
  * member are not here: they go through the chart's authority (`POST /user/update`) or the ban.
  */
 export function dashboardRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
   return new Hono()
     .get('/dashboard/funnel', staffOnly, async (c) => {
       const now = deps.clock.now().getTime();

@@ -13,10 +13,9 @@ import { log } from '#bff/logger.ts';
  * from the session); bad input is a French 400 that changes nothing.
  */
 export function guardianRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
 
-  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, deps);
 
   return new Hono()
     .get('/user/guardian', async (c) => {

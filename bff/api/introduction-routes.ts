@@ -104,13 +104,12 @@ function summaryOf(profile: MatchProfile | null, firstName: string | null, now: 
 }
 
 export function introductionRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
   const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
 
   /** A signed-in member (staff have the dashboard routes). */
-  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, deps);
 
   return new Hono()
     .get('/user/introductions', async (c) => {

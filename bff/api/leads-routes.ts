@@ -121,9 +121,8 @@ async function accountsOfPres(db: Db, pres: { email: string; memberId: string | 
  * whatever was stored, and it links to the member's page.
  */
 export function leadsRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
 
   /** Every lead with its follow-up, newest first. */
   async function allLeads() {

@@ -29,11 +29,10 @@ function firstNameOf(profile: unknown): string | null {
  * The member is always the session's: no member id is ever taken from the request.
  */
 export function memberAnswersRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
 
-  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, deps);
 
   return (
     new Hono()

@@ -72,7 +72,7 @@ const byName = <T extends { name: string }>(rows: T[]) => rows.sort((a, b) => a.
  */
 export function memberFollowUpRoutes(deps: ApiDeps) {
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor({ database: deps.database, auth: deps.auth });
+  const staffOnly = staffOnlyFor(deps);
 
   return new Hono()
     .get('/dashboard/tags', staffOnly, async (c) => {

@@ -110,14 +110,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export function messageRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
   const mailSite = () => ({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency });
 
   /** A signed-in member before anything else runs (validation included); kept as `c.var.member`. */
   const memberOnly = createMiddleware<{ Variables: { member: Caller } }>(async (c, next) => {
-    c.set('member', await requireMember(c, guardDeps));
+    c.set('member', await requireMember(c, deps));
     await next();
   });
 
@@ -157,7 +156,7 @@ export function messageRoutes(deps: ApiDeps) {
     new Hono()
       // --- The member's side -------------------------------------------------------------------
       .get('/user/messages', async (c) => {
-        const caller = await requireCaller(c, guardDeps);
+        const caller = await requireCaller(c, deps);
         // A member reads only their own conversation; staff have none.
         const rows = await db
           .select()

@@ -72,12 +72,11 @@ function photoResponse(c: Context, photo: PhotoBytes) {
 }
 
 export function photoRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
 
   /** A signed-in member (staff have no photos: they read members' from the dashboard route). */
-  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, guardDeps);
+  const memberCaller = (c: Context): Promise<Caller> => requireMember(c, deps);
 
   return (
     new Hono()

@@ -92,7 +92,7 @@ export function invitationMail(input: { to: string; name: string; actor: string;
  */
 export function staffInvitationRoutes(deps: ApiDeps) {
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor({ database: deps.database, auth: deps.auth });
+  const staffOnly = staffOnlyFor(deps);
   const site = () => deps.config.publicSiteUrl.replace(/\/$/, '');
   const linkOf = (token: string) => `${site()}${INVITATION_PATH}?token=${token}`;
   const actorOf = (staff: Caller) =>

@@ -30,17 +30,16 @@ const BAN_FOREVER = '876000h';
  * not onboarding events. Every route re-checks the caller on the server.
  */
 export function staffRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono()
     .get('/auth/mfa', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       const supabase = requestClient(c, deps.auth);
       const { data, error } = await supabase.auth.mfa.listFactors();
       if (error) throw new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
       return c.json({ aal: caller.aal, factors: data.totp.map((f) => ({ id: f.id, friendlyName: f.friendly_name ?? null })) }, 200);
     })
     .post('/auth/mfa/enroll', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       if (caller.role !== 'staff') throw new ApiError(403, 'FORBIDDEN', 'Accès réservé à l’équipe de l’agence.');
       const supabase = requestClient(c, deps.auth);
       const existing = await supabase.auth.mfa.listFactors();
@@ -62,7 +61,7 @@ export function staffRoutes(deps: ApiDeps) {
       return c.json({ factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri }, 201);
     })
     .post('/auth/mfa/verify', vValidator('json', VerifyBody, hook), async (c) => {
-      await requireCaller(c, guardDeps);
+      await requireCaller(c, deps);
       const { factorId, code } = c.req.valid('json');
       const supabase = requestClient(c, deps.auth);
       const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code });
@@ -70,7 +69,7 @@ export function staffRoutes(deps: ApiDeps) {
       return c.json({ aal: 'aal2' as const }, 200);
     })
     .post('/auth/ban', vValidator('json', banPayloadSchema, hook), async (c) => {
-      const staff = await requireStaff(c, guardDeps);
+      const staff = await requireStaff(c, deps);
       const payload = c.req.valid('json');
       if (payload.uid === staff.id) throw new ApiError(400, 'FORBIDDEN', 'Vous ne pouvez pas désactiver votre propre compte.');
       // Member ids are UUIDs: anything else names nobody (and must not reach a uuid column: 500).

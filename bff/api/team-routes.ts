@@ -64,9 +64,8 @@ export function mfaResetMail(input: { to: string; name: string; actor: string; a
  * staff member who did it, and mails the colleague; they enrol again at their next sign-in.
  */
 export function teamRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
 
   /**
    * Disables or re-enables a colleague's account (never one's own): the staff row's flag (every

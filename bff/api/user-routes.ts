@@ -52,7 +52,6 @@ export function settingsJson(caller: Caller, now: Date): string {
 }
 
 export function userRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   return (
     new Hono()
       // Whether someone is signed in, for the SPA's header and guards: always 200, so a signed-out
@@ -60,7 +59,7 @@ export function userRoutes(deps: ApiDeps) {
       .get('/auth/session', async (c) => {
         c.header('Cache-Control', 'private, no-store');
         // A disabled account is signed out (cookies cleared): nobody is signed in.
-        const caller = await authenticate(c, guardDeps).catch((error: unknown) => {
+        const caller = await authenticate(c, deps).catch((error: unknown) => {
           if (error instanceof ApiError && error.status === 401) return null;
           throw error;
         });
@@ -68,13 +67,13 @@ export function userRoutes(deps: ApiDeps) {
         return c.json({ user: { ...settingsWithState(caller.member, deps.clock.now()), aal: caller.aal } }, 200);
       })
       .get('/user/settings', async (c) => {
-        const caller = await requireCaller(c, guardDeps);
+        const caller = await requireCaller(c, deps);
         c.header('Cache-Control', 'private, no-store');
         c.header('Content-Type', 'application/json');
         return c.body(settingsJson(caller, deps.clock.now()), 200);
       })
       .post('/user/update', async (c) => {
-        const caller = await requireCaller(c, guardDeps);
+        const caller = await requireCaller(c, deps);
         // The payload is validated by the chart's table of update contexts (machines/onboarding).
         const input = await readJson(c, v.unknown());
         // The contract is signed only through the one-time code (decision 109): the BFF sends

@@ -22,10 +22,9 @@ function fullNameOf(profile: unknown): string | null {
  * name, e-mail and id (`utm_content`, echoed by Calendly in its webhooks), and their booking.
  */
 export function bookingRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono()
     .get('/user/booking-link', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
       const state = stateFromRecord(recordOf(caller.member), deps.clock.now().getTime());
       if (topStateOf(state) !== 'prendre-un-rendez-vous') {
@@ -43,7 +42,7 @@ export function bookingRoutes(deps: ApiDeps) {
       return c.json({ url: url.toString(), origin: url.origin }, 200);
     })
     .get('/user/booking', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       const booking = caller.role === 'staff' ? null : await latestActiveBooking(deps.database.db, caller.id);
       c.header('Cache-Control', 'private, no-store');
       return c.json(

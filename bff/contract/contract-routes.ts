@@ -32,9 +32,8 @@ const SignBody = v.strictObject({
  * - `POST /api/v1/user/contract/sign` `{ code }`: checks it, then signs (the chart's `sub_date`).
  */
 export function contractRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const memberCaller = async (c: Parameters<typeof requireCaller>[0]) => {
-    const caller = await requireCaller(c, guardDeps);
+    const caller = await requireCaller(c, deps);
     if (caller.role === 'staff') throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat pour ce compte.');
     return caller;
   };

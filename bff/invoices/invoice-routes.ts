@@ -75,19 +75,18 @@ function pdfAnswer(c: Context, number: string, pdf: Uint8Array, fileName = invoi
 }
 
 export function invoiceRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
   const db = deps.database.db;
   const memberOf = (id: string) => existingMemberId(db, id);
   return new Hono()
     .get('/user/invoices', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       c.header('Cache-Control', 'private, no-store');
       if (caller.role === 'staff') throw NOT_FOUND();
       return c.json({ invoices: listView(await invoicesOf(db, caller.id)) }, 200);
     })
     .get('/user/invoices/:file', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       if (caller.role === 'staff') throw NOT_FOUND();
       const number = numberOf(c.req.param('file'));
       const pdf = await invoicePdfOf(db, caller.id, number);
@@ -107,13 +106,13 @@ export function invoiceRoutes(deps: ApiDeps) {
       return pdfAnswer(c, number, pdf);
     })
     .get('/user/credit-notes', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       c.header('Cache-Control', 'private, no-store');
       if (caller.role === 'staff') throw CREDIT_NOTE_NOT_FOUND();
       return c.json({ creditNotes: creditNoteView(await creditNotesOf(db, caller.id)) }, 200);
     })
     .get('/user/credit-notes/:file', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       if (caller.role === 'staff') throw CREDIT_NOTE_NOT_FOUND();
       const number = creditNoteNumberOf(c.req.param('file'));
       const pdf = await creditNotePdfOf(db, caller.id, number);

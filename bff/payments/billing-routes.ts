@@ -50,13 +50,12 @@ function queryOf(raw: Record<string, string>) {
 }
 
 export function billingRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
-  const staffOnly = staffOnlyFor(guardDeps);
+  const staffOnly = staffOnlyFor(deps);
   const db = deps.database.db;
   const memberOf = (id: string) => existingMemberId(db, id);
   return new Hono()
     .get('/user/instalments', async (c) => {
-      const caller = await requireCaller(c, guardDeps);
+      const caller = await requireCaller(c, deps);
       c.header('Cache-Control', 'private, no-store');
       if (caller.role === 'staff') throw new ApiError(404, 'NOT_A_MEMBER', 'Réservé aux membres.');
       return c.json({ schedule: scheduleJson(await memberInstalments(db, caller.id, deps.clock.now())) }, 200);

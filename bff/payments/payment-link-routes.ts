@@ -22,9 +22,8 @@ const PaymentLinkQuery = v.object({ offer: offerIdSchema });
  * file fee with the coupon, `prefilled_promo_code`. Any other offer is refused.
  */
 export function paymentLinkRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   return new Hono().get('/user/payment-link', async (c) => {
-    const caller = await requireCaller(c, guardDeps);
+    const caller = await requireCaller(c, deps);
     const { offer } = readQuery(c, PaymentLinkQuery);
     if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
     const record = recordOf(caller.member);

@@ -38,10 +38,9 @@ function pdfResponse(c: import('hono').Context, pdf: Uint8Array, fileName: strin
  * signed contract copy (for the member, and for staff at aal2).
  */
 export function privacyRoutes(deps: ApiDeps) {
-  const guardDeps = { database: deps.database, auth: deps.auth };
   const db = deps.database.db;
   const memberOnly = async (c: import('hono').Context) => {
-    const caller = await requireCaller(c, guardDeps);
+    const caller = await requireCaller(c, deps);
     if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
     return caller;
   };
@@ -122,7 +121,7 @@ export function privacyRoutes(deps: ApiDeps) {
       return pdfResponse(c, copy.pdf, `contrat-signe-union-sincere-${copy.signedAt.toISOString().slice(0, 10)}.pdf`);
     })
     .get('/dashboard/members/:id/contract.pdf', async (c) => {
-      const staff = await requireStaff(c, guardDeps);
+      const staff = await requireStaff(c, deps);
       const id = v.safeParse(MemberIdParam, c.req.param('id'));
       if (!id.success) throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat signé pour ce membre.');
       const copy = await signedContractOf(db, id.output);
