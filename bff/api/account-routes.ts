@@ -1,13 +1,12 @@
-import { vValidator } from '@hono/valibot-validator';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller } from '#bff/auth/guards.ts';
+import { memberOnly } from '#bff/auth/guards.ts';
 import { requestClient, statelessClient } from '#bff/auth/supabase.ts';
 import { members } from '#bff/db/schema.ts';
-import { ApiError, validationError } from '#bff/http/errors.ts';
+import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
@@ -48,10 +47,6 @@ const EmailConfirmBody = v.strictObject(
   { tokenHash: v.pipe(v.string('Lien invalide ou expiré'), v.regex(/^(pkce_)?[0-9a-f]{20,128}$/i, 'Lien invalide ou expiré')) },
   'Données invalides',
 );
-
-const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? []);
-};
 
 const UNAVAILABLE = () => new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
 const fieldError = (status: 400 | 409, code: string, path: string, message: string) =>
@@ -103,17 +98,14 @@ function authFailure(error: { code?: string | undefined; status?: number | undef
 export function accountRoutes(deps: ApiDeps) {
   const db = deps.database.db;
 
-  const caller = async (c: Context) => {
-    const who = await requireCaller(c, deps);
-    // Mon profil is the members' page; staff accounts are managed by the agency.
-    if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
-    await deps.rateLimit(LIMITS.accountChangePerAccount, who.id);
-    return who;
-  };
+  // Mon profil is the members' page; staff accounts are managed by the agency. The session is
+  // checked before the body is read; each write then counts against the account's limit.
+  const member = memberOnly(deps);
 
   return new Hono()
-    .post('/user/email', vValidator('json', EmailChangeBody, hook), async (c) => {
-      const who = await caller(c);
+    .post('/user/email', member, jsonBody(EmailChangeBody), async (c) => {
+      const who = c.var.member;
+      await deps.rateLimit(LIMITS.accountChangePerAccount, who.id);
       const { newEmail, currentPassword } = c.req.valid('json');
       if (newEmail === who.email.toLowerCase()) {
         throw fieldError(400, 'SAME_EMAIL', 'newEmail', 'C’est déjà l’adresse de votre compte.');
@@ -140,16 +132,14 @@ export function accountRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .get('/user/email', async (c) => {
-      const who = await requireCaller(c, deps);
-      if (who.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
+    .get('/user/email', member, async (c) => {
       const { data, error } = await requestClient(c, deps.auth).auth.getUser();
       if (error || !data.user)
         throw (error?.status ?? 0) >= 500 ? UNAVAILABLE() : new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
       c.header('Cache-Control', 'private, no-store');
       return c.json({ email: data.user.email ?? '', pendingEmail: data.user.new_email ?? null }, 200);
     })
-    .post('/user/email/confirm', vValidator('json', EmailConfirmBody, hook), async (c) => {
+    .post('/user/email/confirm', jsonBody(EmailConfirmBody), async (c) => {
       await deps.rateLimit(LIMITS.emailConfirmPerIp, clientAddress(c, deps.config.trustProxy));
       const { tokenHash } = c.req.valid('json');
       // Nobody needs to be signed in: the link may be opened on another device.
@@ -185,8 +175,8 @@ export function accountRoutes(deps: ApiDeps) {
       deps.mailQueued();
       return c.json({ done: true as const, email, message: `C’est fait : l’adresse de votre compte est désormais ${email}.` }, 200);
     })
-    .post('/user/password', vValidator('json', PasswordChangeBody, hook), async (c) => {
-      await caller(c);
+    .post('/user/password', member, jsonBody(PasswordChangeBody), async (c) => {
+      await deps.rateLimit(LIMITS.accountChangePerAccount, c.var.member.id);
       const { currentPassword, newPassword } = c.req.valid('json');
       const supabase = requestClient(c, deps.auth);
       const { error } = await supabase.auth.updateUser({ password: newPassword, current_password: currentPassword });

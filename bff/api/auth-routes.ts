@@ -1,9 +1,9 @@
-import { vValidator } from '@hono/valibot-validator';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import { adminClient, requestClient, statelessClient } from '#bff/auth/supabase.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { ApiError, validationError } from '#bff/http/errors.ts';
+import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
@@ -49,10 +49,6 @@ const RecoveryBody = v.variant(
   'Contexte invalide (reco ou change)',
 );
 
-const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? []);
-};
-
 /** The spec's credential check: 400 with `reason` INVALID_EMAIL / PASSWORD_TOO_SHORT / PASSWORD_REPEAT_FAILED. */
 function checkCredentials(input: { email: string; password: string; passwordRepeat?: string | undefined }, message = CREDENTIALS_MESSAGE) {
   const reason = credentialFailure(input);
@@ -69,7 +65,7 @@ export function authRoutes(deps: ApiDeps) {
   const ip = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
 
   return new Hono()
-    .post('/auth/signin', vValidator('json', SigninBody, hook), async (c) => {
+    .post('/auth/signin', jsonBody(SigninBody), async (c) => {
       const input = c.req.valid('json');
       const { email, password } = checkCredentials(input);
       await deps.rateLimit(LIMITS.signinPerIp, ip(c));
@@ -102,7 +98,7 @@ export function authRoutes(deps: ApiDeps) {
       }
       return c.json({ ok: true }, 200);
     })
-    .post('/auth/pass-recovery', vValidator('json', RecoveryBody, hook), async (c) => {
+    .post('/auth/pass-recovery', jsonBody(RecoveryBody), async (c) => {
       const input = c.req.valid('json');
       const email = input.email === undefined ? null : v.safeParse(EmailSchema, input.email);
       if (email && !email.success) throw new ApiError(400, 'INVALID_EMAIL', EMAIL_MESSAGE, { reason: 'INVALID_EMAIL' });
@@ -155,7 +151,7 @@ export function authRoutes(deps: ApiDeps) {
       await supabase.auth.signOut({ scope: 'others' });
       return c.json({ ok: true, user: settings.view, mfa: { required: settings.view.role === 'staff' } }, 200);
     })
-    .post('/dashboard/subscription', vValidator('json', SignupBody, hook), async (c) => {
+    .post('/dashboard/subscription', jsonBody(SignupBody), async (c) => {
       const input = c.req.valid('json');
       const { email, password } = checkCredentials(input);
       await deps.rateLimit(LIMITS.signupPerIp, ip(c));

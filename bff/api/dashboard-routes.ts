@@ -3,6 +3,7 @@ import { refundsOf } from '#bff/payments/refunds.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
@@ -337,7 +338,7 @@ export function dashboardRoutes(deps: ApiDeps) {
       c.header('Cache-Control', 'private, no-store');
       return c.json(plansView(await readPayInFull(db)), 200);
     })
-    .put('/dashboard/settings/plans', staffOnly, vValidator('json', PlansBody, hook), async (c) => {
+    .put('/dashboard/settings/plans', staffOnly, jsonBody(PlansBody), async (c) => {
       const { payInFull } = c.req.valid('json');
       await writePayInFull(db, payInFull, deps.clock.now());
       // This instance's public pages follow at once; the others within seconds (decision 106).

@@ -7,7 +7,7 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Caller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { readJson } from '#bff/http/validate.ts';
+import { jsonBody, readJson } from '#bff/http/validate.ts';
 import {
   applyIntroductionEvent,
   exclusionsFor,
@@ -221,7 +221,7 @@ export function introductionRoutes(deps: ApiDeps) {
       c.header('Cache-Control', 'private, no-store');
       return c.json({ introductions }, 200);
     })
-    .post('/dashboard/introductions', staffOnly, vValidator('json', ProposeBody, hook), async (c) => {
+    .post('/dashboard/introductions', staffOnly, jsonBody(ProposeBody), async (c) => {
       const body = c.req.valid('json');
       const staff = c.var.staff;
       const row = await proposeIntroduction(db, { staffId: staff.id, ...body, now: deps.clock.now(), mail: site });

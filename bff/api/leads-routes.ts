@@ -1,6 +1,7 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
@@ -257,98 +258,84 @@ export function leadsRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .patch(
-      '/dashboard/leads/:id',
-      staffOnly,
-      vValidator('param', LeadIdParam, hook),
-      vValidator('json', LeadChangeBody, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const change = c.req.valid('json');
-        const staff = c.var.staff;
-        const lead = await findLead(db, id);
-        if (!lead) throw NOT_FOUND();
-        if (change.status !== undefined && lead.kind === 'pre_subscription') {
-          const account = (await accountsOfPres(db, [lead]))(lead);
-          if (account && change.status !== 'converti')
-            throw new ApiError(
-              409,
-              'LEAD_CONVERTED',
-              'Cette pré-inscription est devenue un compte de membre : son statut reste « Converti ».',
-            );
-        }
-        if (change.assigneeId) {
-          const [assignee] = await db
-            .select({ id: members.id })
-            .from(members)
-            .where(and(eq(members.id, change.assigneeId), eq(members.role, 'staff'), eq(members.disabled, false)))
-            .limit(1);
-          if (!assignee)
-            throw new ApiError(422, 'ASSIGNEE_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
-        }
-        const now = deps.clock.now();
-        const changed = await db.transaction(async (tx) => {
-          // Lock the lead's follow-up row (created if absent) so that two staff members' changes
-          // are logged in the order they are applied.
-          await tx
-            .insert(leadFollowUps)
-            .values({ leadId: id, kind: lead.kind, updatedAt: now })
-            .onConflictDoNothing({ target: leadFollowUps.leadId });
-          const [current] = await tx.select().from(leadFollowUps).where(eq(leadFollowUps.leadId, id)).for('update');
-          if (!current) throw NOT_FOUND();
-          const events: { field: 'status' | 'assignee' | 'follow_up'; from: string | null; to: string | null }[] = [];
-          if (change.status !== undefined && change.status !== current.status)
-            events.push({ field: 'status', from: current.status, to: change.status });
-          if (change.assigneeId !== undefined && change.assigneeId !== current.assigneeId)
-            events.push({ field: 'assignee', from: current.assigneeId, to: change.assigneeId });
-          if (change.followUpOn !== undefined && change.followUpOn !== current.followUpOn)
-            events.push({ field: 'follow_up', from: current.followUpOn, to: change.followUpOn });
-          if (events.length === 0) return [];
-          await tx
-            .update(leadFollowUps)
-            .set({
-              ...(change.status !== undefined ? { status: change.status } : {}),
-              ...(change.assigneeId !== undefined ? { assigneeId: change.assigneeId } : {}),
-              ...(change.followUpOn !== undefined ? { followUpOn: change.followUpOn } : {}),
-              updatedAt: now,
-            })
-            .where(eq(leadFollowUps.leadId, id));
-          await tx
-            .insert(leadEvents)
-            .values(
-              events.map((e) => ({ leadId: id, actorId: staff.id, field: e.field, fromValue: e.from, toValue: e.to, createdAt: now })),
-            );
-          return events.map((e) => e.field);
-        });
-        if (changed.length > 0)
-          log.info('prospect mis à jour', { reqId: c.get('requestId'), leadId: id, staffId: staff.id, fields: changed });
-        return c.json({ ok: true as const, changed }, 200);
-      },
-    )
-    .post(
-      '/dashboard/leads/:id/notes',
-      staffOnly,
-      vValidator('param', LeadIdParam, hook),
-      vValidator('json', LeadNoteBody, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const { body } = c.req.valid('json');
-        const staff = c.var.staff;
-        if (!(await findLead(db, id))) throw NOT_FOUND();
-        const now = deps.clock.now();
-        const note = await db.transaction(async (tx) => {
-          const [inserted] = await tx
-            .insert(leadNotes)
-            .values({ leadId: id, authorId: staff.id, body, createdAt: now })
-            .returning({ id: leadNotes.id });
-          await tx
-            .insert(leadEvents)
-            .values({ leadId: id, actorId: staff.id, field: 'note', fromValue: null, toValue: null, createdAt: now });
-          return inserted;
-        });
-        if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
-        log.info('note ajoutée à un prospect', { reqId: c.get('requestId'), leadId: id, staffId: staff.id });
-        return c.json({ id: note.id, at: now.toISOString() }, 201);
-      },
-    );
+    .patch('/dashboard/leads/:id', staffOnly, vValidator('param', LeadIdParam, hook), jsonBody(LeadChangeBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const change = c.req.valid('json');
+      const staff = c.var.staff;
+      const lead = await findLead(db, id);
+      if (!lead) throw NOT_FOUND();
+      if (change.status !== undefined && lead.kind === 'pre_subscription') {
+        const account = (await accountsOfPres(db, [lead]))(lead);
+        if (account && change.status !== 'converti')
+          throw new ApiError(
+            409,
+            'LEAD_CONVERTED',
+            'Cette pré-inscription est devenue un compte de membre : son statut reste « Converti ».',
+          );
+      }
+      if (change.assigneeId) {
+        const [assignee] = await db
+          .select({ id: members.id })
+          .from(members)
+          .where(and(eq(members.id, change.assigneeId), eq(members.role, 'staff'), eq(members.disabled, false)))
+          .limit(1);
+        if (!assignee)
+          throw new ApiError(422, 'ASSIGNEE_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
+      }
+      const now = deps.clock.now();
+      const changed = await db.transaction(async (tx) => {
+        // Lock the lead's follow-up row (created if absent) so that two staff members' changes
+        // are logged in the order they are applied.
+        await tx
+          .insert(leadFollowUps)
+          .values({ leadId: id, kind: lead.kind, updatedAt: now })
+          .onConflictDoNothing({ target: leadFollowUps.leadId });
+        const [current] = await tx.select().from(leadFollowUps).where(eq(leadFollowUps.leadId, id)).for('update');
+        if (!current) throw NOT_FOUND();
+        const events: { field: 'status' | 'assignee' | 'follow_up'; from: string | null; to: string | null }[] = [];
+        if (change.status !== undefined && change.status !== current.status)
+          events.push({ field: 'status', from: current.status, to: change.status });
+        if (change.assigneeId !== undefined && change.assigneeId !== current.assigneeId)
+          events.push({ field: 'assignee', from: current.assigneeId, to: change.assigneeId });
+        if (change.followUpOn !== undefined && change.followUpOn !== current.followUpOn)
+          events.push({ field: 'follow_up', from: current.followUpOn, to: change.followUpOn });
+        if (events.length === 0) return [];
+        await tx
+          .update(leadFollowUps)
+          .set({
+            ...(change.status !== undefined ? { status: change.status } : {}),
+            ...(change.assigneeId !== undefined ? { assigneeId: change.assigneeId } : {}),
+            ...(change.followUpOn !== undefined ? { followUpOn: change.followUpOn } : {}),
+            updatedAt: now,
+          })
+          .where(eq(leadFollowUps.leadId, id));
+        await tx
+          .insert(leadEvents)
+          .values(events.map((e) => ({ leadId: id, actorId: staff.id, field: e.field, fromValue: e.from, toValue: e.to, createdAt: now })));
+        return events.map((e) => e.field);
+      });
+      if (changed.length > 0)
+        log.info('prospect mis à jour', { reqId: c.get('requestId'), leadId: id, staffId: staff.id, fields: changed });
+      return c.json({ ok: true as const, changed }, 200);
+    })
+    .post('/dashboard/leads/:id/notes', staffOnly, vValidator('param', LeadIdParam, hook), jsonBody(LeadNoteBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { body } = c.req.valid('json');
+      const staff = c.var.staff;
+      if (!(await findLead(db, id))) throw NOT_FOUND();
+      const now = deps.clock.now();
+      const note = await db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(leadNotes)
+          .values({ leadId: id, authorId: staff.id, body, createdAt: now })
+          .returning({ id: leadNotes.id });
+        await tx
+          .insert(leadEvents)
+          .values({ leadId: id, actorId: staff.id, field: 'note', fromValue: null, toValue: null, createdAt: now });
+        return inserted;
+      });
+      if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+      log.info('note ajoutée à un prospect', { reqId: c.get('requestId'), leadId: id, staffId: staff.id });
+      return c.json({ id: note.id, at: now.toISOString() }, 201);
+    });
 }

@@ -1,6 +1,7 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffName } from '#bff/api/team-routes.ts';
@@ -126,44 +127,32 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .post(
-      '/dashboard/members/:id/notes',
-      staffOnly,
-      vValidator('param', MemberParam, hook),
-      vValidator('json', NoteBody, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const { body } = c.req.valid('json');
-        const staff = c.var.staff;
-        await memberOrThrow(db, id);
-        const now = deps.clock.now();
-        const [note] = await db
-          .insert(memberNotes)
-          .values({ memberId: id, authorId: staff.id, body, createdAt: now })
-          .returning({ id: memberNotes.id });
-        if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
-        log.info('note ajoutée au dossier d’un membre', { reqId: c.get('requestId'), memberId: id, staffId: staff.id });
-        return c.json({ id: note.id, at: now.toISOString() }, 201);
-      },
-    )
-    .patch(
-      '/dashboard/members/:id/notes/:noteId',
-      staffOnly,
-      vValidator('param', NoteParam, hook),
-      vValidator('json', NoteBody, hook),
-      async (c) => {
-        const { id, noteId } = c.req.valid('param');
-        const { body } = c.req.valid('json');
-        const staff = c.var.staff;
-        const now = deps.clock.now();
-        await db.transaction(async (tx) => {
-          await lockOwnNote(tx, id, noteId, staff.id);
-          await tx.update(memberNotes).set({ body, editedAt: now }).where(eq(memberNotes.id, noteId));
-        });
-        log.info('note modifiée', { reqId: c.get('requestId'), memberId: id, staffId: staff.id, noteId });
-        return c.json({ id: noteId, editedAt: now.toISOString() }, 200);
-      },
-    )
+    .post('/dashboard/members/:id/notes', staffOnly, vValidator('param', MemberParam, hook), jsonBody(NoteBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { body } = c.req.valid('json');
+      const staff = c.var.staff;
+      await memberOrThrow(db, id);
+      const now = deps.clock.now();
+      const [note] = await db
+        .insert(memberNotes)
+        .values({ memberId: id, authorId: staff.id, body, createdAt: now })
+        .returning({ id: memberNotes.id });
+      if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
+      log.info('note ajoutée au dossier d’un membre', { reqId: c.get('requestId'), memberId: id, staffId: staff.id });
+      return c.json({ id: note.id, at: now.toISOString() }, 201);
+    })
+    .patch('/dashboard/members/:id/notes/:noteId', staffOnly, vValidator('param', NoteParam, hook), jsonBody(NoteBody), async (c) => {
+      const { id, noteId } = c.req.valid('param');
+      const { body } = c.req.valid('json');
+      const staff = c.var.staff;
+      const now = deps.clock.now();
+      await db.transaction(async (tx) => {
+        await lockOwnNote(tx, id, noteId, staff.id);
+        await tx.update(memberNotes).set({ body, editedAt: now }).where(eq(memberNotes.id, noteId));
+      });
+      log.info('note modifiée', { reqId: c.get('requestId'), memberId: id, staffId: staff.id, noteId });
+      return c.json({ id: noteId, editedAt: now.toISOString() }, 200);
+    })
     .delete('/dashboard/members/:id/notes/:noteId', staffOnly, vValidator('param', NoteParam, hook), async (c) => {
       const { id, noteId } = c.req.valid('param');
       const staff = c.var.staff;
@@ -174,92 +163,80 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
       log.info('note supprimée', { reqId: c.get('requestId'), memberId: id, staffId: staff.id, noteId });
       return c.json({ ok: true as const }, 200);
     })
-    .put(
-      '/dashboard/members/:id/counsellor',
-      staffOnly,
-      vValidator('param', MemberParam, hook),
-      vValidator('json', CounsellorBody, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const { counsellorId } = c.req.valid('json');
-        const staff = c.var.staff;
-        let counsellorName: string | null = null;
-        if (counsellorId) {
-          const [row] = await db
-            .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-            .from(members)
-            .where(and(eq(members.id, counsellorId), eq(members.role, 'staff'), eq(members.disabled, false)))
-            .limit(1);
-          if (!row)
-            throw new ApiError(422, 'COUNSELLOR_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
-          counsellorName = staffName(row);
-        }
-        const now = deps.clock.now();
-        const changed = await db.transaction(async (tx) => {
-          // The member row is locked: two changes of counsellor are logged in the order applied.
-          const [row] = await tx.select().from(members).where(eq(members.id, id)).for('update');
-          if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
-          const [current] = await tx.select().from(memberCounsellors).where(eq(memberCounsellors.memberId, id));
-          const from = current?.counsellorId ?? null;
-          if (from === counsellorId) return false;
-          if (counsellorId)
-            await tx
-              .insert(memberCounsellors)
-              .values({ memberId: id, counsellorId, assignedAt: now })
-              .onConflictDoUpdate({ target: memberCounsellors.memberId, set: { counsellorId, assignedAt: now } });
-          else await tx.delete(memberCounsellors).where(eq(memberCounsellors.memberId, id));
-          // Logged in the member's event log, as every staff action on the file (the ban, decision 103's
-          // reset): the version moves with every logged event (UNIQUE (member_id, version)).
-          const [bumped] = await tx
-            .update(members)
-            .set({ version: sql`${members.version} + 1`, updatedAt: now })
-            .where(eq(members.id, id))
-            .returning({ version: members.version });
-          if (!bumped) throw MEMBER_NOT_FOUND();
-          const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
-          await tx.insert(onboardingEvents).values({
-            memberId: id,
-            context: COUNSELLOR_CONTEXT,
-            event: counsellorId ? 'ASSIGN_COUNSELLOR' : 'UNASSIGN_COUNSELLOR',
-            payload: { context: COUNSELLOR_CONTEXT, from, to: counsellorId, counsellorName },
-            fromState: state,
-            toState: state,
-            actorId: staff.id,
-            actorRole: 'staff',
-            version: bumped.version,
-            createdAt: now,
-          });
-          return true;
+    .put('/dashboard/members/:id/counsellor', staffOnly, vValidator('param', MemberParam, hook), jsonBody(CounsellorBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { counsellorId } = c.req.valid('json');
+      const staff = c.var.staff;
+      let counsellorName: string | null = null;
+      if (counsellorId) {
+        const [row] = await db
+          .select({ id: members.id, email: members.email, onboarding: members.onboarding })
+          .from(members)
+          .where(and(eq(members.id, counsellorId), eq(members.role, 'staff'), eq(members.disabled, false)))
+          .limit(1);
+        if (!row)
+          throw new ApiError(422, 'COUNSELLOR_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
+        counsellorName = staffName(row);
+      }
+      const now = deps.clock.now();
+      const changed = await db.transaction(async (tx) => {
+        // The member row is locked: two changes of counsellor are logged in the order applied.
+        const [row] = await tx.select().from(members).where(eq(members.id, id)).for('update');
+        if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
+        const [current] = await tx.select().from(memberCounsellors).where(eq(memberCounsellors.memberId, id));
+        const from = current?.counsellorId ?? null;
+        if (from === counsellorId) return false;
+        if (counsellorId)
+          await tx
+            .insert(memberCounsellors)
+            .values({ memberId: id, counsellorId, assignedAt: now })
+            .onConflictDoUpdate({ target: memberCounsellors.memberId, set: { counsellorId, assignedAt: now } });
+        else await tx.delete(memberCounsellors).where(eq(memberCounsellors.memberId, id));
+        // Logged in the member's event log, as every staff action on the file (the ban, decision 103's
+        // reset): the version moves with every logged event (UNIQUE (member_id, version)).
+        const [bumped] = await tx
+          .update(members)
+          .set({ version: sql`${members.version} + 1`, updatedAt: now })
+          .where(eq(members.id, id))
+          .returning({ version: members.version });
+        if (!bumped) throw MEMBER_NOT_FOUND();
+        const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
+        await tx.insert(onboardingEvents).values({
+          memberId: id,
+          context: COUNSELLOR_CONTEXT,
+          event: counsellorId ? 'ASSIGN_COUNSELLOR' : 'UNASSIGN_COUNSELLOR',
+          payload: { context: COUNSELLOR_CONTEXT, from, to: counsellorId, counsellorName },
+          fromState: state,
+          toState: state,
+          actorId: staff.id,
+          actorRole: 'staff',
+          version: bumped.version,
+          createdAt: now,
         });
-        if (changed) log.info('conseiller du membre changé', { reqId: c.get('requestId'), memberId: id, staffId: staff.id });
-        return c.json({ changed, counsellor: counsellorId ? { id: counsellorId, name: counsellorName } : null }, 200);
-      },
-    )
-    .post(
-      '/dashboard/members/:id/tags',
-      staffOnly,
-      vValidator('param', MemberParam, hook),
-      vValidator('json', TagBody, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const { tag } = c.req.valid('json');
-        const now = deps.clock.now();
-        const added = await db.transaction(async (tx) => {
-          const [row] = await tx.select({ role: members.role }).from(members).where(eq(members.id, id)).for('update');
-          if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
-          const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(memberTags).where(eq(memberTags.memberId, id));
-          const inserted = await tx
-            .insert(memberTags)
-            .values({ memberId: id, tag, createdAt: now })
-            .onConflictDoNothing()
-            .returning({ tag: memberTags.tag });
-          if (inserted.length > 0 && n >= MAX_TAGS)
-            throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
-          return inserted.length > 0;
-        });
-        return c.json({ tag, added }, added ? 201 : 200);
-      },
-    )
+        return true;
+      });
+      if (changed) log.info('conseiller du membre changé', { reqId: c.get('requestId'), memberId: id, staffId: staff.id });
+      return c.json({ changed, counsellor: counsellorId ? { id: counsellorId, name: counsellorName } : null }, 200);
+    })
+    .post('/dashboard/members/:id/tags', staffOnly, vValidator('param', MemberParam, hook), jsonBody(TagBody), async (c) => {
+      const { id } = c.req.valid('param');
+      const { tag } = c.req.valid('json');
+      const now = deps.clock.now();
+      const added = await db.transaction(async (tx) => {
+        const [row] = await tx.select({ role: members.role }).from(members).where(eq(members.id, id)).for('update');
+        if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
+        const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(memberTags).where(eq(memberTags.memberId, id));
+        const inserted = await tx
+          .insert(memberTags)
+          .values({ memberId: id, tag, createdAt: now })
+          .onConflictDoNothing()
+          .returning({ tag: memberTags.tag });
+        if (inserted.length > 0 && n >= MAX_TAGS)
+          throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
+        return inserted.length > 0;
+      });
+      return c.json({ tag, added }, added ? 201 : 200);
+    })
     .delete('/dashboard/members/:id/tags/:tag', staffOnly, vValidator('param', TagParam, hook), async (c) => {
       const { id, tag } = c.req.valid('param');
       await memberOrThrow(db, id);

@@ -1,10 +1,10 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { type Caller, requireCaller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { memberOnly as memberOnlyFor, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -114,11 +114,7 @@ export function messageRoutes(deps: ApiDeps) {
   const staffOnly = staffOnlyFor(deps);
   const mailSite = () => ({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency });
 
-  /** A signed-in member before anything else runs (validation included); kept as `c.var.member`. */
-  const memberOnly = createMiddleware<{ Variables: { member: Caller } }>(async (c, next) => {
-    c.set('member', await requireMember(c, deps));
-    await next();
-  });
+  const memberOnly = memberOnlyFor(deps);
 
   /** Writes one message and its notice (once per message) in one transaction. */
   async function write(
@@ -175,7 +171,7 @@ export function messageRoutes(deps: ApiDeps) {
           200,
         );
       })
-      .post('/user/messages', memberOnly, vValidator('json', MessageInput, hook), async (c) => {
+      .post('/user/messages', memberOnly, jsonBody(MessageInput), async (c) => {
         const caller = c.var.member;
         const { subject, body } = c.req.valid('json');
         await deps.rateLimit(MEMBER_MESSAGES_PER_HOUR, caller.id);
@@ -220,7 +216,7 @@ export function messageRoutes(deps: ApiDeps) {
         return c.json({ marked: marked.length, unread: 0 }, 200);
       })
       // --- The staff's side --------------------------------------------------------------------
-      .post('/dashboard/members/:id/messages', staffOnly, vValidator('json', MessageInput, hook), async (c) => {
+      .post('/dashboard/members/:id/messages', staffOnly, jsonBody(MessageInput), async (c) => {
         const staff = c.var.staff;
         const id = param(uuidSchema, c.req.param('id'));
         const { subject, body } = c.req.valid('json');
@@ -346,7 +342,7 @@ export function messageRoutes(deps: ApiDeps) {
         c.header('Cache-Control', 'private, no-store');
         return c.json({ templates: rows.map(templateView) }, 200);
       })
-      .post('/dashboard/message-templates', staffOnly, vValidator('json', TemplateInput, hook), async (c) => {
+      .post('/dashboard/message-templates', staffOnly, jsonBody(TemplateInput), async (c) => {
         const input = c.req.valid('json');
         const now = deps.clock.now();
         try {
@@ -361,7 +357,7 @@ export function messageRoutes(deps: ApiDeps) {
           throw error;
         }
       })
-      .put('/dashboard/message-templates/:id', staffOnly, vValidator('json', TemplateInput, hook), async (c) => {
+      .put('/dashboard/message-templates/:id', staffOnly, jsonBody(TemplateInput), async (c) => {
         const id = param(templateIdSchema, c.req.param('id'));
         const input = c.req.valid('json');
         try {

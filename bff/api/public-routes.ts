@@ -2,6 +2,7 @@ import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { vValidator } from '@hono/valibot-validator';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
@@ -30,9 +31,6 @@ export const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSe
 
 /** Key of the `settings` row holding which pay-in-full plan is offered (`cash` or `cashback`). */
 
-const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? []);
-};
 const queryHook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
@@ -77,7 +75,7 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
   const ip = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
 
   return new Hono()
-    .post('/subscription/pre-subscription', vValidator('json', PreSubscriptionSchema, hook), async (c) => {
+    .post('/subscription/pre-subscription', jsonBody(PreSubscriptionSchema), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
       const now = deps.clock.now();
@@ -126,7 +124,7 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       c.header('Cache-Control', 'no-cache');
       return c.json({ plans: activePlans(setting), allPlans: plans, fileFee, payInFull: setting }, 200);
     })
-    .post('/contact', vValidator('json', ContactSchema, hook), async (c) => {
+    .post('/contact', jsonBody(ContactSchema), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
       const now = deps.clock.now();
@@ -145,7 +143,7 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       deps.mailQueued();
       return c.json({ ok: true as const }, 201);
     })
-    .post('/consent', vValidator('json', ConsentProofSchema, hook), async (c) => {
+    .post('/consent', jsonBody(ConsentProofSchema), async (c) => {
       const input = c.req.valid('json');
       await deps.rateLimit(CONSENT_LIMIT, ip(c));
       if (input.version !== consentTexts.cookies.current) {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffName } from '#bff/api/team-routes.ts';
@@ -33,8 +34,10 @@ const parisDate = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', time
 
 /** The first issue's French message is the error's message (a form shows it as it is). */
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? [], result.issues?.[0]?.message ?? 'Données invalides');
+  if (!result.success) throw validationError(result.issues ?? [], firstIssue(result.issues ?? []));
 };
+/** The invitation forms show the first problem as the headline. */
+const firstIssue = (issues: readonly v.BaseIssue<unknown>[]) => issues[0]?.message ?? 'Données invalides';
 
 const InvitationIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
 
@@ -171,7 +174,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         );
       })
 
-      .post('/dashboard/staff-invitations', staffOnly, vValidator('json', StaffInvitationSchema, hook), async (c) => {
+      .post('/dashboard/staff-invitations', staffOnly, jsonBody(StaffInvitationSchema, firstIssue), async (c) => {
         const staff = c.var.staff;
         const { email, name } = c.req.valid('json');
         const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
@@ -285,13 +288,13 @@ export function staffInvitationRoutes(deps: ApiDeps) {
       })
 
       /** What the invitation page shows before the password is chosen (or why the link fails). */
-      .post('/staff-invitation/check', vValidator('json', InvitationTokenBodySchema, hook), async (c) => {
+      .post('/staff-invitation/check', jsonBody(InvitationTokenBodySchema, firstIssue), async (c) => {
         await deps.rateLimit(LIMITS.emailConfirmPerIp, ip(c));
         const row = await usableInvitation(c.req.valid('json').token);
         return c.json({ email: row.email, name: row.name, expiresAt: row.expiresAt.toISOString() }, 200);
       })
 
-      .post('/staff-invitation/accept', vValidator('json', AcceptInvitationSchema, hook), async (c) => {
+      .post('/staff-invitation/accept', jsonBody(AcceptInvitationSchema, firstIssue), async (c) => {
         await deps.rateLimit(LIMITS.emailConfirmPerIp, ip(c));
         const { token, password } = c.req.valid('json');
         const invitation = await usableInvitation(token);

@@ -1,21 +1,17 @@
-import { vValidator } from '@hono/valibot-validator';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller, requireStaff } from '#bff/auth/guards.ts';
+import { requireCaller, signedInOnly, staffOnly } from '#bff/auth/guards.ts';
 import { adminClient, requestClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
-import { ApiError, validationError } from '#bff/http/errors.ts';
+import { ApiError } from '#bff/http/errors.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { applyBan, banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
 import { log } from '#bff/logger.ts';
-
-const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? []);
-};
 
 const VerifyBody = v.object({
   factorId: v.pipe(v.string('Facteur invalide'), v.uuid('Facteur invalide')),
@@ -60,16 +56,15 @@ export function staffRoutes(deps: ApiDeps) {
       if (error || !data) throw new ApiError(400, 'MFA_ENROLL_FAILED', 'Impossible d’enregistrer le second facteur, réessayez.');
       return c.json({ factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret, uri: data.totp.uri }, 201);
     })
-    .post('/auth/mfa/verify', vValidator('json', VerifyBody, hook), async (c) => {
-      await requireCaller(c, deps);
+    .post('/auth/mfa/verify', signedInOnly(deps), jsonBody(VerifyBody), async (c) => {
       const { factorId, code } = c.req.valid('json');
       const supabase = requestClient(c, deps.auth);
       const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code });
       if (error) throw new ApiError(400, 'MFA_CODE_INVALID', 'Code incorrect ou expiré. Vérifiez l’heure de votre téléphone et réessayez.');
       return c.json({ aal: 'aal2' as const }, 200);
     })
-    .post('/auth/ban', vValidator('json', banPayloadSchema, hook), async (c) => {
-      const staff = await requireStaff(c, deps);
+    .post('/auth/ban', staffOnly(deps), jsonBody(banPayloadSchema), async (c) => {
+      const staff = c.var.staff;
       const payload = c.req.valid('json');
       if (payload.uid === staff.id) throw new ApiError(400, 'FORBIDDEN', 'Vous ne pouvez pas désactiver votre propre compte.');
       // Member ids are UUIDs: anything else names nobody (and must not reach a uuid column: 500).

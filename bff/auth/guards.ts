@@ -124,3 +124,22 @@ export function staffOnly(deps: GuardDeps) {
     await next();
   });
 }
+
+/**
+ * A signed-in member before anything else runs (validation included: without a session, any body
+ * answers 401); the caller is kept as `c.var.member`.
+ */
+export function memberOnly(deps: GuardDeps) {
+  return createMiddleware<{ Variables: { member: Caller } }>(async (c, next) => {
+    c.set('member', await requireMember(c, deps));
+    await next();
+  });
+}
+
+/** Any live session (member or staff, any assurance level), checked before the body is read; kept as `c.var.caller`. */
+export function signedInOnly(deps: GuardDeps) {
+  return createMiddleware<{ Variables: { caller: Caller } }>(async (c, next) => {
+    c.set('caller', await requireCaller(c, deps));
+    await next();
+  });
+}

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller } from '#bff/auth/guards.ts';
+import { requireCaller, requireMember } from '#bff/auth/guards.ts';
 import { embedDomain, schedulingPageBase } from '#bff/booking/calendly-settings.ts';
 import { latestActiveBooking } from '#bff/booking/sync-booking.ts';
 import { ApiError } from '#bff/http/errors.ts';
@@ -24,8 +24,7 @@ function fullNameOf(profile: unknown): string | null {
 export function bookingRoutes(deps: ApiDeps) {
   return new Hono()
     .get('/user/booking-link', async (c) => {
-      const caller = await requireCaller(c, deps);
-      if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
+      const caller = await requireMember(c, deps);
       const state = stateFromRecord(recordOf(caller.member), deps.clock.now().getTime());
       if (topStateOf(state) !== 'prendre-un-rendez-vous') {
         throw new ApiError(409, 'BOOKING_NOT_EXPECTED', 'La prise de rendez-vous n’est pas disponible à cette étape.', {

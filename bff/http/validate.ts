@@ -1,14 +1,17 @@
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { Context, Env, MiddlewareHandler, Next } from 'hono';
 import * as v from 'valibot';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 
 const MAX_JSON_BYTES = 64 * 1024;
 
+/** The refusal's headline when the schema fails (« Données invalides » unless a route says otherwise). */
+type IssueMessage = string | ((issues: readonly v.BaseIssue<unknown>[]) => string);
+
 /**
  * Reads and validates a JSON body. Wrong content type, malformed JSON, an oversized body or a
  * schema failure all become a 4xx in the API's error shape — never a 500.
  */
-export async function readJson<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+export async function readJson<S extends v.GenericSchema>(c: Context, schema: S, message?: IssueMessage): Promise<v.InferOutput<S>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Le corps de la requête doit être du JSON (application/json).');
@@ -22,8 +25,26 @@ export async function readJson<S extends v.GenericSchema>(c: Context, schema: S)
     throw new ApiError(400, 'INVALID_JSON', 'Le corps de la requête n’est pas un JSON valide.');
   }
   const result = v.safeParse(schema, body);
-  if (!result.success) throw validationError(result.issues);
+  if (!result.success) {
+    throw validationError(result.issues, typeof message === 'function' ? message(result.issues) : message);
+  }
   return result.output;
+}
+
+/**
+ * `readJson` as a route middleware: after the route's guard, the body is read and validated, and
+ * the handler gets it from `c.req.valid('json')` (typed for the handler and for the SPA's client).
+ * Used in place of Hono's JSON validator, which answers malformed JSON with a generic 400 and
+ * validates a body of another content type as `{}`.
+ */
+export function jsonBody<S extends v.GenericSchema>(
+  schema: S,
+  message?: IssueMessage,
+): MiddlewareHandler<Env, string, { in: { json: v.InferInput<S> }; out: { json: v.InferOutput<S> } }> {
+  return async (c, next) => {
+    c.req.addValidatedData('json', (await readJson(c, schema, message)) as {});
+    await next();
+  };
 }
 
 /** Validates query parameters with a valibot schema. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller } from '#bff/auth/guards.ts';
+import { requireMember } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readQuery } from '#bff/http/validate.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -23,9 +23,8 @@ const PaymentLinkQuery = v.object({ offer: offerIdSchema });
  */
 export function paymentLinkRoutes(deps: ApiDeps) {
   return new Hono().get('/user/payment-link', async (c) => {
-    const caller = await requireCaller(c, deps);
+    const caller = await requireMember(c, deps);
     const { offer } = readQuery(c, PaymentLinkQuery);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
     const record = recordOf(caller.member);
     const state = stateKey(stateFromRecord(record, deps.clock.now().getTime()));
     if (state !== 'frais-de-dossier') {

@@ -1,10 +1,10 @@
-import { vValidator } from '@hono/valibot-validator';
 import { Hono } from 'hono';
+import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { requireCaller, requireStaff } from '#bff/auth/guards.ts';
+import { memberOnly, requireStaff } from '#bff/auth/guards.ts';
 import { requestClient } from '#bff/auth/supabase.ts';
-import { ApiError, validationError } from '#bff/http/errors.ts';
+import { ApiError } from '#bff/http/errors.ts';
 import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 import { consentHistory, consentStatuses, withdrawSensitiveData } from '#bff/privacy/consents.ts';
@@ -17,9 +17,6 @@ const EraseBody = v.strictObject(
   { email: v.pipe(v.string('Adresse e-mail requise'), v.trim(), v.maxLength(254, 'Adresse e-mail invalide')) },
   'Données invalides',
 );
-const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
-  if (!result.success) throw validationError(result.issues ?? []);
-};
 const MemberIdParam = v.pipe(v.string(), v.uuid('Identifiant invalide'));
 
 export const MATCHMAKING_PAUSED_MESSAGE =
@@ -39,15 +36,11 @@ function pdfResponse(c: import('hono').Context, pdf: Uint8Array, fileName: strin
  */
 export function privacyRoutes(deps: ApiDeps) {
   const db = deps.database.db;
-  const memberOnly = async (c: import('hono').Context) => {
-    const caller = await requireCaller(c, deps);
-    if (caller.role === 'staff') throw new ApiError(403, 'FORBIDDEN', 'Réservé aux membres.');
-    return caller;
-  };
+  const member = memberOnly(deps);
 
   return new Hono()
-    .get('/user/consents', async (c) => {
-      const caller = await memberOnly(c);
+    .get('/user/consents', member, async (c) => {
+      const caller = c.var.member;
       const history = await consentHistory(db, caller.id, caller.member.email);
       const paused = caller.matchmakingPausedAt;
       c.header('Cache-Control', 'private, no-store');
@@ -62,8 +55,8 @@ export function privacyRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .post('/user/consents/withdraw', vValidator('json', WithdrawBody, hook), async (c) => {
-      const caller = await memberOnly(c);
+    .post('/user/consents/withdraw', member, jsonBody(WithdrawBody), async (c) => {
+      const caller = c.var.member;
       const { kind } = c.req.valid('json');
       const latest = consentStatuses(await consentHistory(db, caller.id, caller.member.email)).find((s) => s.kind === kind);
       if (!consentTexts[kind].withdrawable) {
@@ -81,16 +74,16 @@ export function privacyRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .get('/user/export', async (c) => {
-      const caller = await memberOnly(c);
+    .get('/user/export', member, async (c) => {
+      const caller = c.var.member;
       const now = deps.clock.now();
       const data = await exportMemberData({ db, auth: deps.auth }, caller.id, now);
       c.header('Content-Disposition', `attachment; filename="union-sincere-mes-donnees-${now.toISOString().slice(0, 10)}.json"`);
       c.header('Cache-Control', 'private, no-store');
       return c.json(data, 200);
     })
-    .post('/user/erase', vValidator('json', EraseBody, hook), async (c) => {
-      const caller = await memberOnly(c);
+    .post('/user/erase', member, jsonBody(EraseBody), async (c) => {
+      const caller = c.var.member;
       const { email } = c.req.valid('json');
       if (email.toLowerCase() !== caller.member.email.toLowerCase()) {
         throw new ApiError(400, 'VALIDATION_FAILED', 'L’adresse e-mail saisie ne correspond pas à celle de votre compte.', {
@@ -114,8 +107,8 @@ export function privacyRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .get('/user/contract/signed.pdf', async (c) => {
-      const caller = await memberOnly(c);
+    .get('/user/contract/signed.pdf', member, async (c) => {
+      const caller = c.var.member;
       const copy = await signedContractOf(db, caller.id);
       if (!copy) throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat signé pour le moment.');
       return pdfResponse(c, copy.pdf, `contrat-signe-union-sincere-${copy.signedAt.toISOString().slice(0, 10)}.pdf`);

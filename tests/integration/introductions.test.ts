@@ -336,7 +336,7 @@ describe('introductions over HTTP', () => {
     expect((await errorOf(same)).message).toBe('Les deux membres proposés doivent être de sexes opposés.');
     const badBody = await staff.post('/api/v1/dashboard/introductions', { a: 'x', b: bilal.id });
     expect(badBody.status).toBe(400);
-    expect((await errorOf(badBody)).message).toBe('Paramètres invalides');
+    expect((await errorOf(badBody)).message).toBe('Données invalides');
   });
 
   it('deadlines: a reminder at day 5 to whoever has not answered, expiry at day 7; staff may re-open with a note', async () => {

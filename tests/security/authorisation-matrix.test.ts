@@ -384,6 +384,47 @@ describe('authorisation matrix', () => {
     expect(unclassified).toEqual([]);
   });
 
+  // Guard first (decisions 060, 154). Before the rows: the last row signs every caller out.: a caller who may not use a route learns 401, never what its body lacks.
+  it('every route closed to anonymous callers answers 401 before it reads the body, whatever the body', async () => {
+    const answers: Record<string, number> = {};
+    for (const [key, row] of Object.entries(MATRIX)) {
+      const [method, path] = key.split(' ') as [string, string];
+      if (method === 'GET' || row.access === 'public' || row.access === 'signature-only') continue;
+      const url = path.replace(':id', callers.ids.member as string).replace(/:\w+/g, 'x');
+      for (const [label, body] of [
+        ['{}', {}],
+        ['broken JSON', '{"'],
+        ['a list', []],
+      ] as const) {
+        answers[`${key} with ${label}`] = (await callers.agents.anonymous.request(method, url, body)).status;
+      }
+    }
+    expect(Object.keys(answers).length).toBeGreaterThan(60);
+    expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((k) => [k, 401])));
+  });
+
+  it('a body that is not JSON is refused in French on every route that reads one, by a caller who may use it', async () => {
+    const answers: Record<string, string> = {};
+    for (const [key, row] of Object.entries(MATRIX)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const { body } = row.request({ target: callers.ids.member as string, otherId: callers.ids['other member'] as string });
+      // An empty body marks a route that reads none (or, for photos, a file: tested in its own suite).
+      if (body === undefined || JSON.stringify(body) === '{}' || row.access === 'signature-only') continue;
+      const agent = callers.agents[INTENDED[row.access][0] as CallerName];
+      const url = path
+        .replace(':id', callers.ids.member as string)
+        .replace(/:(\w+)/g, (_, name: string) =>
+          name === 'requestId' || name === 'noteId' ? '1' : '00000000-0000-4000-8000-000000000000',
+        );
+      const broken = await agent.request(method, url, '{"');
+      const plain = await agent.request(method, url, JSON.stringify(body), { 'content-type': 'text/plain' });
+      const code = async (r: Response) => ((await r.json()) as { error?: { code?: string } }).error?.code;
+      answers[key] = `${broken.status} ${await code(broken)}, ${plain.status} ${await code(plain)}`;
+    }
+    expect(Object.keys(answers).length).toBeGreaterThanOrEqual(35);
+    expect(answers).toEqual(Object.fromEntries(Object.keys(answers).map((k) => [k, '400 INVALID_JSON, 415 UNSUPPORTED_MEDIA_TYPE'])));
+  });
+
   for (const [key, row] of Object.entries(MATRIX)) {
     it(`${key}: only ${row.access} callers pass`, async () => {
       const outcome: Record<string, string> = {};
