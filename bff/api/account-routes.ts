@@ -1,6 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { memberOnly } from '#bff/auth/guards.ts';
@@ -8,6 +7,7 @@ import { requestClient, statelessClient } from '#bff/auth/supabase.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
 

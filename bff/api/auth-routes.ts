@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import { adminClient, requestClient, statelessClient } from '#bff/auth/supabase.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { createMember, memberSettings } from '#bff/members/members.ts';

@@ -1,22 +1,24 @@
-import { contractRightsView, latestTerminationOf } from '#bff/contract/contract-rights.ts';
-import { refundsOf } from '#bff/payments/refunds.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { contractRightsView, latestTerminationOf } from '#bff/contract/contract-rights.ts';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
+import { refundsOf } from '#bff/payments/refunds.ts';
+import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
+import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
+import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import {
@@ -29,8 +31,6 @@ import {
   type TopState,
   topStateOf,
 } from '#machines/onboarding/steps.ts';
-import { stateLabels } from '#machines/onboarding/labels.ts';
-import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');

@@ -1,7 +1,6 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
@@ -9,6 +8,7 @@ import { contactMessages, leadEvents, leadFollowUps, leadNotes } from '#bff/db/l
 import { members, preSubscriptions } from '#bff/db/schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { recordOf } from '#bff/members/members.ts';
 import type { LeadKind, LeadStatus } from '#machines/leads/labels.ts';

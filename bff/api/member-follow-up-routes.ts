@@ -1,7 +1,6 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffName } from '#bff/api/team-routes.ts';
@@ -10,6 +9,7 @@ import type { Db, Transaction } from '#bff/db/database.ts';
 import { memberCounsellors, memberNotes, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { CounsellorBody, NoteBody, TagBody, TagSchema } from '#machines/follow-up/follow-up.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';

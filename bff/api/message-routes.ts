@@ -1,7 +1,6 @@
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { memberOnly as memberOnlyFor, requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
@@ -9,6 +8,7 @@ import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import type { Limit } from '#bff/http/rate-limit.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { agencyMessageNotice, memberMessageNotice } from '#bff/mail/message-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';

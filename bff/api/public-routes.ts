@@ -2,7 +2,6 @@ import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { vValidator } from '@hono/valibot-validator';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
@@ -11,6 +10,7 @@ import { consentRecords } from '#bff/db/public-schema.ts';
 import { preSubscriptions } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS, type Limit } from '#bff/http/rate-limit.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
   INVITATION_INVALID_MESSAGE,

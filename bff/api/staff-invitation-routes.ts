@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffName } from '#bff/api/team-routes.ts';
@@ -13,6 +12,7 @@ import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
@@ -32,12 +32,11 @@ export const INVITATION_PATH = '/dashboard/invitation';
 const DAY_MS = 24 * 3600 * 1000;
 const parisDate = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 
-/** The first issue's French message is the error's message (a form shows it as it is). */
+/** The invitation forms show the first problem's French message as the error's headline, as it is. */
+const firstIssue = (issues: readonly v.BaseIssue<unknown>[]) => issues[0]?.message ?? 'Données invalides';
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], firstIssue(result.issues ?? []));
 };
-/** The invitation forms show the first problem as the headline. */
-const firstIssue = (issues: readonly v.BaseIssue<unknown>[]) => issues[0]?.message ?? 'Données invalides';
 
 const InvitationIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
 

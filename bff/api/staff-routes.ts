@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { requireCaller, signedInOnly, staffOnly } from '#bff/auth/guards.ts';
 import { adminClient, requestClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';

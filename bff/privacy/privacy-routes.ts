@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { jsonBody } from '#bff/http/validate.ts';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { memberOnly, requireStaff } from '#bff/auth/guards.ts';
 import { requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { jsonBody } from '#bff/http/validate.ts';
 import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 import { consentHistory, consentStatuses, withdrawSensitiveData } from '#bff/privacy/consents.ts';
