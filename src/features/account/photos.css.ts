@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { srOnly } from '#src/styles/global.css.ts';
 import { vars } from '#src/styles/theme.css.ts';
 
 /** Members' photos (decision 116): the member's own on « Mon profil », the other's on a released proposal. */
@@ -28,17 +29,7 @@ export const image = style({
 export const upload = style({ display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: vars.space[2] });
 
 /** The file input itself stays in the page (focusable, read by screen readers) but unseen: its label is the button. */
-export const fileInput = style({
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0, 0, 0, 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-});
+export const fileInput = style([srOnly]);
 
 export const uploadLabel = style({
   cursor: 'pointer',

@@ -5,6 +5,7 @@ import * as own from '#src/features/dashboard/agenda.css.ts';
 import { byDay, type Period, periodOf, periodTitle, timeOf } from '#src/features/dashboard/agenda-view.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { srOnly } from '#src/styles/global.css.ts';
 import { parisDayOf } from '#machines/agenda/agenda.ts';
 
 const route = getRouteApi('/dashboard/_staff/agenda');
@@ -62,7 +63,7 @@ export function AgendaDays({ period, items }: { period: Period; items: AgendaIte
       {byDay(period, items).map((d) => (
         <section key={d.day} aria-labelledby={`jour-${d.day}`}>
           {/* A day view's title is already the day. */}
-          <h3 id={`jour-${d.day}`} className={period.view === 'jour' ? own.visuallyHidden : own.dayTitle}>
+          <h3 id={`jour-${d.day}`} className={period.view === 'jour' ? srOnly : own.dayTitle}>
             {d.title}
           </h3>
           {d.items.length === 0 ? (

@@ -40,14 +40,3 @@ export const item = style({
 });
 export const time = style({ fontWeight: vars.fontWeight.semibold, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' });
 export const body = style({ display: 'flex', flexDirection: 'column', gap: vars.space[1], minWidth: 0, overflowWrap: 'anywhere' });
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0, 0, 0, 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-});
