@@ -68,12 +68,26 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  const changes = new MemberChangeFeed();
+  const onNotification = memberNotices(changes);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // Each of the pool's connections listens before it is handed out (pg-pool awaits `onConnect`):
+    // a session receives its own notifications before its COMMIT completes, so a change made by
+    // this instance is forgotten before the request that made it answers. Awaited, the LISTEN never
+    // overlaps the request's first query; a connection that cannot listen is not used.
+    onConnect: async (client) => {
+      client.on('notification', onNotification);
+      await client.query(`LISTEN ${MEMBER_CHANNEL}`);
+    },
+  });
   // A server restart makes idle clients emit errors; they are replaced on the next checkout.
   pool.on('error', (error) => log.error('base de données : connexion perdue', { err: error }));
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-  const changes = new MemberChangeFeed();
-  const listener = listenForMemberChanges(url, pool, changes);
+  const listener = listenForMemberChanges(url, changes, onNotification);
   return {
     kind: 'postgres',
     db,
@@ -103,21 +117,18 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/** What a connection does with a notification: a `member_changed` goes to the feed. */
+const memberNotices = (changes: MemberChangeFeed) => (message: pg.Notification) => {
+  if (message.channel === MEMBER_CHANNEL) changes.announce(message.payload);
+};
+
 /**
  * Hears `member_changed` on PostgreSQL (decision 090). A dedicated connection listens for the
  * changes of every session (other instances, hand-written SQL); the feed is live only while it
  * is connected, and it reconnects by itself (250 ms, doubling up to 5 s). The pool's connections
- * listen too: a session receives its own notifications before its COMMIT completes, so a change
- * made by this instance is forgotten before the request that made it answers.
+ * listen too (`openPostgres`).
  */
-function listenForMemberChanges(url: string, pool: pg.Pool, changes: MemberChangeFeed) {
-  const onNotification = (message: pg.Notification) => {
-    if (message.channel === MEMBER_CHANNEL) changes.announce(message.payload);
-  };
-  pool.on('connect', (client) => {
-    client.on('notification', onNotification);
-    client.query(`LISTEN ${MEMBER_CHANNEL}`).catch(() => {});
-  });
+function listenForMemberChanges(url: string, changes: MemberChangeFeed, onNotification: (message: pg.Notification) => void) {
   let closed = false;
   let current: pg.Client | undefined;
   let delay = 250;
