@@ -151,6 +151,11 @@ test('Amina adds her photos; Youssef sees them only once both have accepted', as
   await input.setInputFiles(join(files, 'jardin.png'));
   await expect(section.getByRole('img', { name: 'Votre portrait n° 2' })).toBeVisible();
   await expect(section.getByText('2 photos sur 3 au plus.')).toBeVisible();
+  // Her own photos load (they are lazy: the screenshot waits for them, as she would).
+  for (const img of await section.getByRole('img').all()) {
+    await img.scrollIntoViewIfNeeded();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+  }
   await screenshots(amina, 'mes-photos');
 
   // The second one goes, after a confirmation.

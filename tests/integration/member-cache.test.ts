@@ -124,7 +124,8 @@ describe('member cache', () => {
   });
 
   it.runIf(product_is_postgres())('PostgreSQL: each pool connection listens before its first query, never beside it', async () => {
-    // More queries at once than the pool has idle connections: new ones are opened for them.
+    // Eight queries at once: the pool opens a connection for each its idle ones cannot take. The
+    // warning check covers every connection opened since the file began.
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => product.database.query<{ channel: string }>('SELECT pg_listening_channels() AS channel')),
     );
