@@ -8,6 +8,7 @@ import { introductions } from '#bff/db/introductions-schema.ts';
 import { guardianMailsOfMember } from '#bff/introductions/guardian.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { eraseLeads } from '#bff/privacy/leads-privacy.ts';
 import { log } from '#bff/logger.ts';
 
 /**
@@ -208,6 +209,9 @@ export async function eraseMemberData(
           WHERE member_id = ${memberId}
              OR anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${email} OR member_id = ${memberId}) RETURNING 1`,
     );
+    // The leads inbox (decision 155): staff's follow-up of her pre-registrations and contact
+    // messages, then those messages; before the pre-registrations, which name the leads.
+    Object.assign(summary, await eraseLeads(tx, memberId, email));
     // Also the one linked to the account by its sign-up link (decision 127), whatever its address.
     summary.pre_subscriptions = await count(
       tx,

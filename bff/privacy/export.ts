@@ -12,6 +12,7 @@ import { presentationOf } from '#bff/matching/presentation.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
 import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
+import { contactMessagesForExport, leadFollowUpsForExport } from '#bff/privacy/leads-privacy.ts';
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -89,6 +90,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
 
   const preRegistrations = await db
     .select({
+      id: preSubscriptions.id,
       gender: preSubscriptions.gender,
       email: preSubscriptions.email,
       age: preSubscriptions.age,
@@ -98,6 +100,12 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     })
     .from(preSubscriptions)
     .where(sql`lower(${preSubscriptions.email}) = lower(${row.email}) OR ${preSubscriptions.memberId} = ${row.id}`);
+
+  const preRegistrationFollowUps = await leadFollowUpsForExport(
+    db,
+    preRegistrations.map((p) => p.id),
+    { converted: true },
+  );
 
   const contracts = await db
     .select({ signedAt: contractCopies.signedAt, sha256: contractCopies.sha256 })
@@ -161,7 +169,14 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     consents: await consentHistory(db, memberId, row.email),
     /** Every time the agency's staff read your file (GDPR art. 5(2)): when and what, by role. */
     staffAccess: await accessLogForMember(db, memberId),
-    preRegistrations: preRegistrations.map((p) => ({ ...p, createdAt: p.createdAt.toISOString() })),
+    /** Your pre-registrations, each with staff's follow-up of it (decision 155); staff not named. */
+    preRegistrations: preRegistrations.map(({ id, ...p }) => ({
+      ...p,
+      createdAt: p.createdAt.toISOString(),
+      followUp: preRegistrationFollowUps.get(id),
+    })),
+    /** What you wrote through the site's contact form with your address, and staff's follow-up of it (decision 155). */
+    contactMessages: await contactMessagesForExport(db, row.email),
     /** Your requests to terminate for a legitimate reason (decision 119) and the agency's answers; staff not named. */
     terminations: terminations.map((t) => ({
       requestedAt: t.requestedAt.toISOString(),

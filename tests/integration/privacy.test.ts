@@ -212,6 +212,25 @@ async function findEverywhere(database: Database, needles: string[]): Promise<st
 
 const needlesOf = (m: TestMember) => [m.email, m.firstName, m.lastName, m.phone, m.phoneRaw, m.address];
 
+/**
+ * Staff follow up every lead of the member in the leads inbox (her pre-registration, her contact
+ * messages): status, follow-up date, and a note that names her. Returns the leads' ids.
+ */
+async function followUpLeads(member: TestMember, staff: { agent: TestAgent }, note: string): Promise<string[]> {
+  const { items } = await staff.agent.json<{ items: { id: string; kind: string }[] }>(
+    staff.agent.get(`/api/v1/dashboard/leads?q=${encodeURIComponent(member.email)}`),
+  );
+  expect(items.length).toBeGreaterThan(0);
+  for (const item of items) {
+    // A pre-registration that became an account stays « Converti »; a contact message is « Contacté ».
+    const change = item.kind === 'contact' ? { status: 'contacte', followUpOn: '2027-01-04' } : { followUpOn: '2027-01-04' };
+    const changed = await staff.agent.request('PATCH', `/api/v1/dashboard/leads/${item.id}`, change);
+    expect(changed.status).toBe(200);
+    expect((await staff.agent.post(`/api/v1/dashboard/leads/${item.id}/notes`, { body: note })).status).toBe(201);
+  }
+  return items.map((i) => i.id);
+}
+
 let amina: TestMember;
 let khadija: TestMember;
 beforeAll(async () => {
@@ -289,6 +308,9 @@ describe('signed contract copy', () => {
 
 describe('export', () => {
   it('contains everything about the member and nothing about anyone else', async () => {
+    const staff = await staffAtAal2();
+    await followUpLeads(amina, staff, `Rappelé ${AMINA.firstName} au ${AMINA.phoneRaw} : rappeler en janvier.`);
+    await followUpLeads(khadija, staff, `Note sur ${KHADIJA.firstName}.`);
     const response = await amina.agent.get('/api/v1/user/export');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="union-sincere-mes-donnees-.*\.json"$/);
@@ -309,6 +331,27 @@ describe('export', () => {
     expect(data.messages[0].body).toContain(AMINA.firstName);
     expect(data.consents.map((c: { kind: string }) => c.kind)).toContain('privacy_policy');
     expect(data.preRegistrations).toHaveLength(1);
+    // The leads inbox (decision 155): her contact message and staff's follow-up of each lead, in French, staff not named.
+    const followUp = {
+      status: 'Converti',
+      followUpOn: '2027-01-04',
+      notes: [
+        { text: `Rappelé ${AMINA.firstName} au ${AMINA.phoneRaw} : rappeler en janvier.`, writtenAt: expect.any(String), by: 'l’équipe' },
+      ],
+    };
+    expect(data.preRegistrations[0]).toMatchObject({ city: 'Lyon', followUp });
+    followUp.status = 'Contacté';
+    expect(data.preRegistrations[0].id).toBeUndefined();
+    expect(data.contactMessages).toEqual([
+      {
+        name: `${AMINA.firstName} ${AMINA.lastName}`,
+        email: amina.email,
+        subject: 'Mon inscription',
+        message: `Bonjour, je suis ${AMINA.firstName}, mon numéro est ${AMINA.phoneRaw}.`,
+        sentAt: expect.any(String),
+        followUp,
+      },
+    ]);
     expect(data.signedContracts).toHaveLength(1);
     const events = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, amina.id));
     expect(data.eventLog).toHaveLength(events.length);
@@ -440,10 +483,23 @@ describe('retention job', () => {
 });
 
 describe('erasure', () => {
+  let aminaLeads: string[] = [];
   // The retention run above, a year ahead by the clock, ended her idle session; an ended session
   // is refused at once (decision 100): she signs in again.
   beforeAll(async () => {
     expect((await amina.agent.post('/api/v1/auth/signin', { email: amina.email, password: 'bismillah-2026' })).status).toBe(200);
+    // A contact message sent since the retention run (which purged the first, 12 months old), followed up by staff.
+    const contact = await amina.agent.post('/api/v1/contact', {
+      name: `${AMINA.firstName} ${AMINA.lastName}`,
+      email: amina.email,
+      subject: 'Ma demande',
+      message: `Je m’appelle ${AMINA.lastName}, habitant ${AMINA.address}.`,
+      consent: true,
+    });
+    expect(contact.status).toBe(201);
+    // Her leads: this message and her pre-registrations (the retention test made a second one).
+    aminaLeads = await followUpLeads(amina, await staffAtAal2(), `Échange avec ${AMINA.firstName} ${AMINA.lastName}.`);
+    expect(aminaLeads.length).toBeGreaterThanOrEqual(2);
   });
 
   it('refuses a re-typed address that does not match', async () => {
@@ -499,10 +555,22 @@ describe('erasure', () => {
       expect(k.retainUntil.getUTCFullYear()).toBe(k.occurredAt.getUTCFullYear() + 10);
     }
     expect(kept.find((k) => k.kind === 'contract')?.document?.length).toBeGreaterThan(1000);
+    // The leads inbox (decision 155): her contact message, and staff's follow-up, notes and history of both her leads.
+    for (const table of ['lead_follow_ups', 'lead_notes', 'lead_events']) {
+      const left = (await db.execute(
+        sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE lead_id IN (${aminaLeads.map((id) => `'${id}'`).join(', ')})`),
+      )) as unknown as { rows: { n: number }[] };
+      expect(left.rows[0]?.n, table).toBe(0);
+    }
     const [log] = await db.select().from(erasureLog).where(eq(erasureLog.memberId, amina.id));
     expect(log).toMatchObject({
       requestedBy: 'member',
-      summary: expect.objectContaining({ authUser: 1, onboarding_events: events.length }),
+      summary: expect.objectContaining({
+        authUser: 1,
+        onboarding_events: events.length,
+        contact_messages: 1,
+        lead_follow_ups: aminaLeads.length,
+      }),
     });
 
     // Signing in again is impossible (this attempt itself opens a short rate-limit bucket, purged by the retention job).

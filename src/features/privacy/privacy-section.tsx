@@ -97,7 +97,7 @@ function ExportSection() {
       </h2>
       <p className={styles.text}>
         Un fichier JSON avec tout ce que nous détenons sur vous : compte, informations personnelles, questionnaire, formule, paiements,
-        rendez-vous, messages, consentements et historique de votre dossier.
+        rendez-vous, messages (y compris ceux du formulaire de contact), photos, consentements, suivi et historique de votre dossier.
       </p>
       <div className={styles.actions}>
         <a className={buttonClass.secondary} href={EXPORT_URL} download>
