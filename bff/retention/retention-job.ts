@@ -35,6 +35,14 @@ export const RETENTION = {
   accessLogMonths: 12,
   /** « Données de membre : durée du contrat, puis 3 ans à compter de sa fin » (or of the last activity without a contract). */
   memberMonthsAfterEnd: 36,
+  /**
+   * « Contrats, annexes, preuves de signature, factures et avoirs : 10 ans à compter de la fin de
+   * l'année concernée » (Code de commerce L123-22): a record of year Y is kept until the end of
+   * year Y + 10, as `retainUntil` (bff/privacy/erasure.ts) dates the legal records; then the legal
+   * records, the signatures' evidence (address, browser, code times, decision 109), the invoices
+   * and the credit notes of that year go (decision 156).
+   */
+  accountingYears: 10,
 } as const;
 
 /** How often the job runs in the server. */
@@ -52,6 +60,10 @@ export interface RetentionReport {
   webhookPayloads: number;
   authSessions: number;
   accessLog: number;
+  legalRecords: number;
+  contractSignatures: number;
+  invoices: number;
+  creditNotes: number;
   contractsEnded: number;
   membersErased: number;
   authUsersDeleted: number;
@@ -148,6 +160,25 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
   // Staff access log entries after 12 months (the table is append-only: deleting is the only change).
   const accessLog = await affected(db, sql`DELETE FROM access_log WHERE created_at < ${before(RETENTION.accessLogMonths)} RETURNING 1`);
 
+  // Contracts' evidence and accounting documents, 10 years after the end of their year: the legal
+  // records kept by erasures (their own `retain_until`), the signatures' evidence, the credit
+  // notes, then the invoices (a credit note names its invoice, so it goes first).
+  const lastYearGone = now.getUTCFullYear() - RETENTION.accountingYears - 1;
+  const legalRecords = await affected(
+    db,
+    sql`DELETE FROM legal_records WHERE retain_until < ${now.toISOString()}::timestamptz RETURNING 1`,
+  );
+  const contractSignatures = await affected(
+    db,
+    sql`DELETE FROM contract_signatures WHERE extract(year FROM signed_at AT TIME ZONE 'UTC') <= ${lastYearGone} RETURNING 1`,
+  );
+  const creditNotes = await affected(db, sql`DELETE FROM credit_notes WHERE year <= ${lastYearGone} RETURNING 1`);
+  const invoices = await affected(
+    db,
+    sql`DELETE FROM invoices i WHERE i.year <= ${lastYearGone}
+          AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.invoice_number = i.number) RETURNING 1`,
+  );
+
   // Members: at the end of the contract the religious practice and the search criteria leave the
   // active record (they stay in the signed contract copy); 3 years after the end (or after the
   // last activity, without a contract) the member is erased like an erasure request.
@@ -212,6 +243,10 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
     webhookPayloads,
     authSessions,
     accessLog,
+    legalRecords,
+    contractSignatures,
+    invoices,
+    creditNotes,
     contractsEnded,
     membersErased,
     authUsersDeleted,
