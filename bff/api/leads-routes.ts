@@ -11,6 +11,7 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { eraseProspect } from '#bff/privacy/leads-privacy.ts';
 import type { LeadKind, LeadStatus } from '#machines/leads/labels.ts';
 import { LeadChangeBody, LeadNoteBody, LeadsQuery, UNASSIGNED } from '#machines/leads/leads.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -337,5 +338,28 @@ export function leadsRoutes(deps: ApiDeps) {
       if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
       log.info('note ajoutée à un prospect', { reqId: c.get('requestId'), leadId: id, staffId: staff.id });
       return c.json({ id: note.id, at: now.toISOString() }, 201);
+    })
+    .post('/dashboard/leads/:id/erase', staffOnly, vValidator('param', LeadIdParam, hook), async (c) => {
+      // A prospect's erasure request (decision 157): everything the agency holds about the lead's
+      // address goes, unless the address has an account (the member's own erasure covers it).
+      const { id } = c.req.valid('param');
+      const lead = await findLead(db, id);
+      if (!lead) throw NOT_FOUND();
+      const result = await eraseProspect(db, lead.email);
+      if ('refused' in result)
+        throw new ApiError(
+          409,
+          'LEAD_HAS_ACCOUNT',
+          'Cette adresse est liée à un compte de membre : ses données s’effacent avec le compte, depuis « Mon profil » dans l’espace du membre.',
+        );
+      const erased = {
+        contactMessages: result.erased.contact_messages ?? 0,
+        preRegistrations: result.erased.pre_subscriptions ?? 0,
+        notes: result.erased.lead_notes ?? 0,
+        mails: (result.erased.mail_outbox ?? 0) + (result.erased.mailbox ?? 0),
+      };
+      // Who erased, when and how much; never the address.
+      log.info('prospect effacé', { reqId: c.get('requestId'), leadId: id, staffId: c.var.staff.id, erased });
+      return c.json({ ok: true as const, erased }, 200);
     });
 }

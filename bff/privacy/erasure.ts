@@ -8,7 +8,7 @@ import { introductions } from '#bff/db/introductions-schema.ts';
 import { guardianMailsOfMember } from '#bff/introductions/guardian.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { recordOf } from '#bff/members/members.ts';
-import { eraseLeads } from '#bff/privacy/leads-privacy.ts';
+import { eraseAddressTraces, eraseLeads } from '#bff/privacy/leads-privacy.ts';
 import { log } from '#bff/logger.ts';
 
 /**
@@ -188,17 +188,9 @@ export async function eraseMemberData(
     }
     summary.introductions = pairs.length;
 
-    // 5. Mail logs and the local mailbox: every mail to or about this address.
-    summary.mail_outbox = await count(
-      tx,
-      sql`DELETE FROM mail_outbox WHERE lower(to_address) = ${email}
-          OR position(${email} in lower(subject || ' ' || text_body || ' ' || coalesce(html_body, ''))) > 0 RETURNING 1`,
-    );
-    summary.mailbox = await count(
-      tx,
-      sql`DELETE FROM mailbox WHERE lower(to_address) = ${email} OR lower(from_address) = ${email}
-          OR position(${email} in lower(raw)) > 0 RETURNING 1`,
-    );
+    // 5. Mail logs and the local mailbox (every mail to or about this address), rate-limit buckets
+    // keyed by it, and the embedded auth service's mail timestamps.
+    Object.assign(summary, await eraseAddressTraces(tx, email));
 
     // 6. Consents: kept as anonymous proofs (one fresh random id), unlinked from the member;
     // pre-registrations made with this address are deleted.
@@ -218,13 +210,7 @@ export async function eraseMemberData(
       sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${email} OR member_id = ${memberId} RETURNING 1`,
     );
 
-    // 7. Rate-limit buckets keyed by the address, and the embedded auth service's mail timestamps.
-    summary.rate_limits = await count(tx, sql`DELETE FROM rate_limits WHERE position(${email} in lower(key)) > 0 RETURNING 1`);
-    if (await tableExists(tx, 'embedded_auth.mail_requests')) {
-      summary.mail_requests = await count(tx, sql`DELETE FROM embedded_auth.mail_requests WHERE lower(address) = ${email} RETURNING 1`);
-    }
-
-    // 8. The event log: payloads replaced through the trigger's audited exception (0006).
+    // 7. The event log: payloads replaced through the trigger's audited exception (0006).
     await tx.execute(sql`SELECT set_config('app.erasure_member', ${memberId}, true)`);
     summary.onboarding_events = await count(
       tx,
@@ -233,7 +219,7 @@ export async function eraseMemberData(
     );
     await tx.execute(sql`SELECT set_config('app.erasure_member', '', true)`);
 
-    // 9. The member row: kept (its id links the legal records), anonymised, disabled.
+    // 8. The member row: kept (its id links the legal records), anonymised, disabled.
     const anonymous = erasedEmail(memberId);
     const record = { ...recordOf(row), email: anonymous, disabled: true };
     await tx

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { asc, inArray, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { contactMessages, leadFollowUps, leadNotes } from '#bff/db/leads-schema.ts';
@@ -10,8 +11,11 @@ import { type LeadStatus, leadStatusLabels } from '#machines/leads/labels.ts';
  * members are not named.
  */
 
-/** The leads of a member: pre-registrations with their address or linked by the sign-up link, contact messages with their address. */
-function leadIds(memberId: string, email: string) {
+/**
+ * The leads of a person: pre-registrations with their address or linked by the sign-up link to
+ * their account (`memberId`, null for someone without one), contact messages with their address.
+ */
+function leadIds(memberId: string | null, email: string) {
   return sql`(SELECT id FROM pre_subscriptions WHERE lower(email) = lower(${email}) OR member_id = ${memberId}
               UNION ALL SELECT id FROM contact_messages WHERE lower(email) = lower(${email}))`;
 }
@@ -87,8 +91,8 @@ export async function contactMessagesForExport(db: Db, email: string) {
  * In the erasure's transaction, before the pre-registrations go: staff's follow-up, notes and
  * history of every lead of the member, then their contact messages. Nothing of them is kept.
  */
-export async function eraseLeads(tx: Transaction, memberId: string, email: string): Promise<Record<string, number>> {
-  const count = async (query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: unknown[] }).rows.length;
+export async function eraseLeads(tx: Transaction, memberId: string | null, email: string): Promise<Record<string, number>> {
+  const count = counter(tx);
   const ids = leadIds(memberId, email);
   return {
     lead_follow_ups: await count(sql`DELETE FROM lead_follow_ups WHERE lead_id IN ${ids} RETURNING 1`),
@@ -96,4 +100,67 @@ export async function eraseLeads(tx: Transaction, memberId: string, email: strin
     lead_events: await count(sql`DELETE FROM lead_events WHERE lead_id IN ${ids} RETURNING 1`),
     contact_messages: await count(sql`DELETE FROM contact_messages WHERE lower(email) = lower(${email}) RETURNING 1`),
   };
+}
+
+function counter(tx: Transaction) {
+  return async (query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: unknown[] }).rows.length;
+}
+
+/**
+ * What else holds an address, in an erasure's transaction: mails to or about it (the outbox and
+ * the local mailbox), rate-limit buckets keyed by it, the embedded auth service's mail timestamps.
+ * Shared by a member's erasure and a prospect's.
+ */
+export async function eraseAddressTraces(tx: Transaction, email: string): Promise<Record<string, number>> {
+  const count = counter(tx);
+  const address = email.toLowerCase();
+  const summary: Record<string, number> = {
+    mail_outbox: await count(
+      sql`DELETE FROM mail_outbox WHERE lower(to_address) = ${address}
+          OR position(${address} in lower(subject || ' ' || text_body || ' ' || coalesce(html_body, ''))) > 0 RETURNING 1`,
+    ),
+    mailbox: await count(
+      sql`DELETE FROM mailbox WHERE lower(to_address) = ${address} OR lower(from_address) = ${address}
+          OR position(${address} in lower(raw)) > 0 RETURNING 1`,
+    ),
+    rate_limits: await count(sql`DELETE FROM rate_limits WHERE position(${address} in lower(key)) > 0 RETURNING 1`),
+  };
+  const authTable = (await tx.execute(sql`SELECT to_regclass('embedded_auth.mail_requests') IS NOT NULL AS present`)) as unknown as {
+    rows: { present: boolean }[];
+  };
+  if (authTable.rows[0]?.present) {
+    summary.mail_requests = await count(sql`DELETE FROM embedded_auth.mail_requests WHERE lower(address) = ${address} RETURNING 1`);
+  }
+  return summary;
+}
+
+/** Why a prospect's erasure is refused: the address has an account, whose erasure covers it. */
+export type ProspectErasure = { erased: Record<string, number> } | { refused: 'has_account' };
+
+/**
+ * Erasure of someone who pre-registered or wrote through the contact form but has no account
+ * (GDPR art. 17, decision 157), run by staff from the leads inbox: in one transaction, every lead
+ * of the address with staff's follow-up, notes and history, the pre-registrations (their consent
+ * proofs kept, unlinked, under a fresh random id, as a member's erasure keeps them), and the
+ * address's traces. Refused when the address has an account or a pre-registration of it is linked
+ * to one: the member's own erasure covers those.
+ */
+export async function eraseProspect(db: Db, email: string): Promise<ProspectErasure> {
+  const address = email.toLowerCase();
+  return db.transaction(async (tx) => {
+    const linked = (await tx.execute(
+      sql`SELECT 1 FROM members WHERE lower(email) = ${address}
+          UNION ALL SELECT 1 FROM pre_subscriptions WHERE lower(email) = ${address} AND member_id IS NOT NULL LIMIT 1`,
+    )) as unknown as { rows: unknown[] };
+    if (linked.rows.length > 0) return { refused: 'has_account' as const };
+    const count = counter(tx);
+    const erased = await eraseLeads(tx, null, address);
+    erased.consents = await count(
+      sql`UPDATE consents SET anonymous_id = ${randomUUID()}
+          WHERE member_id IS NULL AND anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${address}) RETURNING 1`,
+    );
+    erased.pre_subscriptions = await count(sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${address} RETURNING 1`);
+    Object.assign(erased, await eraseAddressTraces(tx, address));
+    return { erased };
+  });
 }

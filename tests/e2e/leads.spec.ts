@@ -103,5 +103,30 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   await page.getByLabel('Statut').selectOption('contacte');
   await page.getByLabel('En charge').selectOption({ label: `Moi (${name})` });
   await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(1);
+
+  // She asks for her data to be erased (decision 157): from the same dialog, after a confirmation.
+  await row.getByRole('button', { name: `Suivre Khadija Prospect (${email})` }).click();
+  await expect(dialog.getByRole('heading', { name: 'Demande d’effacement' })).toBeVisible();
+  const erase = dialog.getByRole('button', { name: `Effacer les données de ${email}` });
+  await erase.click();
+  const confirm = page.getByRole('dialog', { name: `Effacer les données de ${email}\u00a0?` });
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByText('sont supprimés définitivement')).toBeVisible();
+  // « Annuler » has the focus first; cancelling goes back to the button.
+  await expect(confirm.getByRole('button', { name: 'Annuler' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
+  await expect(erase).toBeFocused();
+  await erase.click();
+  await screenshots(page, 'prospects-effacement', false);
+  const erased = page.waitForResponse((r) => r.url().endsWith('/erase'));
+  await confirm.getByRole('button', { name: 'Effacer définitivement' }).click();
+  expect((await erased).status()).toBe(200);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByText(`Données de ${email} effacées.`, { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Boîte des prospects' })).toBeFocused();
+  await page.getByLabel('Statut').selectOption('');
+  await page.getByLabel('En charge').selectOption('');
+  await expect(page.getByText('Aucun prospect ne correspond à ces critères.')).toBeVisible();
   expect(errors).toEqual([]);
 });

@@ -219,9 +219,72 @@ describe('leads inbox', () => {
       expect((await agent.get(`/api/v1/dashboard/leads/${lead.id}/history`)).status, who).toBe(status);
       expect((await patch(agent, lead.id, { status: 'sans_suite' })).status, who).toBe(status);
       expect((await agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: 'intrus' })).status, who).toBe(status);
+      expect((await agent.post(`/api/v1/dashboard/leads/${lead.id}/erase`, {})).status, who).toBe(status);
     }
+    expect((await list()).items.some((i) => i.id === lead.id)).toBe(true);
     expect((await list()).items.find((i) => i.id === lead.id)?.status).toBe(lead.status);
     expect((await product.database.db.select().from(leadNotes).where(eq(leadNotes.body, 'intrus'))).length).toBe(0);
+  });
+
+  it('erases a prospect on request: every lead of the address, its follow-up, notes, history and mails; nobody else’s; never an account’s', async () => {
+    const db = product.database.db;
+    const address = `Effacement.${Date.now()}@example.fr`;
+    const lower = address.toLowerCase();
+    const preId = await preRegister(lower);
+    await contact('Nadia Effacée', address, 'Bonjour, je m’appelle Nadia Effacée.');
+    await contact('Nadia Effacée', lower, 'Une seconde question sur les formules.');
+    await contact('Quelqu’un d’autre', 'autre.personne@example.fr', 'Je reste, merci de me répondre bientôt.');
+    const leads = (await list(`?q=${encodeURIComponent(lower)}`)).items;
+    expect(leads).toHaveLength(3);
+    for (const lead of leads) {
+      expect((await staff.agent.post(`/api/v1/dashboard/leads/${lead.id}/notes`, { body: 'Nadia Effacée a rappelé.' })).status).toBe(201);
+    }
+    expect((await patch(staff.agent, preId, { status: 'contacte' })).status).toBe(200);
+    const traces = async () => {
+      const result = (await db.execute(sql`
+        SELECT (SELECT count(*) FROM contact_messages WHERE lower(email) = ${lower})
+             + (SELECT count(*) FROM pre_subscriptions WHERE lower(email) = ${lower})
+             + (SELECT count(*) FROM lead_notes WHERE body LIKE '%Nadia%')
+             + (SELECT count(*) FROM lead_follow_ups WHERE lead_id = ${preId})
+             + (SELECT count(*) FROM lead_events WHERE lead_id = ${preId})
+             + (SELECT count(*) FROM mail_outbox WHERE position(${lower} in lower(to_address || ' ' || text_body)) > 0) AS n`)) as unknown as {
+        rows: { n: number | string }[];
+      };
+      return Number(result.rows[0]?.n);
+    };
+    expect(await traces()).toBeGreaterThan(6);
+    const consentsBefore = (await db.execute(sql`SELECT count(*)::int AS n FROM consents WHERE anonymous_id = ${preId}`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(consentsBefore.rows[0]?.n).toBeGreaterThanOrEqual(1);
+
+    const answer = await staff.agent.post(`/api/v1/dashboard/leads/${leads[1]?.id}/erase`, {});
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ ok: true, erased: { contactMessages: 2, preRegistrations: 1, notes: 3 } });
+    expect(await traces()).toBe(0);
+    expect((await list(`?q=${encodeURIComponent(lower)}`)).total).toBe(0);
+    // The consent proof stays, unlinked from the erased pre-registration.
+    const consentsAfter = (await db.execute(sql`SELECT count(*)::int AS n FROM consents WHERE anonymous_id = ${preId}`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(consentsAfter.rows[0]?.n).toBe(0);
+    // Somebody else's message is untouched; the erased lead is gone (404).
+    expect((await list('?q=autre.personne@example.fr')).total).toBe(1);
+    expect((await staff.agent.post(`/api/v1/dashboard/leads/${leads[1]?.id}/erase`, {})).status).toBe(404);
+
+    // An address with a member account: refused in French, nothing erased.
+    const memberAddress = `compte.${Date.now()}@example.fr`;
+    const memberPre = await preRegister(memberAddress);
+    const signUp = await product
+      .agent()
+      .post('/api/v1/dashboard/subscription', { context: 'init', email: memberAddress, role: 'femme', password: 'bismillah-2026' });
+    expect(signUp.status).toBe(201);
+    const refused = await staff.agent.post(`/api/v1/dashboard/leads/${memberPre}/erase`, {});
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'LEAD_HAS_ACCOUNT', message: expect.stringContaining('compte de membre') },
+    });
+    expect((await list(`?q=${encodeURIComponent(memberAddress)}`)).total).toBe(1);
   });
 
   it('retention: contact messages go after 12 months, with their follow-up, notes and history', async () => {

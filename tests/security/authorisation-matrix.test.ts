@@ -194,6 +194,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
   'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
   'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },
+  'POST /api/v1/dashboard/leads/:id/erase': { access: 'staff-aal2', request: () => ({}) },
   // A member's follow-up by staff (decision 124): notes, counsellor, tags. `:noteId` and `:tag` stay
   // literal: past the guard the handler answers 400, changing nothing.
   'GET /api/v1/dashboard/tags': { access: 'staff-aal2', request: () => ({}) },

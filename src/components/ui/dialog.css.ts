@@ -6,7 +6,9 @@ import { vars } from '#src/styles/theme.css.ts';
  * centred panel that never outgrows the screen — a taller one (a lead's notes and history on a
  * phone) scrolls inside, its title and close button within reach.
  */
-export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.overlay });
+// The overlay shares the panel's layer: a dialog opened from another (the confirmation of a lead's
+// erasure over the lead's dialog) dims the first one, by the order they were opened in.
+export const overlay = style({ position: 'fixed', inset: 0, backgroundColor: 'rgb(3 7 18 / 0.5)', zIndex: vars.zIndex.dialog });
 export const dialog = style({
   position: 'fixed',
   top: '50%',

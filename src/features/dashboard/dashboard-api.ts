@@ -159,6 +159,11 @@ export function addLeadNote(id: string, body: string) {
   return send(api.dashboard.leads[':id'].notes.$post({ param: { id }, json: { body } }));
 }
 
+/** A prospect's erasure request (decision 157): everything held about the lead's address goes. */
+export function eraseLead(id: string) {
+  return send(api.dashboard.leads[':id'].erase.$post({ param: { id } }));
+}
+
 /** The recipient combobox: a few members matching a name or an address (decision 121). */
 export function searchMembers(q: string) {
   return send(api.dashboard['member-search'].$get({ query: { q } }));

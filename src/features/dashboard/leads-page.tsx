@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
 import { NOTE_MAX_LENGTH, UNASSIGNED } from '#machines/leads/leads.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -8,6 +8,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import {
   addLeadNote,
   changeLead,
+  eraseLead,
   getLeadHistory,
   type Lead,
   type LeadEvent,
@@ -15,6 +16,7 @@ import {
   type LeadsFilters,
   listLeads,
 } from '#src/features/dashboard/dashboard-api.ts';
+import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
@@ -34,7 +36,8 @@ type Staff = LeadList['staff'][number];
  * `/dashboard/prospects`: pre-registrations and contact messages in one list, newest first
  * (decision 112). Filters by status, assignee and kind, a search box; each row opens a dialog
  * where staff change the status, the assignee and the follow-up date, add a note and read the
- * history. A converted pre-registration links to the member's page.
+ * history. A converted pre-registration links to the member's page. A prospect who asks for the
+ * erasure of their data is erased from the same dialog (decision 157).
  */
 const LEAD_COLUMNS = ['Reçu le', 'Type', 'Nom et e-mail', 'Statut', 'En charge', 'Relance', 'Suivi'] as const;
 
@@ -61,6 +64,8 @@ export function LeadsPage() {
   }, [text]);
 
   const { data, error, loading, reload: load } = useLoaded(() => listLeads(filters), [filters]);
+  // After an erasure the row and its dialog go: the focus goes to the list's heading.
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   const now = new Date();
   return (
@@ -73,7 +78,7 @@ export function LeadsPage() {
         </p>
       </div>
       <section className={styles.card} aria-labelledby="leads-title" aria-busy={loading}>
-        <h2 id="leads-title" className={styles.cardTitle}>
+        <h2 id="leads-title" className={styles.cardTitle} ref={listHeading} tabIndex={-1}>
           Boîte des prospects
         </h2>
         <div className={styles.filters}>
@@ -157,7 +162,7 @@ export function LeadsPage() {
                       ) : null}
                     </LeadCell>
                     <LeadCell column="Suivi">
-                      <LeadDialog lead={lead} staff={data.staff} onChanged={load} />
+                      <LeadDialog lead={lead} staff={data.staff} onChanged={load} listHeading={listHeading} />
                       {lead.notes.length > 0 ? <span className={styles.muted}> {count(lead.notes.length, 'note', 'notes')}</span> : null}
                     </LeadCell>
                   </tr>
@@ -189,7 +194,17 @@ export function LeadsPage() {
 }
 
 /** The follow-up of one lead in a dialog: its message, status, assignee, follow-up date, notes and history. */
-function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; onChanged: () => Promise<void> }) {
+function LeadDialog({
+  lead,
+  staff,
+  onChanged,
+  listHeading,
+}: {
+  lead: Lead;
+  staff: Staff[];
+  onChanged: () => Promise<void>;
+  listHeading: RefObject<HTMLHeadingElement | null>;
+}) {
   const ids = { status: useId(), assignee: useId(), date: useId(), note: useId() };
   const [open, setOpen] = useState(false);
   const [status, setStatus] = useState(lead.status);
@@ -251,6 +266,12 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
     setNote('');
     notify({ title: 'Note ajoutée.', variant: 'success' });
     await Promise.all([onChanged(), loadHistory()]);
+  }
+
+  async function onErased() {
+    setOpen(false);
+    await onChanged();
+    listHeading.current?.focus();
   }
 
   return (
@@ -376,6 +397,17 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
               </ol>
             )}
           </section>
+          {converted ? null : (
+            <section aria-labelledby={`${ids.status}-erase`}>
+              <h3 id={`${ids.status}-erase`} className={styles.cardTitle}>
+                Demande d’effacement
+              </h3>
+              <p className={styles.muted}>
+                Si cette personne demande la suppression de ses données (RGPD, article 17), effacez tout ce qui concerne son adresse.
+              </p>
+              <EraseLeadDialog lead={lead} onErased={onErased} />
+            </section>
+          )}
           <div className={styles.actions}>
             <Dialog.Close asChild>
               <Button variant="ghost">Fermer</Button>
@@ -384,5 +416,42 @@ function LeadDialog({ lead, staff, onChanged }: { lead: Lead; staff: Staff[]; on
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+/** The erasure of a prospect's data, after a confirmation that says what goes (decision 157). */
+function EraseLeadDialog({ lead, onErased }: { lead: Lead; onErased: () => Promise<void> }) {
+  const done = useRef(false);
+  return (
+    <ConfirmDialog
+      trigger={
+        <Button variant="dangerOutline" aria-label={`Effacer les données de ${lead.email}`}>
+          Effacer ses données
+        </Button>
+      }
+      title={<>Effacer les données de {lead.email} ?</>}
+      description={
+        <>
+          Les pré-inscriptions et messages de contact de cette adresse, leur suivi, leurs notes et leur historique, ainsi que les e-mails
+          qui la concernent, sont supprimés définitivement. Les preuves de consentement sont gardées sans rien qui permette de l’identifier.
+        </>
+      }
+      confirmLabel="Effacer définitivement"
+      busyLabel="Effacement…"
+      request={() => eraseLead(lead.id)}
+      onConfirmed={async (data) => {
+        notify({
+          title: `Données de ${lead.email} effacées.`,
+          description: `${count(data.erased.preRegistrations, 'pré-inscription', 'pré-inscriptions')}, ${count(data.erased.contactMessages, 'message de contact', 'messages de contact')}, ${count(data.erased.mails, 'e-mail', 'e-mails')}.`,
+          variant: 'success',
+        });
+        done.current = true;
+        await onErased();
+      }}
+      onCloseAutoFocus={(event) => {
+        // Cancelled: back to this button. Erased: the lead is gone, `onErased` moved the focus.
+        if (done.current) event.preventDefault();
+      }}
+    />
   );
 }
