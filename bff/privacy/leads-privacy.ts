@@ -5,10 +5,11 @@ import { contactMessages, leadFollowUps, leadNotes } from '#bff/db/leads-schema.
 import { type LeadStatus, leadStatusLabels } from '#machines/leads/labels.ts';
 
 /**
- * A member's leads (decision 112) in their export and their erasure (decision 155): the messages
- * they sent through the contact form with their address, and staff's follow-up (status, follow-up
- * date, notes) of those messages and of their pre-registrations. Like `staffFollowUp`, the staff
- * members are not named.
+ * The leads inbox (decision 112) and the rights of the people in it: a member's leads in their
+ * export and their erasure (decision 155), the messages they sent through the contact form with
+ * their address and staff's follow-up (status, follow-up date, notes) of those messages and of
+ * their pre-registrations, staff not named as in `staffFollowUp`; and the erasure of a prospect
+ * without an account, run by staff (decision 157).
  */
 
 /**
