@@ -140,7 +140,7 @@ export default defineConfig({
             // The public pages' shell (header, buttons, content page and its token filling): one chunk, not ten.
             {
               name: 'site',
-              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta|site-values))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)|machines[\\/]public-site[\\/]fill-tokens/,
+              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta|site-values))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)|machines[\\/](public-site[\\/]fill-tokens|lazy\.ts$)/,
             },
             // The form fields and helpers of the public forms (also used by the member area).
             {

@@ -10,6 +10,7 @@ import { memberInstalments } from '#bff/payments/instalments.ts';
 import { billingKindLabels, billingStatusLabels, offerLabels } from '#machines/onboarding/labels.ts';
 import { isPlanId, planById } from '#machines/onboarding/plans.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { parisDayStartMs } from '#machines/paris-time.ts';
 
 /**
  * The staff's billing view (decision 120): payments (checkout sessions that confirmed a step),
@@ -65,26 +66,6 @@ export const BillingQuerySchema = v.pipe(
   v.check((q) => !q.from || !q.to || q.from <= q.to, 'La date de début doit précéder la date de fin.'),
 );
 export type BillingQuery = v.InferOutput<typeof BillingQuerySchema>;
-
-/** Midnight, Paris time, at the start of `day` (YYYY-MM-DD). */
-export function parisMidnight(day: string): number {
-  const utc = Date.parse(`${day}T00:00:00Z`);
-  const offset = (ms: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone: 'Europe/Paris',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    }).formatToParts(new Date(ms));
-    const f: Record<string, number> = {};
-    for (const p of parts) if (p.type !== 'literal') f[p.type] = Number(p.value);
-    return Date.UTC(f.year ?? 1970, (f.month ?? 1) - 1, f.day ?? 1, f.hour ?? 0, f.minute ?? 0) - ms;
-  };
-  return utc - offset(utc - offset(utc));
-}
 
 function refundStatus(status: string): BillingStatus {
   if (status === 'succeeded') return 'rembourse';
@@ -194,9 +175,9 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     });
   }
 
-  const from = query.from ? parisMidnight(query.from) : Number.NEGATIVE_INFINITY;
+  const from = query.from ? parisDayStartMs(query.from) : Number.NEGATIVE_INFINITY;
   const to = query.to
-    ? parisMidnight(new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10))
+    ? parisDayStartMs(new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10))
     : Number.POSITIVE_INFINITY;
   return entries
     .filter((e) => e.at.getTime() >= from && e.at.getTime() < to)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { billingCsv, euroCell, parisMidnight, textCell } from '#bff/payments/billing.ts';
+import { billingCsv, euroCell, textCell } from '#bff/payments/billing.ts';
+import { parisDayStartMs } from '#machines/paris-time.ts';
 import {
   addMonthsUtcSeconds,
   standInSubscriptionGateway,
@@ -109,8 +110,8 @@ describe('billing CSV cells', () => {
     expect(billingCsv([])).toBe('\uFEFFDate;Type;Membre;E-mail;Libellé;Montant (€);Statut;Facture;Remarque\r\n');
   });
 
-  it('parisMidnight: the start of a day in Paris, winter and summer', () => {
-    expect(new Date(parisMidnight('2026-11-25')).toISOString()).toBe('2026-11-24T23:00:00.000Z');
-    expect(new Date(parisMidnight('2027-07-01')).toISOString()).toBe('2027-06-30T22:00:00.000Z');
+  it('parisDayStartMs: the start of a day in Paris, winter and summer', () => {
+    expect(new Date(parisDayStartMs('2026-11-25')).toISOString()).toBe('2026-11-24T23:00:00.000Z');
+    expect(new Date(parisDayStartMs('2027-07-01')).toISOString()).toBe('2027-06-30T22:00:00.000Z');
   });
 });

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { parisDayStartMs, parisFields } from '#machines/paris-time.ts';
+
+export { parisDayStartMs };
 
 /**
  * The staff agenda's period (issue 22, decision 122): whole days in the agency's time zone
@@ -37,42 +40,9 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
 }
 
-const partsFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: AGENDA_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-function parisParts(ms: number): Record<string, number> {
-  return Object.fromEntries(
-    partsFormat
-      .formatToParts(new Date(ms))
-      .filter((p) => p.type !== 'literal')
-      .map((p) => [p.type, Number(p.value)]),
-  );
-}
-
-/** Paris's offset from UTC at `ms` (3 600 000 in winter, 7 200 000 in summer). */
-function parisOffsetMs(ms: number): number {
-  const p = parisParts(ms);
-  return Date.UTC(p.year ?? 0, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0) - Math.floor(ms / 1000) * 1000;
-}
-
-/** The instant a Paris day begins (midnight, Paris time; DST changes happen at 2–3 h, never at midnight). */
-export function parisDayStartMs(day: string): number {
-  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
-  const guess = utcMidnight - parisOffsetMs(utcMidnight);
-  return utcMidnight - parisOffsetMs(guess);
-}
-
 /** The Paris day of an instant, 'YYYY-MM-DD'. */
 export function parisDayOf(ms: number): string {
-  const p = parisParts(ms);
+  const p = parisFields(ms);
   return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 

@@ -8,15 +8,17 @@
  * PDFs alike; `tests/unit/french-writing.test.ts` refuses a French `Intl.DateTimeFormat` made
  * anywhere else.
  */
+import { lazy } from '#machines/lazy.ts';
 
 const isDigits = (value: string) => /^\d+$/.test(value);
 
+/** The formatter is built at its first use (`lazy`): modules make theirs at load, most are never used on a given page. */
 export function frenchDateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date | number): string } {
-  const intl = new Intl.DateTimeFormat('fr-FR', options);
+  const intl = lazy(() => new Intl.DateTimeFormat('fr-FR', options));
   return {
     format(date) {
-      const parts = intl.formatToParts(date);
-      if (parts.some((p) => (p.type === 'month' && isDigits(p.value)) || p.type === 'second')) return intl.format(date);
+      const parts = intl().formatToParts(date);
+      if (parts.some((p) => (p.type === 'month' && isDigits(p.value)) || p.type === 'second')) return intl().format(date);
       return parts
         .map((p, i) => {
           if (p.type === 'day' && p.value === '1') return '1er';

@@ -18,6 +18,7 @@ import {
 import { type Gender, genders } from '#machines/onboarding/record.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
 import { count } from '#machines/french/plural.ts';
+import { lazy } from '#machines/lazy.ts';
 
 /**
  * Matchmaking criteria (issue 22): which active members staff may introduce to each other, and
@@ -404,7 +405,9 @@ export function softScore(a: MatchProfile, b: MatchProfile, now: number): { scor
 // ---------------------------------------------------------------------------
 // Age bounds for the SQL (index on the birth date)
 
-const parisDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' });
+const parisDay = lazy(
+  () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }),
+);
 
 function isLeap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -420,7 +423,7 @@ function latestBirthDateForAge(today: string, age: number): string {
 
 /** The day `now` falls on in France, `YYYY-MM-DD`. */
 export function parisToday(now: number): string {
-  return parisDay.format(now);
+  return parisDay().format(now);
 }
 
 /**

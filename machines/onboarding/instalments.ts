@@ -1,4 +1,4 @@
-import { parisFields, parisOffsetMs } from '#machines/onboarding/periods.ts';
+import { parisFields, parisOffsetMs } from '#machines/paris-time.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
 
 /**

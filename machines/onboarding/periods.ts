@@ -1,6 +1,7 @@
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
+import { parisFields, parisOffsetMs } from '#machines/paris-time.ts';
 
 /**
  * Legal periods and subscription progress rules. Time is always an input (`now`,
@@ -121,37 +122,6 @@ export function withdrawalOpen(subscriptionDate: string | null, now: number): bo
 
 /** A refund owed after a withdrawal is made within 14 days (L221-24). */
 export const REFUND_DEADLINE_DAYS = 14;
-
-const parisParts = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/Paris',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
-export function parisFields(ms: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
-  const parts: Record<string, number> = {};
-  for (const p of parisParts.formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return {
-    year: parts.year ?? 1970,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
-
-/** Paris's offset from UTC (ms) at instant `ms`. */
-export function parisOffsetMs(ms: number): number {
-  const f = parisFields(ms);
-  const whole = ms - (((ms % 1000) + 1000) % 1000);
-  return Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second) - whole;
-}
 
 /**
  * The instant a contract signed at `subscriptionDate` for `months` months ends (L224-90): midnight,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { lazy } from '#machines/lazy.ts';
 
 /**
  * Plans, file fee and offers (spec §3, §9; decisions §3 and §5). Every amount is
@@ -327,10 +328,10 @@ export function expectedAmountCents(id: OfferId, options: { couponApplied: boole
 
 // ---------------------------------------------------------------------------
 
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const euros = lazy(() => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }));
 
 /** 9500 → '95,00 €' (French grouping and spacing). */
 export function formatEuros(cents: number): string {
   if (!Number.isInteger(cents)) throw new Error(`Amount must be an integer of cents: ${cents}`);
-  return euros.format(cents / 100);
+  return euros().format(cents / 100);
 }

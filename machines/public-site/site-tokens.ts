@@ -2,6 +2,7 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import type { SiteValues } from '#machines/public-site/fill-tokens.ts';
 import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
 import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, type Plan } from '#machines/onboarding/plans.ts';
+import { lazy } from '#machines/lazy.ts';
 
 /**
  * The site's copy (`content/`) names the agency and quotes prices through tokens, `{{agence.adresse}}`,
@@ -21,17 +22,20 @@ export type { SiteValues } from '#machines/public-site/fill-tokens.ts';
 export const MEETING_NAMES = { onboarding: 'entretien personnalisé', matchmaking: 'entretien de rapprochement' } as const;
 export const PERIOD_NAMES = { renunciation: 'délai de renonciation', withdrawal: 'délai de rétractation' } as const;
 
-const wholeEuros = new Intl.NumberFormat('fr-FR', {
-  style: 'currency',
-  currency: 'EUR',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 2,
-});
+const wholeEuros = lazy(
+  () =>
+    new Intl.NumberFormat('fr-FR', {
+      style: 'currency',
+      currency: 'EUR',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 2,
+    }),
+);
 
 /** 9500 → '95 €', 102000 → '1 020 €' (no decimals for whole euros, as the site writes prices). */
 export function formatPrice(cents: number): string {
   if (!Number.isInteger(cents)) throw new Error(`Amount must be an integer of cents: ${cents}`);
-  return wholeEuros.format(cents / 100);
+  return wholeEuros().format(cents / 100);
 }
 
 /** The demo identity (a SIRET of zeros) is said to be one wherever it is printed. */

@@ -5,13 +5,14 @@
  * not pull in the labels, the form schemas or libphonenumber.
  */
 import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
+import { lazy } from '#machines/lazy.ts';
 
 const TIME_ZONE = 'Europe/Paris';
 const EMPTY = '—';
 
 const dayFormat = frenchDateFormat({ timeZone: TIME_ZONE, day: 'numeric', month: 'short', year: 'numeric' });
 const timeFormat = frenchTimeFormat(TIME_ZONE);
-const euros = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
+const euros = lazy(() => new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }));
 
 /** '2026-11-24T10:30:00Z' → '24 nov. 2026 à 11 h 30' (Paris time). */
 export function formatDateTime(iso: string): string {
@@ -28,5 +29,5 @@ export function formatDay(iso: string): string {
 
 /** 9500 → '95,00 €'. */
 export function formatAmount(cents: number | null): string {
-  return cents === null ? EMPTY : euros.format(cents / 100);
+  return cents === null ? EMPTY : euros().format(cents / 100);
 }
