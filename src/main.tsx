@@ -1,6 +1,6 @@
 import '#src/styles/global.css.ts';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { installConsentOpener } from '#src/features/consent/consent-opener.ts';
 import { preloadErrorPages } from '#src/features/errors/lazy-error-pages.tsx';
@@ -48,6 +48,15 @@ const app = (
     <RouterProvider router={router} />
   </StrictMode>
 );
+/**
+ * The first render (or hydration) as a transition: React then renders in slices of a few
+ * milliseconds and lets the browser paint and answer input between them, instead of one long task
+ * (a default-priority render is never sliced). Decision 158.
+ */
+function renderInSlices(render: () => void) {
+  startTransition(render);
+}
+
 /** A page that starts on the 404 or error page: its code first, so that it renders at once. */
 async function errorPagesIfNeeded() {
   const failed = router.state.matches.some((match) => match.status === 'notFound' || match.status === 'error' || match._notFound === true);
@@ -66,7 +75,7 @@ if (container.querySelector('[data-shell]')) {
     .catch(() => undefined)
     .then(errorPagesIfNeeded)
     .then(() => fullStylesheets)
-    .finally(() => createRoot(container).render(app));
+    .finally(() => renderInSlices(() => createRoot(container).render(app)));
 } else if (container.hasChildNodes()) {
   const hydrate = window.location.search === '';
   // Rendered from scratch, the prerendered copy is replaced: what a visitor typed in its fields
@@ -80,12 +89,12 @@ if (container.querySelector('[data-shell]')) {
     .then(() => (hydrate ? undefined : Promise.all([loadDeferred().catch(() => undefined), fullStylesheets])))
     .finally(() => {
       if (!hydrate) {
-        createRoot(container).render(app);
+        renderInSlices(() => createRoot(container).render(app));
         return;
       }
       // As for a server-rendered router: the match tree then has the same Suspense boundaries as the
       // prerendered HTML (scripts/prerender.ts), which hydration requires.
       router.ssr = { manifest: undefined };
-      hydrateRoot(container, app);
+      renderInSlices(() => hydrateRoot(container, app));
     });
-} else createRoot(container).render(app);
+} else renderInSlices(() => createRoot(container).render(app));
