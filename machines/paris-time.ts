@@ -46,3 +46,9 @@ export function parisDayStartMs(day: string): number {
   const utcMidnight = Date.parse(`${day}T00:00:00Z`);
   return utcMidnight - parisOffsetMs(utcMidnight - parisOffsetMs(utcMidnight));
 }
+
+/** The Paris day of an instant, `YYYY-MM-DD`. */
+export function parisDayOf(ms: number): string {
+  const p = parisFields(ms);
+  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { parisDayStartMs, parisFields } from '#machines/paris-time.ts';
+import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
 
-export { parisDayStartMs };
+export { parisDayOf, parisDayStartMs };
 
 /**
  * The staff agenda's period (issue 22, decision 122): whole days in the agency's time zone
@@ -38,12 +38,6 @@ export function addDays(day: string, n: number): string {
 /** Days from `from` to `to` inclusive (1 for the same day; ≤ 0 when `to` is before `from`). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
-}
-
-/** The Paris day of an instant, 'YYYY-MM-DD'. */
-export function parisDayOf(ms: number): string {
-  const p = parisFields(ms);
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
 }
 
 /** The Monday of the week of `day` (weeks run Monday to Sunday in France). */

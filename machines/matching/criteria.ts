@@ -18,7 +18,7 @@ import {
 import { type Gender, genders } from '#machines/onboarding/record.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
 import { count } from '#machines/french/plural.ts';
-import { lazy } from '#machines/lazy.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 
 /**
  * Matchmaking criteria (issue 22): which active members staff may introduce to each other, and
@@ -405,10 +405,6 @@ export function softScore(a: MatchProfile, b: MatchProfile, now: number): { scor
 // ---------------------------------------------------------------------------
 // Age bounds for the SQL (index on the birth date)
 
-const parisDay = lazy(
-  () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }),
-);
-
 function isLeap(year: number): boolean {
   return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 }
@@ -423,7 +419,7 @@ function latestBirthDateForAge(today: string, age: number): string {
 
 /** The day `now` falls on in France, `YYYY-MM-DD`. */
 export function parisToday(now: number): string {
-  return parisDay().format(now);
+  return parisDayOf(now);
 }
 
 /**

@@ -2,7 +2,7 @@
  * Dates of birth and ages, in France's calendar: used by the birth-date rule of the forms
  * (`forms.ts`) and by screens that show an age, which need not load the forms' rules.
  */
-import { lazy } from '#machines/lazy.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 
 /** Calendar date `YYYY-MM-DD` that exists (no 31 February). */
 export function calendarDate(value: string): { y: number; m: number; d: number } | null {
@@ -13,20 +13,10 @@ export function calendarDate(value: string): { y: number; m: number; d: number }
   return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { y, m, d } : null;
 }
 
-const parisDate = lazy(
-  () =>
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'Europe/Paris',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }),
-);
-
 /** Age in whole years on the day `now` falls on in France. */
 export function ageOn(birthDate: string, now: number): number | null {
   const birth = calendarDate(birthDate);
-  const today = calendarDate(parisDate().format(now));
+  const today = calendarDate(parisDayOf(now));
   if (!birth || !today) return null;
   const beforeBirthday = today.m < birth.m || (today.m === birth.m && today.d < birth.d);
   return today.y - birth.y - (beforeBirthday ? 1 : 0);
