@@ -155,6 +155,30 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: /node_modules[\\/]hono[\\/]dist[\\/](client|utils)[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|poll|use-loaded|document-title)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
             },
+            // Radix's dialog and the layers it is built on (focus, scroll lock, portal): one chunk, not two.
+            {
+              name: 'dialog',
+              includeDependenciesRecursively: false,
+              test: /node_modules[\\/](@radix-ui[\\/](?!react-toast)[^\\/]+|react-remove-scroll|react-remove-scroll-bar|aria-hidden|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib)[\\/]/,
+            },
+            // What the member area's pages share: its styles and the member's consents (the pause notice).
+            {
+              name: 'account',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/](account[\\/]account\.css|privacy[\\/](privacy-status|privacy-api|privacy\.css))\.tsx?$/,
+            },
+            // The unread-messages badge of both areas' headers, with its styles.
+            {
+              name: 'unread-badge',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]messages[\\/](unread-badge|messages\.css)\.tsx?$/,
+            },
+            // What the staff's pages share: the dashboard's calls, styles, formats and fields.
+            {
+              name: 'staff',
+              includeDependenciesRecursively: false,
+              test: /src[\\/]features[\\/]dashboard[\\/](dashboard-api|dashboard\.css|format-fr|select-field|search-field|stacked-cell)\.tsx?$|machines[\\/]follow-up[\\/]follow-up\.ts$/,
+            },
             // The onboarding's chart, shared by the wizard and a member's file in the dashboard: XState, the
             // chart, the record's changes; then the steps' frame and fields, the wizard's alone. One chunk
             // each instead of some fifteen of 1–2 kB. Not the form rules (`forms.ts`, loaded when a form is
