@@ -1,7 +1,6 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as chips from '#src/features/dashboard/follow-up.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
@@ -20,6 +19,14 @@ type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
 export type FollowUp = Ok<FollowUpResult>;
 type Note = FollowUp['notes'][number];
+
+/**
+ * The dialog that deletes one's own note, and the dialog library under it: loaded once such a note
+ * shows, so that the card (the file's top) is drawn without them.
+ */
+const DeleteNoteDialog = lazy(() =>
+  import('#src/features/dashboard/delete-note-dialog.tsx').then((m) => ({ default: m.DeleteNoteDialog })),
+);
 
 /**
  * Staff's follow-up of a member (decision 124), on the member page: the counsellor in charge, tags
@@ -280,26 +287,17 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
           <Button type="button" variant="ghost" onClick={() => setEditing(true)}>
             Modifier
           </Button>
-          <DeleteNoteDialog memberId={memberId} note={note} onDone={onChanged} />
+          <Suspense
+            fallback={
+              <Button variant="dangerOutline" disabled>
+                Supprimer
+              </Button>
+            }
+          >
+            <DeleteNoteDialog memberId={memberId} note={note} onDone={onChanged} />
+          </Suspense>
         </div>
       ) : null}
     </li>
-  );
-}
-
-function DeleteNoteDialog({ memberId, note, onDone }: { memberId: string; note: Note; onDone: () => Promise<void> }) {
-  return (
-    <ConfirmDialog
-      trigger={<Button variant="dangerOutline">Supprimer</Button>}
-      title="Supprimer cette note ?"
-      description={<>La note du {formatDateTime(note.at)} disparaît du dossier pour toute l’équipe ; elle ne peut pas être récupérée.</>}
-      confirmLabel="Supprimer la note"
-      busyLabel="Suppression…"
-      request={() => send(api.dashboard.members[':id'].notes[':noteId'].$delete({ param: { id: memberId, noteId: String(note.id) } }))}
-      onConfirmed={async () => {
-        notify({ title: 'Note supprimée.', variant: 'success' });
-        await onDone();
-      }}
-    />
   );
 }
