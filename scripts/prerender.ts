@@ -133,8 +133,6 @@ function dataEntries(pattern: string): string[] | undefined {
   // src/features/dashboard/member-page.tsx: the member's file and its follow-up, drawn together.
   if (pattern === '/dashboard/member/$memberId')
     return ['/api/v1/dashboard/members/$memberId', '/api/v1/dashboard/members/$memberId/follow-up'];
-  // src/features/account/account-home-page.tsx: the member's consents (the pause notice, at the top).
-  if (pattern === '/mon-compte') return ['/api/v1/user/consents'];
   return undefined;
 }
 

@@ -118,16 +118,9 @@ test('a member goes from the signed contract to active member across the 7- and 
   await screenshots(staffPage, 'facturation-lignes');
   await staffContext.close();
 
-  // The consents are fetched with the page (Link header, decision 159): one request, taken by the page.
-  const consentRequests: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/v1/user/consents') consentRequests.push(request.url());
-  });
   await page.goto(`${base}/mon-compte`);
   await expect(page.getByRole('heading', { level: 1, name: 'Mon compte' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2, name: 'Votre accompagnement' })).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  expect(consentRequests).toHaveLength(1);
   const settings = (await (await page.request.get(`${base}/api/v1/user/settings`)).json()) as {
     state: string;
     subscription: { subscriptionFeesPaid: boolean };

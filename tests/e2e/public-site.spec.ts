@@ -203,8 +203,6 @@ test.describe('public pages', () => {
         '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69/follow-up>; rel=preload; as=fetch; crossorigin',
     );
     expect((await request.get('/mon-compte/inscription/profil')).headers().link).toBeUndefined();
-    // The account home names the member's consents (its pause notice sits at the top, decision 159).
-    expect((await request.get('/mon-compte')).headers().link).toBe('</api/v1/user/consents>; rel=preload; as=fetch; crossorigin');
     // The account home's guard asks for the member's step: what the step guard imports comes with
     // the page too (the onboarding's state and its steps), not one round trip after the guard.
     const home = await (await request.get('/mon-compte')).text();
