@@ -10,7 +10,6 @@ import {
   hardCriteria,
   MAX_SCORE,
   type MatchProfile,
-  parisToday,
   profileFromOnboarding,
   softScore,
   type UnavailableReason,
@@ -20,6 +19,7 @@ import type { HomeRegion } from '#machines/matching/regions.ts';
 import { ageOn, type MaritalStatus, type PrayerPractice } from '#machines/onboarding/forms.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 
 /**
  * Candidates for a member (issue 22, staff side). Profiles live in `match_profiles` (migration
@@ -354,7 +354,7 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
   if (!me || !availableAt(me, now)) return { member: me, candidates: [] };
   const myAge = ageOn(me.birthDate, now);
   if (myAge === null) return { member: me, candidates: [] };
-  const today = parisToday(now);
+  const today = parisDayOf(now);
   const ageMin = Math.max(me.ageMin, filters.ageMin ?? 0);
   const ageMax = Math.min(me.ageMax, filters.ageMax ?? 200);
   if (ageMin > ageMax) return { member: me, candidates: [] };

@@ -417,16 +417,11 @@ function latestBirthDateForAge(today: string, age: number): string {
   return `${String(year).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/** The day `now` falls on in France, `YYYY-MM-DD`. */
-export function parisToday(now: number): string {
-  return parisDayOf(now);
-}
-
 /**
  * Birth dates of the people aged `min` to `max` on the day of `now` in France (as `ageOn`
  * counts): born after `after` (exclusive) and on or before `onOrBefore` (ISO dates).
  */
 export function birthDateBounds(min: number, max: number, now: number): { after: string; onOrBefore: string } {
-  const today = parisToday(now);
+  const today = parisDayOf(now);
   return { after: latestBirthDateForAge(today, max + 1), onOrBefore: latestBirthDateForAge(today, min) };
 }
