@@ -202,6 +202,10 @@ test.describe('public pages', () => {
       '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69>; rel=preload; as=fetch; crossorigin, ' +
         '</api/v1/dashboard/members/0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69/follow-up>; rel=preload; as=fetch; crossorigin',
     );
+    // Its top is drawn without the dialog library: the delete-note dialog loads once a note of one's own shows (decision 159).
+    const memberShell = await member.text();
+    expect(memberShell).toMatch(/rel="modulepreload"[^>]*href="\/assets\/staff-[\w-]+\.js"/);
+    expect(memberShell).not.toMatch(/href="\/assets\/dialog-[\w-]+\.js"/);
     expect((await request.get('/mon-compte/inscription/profil')).headers().link).toBeUndefined();
     // The account home's guard asks for the member's step: what the step guard imports comes with
     // the page too (the onboarding's state and its steps), not one round trip after the guard.
