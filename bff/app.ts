@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
+import { authenticate } from '#bff/auth/guards.ts';
 import { createApi } from '#bff/api/api.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
@@ -75,7 +76,12 @@ export function createApp(options: AppOptions) {
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable', { requestId: requestIdOf(c) }), 404));
 
   // The built SPA: the member/staff shell, files, and HTTP 404 for unknown paths.
-  if (site) app.route('/', sitePages(site));
+  // A member's file names its two staff-only answers in its Link header, to staff at aal2 only (decision 160).
+  const staffSession = async (c: Context) => {
+    const caller = await authenticate(c, options);
+    return caller?.role === 'staff' && caller.aal === 'aal2';
+  };
+  if (site) app.route('/', sitePages(site, { mayPreloadData: staffSession }));
   app.onError(onApiError);
   return app;
 }

@@ -347,12 +347,35 @@ export function prerenderedPages(files: SiteFiles, securityHeaders: SecurityHead
   };
 }
 
-export function sitePages(source: SiteFiles | SitePagesOptions) {
+export interface SitePagesRoutes {
+  /**
+   * Whether this request's caller would be let through by the guard of the answers a shell names
+   * in its Link header (decision 160: staff at aal2, for a member's file). Absent: never named.
+   */
+  mayPreloadData?: ((c: Context) => Promise<boolean>) | undefined;
+}
+
+export function sitePages(source: SiteFiles | SitePagesOptions, { mayPreloadData }: SitePagesRoutes = {}) {
   const files = 'htmlAnswer' in source ? source : loadSiteFiles(source);
   const { clientDir, manifest, generated } = files;
-  const html = (c: Context, text: string, link: string | null = null) => {
+  const html = (c: Context, text: string) => {
     const answer = files.htmlAnswer(text, c.req.header('accept-encoding'));
-    return c.body(answer.body, 200, link ? { ...answer.headers, Link: link } : answer.headers);
+    return c.body(answer.body, 200, answer.headers);
+  };
+  /**
+   * A shell whose page asks for API answers as it opens names them in a Link header, fetched with
+   * the page (decision 135), but only to a caller their guard lets through (decision 160): to
+   * anyone else they would answer 401 or 403 before the page's own guard sends them elsewhere. The
+   * answer then depends on the session cookie, and says so (`Vary`).
+   */
+  const shell = async (c: Context, path: string) => {
+    const link = files.spaDataLinkFor(c.req.path);
+    if (link === null) return html(c, files.spaHtmlFor(path));
+    const named = mayPreloadData ? await mayPreloadData(c).catch(() => false) : false;
+    const answer = files.htmlAnswer(files.spaHtmlFor(path), c.req.header('accept-encoding'));
+    const headers: Record<string, string> = { ...answer.headers, Vary: 'Accept-Encoding, Cookie' };
+    if (named) headers.Link = link;
+    return c.body(answer.body, 200, headers);
   };
 
   const notFound = (c: Context, path: string) => {
@@ -400,7 +423,7 @@ export function sitePages(source: SiteFiles | SitePagesOptions) {
         const kind = classifyPath(path, manifest);
         if (kind === 'not-found') return notFound(c, path);
         if (kind === 'page') return html(c, files.pages.get(path) as string);
-        return html(c, files.spaHtmlFor(path), files.spaDataLinkFor(c.req.path));
+        return shell(c, path);
       })
       // The build id the SPA polls must never come from a cache.
       .use('/version.json', async (c, next) => {

@@ -82,7 +82,10 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   const page = await staffContext.newPage();
   const consoleErrors = watchConsole(page, [400, 403]);
 
-  // The guard sends a visitor to the staff sign-in page.
+  // The guard sends a visitor to the staff sign-in page; from a member's file, without fetching
+  // its staff-only answers first (no 401 in the console, decision 160).
+  await page.goto(`/dashboard/member/${member.id}`);
+  await expect(page).toHaveURL(/\/dashboard\/connexion/);
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/dashboard\/connexion/);
   await page.getByLabel('Adresse e-mail').fill(e2eStaffEmail('dashboard'));

@@ -51,7 +51,8 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
     const path = new URL(request.url()).pathname;
     if (counted.includes(path)) asked.push(path);
   });
-  await page.goto(`/dashboard/member/${id}`);
+  const shell = await page.goto(`/dashboard/member/${id}`);
+  expect(shell?.headers().link).toBe(counted.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`).join(', '));
   const card = page.getByRole('region', { name: 'Suivi interne' });
   await expect(card).toBeVisible();
   await expect(card.getByText('Aucune note.')).toBeVisible();
