@@ -135,7 +135,10 @@ export function measure(
   };
 
   const prerender = join(clientDir, 'prerender-manifest.json');
-  const pagePaths: string[] = existsSync(prerender) ? (JSON.parse(readFileSync(prerender, 'utf8')).pages as string[]) : ['/'];
+  const prerendered: { pages: string[]; spaShells?: { pattern: string; file: string }[] } | undefined = existsSync(prerender)
+    ? JSON.parse(readFileSync(prerender, 'utf8'))
+    : undefined;
+  const pagePaths = prerendered?.pages ?? ['/'];
   const routeFiles = listFiles(routesDir);
   const gzCache = new Map<string, { raw: number; gz: number; text: string }>();
   const sizeOf = (file: string) => {
@@ -159,9 +162,7 @@ export function measure(
     ...appPages.map((page) => ({ page, htmlFile: shell, kind: 'app' as const })),
   ];
   // A signed-in page's own shell (prerender manifest `spaShells`), found as the server finds it.
-  const shells: { pattern: string; file: string }[] = existsSync(prerender)
-    ? (JSON.parse(readFileSync(prerender, 'utf8')).spaShells ?? [])
-    : [];
+  const shells = prerendered?.spaShells ?? [];
   const ownShell = (page: string) => {
     const path = page.replace(/\$\w+/g, '0b6c9f7e-2f6e-4a53-9a43-1d2f3c4b5a69');
     const shell = shells.find(({ pattern }) => routePatternToRegExp(pattern).test(path));
@@ -183,6 +184,7 @@ export function measure(
       for (const [label, pattern] of sources) if (pattern.test(src)) forbidden.add(`${label}: ${file}`);
       for (const [label, pattern] of signatures) if (pattern.test(sizeOf(file).text)) forbidden.add(`${label}: ${file}`);
     }
+    const shellFile = kind === 'app' ? ownShell(page) : undefined;
     pages.push({
       page,
       files,
@@ -190,7 +192,7 @@ export function measure(
       gzipBytes: files.reduce((n, f) => n + sizeOf(f).gz, 0),
       forbidden: [...forbidden],
       kind,
-      ...(kind === 'app' && ownShell(page) ? { shellFiles: shellFilesOf(readFileSync(ownShell(page) as string, 'utf8')).length } : {}),
+      ...(shellFile ? { shellFiles: shellFilesOf(readFileSync(shellFile, 'utf8')).length } : {}),
     });
   }
 

@@ -358,9 +358,9 @@ export interface SitePagesRoutes {
 export function sitePages(source: SiteFiles | SitePagesOptions, { mayPreloadData }: SitePagesRoutes = {}) {
   const files = 'htmlAnswer' in source ? source : loadSiteFiles(source);
   const { clientDir, manifest, generated } = files;
-  const html = (c: Context, text: string) => {
+  const html = (c: Context, text: string, extra?: Record<string, string>) => {
     const answer = files.htmlAnswer(text, c.req.header('accept-encoding'));
-    return c.body(answer.body, 200, answer.headers);
+    return c.body(answer.body, 200, extra ? { ...answer.headers, ...extra } : answer.headers);
   };
   /**
    * A shell whose page asks for API answers as it opens names them in a Link header, fetched with
@@ -369,13 +369,11 @@ export function sitePages(source: SiteFiles | SitePagesOptions, { mayPreloadData
    * answer then depends on the session cookie, and says so (`Vary`).
    */
   const shell = async (c: Context, path: string) => {
+    const text = files.spaHtmlFor(path);
     const link = files.spaDataLinkFor(c.req.path);
-    if (link === null) return html(c, files.spaHtmlFor(path));
+    if (link === null) return html(c, text);
     const named = mayPreloadData ? await mayPreloadData(c).catch(() => false) : false;
-    const answer = files.htmlAnswer(files.spaHtmlFor(path), c.req.header('accept-encoding'));
-    const headers: Record<string, string> = { ...answer.headers, Vary: 'Accept-Encoding, Cookie' };
-    if (named) headers.Link = link;
-    return c.body(answer.body, 200, headers);
+    return html(c, text, named ? { Vary: 'Accept-Encoding, Cookie', Link: link } : { Vary: 'Accept-Encoding, Cookie' });
   };
 
   const notFound = (c: Context, path: string) => {
