@@ -1,5 +1,7 @@
 import { rmSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members } from '#bff/db/schema.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { signUpMember } from '#tests/support/member-walk.ts';
@@ -90,5 +92,19 @@ describe('a member’s file preloads its answers for staff only (decision 160)',
     const ended = await staff.agent.get(MEMBER_FILE);
     expect(ended.status).toBe(200);
     expect(ended.headers.get('link')).toBeNull();
+  });
+
+  it('names nothing to a staff account disabled since it passed its second factor, and signs it out', async () => {
+    const colleague = await signInStaff(product);
+    await colleague.passTotp();
+    expect((await colleague.agent.get(MEMBER_FILE)).headers.get('link')).toBe(LINK);
+    await product.database.db.update(members).set({ disabled: true }).where(eq(members.id, colleague.id));
+    const disabled = await colleague.agent.get(MEMBER_FILE);
+    // The page itself still loads (its guard then shows the sign-in page); no hint, no error.
+    expect(disabled.status).toBe(200);
+    expect(await disabled.text()).toContain('Fiche');
+    expect(disabled.headers.get('link')).toBeNull();
+    // Signed out like anywhere else a disabled account calls (decision 100): its cookies cleared.
+    expect(colleague.agent.cookies.size).toBe(0);
   });
 });
