@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { keepActive, moveActive } from '#src/features/dashboard/combobox-active.ts';
 import * as dash from '#src/features/dashboard/dashboard.css.ts';
 import * as styles from '#src/features/messages/messages.css.ts';
 
@@ -32,7 +33,8 @@ export function MemberCombobox({ selected, onSelect, search, debounceMs = 250, e
   const [text, setText] = useState(selected ? optionText(selected) : '');
   const [items, setItems] = useState<MemberOption[]>([]);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const active = activeId === null ? -1 : items.findIndex((m) => m.id === activeId);
   const [status, setStatus] = useState('');
   const typed = useRef(false);
 
@@ -59,7 +61,7 @@ export function MemberCombobox({ selected, onSelect, search, debounceMs = 250, e
           return;
         }
         setItems(found);
-        setActive(-1);
+        setActiveId((id) => keepActive(id, found));
         setOpen(true);
         setStatus(
           found.length === 0 ? 'Aucun membre ne correspond.' : found.length === 1 ? '1 membre trouvé.' : `${found.length} membres trouvés.`,
@@ -76,7 +78,7 @@ export function MemberCombobox({ selected, onSelect, search, debounceMs = 250, e
     typed.current = false;
     setText(optionText(member));
     setOpen(false);
-    setActive(-1);
+    setActiveId(null);
     setStatus(`${optionText(member)} choisi(e).`);
     onSelect(member);
   }
@@ -88,22 +90,22 @@ export function MemberCombobox({ selected, onSelect, search, debounceMs = 250, e
         if (!open) {
           if (items.length > 0) {
             setOpen(true);
-            setActive(0);
+            setActiveId(moveActive(items, null, 1));
           }
           return;
         }
-        setActive((i) => (items.length === 0 ? -1 : (i + 1) % items.length));
+        setActiveId((id) => moveActive(items, id, 1));
         return;
       case 'ArrowUp':
         event.preventDefault();
         if (!open) {
           if (items.length > 0) {
             setOpen(true);
-            setActive(items.length - 1);
+            setActiveId(moveActive(items, null, -1));
           }
           return;
         }
-        setActive((i) => (items.length === 0 ? -1 : i <= 0 ? items.length - 1 : i - 1));
+        setActiveId((id) => moveActive(items, id, -1));
         return;
       case 'Enter': {
         const member = open && active >= 0 ? items[active] : undefined;
@@ -117,7 +119,7 @@ export function MemberCombobox({ selected, onSelect, search, debounceMs = 250, e
         if (open) {
           event.preventDefault();
           setOpen(false);
-          setActive(-1);
+          setActiveId(null);
         } else if (text !== '') {
           event.preventDefault();
           typed.current = true;
