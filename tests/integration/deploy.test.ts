@@ -154,6 +154,19 @@ describe('the container image definition', () => {
       expect.arrayContaining(['node_modules', 'dist', '.data']),
     );
   });
+
+  it('builds with `npm run build`, whose PGlite template is made with WebAssembly’s optimising tier off (decision 161)', () => {
+    expect(containerfile).toMatch(/^RUN npm run build && npm prune --omit=dev/m);
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    // Node 24's V8 aborted once at this step (`jit_page_->allocations_.erase(addr) == 1`, on a
+    // worker thread, freeing compiled WebAssembly: nodejs/node#64500). With Liftoff only, no
+    // background job compiles PGlite's code a second time nor frees the first.
+    for (const name of ['build', 'build:server'])
+      expect(
+        scripts[name]?.split(' && ').filter((step) => step.includes('scripts/build-server.ts')),
+        name,
+      ).toEqual([expect.stringMatching(/^node --liftoff-only --import tsx scripts\/build-server\.ts\b/)]);
+  });
 });
 
 describe('the reverse-proxy example', () => {
