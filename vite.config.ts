@@ -208,6 +208,8 @@ export default defineConfig({
   test: {
     include: ['{src,bff,machines,tests/unit,tests/integration,tests/security,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',
+    // One migrated database made once, copied per test file (decision 162).
+    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
