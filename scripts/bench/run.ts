@@ -15,8 +15,10 @@
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
  *   - GET /api/v1/ready: one `SELECT 1` through the whole stack (a reference, no target)
- *   - authenticated GET /api/v1/user/settings (floor: 40 % of "hello")
- *   - a prerendered public page (GET / from dist/client; needs `npm run build`; floor: 60 %)
+ *   - authenticated GET /api/v1/user/settings (floor: 40 % of bare Hono sending the very same answer)
+ *   - a prerendered public page (GET / from dist/client; needs `npm run build`; floor: 70 % of bare
+ *     Hono sending the same bytes); a floor missed while its reference is off its usual share of
+ *     "hello" by more than 20 % is the host's: printed, not failed (decision 162)
  *   - a cycle of allowed POST /api/v1/user/update events (sel_plan / sel_plan_res), one member
  *     per connection (always autocannon, which gives each connection its own requests; its ratio
  *     is to a "hello" measured by autocannon too); on PostgreSQL also against PostgreSQL's own
@@ -33,7 +35,8 @@
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
  * update, startup: only those, with their references, printed and not written; default all),
- * BENCH_PIN=0 (do not pin the servers to the first core and the load generator to the second).
+ * BENCH_PIN=0 (do not pin the servers to the first core and the load generator to the second),
+ * BENCH_SLOW_PRODUCT=<µs> (the product slowed from outside, to see a floor fail).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,7 +123,10 @@ async function startProduct(env: Record<string, string>): Promise<Started> {
   if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
   // The agency identity is required in production: the demo one, as in development (decision 106).
   const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...agencyEnv(DEMO_AGENCY_IDENTITY) };
-  const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [COMPILED_SERVER]));
+  // BENCH_SLOW_PRODUCT=<µs>: the product made slower from outside (scripts/bench/slow-down.mjs), to
+  // show a floor missed; never set in a real run.
+  const slow = process.env.BENCH_SLOW_PRODUCT ? ['--import', join(ROOT, 'scripts', 'bench', 'slow-down.mjs')] : [];
+  const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [...slow, COMPILED_SERVER]));
   return { url, cookies: [], child };
 }
 
@@ -358,11 +364,24 @@ async function paired(
   };
 }
 
+/** The same-run references of the floors (decision 162): bare Hono sending the very same answer. */
+const SAME_SETTINGS = 'reference: the same settings request and answer, bare Hono';
+const SAME_PAGE = 'reference: the same compressed page from bare Hono';
+/**
+ * The usual share of "hello" each reference reaches (runs of 2026-11-28 to 12-06 on 2-vCPU hosts).
+ * A floor missed while its reference is off by more than 20 % from this is the host's: recorded, not
+ * failed (issue 58).
+ */
+const USUAL_REFERENCE: Record<string, number> = { [SAME_SETTINGS]: 0.55, [SAME_PAGE]: 0.68 };
+
 interface Row extends Paired {
   database: string;
   name: string;
-  /** The floor: the figure's rate at least this share of bare Hono's "hello" (decision 104). */
-  target?: { ratio: number };
+  /**
+   * The floor: the figure's rate at least this share of the row named `of`, measured in the same
+   * run (each against the same bare "hello", round by round), or of the row's own reference.
+   */
+  target?: { ratio: number; of?: string };
   /** Answered with the database's help: on PostgreSQL, part of its cost is in another process. */
   databaseWork?: boolean;
   /** What the row is compared with when it is not bare Hono's "hello". */
@@ -431,23 +450,23 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
         database: label,
         name: 'GET /api/v1/user/settings (signed in)',
         ...settings,
-        // Floors, not races (decision 104): guards against regressions on either database.
-        target: { ratio: 0.4 },
+        // Floors, not races (decision 162): against bare Hono sending the very same answer.
+        target: { ratio: 0.4, of: SAME_SETTINGS },
         databaseWork: true,
       });
       // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
       const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } }, barePid);
       report('bare Hono, same settings answer', sameSettings);
-      rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
+      rows.push({ database: label, name: SAME_SETTINGS, ...sameSettings });
     }
     if (built && FIGURES.has('page')) {
       const page = await paired(hello, { url: `${product.url}/`, headers: BROWSER }, productPid);
       report('public page', page);
-      rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.6 } });
+      rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.7, of: SAME_PAGE } });
       // Reference: what the load generator achieves on the same bytes served by bare Hono.
       const samePage = await paired(hello, { url: `${bareServer.url}/page`, headers: BROWSER }, barePid);
       report('bare Hono, same page bytes', samePage);
-      rows.push({ database: label, name: 'reference: the same compressed page from bare Hono', ...samePage });
+      rows.push({ database: label, name: SAME_PAGE, ...samePage });
       // The floor: the product's whole answer (its 12 headers, the same bytes) from plain Node http.
       if (bareServer.nodeUrl) {
         const nodePage = await paired(hello, { url: `${bareServer.nodeUrl}/`, headers: BROWSER }, barePid);
@@ -732,16 +751,27 @@ async function main() {
   );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
   const missed: string[] = [];
+  const hosts: string[] = [];
   for (const row of rows) {
     const ratio = row.ratio;
     const cpuCounted = !(row.databaseWork && row.database === 'PostgreSQL');
     let target = '—';
     let met = '—';
     if (row.target) {
-      target = `≥ ${row.target.ratio * 100} %`;
-      const ok = ratio >= row.target.ratio;
-      met = ok ? 'yes' : '**no**';
-      if (!ok) missed.push(`${row.name} on ${row.database} (${percent(ratio)}, floor ${target})`);
+      const of = row.target.of ? rows.find((other) => other.database === row.database && other.name === row.target?.of) : undefined;
+      const value = of ? ratio / of.ratio : ratio;
+      target = `≥ ${row.target.ratio * 100} %${of ? ' of the same answer from bare Hono' : ''}`;
+      const usual = of ? USUAL_REFERENCE[of.name] : undefined;
+      const hostOff = of && usual !== undefined && Math.abs(of.ratio / usual - 1) > 0.2;
+      const ok = value >= row.target.ratio;
+      met = ok ? `yes (${percent(value)})` : hostOff ? `no (${percent(value)}), the host's` : `**no** (${percent(value)})`;
+      const cpu = `${us(row.figure.cpuUs)} against ${us(of ? of.figure.cpuUs : row.bare.cpuUs)} per answer`;
+      console.log(`floor: ${row.name} on ${row.database}: ${percent(value)} (floor ${target}; CPU ${cpu})`);
+      if (!ok && hostOff)
+        hosts.push(
+          `${row.name} on ${row.database} (${percent(value)}; its reference at ${percent(of.ratio)} of "hello", usually ${percent(usual)})`,
+        );
+      else if (!ok) missed.push(`${row.name} on ${row.database} (${percent(value)}, floor ${target}; CPU ${cpu})`);
     }
     lines.push(
       `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} (${ms(row.figure.p99Median)}) | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)}${row.reference ? ` (${row.reference})` : ''} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
@@ -789,6 +819,11 @@ async function main() {
       '',
     );
   if (missed.length > 0) lines.push(`Floors missed: ${missed.join('; ')}.`, '');
+  if (hosts.length > 0)
+    lines.push(
+      `Missed while the same-run reference was off its usual value by more than 20 % (the host's, recorded): ${hosts.join('; ')}.`,
+      '',
+    );
   const table = lines.join('\n');
   console.log(`\n${table}\n${startupTable}`);
 
