@@ -59,13 +59,13 @@ export interface StartOptions {
 /**
  * Listens (by default), then opens the database, applies migrations, starts the embedded stand-ins
  * the configuration asks for and builds the app. Until the app is built, the starting gate answers
- * the prerendered pages from memory and holds every other request (`startingGate`, decisions 095
+ * the prerendered pages from memory and holds every other request (`startingGate`, decisions 091
  * and 104). Shared by `server.ts`, the tests and the scripts.
  */
 export async function startProduct(config: Config, options: StartOptions = {}): Promise<Product> {
   const clock = options.clock ?? systemClock;
   const clientDir = options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client');
-  // Listen first (decision 095): the public pages are answered from memory while the database
+  // Listen first (decision 091): the public pages are answered from memory while the database
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);
   const listening = options.listen === false ? undefined : await listenEarly(config, site);
@@ -172,7 +172,7 @@ async function startOn(
   });
 
   // Independent of serving the site: the demo accounts are created while the server already
-  // answers (start-up target, decisions 080 and 095); startProduct resolves once they are.
+  // answers (start-up target, decisions 080 and 091); startProduct resolves once they are.
   const seeding: Promise<Product['demoAccounts']> =
     config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
 

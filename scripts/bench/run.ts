@@ -1,14 +1,14 @@
 /**
  * `npm run bench`: HTTP load on loopback against the real server, each figure next to a bare Hono
  * "hello" served by the same machine in the same run (decision 060), by wrk when it is installed
- * (Debian: `apt-get install wrk`) and autocannon otherwise (decision 093). autocannon runs in
+ * (Debian: `apt-get install wrk`) and autocannon otherwise (decision 096). autocannon runs in
  * Node: on a 2-core machine it saturates before the server, and its own cost per byte of answer
  * then weighs on the ratio; wrk, in C, measures the server.
  *
  * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 11, of
  * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
  * rounds' ratios, each measured side by side. Servers run in child processes: the product as
- * `npm start` runs it (the compiled dist/server/server.mjs; decision 098), bare Hono from
+ * `npm start` runs it (the compiled dist/server/server.mjs; decision 096), bare Hono from
  * scripts/bench/server.ts. The load generator runs in this process (autocannon) or its own (wrk),
  * and so does the set-up client that signs the members up (`signUpMembers`). For each
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
@@ -113,7 +113,7 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
 }
 
 /**
- * The product under load as production runs it (decision 098): the compiled server `npm start`
+ * The product under load as production runs it (decision 096): the compiled server `npm start`
  * runs, built first when the tree is newer than the build, in production mode with the embedded
  * stand-ins, alone in its process, on a free port; ready at its first 200 on `/api/v1/health`
  * (`startServerProcess`, shared with the fault suites). With CLIENT_DIR set to another folder, the
@@ -131,7 +131,7 @@ async function startProduct(env: Record<string, string>): Promise<Started> {
 }
 
 /**
- * The bench's members, signed up over HTTP from this process, never the server's (decision 098),
+ * The bench's members, signed up over HTTP from this process, never the server's (decision 096),
  * each brought to the `formules` step; their session cookies. Each comes from its own documentation
  * address (the server trusts X-Forwarded-For) so that the sign-up limits do not bite.
  */
@@ -397,7 +397,7 @@ const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 async function benchDatabase(label: string, env: Record<string, string>): Promise<Row[]> {
   const rows: Row[] = [];
   const product = await startProduct(env);
-  // Signed up from this process, not the server's (decision 098): the server only serves.
+  // Signed up from this process, not the server's (decision 096): the server only serves.
   product.cookies = await signUpMembers(product.url, CONNECTIONS);
   if (env.DATABASE_URL) {
     // As pgbench does before its runs: the set-up's writes vacuumed and flushed now, so that
@@ -571,7 +571,7 @@ function groupCpuMs(pgid: number): number | undefined {
 /** From spawning `npm start` to the first 200 on `/`; the whole process group is stopped after. */
 /**
  * One `npm start`: the time to the first 200 on `/` (`wall`, with the CPU time spent by then), and
- * to the first 200 on `/api/v1/health` (`ready`: database open, API answering; decision 095).
+ * to the first 200 on `/api/v1/health` (`ready`: database open, API answering; decision 091).
  */
 async function startUp(dataDir: string): Promise<{ wall: number; cpu: number | undefined; ready: number }> {
   const port = await freePort();
@@ -682,7 +682,7 @@ function startupSection(startup: Startup, date: string, machine: string): string
     row('First start on an empty DATA_DIR', startup.first, startup.firstCpu, startup.firstReady),
     row('Restart on the same DATA_DIR', startup.restart, startup.restartCpu, startup.restartReady),
     '',
-    'CPU time: user + system time of npm, the launcher and the server (all their threads) up to the first 200, read from /proc; the wall time also counts the waits for the CPU on a shared machine. The server listens before its database is open and answers the prerendered pages from memory meanwhile (decision 095); API ready: from the same spawn to the first 200 on `/api/v1/health` (database open, migrations applied, every request answered).',
+    'CPU time: user + system time of npm, the launcher and the server (all their threads) up to the first 200, read from /proc; the wall time also counts the waits for the CPU on a shared machine. The server listens before its database is open and answers the prerendered pages from memory meanwhile (decision 091); API ready: from the same spawn to the first 200 on `/api/v1/health` (database open, migrations applied, every request answered).',
     '',
   ].join('\n');
 }
