@@ -25,7 +25,7 @@ import { installedPgliteVersion } from '#bff/db/pglite-template.ts';
 export async function openTestDatabase(extraSets: MigrationSet[] = []): Promise<Database> {
   const sets = [appMigrations, ...extraSets];
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return openDatabase({ loadDataDir: await pgliteTemplate(sets) });
+  if (!serverUrl) return openTestPglite(extraSets);
   const template = await serverTemplate(serverUrl, sets);
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(serverUrl, (admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
@@ -37,6 +37,11 @@ export async function openTestDatabase(extraSets: MigrationSet[] = []): Promise<
       await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** A fresh in-memory PGlite from the template of `[app, ...extraSets]`, whatever DATABASE_URL says. */
+export async function openTestPglite(extraSets: MigrationSet[] = []): Promise<Database> {
+  return openDatabase({ loadDataDir: await pgliteTemplate([appMigrations, ...extraSets]) });
 }
 
 /** The migration sets every test product starts with (the embedded auth service's included). */
