@@ -299,20 +299,3 @@ export async function refundsOf(db: Db | Transaction, memberIds: string | string
     .where(inArray(refunds.memberId, ids))
     .orderBy(asc(refunds.id));
 }
-
-/** Retries the pending refunds (a provider down at withdrawal time) every `intervalMs`; `stop()` waits for a pass. */
-export function startRefundJob(deps: { db: Db; clock: { now(): Date }; gateway: RefundGateway }, intervalMs = 15 * 60 * 1000) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = executePendingRefunds(deps.db, deps.gateway, { now: deps.clock.now() }).catch((error: unknown) => {
-      log.error('tâche des remboursements interrompue', { err: error });
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
