@@ -3,7 +3,7 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { offsetClock } from '#bff/clock.ts';
+import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -14,25 +14,25 @@ test.beforeEach(async ({ context }) => {
 
 /**
  * The end of onboarding crosses the legal periods (7 days before any payment after signature,
- * 14 days of withdrawal), so this walk runs its own product with a clock it can move — the
- * shared e2e server's time never moves — and moves the browser's clock by the same amount.
+ * 14 days of withdrawal), so this walk runs its own product and moves its clock through
+ * `POST /_local/clock` (every job due on the way runs) — the shared e2e server's time never
+ * moves — and moves the browser's clock to the same instant.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173) + 2;
 const DAY = 24 * 60 * 60 * 1000;
-const clock = offsetClock();
 let product: Product;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'active', clock);
+  product = await startSpecProduct(PORT, 'active');
 });
 test.afterAll(async () => {
   await product?.close();
 });
 
+/** Time moves through the product's own clock route, as a person moves it on `/_local/clock`. */
 async function travel(page: Page, ms: number) {
-  clock.advance(ms);
-  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await moveAgencyClock(page.request, base, ms, [page]);
 }
 
 test('a member goes from the signed contract to active member across the 7- and 14-day periods', async ({ page, playwright, browser }) => {
@@ -43,8 +43,11 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const { id } = await answerStepsByApi(page, base, { renounce: false, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
-  // Signed in (second factor) before the clock moves: the code is computed on the real time.
+  const { id } = await answerStepsByApi(page, base, {
+    renounce: false,
+    meetingAt: new Date((await agencyNow(page.request, base)) + 2 * DAY),
+  });
+  // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
   const staffPost = async (data: Record<string, unknown>) => {
