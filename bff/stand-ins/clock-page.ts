@@ -128,8 +128,10 @@ ${
 </form>
 <section aria-labelledby="jobs-title">
 <h2 id="jobs-title">À chaque déplacement</h2>
-<p>L’horloge traverse le temps jour après jour et exécute, à chaque jour, ce qui est dû&#160;; puis une fois, à l’arrivée, le reste&#160;:</p>
-<ul>${deps.jobs.jobs.map((job) => html`<li>${job.label}</li>`)}</ul>
+<p>L’horloge traverse le temps jour après jour. Chaque jour traversé&#160;:</p>
+<ul>${deps.jobs.jobs.filter((job) => job.cadence === 'each-day').map((job) => html`<li>${job.label}</li>`)}</ul>
+<p>Puis une fois, à l’arrivée&#160;:</p>
+<ul>${deps.jobs.jobs.filter((job) => job.cadence === 'at-end').map((job) => html`<li>${job.label}</li>`)}</ul>
 <p>Les e-mails envoyés arrivent dans la <a href="/_local/mailbox">boîte mail locale</a>.</p>
 </section>
 </main>`,

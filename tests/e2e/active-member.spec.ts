@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
@@ -29,6 +30,9 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await product?.close();
 });
+
+// One product on one port: the walk, then its clock's page.
+test.describe.configure({ mode: 'serial' });
 
 /** Time moves through the product's own clock route, as a person moves it on `/_local/clock`. */
 async function travel(page: Page, ms: number) {
@@ -130,4 +134,24 @@ test('a member goes from the signed contract to active member across the 7- and 
   };
   expect(settings.state).toBe('membre-actif');
   expect(settings.subscription.subscriptionFeesPaid).toBe(true);
+});
+
+test('the clock’s page moves the agency’s date from the keyboard, in French, accessible', async ({ page }) => {
+  await page.goto(`${base}/_local/clock`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Horloge de l’agence' })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const before = await agencyNow(page.request, base);
+  await page.getByLabel('Nombre de jours').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText('L’horloge est au');
+  expect(await agencyNow(page.request, base)).toBeGreaterThanOrEqual(before + 2 * DAY);
+  await screenshots(page, 'horloge-agence');
+  // Backwards is refused with a French message, the date unchanged.
+  await page.getByLabel('Nombre de jours').fill('-1');
+  await page.getByLabel('Nombre de jours').evaluate((input) => input.removeAttribute('min'));
+  await page.getByRole('button', { name: 'Avancer l’horloge' }).click();
+  await expect(page.getByRole('alert')).toContainText('L’horloge de l’agence ne recule pas');
 });
