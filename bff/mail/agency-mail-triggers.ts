@@ -24,7 +24,6 @@ import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import * as v from 'valibot';
-import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * When the agency's own mails are queued (decision 111). Event-driven ones are queued by
@@ -189,21 +188,4 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
     }
   }
   return { members: rows.length, queued };
-}
-
-/** Runs the job soon after start and then every `intervalMs`; `stop()` waits for a pass in progress. */
-export function startAgencyMailJob(
-  deps: { db: Db; clock: Clock; site: AgencyMailSite; onQueued?: () => void },
-  intervalMs = AGENCY_MAIL_INTERVAL_MS,
-  firstDelayMs = 10_000,
-) {
-  return startPeriodicJob({
-    task: async () => {
-      const report = await runAgencyMailJob(deps);
-      if (report.queued > 0) deps.onQueued?.();
-    },
-    failure: 'tâche des courriels de l’agence interrompue',
-    firstDelayMs,
-    intervalMs,
-  });
 }

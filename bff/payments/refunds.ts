@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
-import type { Config } from '#bff/config.ts';
+import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
@@ -64,8 +64,11 @@ export const standInRefundGateway: RefundGateway = {
   refund: async () => ({ id: `re_local_${randomBytes(12).toString('hex')}`, status: 'succeeded' }),
 };
 
-export function refundGateway(config: Pick<Config, 'stripeSecretKey'>): RefundGateway {
-  return config.stripeSecretKey ? stripeRefundGateway(config.stripeSecretKey) : standInRefundGateway;
+/** Stripe with `STRIPE_SECRET_KEY`; the stand-in otherwise, never in production with live payments. */
+export function refundGateway(config: GatewayConfig): RefundGateway {
+  if (config.stripeSecretKey) return stripeRefundGateway(config.stripeSecretKey);
+  refuseStandInGateway(config, 'Remboursements');
+  return standInRefundGateway;
 }
 
 export interface WithdrawalRefund {
@@ -295,21 +298,4 @@ export async function refundsOf(db: Db | Transaction, memberIds: string | string
     .from(refunds)
     .where(inArray(refunds.memberId, ids))
     .orderBy(asc(refunds.id));
-}
-
-/** Retries the pending refunds (a provider down at withdrawal time) every `intervalMs`; `stop()` waits for a pass. */
-export function startRefundJob(deps: { db: Db; clock: { now(): Date }; gateway: RefundGateway }, intervalMs = 15 * 60 * 1000) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = executePendingRefunds(deps.db, deps.gateway, { now: deps.clock.now() }).catch((error: unknown) => {
-      log.error('tâche des remboursements interrompue', { err: error });
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -3,7 +3,7 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { offsetClock } from '#bff/clock.ts';
+import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
@@ -20,14 +20,13 @@ test.beforeEach(async ({ context }) => {
  */
 const PORT = Number(process.env.E2E_RIGHTS_PORT ?? 4197);
 const DAY = 24 * 60 * 60 * 1000;
-const clock = offsetClock();
 let product: Product;
 let staff: APIRequestContext;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'rights', clock);
-  // Signed in (second factor) before any clock move: the code is computed on the real time.
+  product = await startSpecProduct(PORT, 'rights');
+  // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
 });
@@ -36,9 +35,9 @@ test.afterAll(async () => {
   await product?.close();
 });
 
+/** Time moves through the product's own clock route, as a person moves it on `/_local/clock`. */
 async function travel(page: Page, ms: number) {
-  clock.advance(ms);
-  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await moveAgencyClock(page.request, base, ms, [page]);
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -51,7 +50,10 @@ async function signedMember(page: Page, prefix: string, earlyStart = false) {
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const { id } = await answerStepsByApi(page, base, { renounce: earlyStart, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
+  const { id } = await answerStepsByApi(page, base, {
+    renounce: earlyStart,
+    meetingAt: new Date((await agencyNow(page.request, base)) + 2 * DAY),
+  });
   // The meeting held (staff), then step 7: contract and signature on screen.
   await holdMeeting(staff, id, (ms) => travel(page, ms));
   await signContractOnScreen(page, base, email);

@@ -3,7 +3,10 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { members } from '#bff/db/schema.ts';
-import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import { agencyJobs } from '#bff/agency-jobs.ts';
+import { parseConfig } from '#bff/config.ts';
+import { queueAgencyMailsForUpdate, runAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import { jobRegistry } from '#bff/scheduled-jobs.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
@@ -145,7 +148,18 @@ describe('the agency’s own mails (decision 111)', () => {
     const member = await newMember();
     await walkToPayment({ member, staff, clock });
     let pokes = 0;
-    const running = startAgencyMailJob({ db: product.database.db, clock, site, onQueued: () => (pokes += 1) }, 60_000, 0);
+    // The product's own job (bff/agency-jobs.ts), on a timer firing at once.
+    const agencyMails = agencyJobs({
+      config: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }),
+      db: product.database.db,
+      clock,
+      auth: product.auth,
+      dispatch: (request) => product.app.fetch(request),
+      mailQueued: () => (pokes += 1),
+    }).find((job) => job.name === 'agency-mails');
+    if (!agencyMails) throw new Error('agency-mails job missing');
+    const running = jobRegistry([{ ...agencyMails, firstDelayMs: 0, intervalMs: 60_000 }]);
+    running.startTimers();
     try {
       await expect
         .poll(async () => (await kindsOf(member.email)).includes('agency-renunciation-period-over'), { timeout: 5_000 })
