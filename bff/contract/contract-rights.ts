@@ -16,12 +16,8 @@ import { recordTerminationRefunds, recordWithdrawalRefunds } from '#bff/payments
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { DEMO_AGENCY_IDENTITY, type AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
-import {
-  subscriptionPaymentOpensAt,
-  termEndsAtMs,
-  terminationRefundDueByMs,
-  withdrawalPeriodEndsAt,
-} from '#machines/onboarding/periods.ts';
+import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 

@@ -1,6 +1,7 @@
 import type { ContractForm, Questionnaire } from '#machines/onboarding/forms.ts';
 import { maritalStatusLabels, professionalSituationLabels, regionLabels, soughtPracticeLabels } from '#machines/onboarding/labels.ts';
-import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
+import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';

@@ -12,7 +12,7 @@ import {
 } from '#bff/matching/candidates.ts';
 import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/periods.ts';
+import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
 import { recordOf } from '#bff/members/members.ts';
-import { subscriptionPaymentOpen } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 

@@ -1,13 +1,7 @@
 import { and, assign, not, setup } from 'xstate';
 import { instantMs } from '#machines/onboarding/instant.ts';
-import {
-  renunciationOpen,
-  signatureDateIsCurrent,
-  subscriptionPaymentOpen,
-  termOver,
-  withdrawalOpen,
-  withdrawalWaitOver,
-} from '#machines/onboarding/periods.ts';
+import { signatureDateIsCurrent, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
 import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent } from '#machines/onboarding/record-changes.ts';

@@ -1,6 +1,7 @@
 import { type Actor, type ActorOptions, createActor, type SnapshotFrom, transition } from 'xstate';
 import { type OnboardingMachine, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { subscriptionPaymentOpen, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
 import { toMachineEvent } from '#machines/onboarding/record-changes.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { happyPath, type HappyPathOptions, type Member } from '#machines/onboarding/happy-path.ts';
-import { NO_PAYMENT_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { NO_PAYMENT_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import type { ContextName } from '#machines/onboarding/update-contexts.ts';
 import { signContract } from '#tests/support/contract-signature.ts';

@@ -1,9 +1,5 @@
-import {
-  subscriptionPaymentOpensAt,
-  termEndsAtMs,
-  terminationRefundDueByMs,
-  withdrawalPeriodEndsAt,
-} from '#machines/onboarding/periods.ts';
+import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/legal-deadlines.ts';
 import { isPlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { TerminationRequest } from '#src/features/account/termination-request.tsx';

@@ -2,7 +2,7 @@ import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
-import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';

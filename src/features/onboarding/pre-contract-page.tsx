@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import * as v from 'valibot';
 import { FILE_FEE_CENTS, formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
-import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
+import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { preContractOkPayloadSchema } from '#machines/onboarding/update-contexts.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';

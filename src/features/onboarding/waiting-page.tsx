@@ -1,5 +1,5 @@
 import { MyRights } from '#src/features/account/my-rights.tsx';
-import { withdrawalPeriodEndsAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { withdrawalPeriodEndsAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { CONTRACT_PDF_URL } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
