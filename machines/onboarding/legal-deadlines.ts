@@ -115,6 +115,8 @@ export function civilPeriod(eventMs: number, days: number): CivilPeriod {
 /** The deadlines of a contract signed at `signedAtMs`. */
 export interface ContractDeadlines {
   signedAtMs: number;
+  /** The Paris day of the signature (`YYYY-MM-DD`): day 0, not counted. */
+  signedOnDay: string;
   /** The 7-day renunciation period (L224-91); no payment of any kind before its end. */
   renunciation: CivilPeriod;
   /** The 14-day withdrawal period (L221-18, L221-19). */
@@ -125,7 +127,13 @@ export interface ContractDeadlines {
 
 export function deadlinesOfSignature(signedAtMs: number): ContractDeadlines {
   const renunciation = civilPeriod(signedAtMs, NO_PAYMENT_PERIOD_DAYS);
-  return { signedAtMs, renunciation, withdrawal: civilPeriod(signedAtMs, WITHDRAWAL_PERIOD_DAYS), paymentOpensAtMs: renunciation.endsAtMs };
+  return {
+    signedAtMs,
+    signedOnDay: parisDayOf(signedAtMs),
+    renunciation,
+    withdrawal: civilPeriod(signedAtMs, WITHDRAWAL_PERIOD_DAYS),
+    paymentOpensAtMs: renunciation.endsAtMs,
+  };
 }
 
 /** The deadlines of the record's subscription date (`sub_date`); null while unsigned (or unreadable). */
