@@ -57,6 +57,20 @@ function ConfirmRight(props: {
   );
 }
 
+/**
+ * Which rights the page offers: the states where the chart accepts them, and only while their
+ * civil-day period runs (decision 165), so that no button is offered that the server would refuse
+ * (a member who has not paid stays on `frais-de-dossier` after the 14 days; an early starter stays
+ * in `attente` until the matchmaking meeting).
+ */
+export function offeredRights(state: string, subscriptionDate: string | null, now: number): { canRenounce: boolean; canWithdraw: boolean } {
+  const top = state.split('.', 1)[0] ?? '';
+  return {
+    canRenounce: state === 'attente-contrat.delai-renonciation' && renunciationOpen(subscriptionDate, now),
+    canWithdraw: (top === 'frais-de-dossier' || top === 'attente' || top === 'membre-actif') && withdrawalOpen(subscriptionDate, now),
+  };
+}
+
 export function MyRights() {
   const { user } = useSession();
   const state = user?.state ?? null;
@@ -71,9 +85,7 @@ export function MyRights() {
   const terminationRequestedAt = recordField(user.onboarding, 'terminationRequestedAt');
   const terminatedAt = recordField(user.onboarding, 'terminatedAt');
   const now = Date.now();
-  // Offered only while the period runs: never a button the server would refuse.
-  const canRenounce = state === 'attente-contrat.delai-renonciation' && renunciationOpen(signed, now);
-  const canWithdraw = (top === 'frais-de-dossier' || top === 'attente' || top === 'membre-actif') && withdrawalOpen(signed, now);
+  const { canRenounce, canWithdraw } = offeredRights(state, signed, now);
   const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine' || top === 'resilie';
   const terminationPending = top === 'resiliation-demandee';
   if (!canRenounce && !canWithdraw && !ended && !terminationPending && top !== 'membre-actif') return null;
