@@ -1,4 +1,5 @@
 import { instantMs } from '#machines/onboarding/instant.ts';
+import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
 
 /**
@@ -20,10 +21,7 @@ import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
  * answer is the same in every browser's time zone and on the server.
  */
 
-/** Renunciation period of a matrimonial agency contract, during which no payment is asked: L224-91. */
-export const NO_PAYMENT_PERIOD_DAYS = 7;
-/** Withdrawal period of a distance contract for services: Code de la consommation L221-18. */
-export const WITHDRAWAL_PERIOD_DAYS = 14;
+export { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS };
 
 /** A period counted in civil days: its last day (after any move to a working day) and the instant it ends. */
 export interface CivilPeriod {
