@@ -17,7 +17,8 @@ import {
 } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
-import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import { termEndsAtMs } from '#machines/onboarding/periods.ts';
+import { contractDeadlines } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -165,10 +166,13 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
       if (due(at - DAY_MS, now, DAY_MS)) await once(meetingReminderMail(site, to, { at: new Date(at) }), meeting);
     }
     const signed = record.subscriptionDate;
-    if (signed) {
-      if (!record.subscriptionFeesPaid && due(subscriptionPaymentOpensAt(signed), now))
-        await once(renunciationPeriodOverMail(site, to), signed);
-      if (due(withdrawalPeriodEndsAt(signed), now)) await once(withdrawalPeriodOverMail(site, to), signed);
+    // The periods' ends in civil days, Paris (decision 165): 00:00 Paris after their last day.
+    const deadlines = contractDeadlines(signed);
+    if (signed && deadlines) {
+      if (!record.subscriptionFeesPaid && due(deadlines.paymentOpensAtMs, now))
+        await once(renunciationPeriodOverMail(site, to, { lastDay: deadlines.renunciation.lastDay }), signed);
+      if (due(deadlines.withdrawal.endsAtMs, now))
+        await once(withdrawalPeriodOverMail(site, to, { lastDay: deadlines.withdrawal.lastDay }), signed);
     }
     if (top === 'membre-actif' || top === 'contrat-termine') {
       const endsAt = await termEndOf(db, row.id, record);

@@ -7,6 +7,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -21,6 +22,7 @@ test.beforeEach(async ({ context }) => {
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173) + 2;
 const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
 let product: Product;
 const base = `http://localhost:${PORT}`;
 
@@ -73,8 +75,10 @@ test('a member goes from the signed contract to active member across the 7- and 
   expect(checkout.status()).toBe(409);
   expect(await checkout.text()).toContain('Paiement impossible pour le moment');
 
-  // Seven days and an hour later: the payment step, file fee and first instalment, one total.
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the renunciation period ends (00:00 Paris after its last day, civil days: decision
+  // 165): the payment step, file fee and first instalment, one total.
+  const deadlines = await deadlinesOf(page, base);
+  await travel(page, deadlines.paymentOpensAtMs + HOUR - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await expect(page.getByRole('heading', { level: 1, name: 'Paiement' })).toBeVisible();
@@ -103,7 +107,7 @@ test('a member goes from the signed contract to active member across the 7- and 
   // Before the 14-day withdrawal period ends, staff cannot record the matchmaking meeting.
   const tooEarly = await staff.post('/api/v1/user/update', { data: { context: 'meeting_mm', uid: id } });
   expect(tooEarly.status()).toBe(409);
-  await travel(page, 7 * DAY);
+  await travel(page, deadlines.withdrawal.endsAtMs + HOUR - (await agencyNow(page.request, base)));
   await staffPost({ context: 'meeting_mm', uid: id });
 
   // Staff read the member's payments on « Facturation »: on a phone each line is a card whose

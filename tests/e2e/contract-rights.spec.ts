@@ -6,6 +6,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -92,10 +93,13 @@ test('a member signs with the mailed code and renounces on day 3: no money is ev
     .toBe(1);
 });
 
-test('a member pays on day 7 and withdraws on day 10: refund of everything paid, mailed with the amount', async ({ page }) => {
+test('a member pays as payment opens and withdraws three days later: refund of everything paid, mailed with the amount', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { email } = await signedMember(page, 'retracte');
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the payment opens (00:00 Paris after the renunciation period's last day: decision 165).
+  await travel(page, (await deadlinesOf(page, base)).paymentOpensAtMs + 60 * 60 * 1000 - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await page.getByRole('button', { name: 'Payer', exact: true }).click();
@@ -138,12 +142,13 @@ test('a member pays on day 7 and withdraws on day 10: refund of everything paid,
   expect(pdf.headers()['content-type']).toBe('application/pdf');
 });
 
-test('a member who asked to start early pays on day 7 and withdraws on day 10: the days elapsed stay due, the rest is refunded', async ({
+test('a member who asked to start early pays as payment opens and withdraws three days later: the days elapsed stay due, the rest is refunded', async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const { email } = await signedMember(page, 'retracte-tot', true);
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the payment opens (00:00 Paris after the renunciation period's last day: decision 165).
+  await travel(page, (await deadlinesOf(page, base)).paymentOpensAtMs + 60 * 60 * 1000 - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await page.getByRole('button', { name: 'Payer', exact: true }).click();

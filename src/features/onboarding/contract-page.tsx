@@ -2,7 +2,13 @@ import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
-import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
+import {
+  contractDeadlines,
+  deadlinesOfSignature,
+  NO_PAYMENT_PERIOD_DAYS,
+  WITHDRAWAL_PERIOD_DAYS,
+} from '#machines/onboarding/legal-deadlines.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
@@ -181,6 +187,8 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
+  // The periods a signature today would start (civil days, decision 165): the same day as the server's.
+  const today = deadlinesOfSignature(Date.now());
   if (!contract.document) return <FormAlert tone="error">Le contrat n’est pas encore disponible.</FormAlert>;
   return (
     <>
@@ -199,9 +207,18 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
           signature fait courir :
         </p>
         <ul className={styles.list}>
-          <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement ne peut vous être demandé ;</li>
-          <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
+          <li>
+            le délai de renonciation de {NO_PAYMENT_PERIOD_DAYS} jours, pendant lequel aucun paiement ne peut vous être demandé : signé
+            aujourd’hui, il court {untilText(today.renunciation)} ;
+          </li>
+          <li>
+            votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours : signé aujourd’hui, il court {untilText(today.withdrawal)}.
+          </li>
         </ul>
+        <p>
+          Le jour de la signature n’est pas compté ; un délai qui finit un samedi, un dimanche ou un jour férié va jusqu’au jour ouvrable
+          suivant.
+        </p>
         <FormAlert tone="error">{error}</FormAlert>
         {sentTo ? (
           <form
@@ -302,7 +319,7 @@ export function ContractPage() {
   const { user } = useSession();
   const { goToCurrent } = useOnboardingUpdate();
   const sub = subOf(user?.state);
-  const opensAt = subscriptionPaymentOpensAt(user?.subscription.subscriptionDate ?? null);
+  const deadlines = contractDeadlines(user?.subscription.subscriptionDate ?? null);
   return (
     <StepPage step="attente-contrat" title="Votre contrat">
       {sub === 'formulaire-contrat' || sub === 'signature' ? <ContractScreen key={sub} sub={sub} /> : null}
@@ -313,11 +330,14 @@ export function ContractPage() {
           </h2>
           <p>
             Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement, de quelque nature que ce
-            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224‑91 du Code de la consommation) : vous n’avez
-            rien réglé et pouvez renoncer au contrat sans frais pendant ce délai. Le paiement des frais de dossier et de l’abonnement
-            s’ouvrira ensuite.
+            soit, avant la fin du délai de renonciation de {NO_PAYMENT_PERIOD_DAYS} jours qui suit la signature (article L224‑91 du Code de
+            la consommation) : vous n’avez rien réglé et pouvez renoncer au contrat sans frais{' '}
+            {deadlines ? untilText(deadlines.renunciation) : 'pendant ce délai'}. Le paiement des frais de dossier et de l’abonnement
+            s’ouvrira {deadlines ? dayAfterText(deadlines.renunciation) : 'ensuite'}.
           </p>
-          {opensAt !== null ? <Countdown until={opensAt} label="Ouverture du paiement :" onDone={() => void goToCurrent()} /> : null}
+          {deadlines !== null ? (
+            <Countdown until={deadlines.paymentOpensAtMs} label="Ouverture du paiement :" onDone={() => void goToCurrent()} />
+          ) : null}
           <PdfLink />
         </section>
       ) : null}
