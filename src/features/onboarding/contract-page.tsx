@@ -8,6 +8,8 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
+import { useDraft } from '#src/features/onboarding/drafts.ts';
+import { initialSentCode, type SentCode, sentCodeText } from '#src/features/onboarding/signature-code.ts';
 import { StateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import {
@@ -32,7 +34,8 @@ import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 /** The exact text whose hash is stored with the acceptance (machines/privacy/consent-texts.ts). */
 const CONTRACT_TERMS_CONSENT = currentConsentText('contract_terms');
-
+/** A consent is given by a tick each time: never kept in a draft. */
+const CONTRACT_CONSENT_FIELDS = ['termsAccepted'] as const;
 function PdfLink() {
   return (
     <p>
@@ -69,6 +72,9 @@ function useContract(): { contract: ContractAnswer | null; error: string | null 
 function ContractForm({ details }: { details: ContractAnswer['details'] }) {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   useFormRulesOnFirstUse(formRef);
+  const { user } = useSession();
+  // What was typed (the street address above all) survives a reload; the acceptance is ticked each time.
+  const discardDraft = useDraft(formRef, user?.id, 'contrat', CONTRACT_CONSENT_FIELDS);
   const { update } = useOnboardingUpdate();
   const onSubmit = handleSubmit(async (data) => {
     const fullName = textOf(data, 'fullName');
@@ -87,6 +93,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
       return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)), formError: 'Certaines informations sont à corriger.' };
     const result = await update({ context: 'contractForm', contractForm: true, ...input });
     if (!result.ok) return { fieldErrors: topLevelFieldErrors(result.error.fieldErrors), formError: result.error.message };
+    discardDraft();
     return undefined;
   });
   return (
@@ -178,7 +185,7 @@ function ContractText({ document, note }: { document: ContractDocument; note?: s
 function SignStep({ contract }: { contract: ContractAnswer }) {
   const { goToCurrent } = useOnboardingUpdate();
   const [busy, setBusy] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<SentCode | null>(() => initialSentCode(contract));
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   if (!contract.document) return <FormAlert tone="error">Le contrat n’est pas encore disponible.</FormAlert>;
@@ -203,7 +210,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
           <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
         </ul>
         <FormAlert tone="error">{error}</FormAlert>
-        {sentTo ? (
+        {sent ? (
           <form
             className={styles.form}
             noValidate
@@ -224,7 +231,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
               await goToCurrent();
             }}
           >
-            <p>Un code vient d’être envoyé à {sentTo}. Il est valable 15 minutes.</p>
+            <p>{sentCodeText(sent)}</p>
             <TextField
               name="code"
               label="Code reçu par e-mail"
@@ -245,7 +252,8 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 onClick={async () => {
                   setError(null);
                   const result = await requestSignatureCode();
-                  if (!result.ok) setError(result.error.message);
+                  if (result.ok) setSent(result.data);
+                  else setError(result.error.message);
                 }}
               >
                 Renvoyer un code
@@ -262,7 +270,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 setError(null);
                 const result = await requestSignatureCode();
                 setBusy(false);
-                if (result.ok) setSentTo(result.data.sentTo);
+                if (result.ok) setSent(result.data);
                 else setError(result.error.message);
               }}
             >
