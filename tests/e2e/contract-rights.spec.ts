@@ -135,7 +135,7 @@ test('a member pays as payment opens and withdraws three days later: refund of e
   const notes = page.getByTestId('my-credit-notes');
   await expect(notes).toContainText('Remboursement — rétractation');
   // One per refunded payment: the file fee and the plan.
-  const links = notes.getByRole('link', { name: /^Avoir AV-\d{4}-\d{5} \(PDF\)$/ });
+  const links = notes.getByRole('link', { name: /^Avoir AV-\d{4}-\d{6} \(PDF\)$/ });
   await expect(links).toHaveCount(2);
   const pdf = await page.request.get(`${base}${await links.first().getAttribute('href')}`);
   expect(pdf.status()).toBe(200);

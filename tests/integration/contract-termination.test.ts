@@ -123,7 +123,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect(rows.reduce((sum, r) => sum + r.amountCents, 0)).toBe(price - kept);
     expect(rows.every((r) => r.dueBy.getTime() === terminationRefundDueByMs(requestedAt))).toBe(true);
 
-    // One credit note per refund row, linked to the refunded session's invoice, numbered AV-AAAA-NNNNN.
+    // One credit note per refund row, linked to the refunded session's invoice, numbered AV-AAAA-NNNNNN.
     const notes = await product.database.db.select().from(creditNotes).where(eq(creditNotes.memberId, member.id));
     expect(notes).toHaveLength(rows.length);
     for (const note of notes) {
@@ -133,7 +133,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
         .from(invoices)
         .where(eq(invoices.checkoutSessionId, refund?.checkoutSessionId ?? ''));
       expect(note.invoiceNumber).toBe(invoice?.number);
-      expect(note.number).toMatch(/^AV-\d{4}-\d{5}$/);
+      expect(note.number).toMatch(/^AV-\d{4}-\d{6}$/);
       expect(note.amountCents).toBe(refund?.amountCents);
       expect(Buffer.from(note.pdf).subarray(0, 5).toString()).toBe('%PDF-');
     }

@@ -14,6 +14,8 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
+import { useDraft } from '#src/features/onboarding/drafts.ts';
+import { initialSentCode, type SentCode, sentCodeText } from '#src/features/onboarding/signature-code.ts';
 import { StateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import {
@@ -38,7 +40,8 @@ import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 /** The exact text whose hash is stored with the acceptance (machines/privacy/consent-texts.ts). */
 const CONTRACT_TERMS_CONSENT = currentConsentText('contract_terms');
-
+/** A consent is given by a tick each time: never kept in a draft. */
+const CONTRACT_CONSENT_FIELDS = ['termsAccepted'] as const;
 function PdfLink() {
   return (
     <p>
@@ -75,6 +78,9 @@ function useContract(): { contract: ContractAnswer | null; error: string | null 
 function ContractForm({ details }: { details: ContractAnswer['details'] }) {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   useFormRulesOnFirstUse(formRef);
+  const { user } = useSession();
+  // What was typed (the street address above all) survives a reload; the acceptance is ticked each time.
+  const discardDraft = useDraft(formRef, user?.id, 'contrat', CONTRACT_CONSENT_FIELDS);
   const { update } = useOnboardingUpdate();
   const onSubmit = handleSubmit(async (data) => {
     const fullName = textOf(data, 'fullName');
@@ -93,6 +99,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
       return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)), formError: 'Certaines informations sont à corriger.' };
     const result = await update({ context: 'contractForm', contractForm: true, ...input });
     if (!result.ok) return { fieldErrors: topLevelFieldErrors(result.error.fieldErrors), formError: result.error.message };
+    discardDraft();
     return undefined;
   });
   return (
@@ -184,7 +191,7 @@ function ContractText({ document, note }: { document: ContractDocument; note?: s
 function SignStep({ contract }: { contract: ContractAnswer }) {
   const { goToCurrent } = useOnboardingUpdate();
   const [busy, setBusy] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<SentCode | null>(() => initialSentCode(contract));
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   // The periods a signature today would start (civil days, decision 165): the same day as the server's.
@@ -220,7 +227,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
           suivant.
         </p>
         <FormAlert tone="error">{error}</FormAlert>
-        {sentTo ? (
+        {sent ? (
           <form
             className={styles.form}
             noValidate
@@ -241,7 +248,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
               await goToCurrent();
             }}
           >
-            <p>Un code vient d’être envoyé à {sentTo}. Il est valable 15 minutes.</p>
+            <p>{sentCodeText(sent)}</p>
             <TextField
               name="code"
               label="Code reçu par e-mail"
@@ -262,7 +269,8 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 onClick={async () => {
                   setError(null);
                   const result = await requestSignatureCode();
-                  if (!result.ok) setError(result.error.message);
+                  if (result.ok) setSent(result.data);
+                  else setError(result.error.message);
                 }}
               >
                 Renvoyer un code
@@ -279,7 +287,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 setError(null);
                 const result = await requestSignatureCode();
                 setBusy(false);
-                if (result.ok) setSentTo(result.data.sentTo);
+                if (result.ok) setSent(result.data);
                 else setError(result.error.message);
               }}
             >
