@@ -47,11 +47,12 @@ export async function proofOf(
   const now = deps.clock.now();
   if (input.currentPassword) {
     const failures = `email:${user.email ?? user.id}`;
-    if (!deps.limits.passwordFailures.available(failures)) throw errors.overRequestRateLimit();
+    // Taken before the check, given back for the right password (issue 60: atomic under load).
+    if (!deps.limits.passwordFailures.take(failures)) throw errors.overRequestRateLimit();
     if (!(await verifyPassword(user.encryptedPassword, input.currentPassword))) {
-      deps.limits.passwordFailures.take(failures);
       throw new AuthApiError(400, 'current_password_invalid', 'Current password is invalid.');
     }
+    deps.limits.passwordFailures.giveBack(failures);
     return { kind: 'password' };
   }
   if (input.nonce) return { kind: 'nonce', nonce: input.nonce.trim() };
@@ -68,15 +69,14 @@ export async function proofOf(
  */
 export async function consumeNonce(deps: AuthDeps, exec: Executor, user: UserRow, nonce: string): Promise<void> {
   const guesses = `email:${user.email ?? user.id}`;
-  if (!deps.limits.codeGuesses.available(guesses)) throw errors.overRequestRateLimit();
-  const invalid = () => {
-    deps.limits.codeGuesses.take(guesses);
-    return new AuthApiError(422, 'reauthentication_not_valid', 'Requires reauthentication: the nonce is invalid or has expired');
-  };
+  if (!deps.limits.codeGuesses.take(guesses)) throw errors.overRequestRateLimit();
+  const invalid = () =>
+    new AuthApiError(422, 'reauthentication_not_valid', 'Requires reauthentication: the nonce is invalid or has expired');
   if (!user.email || !/^\d{6}$/.test(nonce)) throw invalid();
   const token = await takeOneTimeToken(exec, tokenHashOf(deps.key.tokenHashKey, user.email, nonce), ['reauthentication_token']);
   if (!token || token.userId !== user.id) throw invalid();
   if (deps.clock.now().getTime() > token.createdAt.getTime() + deps.config.otpExpirySeconds * 1000) throw invalid();
+  deps.limits.codeGuesses.giveBack(guesses);
 }
 
 /**

@@ -51,12 +51,15 @@ export class TokenBuckets {
     this.ratePerMs = spec.perPeriod / (spec.periodSeconds * 1000);
   }
 
-  /** Whether `key` has a token left, without taking it. */
-  available(key: string): boolean {
+  /**
+   * Gives back a token taken by `take` for work that turned out not to count (a right password
+   * where only wrong ones count). Taking first and giving back after is what keeps a limit whole
+   * when many requests run at once: checking first and taking after let every request in flight
+   * pass the check (issue 60).
+   */
+  giveBack(key: string): void {
     const bucket = this.buckets.get(key);
-    if (!bucket) return true;
-    const now = this.clock.now().getTime();
-    return bucket.tokens + Math.max(0, now - bucket.at) * this.ratePerMs >= 1;
+    if (bucket) bucket.tokens = Math.min(this.spec.burst, bucket.tokens + 1);
   }
 
   /** Takes one token for `key`; false when the bucket is empty. */
