@@ -67,10 +67,19 @@ export function createRateLimiter(db: Db): RateLimiter {
   };
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+/**
+ * The caller's address: the socket's, or behind `trustProxy` proxies of ours the `X-Forwarded-For`
+ * hop the outermost one appended — the `trustProxy`-th from the right. Each proxy appends the
+ * address it was connected from, so anything left of that hop was written by the caller and is
+ * ignored: rotating it changes nothing (issue 60). A shorter header gives its leftmost hop.
+ */
+export function clientAddress(c: Context, trustProxy: number): string {
+  if (trustProxy > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop !== '');
+    const forwarded = hops[Math.max(0, hops.length - trustProxy)];
     if (forwarded) return forwarded;
   }
   try {
