@@ -60,7 +60,7 @@ export const EnvSchema = v.pipe(
     ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
     DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
     TRUST_PROXY: v.optional(
-      v.pipe(v.string(), v.regex(/^(true|false|[0-9])$/, 'le nombre de proxys devant le serveur (0 à 9 ; true vaut 1, false vaut 0)')),
+      v.pipe(v.string(), v.regex(/^(true|false|[0-9])$/, 'le nombre de proxys devant le serveur (0 à 9 ; true vaut 1, false vaut 0)')),
       '0',
     ),
     LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `l’un de ${LOG_LEVELS.join(', ')}`)),

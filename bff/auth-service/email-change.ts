@@ -8,7 +8,7 @@ import {
   reauthenticationMail,
 } from '#bff/auth-service/account-mail.ts';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
-import { claimMailSlot } from '#bff/auth-service/email-links.ts';
+import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { verifyPassword } from '#bff/auth-service/passwords.ts';
@@ -90,13 +90,13 @@ export async function consumeNonce(deps: AuthDeps, exec: Executor, user: UserRow
 export async function requestEmailChange(
   deps: AuthDeps,
   exec: Executor,
-  input: { user: UserRow; next: string; redirectTo: string | undefined; now: Date },
+  input: { user: UserRow; next: string; redirectTo: string | undefined; now: Date; client: string | undefined },
 ): Promise<void> {
   const { user, next, now } = input;
   const holder = await findUserByEmail(exec, next);
   if (holder && holder.id !== user.id) throw errors.emailExists();
-  await claimMailSlot(exec, user.email ?? user.id, 'email_change', now);
-  if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+  await claimAccountMail(deps, exec, { client: input.client, recipient: user.email ?? user.id, kind: 'email_change', now });
+  spendServiceMail(deps);
   await mailEmailChangeLink(deps, exec, { user, next, redirectTo: input.redirectTo, now });
   if (user.email) {
     await enqueueMail(
@@ -136,13 +136,16 @@ async function mailEmailChangeLink(
  * link to the address waiting for confirmation. The same answer whether or not the address has an
  * account or a pending change, and the same 60 s repeat limit as the request itself.
  */
-export async function resendEmailChange(deps: AuthDeps, input: { email: string; redirectTo: string | undefined }): Promise<void> {
+export async function resendEmailChange(
+  deps: AuthDeps,
+  input: { email: string; redirectTo: string | undefined; client: string | undefined },
+): Promise<void> {
   const queued = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await claimMailSlot(tx, input.email, 'email_change', now);
+    await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'email_change', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.emailChange || isBanned(user, now)) return false;
-    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    spendServiceMail(deps);
     await mailEmailChangeLink(deps, tx, { user, next: user.emailChange, redirectTo: input.redirectTo, now });
     return true;
   });
@@ -153,13 +156,13 @@ export async function resendEmailChange(deps: AuthDeps, input: { email: string; 
  * `GET /reauthenticate`: mails a six-digit code to the user's confirmed address; the code is the
  * `nonce` that `PUT /user` accepts. 422 email_not_confirmed without a confirmed address.
  */
-export async function requestReauthentication(deps: AuthDeps, user: UserRow): Promise<void> {
+export async function requestReauthentication(deps: AuthDeps, user: UserRow, client: string | undefined): Promise<void> {
   if (!user.email || !user.emailConfirmedAt) throw new AuthApiError(422, 'email_not_confirmed', 'Email not confirmed');
   const email = user.email;
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await claimMailSlot(tx, email, 'reauthentication', now);
-    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    await claimAccountMail(deps, tx, { client, recipient: email, kind: 'reauthentication', now });
+    spendServiceMail(deps);
     const otp = generateOtp();
     await storeOneTimeToken(tx, {
       userId: user.id,

@@ -124,7 +124,12 @@ export function tokenRoutes(deps: AuthDeps) {
       if (!body.email) throw errors.validation('Password recovery requires an email', 422);
       const email = normalizeEmail(body.email);
       const challenge = codeChallengeOf(body.code_challenge, body.code_challenge_method);
-      await requestRecovery(deps, { email, redirectTo: allowedRedirect(c.req.query('redirect_to'), config), challenge });
+      await requestRecovery(deps, {
+        email,
+        redirectTo: allowedRedirect(c.req.query('redirect_to'), config),
+        challenge,
+        client: config.clientAddress(c),
+      });
       return c.json({}, 200);
     })
 

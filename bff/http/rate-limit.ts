@@ -27,6 +27,10 @@ export const LIMITS = {
   accountChangePerAccount: { name: 'account-change', points: 10, durationSeconds: 15 * 60 },
   /** Confirmations of an e-mail change, per client address (each is a token guess). */
   emailConfirmPerIp: { name: 'email-confirm-ip', points: 20, durationSeconds: 15 * 60 },
+  /** The contract's signing codes mailed to one member in a day (decision 182). */
+  contractCodesPerDay: { name: 'contract-codes', points: 5, durationSeconds: 24 * 60 * 60 },
+  /** The contract's signing codes tried by one member in a day, right or wrong (decision 182). */
+  contractTriesPerDay: { name: 'contract-tries', points: 15, durationSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;
 
 export type RateLimiter = (limit: Limit, key: string) => Promise<void>;

@@ -121,7 +121,7 @@ describe('sign-in, settings and sign-out', () => {
     const agent = product.agent();
     await signUp(agent);
     const stolen = new Map(agent.cookies);
-    const out = await agent.get('/api/v1/auth/signout');
+    const out = await agent.post('/api/v1/auth/signout', {});
     expect(out.status).toBe(200);
     expect(agent.cookies.size).toBe(0);
     expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
@@ -149,7 +149,7 @@ describe('sign-in, settings and sign-out', () => {
     expect(
       (await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'autre-secret-2026', token })).status,
     ).toBe(200);
-    const out = await phone.get('/api/v1/auth/signout');
+    const out = await phone.post('/api/v1/auth/signout', {});
     expect(out.status).toBe(200);
     expect(phone.cookies.size).toBe(0);
   });

@@ -95,7 +95,7 @@ describe('an ended session is refused at once by every member route', () => {
     const { agent } = await signUp();
     const copy = new Map(agent.cookies);
     await expectAccepted(copy, MEMBER_ROUTES);
-    expect((await agent.get('/api/v1/auth/signout')).status).toBe(200);
+    expect((await agent.post('/api/v1/auth/signout', {})).status).toBe(200);
     await expectRefusedEverywhere(copy, MEMBER_ROUTES);
   });
 

@@ -286,8 +286,10 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ body: { event: 'invitee.created', payload: {} } }),
     refusals: ['INVALID_SIGNATURE'],
   },
-  // Last: it ends every caller's session.
+  // A page with a button: it signs no one out.
   'GET /api/v1/auth/signout': { access: 'public', request: () => ({}) },
+  // Last: it ends every caller's session.
+  'POST /api/v1/auth/signout': { access: 'public', request: () => ({ body: {} }) },
 };
 
 /** Routes outside the product API, and who guards them (checked below or by their own suites). */
