@@ -6,6 +6,7 @@ import { signOutPage } from '#bff/api/sign-out-page.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
+import { refuseWeakPassword } from '#bff/auth/strong-password.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { createMember, memberSettings } from '#bff/members/members.ts';
@@ -17,6 +18,7 @@ import {
   GenderSchema,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
+  SIGNIN_PASSWORD_MIN_LENGTH,
 } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
 import { claimInvitation, INVITATION_INVALID_MESSAGE, InvitationSchema, invitationOf } from '#bff/members/signup-prefill.ts';
@@ -51,8 +53,12 @@ const RecoveryBody = v.variant(
 );
 
 /** The spec's credential check: 400 with `reason` INVALID_EMAIL / PASSWORD_TOO_SHORT / PASSWORD_REPEAT_FAILED. */
-function checkCredentials(input: { email: string; password: string; passwordRepeat?: string | undefined }, message = CREDENTIALS_MESSAGE) {
-  const reason = credentialFailure(input);
+function checkCredentials(
+  input: { email: string; password: string; passwordRepeat?: string | undefined },
+  message = CREDENTIALS_MESSAGE,
+  minLength = PASSWORD_MIN_LENGTH,
+) {
+  const reason = credentialFailure(input, minLength);
   if (reason) throw new ApiError(400, 'INVALID_CREDENTIALS', message, { reason });
   if (input.password.length > PASSWORD_MAX_LENGTH) {
     throw new ApiError(400, 'INVALID_CREDENTIALS', `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`, {
@@ -69,7 +75,7 @@ export function authRoutes(deps: ApiDeps) {
     new Hono()
       .post('/auth/signin', jsonBody(SigninBody), async (c) => {
         const input = c.req.valid('json');
-        const { email, password } = checkCredentials(input);
+        const { email, password } = checkCredentials(input, CREDENTIALS_MESSAGE, SIGNIN_PASSWORD_MIN_LENGTH);
         await deps.rateLimit(LIMITS.signinPerIp, ip(c));
         await deps.rateLimit(LIMITS.signinPerAccount, email);
         const supabase = requestClient(c, deps.auth);
@@ -130,6 +136,8 @@ export function authRoutes(deps: ApiDeps) {
           throw new ApiError(400, 'INVALID_CREDENTIALS', CREDENTIALS_MESSAGE, { reason: 'PASSWORD_TOO_SHORT' });
         }
         await deps.rateLimit(LIMITS.recoveryPerIp, ip(c));
+        // Also before the token is spent: a weak password leaves the link usable.
+        await refuseWeakPassword(input.password, [input.email]);
         // The link signs the member in (decision 127): the verified token opens a session in this
         // browser's cookies, the new password is set on it, and every other session ends.
         const supabase = requestClient(c, deps.auth);
@@ -165,6 +173,7 @@ export function authRoutes(deps: ApiDeps) {
         const input = c.req.valid('json');
         const { email, password } = checkCredentials(input);
         await deps.rateLimit(LIMITS.signupPerIp, ip(c));
+        await refuseWeakPassword(password, [email]);
         // With the pre-registration's link, the server takes the gender given then (never the
         // browser's) and links the pre-registration to the account (decision 127).
         const invitation = input.invitation ? await invitationOf(deps.database.db, input.invitation, deps.clock.now()) : null;
