@@ -29,7 +29,7 @@ export async function withinSignatureCodeCap(deps: ApiDeps, memberId: string, li
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 429) throw error;
     await recordCapReached(deps, memberId, limit === LIMITS.contractCodesPerDay ? 'codes' : 'tries').catch((failure: unknown) =>
-      log.error('contrat : plafond de codes non inscrit à l’historique', { memberId, err: failure }),
+      log.error('contrat : plafond de codes non inscrit à l’historique', { memberId, err: failure }),
     );
     throw new ApiError(429, 'SIGNATURE_CODE_DAILY_LIMIT', SIGNATURE_CODE_CAP_MESSAGE, {
       retryAfter: typeof error.extra.retryAfter === 'number' ? error.extra.retryAfter : 3600,
@@ -74,5 +74,5 @@ async function recordCapReached(deps: ApiDeps, memberId: string, reached: 'codes
       createdAt: now,
     });
   });
-  log.warn('contrat : plafond quotidien de codes de signature atteint', { memberId, reached });
+  log.warn('contrat : plafond quotidien de codes de signature atteint', { memberId, reached });
 }
