@@ -42,7 +42,10 @@ describe('POST /api/v1/user/password', () => {
     const phone = product.agent();
     expect((await phone.post('/api/v1/auth/signin', { email, password })).status).toBe(200);
 
-    const missing = await agent.post('/api/v1/user/password', { newPassword: 'nouveau-jardin-2026', newPasswordRepeat: 'nouveau-jardin-2026' });
+    const missing = await agent.post('/api/v1/user/password', {
+      newPassword: 'nouveau-jardin-2026',
+      newPasswordRepeat: 'nouveau-jardin-2026',
+    });
     expect(missing.status).toBe(400);
     expect((await errorOf(missing)).issues?.map((i) => i.path)).toContain('currentPassword');
 

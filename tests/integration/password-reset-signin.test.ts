@@ -27,7 +27,12 @@ async function newMember() {
   n += 1;
   const agent = product.agent();
   const email = `reset.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'ancien-jardin-2026' });
+  const created = await agent.post('/api/v1/dashboard/subscription', {
+    context: 'init',
+    email,
+    role: 'homme',
+    password: 'ancien-jardin-2026',
+  });
   expect(created.status).toBe(201);
   return { agent, email };
 }
@@ -84,7 +89,9 @@ describe('a member’s reset link', () => {
   it('a used, unknown or malformed link is a clear French 400 that signs nobody in', async () => {
     const { email } = await newMember();
     const token = await resetToken(email);
-    expect((await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-jardin-2026', token })).status).toBe(200);
+    expect(
+      (await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-jardin-2026', token })).status,
+    ).toBe(200);
     for (const bad of [token, 'ab'.repeat(28)]) {
       const browser = product.agent();
       const again = await browser.post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-jardin-2026', token: bad });
@@ -94,7 +101,9 @@ describe('a member’s reset link', () => {
       expect(error.message).toBe('Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
       expect((await browser.get('/api/v1/user/settings')).status).toBe(401);
     }
-    const malformed = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-jardin-2026', token: 'x<y' });
+    const malformed = await product
+      .agent()
+      .post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-jardin-2026', token: 'x<y' });
     expect(malformed.status).toBe(400);
     // The password set with the link is the one that works.
     expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'nouveau-jardin-2026' })).status).toBe(200);

@@ -127,7 +127,9 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/v1/user/password': {
     access: 'member-only',
-    request: () => ({ body: { currentPassword: 'pas-le-bon', newPassword: 'nouveau-jardin-2026', newPasswordRepeat: 'nouveau-jardin-2026' } }),
+    request: () => ({
+      body: { currentPassword: 'pas-le-bon', newPassword: 'nouveau-jardin-2026', newPasswordRepeat: 'nouveau-jardin-2026' },
+    }),
   },
   // The link of the confirmation mail may be opened signed out, on another device.
   'POST /api/v1/user/email/confirm': { access: 'public', request: () => ({ body: { tokenHash: 'ab'.repeat(28) } }) },
