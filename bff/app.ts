@@ -2,12 +2,15 @@ import { existsSync } from 'node:fs';
 import { type Context, Hono } from 'hono';
 import { authenticate } from '#bff/auth/guards.ts';
 import { createApi } from '#bff/api/api.ts';
+import { PHOTO_UPLOAD_PATH } from '#bff/api/photo-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
 import { requestIdOf, requestLog } from '#bff/http/request-log.ts';
+import { localOnlyInProduction, requestBodyLimit } from '#bff/http/request-limits.ts';
 import { type SecurityHeaderEntries, securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
 import { loadSiteFiles, prerenderedPages, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
+import { clientAddress } from '#bff/http/rate-limit.ts';
 import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
 import { bookingStandIn } from '#bff/stand-ins/booking-stand-in.ts';
@@ -61,6 +64,9 @@ export function createApp(options: AppOptions) {
   app.use(securityHeaders(security));
   // Then a request id and one log line per request (decision 107).
   app.use(requestLog({ trustProxy: options.config.trustProxy }));
+  // One body-size limit in front of every route, stand-ins included (issue 60).
+  app.use(requestBodyLimit([PHOTO_UPLOAD_PATH]));
+  app.use('/_local/*', localOnlyInProduction(options.config.nodeEnv === 'production'));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));
   // Payment and scheduling stand-ins post their signed webhooks through this same app (in-process).
@@ -76,7 +82,14 @@ export function createApp(options: AppOptions) {
   if (paymentsEmbedded(options.config)) app.route('/_local', instalmentStandIn(standIn));
   if (bookingEmbedded(options.config)) app.route('/_local', bookingStandIn(standIn));
   app.route('/api/v1', createApi(options));
-  app.route('/', imageRoutes({ dataDir: options.config.dataDir, clientDir: options.clientDir }));
+  app.route(
+    '/',
+    imageRoutes({
+      dataDir: options.config.dataDir,
+      clientDir: options.clientDir,
+      clientAddress: (c) => clientAddress(c, options.config.trustProxy),
+    }),
+  );
   app.all('/api/*', (c) => c.json(errorBody('NOT_FOUND', 'Ressource introuvable', { requestId: requestIdOf(c) }), 404));
 
   // The built SPA: the member/staff shell, files, and HTTP 404 for unknown paths.

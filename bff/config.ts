@@ -59,7 +59,10 @@ export const EnvSchema = v.pipe(
     CONTENT_PREVIEW_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'un jeton d’au moins 16 caractères'))),
     ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
     DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
-    TRUST_PROXY: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
+    TRUST_PROXY: v.optional(
+      v.pipe(v.string(), v.regex(/^(true|false|[0-9])$/, 'le nombre de proxys devant le serveur (0 à 9 ; true vaut 1, false vaut 0)')),
+      '0',
+    ),
     LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `l’un de ${LOG_LEVELS.join(', ')}`)),
   }),
   v.check(
@@ -102,8 +105,12 @@ export interface Config {
   /** Shows draft articles to a content API request carrying it (`x-preview-token`). */
   contentPreviewToken: string | undefined;
   demoData: boolean;
-  /** Read the client address from X-Forwarded-For (only behind a reverse proxy you run). */
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies you run in front of the server (0: none). The client's address is
+   * the `X-Forwarded-For` hop the outermost of them appended (the N-th from the right); hops an
+   * outsider wrote before it are ignored. `true` counts as 1, `false` as 0.
+   */
+  trustProxy: number;
   /** Secure cookies everywhere but on localhost. */
   secureCookies: boolean;
   /** The logger's level (decision 107): `info`, or `silent` with NODE_ENV=test. */
@@ -207,7 +214,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     gtmId: env.GTM_ID,
     contentPreviewToken: env.CONTENT_PREVIEW_TOKEN,
     demoData: env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: env.TRUST_PROXY === 'true' ? 1 : env.TRUST_PROXY === 'false' ? 0 : Number(env.TRUST_PROXY),
     secureCookies: !['localhost', '127.0.0.1', '[::1]'].includes(host),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
   };

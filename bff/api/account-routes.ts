@@ -1,3 +1,4 @@
+import { fullNameOf, refuseWeakPassword } from '#bff/auth/strong-password.ts';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
@@ -178,6 +179,7 @@ export function accountRoutes(deps: ApiDeps) {
     .post('/user/password', member, jsonBody(PasswordChangeBody), async (c) => {
       await deps.rateLimit(LIMITS.accountChangePerAccount, c.var.member.id);
       const { currentPassword, newPassword } = c.req.valid('json');
+      await refuseWeakPassword(newPassword, [c.var.member.email, fullNameOf(c.var.member.member.contract)], 'newPassword');
       const supabase = requestClient(c, deps.auth);
       const { error } = await supabase.auth.updateUser({ password: newPassword, current_password: currentPassword });
       if (error) throw authFailure(error, 'newPassword');

@@ -13,6 +13,7 @@ import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
+import { refuseWeakPassword } from '#bff/auth/strong-password.ts';
 import { log } from '#bff/logger.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
@@ -297,6 +298,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
         await deps.rateLimit(LIMITS.emailConfirmPerIp, ip(c));
         const { token, password } = c.req.valid('json');
         const invitation = await usableInvitation(token);
+        await refuseWeakPassword(password, [invitation.email, invitation.name]);
         const admin = adminClient(deps.auth);
 
         // A fresh invite token of the invited user, verified at once: the colleague's session.

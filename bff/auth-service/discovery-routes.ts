@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 
-/** Public, unauthenticated endpoints: the signing keys, the settings, a health check. */
+/** Public, unauthenticated endpoints: the signing keys, the settings (as configured), a health check. */
 export function discoveryRoutes(deps: AuthDeps) {
   return new Hono()
     .get('/.well-known/jwks.json', (c) => {
@@ -13,7 +13,7 @@ export function discoveryRoutes(deps: AuthDeps) {
       c.json(
         {
           external: { anonymous_users: false, email: true, phone: false },
-          disable_signup: false,
+          disable_signup: deps.config.disableSignup,
           mailer_autoconfirm: true,
           phone_autoconfirm: false,
           sms_provider: '',

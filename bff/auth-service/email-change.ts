@@ -8,7 +8,7 @@ import {
   reauthenticationMail,
 } from '#bff/auth-service/account-mail.ts';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
-import { claimMailSlot } from '#bff/auth-service/email-links.ts';
+import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { verifyPassword } from '#bff/auth-service/passwords.ts';
@@ -47,11 +47,12 @@ export async function proofOf(
   const now = deps.clock.now();
   if (input.currentPassword) {
     const failures = `email:${user.email ?? user.id}`;
-    if (!deps.limits.passwordFailures.available(failures)) throw errors.overRequestRateLimit();
+    // Taken before the check, given back for the right password (issue 60: atomic under load).
+    if (!deps.limits.passwordFailures.take(failures)) throw errors.overRequestRateLimit();
     if (!(await verifyPassword(user.encryptedPassword, input.currentPassword))) {
-      deps.limits.passwordFailures.take(failures);
       throw new AuthApiError(400, 'current_password_invalid', 'Current password is invalid.');
     }
+    deps.limits.passwordFailures.giveBack(failures);
     return { kind: 'password' };
   }
   if (input.nonce) return { kind: 'nonce', nonce: input.nonce.trim() };
@@ -68,15 +69,14 @@ export async function proofOf(
  */
 export async function consumeNonce(deps: AuthDeps, exec: Executor, user: UserRow, nonce: string): Promise<void> {
   const guesses = `email:${user.email ?? user.id}`;
-  if (!deps.limits.codeGuesses.available(guesses)) throw errors.overRequestRateLimit();
-  const invalid = () => {
-    deps.limits.codeGuesses.take(guesses);
-    return new AuthApiError(422, 'reauthentication_not_valid', 'Requires reauthentication: the nonce is invalid or has expired');
-  };
+  if (!deps.limits.codeGuesses.take(guesses)) throw errors.overRequestRateLimit();
+  const invalid = () =>
+    new AuthApiError(422, 'reauthentication_not_valid', 'Requires reauthentication: the nonce is invalid or has expired');
   if (!user.email || !/^\d{6}$/.test(nonce)) throw invalid();
   const token = await takeOneTimeToken(exec, tokenHashOf(deps.key.tokenHashKey, user.email, nonce), ['reauthentication_token']);
   if (!token || token.userId !== user.id) throw invalid();
   if (deps.clock.now().getTime() > token.createdAt.getTime() + deps.config.otpExpirySeconds * 1000) throw invalid();
+  deps.limits.codeGuesses.giveBack(guesses);
 }
 
 /**
@@ -90,13 +90,13 @@ export async function consumeNonce(deps: AuthDeps, exec: Executor, user: UserRow
 export async function requestEmailChange(
   deps: AuthDeps,
   exec: Executor,
-  input: { user: UserRow; next: string; redirectTo: string | undefined; now: Date },
+  input: { user: UserRow; next: string; redirectTo: string | undefined; now: Date; client: string | undefined },
 ): Promise<void> {
   const { user, next, now } = input;
   const holder = await findUserByEmail(exec, next);
   if (holder && holder.id !== user.id) throw errors.emailExists();
-  await claimMailSlot(exec, user.email ?? user.id, 'email_change', now);
-  if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+  await claimAccountMail(deps, exec, { client: input.client, recipient: user.email ?? user.id, kind: 'email_change', now });
+  spendServiceMail(deps);
   await mailEmailChangeLink(deps, exec, { user, next, redirectTo: input.redirectTo, now });
   if (user.email) {
     await enqueueMail(
@@ -136,13 +136,16 @@ async function mailEmailChangeLink(
  * link to the address waiting for confirmation. The same answer whether or not the address has an
  * account or a pending change, and the same 60 s repeat limit as the request itself.
  */
-export async function resendEmailChange(deps: AuthDeps, input: { email: string; redirectTo: string | undefined }): Promise<void> {
+export async function resendEmailChange(
+  deps: AuthDeps,
+  input: { email: string; redirectTo: string | undefined; client: string | undefined },
+): Promise<void> {
   const queued = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await claimMailSlot(tx, input.email, 'email_change', now);
+    await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'email_change', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.emailChange || isBanned(user, now)) return false;
-    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    spendServiceMail(deps);
     await mailEmailChangeLink(deps, tx, { user, next: user.emailChange, redirectTo: input.redirectTo, now });
     return true;
   });
@@ -153,13 +156,13 @@ export async function resendEmailChange(deps: AuthDeps, input: { email: string; 
  * `GET /reauthenticate`: mails a six-digit code to the user's confirmed address; the code is the
  * `nonce` that `PUT /user` accepts. 422 email_not_confirmed without a confirmed address.
  */
-export async function requestReauthentication(deps: AuthDeps, user: UserRow): Promise<void> {
+export async function requestReauthentication(deps: AuthDeps, user: UserRow, client: string | undefined): Promise<void> {
   if (!user.email || !user.emailConfirmedAt) throw new AuthApiError(422, 'email_not_confirmed', 'Email not confirmed');
   const email = user.email;
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await claimMailSlot(tx, email, 'reauthentication', now);
-    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    await claimAccountMail(deps, tx, { client, recipient: email, kind: 'reauthentication', now });
+    spendServiceMail(deps);
     const otp = generateOtp();
     await storeOneTimeToken(tx, {
       userId: user.id,

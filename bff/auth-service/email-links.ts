@@ -1,16 +1,16 @@
-import { and, eq, lt, lte } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
 import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/auth-service/recovery-mail.ts';
-import { flowState, mailRequests, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
+import { flowState, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
 import { emailChangedNotice } from '#bff/auth-service/account-mail.ts';
+import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { findUserByEmail, findUserById, isBanned, isUniqueViolation, syncEmailIdentity } from '#bff/auth-service/store.ts';
 
 /** GoTrue's MAILER_MAX_FREQUENCY: one mail of a kind per address per minute. */
-export const MAIL_REPEAT_SECONDS = 60;
 
 export type EmailVerifyType = 'recovery' | 'magiclink' | 'signup' | 'invite' | 'email' | 'email_change';
 
@@ -128,47 +128,20 @@ export async function dropFlowState(exec: Executor, flowStateId: string | null):
 }
 
 /**
- * Claims the right to mail `address` now: at most one mail of a kind per address per minute,
- * for every address alike, known or not (so the answer reveals no account). Atomic across
- * instances: the upsert only moves the date when the previous one is old enough.
- */
-export async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
-  const threshold = new Date(now.getTime() - MAIL_REPEAT_SECONDS * 1000);
-  await exec.delete(mailRequests).where(lt(mailRequests.lastRequestedAt, new Date(now.getTime() - 3600 * 1000)));
-  const claimed = await exec
-    .insert(mailRequests)
-    .values({ address, kind, lastRequestedAt: now })
-    .onConflictDoUpdate({
-      target: [mailRequests.address, mailRequests.kind],
-      set: { lastRequestedAt: now },
-      setWhere: lte(mailRequests.lastRequestedAt, threshold),
-    })
-    .returning({ address: mailRequests.address });
-  if (claimed.length > 0) return;
-  const [previous] = await exec
-    .select()
-    .from(mailRequests)
-    .where(and(eq(mailRequests.address, address), eq(mailRequests.kind, kind)));
-  const elapsed = previous ? now.getTime() - previous.lastRequestedAt.getTime() : 0;
-  const wait = Math.max(1, Math.ceil((MAIL_REPEAT_SECONDS * 1000 - elapsed) / 1000));
-  throw new AuthApiError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
-}
-
-/**
  * POST /recover: queues the French recovery mail when the address has an account; answers the
  * same either way. The mail is written in the same transaction as its token.
  */
 export async function requestRecovery(
   deps: AuthDeps,
-  input: { email: string; redirectTo: string | undefined; challenge: CodeChallenge | undefined },
+  input: { email: string; redirectTo: string | undefined; challenge: CodeChallenge | undefined; client: string | undefined },
 ): Promise<void> {
   const target = input.redirectTo ?? `${deps.config.siteUrl}${DEFAULT_RECOVERY_PATH}`;
   const queued = await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    await claimMailSlot(tx, input.email, 'recovery', now);
-    if (!deps.limits.emailSent.take('service')) throw errors.overEmailSendRateLimit();
+    await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'recovery', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.email || isBanned(user, now)) return false;
+    spendServiceMail(deps);
     const { otp, tokenHash } = await issueEmailToken(tx, {
       user,
       type: 'recovery',

@@ -7,7 +7,16 @@ export interface BucketSpec {
   burst: number;
 }
 
-export type LimitName = 'token' | 'verify' | 'email' | 'mfa' | 'emailSent' | 'codeGuesses' | 'passwordFailures';
+export type LimitName =
+  | 'token'
+  | 'verify'
+  | 'email'
+  | 'mfa'
+  | 'emailSent'
+  | 'mailPerClient'
+  | 'mailPerRecipient'
+  | 'codeGuesses'
+  | 'passwordFailures';
 
 export const DEFAULT_LIMITS: Record<LimitName, BucketSpec> = {
   /** POST /token, per client address. */
@@ -18,8 +27,16 @@ export const DEFAULT_LIMITS: Record<LimitName, BucketSpec> = {
   email: { perPeriod: 30, periodSeconds: 300, burst: 30 },
   /** MFA challenge and verify, per client address. */
   mfa: { perPeriod: 15, periodSeconds: 60, burst: 30 },
-  /** Mails sent by the whole service: 429 over_email_send_rate_limit. */
-  emailSent: { perPeriod: 30, periodSeconds: 3600, burst: 30 },
+  /**
+   * Account mails really queued by the whole service: 429 over_email_send_rate_limit. GoTrue's is
+   * 30 an hour, taken before the address is looked up, so that anyone could empty it with made-up
+   * addresses (issue 60): here a last resort, far above what one client may ask (decision 181).
+   */
+  emailSent: { perPeriod: 1000, periodSeconds: 3600, burst: 300 },
+  /** Not in GoTrue: account mails asked for by one client address, known recipient or not. */
+  mailPerClient: { perPeriod: 20, periodSeconds: 3600, burst: 10 },
+  /** Not in GoTrue: account mails to one address (every kind), whoever asks. */
+  mailPerRecipient: { perPeriod: 10, periodSeconds: 3600, burst: 5 },
   /**
    * Not in GoTrue: guesses of a six-digit code per e-mail address or per MFA factor, whatever the
    * client address, so that a caller who sends no rate-limit header cannot enumerate codes.
@@ -51,12 +68,22 @@ export class TokenBuckets {
     this.ratePerMs = spec.perPeriod / (spec.periodSeconds * 1000);
   }
 
-  /** Whether `key` has a token left, without taking it. */
-  available(key: string): boolean {
+  /** Whether `key` has a token left, without taking it (the service-wide mail budget's check). */
+  hasToken(key: string): boolean {
     const bucket = this.buckets.get(key);
     if (!bucket) return true;
-    const now = this.clock.now().getTime();
-    return bucket.tokens + Math.max(0, now - bucket.at) * this.ratePerMs >= 1;
+    return bucket.tokens + Math.max(0, this.clock.now().getTime() - bucket.at) * this.ratePerMs >= 1;
+  }
+
+  /**
+   * Gives back a token taken by `take` for work that turned out not to count (a right password
+   * where only wrong ones count). Taking first and giving back after is what keeps a limit whole
+   * when many requests run at once: checking first and taking after let every request in flight
+   * pass the check (issue 60).
+   */
+  giveBack(key: string): void {
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.tokens = Math.min(this.spec.burst, bucket.tokens + 1);
   }
 
   /** Takes one token for `key`; false when the bucket is empty. */
@@ -91,6 +118,8 @@ export function createRateLimits(clock: Clock, overrides: Partial<Record<LimitNa
     email: new TokenBuckets(clock, specs.email),
     mfa: new TokenBuckets(clock, specs.mfa),
     emailSent: new TokenBuckets(clock, specs.emailSent),
+    mailPerClient: new TokenBuckets(clock, specs.mailPerClient),
+    mailPerRecipient: new TokenBuckets(clock, specs.mailPerRecipient),
     codeGuesses: new TokenBuckets(clock, specs.codeGuesses),
     passwordFailures: new TokenBuckets(clock, specs.passwordFailures),
   };

@@ -56,13 +56,12 @@ export function tokenRoutes(deps: AuthDeps) {
     if (!body.email && !body.phone) throw errors.validation('missing email or phone');
     const password = body.password ?? '';
     const address = (body.email ?? '').trim().toLowerCase();
-    // Per account, whatever the client address (decision 101): only wrong passwords count.
+    // Per account, whatever the client address (decision 101): only wrong passwords count. The
+    // token is taken before the hash is checked and given back for a right password, so that
+    // parallel guesses cannot all pass a check made before any of them is counted (issue 60).
     const failures = `email:${address}`;
-    if (!deps.limits.passwordFailures.available(failures)) throw errors.overRequestRateLimit();
-    const refused = () => {
-      deps.limits.passwordFailures.take(failures);
-      return new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
-    };
+    if (!deps.limits.passwordFailures.take(failures)) throw errors.overRequestRateLimit();
+    const refused = () => new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
     const user = body.email ? await findUserByEmail(deps.db, body.email.trim()) : undefined;
     if (!user) {
       await verifyPassword(null, password);
@@ -70,6 +69,7 @@ export function tokenRoutes(deps: AuthDeps) {
     }
     if (isBanned(user, deps.clock.now())) throw errors.userBanned(400);
     if (!(await verifyPassword(user.encryptedPassword, password))) throw refused();
+    deps.limits.passwordFailures.giveBack(failures);
     if (!user.emailConfirmedAt) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
     const response: AccessTokenResponse = await deps.db.transaction((tx) => signIn(deps, tx, user, 'password', client));
     const notice = weakPasswordNotice(password);
@@ -124,7 +124,12 @@ export function tokenRoutes(deps: AuthDeps) {
       if (!body.email) throw errors.validation('Password recovery requires an email', 422);
       const email = normalizeEmail(body.email);
       const challenge = codeChallengeOf(body.code_challenge, body.code_challenge_method);
-      await requestRecovery(deps, { email, redirectTo: allowedRedirect(c.req.query('redirect_to'), config), challenge });
+      await requestRecovery(deps, {
+        email,
+        redirectTo: allowedRedirect(c.req.query('redirect_to'), config),
+        challenge,
+        client: config.clientAddress(c),
+      });
       return c.json({}, 200);
     })
 

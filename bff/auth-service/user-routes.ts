@@ -66,7 +66,8 @@ export function userRoutes(deps: AuthDeps) {
           const patch: Partial<UserRow> = { updatedAt: now };
           if (body.data) patch.userMetadata = mergeMetadata(current.userMetadata, body.data);
           // The address itself waits for the confirmation from the new one.
-          if (email && changesEmail) await requestEmailChange(deps, tx, { user: current, next: email, redirectTo, now });
+          if (email && changesEmail)
+            await requestEmailChange(deps, tx, { user: current, next: email, redirectTo, now, client: deps.config.clientAddress(c) });
           if (passwordHash) patch.encryptedPassword = passwordHash;
           const [updated] = await tx.update(users).set(patch).where(eq(users.id, current.id)).returning();
           if (!updated) throw errors.userNotFound();
@@ -90,13 +91,13 @@ export function userRoutes(deps: AuthDeps) {
         if (!body.email) throw errors.validation('Email is required', 422);
         const email = normalizeEmail(body.email);
         const redirectTo = allowedRedirect(c.req.query('redirect_to'), deps.config);
-        if (body.type === 'email_change') await resendEmailChange(deps, { email, redirectTo });
+        if (body.type === 'email_change') await resendEmailChange(deps, { email, redirectTo, client: deps.config.clientAddress(c) });
         return c.json({}, 200);
       })
 
       .get('/reauthenticate', limitedBy(deps, 'email'), async (c) => {
         const { user } = await authenticate(deps, c);
-        await requestReauthentication(deps, user.row);
+        await requestReauthentication(deps, user.row, deps.config.clientAddress(c));
         return c.json({}, 200);
       })
 

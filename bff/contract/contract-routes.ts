@@ -5,7 +5,8 @@ import { requireCaller } from '#bff/auth/guards.ts';
 import { liveSignatureCode, sendSignatureCode, signWithCode } from '#bff/contract/contract-signature.ts';
 import { contractDetailsOf, draftContractDocument, renderMemberContract } from '#bff/contract/member-contract.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { clientAddress } from '#bff/http/rate-limit.ts';
+import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
+import { withinSignatureCodeCap } from '#bff/contract/signature-code-cap.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
@@ -86,6 +87,7 @@ export function contractRoutes(deps: ApiDeps) {
     .get('/user/contract-preview.pdf', contractPdf)
     .post('/user/contract/signature-code', async (c) => {
       const caller = await memberCaller(c);
+      await withinSignatureCodeCap(deps, caller.member.id, LIMITS.contractCodesPerDay);
       const { expiresAt } = await sendSignatureCode(deps.database.db, caller.member, { agency: deps.config.agency, now: deps.clock.now() });
       deps.mailQueued();
       c.header('Cache-Control', 'private, no-store');
@@ -94,6 +96,7 @@ export function contractRoutes(deps: ApiDeps) {
     .post('/user/contract/sign', async (c) => {
       const caller = await memberCaller(c);
       const { code } = await readJson(c, SignBody);
+      await withinSignatureCodeCap(deps, caller.member.id, LIMITS.contractTriesPerDay);
       const signed = await signWithCode(deps.database.db, caller.member, code, {
         agency: deps.config.agency,
         now: deps.clock.now(),

@@ -32,7 +32,7 @@ function behindGateway(service: Hono, nameClient: (c: Context) => string | undef
 }
 
 /** What the product mounts at `/auth/v1` for outside callers. */
-export function publicAuthGateway(service: Hono, trustProxy: boolean): Hono {
+export function publicAuthGateway(service: Hono, trustProxy: number): Hono {
   return behindGateway(service, (c) => clientAddress(c, trustProxy));
 }
 

@@ -27,6 +27,10 @@ export const LIMITS = {
   accountChangePerAccount: { name: 'account-change', points: 10, durationSeconds: 15 * 60 },
   /** Confirmations of an e-mail change, per client address (each is a token guess). */
   emailConfirmPerIp: { name: 'email-confirm-ip', points: 20, durationSeconds: 15 * 60 },
+  /** The contract's signing codes mailed to one member in a day (decision 182). */
+  contractCodesPerDay: { name: 'contract-codes', points: 5, durationSeconds: 24 * 60 * 60 },
+  /** The contract's signing codes tried by one member in a day, right or wrong (decision 182). */
+  contractTriesPerDay: { name: 'contract-tries', points: 15, durationSeconds: 24 * 60 * 60 },
 } satisfies Record<string, Limit>;
 
 export type RateLimiter = (limit: Limit, key: string) => Promise<void>;
@@ -67,10 +71,19 @@ export function createRateLimiter(db: Db): RateLimiter {
   };
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+/**
+ * The caller's address: the socket's, or behind `trustProxy` proxies of ours the `X-Forwarded-For`
+ * hop the outermost one appended — the `trustProxy`-th from the right. Each proxy appends the
+ * address it was connected from, so anything left of that hop was written by the caller and is
+ * ignored: rotating it changes nothing (issue 60). A shorter header gives its leftmost hop.
+ */
+export function clientAddress(c: Context, trustProxy: number): string {
+  if (trustProxy > 0) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => hop !== '');
+    const forwarded = hops[Math.max(0, hops.length - trustProxy)];
     if (forwarded) return forwarded;
   }
   try {

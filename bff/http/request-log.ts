@@ -34,7 +34,7 @@ function loggedPath(c: Context): string {
  * In the one request path (decision 104) it comes after the prerendered pages, which are answered
  * from memory and logged by the reverse proxy.
  */
-export function requestLog(options: { trustProxy: boolean }): MiddlewareHandler {
+export function requestLog(options: { trustProxy: number }): MiddlewareHandler {
   return async (c, next) => {
     const start = performance.now();
     const forwarded = options.trustProxy ? c.req.header('x-request-id') : undefined;

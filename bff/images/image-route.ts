@@ -6,6 +6,7 @@ import { type Context, Hono } from 'hono';
 import type Sharp from 'sharp';
 import { errorBody } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
+import { RenderSlots } from '#bff/images/render-slots.ts';
 
 /**
  * The image endpoint (spec §7 "Images", decisions §7): `?url=/images/…&w=&q=` answers a WebP of
@@ -21,6 +22,14 @@ export const IMAGE_WIDTHS: readonly number[] = [...new Set(IMAGE_BREAKPOINTS.fla
   (a, b) => a - b,
 );
 export const DEFAULT_QUALITY = 100;
+/**
+ * The only qualities rendered (issue 60): the SPA and the prerender ask none (100 by default);
+ * 75 and 80 are the usual `q` of image CDNs (Vercel's default is 75), 50 a light variant. Any
+ * other value is refused, so that one image cannot be rendered in a hundred variants.
+ */
+export const IMAGE_QUALITIES: readonly number[] = [50, 75, 80, 100];
+/** Renders at once: per client, in total, and waiting (decision 182). */
+export const RENDER_LIMITS = { perClient: 2, total: 2, queue: 8 };
 const SOURCE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.svg']);
 const MAX_SOURCE_BYTES = 20 * 1024 * 1024;
 /** SVG sources are rasterised at this density at most (dpi). */
@@ -44,6 +53,8 @@ export interface ImageRouteOptions {
   /** Folders images may come from, in order (default: `public/`, then `clientDir`). */
   roots?: readonly (string | undefined)[];
   cacheDir?: string;
+  /** Names the client for the per-client render limit (default: one client for all). */
+  clientAddress?: (c: Context) => string;
 }
 
 export interface ImageMetadata {
@@ -134,6 +145,8 @@ export function imageRoutes(options: ImageRouteOptions) {
     .map((root) => (isAbsolute(root) ? root : resolve(root)));
   const cacheDir = resolve(options.cacheDir ?? join(options.dataDir, 'image-cache'));
   const inFlight = new Map<string, Promise<Buffer>>();
+  const slots = new RenderSlots(RENDER_LIMITS);
+  const clientOf = options.clientAddress ?? (() => 'all');
 
   const handler = async (c: Context) => {
     const url = c.req.query('url') ?? '';
@@ -143,8 +156,8 @@ export function imageRoutes(options: ImageRouteOptions) {
     if (width === null || !IMAGE_WIDTHS.includes(width)) {
       return c.json(errorBody('INVALID_WIDTH', `Largeur non autorisée. Valeurs possibles : ${IMAGE_WIDTHS.join(', ')}.`), 400);
     }
-    if (quality === null || quality < 1 || quality > 100) {
-      return c.json(errorBody('INVALID_QUALITY', 'La qualité doit être un entier entre 1 et 100.'), 400);
+    if (quality === null || !IMAGE_QUALITIES.includes(quality)) {
+      return c.json(errorBody('INVALID_QUALITY', `Qualité non autorisée. Valeurs possibles : ${IMAGE_QUALITIES.join(', ')}.`), 400);
     }
     let file: string;
     try {
@@ -165,14 +178,24 @@ export function imageRoutes(options: ImageRouteOptions) {
     } catch {
       let pending = inFlight.get(key);
       if (!pending) {
-        pending = (async () => {
+        const slot = slots.tryRun(clientOf(c), async () => {
+          // Another request may have rendered it while this one waited for its turn.
+          const done = await readFile(cached).catch(() => null);
+          if (done) return done;
           const rendered = await renderWebp(file, width, quality);
           mkdirSync(cacheDir, { recursive: true });
           const temporary = `${cached}.${process.pid}.${Date.now()}.tmp`;
           await writeFile(temporary, rendered);
           await rename(temporary, cached);
           return rendered;
-        })().finally(() => inFlight.delete(key));
+        });
+        if (slot === 'client' || slot === 'busy') {
+          c.header('Retry-After', '5');
+          return slot === 'client'
+            ? c.json(errorBody('TOO_MANY_RENDERS', 'Trop d’images demandées à la fois : réessayez dans un instant.'), 429)
+            : c.json(errorBody('SERVER_BUSY', 'Le serveur prépare déjà beaucoup d’images : réessayez dans un instant.'), 503);
+        }
+        pending = slot.finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
       try {

@@ -5,7 +5,11 @@ import { hasGoTrueEmailFormat } from '#machines/auth/email-address.ts';
  * Credential rules of the spec (§5), shared by the SPA forms and the BFF. The `reason` of each
  * failure is one of the spec's codes; `message` is what a member reads.
  */
-export const PASSWORD_MIN_LENGTH = 6;
+/**
+ * Issue 60 (decision 180): 12 characters at least, the CNIL's recommendation for a password
+ * alone; the server also refuses common ones and ones built on the person's name or address.
+ */
+export const PASSWORD_MIN_LENGTH = 12;
 /** Supabase Auth refuses longer passwords (bcrypt/argon input limit of the contract). */
 export const PASSWORD_MAX_LENGTH = 72;
 
@@ -46,6 +50,19 @@ export const CredentialsSchema = v.pipe(
 );
 export type Credentials = v.InferOutput<typeof CredentialsSchema>;
 
+/** The floor of the older rule: a sign-in still takes the passwords chosen under it. */
+export const SIGNIN_PASSWORD_MIN_LENGTH = 6;
+
+/** A sign-in's fields: any password of the older rule (only a new password needs 12 characters). */
+export const SignInSchema = v.object({
+  email: EmailSchema,
+  password: v.pipe(
+    v.string(CREDENTIALS_MESSAGE),
+    v.minLength(SIGNIN_PASSWORD_MIN_LENGTH, CREDENTIALS_MESSAGE),
+    v.maxLength(PASSWORD_MAX_LENGTH, `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères`),
+  ),
+});
+
 /** A new password and its repeat (the reset link's page, decision 127: the token names the account). */
 export const NewPasswordSchema = v.pipe(
   v.object({ password: PasswordSchema, passwordRepeat: v.string() }),
@@ -56,13 +73,17 @@ export const NewPasswordSchema = v.pipe(
 );
 
 /** The spec's failure reason for a credentials input, or null when valid. */
-export function credentialFailure(input: {
-  email: string;
-  password: string;
-  passwordRepeat?: string | undefined;
-}): CredentialFailure | null {
+export function credentialFailure(
+  input: {
+    email: string;
+    password: string;
+    passwordRepeat?: string | undefined;
+  },
+  /** A sign-in takes the passwords chosen under the older rule (6 characters): only new ones need 12. */
+  minLength = PASSWORD_MIN_LENGTH,
+): CredentialFailure | null {
   if (!v.is(EmailSchema, input.email)) return 'INVALID_EMAIL';
-  if (input.password.length < PASSWORD_MIN_LENGTH) return 'PASSWORD_TOO_SHORT';
+  if (input.password.length < minLength) return 'PASSWORD_TOO_SHORT';
   if (input.passwordRepeat !== undefined && input.passwordRepeat !== input.password) return 'PASSWORD_REPEAT_FAILED';
   return null;
 }

@@ -289,6 +289,8 @@ export const contextSentences = {
   change_request: 'Demande de modification envoyée à l’équipe',
   change_request_applied: 'Demande de modification appliquée',
   change_request_declined: 'Demande de modification refusée',
+  // Issue 60 (decision 182): the daily ceiling of the contract's signing codes, reached.
+  signature_code_cap: 'Plafond quotidien des codes de signature atteint : le membre doit contacter l’agence',
 } as const satisfies Readonly<Record<string, Sentence>>;
 
 export interface LoggedEvent {

@@ -97,7 +97,7 @@ async function member(url: string, recorder: Recorder, until: number) {
       await recorder.time(`POST /api/v1/user/update (${body.context})`, client, 'POST', '/api/v1/user/update', body);
       await recorder.time('GET /api/v1/user/settings', client, 'GET', '/api/v1/user/settings');
     }
-    await recorder.time('GET /api/v1/auth/signout', client, 'GET', '/api/v1/auth/signout');
+    await recorder.time('POST /api/v1/auth/signout', client, 'POST', '/api/v1/auth/signout', {});
     recorder.journeys.members += 1;
   }
 }

@@ -9,17 +9,17 @@ describe('validate', () => {
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.fieldErrors.email).toBe('Email invalide');
-      expect(result.fieldErrors.password).toMatch(/au moins 6/);
+      expect(result.fieldErrors.password).toMatch(/au moins 12/);
     }
   });
 
   it('reports the repeat on its own field', () => {
-    const result = validate(CredentialsSchema, { email: 'a@b.fr', password: '123456', passwordRepeat: '1234567' });
+    const result = validate(CredentialsSchema, { email: 'a@b.fr', password: '123456789012', passwordRepeat: '1234567890123' });
     expect(result).toEqual({ success: false, fieldErrors: { passwordRepeat: 'Les mots de passe ne correspondent pas' } });
   });
 
   it('returns the output and renames paths', () => {
-    expect(validate(CredentialsSchema, { email: ' A@B.fr ', password: '123456' })).toMatchObject({
+    expect(validate(CredentialsSchema, { email: ' A@B.fr ', password: '123456789012' })).toMatchObject({
       success: true,
       output: { email: 'a@b.fr' },
     });

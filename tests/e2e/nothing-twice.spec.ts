@@ -118,8 +118,8 @@ test('reset link → new password only → signed in on /mon-compte; a spent lin
   await page.goto('/connexion/nouveau-compte');
   await page.getByLabel('Une femme').check();
   await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill('ancien-2026');
-  await page.getByLabel('Confirmation du mot de passe').fill('ancien-2026');
+  await page.getByLabel('Mot de passe', { exact: true }).fill('ancien-jardin-2026');
+  await page.getByLabel('Confirmation du mot de passe').fill('ancien-jardin-2026');
   await page.getByRole('button', { name: 'Créer mon compte' }).click();
   await expect(page).toHaveURL(/\/mon-compte/);
   await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
@@ -135,8 +135,8 @@ test('reset link → new password only → signed in on /mon-compte; a spent lin
   await expect(page.getByRole('heading', { level: 1, name: 'Nouveau mot de passe' })).toBeVisible();
   await expect(page.getByLabel('Adresse e-mail')).toHaveCount(0);
   await screenshots(page, 'reset-new-password');
-  await page.getByLabel('Nouveau mot de passe').fill('nouveau-2026');
-  await page.getByLabel('Confirmation du mot de passe').fill('nouveau-2026');
+  await page.getByLabel('Nouveau mot de passe').fill('nouveau-jardin-2026');
+  await page.getByLabel('Confirmation du mot de passe').fill('nouveau-jardin-2026');
   await page.getByRole('button', { name: 'Enregistrer et me connecter' }).click();
   await expect(page).toHaveURL(/\/mon-compte/);
   await expect(page.getByRole('button', { name: 'Se déconnecter' }).first()).toBeVisible();
@@ -145,8 +145,8 @@ test('reset link → new password only → signed in on /mon-compte; a spent lin
   await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
   await expect(page).toHaveURL(/\/$/);
   await page.goto(link);
-  await page.getByLabel('Nouveau mot de passe').fill('encore-2026');
-  await page.getByLabel('Confirmation du mot de passe').fill('encore-2026');
+  await page.getByLabel('Nouveau mot de passe').fill('encore-jardin-2026');
+  await page.getByLabel('Confirmation du mot de passe').fill('encore-jardin-2026');
   await page.getByRole('button', { name: 'Enregistrer et me connecter' }).click();
   await expect(page.getByText('Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Demander un nouveau lien' })).toBeVisible();

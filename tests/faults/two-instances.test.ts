@@ -110,7 +110,7 @@ describe('two instances on one PostgreSQL', () => {
     // Read twice on B: the member and its sessions are now in B's memory.
     expect(await onB()).toBe(200);
     expect(await onB()).toBe(200);
-    expect((await m.request('GET', '/api/v1/auth/signout')).status).toBe(200);
+    expect((await m.request('POST', '/api/v1/auth/signout', {})).status).toBe(200);
     // B hears of it by the sessions trigger's NOTIFY: allowed up to 1 s (measured in ms).
     const started = performance.now();
     let status = await onB();

@@ -42,13 +42,16 @@ describe('POST /api/v1/user/password', () => {
     const phone = product.agent();
     expect((await phone.post('/api/v1/auth/signin', { email, password })).status).toBe(200);
 
-    const missing = await agent.post('/api/v1/user/password', { newPassword: 'nouveau-2026', newPasswordRepeat: 'nouveau-2026' });
+    const missing = await agent.post('/api/v1/user/password', {
+      newPassword: 'nouveau-jardin-2026',
+      newPasswordRepeat: 'nouveau-jardin-2026',
+    });
     expect(missing.status).toBe(400);
     expect((await errorOf(missing)).issues?.map((i) => i.path)).toContain('currentPassword');
 
     const mismatch = await agent.post('/api/v1/user/password', {
       currentPassword: password,
-      newPassword: 'nouveau-2026',
+      newPassword: 'nouveau-jardin-2026',
       newPasswordRepeat: 'autre',
     });
     expect(mismatch.status).toBe(400);
@@ -64,8 +67,8 @@ describe('POST /api/v1/user/password', () => {
 
     const wrong = await agent.post('/api/v1/user/password', {
       currentPassword: 'pas-le-bon',
-      newPassword: 'nouveau-2026',
-      newPasswordRepeat: 'nouveau-2026',
+      newPassword: 'nouveau-jardin-2026',
+      newPasswordRepeat: 'nouveau-jardin-2026',
     });
     expect(wrong.status).toBe(400);
     expect(await errorOf(wrong)).toMatchObject({
@@ -83,18 +86,18 @@ describe('POST /api/v1/user/password', () => {
 
     const changed = await agent.post('/api/v1/user/password', {
       currentPassword: password,
-      newPassword: 'nouveau-2026',
-      newPasswordRepeat: 'nouveau-2026',
+      newPassword: 'nouveau-jardin-2026',
+      newPasswordRepeat: 'nouveau-jardin-2026',
     });
     expect(changed.status, await changed.clone().text()).toBe(200);
     expect((await agent.get('/api/v1/user/settings')).status).toBe(200);
     await expect.poll(async () => (await phone.get('/api/v1/user/settings')).status).toBe(401);
     expect((await signIn(email, password)).status).toBe(400);
-    expect((await signIn(email, 'nouveau-2026')).status).toBe(200);
+    expect((await signIn(email, 'nouveau-jardin-2026')).status).toBe(200);
   });
 
   it('is refused to a visitor who is not signed in, and to another site', async () => {
-    const body = { currentPassword: 'x', newPassword: 'nouveau-2026', newPasswordRepeat: 'nouveau-2026' };
+    const body = { currentPassword: 'x', newPassword: 'nouveau-jardin-2026', newPasswordRepeat: 'nouveau-jardin-2026' };
     expect((await product.agent().post('/api/v1/user/password', body)).status).toBe(401);
     const { agent } = await member();
     const forged = await agent.post('/api/v1/user/password', body, { origin: 'https://ailleurs.example' });

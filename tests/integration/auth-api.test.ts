@@ -56,7 +56,7 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
     // What Supabase Auth refuses is refused here first (machines/auth/email-address.ts).
     [{ email: 'xx:;x@x.x', password: 'bismillah' }, 'INVALID_EMAIL'],
     [{ email: 'amina2@example.fr', password: 'court' }, 'PASSWORD_TOO_SHORT'],
-    [{ email: 'amina3@example.fr', password: 'bismillah', passwordRepeat: 'bismillaH' }, 'PASSWORD_REPEAT_FAILED'],
+    [{ email: 'amina3@example.fr', password: 'bismillah-2026', passwordRepeat: 'bismillaH-2026' }, 'PASSWORD_REPEAT_FAILED'],
   ])('refuses %o with reason %s and changes nothing', async (input, reason) => {
     const before = await memberCount();
     const agent = product.agent();
@@ -121,7 +121,7 @@ describe('sign-in, settings and sign-out', () => {
     const agent = product.agent();
     await signUp(agent);
     const stolen = new Map(agent.cookies);
-    const out = await agent.get('/api/v1/auth/signout');
+    const out = await agent.post('/api/v1/auth/signout', {});
     expect(out.status).toBe(200);
     expect(agent.cookies.size).toBe(0);
     expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
@@ -149,7 +149,7 @@ describe('sign-in, settings and sign-out', () => {
     expect(
       (await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'autre-secret-2026', token })).status,
     ).toBe(200);
-    const out = await phone.get('/api/v1/auth/signout');
+    const out = await phone.post('/api/v1/auth/signout', {});
     expect(out.status).toBe(200);
     expect(phone.cookies.size).toBe(0);
   });
@@ -228,14 +228,21 @@ describe('password recovery through the mailbox', () => {
     const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
     expect(token).toBeDefined();
     const agent = product.agent();
-    const bad = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'change', email: 'pas-un-email', password: 'nouveau-2026', token });
+    const bad = await agent.post('/api/v1/auth/pass-recovery', {
+      ctx: 'change',
+      email: 'pas-un-email',
+      password: 'nouveau-jardin-2026',
+      token,
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toBe('Email invalide');
-    const changed = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'nouveau-2026', token });
+    const changed = await agent.post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'nouveau-jardin-2026', token });
     expect(changed.status).toBe(200);
     expect((await agent.post('/api/v1/auth/signin', { email, password })).status).toBe(400);
-    expect((await agent.post('/api/v1/auth/signin', { email, password: 'nouveau-2026' })).status).toBe(200);
-    const reused = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'encore-2026', token });
+    expect((await agent.post('/api/v1/auth/signin', { email, password: 'nouveau-jardin-2026' })).status).toBe(200);
+    const reused = await product
+      .agent()
+      .post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'encore-jardin-2026', token });
     expect(reused.status).toBe(400);
   });
 

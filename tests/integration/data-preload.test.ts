@@ -87,7 +87,7 @@ describe('a member’s file preloads its answers for staff only (decision 160)',
 
   it('names nothing once the session has ended, though the browser still sends its cookie', async () => {
     const kept = new Map(staff.agent.cookies);
-    expect((await staff.agent.get('/api/v1/auth/signout')).status).toBeLessThan(400);
+    expect((await staff.agent.post('/api/v1/auth/signout', {})).status).toBeLessThan(400);
     for (const [name, value] of kept) staff.agent.cookies.set(name, value);
     const ended = await staff.agent.get(MEMBER_FILE);
     expect(ended.status).toBe(200);

@@ -75,7 +75,7 @@ describe('the service unit', () => {
   }
 
   it('runs the compiled server in production, on loopback behind the proxy, with its data outside the tree', () => {
-    expect(unitEnv).toMatchObject({ NODE_ENV: 'production', HOST: '127.0.0.1', TRUST_PROXY: 'true' });
+    expect(unitEnv).toMatchObject({ NODE_ENV: 'production', HOST: '127.0.0.1', TRUST_PROXY: '1' });
     expect(unitLines).toContainEqual(['EnvironmentFile', '/etc/union-sincere/env']);
     expect(unitLines).toContainEqual(['KillSignal', 'SIGTERM']);
     expect(unitLines.find(([key]) => key === 'User')?.[1]).not.toBe('root');

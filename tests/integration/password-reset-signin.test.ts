@@ -27,7 +27,12 @@ async function newMember() {
   n += 1;
   const agent = product.agent();
   const email = `reset.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'ancien-2026' });
+  const created = await agent.post('/api/v1/dashboard/subscription', {
+    context: 'init',
+    email,
+    role: 'homme',
+    password: 'ancien-jardin-2026',
+  });
   expect(created.status).toBe(201);
   return { agent, email };
 }
@@ -64,7 +69,7 @@ describe('a member’s reset link', () => {
     expect(short.status).toBe(400);
     expect(browser.cookies.size).toBe(0);
 
-    const changed = await browser.post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-2026', token });
+    const changed = await browser.post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-jardin-2026', token });
     expect(changed.status).toBe(200);
     const body = (await changed.json()) as { user: { email: string; role: string }; mfa: { required: boolean } };
     expect(body.user).toMatchObject({ email, role: 'homme' });
@@ -75,8 +80,8 @@ describe('a member’s reset link', () => {
     // The session opened before the reset has ended.
     expect((await copyOf(otherDevice).get('/api/v1/user/settings')).status).toBe(401);
     // The new password works, the old one no longer does.
-    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'ancien-2026' })).status).toBe(400);
-    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'nouveau-2026' })).status).toBe(200);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'ancien-jardin-2026' })).status).toBe(400);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'nouveau-jardin-2026' })).status).toBe(200);
     // The session still holds after a moment (not the one-shot recovery session only).
     expect((await browser.get('/api/v1/user/settings')).status).toBe(200);
   });
@@ -84,20 +89,24 @@ describe('a member’s reset link', () => {
   it('a used, unknown or malformed link is a clear French 400 that signs nobody in', async () => {
     const { email } = await newMember();
     const token = await resetToken(email);
-    expect((await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-2026', token })).status).toBe(200);
+    expect(
+      (await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'nouveau-jardin-2026', token })).status,
+    ).toBe(200);
     for (const bad of [token, 'ab'.repeat(28)]) {
       const browser = product.agent();
-      const again = await browser.post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-2026', token: bad });
+      const again = await browser.post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-jardin-2026', token: bad });
       expect(again.status).toBe(400);
       const { error } = (await again.json()) as ApiError;
       expect(error.code).toBe('INVALID_TOKEN');
       expect(error.message).toBe('Ce lien de réinitialisation est invalide ou a expiré. Demandez-en un nouveau.');
       expect((await browser.get('/api/v1/user/settings')).status).toBe(401);
     }
-    const malformed = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-2026', token: 'x<y' });
+    const malformed = await product
+      .agent()
+      .post('/api/v1/auth/pass-recovery', { ctx: 'change', password: 'encore-jardin-2026', token: 'x<y' });
     expect(malformed.status).toBe(400);
     // The password set with the link is the one that works.
-    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'nouveau-2026' })).status).toBe(200);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'nouveau-jardin-2026' })).status).toBe(200);
   });
 
   it('an address sent by an older page must be the link’s own', async () => {
@@ -107,12 +116,12 @@ describe('a member’s reset link', () => {
     const wrong = await browser.post('/api/v1/auth/pass-recovery', {
       ctx: 'change',
       email: 'quelqu.un.autre@example.fr',
-      password: 'nouveau-2026',
+      password: 'nouveau-jardin-2026',
       token,
     });
     expect(wrong.status).toBe(400);
     expect((await browser.get('/api/v1/user/settings')).status).toBe(401);
-    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'ancien-2026' })).status).toBe(200);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'ancien-jardin-2026' })).status).toBe(200);
   });
 });
 

@@ -95,7 +95,7 @@ describe('an ended session is refused at once by every member route', () => {
     const { agent } = await signUp();
     const copy = new Map(agent.cookies);
     await expectAccepted(copy, MEMBER_ROUTES);
-    expect((await agent.get('/api/v1/auth/signout')).status).toBe(200);
+    expect((await agent.post('/api/v1/auth/signout', {})).status).toBe(200);
     await expectRefusedEverywhere(copy, MEMBER_ROUTES);
   });
 
@@ -111,7 +111,9 @@ describe('an ended session is refused at once by every member route', () => {
     );
     const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
     expect(token).toBeDefined();
-    const changed = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'nouveau-2026', token });
+    const changed = await product
+      .agent()
+      .post('/api/v1/auth/pass-recovery', { ctx: 'change', email, password: 'nouveau-jardin-2026', token });
     expect(changed.status).toBe(200);
     await expectRefusedEverywhere(copy, MEMBER_ROUTES);
     expect((await agent.get('/api/v1/user/settings')).status).toBe(401);

@@ -127,7 +127,9 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/v1/user/password': {
     access: 'member-only',
-    request: () => ({ body: { currentPassword: 'pas-le-bon', newPassword: 'nouveau-2026', newPasswordRepeat: 'nouveau-2026' } }),
+    request: () => ({
+      body: { currentPassword: 'pas-le-bon', newPassword: 'nouveau-jardin-2026', newPasswordRepeat: 'nouveau-jardin-2026' },
+    }),
   },
   // The link of the confirmation mail may be opened signed out, on another device.
   'POST /api/v1/user/email/confirm': { access: 'public', request: () => ({ body: { tokenHash: 'ab'.repeat(28) } }) },
@@ -286,8 +288,10 @@ const MATRIX: Record<string, Row> = {
     request: () => ({ body: { event: 'invitee.created', payload: {} } }),
     refusals: ['INVALID_SIGNATURE'],
   },
-  // Last: it ends every caller's session.
+  // A page with a button: it signs no one out.
   'GET /api/v1/auth/signout': { access: 'public', request: () => ({}) },
+  // Last: it ends every caller's session.
+  'POST /api/v1/auth/signout': { access: 'public', request: () => ({ body: {} }) },
 };
 
 /** Routes outside the product API, and who guards them (checked below or by their own suites). */

@@ -407,7 +407,7 @@ function apiRoutes(): [string, string][] {
 
 function cookieOf(caller: string, key: string): string | undefined {
   // Signing out ends the session: only ever sent anonymously.
-  if (key === 'GET /api/v1/auth/signout') return undefined;
+  if (key === 'POST /api/v1/auth/signout') return undefined;
   const agent = caller === 'member' ? member.agent : caller === 'staff' ? staff : undefined;
   if (!agent || agent.cookies.size === 0) return undefined;
   return [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');

@@ -76,7 +76,7 @@ describe('the session remembered by a kept-alive connection', () => {
 
       // Amina signs out (on another connection): her old cookie is refused on this one.
       expect((await get(agent, '/api/v1/user/settings', aminaCookie)).status).toBe(200);
-      const signOut = await amina.agent.get('/api/v1/auth/signout');
+      const signOut = await amina.agent.post('/api/v1/auth/signout', {});
       expect(signOut.status).toBeLessThan(400);
       const afterSignOut = await get(agent, '/api/v1/user/settings', aminaCookie);
       expect(afterSignOut.socketPort).toBe(first.socketPort);

@@ -34,7 +34,7 @@ export function NewPasswordFields({
         name="password"
         type="password"
         label={label}
-        hint="6 caractères minimum."
+        hint="12 caractères minimum, ni courant ni tiré de votre nom ou de votre adresse e-mail."
         autoComplete="new-password"
         required
         error={errors.password}

@@ -1,5 +1,5 @@
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
-import { CredentialsSchema } from '#machines/auth/credentials.ts';
+import { SignInSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { EmailField } from '#src/components/ui/account-fields.tsx';
@@ -22,7 +22,7 @@ export function SignInPage() {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
   const onSubmit = handleSubmit(async (data) => {
-    const checked = validate(CredentialsSchema, { email: textOf(data, 'email'), password: textOf(data, 'password') });
+    const checked = validate(SignInSchema, { email: textOf(data, 'email'), password: textOf(data, 'password') });
     if (!checked.success) return { fieldErrors: checked.fieldErrors };
     const result = await signIn(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };

@@ -1,6 +1,6 @@
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { CredentialsSchema } from '#machines/auth/credentials.ts';
+import { SignInSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
@@ -87,7 +87,7 @@ export function StaffSignInPage() {
   }, [resumable]);
 
   const onPassword = passwordForm.handleSubmit(async (data) => {
-    const checked = validate(CredentialsSchema, { email: textOf(data, 'email'), password: textOf(data, 'password') });
+    const checked = validate(SignInSchema, { email: textOf(data, 'email'), password: textOf(data, 'password') });
     if (!checked.success) return { fieldErrors: checked.fieldErrors };
     const result = await signIn(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };

@@ -8,7 +8,7 @@ export function ThanksPage({ page }: { page: PageContent }) {
     <ContentPage page={page} path="/pre-inscription/merci" eyebrow="Pré-inscription enregistrée" meta={{ noindex: true }}>
       <CallToAction
         title="Créer votre espace membre"
-        text="Utilisez la même adresse e-mail et choisissez un mot de passe d’au moins 6 caractères."
+        text="Utilisez la même adresse e-mail et choisissez un mot de passe d’au moins 12 caractères."
       >
         <Link to="/connexion/nouveau-compte" className={styles.ctaButton}>
           Créer mon espace membre

@@ -1,0 +1,65 @@
+import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import { and, eq, lt, lte } from 'drizzle-orm';
+import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
+import { mailRequests } from '#bff/auth-service/schema.ts';
+
+/**
+ * The account mails' budgets (recovery, e-mail change, reauthentication codes; issue 60, decision
+ * 181), checked before the address is looked up so that the answer is the same whether it has an
+ * account or not:
+ *
+ * - the client's own budget (`mailPerClient`): a flood from one address empties only that;
+ * - the recipient's budget (`mailPerRecipient`), and at most one mail of a kind a minute;
+ * - the service-wide budget (`emailSent`), a last resort far above one client's reach, spent only
+ *   by a mail really queued (`spendServiceMail`): made-up addresses cost it nothing.
+ *
+ * The agency's own mails (welcome, contract, introductions…) go through the BFF's outbox and take
+ * nothing from these budgets. Each refusal is GoTrue's 429 `over_email_send_rate_limit`.
+ */
+export async function claimAccountMail(
+  deps: AuthDeps,
+  exec: Executor,
+  input: { client: string | undefined; recipient: string; kind: string; now: Date },
+): Promise<void> {
+  if (input.client !== undefined && !deps.limits.mailPerClient.take(input.client)) throw errors.overEmailSendRateLimit();
+  if (!deps.limits.mailPerRecipient.take(input.recipient.toLowerCase())) throw errors.overEmailSendRateLimit();
+  await claimMailSlot(exec, input.recipient, input.kind, input.now);
+  if (!deps.limits.emailSent.hasToken(SERVICE)) throw errors.overEmailSendRateLimit();
+}
+
+/** Takes the service-wide token of a mail about to be queued (after `claimAccountMail`). */
+export function spendServiceMail(deps: AuthDeps): void {
+  if (!deps.limits.emailSent.take(SERVICE)) throw errors.overEmailSendRateLimit();
+}
+
+const SERVICE = 'service';
+
+/** At most one mail of a kind per address per minute (GoTrue's `*_sent_at` checks). */
+export const MAIL_REPEAT_SECONDS = 60;
+
+/**
+ * Claims the right to mail `address` now: at most one mail of a kind per address per minute,
+ * for every address alike, known or not (so the answer reveals no account). Atomic across
+ * instances: the upsert only moves the date when the previous one is old enough.
+ */
+export async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
+  const threshold = new Date(now.getTime() - MAIL_REPEAT_SECONDS * 1000);
+  await exec.delete(mailRequests).where(lt(mailRequests.lastRequestedAt, new Date(now.getTime() - 3600 * 1000)));
+  const claimed = await exec
+    .insert(mailRequests)
+    .values({ address, kind, lastRequestedAt: now })
+    .onConflictDoUpdate({
+      target: [mailRequests.address, mailRequests.kind],
+      set: { lastRequestedAt: now },
+      setWhere: lte(mailRequests.lastRequestedAt, threshold),
+    })
+    .returning({ address: mailRequests.address });
+  if (claimed.length > 0) return;
+  const [previous] = await exec
+    .select()
+    .from(mailRequests)
+    .where(and(eq(mailRequests.address, address), eq(mailRequests.kind, kind)));
+  const elapsed = previous ? now.getTime() - previous.lastRequestedAt.getTime() : 0;
+  const wait = Math.max(1, Math.ceil((MAIL_REPEAT_SECONDS * 1000 - elapsed) / 1000));
+  throw new AuthApiError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
+}
