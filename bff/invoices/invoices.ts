@@ -128,6 +128,7 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     totalCents: session.amountTotal,
     currency: session.currency ?? 'eur',
     livemode: session.livemode,
+    contractId: session.contractId,
     now,
   });
 }
@@ -150,6 +151,8 @@ export async function issueInvoice(
     totalCents: number;
     currency: string;
     livemode: boolean;
+    /** The contract the payment belongs to (decision 175). */
+    contractId: number | null;
     now: Date;
   },
 ): Promise<string> {
@@ -176,6 +179,7 @@ export async function issueInvoice(
     rank,
     memberId: member.id,
     checkoutSessionId: input.reference,
+    contractId: input.contractId,
     offerId: input.offerId,
     customerName,
     lines,
