@@ -156,6 +156,13 @@ export async function refundOutsideCharge(
   },
 ): Promise<void> {
   if (input.amountCents <= 0) return;
+  // Once per charge: the database would refuse a second refund of the same money anyway.
+  const [known] = await executor
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.checkoutSessionId, input.chargeId), eq(refunds.reason, 'outside_contract')))
+    .limit(1);
+  if (known) return;
   const inserted = await executor
     .insert(refunds)
     .values({

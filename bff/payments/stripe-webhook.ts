@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
+import { invoices } from '#bff/db/invoices-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { cancelStoppedSubscriptions, ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
@@ -112,7 +113,6 @@ export async function recordCheckoutEvent(
       updatedAt: now,
     };
     const t = checkoutSessions;
-    const [before] = await tx.select({ status: t.status, paymentStatus: t.paymentStatus }).from(t).where(eq(t.id, session.id)).limit(1);
     await tx
       .insert(t)
       .values(values)
@@ -133,8 +133,7 @@ export async function recordCheckoutEvent(
       });
     // The payment belongs to the member's current contract (decision 175); one taken for a stopped
     // contract is refunded at once and never invoiced.
-    const wasPaid = before?.status === 'complete' && (before.paymentStatus === 'paid' || before.paymentStatus === 'no_payment_required');
-    if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, wasPaid, now })))
+    if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, now })))
       return 'recorded';
     // A payment recorded now gets its invoice and its mail, in this transaction (decision 110).
     await invoiceRecordedPayment(tx, config, session.id, now);
@@ -144,13 +143,14 @@ export async function recordCheckoutEvent(
 
 /**
  * Names the session's contract (the member's current one) and, when that contract has stopped
- * (renunciation, withdrawal, accepted termination, term) and this event newly makes it paid,
- * records an automatic refund and its mail instead of an invoice: true then.
+ * (renunciation, withdrawal, accepted termination, term) and the session is paid, never invoiced
+ * and confirmed no step, records an automatic refund and its mail (once) instead of an invoice:
+ * true then.
  */
 async function outsideStoppedContract(
   tx: Transaction,
   config: Config,
-  input: { sessionId: string; memberId: string; wasPaid: boolean; now: Date },
+  input: { sessionId: string; memberId: string; now: Date },
 ): Promise<boolean> {
   const [member] = await tx.select().from(members).where(eq(members.id, input.memberId)).limit(1);
   if (member?.role !== 'member') return false;
@@ -167,8 +167,11 @@ async function outsideStoppedContract(
     await tx.update(checkoutSessions).set({ contractId }).where(eq(checkoutSessions.id, row.id));
   }
   const stoppedAt = contractStoppedAt(record) ?? (termOver(record, input.now.getTime()) ? termEndsAtMs(record) : null);
-  const newlyPaid = !input.wasPaid && row.status === 'complete' && row.paymentStatus === 'paid' && (row.amountTotal ?? 0) > 0;
-  if (stoppedAt === null || !newlyPaid || row.consumedAt !== null) return false;
+  const paid = row.status === 'complete' && row.paymentStatus === 'paid' && (row.amountTotal ?? 0) > 0;
+  if (stoppedAt === null || !paid || row.consumedAt !== null) return false;
+  // Invoiced already: it was recorded while the contract ran (a replay changes nothing).
+  const [invoiced] = await tx.select({ n: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, row.id)).limit(1);
+  if (invoiced) return false;
   log.warn('stripe : paiement reçu pour un contrat arrêté, remboursé d’office, sans facture', { memberId: member.id, sessionId: row.id });
   await refundOutsideCharge(tx, {
     memberId: member.id,

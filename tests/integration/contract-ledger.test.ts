@@ -7,6 +7,7 @@ import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { instalmentInvoiceEvent } from '#bff/stand-ins/instalment-stand-in.ts';
+import { stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { instalmentDueAt } from '#machines/onboarding/instalments.ts';
 import { contractEndsAtMs, terminationRefundCents } from '#machines/onboarding/periods.ts';
@@ -253,5 +254,133 @@ describe('c) scheduled mails follow the state at the moment they are sent', () =
     const kinds = (await agencyMailsOf(product, member.email)).map((m) => m.kind);
     expect(kinds).toContain('agency-withdrawal-confirmed');
     expect(kinds).not.toContain('agency-withdrawal-period-over');
+  });
+});
+
+async function contractRow(memberId: string) {
+  const result = (await db().execute(
+    sql`SELECT stopped_at, stop_reason, subscription_cancelled_at FROM contracts WHERE member_id = ${memberId}::uuid ORDER BY signed_at DESC LIMIT 1`,
+  )) as unknown as { rows: { stopped_at: string | null; stop_reason: string | null; subscription_cancelled_at: string | null }[] };
+  const row = result.rows[0];
+  const ms = (x: string | null | undefined) => (x ? new Date(x).getTime() : null);
+  return { stoppedAt: ms(row?.stopped_at), reason: row?.stop_reason ?? null, cancelledAt: ms(row?.subscription_cancelled_at) };
+}
+
+interface TermJson {
+  endsOn: string | null;
+  ended: { on: string; reason: string; refundedCents: number } | null;
+}
+const progressTerm = async (member: Member) =>
+  (await member.agent.json<{ term: TermJson }>(member.agent.get('/api/v1/user/progress'))).term;
+
+describe('every stop cancels the subscription at its effective date (decision 175)', () => {
+  it('a withdrawal: the contract stops and its subscription is cancelled at that instant; the schedule owes nothing', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: 'plan_horizon_month' });
+    clock.set(new Date(signedAt + 10 * DAY_MS));
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
+    expect(await contractRow(member.id)).toEqual({
+      stoppedAt: clock.now().getTime(),
+      reason: 'withdrawal',
+      cancelledAt: clock.now().getTime(),
+    });
+    const schedule = await memberSchedule(member);
+    expect(schedule?.leftCents).toBe(0);
+    expect(schedule?.next).toBeNull();
+    // « Mon accompagnement » says it ended, how, and what came back: never « prend fin le … ».
+    const term = await progressTerm(member);
+    expect(term.endsOn).toBeNull();
+    expect(term.ended).toEqual({
+      on: new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(clock.now()),
+      reason: 'rétractation dans les 14 jours',
+      refundedCents: FILE_FEE_CENTS + planById('plan_horizon_month').priceCents,
+    });
+  });
+
+  it('the term: the next pass stops the contract at its end and cancels the subscription; a later charge is refunded', async () => {
+    const { member, firstPaidAt, signedAt } = await activeMonthly('plan_horizon_month');
+    for (const k of [2, 3, 4, 5, 6]) {
+      clock.set(new Date(instalmentDueAt(firstPaidAt, k)));
+      expect(await chargeInstalments(product, member.id), `instalment ${k}`).toMatchObject({ paid: 1 });
+    }
+    const end = contractEndsAtMs(toIsoInstant(signedAt), 6) ?? 0;
+    clock.set(new Date(end + 60_000));
+    expect(await chargeInstalments(product, member.id)).toMatchObject({ paid: 0 });
+    expect(await contractRow(member.id)).toEqual({ stoppedAt: end, reason: 'term', cancelledAt: end + 60_000 });
+    const term = await progressTerm(member);
+    expect(term.endsOn).toBeNull();
+    expect(term.ended?.reason).toBe('arrivée à son terme');
+    // A charge Stripe takes after the term: recorded, refunded at once, never invoiced.
+    const [row] = await db().select().from(instalments).where(eq(instalments.memberId, member.id));
+    const invoicesBefore = (await db().select().from(invoices).where(eq(invoices.memberId, member.id))).length;
+    const late = await instalmentInvoiceEvent({
+      type: 'invoice.paid',
+      invoiceId: 'in_local_apres_le_terme_0001',
+      subscriptionId: row?.subscriptionId ?? '',
+      amountCents: 9_500,
+      email: member.email,
+      offerId: 'plan_horizon_month',
+      now: clock.now(),
+    });
+    expect((await postSignedStripeEvent(product, clock, late)).body.outcome).toBe('recorded');
+    const automatic = (await refundRowsOf(member.id)).filter((r) => r.checkoutSessionId === 'in_local_apres_le_terme_0001');
+    expect(automatic).toEqual([expect.objectContaining({ reason: 'outside_contract', amountCents: 9_500, status: 'succeeded' })]);
+    expect(await db().select().from(invoices).where(eq(invoices.memberId, member.id))).toHaveLength(invoicesBefore);
+    expect((await agencyMailsOf(product, member.email)).filter((m) => m.kind === 'agency-charge-refunded')).toHaveLength(1);
+  });
+
+  it('a renunciation stops the contract; « Mon accompagnement » no longer says « prend fin le … »', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    const { signedAt } = await walkOnboarding({ member, staff, clock, until: 'sub_date' });
+    if (signedAt === null) throw new Error('not signed');
+    expect((await progressTerm(member)).endsOn).not.toBeNull();
+    clock.set(new Date(signedAt + 3 * DAY_MS));
+    expect((await sendUpdate(member.agent, { context: 'renounce', confirm: true })).body.state).toBe('renonce');
+    expect((await contractRow(member.id)).reason).toBe('renunciation');
+    const term = await progressTerm(member);
+    expect(term.endsOn).toBeNull();
+    expect(term.ended).toMatchObject({ reason: 'renonciation dans les 7 jours', refundedCents: 0 });
+  });
+});
+
+describe('a payment that arrives for a stopped contract (decision 175)', () => {
+  it('is recorded on its contract, refunded at once, never invoiced, told to the member once, shown to staff', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: 'plan_serenity_year' });
+    clock.set(new Date(signedAt + 10 * DAY_MS));
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
+    const invoicesBefore = (await db().select().from(invoices).where(eq(invoices.memberId, member.id))).length;
+    // A checkout paid in another tab before the withdrawal, confirmed by Stripe only now.
+    clock.set(new Date(signedAt + 11 * DAY_MS));
+    const event = await stripeTestEvent(
+      'checkout.session.completed',
+      {
+        id: 'cs_test_apres_retractation_0001',
+        object: 'checkout.session',
+        client_reference_id: member.id,
+        amount_total: 102_000,
+        currency: 'eur',
+        status: 'complete',
+        payment_status: 'paid',
+        payment_link: null,
+        customer_details: { email: member.email },
+        customer_email: null,
+        metadata: { offer_id: 'plan_serenity_year' },
+        livemode: false,
+      },
+      Math.floor(clock.now().getTime() / 1000),
+    );
+    expect((await postSignedStripeEvent(product, clock, event)).body.outcome).toBe('recorded');
+    expect((await postSignedStripeEvent(product, clock, { ...event, id: `${event.id}_bis` })).body.outcome).toBe('recorded');
+    const automatic = (await refundRowsOf(member.id)).filter((r) => r.checkoutSessionId === 'cs_test_apres_retractation_0001');
+    expect(automatic).toEqual([expect.objectContaining({ reason: 'outside_contract', amountCents: 102_000, status: 'succeeded' })]);
+    expect(await db().select().from(invoices).where(eq(invoices.memberId, member.id))).toHaveLength(invoicesBefore);
+    expect((await agencyMailsOf(product, member.email)).filter((m) => m.kind === 'agency-charge-refunded')).toHaveLength(1);
+    const billing = await staffBilling(member.id);
+    expect(billing.entries.find((e) => e.kind === 'refund' && e.amountCents === -102_000)).toMatchObject({ status: 'rembourse' });
+    expect(billing.entries.find((e) => e.kind === 'refund' && e.amountCents === -102_000)?.label).toMatch(/après la fin du contrat/);
   });
 });
