@@ -1,6 +1,6 @@
 import { bigserial, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
-/** One row per signed contract, the key of its ledger (migration `0029_contract_ledger.sql`, decision 175). */
+/** One row per signed contract, the key of its ledger (migration `0031_contract_ledger.sql`, decision 175). */
 export const contracts = pgTable('contracts', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   memberId: uuid('member_id').notNull(),

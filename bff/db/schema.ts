@@ -124,7 +124,7 @@ export const checkoutSessions = pgTable('checkout_sessions', {
   consumedByContext: text('consumed_by_context'),
   /** The Stripe subscription a monthly plan's session opened (migration 0020, decision 120). */
   subscriptionId: text('subscription_id'),
-  /** The contract the payment belongs to (migration 0029, decision 175). */
+  /** The contract the payment belongs to (migration 0031, decision 175). */
   contractId: bigint('contract_id', { mode: 'number' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),

@@ -17,7 +17,7 @@ import type { OnboardingRecord } from '#machines/onboarding/record.ts';
  * `subscriptionDate`; a renewal signs a new one): its row in `contracts` is the key every payment,
  * instalment, refund, invoice and credit note names. Refunds are computed from the charges of
  * that contract only, less what each already gave back; the database checks refunded ≤ received
- * per charge and per contract (migration 0029's trigger). A stop (renunciation, withdrawal,
+ * per charge and per contract (migration 0031's trigger). A stop (renunciation, withdrawal,
  * accepted termination, the term) is written on the contract, and its subscription is cancelled
  * at the provider then; a charge that still arrives is refunded at once, never invoiced.
  */
