@@ -2,6 +2,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -208,6 +209,10 @@ export default defineConfig({
   test: {
     include: ['{src,bff,machines,tests/unit,tests/integration,tests/security,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',
+    // Every core (Vitest's default leaves one idle: a single worker on a two-core machine).
+    maxWorkers: Math.max(2, availableParallelism()),
+    // One migrated database made once, copied per test file (decision 162).
+    globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

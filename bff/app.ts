@@ -12,6 +12,7 @@ import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
 import { bookingStandIn } from '#bff/stand-ins/booking-stand-in.ts';
 import { checkoutStandIn } from '#bff/stand-ins/checkout-stand-in.ts';
+import { type ClockRouteDeps, clockPage } from '#bff/stand-ins/clock-page.ts';
 import { instalmentStandIn } from '#bff/stand-ins/instalment-stand-in.ts';
 import { mailboxPage } from '#bff/stand-ins/mailbox-page.ts';
 import { standInAssets } from '#bff/stand-ins/stand-in-layout.ts';
@@ -21,6 +22,8 @@ export interface AppOptions extends ApiDeps {
   embeddedAuth?: Hono | undefined;
   /** Serve the local mailbox page (embedded mail stand-in). */
   localMailbox?: boolean;
+  /** The agency's movable clock at /_local/clock (outside production only, decision 170). */
+  agencyClock?: ClockRouteDeps | undefined;
   /** Folder of the built SPA (`dist/client`); absent in API-only tests. */
   clientDir?: string | undefined;
   /** The built site already read from `clientDir` (`siteFilesOf`), when the server listened first. */
@@ -67,7 +70,8 @@ export function createApp(options: AppOptions) {
     clock: options.clock,
     dispatch: (request: Request) => app.fetch(request),
   };
-  if (paymentsEmbedded(options.config) || bookingEmbedded(options.config)) app.route('/_local', standInAssets());
+  if (paymentsEmbedded(options.config) || bookingEmbedded(options.config) || options.agencyClock) app.route('/_local', standInAssets());
+  if (options.agencyClock) app.route('/_local', clockPage(options.agencyClock));
   if (paymentsEmbedded(options.config)) app.route('/_local', checkoutStandIn(standIn));
   if (paymentsEmbedded(options.config)) app.route('/_local', instalmentStandIn(standIn));
   if (bookingEmbedded(options.config)) app.route('/_local', bookingStandIn(standIn));

@@ -20,7 +20,7 @@ export function fakeClock(
   };
 }
 
-/** Real time shifted by an adjustable offset: lets a browser walk cross the legal periods. */
+/** Real time shifted by an adjustable offset, for tests (the product's own movable clock: `bff/stand-ins/agency-clock.ts`, decision 170). */
 export function offsetClock(): Clock & { advance(ms: number): void; offset(): number } {
   let offset = 0;
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { offerIds } from '#machines/onboarding/plans.ts';
-import { AgencyIdentitySchema, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
+import { AGENCY_ENV, AgencyIdentitySchema, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 
 describe('configuration', () => {
@@ -93,6 +93,7 @@ describe('the agency identity (decision 106)', () => {
     STRIPE_PAYMENT_LINKS: JSON.stringify(Object.fromEntries(offerIds.map((id) => [id, `https://buy.stripe.com/${id.replace(/_/g, '')}`]))),
     CALENDLY_URL: 'https://calendly.com/union-sincere/decouverte',
     CALENDLY_WEBHOOK_SIGNING_KEY: 'key',
+    STRIPE_SECRET_KEY: 'rk_live_0123456789abcdef',
   };
   const refusal = (env: Record<string, string>) => {
     try {
@@ -141,5 +142,46 @@ describe('the agency identity (decision 106)', () => {
   ])('refuses %s=%s, in development too', (name, value, message) => {
     expect(refusal({ [name]: value })).toMatch(message);
     expect(refusal({ ...production, ...identity, [name]: value })).toMatch(message);
+  });
+});
+
+describe('live payments and the way back (issue 59)', () => {
+  const live = {
+    NODE_ENV: 'production',
+    PUBLIC_SITE_URL: 'https://www.union-sincere.fr',
+    ALLOW_EMBEDDED_IN_PRODUCTION: 'true',
+    STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    STRIPE_PAYMENT_LINKS: JSON.stringify(Object.fromEntries(offerIds.map((id) => [id, `https://buy.stripe.com/${id.replace(/_/g, '')}`]))),
+    ...Object.fromEntries(
+      (Object.keys(AGENCY_ENV) as (keyof typeof AGENCY_ENV)[]).map((field) => [AGENCY_ENV[field], SAMPLE_AGENCY[field]]),
+    ),
+  };
+  const message = (env: Record<string, string>) => {
+    try {
+      parseConfig(env);
+      return null;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+  };
+
+  it('refuses Payment Links in production without STRIPE_SECRET_KEY, naming it in one line', () => {
+    const refused = message(live);
+    expect(refused).toMatch(/^Configuration invalide\s: STRIPE_SECRET_KEY est requis en production avec STRIPE_PAYMENT_LINKS/);
+    expect(refused).not.toContain('\n');
+    expect(message({ ...live, STRIPE_SECRET_KEY: 'rk_live_0123456789abcdef' })).toBeNull();
+  });
+
+  it('refuses a key of the other mode than the links', () => {
+    expect(message({ ...live, STRIPE_SECRET_KEY: 'sk_test_0123456789abcdef' })).toMatch(
+      /^Configuration invalide\s: STRIPE_SECRET_KEY doit être une clé de mode live/,
+    );
+  });
+
+  it('keeps the stand-ins without live payments: production on the embedded checkout, and development', () => {
+    const { STRIPE_PAYMENT_LINKS: _links, STRIPE_WEBHOOK_SECRET: _secret, ...embedded } = live;
+    expect(message(embedded)).toBeNull();
+    expect(parseConfig({}).stripeSecretKey).toBeUndefined();
   });
 });

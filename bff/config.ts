@@ -46,7 +46,7 @@ export const EnvSchema = v.pipe(
     ),
     ...agencyEntries,
     STRIPE_WEBHOOK_SECRET: optionalText,
-    /** Secret API key for refunds (decision 118); without it refunds are recorded by the local stand-in. */
+    /** Secret (or restricted) API key for refunds and subscriptions (decision 118); required in production with live payments. */
     STRIPE_SECRET_KEY: v.optional(
       v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, 'STRIPE_SECRET_KEY invalide (sk_test_…, sk_live_…)')),
     ),
@@ -88,7 +88,7 @@ export interface Config {
   /** The agency's identity (legal pages, contract); the demo identity outside production. */
   agency: AgencyIdentity;
   stripeWebhookSecret: string | undefined;
-  /** Stripe secret key for refunds (decision 118); undefined: the local refund stand-in. */
+  /** Stripe secret or restricted key for refunds and subscriptions (decision 118); undefined: the local stand-ins (never in production with Payment Links). */
   stripeSecretKey?: string | undefined;
   /** Payment Links per offer; undefined runs the embedded checkout stand-in. */
   stripePaymentLinks: PaymentLinks | undefined;
@@ -164,6 +164,16 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
   // Hosted payments and booking need their webhook secrets (no unverifiable webhook endpoint).
   if (env.STRIPE_PAYMENT_LINKS && !env.STRIPE_WEBHOOK_SECRET)
     throw new ConfigError('Configuration invalide : STRIPE_WEBHOOK_SECRET est requis avec STRIPE_PAYMENT_LINKS');
+  // Live payments need a way back: refunds (withdrawal, termination) and cancelled subscriptions
+  // go through Stripe's API; the local stand-ins would record them while no money moves (issue 59).
+  if (env.NODE_ENV === 'production' && env.STRIPE_PAYMENT_LINKS && !env.STRIPE_SECRET_KEY)
+    throw new ConfigError(
+      'Configuration invalide : STRIPE_SECRET_KEY est requis en production avec STRIPE_PAYMENT_LINKS (clé restreinte avec les droits Refunds et Subscriptions en écriture, Checkout Sessions en lecture)',
+    );
+  if (env.STRIPE_SECRET_KEY && env.STRIPE_PAYMENT_LINKS && !env.STRIPE_SECRET_KEY.includes(`_${stripeMode}_`))
+    throw new ConfigError(
+      `Configuration invalide : STRIPE_SECRET_KEY doit être une clé de mode ${stripeMode} (sk_${stripeMode}_… ou rk_${stripeMode}_…), comme STRIPE_PAYMENT_LINKS`,
+    );
   if (env.CALENDLY_URL && !env.CALENDLY_WEBHOOK_SIGNING_KEY)
     throw new ConfigError('Configuration invalide : CALENDLY_WEBHOOK_SIGNING_KEY est requis avec CALENDLY_URL');
   const wrongMode = env.STRIPE_PAYMENT_LINKS ? linkInWrongMode(env.STRIPE_PAYMENT_LINKS, stripeMode) : null;

@@ -6,7 +6,7 @@ import type { LogLevel } from '#bff/config.ts';
  * The server's one logger (decision 107): pino, one JSON line per entry on stdout, written
  * asynchronously (no synchronous write per line). `startProduct` configures it from `LOG_LEVEL`
  * (bff/config.ts), once the server listens; until then, and in tests unless one captures it, it
- * is silent. pino is loaded at that first use, not when this module is (start-up, decision 095).
+ * is silent. pino is loaded at that first use, not when this module is (start-up, decision 091).
  *
  * What is never logged: bodies, cookies, query strings, e-mail addresses, names, phone numbers or
  * answers. Entries carry identifiers (request id, member id) and codes only; an error is reduced

@@ -11,7 +11,7 @@ import { seedFromTemplate } from '#bff/db/pglite-template.ts';
  * Start-up (decision 080, target < 2 s to the first 200): this module imports only what reads
  * the configuration; a new PGlite data folder is filled from the build's cluster on a worker
  * thread (bff/db/pglite-template.ts) while the rest of the server loads (`import('#bff/start.ts')`)
- * and starts to listen: public pages are answered before the database is open (decision 095).
+ * and starts to listen: public pages are answered before the database is open (decision 091).
  */
 async function main() {
   let config: ReturnType<typeof parseConfig>;

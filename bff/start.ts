@@ -21,13 +21,11 @@ import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
-import { startIntroductionDeadlineJob } from '#bff/introductions/introductions.ts';
-import { startMatchProfileRefreshJob } from '#bff/matching/refresh.ts';
-import { startAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
-import { refundGateway, startRefundJob } from '#bff/payments/refunds.ts';
-import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
-import { startInstalmentStandInJob } from '#bff/stand-ins/instalment-stand-in.ts';
-import { startRetentionJob } from '#bff/retention/retention-job.ts';
+import { agencyJobs } from '#bff/agency-jobs.ts';
+import { refundGateway } from '#bff/payments/refunds.ts';
+import { subscriptionGateway } from '#bff/payments/instalments.ts';
+import { jobRegistry } from '#bff/scheduled-jobs.ts';
+import { type AgencyClock, loadAgencyClock } from '#bff/stand-ins/agency-clock.ts';
 
 export interface Product {
   app: ReturnType<typeof createApp>;
@@ -39,6 +37,8 @@ export interface Product {
   embedded: { auth: boolean; mail: boolean };
   /** Sends pending mails now (tests use it to avoid waiting for the timer). */
   flushMail(): Promise<number>;
+  /** The clock the agency's rules run on: outside production, the movable one of `/_local/clock` (decision 170). */
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -59,13 +59,13 @@ export interface StartOptions {
 /**
  * Listens (by default), then opens the database, applies migrations, starts the embedded stand-ins
  * the configuration asks for and builds the app. Until the app is built, the starting gate answers
- * the prerendered pages from memory and holds every other request (`startingGate`, decisions 095
+ * the prerendered pages from memory and holds every other request (`startingGate`, decisions 091
  * and 104). Shared by `server.ts`, the tests and the scripts.
  */
 export async function startProduct(config: Config, options: StartOptions = {}): Promise<Product> {
   const clock = options.clock ?? systemClock;
   const clientDir = options.clientDir ?? join(import.meta.dirname, '..', 'dist', 'client');
-  // Listen first (decision 095): the public pages are answered from memory while the database
+  // Listen first (decision 091): the public pages are answered from memory while the database
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);
   const listening = options.listen === false ? undefined : await listenEarly(config, site);
@@ -110,13 +110,23 @@ async function listenEarly(config: Config, site: SiteFiles | undefined): Promise
 async function startOn(
   config: Config,
   options: StartOptions,
-  { clock, clientDir, site, listening }: { clock: Clock; clientDir: string; site: SiteFiles | undefined; listening: Listening | undefined },
+  start: { clock: Clock; clientDir: string; site: SiteFiles | undefined; listening: Listening | undefined },
 ): Promise<Product> {
+  const { clientDir, site, listening } = start;
   await options.beforeDatabase;
   const database =
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
   await migrate(database, migrationSetsOf(config));
+  // Live payments with no way to refund or cancel them stop the start (issue 59); config.ts says it first.
+  refundGateway(config);
+  subscriptionGateway(config);
+  // Outside production the agency's rules run on a clock a person or a test can move forward
+  // (`/_local/clock`, decision 170); the embedded auth service (sessions, codes, links) keeps
+  // the base clock, so that moving the agency's date signs nobody out.
+  const baseClock = start.clock;
+  const agencyClock: AgencyClock | undefined = config.nodeEnv === 'production' ? undefined : await loadAgencyClock(database.db, baseClock);
+  const clock = agencyClock ?? baseClock;
 
   const embeddedSmtp = config.smtpUrl ? undefined : await startEmbeddedSmtp(database.db);
   const mail = createMailDispatcher({
@@ -133,7 +143,7 @@ async function startOn(
   } else {
     const service = await createAuthService({
       database,
-      clock,
+      clock: baseClock,
       siteUrl: config.publicSiteUrl,
       onMailQueued: () => mail.poke(),
       // The product is the service's gateway: it names every client (decision 101).
@@ -156,6 +166,18 @@ async function startOn(
 
   // The public pages follow the staff's pay-in-full setting (decision 106).
   const offers = site ? watchPayInFull(database.db, site) : undefined;
+  // Every time-driven job in one registry (decision 170): on timers in real time, and all of
+  // them, in order, on each move of the agency's clock.
+  const jobs = jobRegistry(
+    agencyJobs({
+      config,
+      db: database.db,
+      clock,
+      auth,
+      dispatch: (request: Request) => app.fetch(request),
+      mailQueued: () => mail.poke(),
+    }),
+  );
   const app = createApp({
     config,
     database,
@@ -167,12 +189,13 @@ async function startOn(
     payInFullChanged: (setting) => offers?.set(setting),
     embeddedAuth,
     localMailbox: !config.smtpUrl,
+    agencyClock: agencyClock && { publicSiteUrl: config.publicSiteUrl, clock: agencyClock, jobs, flushMail: () => mail.flush() },
     clientDir,
     site,
   });
 
   // Independent of serving the site: the demo accounts are created while the server already
-  // answers (start-up target, decisions 080 and 095); startProduct resolves once they are.
+  // answers (start-up target, decisions 080 and 091); startProduct resolves once they are.
   const seeding: Promise<Product['demoAccounts']> =
     config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
 
@@ -182,39 +205,9 @@ async function startOn(
   listening?.gate.ready(app);
   const demoAccounts = await seeding; // on failure, startProduct closes the server
   mail.start();
-  const retention = startRetentionJob({ db: database.db, clock, auth });
-  // The agency's time-driven mails (decision 111). Tests run the pass themselves with a moved
-  // clock (`runAgencyMailJob`): a timer firing mid-test would add mails other tests count.
-  // Refunds owed after a withdrawal that the provider did not take at once are retried (decision 118).
-  const refundJob = config.nodeEnv === 'test' ? undefined : startRefundJob({ db: database.db, clock, gateway: refundGateway(config) });
-  // The local stand-in of Stripe Billing takes the monthly instalments due (decision 120).
-  const instalmentStandIn =
-    config.nodeEnv === 'test' || !paymentsEmbedded(config)
-      ? undefined
-      : startInstalmentStandInJob({ config, db: database.db, clock, dispatch: (request: Request) => app.fetch(request) });
-  const agencyMails =
-    config.nodeEnv === 'test'
-      ? undefined
-      : startAgencyMailJob({
-          db: database.db,
-          clock,
-          site: { siteUrl: config.publicSiteUrl, agency: config.agency },
-          onQueued: () => mail.poke(),
-        });
-  // Introductions: reminders at day 5 of 7, expiry at day 7 (issue 22). Tests run
-  // `runIntroductionDeadlines` themselves with a moved clock, as for the agency's mails.
-  const introductionDeadlines =
-    config.nodeEnv === 'test'
-      ? undefined
-      : startIntroductionDeadlineJob({
-          db: database.db,
-          clock,
-          site: { siteUrl: config.publicSiteUrl, agency: config.agency },
-          onQueued: () => mail.poke(),
-        });
-
-  // Members who became active by time alone enter the pool of candidates (decision 113).
-  const matchProfiles = config.nodeEnv === 'test' ? undefined : startMatchProfileRefreshJob({ db: database.db, clock });
+  // Under NODE_ENV=test time moves only when a test moves it, and the jobs with it (through
+  // `/_local/clock`, or a test calling a job itself): no timer fires in the middle of a test.
+  if (config.nodeEnv !== 'test') jobs.startTimers();
 
   return {
     app,
@@ -225,15 +218,11 @@ async function startOn(
     demoAccounts,
     embedded: { auth: !config.supabase, mail: !config.smtpUrl },
     flushMail: () => mail.flush(),
+    clock,
     async close() {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
       offers?.stop();
-      await retention.stop();
-      await agencyMails?.stop();
-      await refundJob?.stop();
-      await instalmentStandIn?.stop();
-      await introductionDeadlines?.stop();
-      await matchProfiles?.stop();
+      await jobs.stop();
       await mail.stop();
       await embeddedSmtp?.close();
       if (!options.database) await database.close();

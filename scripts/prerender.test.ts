@@ -33,7 +33,7 @@ describe('prerender', () => {
   });
 });
 
-describe('critical stylesheets (decision 093)', () => {
+describe('critical stylesheets (decision 092)', () => {
   const css = [
     ':root{--brand:#15803d}',
     '.used{color:var(--brand)}',

@@ -204,7 +204,7 @@ export function scriptsAfterContent(html: string): string {
 /**
  * The page's stylesheets inlined (`<style>`: the CSP allows inline styles, not inline scripts), so
  * that the first paint waits for no CSS request. Each stays named by a `disabled` link, which the
- * browser does not fetch until the SPA switches it on (`criticalStylesheets` below, decision 093),
+ * browser does not fetch until the SPA switches it on (`criticalStylesheets` below, decision 092),
  * and which tells Vite's preloader, on a later client-side navigation, that the file is already
  * there (it would otherwise add it a second time).
  */
@@ -237,7 +237,7 @@ export function inlineStylesheets(html: string, readCss: (file: string) => strin
 const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
 
 /**
- * The inlined stylesheets cut down to the rules the page's own HTML uses (decision 093): beasties
+ * The inlined stylesheets cut down to the rules the page's own HTML uses (decision 092): beasties
  * matches every selector against the document (media queries, keyframes and `:hover`-like states
  * of the elements present are kept). Only the `<style>` contents are taken from its output; the
  * rest of the page stays byte for byte as React rendered it. The full stylesheets, still named by

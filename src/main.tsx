@@ -11,7 +11,7 @@ import { loadDeferred, startDeferredClock } from '#src/lib/deferred.tsx';
 import { whenIdle } from '#src/lib/idle.ts';
 import { enableFullStylesheets } from '#src/lib/full-stylesheets.ts';
 
-// A prerendered page carries only the CSS it uses; the rest applies from now on (decision 093).
+// A prerendered page carries only the CSS it uses; the rest applies from now on (decision 092).
 const fullStylesheets = enableFullStylesheets();
 installChunkReload();
 installConsentOpener();

@@ -46,7 +46,7 @@ function callerOf(row: MemberRow, aal: 'aal1' | 'aal2' = 'aal1', paused: Date | 
 
 const parse = (json: string) => JSON.parse(json) as { state: string; aal: string; version: number; matchmakingPausedAt: string | null };
 
-describe('settingsJson (decision 093)', () => {
+describe('settingsJson (decision 090)', () => {
   it('serialises a cached (frozen) row once, and gives the same text as a fresh serialisation', () => {
     const frozen = Object.freeze(rowSignedOn(signedAt));
     const fresh = rowSignedOn(signedAt);

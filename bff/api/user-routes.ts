@@ -25,7 +25,7 @@ function settingsWithState(row: Readonly<MemberRow>, now: Date) {
 /**
  * The JSON of `GET /user/settings`, built once per member row and per state, level and pause: a
  * row from the member cache is frozen and replaced on every change, never changed in place
- * (decision 093). Any other row is serialised afresh.
+ * (decision 090). Any other row is serialised afresh.
  */
 const settingsAnswers = new WeakMap<object, Map<string, string>>();
 

@@ -1,4 +1,5 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { contractPlainText, evidenceLines, SIGNED_TEXT_FILE, type SignatureEvidence } from '#bff/contract/contract-evidence.ts';
 import type { Block, ContractDocument, Section } from '#bff/contract/contract-text.ts';
 
 /**
@@ -14,6 +15,7 @@ const BODY_SIZE = 10;
 const LINE = 1.35;
 const INK = rgb(0.12, 0.16, 0.2);
 const GREEN = rgb(0.09, 0.4, 0.2);
+const RED = rgb(0.62, 0.1, 0.1);
 
 const REPLACEMENTS: Record<string, string> = {
   '\u202f': '\u00a0',
@@ -59,7 +61,7 @@ function supportedOf(font: PDFFont): Set<number> {
 }
 
 /** Splits a paragraph into lines no wider than `width` (breaks on spaces, never on no-break spaces). */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let current = '';
   for (const word of text.split(' ')) {
@@ -147,13 +149,45 @@ export interface RenderOptions {
   memberName: string;
   /** The creation and modification dates written in the PDF: fixed by the caller (the contract's day), so that the same input gives the same bytes. */
   now: Date;
+  /**
+   * `draft`: the preview read before signing, marked « Projet — document non signé » on every page;
+   * `signed`: the copy signed, with its evidence page and the text signed attached (decision 185).
+   * Without it (a copy stored by the chart's hook before its evidence exists), the bare text.
+   */
+  mark?: { kind: 'draft' } | { kind: 'signed'; evidence: SignatureEvidence };
+}
+
+const DRAFT_HEADER =
+  'Projet — document non signé\u00a0: aperçu à lire avant la signature, sans valeur de contrat tant qu’il n’est pas signé.';
+const DRAFT_WATERMARK = 'PROJET NON SIGNÉ';
+
+/** The evidence page: what the server recorded at signature, and the hash of the text signed. */
+function evidencePage(writer: Writer, evidence: SignatureEvidence, courier: PDFFont) {
+  writer.page = writer.doc.addPage(A4);
+  writer.y = A4[1] - MARGIN;
+  writer.paragraph('Page de preuve de signature', { font: writer.bold, size: 16, color: GREEN, after: 6 });
+  writer.paragraph(
+    'Cette page est ajoutée par l’agence au contrat signé qui précède. Elle reprend l’enregistrement de la signature que l’agence a conservé au moment où le code a été vérifié.',
+    { after: 10 },
+  );
+  for (const { label, value } of evidenceLines(evidence)) {
+    writer.paragraph(`${label}\u00a0:`, { font: writer.bold, after: 0 });
+    writer.paragraph(value, { indent: 14, after: 6 });
+  }
+  writer.paragraph('Empreinte SHA-256 du texte signé\u00a0:', { font: writer.bold, after: 0 });
+  writer.paragraph(evidence.textSha256, { font: courier, size: 9, indent: 14, after: 10 });
+  writer.paragraph(
+    `Le texte signé est celui des pages qui précèdent, hors pieds de page et présente page. Il est joint à ce PDF (fichier «\u00a0${SIGNED_TEXT_FILE}\u00a0», texte UTF-8)\u00a0: son empreinte SHA-256 est celle ci-dessus, et l’agence conserve la même dans son enregistrement de la signature.`,
+    { size: 9, color: rgb(0.3, 0.34, 0.38) },
+  );
 }
 
 export async function renderContractPdf(contract: ContractDocument, options: RenderOptions): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  doc.setTitle(encodable(`${contract.title} — ${options.memberName}`, regular));
+  const draft = options.mark?.kind === 'draft';
+  doc.setTitle(encodable(`${contract.title}${draft ? ' (projet non signé)' : ''} — ${options.memberName}`, regular));
   doc.setAuthor('Union Sincère');
   doc.setSubject(encodable(contract.status, regular));
   doc.setLanguage('fr-FR');
@@ -171,11 +205,41 @@ export async function renderContractPdf(contract: ContractDocument, options: Ren
   writer.page = doc.addPage(A4);
   writer.y = A4[1] - MARGIN;
   writer.section(contract.annex);
+  if (options.mark?.kind === 'signed') {
+    evidencePage(writer, options.mark.evidence, await doc.embedFont(StandardFonts.Courier));
+    await doc.attach(new TextEncoder().encode(contractPlainText(contract)), SIGNED_TEXT_FILE, {
+      mimeType: 'text/plain',
+      description: 'Texte du contrat signé (UTF-8), dont l’empreinte SHA-256 figure sur la page de preuve',
+      creationDate: options.now,
+      modificationDate: options.now,
+    });
+  }
 
   const pages = doc.getPages();
+  const width = A4[0] - 2 * MARGIN;
   pages.forEach((page, index) => {
-    const footer = encodable(`Contrat de courtage matrimonial — ${options.memberName} — page ${index + 1} sur ${pages.length}`, regular);
-    page.drawText(footer, { x: MARGIN, y: MARGIN / 2, size: 8, font: regular, color: rgb(0.4, 0.45, 0.5) });
+    const footer = `Contrat de courtage matrimonial — ${options.memberName} — page ${index + 1} sur ${pages.length}`;
+    wrap(encodable(footer, regular), regular, 8, width).forEach((line, n) => {
+      page.drawText(line, { x: MARGIN, y: MARGIN / 2 - n * 10, size: 8, font: regular, color: rgb(0.4, 0.45, 0.5) });
+    });
+    if (!draft) return;
+    wrap(encodable(DRAFT_HEADER, bold), bold, 8.5, width).forEach((line, n) => {
+      page.drawText(line, { x: MARGIN, y: A4[1] - 30 - n * 11, size: 8.5, font: bold, color: RED });
+    });
+    // A light diagonal mark across the page, centred: it never hides the text it crosses.
+    const mark = encodable(DRAFT_WATERMARK, bold);
+    const size = 54;
+    const length = bold.widthOfTextAtSize(mark, size);
+    const angle = Math.PI / 5;
+    page.drawText(mark, {
+      x: A4[0] / 2 - (length / 2) * Math.cos(angle) + (size / 3) * Math.sin(angle),
+      y: A4[1] / 2 - (length / 2) * Math.sin(angle) - (size / 3) * Math.cos(angle),
+      size,
+      font: bold,
+      color: RED,
+      opacity: 0.12,
+      rotate: degrees((angle * 180) / Math.PI),
+    });
   });
   return doc.save({ useObjectStreams: false });
 }

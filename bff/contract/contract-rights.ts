@@ -17,12 +17,8 @@ import { recordTerminationRefunds, recordWithdrawalRefunds } from '#bff/payments
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { DEMO_AGENCY_IDENTITY, type AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
-import {
-  subscriptionPaymentOpensAt,
-  termEndsAtMs,
-  terminationRefundDueByMs,
-  withdrawalPeriodEndsAt,
-} from '#machines/onboarding/periods.ts';
+import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 
@@ -159,9 +155,9 @@ async function terminationHook(
 /** What staff and the member read of the rights and the term: instants (ISO) and refunds, no codes. */
 export interface ContractRightsView {
   signedAt: string | null;
-  /** Renunciation open until (signature + 7 days), then the payment opens. */
+  /** The instant the renunciation period ends (24:00 Paris on its last day, civil days: decision 165); the payment opens then. */
   renunciationEndsAt: string | null;
-  /** Withdrawal open until (signature + 14 days). */
+  /** The instant the withdrawal period ends (24:00 Paris on its last day, civil days: decision 165). */
   withdrawalEndsAt: string | null;
   termEndsAt: string | null;
   renouncedAt: string | null;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { requireCaller } from '#bff/auth/guards.ts';
-import { sendSignatureCode, signWithCode } from '#bff/contract/contract-signature.ts';
+import { liveSignatureCode, sendSignatureCode, signWithCode } from '#bff/contract/contract-signature.ts';
 import { contractDetailsOf, draftContractDocument, renderMemberContract } from '#bff/contract/member-contract.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress } from '#bff/http/rate-limit.ts';
@@ -26,8 +26,9 @@ const SignBody = v.strictObject({
 /**
  * The member's contract (L224-90, R224-1) and its signature (decision 109):
  * - `GET /api/v1/user/contract-preview.pdf` and `GET /api/v1/user/contract.pdf`: before signature,
- *   the contract as it will be signed today (deterministic: the same bytes all day); after, the
- *   stored signed copy, byte for byte what was signed and mailed;
+ *   the contract as it will be signed today, marked as a draft (deterministic: the same bytes all
+ *   day); after, the stored signed copy with its evidence page, byte for byte what was mailed
+ *   (decision 185);
  * - `POST /api/v1/user/contract/signature-code`: mails a one-time code bound to that document;
  * - `POST /api/v1/user/contract/sign` `{ code }`: checks it, then signs (the chart's `sub_date`).
  */
@@ -60,6 +61,11 @@ export function contractRoutes(deps: ApiDeps) {
       const caller = await memberCaller(c);
       const options = { agency: deps.config.agency, now: deps.clock.now() };
       const contract = await renderMemberContract(deps.database.db, caller.member, options);
+      // A code sent for this very text and still usable: the page shows its field again after a reload.
+      const code =
+        contract && !contract.signedAt
+          ? await liveSignatureCode(deps.database.db, caller.member.id, { now: options.now, textSha256: contract.textSha256 })
+          : null;
       c.header('Cache-Control', 'private, no-store');
       return c.json(
         {
@@ -69,6 +75,9 @@ export function contractRoutes(deps: ApiDeps) {
           document: contract?.document ?? null,
           // Before the details are confirmed: the same text, filled with what is already known.
           draft: contract ? null : draftContractDocument(caller.member, options),
+          signatureCode: code
+            ? { sentTo: caller.member.email, sentAt: code.sentAt.toISOString(), expiresAt: code.expiresAt.toISOString() }
+            : null,
         },
         200,
       );
@@ -95,6 +104,6 @@ export function contractRoutes(deps: ApiDeps) {
       });
       deps.mailQueued();
       c.header('Cache-Control', 'private, no-store');
-      return c.json({ signedAt: signed.signedAt.toISOString(), sha256: signed.sha256 }, 200);
+      return c.json({ signedAt: signed.signedAt.toISOString(), sha256: signed.sha256, textSha256: signed.textSha256 }, 200);
     });
 }

@@ -8,7 +8,7 @@ import { log } from '#bff/logger.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import { applyOnboardingUpdate, type PaymentVerifier } from '#bff/onboarding/apply-update.ts';
-import { signedContractOf } from '#bff/privacy/contract-copy.ts';
+import { replaceSignedContract } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
@@ -78,7 +78,8 @@ export function signedContractMail(input: {
   to: string;
   agencyName: string;
   signedAt: Date;
-  sha256: string;
+  /** SHA-256 of the text signed, as the evidence page prints it. */
+  textSha256: string;
   pdf: Uint8Array;
   filename: string;
 }) {
@@ -91,7 +92,7 @@ export function signedContractMail(input: {
       '',
       `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224‑90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
       '',
-      `Empreinte SHA-256 du document signé : ${input.sha256}`,
+      `Empreinte SHA-256 du texte signé : ${input.textSha256} (elle figure aussi sur la page de preuve de signature, à la fin du PDF).`,
       '',
       'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224‑91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
       '',
@@ -109,6 +110,21 @@ async function unsignedContract(db: Db, row: MemberRow, options: { agency: Agenc
   return contract;
 }
 
+/**
+ * The code already sent and still usable for the contract shown now, if any: after a reload, the
+ * page shows the code field again instead of asking for a new code (which would void this one).
+ */
+export async function liveSignatureCode(
+  db: Db,
+  memberId: string,
+  options: { now: Date; textSha256: string },
+): Promise<{ sentAt: Date; expiresAt: Date } | null> {
+  const [code] = await db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, memberId)).limit(1);
+  if (!code || code.expiresAt.getTime() <= options.now.getTime() || code.attempts >= MAX_CODE_ATTEMPTS) return null;
+  if (code.documentSha256 !== options.textSha256) return null;
+  return { sentAt: code.sentAt, expiresAt: code.expiresAt };
+}
+
 /** Mails a new one-time code bound to the contract shown now (its SHA-256). */
 export async function sendSignatureCode(
   db: Db,
@@ -123,7 +139,8 @@ export async function sendSignatureCode(
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(now.getTime() + CODE_VALIDITY_MS);
-  const values = { codeHash: codeHash(row.id, code), documentSha256: sha256Hex(contract.pdf), sentAt: now, expiresAt, attempts: 0 };
+  // The code signs the text shown now (its SHA-256, decision 185), whatever the PDF's draft marks.
+  const values = { codeHash: codeHash(row.id, code), documentSha256: contract.textSha256, sentAt: now, expiresAt, attempts: 0 };
   await db.transaction(async (tx) => {
     await tx
       .insert(contractSignatureCodes)
@@ -151,7 +168,7 @@ export async function signWithCode(
     verifyPayment: PaymentVerifier;
     siteUrl: string;
   },
-): Promise<{ sha256: string; signedAt: Date }> {
+): Promise<{ sha256: string; textSha256: string; signedAt: Date }> {
   const now = options.now;
   if (recordOf(row).subscriptionDate) throw new ApiError(409, 'CONTRACT_ALREADY_SIGNED', 'Votre contrat est déjà signé.');
   const claim = await db.transaction(async (tx) => {
@@ -181,14 +198,16 @@ export async function signWithCode(
   }
   // The code signs the document shown when it was asked for, and no other.
   const contract = await unsignedContract(db, row, { agency: options.agency, now });
-  if (sha256Hex(contract.pdf) !== claim.documentSha256) {
+  if (contract.textSha256 !== claim.documentSha256) {
     await db.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
     throw new ApiError(409, 'CONTRACT_CHANGED', 'Le contrat a changé depuis l’envoi du code : relisez-le et demandez un nouveau code.');
   }
-  // The chart decides whether signing is allowed now; the privacy hook stores the signed copy
-  // (same bytes); the evidence record and the mailed copy are written in the same transaction, so
-  // a signature never exists without its proof (decision 109).
+  // The chart decides whether signing is allowed now; the privacy hook stores the signed text;
+  // then, in the same transaction, the evidence record is written and the copy replaced by the one
+  // with its evidence page, drawn from that record, and mailed (decisions 109 and 185): a
+  // signature never exists without its proof.
   let sha256 = '';
+  const textSha256 = claim.documentSha256;
   await applyOnboardingUpdate(
     db,
     { context: 'sub_date', subDate: toIsoInstant(now.getTime()) },
@@ -200,29 +219,47 @@ export async function signWithCode(
       agency: options.agency,
       mail: { siteUrl: options.siteUrl, agency: options.agency },
       alsoInTransaction: async (tx, signedRow) => {
-        const signed = await signedContractOf(tx, row.id);
-        if (!signed) throw new Error('signed contract copy missing after sub_date');
-        sha256 = sha256Hex(signed.pdf);
-        if (sha256 !== claim.documentSha256) log.error('contrat : la copie signée diffère de l’aperçu', { memberId: row.id });
         await tx.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
-        await tx.insert(contractSignatures).values({
-          memberId: row.id,
-          documentSha256: sha256,
-          signedAt: now,
-          clientAddress: options.clientAddress.slice(0, 64),
-          userAgent: options.userAgent.slice(0, 512),
-          method: 'email_code',
-          codeSentAt: claim.sentAt,
-          codeVerifiedAt: now,
-          codeAttempts: claim.attempts,
+        const [recorded] = await tx
+          .insert(contractSignatures)
+          .values({
+            memberId: row.id,
+            documentSha256: textSha256,
+            signedAt: now,
+            clientAddress: options.clientAddress.slice(0, 64),
+            userAgent: options.userAgent.slice(0, 512),
+            method: 'email_code',
+            codeSentAt: claim.sentAt,
+            codeVerifiedAt: now,
+            codeAttempts: claim.attempts,
+          })
+          .returning();
+        if (!recorded) throw new Error('contract_signatures: no row returned');
+        const signed = await renderMemberContract(tx, signedRow, {
+          agency: options.agency,
+          now,
+          evidence: {
+            signerEmail: signedRow.email,
+            signedAt: recorded.signedAt,
+            method: recorded.method,
+            codeSentAt: recorded.codeSentAt,
+            codeVerifiedAt: recorded.codeVerifiedAt,
+            codeAttempts: recorded.codeAttempts,
+            clientAddress: recorded.clientAddress,
+            userAgent: recorded.userAgent,
+            textSha256: recorded.documentSha256,
+          },
         });
+        if (!signed?.signedAt) throw new Error('signed contract missing after sub_date');
+        if (signed.textSha256 !== textSha256) throw new Error('the contract signed differs from the text the code was sent for');
+        sha256 = await replaceSignedContract(tx, row.id, signed.signedAt, signed.pdf);
         await enqueueMail(
           tx,
           signedContractMail({
             to: signedRow.email,
             agencyName: options.agency.legalName,
             signedAt: now,
-            sha256,
+            textSha256,
             pdf: signed.pdf,
             filename: 'contrat-signe.pdf',
           }),
@@ -231,5 +268,5 @@ export async function signWithCode(
     },
   );
   log.info('contrat : signé par code', { memberId: row.id });
-  return { sha256, signedAt: now };
+  return { sha256, textSha256, signedAt: now };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { mfaResetMail } from '#bff/api/team-routes.ts';
 import {
   emailChangeConfirmationMail,
@@ -117,6 +117,10 @@ describe('the contract shown before signature (decision 109)', () => {
       'R224\u20111',
       'Annexe — Qualités de la personne recherchée',
       'article 1367 du Code civil',
+      // Signed on Saturday 21 Nov 2026: the 7th and 14th days fall on Saturdays, moved to Mondays (decision 165).
+      'Pour un contrat signé le samedi 21 novembre 2026, la renonciation est possible jusqu’au lundi 30 novembre 2026 inclus et le paiement s’ouvre le mardi 1er décembre 2026 à 0\u00a0h (heure de Paris).',
+      'pour un contrat signé le samedi 21 novembre 2026, la rétractation est possible jusqu’au lundi 7 décembre 2026 inclus',
+      'le jour de la signature n’est pas compté',
     ]) {
       expect(text).toContain(expected);
     }
@@ -134,7 +138,12 @@ describe('the contract shown before signature (decision 109)', () => {
     const document = contractDocument(input());
     const options = { memberName: 'Nadia Kaci', now: new Date('2026-11-21T12:00:00Z') };
     const first = Buffer.from(await renderContractPdf(document, options));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(Buffer.from(await renderContractPdf(document, options)).equals(first)).toBe(true);
+    // A second later by the wall clock (moved, not waited for): the same bytes.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 1_100 });
+    try {
+      expect(Buffer.from(await renderContractPdf(document, options)).equals(first)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import type { ContractForm, Questionnaire } from '#machines/onboarding/forms.ts';
 import { maritalStatusLabels, professionalSituationLabels, regionLabels, soughtPracticeLabels } from '#machines/onboarding/labels.ts';
-import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
+import { COUNTING_RULE, civilDayText, dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
+import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
@@ -130,6 +132,12 @@ export function contractDocument(input: ContractInput): ContractDocument {
   const { agency, plan, form } = input;
   const birth = birthDateText(input.profile?.birthDate);
   const months = Math.min(plan.durationMonths, CONTRACT_MAX_MONTHS);
+  // The document is dated by its day (Paris), never by an instant: the preview shown on the day
+  // of signature is byte for byte the PDF signed, mailed and stored (decision 109). The periods
+  // are civil days (decision 165): they depend on that day only, so the preview states them too.
+  const day = input.signedAt ?? input.datedAt;
+  const deadlines = deadlinesOfSignature(day.getTime());
+  const signedOn = civilDayText(deadlines.signedOnDay);
   const sections: Section[] = [
     {
       heading: 'Entre les soussignés',
@@ -165,12 +173,13 @@ export function contractDocument(input: ContractInput): ContractDocument {
       heading: `Article 4 — Faculté de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours`,
       blocks: [
         `Dans un délai de ${NO_PAYMENT_PERIOD_DAYS} jours à compter de la signature du contrat, le membre peut revenir sur son engagement sans avoir à donner de motif ni à payer d’indemnité (article L224‑91), par une déclaration dénuée d’ambiguïté adressée à l’agence (formulaire de contact, e-mail ou courrier). Aucun paiement n’étant demandé pendant ce délai, la renonciation n’entraîne aucun remboursement au titre de la formule.`,
+        `Les délais du présent contrat se comptent en jours calendaires : ${COUNTING_RULE} (règlement (CEE, Euratom) n° 1182/71, article L221‑19). Pour un contrat signé le ${signedOn}, la renonciation est possible ${untilText(deadlines.renunciation)} et le paiement s’ouvre ${dayAfterText(deadlines.renunciation)}.`,
       ],
     },
     {
       heading: `Article 5 — Droit de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours`,
       blocks: [
-        `Le contrat étant conclu à distance, le membre dispose en outre d’un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221‑18). Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l’agence a été informée de sa décision (article L221‑24).`,
+        `Le contrat étant conclu à distance, le membre dispose en outre d’un délai de ${WITHDRAWAL_PERIOD_DAYS} jours à compter de sa conclusion pour se rétracter sans motif (article L221‑18), compté comme à l’article 4 (article L221‑19) : pour un contrat signé le ${signedOn}, la rétractation est possible ${untilText(deadlines.withdrawal)}. Les sommes versées sont remboursées au plus tard ${WITHDRAWAL_PERIOD_DAYS} jours après que l’agence a été informée de sa décision (article L221‑24).`,
         input.renounced
           ? `Le membre a demandé expressément, en cochant la case prévue à l’étape « Formules », que l’accompagnement commence avant la fin de ce délai (article L221‑25). Il conserve son droit de rétractation ; s’il l’exerce après le début de l’accompagnement, il reste redevable d’un montant proportionnel aux prestations fournies jusqu’à la communication de sa décision, calculé sur le prix total convenu.`
           : `L’accompagnement ne peut commencer avant la fin de ce délai que sur demande expresse du membre (article L221‑25). Le membre n’en a pas fait la demande : l’accompagnement commence à l’expiration du délai, et aucune somme n’est due en cas de rétractation dans le délai.`,
@@ -209,9 +218,6 @@ export function contractDocument(input: ContractInput): ContractDocument {
       ],
     },
   ];
-  // The document is dated by its day (Paris), never by an instant: the preview shown on the day
-  // of signature is byte for byte the PDF signed, mailed and stored (decision 109).
-  const day = input.signedAt ?? input.datedAt;
   const end = contractEndDate(day, months);
   const dated = `Contrat établi le ${parisDate.format(day)} : s’il est signé ce jour, il prend effet le ${parisDate.format(day)} et prend fin le ${parisDate.format(end)}, sans reconduction tacite.`;
   return {

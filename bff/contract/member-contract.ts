@@ -1,12 +1,14 @@
 import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import { agencyIdentity, type ContractDocument, contractDocument } from '#bff/contract/contract-text.ts';
+import { contractTextSha256, type SignatureEvidence } from '#bff/contract/contract-evidence.ts';
+import { agencyIdentity, type ContractDocument, contractDocument, contractEndDate } from '#bff/contract/contract-text.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { contractFormEntries, questionnaireSchema } from '#machines/onboarding/forms.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
+import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 
 const StoredContract = v.object({
@@ -65,7 +67,14 @@ export interface MemberContract {
   fullName: string;
   /** Signature date (`sub_date`), null while not signed. */
   signedAt: Date | null;
+  /** SHA-256 of the text signed (bff/contract/contract-evidence.ts): what a signature code is bound to. */
+  textSha256: string;
+  /** The contract's first and last days if it is (or was) signed on the day it is dated. */
+  term: { effectiveFrom: Date; endsOn: Date };
 }
+
+/** What the evidence page prints besides the record: the signer's name and the contract's term come from the contract. */
+export type RecordedEvidence = Omit<SignatureEvidence, 'signerName' | 'effectiveFrom' | 'endsOn'>;
 
 /**
  * The contract's text before its details are confirmed (the form step), from what the member has
@@ -110,7 +119,12 @@ export function draftContractDocument(row: MemberRow, options: { agency: AgencyI
 export async function renderMemberContract(
   executor: Db | Transaction,
   row: MemberRow,
-  options: { agency: AgencyIdentity; now: Date },
+  options: {
+    agency: AgencyIdentity;
+    now: Date;
+    /** The evidence record of the signature: the PDF is then the signed copy, with its evidence page (decision 185). */
+    evidence?: RecordedEvidence;
+  },
 ): Promise<MemberContract | null> {
   const record = recordOf(row);
   const form = v.safeParse(StoredContract, row.contract);
@@ -139,7 +153,18 @@ export async function renderMemberContract(
   });
   // pdf-lib (≈ 200 ms to import) is loaded at the first contract, not at start (decision 080).
   const { renderContractPdf } = await import('#bff/contract/contract-pdf.ts');
+  const plan = planById(record.selectedPlanId);
+  const effectiveFrom = signedAt ?? options.now;
+  const term = { effectiveFrom, endsOn: contractEndDate(effectiveFrom, Math.min(plan.durationMonths, CONTRACT_MAX_MONTHS)) };
+  const textSha256 = contractTextSha256(document);
+  // Before signature, the preview is marked as a draft on every page; the copy signed carries its
+  // evidence page (decision 185).
+  const mark = options.evidence
+    ? { kind: 'signed' as const, evidence: { ...options.evidence, signerName: form.output.fullName, ...term } }
+    : signedAt
+      ? undefined
+      : { kind: 'draft' as const };
   // Dated by its day, not by the instant it is rendered: the same input gives the same bytes.
-  const pdf = await renderContractPdf(document, { memberName: form.output.fullName, now: parisNoon(signedAt ?? options.now) });
-  return { pdf, document, fullName: form.output.fullName, signedAt };
+  const pdf = await renderContractPdf(document, { memberName: form.output.fullName, now: parisNoon(signedAt ?? options.now), mark });
+  return { pdf, document, fullName: form.output.fullName, signedAt, textSha256, term };
 }

@@ -30,16 +30,18 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data folder; when absent (and no url) the database lives in memory. */
   dataDir?: string | undefined;
+  /** A PGlite dump (`dumpDataDir`) the in-memory database starts from (the tests' migrated template). */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const client = dataDir ? new PGlite(dataDir) : new PGlite(loadDataDir ? { loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   // One process owns a PGlite database: its own notifications arrive before each commit resolves.

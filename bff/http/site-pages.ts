@@ -136,7 +136,7 @@ export interface SiteFiles {
   /** Shows the pages of this setting from now on (bff/onboarding/plan-settings.ts `watchPayInFull`). */
   setPayInFull(setting: PayInFullSetting): void;
   generated: Map<string, { body: string; type: string }>;
-  /** The answer to a page's HTML: compressed once, brotli or gzip, as the client accepts (decisions 060, 093). */
+  /** The answer to a page's HTML: compressed once, brotli or gzip, as the client accepts (decisions 060, 092). */
   htmlAnswer(text: string, acceptEncoding: string | undefined): HtmlAnswer;
   /** Resolves when the brotli versions begun so far are made (tests). */
   compressed(): Promise<void>;
@@ -216,7 +216,7 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
   // A Uint8Array body takes @hono/node-server's fast path (an ArrayBuffer is streamed: 2× slower).
   // gzip is made at the first request (≈ 1 ms); brotli at its best quality, 12 % smaller but
   // ≈ 30 ms a page, on libuv's threads after the first request that accepts it, which gets gzip
-  // meanwhile (decision 093).
+  // meanwhile (decision 092).
   const answers = new Map<string, { plain: HtmlAnswer; gzip?: HtmlAnswer; br?: HtmlAnswer; brotli?: Promise<void> }>();
   const pending = new Set<Promise<void>>();
   const htmlAnswer = (text: string, acceptEncoding: string | undefined): HtmlAnswer => {
@@ -316,7 +316,7 @@ export function acceptedCodings(header: string | undefined): Readonly<{ br: bool
 
 /**
  * A prerendered public page asked for by its exact path (GET or HEAD), answered at once from
- * memory as a CDN would (decisions 095, 104, 133): the first middleware of the app and of the
+ * memory as a CDN would (decisions 091, 104, 133): the first middleware of the app and of the
  * starting gate. Its answer is stored whole, made once per page and encoding: the bytes,
  * compressed once, and every header, the security headers of its path included (from the same
  * `securityHeaders` entries as every other answer), as one plain object, which

@@ -18,7 +18,7 @@ export interface StartingGateOptions {
 }
 
 /**
- * What the server's `fetch` reaches from the moment it listens (decision 095, kept by 104): the
+ * What the server's `fetch` reaches from the moment it listens (decision 091, kept by 104): the
  * server listens before the database is open. Until the product is built, a small Hono app with
  * the same first two middlewares as the product's (prerendered pages, security headers) answers
  * the public pages, and holds every other request in order until `ready` gives the product's app.

@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { getInitialSnapshot } from 'xstate';
-import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { type IntroductionRow, introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
 import { memberPrivacy } from '#bff/db/privacy-schema.ts';
@@ -69,7 +68,6 @@ import {
 import { ageOn } from '#machines/onboarding/forms.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
-import { startPeriodicJob } from '#bff/periodic-job.ts';
 import { count } from '#machines/french/plural.ts';
 
 /**
@@ -610,30 +608,6 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
 
 /** How often the deadline job runs: a reminder or an expiry is at most this late. */
 export const INTRODUCTION_DEADLINE_INTERVAL_MS = 15 * 60_000;
-
-/**
- * Runs `runIntroductionDeadlines` every `intervalMs` with the product's clock, as the agency's
- * mail job does (decision 111); `onQueued` pokes the outbox when a mail was queued.
- */
-export function startIntroductionDeadlineJob(
-  deps: { db: Db; clock: Clock; site: AgencyMailSite; onQueued?: () => void },
-  intervalMs = INTRODUCTION_DEADLINE_INTERVAL_MS,
-  firstDelayMs = 15_000,
-) {
-  return startPeriodicJob({
-    task: async () => {
-      const report = await runIntroductionDeadlines(deps.db, deps.clock.now(), deps.site);
-      if (report.reminded + report.expired > 0) {
-        log.info('échéances des mises en relation', { ...report });
-        deps.onQueued?.();
-      }
-    },
-    failure: 'tâche des échéances des mises en relation interrompue',
-    firstDelayMs,
-    intervalMs,
-    serial: true,
-  });
-}
 
 // ---------------------------------------------------------------------------
 // Timelines: every logged event as a French sentence

@@ -12,6 +12,8 @@ export interface CreditNoteDocument {
   number: string;
   agency: AgencyIdentity;
   customerName: string;
+  /** Street, then postcode and city. */
+  customerAddress: string[];
   customerEmail: string;
   invoiceNumber: string | null;
   /** « Remboursement — rétractation (article L221-18 du Code de la consommation) ». */
@@ -32,9 +34,13 @@ export function renderCreditNotePdf(note: CreditNoteDocument): Promise<Uint8Arra
     ],
     customerCaption: 'Établi pour',
     customerName: note.customerName,
+    customerAddress: note.customerAddress,
     customerEmail: note.customerEmail,
     lines: [{ label: note.label, amount: `-${euros(note.amountCents)}` }],
-    total: { label: 'Total de l’avoir TTC', amount: `-${euros(note.amountCents)}` },
+    totals: [
+      { label: 'Total de l’avoir', amount: `-${euros(note.amountCents)}` },
+      { label: 'Net à rembourser', amount: euros(note.amountCents) },
+    ],
     stamp: { title: 'À rembourser', lines: [`Montant remboursé : ${euros(note.amountCents)}, par le moyen de paiement utilisé.`] },
   });
 }

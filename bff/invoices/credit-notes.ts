@@ -4,7 +4,7 @@ import { creditNotes } from '#bff/db/credit-notes-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { members } from '#bff/db/schema.ts';
-import { customerNameOf, invoiceYear } from '#bff/invoices/invoices.ts';
+import { customerAddressOf, customerNameOf, invoiceYear, MAX_RANK, NUMBER_DIGITS } from '#bff/invoices/invoices.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { type AgencyMailSite, creditNoteMail } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
@@ -13,15 +13,16 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 /**
  * Credit notes (avoirs, decision 119): a refund corrects an invoice, which is never edited
  * (decision 110); each refund row gets one credit note, in the transaction that records the refund
- * as owed, numbered `AV-AAAA-NNNNN` per calendar year (Paris) from its own counter, gap-free as the
- * invoices are. Its PDF is stored, mailed and downloadable next to the invoices.
+ * as owed, numbered `AV-AAAA-NNNNNN` per calendar year (Paris) from its own counter, gap-free as the
+ * invoices are, with the invoices' width (decision 186; those issued before with 5 digits keep
+ * their number). Its PDF is stored, mailed and downloadable next to the invoices.
  */
 
-/** "AV-2026-00001". */
-export const CREDIT_NOTE_NUMBER = /^AV-(\d{4})-(\d{5})$/;
+/** "AV-2026-000001" (and "AV-2026-00001", issued before decision 186). */
+export const CREDIT_NOTE_NUMBER = /^AV-(\d{4})-(\d{5,6})$/;
 
 export function creditNoteNumber(year: number, rank: number): string {
-  return `AV-${year}-${String(rank).padStart(5, '0')}`;
+  return `AV-${year}-${String(rank).padStart(NUMBER_DIGITS, '0')}`;
 }
 
 export function creditNoteFileName(number: string): string {
@@ -37,7 +38,7 @@ export async function allocateCreditNoteNumber(tx: Executor, year: number): Prom
   )) as unknown as { rows: { last_number: number }[] };
   const rank = Number(result.rows[0]?.last_number);
   if (!Number.isInteger(rank) || rank < 1) throw new Error('credit_note_counters: no number returned');
-  if (rank > 99_999) throw new Error('credit_note_counters: more than 99 999 credit notes in a year');
+  if (rank > MAX_RANK) throw new Error('credit_note_counters: more than 999 999 credit notes in a year');
   return { number: creditNoteNumber(year, rank), rank };
 }
 
@@ -81,6 +82,7 @@ export async function issueCreditNote(
     number,
     agency: input.agency,
     customerName,
+    customerAddress: customerAddressOf(member),
     customerEmail: member.email,
     invoiceNumber,
     label: REASON_LABELS[refund.reason],

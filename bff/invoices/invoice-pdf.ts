@@ -4,15 +4,18 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 
 /**
  * One invoice as a one-page A4 PDF (the layout of billing-pdf.ts, shared with the credit note):
- * the agency's identity (decision 106), the number, the member's name, the lines, the totals, the
- * payment date and method, and "Payé". The document's dates are the payment's, so the same input
- * gives the same bytes (the bytes are stored anyway, decision 110).
+ * the agency's identity (decision 106), the number, the member's name and postal address, the
+ * lines, the totals and the VAT mention (decision 186), the payment date and method, and "Payé".
+ * The document's dates are the payment's, so the same input gives the same bytes (the bytes are
+ * stored anyway, decision 110).
  */
 
 export interface InvoiceDocument {
   number: string;
   agency: AgencyIdentity;
   customerName: string;
+  /** Street, then postcode and city. */
+  customerAddress: string[];
   customerEmail: string;
   lines: InvoiceLine[];
   totalCents: number;
@@ -29,9 +32,13 @@ export function renderInvoicePdf(invoice: InvoiceDocument): Promise<Uint8Array> 
     references: [`Date : ${frenchDate(invoice.paidAt)}`],
     customerCaption: 'Facturé à',
     customerName: invoice.customerName,
+    customerAddress: invoice.customerAddress,
     customerEmail: invoice.customerEmail,
     lines: invoice.lines.map((item) => ({ label: item.label, amount: euros(item.amountCents) })),
-    total: { label: 'Total TTC', amount: euros(invoice.totalCents) },
+    totals: [
+      { label: 'Total', amount: euros(invoice.totalCents) },
+      { label: 'Net à payer', amount: euros(invoice.totalCents) },
+    ],
     stamp: {
       title: 'Payé',
       lines: [

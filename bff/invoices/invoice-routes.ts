@@ -26,10 +26,10 @@ function numberOf(file: string): string {
   return parsed.output;
 }
 
-/** Credit notes (decision 119): `AV-AAAA-NNNNN.pdf`. */
+/** Credit notes (decisions 119 and 186): `AV-AAAA-NNNNNN.pdf` (5 digits for those issued before decision 186). */
 const CreditNoteFileSchema = v.pipe(
   v.string(),
-  v.regex(/^AV-\d{4}-\d{5}\.pdf$/, 'Numéro d’avoir invalide (attendu : AV-AAAA-NNNNN.pdf).'),
+  v.regex(/^AV-\d{4}-\d{5,6}\.pdf$/, 'Numéro d’avoir invalide (attendu : AV-AAAA-NNNNNN.pdf).'),
   v.transform((file) => file.slice(0, -'.pdf'.length)),
 );
 

@@ -20,11 +20,18 @@ import { offerById } from '#machines/onboarding/plans.ts';
 
 const PAID = new Set(['paid', 'no_payment_required']);
 
+/**
+ * The rank's width in every billing number, invoices and credit notes alike (decision 186):
+ * « 2026-000123 », « AV-2026-000007 ».
+ */
+export const NUMBER_DIGITS = 6;
+export const MAX_RANK = 10 ** NUMBER_DIGITS - 1;
+
 /** "2026-000123". */
 export const INVOICE_NUMBER = /^(\d{4})-(\d{6})$/;
 
 export function invoiceNumber(year: number, rank: number): string {
-  return `${year}-${String(rank).padStart(6, '0')}`;
+  return `${year}-${String(rank).padStart(NUMBER_DIGITS, '0')}`;
 }
 
 /** The calendar year in Paris, where the agency invoices. */
@@ -45,7 +52,7 @@ export async function allocateInvoiceNumber(tx: Executor, year: number): Promise
   )) as unknown as { rows: { last_number: number }[] };
   const rank = Number(result.rows[0]?.last_number);
   if (!Number.isInteger(rank) || rank < 1) throw new Error('invoice_counters: no number returned');
-  if (rank > 999_999) throw new Error('invoice_counters: more than 999 999 invoices in a year');
+  if (rank > MAX_RANK) throw new Error('invoice_counters: more than 999 999 invoices in a year');
   return { number: invoiceNumber(year, rank), rank };
 }
 
@@ -60,6 +67,26 @@ export function customerNameOf(row: { email: string; contract: unknown; profile:
   if (profile.success && `${profile.output.firstName} ${profile.output.lastName}`.trim() !== '')
     return `${profile.output.firstName} ${profile.output.lastName}`.trim();
   return row.email;
+}
+
+const PostalContract = v.object({
+  address: v.pipe(v.string(), v.trim(), v.minLength(1)),
+  postcode: v.pipe(v.string(), v.trim()),
+  city: v.pipe(v.string(), v.trim()),
+});
+const PostalProfile = v.object({ postcode: v.optional(v.pipe(v.string(), v.trim())), city: v.optional(v.pipe(v.string(), v.trim())) });
+
+/**
+ * The member's postal address as invoices and credit notes print it (decision 186): the
+ * contract's (street, postcode and city, given before any payment), else step 1's postcode and
+ * city, else nothing.
+ */
+export function customerAddressOf(row: { contract: unknown; profile: unknown }): string[] {
+  const contract = v.safeParse(PostalContract, row.contract);
+  if (contract.success) return [contract.output.address, `${contract.output.postcode} ${contract.output.city}`.trim()].filter(Boolean);
+  const profile = v.safeParse(PostalProfile, row.profile);
+  const town = profile.success ? `${profile.output.postcode ?? ''} ${profile.output.city ?? ''}`.trim() : '';
+  return town ? [town] : [];
 }
 
 /** What the invoice says was bought and what was paid, from the offer and the amount paid. */
@@ -167,6 +194,7 @@ export async function issueInvoice(
     number,
     agency: config.agency,
     customerName,
+    customerAddress: customerAddressOf(member),
     customerEmail: member.email,
     lines,
     totalCents: input.totalCents,

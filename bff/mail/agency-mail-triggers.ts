@@ -17,7 +17,8 @@ import {
 } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
-import { subscriptionPaymentOpensAt, termEndsAtMs, withdrawalPeriodEndsAt } from '#machines/onboarding/periods.ts';
+import { termEndsAtMs } from '#machines/onboarding/periods.ts';
+import { contractDeadlines } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { scheduledMailApplies } from '#machines/onboarding/mail-states.ts';
@@ -25,7 +26,6 @@ import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import * as v from 'valibot';
-import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * When the agency's own mails are queued (decision 111). Event-driven ones are queued by
@@ -169,10 +169,13 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
       if (due(at - DAY_MS, now, DAY_MS)) await once(meetingReminderMail(site, to, { at: new Date(at) }), meeting);
     }
     const signed = record.subscriptionDate;
-    if (signed) {
-      if (!record.subscriptionFeesPaid && due(subscriptionPaymentOpensAt(signed), now))
-        await once(renunciationPeriodOverMail(site, to), signed);
-      if (due(withdrawalPeriodEndsAt(signed), now)) await once(withdrawalPeriodOverMail(site, to), signed);
+    // The periods' ends in civil days, Paris (decision 165): 00:00 Paris after their last day.
+    const deadlines = contractDeadlines(signed);
+    if (signed && deadlines) {
+      if (!record.subscriptionFeesPaid && due(deadlines.paymentOpensAtMs, now))
+        await once(renunciationPeriodOverMail(site, to, { lastDay: deadlines.renunciation.lastDay }), signed);
+      if (due(deadlines.withdrawal.endsAtMs, now))
+        await once(withdrawalPeriodOverMail(site, to, { lastDay: deadlines.withdrawal.lastDay }), signed);
     }
     if (top === 'membre-actif' || top === 'contrat-termine') {
       const endsAt = await termEndOf(db, row.id, record);
@@ -192,21 +195,4 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
     }
   }
   return { members: rows.length, queued };
-}
-
-/** Runs the job soon after start and then every `intervalMs`; `stop()` waits for a pass in progress. */
-export function startAgencyMailJob(
-  deps: { db: Db; clock: Clock; site: AgencyMailSite; onQueued?: () => void },
-  intervalMs = AGENCY_MAIL_INTERVAL_MS,
-  firstDelayMs = 10_000,
-) {
-  return startPeriodicJob({
-    task: async () => {
-      const report = await runAgencyMailJob(deps);
-      if (report.queued > 0) deps.onQueued?.();
-    },
-    failure: 'tâche des courriels de l’agence interrompue',
-    firstDelayMs,
-    intervalMs,
-  });
 }

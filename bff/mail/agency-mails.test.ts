@@ -55,8 +55,16 @@ const cases: [string, OutgoingMail, RegExp][] = [
   ['meeting booked', meetingBookedMail(site, to, { at }), /réservé le jeudi 26 novembre 2026 à 15\sh\s00 \(heure de Paris\)/],
   ['meeting reminder', meetingReminderMail(site, to, { at }), /le jeudi 26 novembre 2026 à 15\sh\s00/],
   ['contract ready', contractReadyMail(site, to), /Votre contrat est prêt/],
-  ['renunciation over', renunciationPeriodOverMail(site, to), /délai de 7 jours qui suit la signature de votre contrat est écoulé/],
-  ['withdrawal over', withdrawalPeriodOverMail(site, to), /délai de rétractation de 14 jours/],
+  [
+    'renunciation over',
+    renunciationPeriodOverMail(site, to, { lastDay: '2026-12-14' }),
+    /délai de 7 jours qui suit la signature de votre contrat a pris fin le lundi 14 décembre 2026 à 24 heures/,
+  ],
+  [
+    'withdrawal over',
+    withdrawalPeriodOverMail(site, to, { lastDay: '2026-12-21' }),
+    /délai de rétractation de 14 jours qui suit la signature de votre contrat a pris fin le lundi 21 décembre 2026 à 24 heures/,
+  ],
   ['active member', activeMemberMail(site, to, { endsAt }), /jusqu’au 26 novembre 2027/],
   ['term ending 30', termEndingMail(site, to, { endsAt, daysBefore: 30 }), /prend fin le 26 novembre 2027/],
   ['term ending 7', termEndingMail(site, to, { endsAt, daysBefore: 7 }), /prend fin le 26 novembre 2027/],

@@ -2,6 +2,7 @@ import type { OutgoingMail } from '#bff/mail/outbox.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
 
 /**
  * The agency's own mails (decision 111): one function per mail, one layout. Each mail carries
@@ -191,20 +192,22 @@ export function contractReadyMail(site: AgencyMailSite, recipient: Recipient): O
   ]);
 }
 
-/** Signature + 7 days: the renunciation period is over and the payment is open. */
-export function renunciationPeriodOverMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
+/** The renunciation period is over (24:00 Paris on its `lastDay`, civil days: decision 165) and the payment is open. */
+export function renunciationPeriodOverMail(site: AgencyMailSite, recipient: Recipient, input: { lastDay: string }): OutgoingMail {
   return layout(site, recipient, 'agency-renunciation-period-over', 'Votre délai de 7 jours est écoulé : le paiement est ouvert', [
     {
-      text: 'Le délai de 7 jours qui suit la signature de votre contrat est écoulé. Vous pouvez désormais régler les frais de dossier et votre abonnement.',
+      text: `Le délai de 7 jours qui suit la signature de votre contrat a pris fin le ${civilDayText(input.lastDay)} à 24 heures. Vous pouvez désormais régler les frais de dossier et votre abonnement.`,
     },
     { link: siteLink(site, '/mon-compte/inscription/frais-de-dossier'), label: 'Régler mon inscription' },
   ]);
 }
 
-/** Signature + 14 days: the withdrawal period is over. */
-export function withdrawalPeriodOverMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
+/** The withdrawal period is over (24:00 Paris on its `lastDay`, civil days: decision 165). */
+export function withdrawalPeriodOverMail(site: AgencyMailSite, recipient: Recipient, input: { lastDay: string }): OutgoingMail {
   return layout(site, recipient, 'agency-withdrawal-period-over', 'Votre délai de rétractation de 14 jours est écoulé', [
-    { text: 'Le délai de rétractation de 14 jours qui suit la signature de votre contrat est écoulé.' },
+    {
+      text: `Le délai de rétractation de 14 jours qui suit la signature de votre contrat a pris fin le ${civilDayText(input.lastDay)} à 24 heures.`,
+    },
     { text: 'La prochaine étape est votre entretien de mise en relation avec votre conseillère.' },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);

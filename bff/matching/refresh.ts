@@ -1,9 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
-import { log } from '#bff/logger.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
-import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * Match profiles are written with each onboarding event (apply-update.ts, in its transaction).
@@ -32,16 +29,3 @@ export async function refreshWaitingMatchProfiles(db: Db, now: Date): Promise<nu
 
 /** How often members who became active by time enter the pool of candidates. */
 export const MATCH_PROFILE_REFRESH_INTERVAL_MS = 15 * 60_000;
-
-export function startMatchProfileRefreshJob(deps: { db: Db; clock: Clock }, intervalMs = MATCH_PROFILE_REFRESH_INTERVAL_MS) {
-  return startPeriodicJob({
-    task: async () => {
-      const count = await refreshWaitingMatchProfiles(deps.db, deps.clock.now());
-      if (count > 0) log.info('profils de mise en relation disponibles', { count });
-    },
-    failure: 'rafraîchissement des profils de mise en relation interrompu',
-    firstDelayMs: 20_000,
-    intervalMs,
-    serial: true,
-  });
-}

@@ -12,7 +12,8 @@ import {
 } from '#bff/matching/candidates.ts';
 import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/periods.ts';
+import { civilDayText, dayAfterText } from '#machines/onboarding/deadline-texts.ts';
+import { contractDeadlines, renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -89,19 +90,23 @@ function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: 
     Date.parse(record.onboardingMeetingDate) > nowMs
   )
     return 'L’entretien n’a pas encore commencé : il ne peut être noté comme effectué qu’à partir de son heure de début.';
+  // The deadlines said with their day (civil days, decision 165).
+  const deadlines = contractDeadlines(record.subscriptionDate);
   if (
     (update.context === 'app' || update.context === 'sub' || update.context === 'coupon') &&
     !subscriptionPaymentOpen(record.subscriptionDate, nowMs)
   )
-    return 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224‑91 du Code de la consommation).';
+    return deadlines === null
+      ? 'Aucun paiement ne peut être demandé avant la signature du contrat et l’expiration d’un délai de 7 jours pleins (article L224‑91 du Code de la consommation).'
+      : `Aucun paiement ne peut être demandé avant la fin du délai de renonciation de 7 jours pleins qui suit la signature (article L224‑91 du Code de la consommation) : le paiement s’ouvre ${dayAfterText(deadlines.renunciation)}.`;
   if (update.context === 'renounce' && !renunciationOpen(record.subscriptionDate, nowMs))
-    return record.subscriptionDate === null
+    return deadlines === null
       ? 'Le contrat n’est pas encore signé : il n’y a rien à annuler.'
-      : 'Le délai de renonciation de 7 jours après la signature est écoulé (article L224‑91 du Code de la consommation).';
+      : `Le délai de renonciation de 7 jours a pris fin le ${civilDayText(deadlines.renunciation.lastDay)} à 24 heures (article L224‑91 du Code de la consommation).`;
   if (update.context === 'withdraw' && !withdrawalOpen(record.subscriptionDate, nowMs))
-    return record.subscriptionDate === null
+    return deadlines === null
       ? 'Le contrat n’est pas encore signé : il n’y a rien à résilier.'
-      : 'Le délai de rétractation de 14 jours après la signature est écoulé (article L221‑18 du Code de la consommation).';
+      : `Le délai de rétractation de 14 jours a pris fin le ${civilDayText(deadlines.withdrawal.lastDay)} à 24 heures (article L221‑18 du Code de la consommation).`;
   if (update.context === 'terminate')
     return 'La résiliation pour motif légitime se demande pendant l’adhésion, une fois membre actif, et une seule demande à la fois.';
   if (update.context === 'terminate_ok' || update.context === 'terminate_no')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GatewayConfig } from '#bff/payments/stripe-settings.ts';
 import { billingCsv, euroCell, textCell } from '#bff/payments/billing.ts';
 import { parisDayStartMs } from '#machines/paris-time.ts';
 import {
@@ -30,8 +31,19 @@ function fakeStripe(subscription: Record<string, unknown>) {
 
 describe('subscription gateway', () => {
   it('without STRIPE_SECRET_KEY the stand-in (which charges from the schedule) is used', () => {
-    expect(subscriptionGateway({ stripeSecretKey: undefined })).toBe(standInSubscriptionGateway);
-    expect(subscriptionGateway({ stripeSecretKey: 'sk_test_0123456789abcdef' }).provider).toBe('stripe');
+    const development = { nodeEnv: 'development', stripePaymentLinks: undefined } as const;
+    expect(subscriptionGateway({ ...development, stripeSecretKey: undefined })).toBe(standInSubscriptionGateway);
+    expect(subscriptionGateway({ ...development, stripeSecretKey: 'sk_test_0123456789abcdef' }).provider).toBe('stripe');
+  });
+
+  it('is never the stand-in in production with live payments: it throws instead (issue 59)', () => {
+    const live = { nodeEnv: 'production', stripePaymentLinks: {} } as GatewayConfig;
+    expect(() => subscriptionGateway({ ...live, stripeSecretKey: undefined })).toThrow(/STRIPE_SECRET_KEY est requis en production/);
+    expect(subscriptionGateway({ ...live, stripeSecretKey: 'rk_live_0123456789abcdef' }).provider).toBe('stripe');
+    // Production on the embedded checkout (explicitly allowed, no real money) keeps the stand-in.
+    expect(subscriptionGateway({ nodeEnv: 'production', stripePaymentLinks: undefined, stripeSecretKey: undefined })).toBe(
+      standInSubscriptionGateway,
+    );
   });
 
   it('scheduleEnd: GET the subscription, then POST cancel_at = anchor + N months, without proration, idempotent', async () => {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNotNull, ne, sum } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
+import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import type { Db } from '#bff/db/database.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
@@ -372,8 +373,11 @@ export const standInSubscriptionGateway: SubscriptionGateway = {
   cancelNow: async () => {},
 };
 
-export function subscriptionGateway(config: Pick<Config, 'stripeSecretKey'>): SubscriptionGateway {
-  return config.stripeSecretKey ? stripeSubscriptionGateway(config.stripeSecretKey) : standInSubscriptionGateway;
+/** Stripe with `STRIPE_SECRET_KEY`; the stand-in otherwise, never in production with live payments. */
+export function subscriptionGateway(config: GatewayConfig): SubscriptionGateway {
+  if (config.stripeSecretKey) return stripeSubscriptionGateway(config.stripeSecretKey);
+  refuseStandInGateway(config, 'Abonnements');
+  return standInSubscriptionGateway;
 }
 
 /** Never fails the caller: a provider error is logged (the next instalment event tries again). */

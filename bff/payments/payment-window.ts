@@ -2,13 +2,13 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
 import { recordOf } from '#bff/members/members.ts';
-import { subscriptionPaymentOpen } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 
 /**
- * No money of any kind before the contract is signed and 7 whole days have passed (L224-91,
- * decision 105). The checkout stand-in and the Stripe webhook ask this before anything is taken
+ * No money of any kind before the contract is signed and its 7-day renunciation period is over
+ * (L224-91, decision 105; civil days, Paris, decision 165). The checkout stand-in and the Stripe webhook ask this before anything is taken
  * or recorded; `POST /api/v1/user/update` asks the chart (its payment events carry the same guard).
  */
 

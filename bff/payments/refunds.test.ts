@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { refundGateway, standInRefundGateway, stripeRefundGateway } from '#bff/payments/refunds.ts';
+import type { GatewayConfig } from '#bff/payments/stripe-settings.ts';
 
 /** Decision 118: the Stripe refund path speaks Stripe's wire format, through the real `stripe` library. */
 describe('refund gateways', () => {
   it('without STRIPE_SECRET_KEY the local stand-in records the refund', async () => {
-    expect(refundGateway({ stripeSecretKey: undefined })).toBe(standInRefundGateway);
+    expect(refundGateway({ nodeEnv: 'development', stripePaymentLinks: undefined, stripeSecretKey: undefined })).toBe(standInRefundGateway);
     const result = await standInRefundGateway.refund({
       checkoutSessionId: 'cs_test_1',
       amountCents: 100,
@@ -13,6 +14,16 @@ describe('refund gateways', () => {
     });
     expect(result.id).toMatch(/^re_local_[0-9a-f]{24}$/);
     expect(result.status).toBe('succeeded');
+  });
+
+  it('is never the stand-in in production with live payments: it throws instead (issue 59)', () => {
+    const live = { nodeEnv: 'production', stripePaymentLinks: {} } as GatewayConfig;
+    expect(() => refundGateway({ ...live, stripeSecretKey: undefined })).toThrow(
+      /^Remboursements\s: STRIPE_SECRET_KEY est requis en production/,
+    );
+    expect(refundGateway({ ...live, stripeSecretKey: 'rk_live_0123456789abcdef' }).provider).toBe('stripe');
+    // Production on the embedded checkout (explicitly allowed, no real money) keeps the stand-in.
+    expect(refundGateway({ nodeEnv: 'production', stripePaymentLinks: undefined, stripeSecretKey: undefined })).toBe(standInRefundGateway);
   });
 
   it('with a key: GET the checkout session, then POST /v1/refunds (form-encoded) with the idempotency key', async () => {

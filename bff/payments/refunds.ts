@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Config } from '#bff/config.ts';
+import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { log } from '#bff/logger.ts';
-import { cancelStoppedSubscriptions, type ContractCharge, contractCharges, ensureContract } from '#bff/payments/contract-ledger.ts';
+import { type ContractCharge, contractCharges, ensureContract } from '#bff/payments/contract-ledger.ts';
 import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import {
@@ -72,8 +72,11 @@ export const standInRefundGateway: RefundGateway = {
   refund: async () => ({ id: `re_local_${randomBytes(12).toString('hex')}`, status: 'succeeded' }),
 };
 
-export function refundGateway(config: Pick<Config, 'stripeSecretKey'>): RefundGateway {
-  return config.stripeSecretKey ? stripeRefundGateway(config.stripeSecretKey) : standInRefundGateway;
+/** Stripe with `STRIPE_SECRET_KEY`; the stand-in otherwise, never in production with live payments. */
+export function refundGateway(config: GatewayConfig): RefundGateway {
+  if (config.stripeSecretKey) return stripeRefundGateway(config.stripeSecretKey);
+  refuseStandInGateway(config, 'Remboursements');
+  return standInRefundGateway;
 }
 
 export interface WithdrawalRefund {
@@ -296,33 +299,4 @@ export async function refundsOf(db: Db | Transaction, memberIds: string | string
     .from(refunds)
     .where(inArray(refunds.memberId, ids))
     .orderBy(asc(refunds.id));
-}
-
-/**
- * Retries the pending refunds (a provider down at withdrawal time) every `intervalMs`; with
- * `subscriptions`, the same pass cancels the subscription of every contract that stopped or
- * reached its term (decision 175). `stop()` waits for a pass.
- */
-export function startRefundJob(
-  deps: { db: Db; clock: { now(): Date }; gateway: RefundGateway; subscriptions?: { cancelNow(subscriptionId: string): Promise<void> } },
-  intervalMs = 15 * 60 * 1000,
-) {
-  let running: Promise<unknown> = Promise.resolve();
-  const pass = async () => {
-    const now = deps.clock.now();
-    if (deps.subscriptions) await cancelStoppedSubscriptions(deps.db, deps.subscriptions, { now });
-    await executePendingRefunds(deps.db, deps.gateway, { now });
-  };
-  const timer = setInterval(() => {
-    running = pass().catch((error: unknown) => {
-      log.error('tâche des remboursements interrompue', { err: error });
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

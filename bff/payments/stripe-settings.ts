@@ -14,6 +14,21 @@ export function paymentsEmbedded(config: Config): boolean {
   return config.stripePaymentLinks === undefined;
 }
 
+/** What the refund and subscription gateways are chosen from. */
+export type GatewayConfig = Pick<Config, 'nodeEnv' | 'stripePaymentLinks' | 'stripeSecretKey'>;
+
+/**
+ * Without `STRIPE_SECRET_KEY`, refunds and cancelled subscriptions go to local stand-ins that move
+ * no money. In production with live payments (Payment Links) that would record refunds nobody
+ * receives: `config.ts` refuses such a configuration, and this throws should one get here anyway,
+ * so that no stand-in is ever chosen silently (issue 59). Production on the embedded checkout
+ * (`ALLOW_EMBEDDED_IN_PRODUCTION=true`, no real money) keeps its stand-ins.
+ */
+export function refuseStandInGateway(config: GatewayConfig, what: string): void {
+  if (config.nodeEnv === 'production' && config.stripePaymentLinks !== undefined && !config.stripeSecretKey)
+    throw new Error(`${what} : STRIPE_SECRET_KEY est requis en production avec STRIPE_PAYMENT_LINKS (aucun remboursement simulé)`);
+}
+
 /** The Payment Link (or stand-in page) of an offer, before its query parameters. */
 export function offerLinkBase(config: Config, offerId: OfferId): string {
   return config.stripePaymentLinks?.[offerId].url ?? `${config.publicSiteUrl}/_local/checkout/${offerId}`;

@@ -22,6 +22,22 @@ export async function storeSignedContract(tx: Executor, row: MemberRow, options:
   await tx.insert(contractCopies).values({ memberId: row.id, signedAt, sha256, pdf, createdAt: options.now });
 }
 
+/**
+ * Replaces the copy stored at `sub_date` by the copy with its evidence page (decision 185), in the
+ * signature's transaction, once its evidence record is written: the stored, downloaded and mailed
+ * copy is that one.
+ */
+export async function replaceSignedContract(tx: Executor, memberId: string, signedAt: Date, pdf: Uint8Array): Promise<string> {
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const replaced = await tx
+    .update(contractCopies)
+    .set({ pdf, sha256 })
+    .where(and(eq(contractCopies.memberId, memberId), eq(contractCopies.signedAt, signedAt)))
+    .returning({ id: contractCopies.id });
+  if (replaced.length !== 1) throw new Error(`contract copy of the signature of ${signedAt.toISOString()} not found`);
+  return sha256;
+}
+
 /** The latest signed copy of a member's contract: the stored copy, or after erasure the legal record. */
 export async function signedContractOf(
   db: Executor,

@@ -7,7 +7,6 @@ import { members } from '#bff/db/schema.ts';
 import { SENSITIVE_PROFILE_FIELDS } from '#bff/privacy/consents.ts';
 import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pendingAuthDeletions } from '#bff/privacy/erasure.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { startPeriodicJob } from '#bff/periodic-job.ts';
 
 /**
  * Retention periods of the privacy policy (content/pages/politique-de-confidentialite.md §7),
@@ -251,14 +250,4 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
     membersErased,
     authUsersDeleted,
   };
-}
-
-/** Runs the job now and then every `intervalMs`; `stop()` waits for a pass in progress. */
-export function startRetentionJob(deps: { db: Db; clock: Clock; auth?: AuthConnection | undefined }, intervalMs = RETENTION_INTERVAL_MS) {
-  return startPeriodicJob({
-    task: () => runRetention(deps),
-    failure: 'tâche de conservation interrompue',
-    firstDelayMs: 5_000,
-    intervalMs,
-  });
 }

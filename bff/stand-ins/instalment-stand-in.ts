@@ -199,18 +199,3 @@ export function instalmentStandIn(deps: StandInDeps) {
       })
   );
 }
-
-/** Every 15 minutes in the server with the embedded stand-in (not under `NODE_ENV=test`: tests run the pass with a moved clock). */
-export function startInstalmentStandInJob(deps: StandInDeps, intervalMs = 15 * 60 * 1000) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = chargeDueInstalments(deps).catch((error: unknown) => log.error('mensualités locales interrompues', { err: error }));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -22,7 +22,7 @@ export const standInStyles = [
   '.badge{display:inline-block;background:#fef3c7;color:#713f12;border-radius:.25rem;padding:.25rem .5rem;font-size:.9rem}',
   '.amount{font-size:1.5rem}.hint{color:#52606d;font-size:.9rem}.error{color:#9b1c1c;font-weight:600}',
   'label{display:block;font-weight:600;margin-top:.5rem}',
-  'input[type=email],input[type=text],textarea{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #7b8794;border-radius:.25rem;font:inherit}',
+  'input[type=email],input[type=text],input[type=number],input[type=datetime-local],textarea{width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #7b8794;border-radius:.25rem;font:inherit}',
   'button{margin-top:1rem;background:#166534;color:#fff;border:0;border-radius:.375rem;padding:.75rem 1.25rem;font:inherit;font-weight:600;cursor:pointer}',
   'button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}',
   'fieldset{border:1px solid #d2d6dc;border-radius:.5rem;padding:.75rem;margin:1rem 0;background:#fff}',

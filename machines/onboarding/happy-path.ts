@@ -1,5 +1,5 @@
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
-import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import type { PlanId } from '#machines/onboarding/plans.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
@@ -105,15 +105,17 @@ export interface HappyPathOptions {
 /**
  * The canonical happy path (decision 105): profile, questionnaire, plan, pre-contract
  * information, booking, onboarding meeting (two days later), contract and signature,
- * then 7 whole days later the file fee and the subscription (no money before, L224-91),
- * then the matchmaking meeting (14 days after signature, or at once when the member renounced).
+ * then, as payment opens (00:00 Paris after the 7-day renunciation period, civil days, decision
+ * 165), the file fee and the subscription (no money before, L224-91), then the matchmaking
+ * meeting (as the 14-day withdrawal period ends, or at once when the member renounced).
  */
 export function happyPath(member: Member, options: HappyPathOptions): HappyPathStep[] {
   const { start, planId = 'plan_serenity_month', renounce = false } = options;
   const meetingAt = start + 2 * DAY_MS;
   const signedAt = meetingAt + HOUR_MS;
-  const paidAt = signedAt + NO_PAYMENT_PERIOD_DAYS * DAY_MS;
-  const activeAt = renounce ? paidAt : signedAt + WITHDRAWAL_PERIOD_DAYS * DAY_MS;
+  const deadlines = deadlinesOfSignature(signedAt);
+  const paidAt = deadlines.paymentOpensAtMs;
+  const activeAt = renounce ? paidAt : deadlines.withdrawal.endsAtMs;
   const at = (now: number) => samplePayloads(member, now);
 
   return [

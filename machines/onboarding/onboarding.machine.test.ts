@@ -8,6 +8,14 @@ import { decideUpdate, type OnboardingSnapshot, restoreSnapshot } from '#machine
 import { type ContextName, contextNames, eventTypes, parseUpdate, toMachineEvent } from '#machines/onboarding/update-contexts.ts';
 
 const T0 = Date.UTC(2025, 0, 6, 9, 0, 0);
+/**
+ * The happy path signs on Wednesday 8 Jan 2025 at 11:00 Paris. In civil days (decision 165) the
+ * renunciation period's last day is Wednesday 15 Jan: payment opens Thursday 16 Jan at 00:00
+ * Paris; the withdrawal period's last day is Wednesday 22 Jan, over on Thursday 23 Jan at 00:00.
+ */
+const SIGNED_AT = Date.parse('2025-01-08T11:00:00+01:00');
+const PAYMENT_OPENS = Date.parse('2025-01-16T00:00:00+01:00');
+const WITHDRAWAL_ENDS = Date.parse('2025-01-23T00:00:00+01:00');
 const MINUTE_MS = 60 * 1000;
 const member: Member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'femme' };
 const fresh = () => emptyRecord(member.id, member.email, member.gender);
@@ -209,51 +217,53 @@ describe('steps 7-8: contract, signature, 7 days without any payment (L224-91), 
   });
 
   it.each([
-    { label: 'just after signature', after: 0, allowed: false },
-    { label: '6 days later', after: 6 * DAY_MS, allowed: false },
-    { label: '1 ms before 7 days', after: 7 * DAY_MS - 1, allowed: false },
-    { label: 'exactly 7 days later', after: 7 * DAY_MS, allowed: true },
-    { label: '10 days later', after: 10 * DAY_MS, allowed: true },
-  ])('file fee, subscription and coupon $label → allowed $allowed (whatever the renounce flag)', ({ after, allowed }) => {
+    { label: 'just after signature', at: SIGNED_AT, allowed: false },
+    { label: '6 days later', at: SIGNED_AT + 6 * DAY_MS, allowed: false },
+    { label: '7 × 24 hours later, on the 7th day (Wednesday 15 Jan, 11:00 Paris)', at: SIGNED_AT + 7 * DAY_MS, allowed: false },
+    { label: 'on the 7th day at 23:59:59.999 Paris', at: PAYMENT_OPENS - 1, allowed: false },
+    { label: 'at 00:00 Paris the day after the 7th day', at: PAYMENT_OPENS, allowed: true },
+    { label: '10 days later', at: SIGNED_AT + 10 * DAY_MS, allowed: true },
+  ])('file fee, subscription and coupon $label → allowed $allowed (whatever the renounce flag)', ({ at, allowed }) => {
     for (const renounce of [false, true]) {
       const { record, now } = recordAfter('sub_date', renounce);
+      expect(now).toBe(SIGNED_AT);
       const signed = restoreSnapshot(record, now);
       expect(signed.value).toEqual({ 'attente-contrat': 'delai-renonciation' });
       // The event's own clock decides: no TICK needed before paying.
-      expect(signed.can(sample('sub', {}, now + after))).toBe(allowed);
-      expect(signed.can(sample('app', {}, now + after))).toBe(allowed);
-      if (!renounce) expect(restoreSnapshot(record, now + after).can(sample('coupon', {}, now + after))).toBe(allowed);
+      expect(signed.can(sample('sub', {}, at))).toBe(allowed);
+      expect(signed.can(sample('app', {}, at))).toBe(allowed);
+      if (!renounce) expect(restoreSnapshot(record, at).can(sample('coupon', {}, at))).toBe(allowed);
     }
   });
 
-  it('TICK moves the waiting screen to payment exactly when the 7 days are over', () => {
+  it('TICK moves the waiting screen to payment exactly when the renunciation period is over', () => {
     const { record, now } = recordAfter('sub_date');
     const signed = restoreSnapshot(record, now);
-    expect(next(signed, { type: 'TICK', now: now + 7 * DAY_MS - 1 }).value).toEqual({ 'attente-contrat': 'delai-renonciation' });
-    expect(next(signed, { type: 'TICK', now: now + 7 * DAY_MS }).value).toBe('frais-de-dossier');
+    expect(next(signed, { type: 'TICK', now: PAYMENT_OPENS - 1 }).value).toEqual({ 'attente-contrat': 'delai-renonciation' });
+    expect(next(signed, { type: 'TICK', now: PAYMENT_OPENS }).value).toBe('frais-de-dossier');
   });
 
   it('payment is refused with another e-mail', () => {
-    const { record, now } = recordAfter('sub_date');
-    const open = restoreSnapshot(record, now + 7 * DAY_MS);
+    const { record } = recordAfter('sub_date');
+    const open = restoreSnapshot(record, PAYMENT_OPENS);
     expect(open.value).toBe('frais-de-dossier');
-    expect(open.can(sample('sub', { email: 'autre@example.fr' }, now + 7 * DAY_MS))).toBe(false);
-    expect(open.can(sample('app', { email: 'autre@example.fr' }, now + 7 * DAY_MS))).toBe(false);
-    expect(open.can(sample('app', { email: 'AMINA@example.fr' }, now + 7 * DAY_MS))).toBe(true);
+    expect(open.can(sample('sub', { email: 'autre@example.fr' }, PAYMENT_OPENS))).toBe(false);
+    expect(open.can(sample('app', { email: 'autre@example.fr' }, PAYMENT_OPENS))).toBe(false);
+    expect(open.can(sample('app', { email: 'AMINA@example.fr' }, PAYMENT_OPENS))).toBe(true);
   });
 
   it('the clock never goes back: an event dated earlier keeps the later time', () => {
     const { record, now } = recordAfter('sub_date');
-    const open = restoreSnapshot(record, now + 7 * DAY_MS);
+    const open = restoreSnapshot(record, PAYMENT_OPENS);
     const ticked = next(open, { type: 'TICK', now: now });
-    expect(ticked.context.now).toBe(now + 7 * DAY_MS);
+    expect(ticked.context.now).toBe(PAYMENT_OPENS);
     expect(ticked.can(sample('sub', {}, now))).toBe(true);
   });
 
   it('both payments are needed, in either order; each only once', () => {
-    const { record, now } = recordAfter('sub_date');
-    const open = restoreSnapshot(record, now + 7 * DAY_MS);
-    const at = now + 7 * DAY_MS;
+    const { record } = recordAfter('sub_date');
+    const open = restoreSnapshot(record, PAYMENT_OPENS);
+    const at = PAYMENT_OPENS;
     const feeFirst = next(open, sample('app', {}, at));
     expect(feeFirst.value).toBe('frais-de-dossier');
     expect(feeFirst.can(sample('app', {}, at))).toBe(false);
@@ -272,8 +282,8 @@ describe('steps 7-8: contract, signature, 7 days without any payment (L224-91), 
   ])(
     'coupon with renounce=$renounce, already applied=$appliedBefore, file fee paid=$feePaid → allowed $allowed',
     ({ renounce, appliedBefore, feePaid, allowed }) => {
-      const { record, now } = recordAfter('sub_date', renounce);
-      const at = now + 7 * DAY_MS;
+      const { record } = recordAfter('sub_date', renounce);
+      const at = PAYMENT_OPENS;
       let snapshot = restoreSnapshot(record, at);
       if (appliedBefore) snapshot = next(snapshot, sample('coupon', {}, at));
       if (feePaid) snapshot = next(snapshot, sample('app', {}, at));
@@ -284,29 +294,24 @@ describe('steps 7-8: contract, signature, 7 days without any payment (L224-91), 
 
 describe('step 9: 14-day withdrawal period (L221-18), matchmaking meeting', () => {
   it.each([
-    { renounce: false, daysAfterSignature: 7, allowed: false },
-    { renounce: false, daysAfterSignature: 13, allowed: false },
-    { renounce: false, daysAfterSignature: 14, allowed: true },
-    { renounce: true, daysAfterSignature: 7, allowed: true },
-  ])(
-    'renounce=$renounce, $daysAfterSignature days after signature → meeting_mm allowed $allowed',
-    ({ renounce, daysAfterSignature, allowed }) => {
-      const { record } = recordAfter('sub', renounce);
-      const signedAt = Date.parse(record.subscriptionDate ?? '');
-      const at = signedAt + daysAfterSignature * DAY_MS;
-      const snapshot = restoreSnapshot(record, at);
-      expect(snapshot.value).toEqual({ attente: allowed ? 'entretien-matchmaking' : 'delai-retractation' });
-      expect(snapshot.can(sample('meeting_mm', {}, at))).toBe(allowed);
-    },
-  );
+    { renounce: false, label: 'as payment opens', at: PAYMENT_OPENS, allowed: false },
+    { renounce: false, label: '14 × 24 hours after signature, on the 14th day', at: SIGNED_AT + 14 * DAY_MS, allowed: false },
+    { renounce: false, label: 'on the 14th day at 23:59:59.999 Paris', at: WITHDRAWAL_ENDS - 1, allowed: false },
+    { renounce: false, label: 'at 00:00 Paris after the 14th day', at: WITHDRAWAL_ENDS, allowed: true },
+    { renounce: true, label: 'as payment opens', at: PAYMENT_OPENS, allowed: true },
+  ])('renounce=$renounce, $label → meeting_mm allowed $allowed', ({ renounce, at, allowed }) => {
+    const { record } = recordAfter('sub', renounce);
+    const snapshot = restoreSnapshot(record, at);
+    expect(snapshot.value).toEqual({ attente: allowed ? 'entretien-matchmaking' : 'delai-retractation' });
+    expect(snapshot.can(sample('meeting_mm', {}, at))).toBe(allowed);
+  });
 
-  it('without renouncing, paying lands on the withdrawal wait; TICK at day 14 moves on', () => {
+  it('without renouncing, paying lands on the withdrawal wait; TICK at the end of the 14th day moves on', () => {
     const { record, now } = recordAfter('sub');
     const waiting = restoreSnapshot(record, now);
     expect(waiting.value).toEqual({ attente: 'delai-retractation' });
-    const signedAt = Date.parse(record.subscriptionDate ?? '');
-    expect(next(waiting, { type: 'TICK', now: signedAt + 14 * DAY_MS - 1 }).value).toEqual({ attente: 'delai-retractation' });
-    expect(next(waiting, { type: 'TICK', now: signedAt + 14 * DAY_MS }).value).toEqual({ attente: 'entretien-matchmaking' });
+    expect(next(waiting, { type: 'TICK', now: WITHDRAWAL_ENDS - 1 }).value).toEqual({ attente: 'delai-retractation' });
+    expect(next(waiting, { type: 'TICK', now: WITHDRAWAL_ENDS }).value).toEqual({ attente: 'entretien-matchmaking' });
   });
 
   it('meeting_mm for another member is refused; for this member it makes an active member', () => {

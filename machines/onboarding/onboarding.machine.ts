@@ -1,13 +1,7 @@
 import { and, assign, not, setup } from 'xstate';
 import { instantMs } from '#machines/onboarding/instant.ts';
-import {
-  renunciationOpen,
-  signatureDateIsCurrent,
-  subscriptionPaymentOpen,
-  termOver,
-  withdrawalOpen,
-  withdrawalWaitOver,
-} from '#machines/onboarding/periods.ts';
+import { signatureDateIsCurrent, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
 import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent } from '#machines/onboarding/record-changes.ts';
@@ -85,15 +79,15 @@ export const onboardingMachine = setup({
     /** Staff may mark the onboarding meeting held only once it has started. */
     meetingStarted: ({ context, event }) =>
       context.onboardingMeetingDate !== null && instantMs(context.onboardingMeetingDate) <= clock(context, event),
-    /** 7 whole days since signature (L224-91): before that, no money of any kind. */
+    /** The 7-day renunciation period is over, in civil days (L224-91, decision 165): before that, no money of any kind. */
     subscriptionPaymentOpen: ({ context, event }) => subscriptionPaymentOpen(context.subscriptionDate, clock(context, event)),
     fileFeePaid: ({ context }) => context.applicationFeesPaid,
     subscriptionPaid: ({ context }) => context.subscriptionFeesPaid,
-    /** 14 whole days since signature (L221-18), or renounced (L221-25). */
+    /** The 14-day withdrawal period is over, in civil days (L221-18, decision 165), or renounced (L221-25). */
     withdrawalWaitOver: ({ context, event }) => withdrawalWaitOver(context, clock(context, event)),
-    /** Fewer than 7 whole days since signature: the member may renounce (L224-91). */
+    /** The renunciation period runs (until 24:00 Paris on its last day): the member may renounce (L224-91). */
     renunciationOpen: ({ context, event }) => renunciationOpen(context.subscriptionDate, clock(context, event)),
-    /** Fewer than 14 whole days since signature: the member may withdraw (L221-18). */
+    /** The withdrawal period runs (until 24:00 Paris on its last day): the member may withdraw (L221-18). */
     withdrawalOpen: ({ context, event }) => withdrawalOpen(context.subscriptionDate, clock(context, event)),
     /** The fixed term (signature + 6 or 12 months) is over (L224-90). */
     termOver: ({ context, event }) => termOver(context, clock(context, event)),
@@ -188,7 +182,7 @@ export const onboardingMachine = setup({
         CANCEL_MEETING: { guard: 'isMemberUid', target: 'prendre-un-rendez-vous', actions: 'applyUpdate' },
       },
     },
-    // 7. Contract form, signature, then 7 whole days without any payment (L224-91).
+    // 7. Contract form, signature, then the 7-day renunciation period without any payment (L224-91), in civil days.
     'attente-contrat': {
       initial: 'formulaire-contrat',
       states: {

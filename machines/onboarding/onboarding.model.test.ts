@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { type AnyStateNode, type AnyTransitionDefinition, createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import { type OnboardingEvent, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
+import { termEndsAtMs, termOver } from '#machines/onboarding/periods.ts';
 import {
+  addCalendarDays,
+  contractDeadlines,
   subscriptionPaymentOpen,
   subscriptionPaymentOpensAt,
-  termEndsAtMs,
-  termOver,
-  wholeDaysSince,
   withdrawalPeriodEndsAt,
-} from '#machines/onboarding/periods.ts';
+} from '#machines/onboarding/legal-deadlines.ts';
 import { emptyRecord, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { decideUpdate, type OnboardingSnapshot, stateFromRecord, stateValueOf } from '#machines/onboarding/restore.ts';
+import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
 import {
   applyBan,
   type ContextName,
@@ -94,17 +95,17 @@ function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
       ev(samplePayloads(member, meetingAt - 1).onb_meet_ok, meetingAt - 1),
     );
   }
-  // Payments sent at the last millisecond before day 7 (refused) and as day 7 begins.
+  // Payments sent at the last millisecond of the renunciation period (refused) and as payment opens.
   const payAt = subscriptionPaymentOpensAt(snapshot.context.subscriptionDate);
   if (payAt !== null && payAt > now) {
     for (const at of [payAt - 1, payAt]) events.push(ev(samplePayloads(member, at).app, at), ev(samplePayloads(member, at).sub, at));
   }
   // The rights (decision 118) are sent at the current instant: time moves to 1 ms before each
-  // deadline and to the deadline (TICKs below), so renounce and withdraw are tried at day 7 − 1 ms
-  // (accepted), day 7 (refused), day 14 − 1 ms (accepted) and day 14 (refused). A right dated past
-  // a deadline without a TICK is tested in onboarding.machine.test.ts.
+  // deadline and to the deadline (TICKs below), so renounce and withdraw are tried at the last
+  // millisecond of their civil-day period (accepted) and at its end, 24:00 Paris (refused). A right
+  // dated past a deadline without a TICK is tested in onboarding.machine.test.ts.
   const withdrawEndsAt = withdrawalPeriodEndsAt(snapshot.context.subscriptionDate);
-  // Time moves only where it matters: to the last instant before day 7, to day 7, to day 14 (and 1 ms before), and to the term's end (and 1 ms before).
+  // Time moves only where it matters: to the end of each period and of the term, and 1 ms before.
   const opensAt = subscriptionPaymentOpensAt(snapshot.context.subscriptionDate);
   const termEndsAt = termEndsAtMs(snapshot.context);
   for (const at of [
@@ -122,12 +123,12 @@ function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
 
 /**
  * States are told apart by value and record; instants only by whether they are set,
- * and the clock by its phase relative to the signature (before 7 days, before 14
- * days, after). Behaviour depends on nothing else, which keeps the graph finite.
+ * and the clock by its phase relative to the signature's civil-day periods (renunciation,
+ * withdrawal, after). Behaviour depends on nothing else, which keeps the graph finite.
  */
 function serializeState(snapshot: OnboardingSnapshot): string {
   const c = snapshot.context;
-  const days = wholeDaysSince(c.subscriptionDate, c.now);
+  const deadlines = contractDeadlines(c.subscriptionDate);
   return JSON.stringify({
     value: snapshot.value,
     record: {
@@ -140,7 +141,16 @@ function serializeState(snapshot: OnboardingSnapshot): string {
       terminationRequestedAt: Boolean(c.terminationRequestedAt),
       terminatedAt: Boolean(c.terminatedAt),
     },
-    phase: days === null ? null : termOver(c, c.now) ? 'after-term' : days < 7 ? 'before-7' : days < 14 ? 'before-14' : 'after-14',
+    phase:
+      deadlines === null
+        ? null
+        : termOver(c, c.now)
+          ? 'after-term'
+          : c.now < deadlines.renunciation.endsAtMs
+            ? 'renunciation'
+            : c.now < deadlines.withdrawal.endsAtMs
+              ? 'withdrawal'
+              : 'after-withdrawal',
     meetingStarted: c.onboardingMeetingDate === null ? null : Date.parse(c.onboardingMeetingDate) <= c.now,
   });
 }
@@ -174,10 +184,17 @@ function comparable(record: OnboardingRecord): Record<string, unknown> {
 
 const PAYMENT_EVENTS: ReadonlySet<string> = new Set([eventTypes.app, eventTypes.sub]);
 
-/** The property of decision 105: a payment event is accepted only from 7 whole days after signature. */
+/**
+ * The property of decisions 105 and 165: a payment event is accepted only once the renunciation
+ * period is over, and never before the end of the 7th whole Paris day after the signature's day
+ * (checked here without the deadline module, from the calendar alone).
+ */
 function expectNoMoneyBeforeDaySeven(record: OnboardingRecord, event: OnboardingEvent, accepted: boolean, now: number) {
   if (!PAYMENT_EVENTS.has(event.type) || !accepted) return;
-  expect(subscriptionPaymentOpen(record.subscriptionDate, Math.max(now, event.now)), `${event.type} accepted before day 7`).toBe(true);
+  const at = Math.max(now, event.now);
+  expect(subscriptionPaymentOpen(record.subscriptionDate, at), `${event.type} accepted before day 7`).toBe(true);
+  const signedDay = parisDayOf(Date.parse(record.subscriptionDate ?? ''));
+  expect(at, `${event.type} accepted within the 7th civil day`).toBeGreaterThanOrEqual(parisDayStartMs(addCalendarDays(signedDay, 8)));
 }
 
 /** The BFF, simulated: a stored record and the server clock. */
@@ -387,6 +404,10 @@ describe('onboarding chart, model-based', () => {
     ]);
     const last = happyPath(member, { start: T0, renounce }).at(-1);
     const signed = happyPath(member, { start: T0, renounce }).find((s) => s.context === 'sub_date');
-    expect((last?.now ?? 0) - (signed?.now ?? 0)).toBe((renounce ? 7 : 14) * DAY_MS);
+    // Signed Wednesday 8 Jan 2025 at 11:00 Paris: paid as payment opens, Thursday 16 Jan at 00:00
+    // Paris; active then (renounced) or as the withdrawal period ends, Thursday 23 Jan at 00:00.
+    expect(signed?.now).toBe(Date.parse('2025-01-08T11:00:00+01:00'));
+    expect(happyPath(member, { start: T0, renounce }).find((s) => s.context === 'app')?.now).toBe(Date.parse('2025-01-16T00:00:00+01:00'));
+    expect(last?.now).toBe(Date.parse(renounce ? '2025-01-16T00:00:00+01:00' : '2025-01-23T00:00:00+01:00'));
   });
 });

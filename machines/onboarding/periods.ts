@@ -1,20 +1,16 @@
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
+import { withdrawalPeriodOver } from '#machines/onboarding/legal-deadlines.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { parisFields, parisOffsetMs } from '#machines/paris-time.ts';
 
 /**
- * Legal periods and subscription progress rules. Time is always an input (`now`,
- * ms since the epoch): nothing here reads the clock.
- *
- * Days are whole periods of 24 hours from the instant of the subscription date,
- * which gives the same answer in every time zone (browser and server alike).
+ * Subscription progress rules, the term and the refunds' arithmetic. Time is always an input
+ * (`now`, ms since the epoch): nothing here reads the clock. The 7-day and 14-day periods (when
+ * they end, whether they are open) are civil days: machines/onboarding/legal-deadlines.ts
+ * (decision 165), the one place that computes them.
  */
 
-/** Withdrawal period of a distance contract for services: Code de la consommation L221-18. */
-export const WITHDRAWAL_PERIOD_DAYS = 14;
-/** No payment of any kind before 7 days after signature of a matrimonial agency contract: L224-91. */
-export const NO_PAYMENT_PERIOD_DAYS = 7;
 /** A matrimonial agency contract lasts at most one year, without tacit renewal: L224-90. */
 export const CONTRACT_MAX_MONTHS = 12;
 /**
@@ -23,42 +19,6 @@ export const CONTRACT_MAX_MONTHS = 12;
  * cannot be backdated: that would shorten the 7-day and 14-day periods.
  */
 export const SIGNATURE_CLOCK_SKEW_MS = 15 * 60 * 1000;
-
-/** Whole days elapsed since `date`; null while the date is empty (or unreadable). */
-export function wholeDaysSince(date: string | null, now: number): number | null {
-  if (date === null) return null;
-  const start = instantMs(date);
-  if (!Number.isFinite(start)) return null;
-  return Math.floor((now - start) / DAY_MS);
-}
-
-function addDays(date: string | null, days: number): number | null {
-  if (date === null) return null;
-  const start = instantMs(date);
-  return Number.isFinite(start) ? start + days * DAY_MS : null;
-}
-
-/** The 14-day withdrawal period is over: at least 14 whole days since the subscription date. */
-export function withdrawalPeriodOver(subscriptionDate: string | null, now: number): boolean {
-  const days = wholeDaysSince(subscriptionDate, now);
-  return days !== null && days >= WITHDRAWAL_PERIOD_DAYS;
-}
-
-/** Instant (ms) the withdrawal period ends; null while there is no subscription date. */
-export function withdrawalPeriodEndsAt(subscriptionDate: string | null): number | null {
-  return addDays(subscriptionDate, WITHDRAWAL_PERIOD_DAYS);
-}
-
-/** Instant (ms) the subscription payment opens (7 days after signature); null before signature. */
-export function subscriptionPaymentOpensAt(subscriptionDate: string | null): number | null {
-  return addDays(subscriptionDate, NO_PAYMENT_PERIOD_DAYS);
-}
-
-/** The subscription may be paid: the contract is signed and 7 whole days have passed. */
-export function subscriptionPaymentOpen(subscriptionDate: string | null, now: number): boolean {
-  const days = wholeDaysSince(subscriptionDate, now);
-  return days !== null && days >= NO_PAYMENT_PERIOD_DAYS;
-}
 
 /**
  * Whether the member must still wait for the end of the 14-day period. Renouncing
@@ -107,18 +67,6 @@ export function subscriptionComplete(
 
 // ---------------------------------------------------------------------------
 // Rights and term (decision 118)
-
-/** Renunciation (L224-91) is open: the contract is signed and fewer than 7 whole days have passed. */
-export function renunciationOpen(subscriptionDate: string | null, now: number): boolean {
-  const days = wholeDaysSince(subscriptionDate, now);
-  return days !== null && days >= 0 && days < NO_PAYMENT_PERIOD_DAYS;
-}
-
-/** Withdrawal (L221-18) is open: the contract is signed and fewer than 14 whole days have passed. */
-export function withdrawalOpen(subscriptionDate: string | null, now: number): boolean {
-  const days = wholeDaysSince(subscriptionDate, now);
-  return days !== null && days >= 0 && days < WITHDRAWAL_PERIOD_DAYS;
-}
 
 /** A refund owed after a withdrawal is made within 14 days (L221-24). */
 export const REFUND_DEADLINE_DAYS = 14;

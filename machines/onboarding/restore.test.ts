@@ -12,6 +12,13 @@ import { applyUpdate, parseUpdate, toMachineEvent, type UpdatePayload } from '#m
 
 const SIGNED = '2025-02-01T10:00:00.000Z';
 const signedMs = Date.parse(SIGNED);
+/**
+ * Signed on Saturday 1 Feb 2025 (11:00 Paris). In civil days (decision 165) the 7th day, Saturday
+ * 8 Feb, moves to Monday 10 Feb: payment opens Tuesday 11 Feb at 00:00 Paris. The 14th day,
+ * Saturday 15 Feb, moves to Monday 17 Feb: the withdrawal period is over on Tuesday 18 Feb at 00:00.
+ */
+const PAYMENT_OPENS = Date.parse('2025-02-11T00:00:00+01:00');
+const WITHDRAWAL_ENDS = Date.parse('2025-02-18T00:00:00+01:00');
 const member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'homme' as const };
 const base = emptyRecord(member.id, member.email, member.gender);
 
@@ -50,14 +57,15 @@ describe('stateFromRecord', () => {
     ['meeting done', met, signedMs, { 'attente-contrat': 'formulaire-contrat' }],
     ['contract form filled', contractFilled, signedMs, { 'attente-contrat': 'signature' }],
     ['signed, day 0', signed, signedMs, { 'attente-contrat': 'delai-renonciation' }],
-    ['signed, 1 ms before day 7', signed, signedMs + 7 * DAY_MS - 1, { 'attente-contrat': 'delai-renonciation' }],
-    ['signed, day 7: the payment step', signed, signedMs + 7 * DAY_MS, 'frais-de-dossier'],
-    ['file fee paid, subscription not yet', feePaid, signedMs + 8 * DAY_MS, 'frais-de-dossier'],
-    ['subscription paid, file fee not yet', subscriptionOnly, signedMs + 8 * DAY_MS, 'frais-de-dossier'],
+    ['signed, 7 × 24 hours later (the 7th day is a Saturday)', signed, signedMs + 7 * DAY_MS, { 'attente-contrat': 'delai-renonciation' }],
+    ['signed, 1 ms before the payment opens', signed, PAYMENT_OPENS - 1, { 'attente-contrat': 'delai-renonciation' }],
+    ['signed, Tuesday 00:00 Paris: the payment step', signed, PAYMENT_OPENS, 'frais-de-dossier'],
+    ['file fee paid, subscription not yet', feePaid, signedMs + 10 * DAY_MS, 'frais-de-dossier'],
+    ['subscription paid, file fee not yet', subscriptionOnly, signedMs + 10 * DAY_MS, 'frais-de-dossier'],
     [
-      'a record paid before day 7 (impossible since decision 105) still waits for day 7',
+      'a record paid before day 7 (impossible since decision 105) still waits for the payment to open',
       paid,
-      signedMs + 7 * DAY_MS - 1,
+      PAYMENT_OPENS - 1,
       { 'attente-contrat': 'delai-renonciation' },
     ],
     [
@@ -73,8 +81,10 @@ describe('stateFromRecord', () => {
       { 'attente-contrat': 'delai-renonciation' },
     ],
     ['paid, day 13', paid, signedMs + 13 * DAY_MS, { attente: 'delai-retractation' }],
-    ['paid, day 14', paid, signedMs + 14 * DAY_MS, { attente: 'entretien-matchmaking' }],
-    ['paid and renounced, day 7', { ...paid, renouncedWithdrawalRight: true }, signedMs + 7 * DAY_MS, { attente: 'entretien-matchmaking' }],
+    ['paid, 14 × 24 hours later (the 14th day is a Saturday)', paid, signedMs + 14 * DAY_MS, { attente: 'delai-retractation' }],
+    ['paid, 1 ms before the withdrawal period ends', paid, WITHDRAWAL_ENDS - 1, { attente: 'delai-retractation' }],
+    ['paid, withdrawal period over', paid, WITHDRAWAL_ENDS, { attente: 'entretien-matchmaking' }],
+    ['paid and renounced, payment open', { ...paid, renouncedWithdrawalRight: true }, PAYMENT_OPENS, { attente: 'entretien-matchmaking' }],
     ['matchmaking meeting done', active, signedMs + 20 * DAY_MS, 'membre-actif'],
     ['disabled new member', { ...base, disabled: true }, signedMs, 'desactive'],
     ['disabled active member', { ...active, disabled: true }, signedMs, 'desactive'],
@@ -85,8 +95,7 @@ describe('stateFromRecord', () => {
   it('gives the same state for a record that travelled as JSON with dates written with an offset', () => {
     const server = paid;
     const browser = JSON.parse(JSON.stringify({ ...paid, subscriptionDate: '2025-02-01T11:00:00+01:00' })) as OnboardingRecord;
-    for (const day of [0, 13, 14]) {
-      const now = signedMs + day * DAY_MS;
+    for (const now of [signedMs, signedMs + 13 * DAY_MS, WITHDRAWAL_ENDS - 1, WITHDRAWAL_ENDS]) {
       expect(stateFromRecord(browser, now)).toEqual(stateFromRecord(server, now));
     }
   });
@@ -94,14 +103,14 @@ describe('stateFromRecord', () => {
 
 describe('restoreSnapshot and restoreActor', () => {
   it('settle the chart in the record state, with the record and clock as context', () => {
-    const snapshot = restoreSnapshot(signed, signedMs + 8 * DAY_MS);
+    const snapshot = restoreSnapshot(signed, signedMs + 10 * DAY_MS);
     expect(snapshot.value).toBe('frais-de-dossier');
-    expect(snapshot.context).toEqual({ ...signed, now: signedMs + 8 * DAY_MS });
+    expect(snapshot.context).toEqual({ ...signed, now: signedMs + 10 * DAY_MS });
     expect(snapshot.status).toBe('active');
   });
 
   it('a restored actor continues from there', () => {
-    const now = signedMs + 8 * DAY_MS;
+    const now = signedMs + 10 * DAY_MS;
     const actor = restoreActor(feePaid, now).start();
     const parsed = parseUpdate(samplePayloads(member, now).sub, now);
     if (!parsed.success) throw new Error('refused');
@@ -113,7 +122,7 @@ describe('restoreSnapshot and restoreActor', () => {
 
   it('a restored waiting screen moves on with TICK', () => {
     const actor = restoreActor(paid, signedMs + 10 * DAY_MS).start();
-    actor.send({ type: 'TICK', now: signedMs + 14 * DAY_MS });
+    actor.send({ type: 'TICK', now: WITHDRAWAL_ENDS });
     expect(actor.getSnapshot().value).toEqual({ attente: 'entretien-matchmaking' });
     actor.stop();
   });
@@ -144,7 +153,8 @@ describe('decideUpdate (what the BFF asks the chart)', () => {
     ['plan chosen', planChosen, signedMs],
     ['meeting held', met, signedMs],
     ['signed', signed, signedMs],
-    ['signed, 1 ms before day 7', signed, signedMs + 7 * DAY_MS - 1],
+    ['signed, 7 × 24 hours later', signed, signedMs + 7 * DAY_MS],
+    ['signed, 1 ms before the payment opens', signed, PAYMENT_OPENS - 1],
     ['signed and renounced, day 6', { ...signed, renouncedWithdrawalRight: true }, signedMs + 6 * DAY_MS],
   ])('no payment before signature + 7 days: %s', (_label, record, now) => {
     for (const body of [samplePayloads(member, now).app, samplePayloads(member, now).sub]) {
@@ -152,8 +162,8 @@ describe('decideUpdate (what the BFF asks the chart)', () => {
     }
   });
 
-  it('the file fee and the subscription are both accepted from day 7, in either order', () => {
-    const now = signedMs + 7 * DAY_MS;
+  it('the file fee and the subscription are both accepted once payment opens, in either order', () => {
+    const now = PAYMENT_OPENS;
     const s = samplePayloads(member, now);
     const first = decideUpdate(signed, parse(s.app, now), now);
     expect(first).toMatchObject({ allowed: true, state: 'frais-de-dossier' });

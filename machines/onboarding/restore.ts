@@ -1,6 +1,7 @@
 import { type Actor, type ActorOptions, createActor, type SnapshotFrom, transition } from 'xstate';
 import { type OnboardingMachine, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { subscriptionPaymentOpen, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
+import { subscriptionPaymentOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
 import { toMachineEvent } from '#machines/onboarding/record-changes.ts';
@@ -29,7 +30,7 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   if (!record.onboardingMeetingDone) return 'attente-entretien-personnalise';
   if (!record.subscriptionContractFormCompleted) return { 'attente-contrat': 'formulaire-contrat' };
   if (record.subscriptionDate === null) return { 'attente-contrat': 'signature' };
-  // No money of any kind before 7 whole days after signature (L224-91).
+  // No money of any kind before the end of the renunciation period (L224-91, civil days: decision 165).
   if (!subscriptionPaymentOpen(record.subscriptionDate, now)) return { 'attente-contrat': 'delai-renonciation' };
   if (!record.applicationFeesPaid || !record.subscriptionFeesPaid) return 'frais-de-dossier';
   if (!record.matchmakingMeetingDone) {

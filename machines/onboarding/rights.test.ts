@@ -5,13 +5,12 @@ import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import {
   contractEndsAtMs,
-  renunciationOpen,
   termEndsAtMs,
   terminationRefundCents,
   terminationRefundDueByMs,
-  withdrawalOpen,
   withdrawalRefundCents,
 } from '#machines/onboarding/periods.ts';
+import { renunciationOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { decideUpdate, restoreActor, restoreSnapshot, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { type ContextName, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -20,6 +19,14 @@ import * as v from 'valibot';
 /** Decision 118: renunciation (L224-91), withdrawal (L221-18), the term's end (L224-90), renewal. */
 
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+/**
+ * The happy path signs on Wednesday 7 Jan 2026 at 11:00 Paris. Civil days (decision 165): the
+ * renunciation period's last day is Wednesday 14 Jan (over Thursday 15 Jan at 00:00 Paris), the
+ * withdrawal period's Wednesday 21 Jan (over Thursday 22 Jan at 00:00 Paris).
+ */
+const SIGNED_AT = Date.parse('2026-01-07T11:00:00+01:00');
+const RENUNCIATION_ENDS = Date.parse('2026-01-15T00:00:00+01:00');
+const WITHDRAWAL_ENDS = Date.parse('2026-01-22T00:00:00+01:00');
 const member: Member = { id: 'membre-0001', email: 'amina@example.fr', gender: 'femme' };
 
 function parsed(body: unknown, now: number): UpdatePayload {
@@ -50,10 +57,14 @@ function send(
   return decideUpdate(record, parsed(samplePayloads(member, at)[context], at), at);
 }
 
-describe('renunciation within 7 whole days of signature (L224-91)', () => {
-  it('is allowed at signature + 7 days − 1 ms, and ends the contract in `renonce`', () => {
+describe('renunciation within 7 civil days of signature (L224-91)', () => {
+  it.each([
+    ['7 × 24 hours after signature, on the 7th day', 7 * DAY_MS],
+    ['at 23:59:59.999 Paris on the 7th day', RENUNCIATION_ENDS - 1 - SIGNED_AT],
+  ])('is allowed %s, and ends the contract in `renonce`', (_label, offset) => {
     const { record, signedAt } = recordAfter('sub_date');
-    const at = signedAt + 7 * DAY_MS - 1;
+    expect(signedAt).toBe(SIGNED_AT);
+    const at = signedAt + offset;
     const decision = send(record, 'renounce', at);
     expect(decision.allowed).toBe(true);
     if (!decision.allowed) return;
@@ -62,12 +73,12 @@ describe('renunciation within 7 whole days of signature (L224-91)', () => {
     expect(stateFromRecord(decision.record, at)).toBe('renonce');
   });
 
-  it('is refused at signature + 7 days, with the payment step as the state', () => {
-    const { record, signedAt } = recordAfter('sub_date');
-    const decision = send(record, 'renounce', signedAt + 7 * DAY_MS);
+  it('is refused at 24:00 Paris on the 7th day, with the payment step as the state', () => {
+    const { record } = recordAfter('sub_date');
+    const decision = send(record, 'renounce', RENUNCIATION_ENDS);
     expect(decision).toMatchObject({ allowed: false, state: 'frais-de-dossier' });
-    expect(renunciationOpen(record.subscriptionDate, signedAt + 7 * DAY_MS)).toBe(false);
-    expect(renunciationOpen(record.subscriptionDate, signedAt + 7 * DAY_MS - 1)).toBe(true);
+    expect(renunciationOpen(record.subscriptionDate, RENUNCIATION_ENDS)).toBe(false);
+    expect(renunciationOpen(record.subscriptionDate, RENUNCIATION_ENDS - 1)).toBe(true);
   });
 
   it('is refused before the signature (nothing to renounce)', () => {
@@ -75,10 +86,10 @@ describe('renunciation within 7 whole days of signature (L224-91)', () => {
     expect(send(record, 'renounce', now)).toMatchObject({ allowed: false, state: { 'attente-contrat': 'signature' } });
   });
 
-  it('a renunciation dated day 7 reaching a chart still in the 7-day wait is refused (no TICK in between)', () => {
-    const { record, now, signedAt } = recordAfter('sub_date');
+  it('a renunciation dated after the period reaching a chart still in the 7-day wait is refused (no TICK in between)', () => {
+    const { record, now } = recordAfter('sub_date');
     const actor = restoreActor(record, now).start();
-    const at = signedAt + 7 * DAY_MS;
+    const at = RENUNCIATION_ENDS;
     actor.send({ type: 'RENOUNCE_CONTRACT', now: at, update: parsed(samplePayloads(member, at).renounce, at) } as never);
     expect(actor.getSnapshot().value).not.toBe('renonce');
     expect(actor.getSnapshot().context.contractRenouncedAt).toBeUndefined();
@@ -102,22 +113,22 @@ describe('renunciation within 7 whole days of signature (L224-91)', () => {
   });
 });
 
-describe('withdrawal within 14 whole days of signature (L221-18)', () => {
+describe('withdrawal within 14 civil days of signature (L221-18, L221-19)', () => {
   it.each([
-    ['on the payment step (day 7)', 'app' as ContextName, 7 * DAY_MS],
-    ['during the 14-day wait', 'sub' as ContextName, 10 * DAY_MS],
-    ['at signature + 14 days − 1 ms', 'sub' as ContextName, 14 * DAY_MS - 1],
-  ])('is allowed %s and ends in `retracte`', (_label, until, offset) => {
-    const { record, signedAt } = recordAfter(until);
-    const at = signedAt + offset;
+    ['on the payment step, as it opens', 'app' as ContextName, RENUNCIATION_ENDS],
+    ['during the 14-day wait', 'sub' as ContextName, SIGNED_AT + 10 * DAY_MS],
+    ['14 × 24 hours after signature, on the 14th day', 'sub' as ContextName, SIGNED_AT + 14 * DAY_MS],
+    ['at 23:59:59.999 Paris on the 14th day', 'sub' as ContextName, WITHDRAWAL_ENDS - 1],
+  ])('is allowed %s and ends in `retracte`', (_label, until, at) => {
+    const { record } = recordAfter(until);
     const decision = send(record, 'withdraw', at);
     expect(decision).toMatchObject({ allowed: true, state: 'retracte' });
     if (decision.allowed) expect(decision.record.contractWithdrawnAt).toBe(toIsoInstant(at));
   });
 
-  it('is refused at signature + 14 days', () => {
-    const { record, signedAt } = recordAfter('sub');
-    const at = signedAt + 14 * DAY_MS;
+  it('is refused at 24:00 Paris on the 14th day', () => {
+    const { record } = recordAfter('sub');
+    const at = WITHDRAWAL_ENDS;
     expect(send(record, 'withdraw', at)).toMatchObject({ allowed: false, state: { attente: 'entretien-matchmaking' } });
     expect(withdrawalOpen(record.subscriptionDate, at)).toBe(false);
     expect(withdrawalOpen(record.subscriptionDate, at - 1)).toBe(true);
@@ -128,11 +139,12 @@ describe('withdrawal within 14 whole days of signature (L221-18)', () => {
     expect(send(record, 'withdraw', signedAt + DAY_MS)).toMatchObject({ allowed: false });
   });
 
-  it('an active member who asked to start early may still withdraw before day 14', () => {
+  it('an active member who asked to start early may still withdraw until the end of the 14th day', () => {
     const { record, signedAt, now } = recordAfter('meeting_mm', { renounce: true });
     expect(stateFromRecord(record, now)).toBe('membre-actif');
     expect(send(record, 'withdraw', signedAt + 13 * DAY_MS)).toMatchObject({ allowed: true, state: 'retracte' });
-    expect(send(record, 'withdraw', signedAt + 14 * DAY_MS)).toMatchObject({ allowed: false, state: 'membre-actif' });
+    expect(send(record, 'withdraw', signedAt + 14 * DAY_MS)).toMatchObject({ allowed: true, state: 'retracte' });
+    expect(send(record, 'withdraw', WITHDRAWAL_ENDS)).toMatchObject({ allowed: false, state: 'membre-actif' });
   });
 
   it('refunds everything, or less the days elapsed pro rata when an early start was asked (L221-25)', () => {

@@ -257,7 +257,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'The member renounces the contract before 7 whole days since signature (L224‑91): the contract is cancelled, nothing is ever charged.',
+      'The member renounces the contract within the 7-day renunciation period, in civil days (L224‑91): the contract is cancelled, nothing is ever charged.',
     apply: recordChanges.renounce,
   },
   withdraw: {
@@ -269,7 +269,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'The member withdraws before 14 whole days since signature (L221‑18): the contract ends; what was paid is refunded within 14 days, pro rata when an early start was asked (L221‑24, L221‑25).',
+      'The member withdraws within the 14-day withdrawal period, in civil days (L221‑18, L221‑19): the contract ends; what was paid is refunded within 14 days, pro rata when an early start was asked (L221‑24, L221‑25).',
     apply: recordChanges.withdraw,
   },
   renew: {

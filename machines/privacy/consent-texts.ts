@@ -1,4 +1,4 @@
-import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { PRIVACY_POLICY_VERSION } from '#machines/public-site/public-forms.ts';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
 

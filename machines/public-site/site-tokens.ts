@@ -1,6 +1,6 @@
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import type { SiteValues } from '#machines/public-site/fill-tokens.ts';
-import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, type Plan } from '#machines/onboarding/plans.ts';
 import { lazy } from '#machines/lazy.ts';
 

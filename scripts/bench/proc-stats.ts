@@ -1,5 +1,5 @@
 /**
- * What Linux says about a benchmark's processes and cores (decision 097), read from /proc. Every
+ * What Linux says about a benchmark's processes and cores (decision 096), read from /proc. Every
  * reader gives undefined where /proc does not answer (another system, a process gone).
  */
 import { readdirSync, readFileSync } from 'node:fs';

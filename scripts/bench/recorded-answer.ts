@@ -1,6 +1,6 @@
 /**
  * The product's page answer, recorded as it goes on the wire and sent again by plain Node http
- * (decision 097): the floor Node's HTTP/1.1 reaches for that very answer, next to the product's
+ * (decision 096): the floor Node's HTTP/1.1 reaches for that very answer, next to the product's
  * page figure in `npm run bench`.
  */
 import { createServer, get, type Server } from 'node:http';

@@ -1,22 +1,24 @@
 /**
  * `npm run bench`: HTTP load on loopback against the real server, each figure next to a bare Hono
  * "hello" served by the same machine in the same run (decision 060), by wrk when it is installed
- * (Debian: `apt-get install wrk`) and autocannon otherwise (decision 093). autocannon runs in
+ * (Debian: `apt-get install wrk`) and autocannon otherwise (decision 096). autocannon runs in
  * Node: on a 2-core machine it saturates before the server, and its own cost per byte of answer
  * then weighs on the ratio; wrk, in C, measures the server.
  *
  * Each figure is taken in rounds that alternate with the bare "hello" (BENCH_ROUNDS, default 11, of
  * BENCH_DURATION s each): a shared machine's speed drifts, so the ratio is the median of the
  * rounds' ratios, each measured side by side. Servers run in child processes: the product as
- * `npm start` runs it (the compiled dist/server/server.mjs; decision 098), bare Hono from
+ * `npm start` runs it (the compiled dist/server/server.mjs; decision 096), bare Hono from
  * scripts/bench/server.ts. The load generator runs in this process (autocannon) or its own (wrk),
  * and so does the set-up client that signs the members up (`signUpMembers`). For each
  * database — PGlite on a temporary DATA_DIR, and PostgreSQL when one answers (DATABASE_URL, or
  * postgres://postgres@127.0.0.1:5432/postgres; a throw-away database is created and dropped):
  *   - bare Hono "hello" (GET /)
  *   - GET /api/v1/ready: one `SELECT 1` through the whole stack (a reference, no target)
- *   - authenticated GET /api/v1/user/settings (floor: 40 % of "hello")
- *   - a prerendered public page (GET / from dist/client; needs `npm run build`; floor: 60 %)
+ *   - authenticated GET /api/v1/user/settings (floor: 40 % of bare Hono sending the very same answer)
+ *   - a prerendered public page (GET / from dist/client; needs `npm run build`; floor: 70 % of bare
+ *     Hono sending the same bytes); a floor missed while its reference is off its usual share of
+ *     "hello" by more than 20 % is the host's: printed, not failed (decision 162)
  *   - a cycle of allowed POST /api/v1/user/update events (sel_plan / sel_plan_res), one member
  *     per connection (always autocannon, which gives each connection its own requests; its ratio
  *     is to a "hello" measured by autocannon too); on PostgreSQL also against PostgreSQL's own
@@ -33,7 +35,8 @@
  * BENCH_SKIP_PG=1, BENCH_NO_WRITE=1 (do not write docs/benchmarks.md), CLIENT_DIR (default dist/client),
  * BENCH_STARTUP_RUNS (default 5), BENCH_FIGURES (a comma-separated subset of health, settings, page,
  * update, startup: only those, with their references, printed and not written; default all),
- * BENCH_PIN=0 (do not pin the servers to the first core and the load generator to the second).
+ * BENCH_PIN=0 (do not pin the servers to the first core and the load generator to the second),
+ * BENCH_SLOW_PRODUCT=<µs> (the product slowed from outside, to see a floor fail).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,7 +113,7 @@ function startServer(args: string[], env: Record<string, string | undefined> = {
 }
 
 /**
- * The product under load as production runs it (decision 098): the compiled server `npm start`
+ * The product under load as production runs it (decision 096): the compiled server `npm start`
  * runs, built first when the tree is newer than the build, in production mode with the embedded
  * stand-ins, alone in its process, on a free port; ready at its first 200 on `/api/v1/health`
  * (`startServerProcess`, shared with the fault suites). With CLIENT_DIR set to another folder, the
@@ -120,12 +123,15 @@ async function startProduct(env: Record<string, string>): Promise<Started> {
   if (process.env.CLIENT_DIR) return startServer(['product'], { ...env, CLIENT_DIR });
   // The agency identity is required in production: the demo one, as in development (decision 106).
   const production = { ...env, NODE_ENV: 'production', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...agencyEnv(DEMO_AGENCY_IDENTITY) };
-  const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [COMPILED_SERVER]));
+  // BENCH_SLOW_PRODUCT=<µs>: the product made slower from outside (scripts/bench/slow-down.mjs), to
+  // show a floor missed; never set in a real run.
+  const slow = process.env.BENCH_SLOW_PRODUCT ? ['--import', join(ROOT, 'scripts', 'bench', 'slow-down.mjs')] : [];
+  const { child, url } = await startServerProcess(production, onCore(0, process.execPath, [...slow, COMPILED_SERVER]));
   return { url, cookies: [], child };
 }
 
 /**
- * The bench's members, signed up over HTTP from this process, never the server's (decision 098),
+ * The bench's members, signed up over HTTP from this process, never the server's (decision 096),
  * each brought to the `formules` step; their session cookies. Each comes from its own documentation
  * address (the server trusts X-Forwarded-For) so that the sign-up limits do not bite.
  */
@@ -358,11 +364,24 @@ async function paired(
   };
 }
 
+/** The same-run references of the floors (decision 162): bare Hono sending the very same answer. */
+const SAME_SETTINGS = 'reference: the same settings request and answer, bare Hono';
+const SAME_PAGE = 'reference: the same compressed page from bare Hono';
+/**
+ * The usual share of "hello" each reference reaches (runs of 2026-11-28 to 12-06 on 2-vCPU hosts).
+ * A floor missed while its reference is off by more than 20 % from this is the host's: recorded, not
+ * failed (issue 58).
+ */
+const USUAL_REFERENCE: Record<string, number> = { [SAME_SETTINGS]: 0.55, [SAME_PAGE]: 0.68 };
+
 interface Row extends Paired {
   database: string;
   name: string;
-  /** The floor: the figure's rate at least this share of bare Hono's "hello" (decision 104). */
-  target?: { ratio: number };
+  /**
+   * The floor: the figure's rate at least this share of the row named `of`, measured in the same
+   * run (each against the same bare "hello", round by round), or of the row's own reference.
+   */
+  target?: { ratio: number; of?: string };
   /** Answered with the database's help: on PostgreSQL, part of its cost is in another process. */
   databaseWork?: boolean;
   /** What the row is compared with when it is not bare Hono's "hello". */
@@ -378,7 +397,7 @@ const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 async function benchDatabase(label: string, env: Record<string, string>): Promise<Row[]> {
   const rows: Row[] = [];
   const product = await startProduct(env);
-  // Signed up from this process, not the server's (decision 098): the server only serves.
+  // Signed up from this process, not the server's (decision 096): the server only serves.
   product.cookies = await signUpMembers(product.url, CONNECTIONS);
   if (env.DATABASE_URL) {
     // As pgbench does before its runs: the set-up's writes vacuumed and flushed now, so that
@@ -431,23 +450,23 @@ async function benchDatabase(label: string, env: Record<string, string>): Promis
         database: label,
         name: 'GET /api/v1/user/settings (signed in)',
         ...settings,
-        // Floors, not races (decision 104): guards against regressions on either database.
-        target: { ratio: 0.4 },
+        // Floors, not races (decision 162): against bare Hono sending the very same answer.
+        target: { ratio: 0.4, of: SAME_SETTINGS },
         databaseWork: true,
       });
       // Reference: the same request (cookie) and the same answer (body, headers) through bare Hono.
       const sameSettings = await paired(hello, { url: `${bareServer.url}/settings`, headers: { cookie } }, barePid);
       report('bare Hono, same settings answer', sameSettings);
-      rows.push({ database: label, name: 'reference: the same settings request and answer, bare Hono', ...sameSettings });
+      rows.push({ database: label, name: SAME_SETTINGS, ...sameSettings });
     }
     if (built && FIGURES.has('page')) {
       const page = await paired(hello, { url: `${product.url}/`, headers: BROWSER }, productPid);
       report('public page', page);
-      rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.6 } });
+      rows.push({ database: label, name: 'GET / (prerendered public page)', ...page, target: { ratio: 0.7, of: SAME_PAGE } });
       // Reference: what the load generator achieves on the same bytes served by bare Hono.
       const samePage = await paired(hello, { url: `${bareServer.url}/page`, headers: BROWSER }, barePid);
       report('bare Hono, same page bytes', samePage);
-      rows.push({ database: label, name: 'reference: the same compressed page from bare Hono', ...samePage });
+      rows.push({ database: label, name: SAME_PAGE, ...samePage });
       // The floor: the product's whole answer (its 12 headers, the same bytes) from plain Node http.
       if (bareServer.nodeUrl) {
         const nodePage = await paired(hello, { url: `${bareServer.nodeUrl}/`, headers: BROWSER }, barePid);
@@ -552,7 +571,7 @@ function groupCpuMs(pgid: number): number | undefined {
 /** From spawning `npm start` to the first 200 on `/`; the whole process group is stopped after. */
 /**
  * One `npm start`: the time to the first 200 on `/` (`wall`, with the CPU time spent by then), and
- * to the first 200 on `/api/v1/health` (`ready`: database open, API answering; decision 095).
+ * to the first 200 on `/api/v1/health` (`ready`: database open, API answering; decision 091).
  */
 async function startUp(dataDir: string): Promise<{ wall: number; cpu: number | undefined; ready: number }> {
   const port = await freePort();
@@ -663,7 +682,7 @@ function startupSection(startup: Startup, date: string, machine: string): string
     row('First start on an empty DATA_DIR', startup.first, startup.firstCpu, startup.firstReady),
     row('Restart on the same DATA_DIR', startup.restart, startup.restartCpu, startup.restartReady),
     '',
-    'CPU time: user + system time of npm, the launcher and the server (all their threads) up to the first 200, read from /proc; the wall time also counts the waits for the CPU on a shared machine. The server listens before its database is open and answers the prerendered pages from memory meanwhile (decision 095); API ready: from the same spawn to the first 200 on `/api/v1/health` (database open, migrations applied, every request answered).',
+    'CPU time: user + system time of npm, the launcher and the server (all their threads) up to the first 200, read from /proc; the wall time also counts the waits for the CPU on a shared machine. The server listens before its database is open and answers the prerendered pages from memory meanwhile (decision 091); API ready: from the same spawn to the first 200 on `/api/v1/health` (database open, migrations applied, every request answered).',
     '',
   ].join('\n');
 }
@@ -732,16 +751,27 @@ async function main() {
   );
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
   const missed: string[] = [];
+  const hosts: string[] = [];
   for (const row of rows) {
     const ratio = row.ratio;
     const cpuCounted = !(row.databaseWork && row.database === 'PostgreSQL');
     let target = '—';
     let met = '—';
     if (row.target) {
-      target = `≥ ${row.target.ratio * 100} %`;
-      const ok = ratio >= row.target.ratio;
-      met = ok ? 'yes' : '**no**';
-      if (!ok) missed.push(`${row.name} on ${row.database} (${percent(ratio)}, floor ${target})`);
+      const of = row.target.of ? rows.find((other) => other.database === row.database && other.name === row.target?.of) : undefined;
+      const value = of ? ratio / of.ratio : ratio;
+      target = `≥ ${row.target.ratio * 100} %${of ? ' of the same answer from bare Hono' : ''}`;
+      const usual = of ? USUAL_REFERENCE[of.name] : undefined;
+      const hostOff = of && usual !== undefined && Math.abs(of.ratio / usual - 1) > 0.2;
+      const ok = value >= row.target.ratio;
+      met = ok ? `yes (${percent(value)})` : hostOff ? `no (${percent(value)}), the host's` : `**no** (${percent(value)})`;
+      const cpu = `${us(row.figure.cpuUs)} against ${us(of ? of.figure.cpuUs : row.bare.cpuUs)} per answer`;
+      console.log(`floor: ${row.name} on ${row.database}: ${percent(value)} (floor ${target}; CPU ${cpu})`);
+      if (!ok && hostOff)
+        hosts.push(
+          `${row.name} on ${row.database} (${percent(value)}; its reference at ${percent(of.ratio)} of "hello", usually ${percent(usual)})`,
+        );
+      else if (!ok) missed.push(`${row.name} on ${row.database} (${percent(value)}, floor ${target}; CPU ${cpu})`);
     }
     lines.push(
       `| ${row.database} | ${row.name} | ${row.figure.rps.toFixed(0)} | ${ms(row.figure.p50)} | ${ms(row.figure.p99)} (${ms(row.figure.p99Median)}) | ${row.figure.non2xx + row.figure.errors} | ${row.bare.rps.toFixed(0)}${row.reference ? ` (${row.reference})` : ''} | ${percent(ratio)} | ${cpuCounted ? `${us(row.figure.cpuUs)} (${us(row.bare.cpuUs)})` : '—'} | ${cpuCounted ? percent(row.cpuRatio) : '—'} | ${percent(row.steal)} | ${target} | ${met} |`,
@@ -789,6 +819,11 @@ async function main() {
       '',
     );
   if (missed.length > 0) lines.push(`Floors missed: ${missed.join('; ')}.`, '');
+  if (hosts.length > 0)
+    lines.push(
+      `Missed while the same-run reference was off its usual value by more than 20 % (the host's, recorded): ${hosts.join('; ')}.`,
+      '',
+    );
   const table = lines.join('\n');
   console.log(`\n${table}\n${startupTable}`);
 

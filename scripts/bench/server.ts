@@ -7,10 +7,10 @@
  *
  * `bare` answers `GET /` with a Hono "hello" (and the references below), and prints
  * `{ url, nodeUrl?, cookies: [] }`: `nodeUrl` is a plain Node server sending the product's recorded
- * page answer, when BENCH_PAGE_ANSWER names one (decision 097). `product` starts the real product
+ * page answer, when BENCH_PAGE_ANSWER names one (decision 096). `product` starts the real product
  * (`startProduct` on port 0, the built SPA from dist/client) and prints one JSON line:
  * `{ url, cookies: [], database }`. It only serves, as in production: the runner signs the bench's
- * members up over HTTP from its own process (decision 098).
+ * members up over HTTP from its own process (decision 096).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -2,7 +2,7 @@ let applied: Promise<void> | undefined;
 
 /**
  * A prerendered page inlines only the CSS rules its own HTML uses; its full stylesheets are named
- * by `disabled` links (scripts/prerender.ts, decision 093). Switching them on as the SPA starts
+ * by `disabled` links (scripts/prerender.ts, decision 092). Switching them on as the SPA starts
  * fetches and applies them before a state change or a client-side route can show an element the
  * page did not have. They load as `media="print"`, which does not hold the first paint back (a
  * stylesheet switched on in the head before it would), and apply once loaded. Resolves when they

@@ -1,11 +1,13 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { offsetClock } from '#bff/clock.ts';
+import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -14,25 +16,29 @@ test.beforeEach(async ({ context }) => {
 
 /**
  * The end of onboarding crosses the legal periods (7 days before any payment after signature,
- * 14 days of withdrawal), so this walk runs its own product with a clock it can move — the
- * shared e2e server's time never moves — and moves the browser's clock by the same amount.
+ * 14 days of withdrawal), so this walk runs its own product and moves its clock through
+ * `POST /_local/clock` (every job due on the way runs) — the shared e2e server's time never
+ * moves — and moves the browser's clock to the same instant.
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173) + 2;
 const DAY = 24 * 60 * 60 * 1000;
-const clock = offsetClock();
+const HOUR = 60 * 60 * 1000;
 let product: Product;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'active', clock);
+  product = await startSpecProduct(PORT, 'active');
 });
 test.afterAll(async () => {
   await product?.close();
 });
 
+// One product on one port: the walk, then its clock's page.
+test.describe.configure({ mode: 'serial' });
+
+/** Time moves through the product's own clock route, as a person moves it on `/_local/clock`. */
 async function travel(page: Page, ms: number) {
-  clock.advance(ms);
-  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await moveAgencyClock(page.request, base, ms, [page]);
 }
 
 test('a member goes from the signed contract to active member across the 7- and 14-day periods', async ({ page, playwright, browser }) => {
@@ -43,8 +49,11 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const { id } = await answerStepsByApi(page, base, { renounce: false, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
-  // Signed in (second factor) before the clock moves: the code is computed on the real time.
+  const { id } = await answerStepsByApi(page, base, {
+    renounce: false,
+    meetingAt: new Date((await agencyNow(page.request, base)) + 2 * DAY),
+  });
+  // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
   const staffPost = async (data: Record<string, unknown>) => {
@@ -66,8 +75,10 @@ test('a member goes from the signed contract to active member across the 7- and 
   expect(checkout.status()).toBe(409);
   expect(await checkout.text()).toContain('Paiement impossible pour le moment');
 
-  // Seven days and an hour later: the payment step, file fee and first instalment, one total.
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the renunciation period ends (00:00 Paris after its last day, civil days: decision
+  // 165): the payment step, file fee and first instalment, one total.
+  const deadlines = await deadlinesOf(page, base);
+  await travel(page, deadlines.paymentOpensAtMs + HOUR - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await expect(page.getByRole('heading', { level: 1, name: 'Paiement' })).toBeVisible();
@@ -96,7 +107,7 @@ test('a member goes from the signed contract to active member across the 7- and 
   // Before the 14-day withdrawal period ends, staff cannot record the matchmaking meeting.
   const tooEarly = await staff.post('/api/v1/user/update', { data: { context: 'meeting_mm', uid: id } });
   expect(tooEarly.status()).toBe(409);
-  await travel(page, 7 * DAY);
+  await travel(page, deadlines.withdrawal.endsAtMs + HOUR - (await agencyNow(page.request, base)));
   await staffPost({ context: 'meeting_mm', uid: id });
 
   // Staff read the member's payments on « Facturation »: on a phone each line is a card whose
@@ -127,4 +138,24 @@ test('a member goes from the signed contract to active member across the 7- and 
   };
   expect(settings.state).toBe('membre-actif');
   expect(settings.subscription.subscriptionFeesPaid).toBe(true);
+});
+
+test('the clock’s page moves the agency’s date from the keyboard, in French, accessible', async ({ page }) => {
+  await page.goto(`${base}/_local/clock`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Horloge de l’agence' })).toBeVisible();
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const before = await agencyNow(page.request, base);
+  await page.getByLabel('Nombre de jours').focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText('L’horloge est au');
+  expect(await agencyNow(page.request, base)).toBeGreaterThanOrEqual(before + 2 * DAY);
+  await screenshots(page, 'horloge-agence');
+  // Backwards is refused with a French message, the date unchanged.
+  await page.getByLabel('Nombre de jours').fill('-1');
+  await page.getByLabel('Nombre de jours').evaluate((input) => input.removeAttribute('min'));
+  await page.getByRole('button', { name: 'Avancer l’horloge' }).click();
+  await expect(page.getByRole('alert')).toContainText('L’horloge de l’agence ne recule pas');
 });

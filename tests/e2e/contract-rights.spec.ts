@@ -3,9 +3,10 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { offsetClock } from '#bff/clock.ts';
+import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -20,14 +21,13 @@ test.beforeEach(async ({ context }) => {
  */
 const PORT = Number(process.env.E2E_RIGHTS_PORT ?? 4197);
 const DAY = 24 * 60 * 60 * 1000;
-const clock = offsetClock();
 let product: Product;
 let staff: APIRequestContext;
 const base = `http://localhost:${PORT}`;
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'rights', clock);
-  // Signed in (second factor) before any clock move: the code is computed on the real time.
+  product = await startSpecProduct(PORT, 'rights');
+  // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
 });
@@ -36,9 +36,9 @@ test.afterAll(async () => {
   await product?.close();
 });
 
+/** Time moves through the product's own clock route, as a person moves it on `/_local/clock`. */
 async function travel(page: Page, ms: number) {
-  clock.advance(ms);
-  await page.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await moveAgencyClock(page.request, base, ms, [page]);
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -51,7 +51,10 @@ async function signedMember(page: Page, prefix: string, earlyStart = false) {
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   // Steps 1 to 6 through the API (the screens are walked by onboarding.spec.ts).
-  const { id } = await answerStepsByApi(page, base, { renounce: earlyStart, meetingAt: new Date(Date.now() + clock.offset() + 2 * DAY) });
+  const { id } = await answerStepsByApi(page, base, {
+    renounce: earlyStart,
+    meetingAt: new Date((await agencyNow(page.request, base)) + 2 * DAY),
+  });
   // The meeting held (staff), then step 7: contract and signature on screen.
   await holdMeeting(staff, id, (ms) => travel(page, ms));
   await signContractOnScreen(page, base, email);
@@ -90,10 +93,13 @@ test('a member signs with the mailed code and renounces on day 3: no money is ev
     .toBe(1);
 });
 
-test('a member pays on day 7 and withdraws on day 10: refund of everything paid, mailed with the amount', async ({ page }) => {
+test('a member pays as payment opens and withdraws three days later: refund of everything paid, mailed with the amount', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const { email } = await signedMember(page, 'retracte');
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the payment opens (00:00 Paris after the renunciation period's last day: decision 165).
+  await travel(page, (await deadlinesOf(page, base)).paymentOpensAtMs + 60 * 60 * 1000 - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await page.getByRole('button', { name: 'Payer', exact: true }).click();
@@ -129,19 +135,20 @@ test('a member pays on day 7 and withdraws on day 10: refund of everything paid,
   const notes = page.getByTestId('my-credit-notes');
   await expect(notes).toContainText('Remboursement — rétractation');
   // One per refunded payment: the file fee and the plan.
-  const links = notes.getByRole('link', { name: /^Avoir AV-\d{4}-\d{5} \(PDF\)$/ });
+  const links = notes.getByRole('link', { name: /^Avoir AV-\d{4}-\d{6} \(PDF\)$/ });
   await expect(links).toHaveCount(2);
   const pdf = await page.request.get(`${base}${await links.first().getAttribute('href')}`);
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
 });
 
-test('a member who asked to start early pays on day 7 and withdraws on day 10: the days elapsed stay due, the rest is refunded', async ({
+test('a member who asked to start early pays as payment opens and withdraws three days later: the days elapsed stay due, the rest is refunded', async ({
   page,
 }) => {
   test.setTimeout(120_000);
   const { email } = await signedMember(page, 'retracte-tot', true);
-  await travel(page, 7 * DAY + 60 * 60 * 1000);
+  // An hour after the payment opens (00:00 Paris after the renunciation period's last day: decision 165).
+  await travel(page, (await deadlinesOf(page, base)).paymentOpensAtMs + 60 * 60 * 1000 - (await agencyNow(page.request, base)));
   await page.reload();
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier/);
   await page.getByRole('button', { name: 'Payer', exact: true }).click();

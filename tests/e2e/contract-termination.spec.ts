@@ -1,17 +1,16 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { offsetClock } from '#bff/clock.ts';
-import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import type { Product } from '#bff/start.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { specMailSite, startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
- * How a contract ends, as people would, on its own product with a movable clock:
+ * How a contract ends, as people would, on its own product whose clock moves through `/_local/clock`:
  * - termination for a legitimate reason (R224-2, decision 119): an active member asks from « Mes
  *   droits » with a reason and a few words; staff read the request on the member's page and refuse
  *   it with a reason; she asks again and staff accept; each step is mailed to her;
@@ -22,7 +21,6 @@ const PORT = Number(process.env.E2E_TERMINATION_PORT ?? 4195);
 const PASSWORD = 'bismillah-2026';
 const base = `http://localhost:${PORT}`;
 const email = `amina.resiliation.${Date.now()}@example.fr`;
-const clock = offsetClock();
 let product: Product;
 let staff: APIRequestContext;
 let memberId = '';
@@ -30,11 +28,11 @@ let memberId = '';
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'termination', clock);
+  product = await startSpecProduct(PORT, 'termination');
   memberId = await seedActiveMember(
     product,
     { email, password: PASSWORD, gender: 'femme', firstName: 'Amina', lastName: 'Benali', birthDate: '1995-04-18' },
-    clock.now().getTime(),
+    product.clock.now().getTime(),
   );
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
@@ -123,7 +121,7 @@ test('the term ends: notices 30 and 7 days before, then « Contrat terminé »
   const id = await seedActiveMember(
     product,
     { email: termEmail, password: PASSWORD, gender: 'femme', firstName: 'Sarah', lastName: 'Mansour', birthDate: '1994-09-02' },
-    clock.now().getTime(),
+    product.clock.now().getTime(),
   );
   const [row] = await product.database.query<{ signed: string }>(
     `SELECT onboarding->>'subscriptionDate' AS signed FROM members WHERE id = $1`,
@@ -132,12 +130,10 @@ test('the term ends: notices 30 and 7 days before, then « Contrat terminé »
   // Horizon: 6 months from the signature (activeRecord signs 40 days ago).
   const end = contractEndsAtMs(row?.signed ?? null, 6) ?? 0;
   const member = await signedInMemberPage(browser, base, termEmail, PASSWORD);
-  const site = specMailSite(PORT);
+  // Through the clock's route: every job due on the way runs (the agency's mails, retention…) and
+  // the mails are sent before it answers.
   const moveTo = async (at: number) => {
-    clock.advance(at - clock.now().getTime());
-    await runAgencyMailJob({ db: product.database.db, clock, site });
-    await product.flushMail();
-    await member.clock.setSystemTime(new Date(at));
+    await moveAgencyClock(member.request, base, at - product.clock.now().getTime(), [member]);
   };
   const subjects = async () => {
     const mails = (await (await member.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];

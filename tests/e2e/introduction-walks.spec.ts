@@ -1,24 +1,23 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { offsetClock } from '#bff/clock.ts';
-import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
 import type { Product } from '#bff/start.ts';
 import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
-import { specMailSite, startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
- * Introductions after the proposal (issue 22), as people would, with a movable clock (as
- * contract-rights.spec.ts): a member declines with a reason and a comment, and the other side and
- * staff see it ended; an unanswered proposal gets the day-5 reminder by mail and expires at day 7,
- * and staff see it « Expirée sans réponse ». Its own product.
+ * Introductions after the proposal (issue 22), as people would, time moved through
+ * `/_local/clock`, which runs the reminders and expiries due (as contract-rights.spec.ts): a
+ * member declines with a reason and a comment, and the other side and staff see it ended; an
+ * unanswered proposal gets the day-5 reminder by mail and expires at day 7, and staff see it
+ * « Expirée sans réponse ». Its own product.
  */
 const PORT = Number(process.env.E2E_WALKS_PORT ?? 4193);
 const DAY = 24 * 60 * 60 * 1000;
 const PASSWORD = 'bismillah-2026';
 const base = `http://localhost:${PORT}`;
-const clock = offsetClock();
 const tag = Date.now();
 let product: Product;
 let staff: APIRequestContext;
@@ -34,8 +33,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ playwright }) => {
   // Four accounts and the product's start: slow on a shared machine.
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'walks', clock);
-  const now = clock.now().getTime();
+  product = await startSpecProduct(PORT, 'walks');
+  const now = product.clock.now().getTime();
   const seed = (key: keyof typeof people, gender: 'femme' | 'homme', firstName: string, lastName: string, birthDate: string) =>
     seedActiveMember(product, { email: people[key].email, password: PASSWORD, gender, firstName, lastName, birthDate }, now).then((id) => {
       people[key].id = id;
@@ -44,7 +43,7 @@ test.beforeAll(async ({ playwright }) => {
   await seed('youssef', 'homme', 'Youssef', 'Haddad', '1990-02-11');
   await seed('sarah', 'femme', 'Sarah', 'Mansour', '1994-09-02');
   await seed('karim', 'homme', 'Karim', 'Ziani', '1989-06-30');
-  // Signed in (second factor) before any clock move: the code is computed on the real time.
+  // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
 });
@@ -65,9 +64,9 @@ async function staffPage(page: Page): Promise<Page> {
   return page;
 }
 
+/** Time moves through the product's clock route: the introductions' reminders and expiries due run on the way. */
 async function travel(pages: Page[], ms: number) {
-  clock.advance(ms);
-  for (const p of pages) await p.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await moveAgencyClock(staff, base, ms, pages);
 }
 
 test('Amina declines with a reason and a comment; Youssef and staff see it ended', async ({ page, browser }) => {
@@ -120,7 +119,6 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
 }) => {
   test.setTimeout(150_000);
   const id = await propose(people.sarah.id, people.karim.id);
-  const site = specMailSite(PORT);
   const mails = async () =>
     (await (await page.request.get(`${base}/_local/mailbox?format=json`)).json()) as { to: string; subject: string }[];
   const reminders = async () =>
@@ -131,25 +129,22 @@ test('an unanswered proposal: the day-5 reminder by mail to both, then expired a
 
   // Day 4: nothing is due.
   await travel([page], 4 * DAY);
-  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 0 });
   expect(await reminders()).toEqual([]);
 
   // Day 5: one reminder to each, once.
   await travel([page], DAY + 60 * 60 * 1000);
-  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 1, expired: 0 });
-  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 0 });
-  await product.flushMail();
+  // Run the due jobs once more (0 days): nothing is sent twice.
+  await travel([page], 0);
   await expect.poll(reminders, { timeout: 30_000 }).toEqual([people.karim.email, people.sarah.email].sort());
 
   // Sarah's page on day 5: still to answer, the deadline close.
   const sarah = await signedInMemberPage(browser, base, people.sarah.email, PASSWORD);
-  await sarah.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  await sarah.clock.setSystemTime(product.clock.now());
   await sarah.goto(`${base}/mon-compte/propositions`);
   await expect(sarah.getByTestId('proposal').getByText('Réponse attendue')).toBeVisible();
 
   // Day 7: expired.
   await travel([page, sarah], 2 * DAY);
-  expect(await runIntroductionDeadlines(product.database.db, clock.now(), site)).toEqual({ reminded: 0, expired: 1 });
   await sarah.reload();
   await expect(sarah.getByTestId('proposal').getByText('Délai passé')).toBeVisible();
   await expect(sarah.getByRole('button', { name: 'Accepter la proposition' })).toHaveCount(0);
@@ -184,7 +179,7 @@ async function metAfterProposal(
     expect(response.status(), await response.text()).toBe(200);
     await member.context().close();
   }
-  const meetingAt = new Date(clock.now().getTime() + DAY);
+  const meetingAt = new Date(product.clock.now().getTime() + DAY);
   if (desk) {
     await desk.goto(`${base}/dashboard/mises-en-relation/${id}`);
     await desk.getByRole('button', { name: 'Planifier la rencontre' }).click();
@@ -245,7 +240,7 @@ test('after the first meeting: continue, then both engaged (search paused, congr
   const karim = await signedInMemberPage(browser, base, people.karim.email, PASSWORD);
   const sarah = await signedInMemberPage(browser, base, people.sarah.email, PASSWORD);
   const pages = [page, amina, karim, sarah];
-  for (const p of pages) await p.clock.setSystemTime(new Date(Date.now() + clock.offset()));
+  for (const p of pages) await p.clock.setSystemTime(product.clock.now());
 
   const engaged = await metAfterProposal(browser, people.amina, people.karim, pages, await staffPage(page));
   // Both want to continue: the introduction goes on.

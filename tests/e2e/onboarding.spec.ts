@@ -4,6 +4,7 @@ import { mailMatch } from '#tests/e2e/support/mailbox.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { pdfPageTexts } from '#tests/support/pdf-text.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -261,6 +262,10 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
   await expect(page.getByText('Certaines informations sont à corriger.')).toBeVisible();
   await page.getByLabel('Adresse postale').fill('12 rue de la République');
+  // What was typed survives a reload (a draft on this device); the acceptance is ticked each time.
+  await page.waitForTimeout(400);
+  await page.reload();
+  await expect(page.getByLabel('Adresse postale')).toHaveValue('12 rue de la République');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
   await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
 
@@ -276,8 +281,12 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
 
   // Signature by a one-time code sent by e-mail: a wrong code is refused, the right one signs.
   await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
-  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
+  await expect(page.getByText(`Un code a été envoyé à ${email}.`, { exact: false })).toBeVisible();
   const code = (await mailMatch(page, email, /signer votre contrat de courtage matrimonial avec .+\s: (\d{6})/)).slice(-6);
+  // A reload keeps the code field: the code in the mailbox still signs (no new code is asked).
+  await page.reload();
+  await expect(page.getByLabel('Code reçu par e-mail')).toBeVisible();
+  await expect(page.getByRole('button', { name: /recevoir mon code de signature/ })).toHaveCount(0);
   await page.getByLabel('Code reçu par e-mail').fill(code === '000000' ? '000001' : '000000');
   await page.getByRole('button', { name: 'Signer le contrat' }).click();
   await expect(page.getByText(/Code incorrect\. Il vous reste 4 essais\./)).toBeVisible();
@@ -290,8 +299,13 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   const pdf = await page.request.get('/api/v1/user/contract.pdf');
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toContain('application/pdf');
-  // The copy signed is the preview read, byte for byte, and it was mailed as an attachment.
-  expect((await pdf.body()).equals(previewBytes)).toBe(true);
+  // The preview was a draft; the copy signed is its text with an evidence page (decision 185).
+  const previewPages = await pdfPageTexts(previewBytes);
+  expect(previewPages.every((text) => text.replace(/\s+/g, ' ').includes('Projet — document non signé'))).toBe(true);
+  const signedPages = (await pdfPageTexts(await pdf.body())).map((text) => text.replace(/\s+/g, ' '));
+  expect(signedPages).toHaveLength(previewPages.length + 1);
+  expect(signedPages.at(-1)).toContain('Page de preuve de signature');
+  expect(signedPages.at(-1)).toContain(`Adresse e-mail : ${email}`);
   await mailMatch(page, email, /Vous avez signé votre contrat de courtage matrimonial/);
   await page.reload();
   await expect(page.getByRole('heading', { level: 2, name: 'Contrat signé' })).toBeVisible();

@@ -6,7 +6,7 @@ import { seedPair } from '#tests/e2e/support/pair-answers.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
-import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { SHOTS, screenshots } from '#tests/e2e/support/screenshots.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 test.beforeEach(async ({ context }) => {
@@ -50,7 +50,7 @@ async function sectionShots(page: Page, locator: Locator, name: string): Promise
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await locator.scrollIntoViewIfNeeded();
-    await locator.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+    if (SHOTS) await locator.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
   }
   if (size) await page.setViewportSize(size);
 }

@@ -85,7 +85,7 @@ test.describe('public pages', () => {
       expect(await page.title()).not.toBe('');
       for (const image of await page.locator('img').all()) expect(await image.getAttribute('alt')).not.toBeNull();
       await page.waitForLoadState('networkidle');
-      // The HTML inlines only the rules it uses; the full stylesheets apply once the SPA starts (decision 093).
+      // The HTML inlines only the rules it uses; the full stylesheets apply once the SPA starts (decision 092).
       await expect
         .poll(() =>
           page.evaluate(() => {

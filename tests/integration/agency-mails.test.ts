@@ -3,11 +3,16 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { members } from '#bff/db/schema.ts';
-import { queueAgencyMailsForUpdate, runAgencyMailJob, startAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import { agencyJobs } from '#bff/agency-jobs.ts';
+import { parseConfig } from '#bff/config.ts';
+import { queueAgencyMailsForUpdate, runAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
+import { jobRegistry } from '#bff/scheduled-jobs.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, payOnCheckout, sendUpdate, signUpMember } from '#tests/support/member-walk.ts';
@@ -38,11 +43,19 @@ describe('the agency’s own mails (decision 111)', () => {
     const { signedAt } = await walkToPayment({ member, staff, clock });
     expect(await kindsOf(member.email)).toEqual(['agency-welcome', 'agency-meeting-booked', 'agency-contract-ready']);
 
-    // Signature + 7 days (the walk's clock): the renunciation period is over, once.
-    expect(clock.now().getTime()).toBe(signedAt + 7 * DAY_MS);
+    // The renunciation period ends at 24:00 Paris on its last day (civil days, decision 165): a
+    // millisecond before, no mail; then the walk's clock, as payment opens: the mail, once.
+    const deadlines = deadlinesOfSignature(signedAt);
+    expect(clock.now().getTime()).toBe(deadlines.paymentOpensAtMs);
+    clock.set(new Date(deadlines.paymentOpensAtMs - 1));
+    expect((await job()).queued).toBe(0);
+    clock.set(new Date(deadlines.paymentOpensAtMs));
     await job();
     expect((await job()).queued).toBe(0);
     expect((await kindsOf(member.email)).at(-1)).toBe('agency-renunciation-period-over');
+    expect((await outboxOf(member.email)).at(-1)?.text.replace(/\s/g, ' ')).toContain(
+      `a pris fin le ${civilDayText(deadlines.renunciation.lastDay)} à 24 heures`.replace(/\s/g, ' '),
+    );
 
     const csid = await payOnCheckout(member.agent, 'file_fee', member.email);
     expect((await sendUpdate(member.agent, { context: 'app', email: member.email, csid })).status).toBe(200);
@@ -55,11 +68,14 @@ describe('the agency’s own mails (decision 111)', () => {
     const payments = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-payment-received');
     expect(payments.map((m) => m.text.match(/paiement de ([\d\s,]+€)/)?.[1]?.replace(/\s/g, ' '))).toEqual(['169,00 €', '85,00 €']);
 
-    // A day before the 14 days: nothing; at 14 days: the withdrawal period is over, once.
+    // Before the end of the withdrawal period's last day, 24:00 Paris: nothing; then the mail, once.
     clock.set(new Date(signedAt + 13 * DAY_MS));
     await job();
     expect(await kindsOf(member.email)).not.toContain('agency-withdrawal-period-over');
-    clock.set(new Date(signedAt + 14 * DAY_MS));
+    clock.set(new Date(deadlines.withdrawal.endsAtMs - 1));
+    await job();
+    expect(await kindsOf(member.email)).not.toContain('agency-withdrawal-period-over');
+    clock.set(new Date(deadlines.withdrawal.endsAtMs));
     await job();
     expect((await job()).queued).toBe(0);
 
@@ -145,7 +161,18 @@ describe('the agency’s own mails (decision 111)', () => {
     const member = await newMember();
     await walkToPayment({ member, staff, clock });
     let pokes = 0;
-    const running = startAgencyMailJob({ db: product.database.db, clock, site, onQueued: () => (pokes += 1) }, 60_000, 0);
+    // The product's own job (bff/agency-jobs.ts), on a timer firing at once.
+    const agencyMails = agencyJobs({
+      config: parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE }),
+      db: product.database.db,
+      clock,
+      auth: product.auth,
+      dispatch: (request) => product.app.fetch(request),
+      mailQueued: () => (pokes += 1),
+    }).find((job) => job.name === 'agency-mails');
+    if (!agencyMails) throw new Error('agency-mails job missing');
+    const running = jobRegistry([{ ...agencyMails, firstDelayMs: 0, intervalMs: 60_000 }]);
+    running.startTimers();
     try {
       await expect
         .poll(async () => (await kindsOf(member.email)).includes('agency-renunciation-period-over'), { timeout: 5_000 })

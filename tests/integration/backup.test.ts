@@ -11,7 +11,7 @@ import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
-import type { openTestDatabase } from '#tests/support/test-database.ts';
+import { type openTestDatabase, openTestPglite } from '#tests/support/test-database.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 import { backupDatabase, decodeBackup, encodeBackup, restoreDatabase, rowCounts } from '../../scripts/backup-core.ts';
 
@@ -127,14 +127,12 @@ describe('backup and restore', () => {
   it('restores into a new, empty database (PGlite; from PostgreSQL when DATABASE_URL is set), and refuses a different migration history', async () => {
     const backup = await backupDatabase(product.database);
     const before = await snapshot(product.database);
-    const target = await openDatabase({});
-    await migrate(target, [appMigrations, authMigrations]);
+    const target = await openTestPglite([authMigrations]);
     await restoreDatabase(target, backup);
     expect(await snapshot(target)).toEqual(before);
     await target.close();
 
-    const partial = await openDatabase({});
-    await migrate(partial, [appMigrations]);
+    const partial = await openTestPglite();
     await expect(restoreDatabase(partial, backup)).rejects.toThrow(/migrations/);
     await partial.close();
   }, 120_000);

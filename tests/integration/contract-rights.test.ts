@@ -5,7 +5,10 @@ import { refunds } from '#bff/db/refunds-schema.ts';
 import { runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
+import { addCalendarDays, deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { contractEndsAtMs } from '#machines/onboarding/periods.ts';
+import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, sendUpdate, signUpMember, type UpdateAnswer, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
@@ -23,6 +26,22 @@ startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 
 const newMember = () => signUpMember(product, 'droits');
 
+/**
+ * The periods are civil days, Paris (decision 165); the tests start from today's clock, so their
+ * instants come from the signature: `dayAt(signedAt, 7, 20)` is 20:00 Paris on the 7th day.
+ */
+function dayAt(signedAt: number, day: number, hour: number): number {
+  return parisDayStartMs(addCalendarDays(deadlinesOfSignature(signedAt).signedOnDay, day)) + hour * HOUR_MS;
+}
+/** Tomorrow at 08:00 Paris: a walk started then signs at about 11:00 Paris, so the 7th and 14th days' evenings come after 7 × 24 and 14 × 24 hours. */
+function tomorrowMorning(): Date {
+  return new Date(parisDayStartMs(addCalendarDays(parisDayOf(Date.now()), 1)) + 8 * HOUR_MS);
+}
+/** Day 10 after signature, or just after the payment when a weekend or a holiday put it later. */
+function dayTen(signedAt: number): number {
+  return Math.max(signedAt + 10 * DAY_MS, deadlinesOfSignature(signedAt).paymentOpensAtMs + HOUR_MS);
+}
+
 const outboxOf = (email: string) => agencyMailsOf(product, email);
 
 const refundsOf = (memberId: string) => product.database.db.select().from(refunds).where(eq(refunds.memberId, memberId));
@@ -39,7 +58,7 @@ async function staffView(memberId: string) {
   }>(staff.agent.get(`/api/v1/dashboard/members/${memberId}`));
 }
 
-describe('renunciation within 7 days (L224-91)', () => {
+describe('renunciation within 7 civil days (L224-91)', () => {
   it('renounces on day 3: the contract is cancelled, nothing can ever be paid, one confirmation mail, staff see the date', async () => {
     clock.set(new Date());
     const member = await newMember();
@@ -84,23 +103,41 @@ describe('renunciation within 7 days (L224-91)', () => {
     expect(member.id).toBeTruthy();
   });
 
-  it('is refused at day 7 with the state (409)', async () => {
+  it('is accepted on the evening of the 7th day, after 7 × 24 hours (civil days: the day of signature is not counted)', async () => {
+    clock.set(tomorrowMorning());
+    const member = await newMember();
+    const { signedAt } = await walkOnboarding({ member, staff, clock, until: 'sub_date' });
+    if (signedAt === null) throw new Error('not signed');
+    clock.set(new Date(dayAt(signedAt, 7, 20)));
+    expect(clock.now().getTime()).toBeGreaterThan(signedAt + 7 * DAY_MS);
+    const renounced = await sendUpdate(member.agent, { context: 'renounce', confirm: true });
+    expect(renounced.status, JSON.stringify(renounced.body)).toBe(200);
+    expect(renounced.body.state).toBe('renonce');
+  });
+
+  it('is refused as the period ends, 24:00 Paris on its last day, with the state and the day (409)', async () => {
     clock.set(new Date());
     const member = await newMember();
-    await walkToPayment({ member, staff, clock });
+    const { signedAt } = await walkToPayment({ member, staff, clock });
+    const { renunciation } = deadlinesOfSignature(signedAt);
+    expect(clock.now().getTime()).toBe(renunciation.endsAtMs);
     const late = await sendUpdate(member.agent, { context: 'renounce', confirm: true });
     expect(late.status).toBe(409);
     expect(late.body.error?.state).toBe('frais-de-dossier');
     expect(late.body.error?.message).toMatch(/délai de renonciation de 7 jours/);
+    expect(late.body.error?.message?.replace(/\s/g, ' ')).toContain(
+      `a pris fin le ${civilDayText(renunciation.lastDay)}`.replace(/\s/g, ' '),
+    );
   });
 });
 
-describe('withdrawal within 14 days (L221-18)', () => {
-  it('pays on day 7, withdraws on day 10: the refund is recorded once and made, mail with the amount, staff see the deadline', async () => {
+describe('withdrawal within 14 civil days (L221-18, L221-19)', () => {
+  it('pays as payment opens, withdraws on day 10: the refund is recorded once and made, mail with the amount, staff see the deadline', async () => {
     clock.set(new Date());
     const member = await newMember();
     const { signedAt } = await walkToPaidContract({ member, staff, clock });
-    clock.set(new Date(signedAt + 10 * DAY_MS));
+    const at = dayTen(signedAt);
+    clock.set(new Date(at));
     const withdrawn = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
     expect(withdrawn.body.state).toBe('retracte');
@@ -117,7 +154,7 @@ describe('withdrawal within 14 days (L221-18)', () => {
       expect(row.status).toBe('succeeded');
       expect(row.provider).toBe('stand-in');
       expect(row.providerRefundId).toMatch(/^re_local_/);
-      expect(row.dueBy.getTime()).toBe(signedAt + 10 * DAY_MS + 14 * DAY_MS);
+      expect(row.dueBy.getTime()).toBe(at + 14 * DAY_MS);
     }
     const mails = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-withdrawal-confirmed');
     expect(mails).toHaveLength(1);
@@ -125,35 +162,53 @@ describe('withdrawal within 14 days (L221-18)', () => {
 
     const view = await staffView(member.id);
     expect(view.member.state).toBe('retracte');
-    expect(view.rights.withdrawnAt).toBe(toIsoInstant(signedAt + 10 * DAY_MS));
+    expect(view.rights.withdrawnAt).toBe(toIsoInstant(at));
     expect(view.rights.refunds.map((r) => r.done)).toEqual([true, true]);
-    expect(view.rights.refunds[0]?.dueBy).toBe(toIsoInstant(signedAt + 24 * DAY_MS));
+    expect(view.rights.refunds[0]?.dueBy).toBe(toIsoInstant(at + 14 * DAY_MS));
   });
 
   it('with an early start asked, the days elapsed are kept pro rata; the rest is refunded', async () => {
     clock.set(new Date());
     const member = await newMember();
     const { signedAt } = await walkToPaidContract({ member, staff, clock, renounce: true });
-    clock.set(new Date(signedAt + 10 * DAY_MS));
+    const at = dayTen(signedAt);
+    clock.set(new Date(at));
     expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
     const paid = FILE_FEE_CENTS + planById('plan_serenity_month').priceCents;
     const refunded = (await refundsOf(member.id)).reduce((sum, r) => sum + r.amountCents, 0);
     const end = contractEndsAtMs(toIsoInstant(signedAt), 12) ?? 0;
     const termDays = Math.round((end - signedAt) / DAY_MS);
-    const kept = Math.round(((FILE_FEE_CENTS + planById('plan_serenity_month').totalCents) * 10) / termDays);
+    // The pro rata counts whole 24-hour days elapsed since the signature (periods.ts, unchanged by decision 165).
+    const elapsedDays = Math.floor((at - signedAt) / DAY_MS);
+    const kept = Math.round(((FILE_FEE_CENTS + planById('plan_serenity_month').totalCents) * elapsedDays) / termDays);
     expect(refunded).toBe(paid - kept);
     const mail = (await outboxOf(member.email)).find((m) => m.kind === 'agency-withdrawal-confirmed');
     expect(mail?.text).toMatch(/article L221\u201125/);
   });
 
-  it('is refused at day 14 (409 with the state)', async () => {
+  it('is accepted on the evening of the 14th day, after 14 × 24 hours (civil days)', async () => {
+    clock.set(tomorrowMorning());
+    const member = await newMember();
+    const { signedAt } = await walkToPaidContract({ member, staff, clock });
+    clock.set(new Date(dayAt(signedAt, 14, 20)));
+    expect(clock.now().getTime()).toBeGreaterThan(signedAt + 14 * DAY_MS);
+    const withdrawn = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
+    expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(200);
+    expect(withdrawn.body.state).toBe('retracte');
+  });
+
+  it('is refused as the period ends, 24:00 Paris on its last day (409 with the state and the day)', async () => {
     clock.set(new Date());
     const member = await newMember();
     const { signedAt } = await walkToPaidContract({ member, staff, clock });
-    clock.set(new Date(signedAt + 14 * DAY_MS));
+    const { withdrawal } = deadlinesOfSignature(signedAt);
+    clock.set(new Date(withdrawal.endsAtMs));
     const late = await sendUpdate(member.agent, { context: 'withdraw', confirm: true });
     expect(late.status).toBe(409);
     expect(late.body.error?.state).toBe('attente.entretien-matchmaking');
+    expect(late.body.error?.message?.replace(/\s/g, ' ')).toContain(
+      `a pris fin le ${civilDayText(withdrawal.lastDay)}`.replace(/\s/g, ' '),
+    );
     expect(await refundsOf(member.id)).toEqual([]);
   });
 });
@@ -163,7 +218,7 @@ describe('the term ends (L224-90)', () => {
     clock.set(new Date());
     const member = await newMember();
     const { signedAt } = await walkToPaidContract({ member, staff, clock });
-    clock.set(new Date(signedAt + 14 * DAY_MS));
+    clock.set(new Date(deadlinesOfSignature(signedAt).withdrawal.endsAtMs));
     expect((await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
     const end = contractEndsAtMs(toIsoInstant(signedAt), 12) ?? 0;
     const job = () => runAgencyMailJob({ db: product.database.db, clock, site });

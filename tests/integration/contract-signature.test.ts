@@ -13,6 +13,11 @@ import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestProduct } from '#tests/support/test-product.ts';
 import { lastSignatureCodeIn } from '#tests/support/contract-signature.ts';
+import { renderMemberContract } from '#bff/contract/member-contract.ts';
+import { contractTextSha256 } from '#bff/contract/contract-evidence.ts';
+import { testAgencySite } from '#tests/support/test-product.ts';
+import { outOfBounds, pdfAttachments, pdfPages, pdfPageTexts } from '#tests/support/pdf-text.ts';
+import { frenchDateFormat } from '#machines/french/dates.ts';
 
 const clock = fakeClock(new Date());
 let product: TestProduct;
@@ -86,12 +91,20 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     expect(text).toContain('Annexe — Qualités de la personne recherchée');
   });
 
-  it('previews the exact PDF later signed, mails a code, refuses wrong codes, signs with the right one and keeps the evidence', async () => {
+  it('previews the text later signed as a draft, mails a code, refuses wrong codes, signs with the right one and keeps the evidence', async () => {
     const member = await memberAtSignature();
     const preview = await pdfOf(await member.agent.get('/api/v1/user/contract-preview.pdf'));
     clock.set(new Date(clock.now().getTime() + 60_000));
     // Deterministic: the same contract on the same day gives the same bytes.
     expect(sha256(await pdfOf(await member.agent.get('/api/v1/user/contract-preview.pdf')))).toBe(sha256(preview));
+    // The preview is a draft on every page (decision 185).
+    const previewPages = await pdfPageTexts(preview);
+    for (const page of previewPages) expect(page.replace(/\s+/g, ' ')).toContain('Projet — document non signé');
+    // The text the code will sign: the SHA-256 of the contract document shown now.
+    const [before] = await product.database.db.select().from(members).where(eq(members.id, member.id));
+    const shown = await renderMemberContract(product.database.db, before!, { agency: testAgencySite().agency, now: clock.now() });
+    const textSha256 = contractTextSha256(shown!.document);
+    expect(shown?.textSha256).toBe(textSha256);
 
     // Nothing signs without a code asked for.
     const early = await member.agent.post('/api/v1/user/contract/sign', { code: '123456' });
@@ -103,9 +116,14 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     const code = await lastCode(member.email);
     const [stored] = await product.database.db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, member.id));
     expect(stored?.codeHash).not.toContain(code);
-    expect(stored?.documentSha256).toBe(sha256(preview));
+    expect(stored?.documentSha256).toBe(textSha256);
     // A second code within the minute is refused.
     expect((await member.agent.post('/api/v1/user/contract/signature-code', {})).status).toBe(429);
+    // After a reload, the page knows a usable code was sent: it shows the code field, not a new code.
+    const reloaded = await member.agent.json<{ signatureCode: { sentTo: string; expiresAt: string } | null }>(
+      member.agent.get('/api/v1/user/contract'),
+    );
+    expect(reloaded.signatureCode).toMatchObject({ sentTo: member.email, expiresAt: stored?.expiresAt.toISOString() });
 
     // Malformed and wrong codes: a clear French error, never a signature.
     const malformed = await member.agent.post('/api/v1/user/contract/sign', { code: 'abc' });
@@ -118,7 +136,7 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     expect(recordOf(row!).subscriptionDate).toBeFalsy();
 
     const signedAnswer = await member.agent.post('/api/v1/user/contract/sign', { code }, { 'user-agent': 'Navigateur de test/1.0' });
-    const signedBody = (await signedAnswer.json()) as { sha256: string };
+    const signedBody = (await signedAnswer.json()) as { sha256: string; textSha256: string };
     expect(signedAnswer.status, JSON.stringify(signedBody)).toBe(200);
     [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
     expect(recordOf(row!).subscriptionDate).toBeTruthy();
@@ -128,25 +146,49 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     // The evidence record: document hash, time, client address, user agent, code verification.
     const [evidence] = await product.database.db.select().from(contractSignatures).where(eq(contractSignatures.memberId, member.id));
     expect(evidence).toMatchObject({
-      documentSha256: sha256(preview),
+      documentSha256: textSha256,
       clientAddress: member.agent.address,
       userAgent: 'Navigateur de test/1.0',
       method: 'email_code',
       codeAttempts: 2,
     });
     expect(evidence?.signedAt.getTime()).toBe(clock.now().getTime());
-    expect(signedBody.sha256).toBe(sha256(preview));
+    expect(signedBody.textSha256).toBe(textSha256);
     // The code is spent.
     expect(await product.database.db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, member.id))).toEqual(
       [],
     );
     expect((await member.agent.post('/api/v1/user/contract/sign', { code })).status).toBe(409);
 
-    // The member's and staff's downloads are the bytes signed.
+    expect((await member.agent.json<{ signatureCode: unknown }>(member.agent.get('/api/v1/user/contract'))).signatureCode).toBeNull();
+
+    // The member's and staff's downloads are one copy: the text signed, then its evidence page,
+    // drawn from the record above; the text attached hashes to the record's SHA-256.
     const mine = await pdfOf(await member.agent.get('/api/v1/user/contract.pdf'));
-    expect(sha256(mine)).toBe(sha256(preview));
+    expect(sha256(mine)).toBe(signedBody.sha256);
     const staffCopy = await pdfOf(await staff.agent.get(`/api/v1/dashboard/members/${member.id}/contract.pdf`));
-    expect(sha256(staffCopy)).toBe(evidence?.documentSha256);
+    expect(sha256(staffCopy)).toBe(sha256(mine));
+    const pages = (await pdfPageTexts(mine)).map((page) => page.replace(/\s+/g, ' '));
+    expect(pages).toHaveLength(previewPages.length + 1);
+    for (const page of pages) expect(page).not.toContain('Projet — document non signé');
+    const proof = pages[pages.length - 1] as string;
+    const at = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' }).format(evidence!.signedAt);
+    for (const expected of [
+      'Page de preuve de signature',
+      'Signataire : Amina Benali',
+      `Adresse e-mail : ${member.email}`,
+      `Signé le : ${at.replace(/\s+/g, ' ')} (heure de Paris), horodatage ${evidence!.signedAt.toISOString()}`,
+      'Canal du code : code à usage unique envoyé par e-mail',
+      'au 2e essai',
+      `Adresse IP : ${member.agent.address}`,
+      'Navigateur : Navigateur de test/1.0',
+      `Empreinte SHA-256 du texte signé : ${textSha256}`,
+    ]) {
+      expect(proof).toContain(expected);
+    }
+    const [attached] = await pdfAttachments(mine);
+    expect(sha256(attached!)).toBe(evidence?.documentSha256);
+    expect(outOfBounds(await pdfPages(mine))).toEqual([]);
 
     // The signed copy is mailed at once as an attachment, received by the local mailbox.
     await product.flushMail();
@@ -159,8 +201,8 @@ describe('the contract is read, then signed with a code sent by e-mail (decision
     expect(received?.subject).toContain('Votre contrat signé');
     expect(received?.attachments).toHaveLength(1);
     expect(received?.attachments[0]).toMatchObject({ filename: 'contrat-signe.pdf', contentType: 'application/pdf' });
-    expect(received?.attachments[0]?.sha256).toBe(evidence?.documentSha256);
-    expect(sha256(Buffer.from(received?.attachments[0]?.contentBase64 ?? '', 'base64'))).toBe(sha256(preview));
+    expect(received?.attachments[0]?.sha256).toBe(sha256(mine));
+    expect(received?.textBody.replace(/\s+/g, ' ')).toContain(`Empreinte SHA-256 du texte signé : ${textSha256}`);
   });
 
   it('locks a code after too many wrong tries, and lets an expired code sign nothing', async () => {

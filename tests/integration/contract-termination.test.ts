@@ -6,6 +6,7 @@ import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { contractEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
 import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plans.ts';
 import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
@@ -23,12 +24,12 @@ const newMember = () => signUpMember(product, 'resiliation');
 
 const outboxOf = (email: string) => agencyMailsOf(product, email);
 
-/** A member paid in full (169 € + 1 020 €) on day 7, active on day 15. */
+/** A member paid in full (169 € + 1 020 €) as payment opens, active on day 15 (or as the withdrawal period ends, if later: decision 165). */
 async function activeMember() {
   clock.set(new Date());
   const member = await newMember();
   const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: 'plan_serenity_year' });
-  clock.set(new Date(signedAt + 15 * DAY_MS));
+  clock.set(new Date(Math.max(signedAt + 15 * DAY_MS, deadlinesOfSignature(signedAt).withdrawal.endsAtMs)));
   expect((await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
   return { member, signedAt };
 }
@@ -122,7 +123,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect(rows.reduce((sum, r) => sum + r.amountCents, 0)).toBe(price - kept);
     expect(rows.every((r) => r.dueBy.getTime() === terminationRefundDueByMs(requestedAt))).toBe(true);
 
-    // One credit note per refund row, linked to the refunded session's invoice, numbered AV-AAAA-NNNNN.
+    // One credit note per refund row, linked to the refunded session's invoice, numbered AV-AAAA-NNNNNN.
     const notes = await product.database.db.select().from(creditNotes).where(eq(creditNotes.memberId, member.id));
     expect(notes).toHaveLength(rows.length);
     for (const note of notes) {
@@ -132,7 +133,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
         .from(invoices)
         .where(eq(invoices.checkoutSessionId, refund?.checkoutSessionId ?? ''));
       expect(note.invoiceNumber).toBe(invoice?.number);
-      expect(note.number).toMatch(/^AV-\d{4}-\d{5}$/);
+      expect(note.number).toMatch(/^AV-\d{4}-\d{6}$/);
       expect(note.amountCents).toBe(refund?.amountCents);
       expect(Buffer.from(note.pdf).subarray(0, 5).toString()).toBe('%PDF-');
     }

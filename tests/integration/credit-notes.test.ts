@@ -12,6 +12,7 @@ import { type CheckoutSessionObject, recordCheckoutEvent } from '#bff/payments/s
 import { FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TEST_SITE } from '#tests/support/test-product.ts';
+import { outOfBounds, pdfPages, pdfPageTexts } from '#tests/support/pdf-text.ts';
 
 /**
  * Credit notes (decision 119): one per refund row, numbered AV-AAAA-NNNNN per year without gaps
@@ -46,7 +47,7 @@ describe('credit note numbers', () => {
   });
   afterAll(() => database.close());
 
-  it('50 refunds recorded at once get AV-2026-00001…00050, no gap, each linked to its invoice, one mail each', async () => {
+  it('50 refunds recorded at once get AV-2026-000001…000050 (the invoices’ width), no gap, each linked to its invoice, one mail each', async () => {
     const db = database.db;
     const ids = Array.from({ length: 50 }, () => randomUUID());
     await db.insert(members).values(
@@ -91,7 +92,7 @@ describe('credit note numbers', () => {
         }),
       ),
     );
-    expect(numbers.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `AV-2026-${String(i + 1).padStart(5, '0')}`));
+    expect(numbers.sort()).toEqual(Array.from({ length: 50 }, (_, i) => `AV-2026-${String(i + 1).padStart(6, '0')}`));
     const notes = await db.select().from(creditNotes);
     expect(notes).toHaveLength(50);
     const invoiceRows = await db.select({ number: invoices.number, memberId: invoices.memberId }).from(invoices);
@@ -112,15 +113,85 @@ describe('credit note numbers', () => {
     expect(await db.select().from(creditNotes)).toHaveLength(50);
   });
 
-  it('a rolled-back refund gives its number back; a new year starts at 00001', async () => {
+  it('a rolled-back refund gives its number back; a new year starts at 000001', async () => {
     const db = database.db;
     await expect(
       db.transaction(async (tx) => {
-        expect((await allocateCreditNoteNumber(tx, 2026)).number).toBe('AV-2026-00051');
+        expect((await allocateCreditNoteNumber(tx, 2026)).number).toBe('AV-2026-000051');
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    expect(await db.transaction((tx) => allocateCreditNoteNumber(tx, 2026))).toEqual({ number: 'AV-2026-00051', rank: 51 });
-    expect(await db.transaction((tx) => allocateCreditNoteNumber(tx, 2027))).toEqual({ number: 'AV-2027-00001', rank: 1 });
+    expect(await db.transaction((tx) => allocateCreditNoteNumber(tx, 2026))).toEqual({ number: 'AV-2026-000051', rank: 51 });
+    expect(await db.transaction((tx) => allocateCreditNoteNumber(tx, 2027))).toEqual({ number: 'AV-2027-000001', rank: 1 });
+  });
+
+  it('keeps a credit note issued with 5 digits as it is; the database refuses a number that does not spell its year and rank', async () => {
+    const db = database.db;
+    const [note] = await db.select().from(creditNotes).limit(1);
+    const legacy = { ...note!, number: `AV-2026-${String(note!.rank).padStart(5, '0')}` };
+    // The same place in the sequence, written with 5 digits as before decision 186: still valid.
+    await db.delete(creditNotes).where(eq(creditNotes.number, note!.number));
+    await db.insert(creditNotes).values(legacy);
+    expect(await db.select({ n: creditNotes.number }).from(creditNotes).where(eq(creditNotes.number, legacy.number))).toHaveLength(1);
+    await expect(db.update(creditNotes).set({ number: 'AV-2026-000999' }).where(eq(creditNotes.number, legacy.number))).rejects.toThrow();
+    await expect(db.update(creditNotes).set({ number: 'AV-2025-00001' }).where(eq(creditNotes.number, legacy.number))).rejects.toThrow();
+    await expect(db.update(invoices).set({ rank: 1001 }).where(eq(invoices.number, '2026-000001'))).rejects.toThrow();
+  });
+
+  it('prints the client’s name and postal address, the VAT mention and « Net à rembourser », all within the A4 page', async () => {
+    const db = database.db;
+    const id = randomUUID();
+    await db.insert(members).values({
+      id,
+      email: 'avoir.adresse@example.fr',
+      gender: 'femme',
+      onboarding: {},
+      contract: { fullName: 'Amina Benali', address: '12 rue de la République', postcode: '69003', city: 'Lyon' },
+    });
+    await recordCheckoutEvent(
+      db,
+      config,
+      { id: 'evt_avoir_adresse', type: 'checkout.session.completed', livemode: false },
+      session('cs_test_avoir_adresse', id),
+      new Date('2026-06-15T10:00:00Z'),
+    );
+    const now = new Date('2026-08-21T10:00:00Z');
+    const number = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(refunds)
+        .values({
+          memberId: id,
+          checkoutSessionId: 'cs_test_avoir_adresse',
+          reason: 'termination',
+          amountCents: 5000,
+          currency: 'eur',
+          paidCents: FILE_FEE_CENTS,
+          keptCents: FILE_FEE_CENTS - 5000,
+          requestedAt: now,
+          dueBy: now,
+          status: 'pending',
+          attempts: 0,
+        })
+        .returning({ id: refunds.id });
+      return issueCreditNote(tx, { refundId: row?.id ?? 0, agency: config.agency, site, now });
+    });
+    const [stored] = await db
+      .select()
+      .from(creditNotes)
+      .where(eq(creditNotes.number, number ?? ''));
+    const pdf = new Uint8Array(stored!.pdf);
+    const [text] = (await pdfPageTexts(pdf)).map((page) => page.replace(/[\u00a0\u202f]/g, ' '));
+    for (const expected of [
+      `Avoir n° ${number}`,
+      'Établi pour\nAmina Benali\n12 rue de la République\n69003 Lyon\navoir.adresse@example.fr',
+      'Total de l’avoir',
+      'Net à rembourser',
+      '-50,00 €',
+      config.agency.vat,
+      `SIRET ${config.agency.siret}`,
+    ])
+      expect(text).toContain(expected);
+    expect(text).not.toContain('TTC');
+    expect(outOfBounds(await pdfPages(pdf))).toEqual([]);
   });
 });

@@ -114,7 +114,7 @@ describe('the service unit', () => {
     // JSON log lines on stdout (decision 107): the start-up line, then one line per API request.
     expect((await fetch(`http://127.0.0.1:${started.port}/api/v1/ready`)).status).toBe(200);
     // The start-up line comes once startProduct has returned, which on a loaded machine can be after
-    // the API already answers (it listens first, decision 095): wait for both lines.
+    // the API already answers (it listens first, decision 091): wait for both lines.
     const both = () => started.output().includes('"path":"/api/v1/ready"') && started.output().includes('est prêt');
     for (let i = 0; i < 100 && !both(); i += 1) await new Promise((r) => setTimeout(r, 100));
     const logged = started

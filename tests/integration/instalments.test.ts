@@ -35,7 +35,7 @@ type Member = Awaited<ReturnType<typeof newMember>>;
 /** Signature, day 7: file fee and the first instalment paid; returns when instalment 1 was paid. */
 async function subscribed(member: Member, planId: string): Promise<{ signedAt: number; firstPaidAt: number }> {
   const { signedAt } = await walkToPaidContract({ member, staff, clock, planId: planId as PlanId });
-  // The clock stays at signature + 7 days while she pays.
+  // The clock stays where payment opened (00:00 Paris after the renunciation period, decision 165) while she pays.
   return { signedAt, firstPaidAt: clock.now().getTime() };
 }
 
@@ -230,7 +230,8 @@ describe('stop after a withdrawal', () => {
     clock.set(new Date());
     const member = await newMember();
     const { signedAt, firstPaidAt } = await subscribed(member, 'plan_serenity_month');
-    clock.set(new Date(signedAt + 10 * DAY_MS));
+    // Day 10, or just after the payment when a weekend or a holiday opened it later.
+    clock.set(new Date(Math.max(signedAt + 10 * DAY_MS, firstPaidAt + 60 * 60 * 1000)));
     expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
     for (const k of [2, 3]) {
       clock.set(new Date(instalmentDueAt(firstPaidAt, k)));

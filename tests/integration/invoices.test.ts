@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
+import { outOfBounds, pdfPages } from '#tests/support/pdf-text.ts';
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -217,13 +218,20 @@ describe('invoices over HTTP', () => {
       '169,00 €',
       'Remise (code promotionnel)',
       '-169,00 €',
-      'Total TTC',
+      'Total',
+      'Net à payer',
       '0,00 €',
       'Payé',
       'Moyen de paiement : aucun débit (remise de 100 %)',
+      // The client: name and postal address, as the contract gives them (decision 186).
+      'Facturé à\nAmina Benali\n12 rue de la République\n69003 Lyon',
       member.email,
     ])
       expect(text).toContain(expected.replace(/\u202f|\u00a0/g, ' '));
+    // Under the VAT franchise, no total is called « TTC ».
+    expect(text).not.toContain('TTC');
+    // Nothing runs past the A4 page's margins (the footer was cut at the right edge).
+    expect(outOfBounds(await pdfPages(pdf))).toEqual([]);
 
     const mails = await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, member.email));
     const invoiceMails = mails.filter((m) => m.kind === 'agency-payment-received');

@@ -6,6 +6,7 @@ import { eventCount } from '#bff/onboarding/apply-update.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { expectedAmountCents } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -125,10 +126,13 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
     // renunciation period to the payment step (decision 105).
     const step = (key: string | undefined) => (key === 'attente-contrat.delai-renonciation' ? 'frais-de-dossier' : key?.split('.')[0]);
     for (let i = 1; i < log.length; i += 1) expect(step(log[i]?.fromState)).toBe(step(log[i - 1]?.toState));
-    // No payment event was accepted before signature + 7 days.
+    // No payment event was accepted before the renunciation period's end (civil days, decision 165),
+    // nor before 7 × 24 hours after the signature.
     const signed = log.find((e) => e.context === 'sub_date');
+    const signedAt = signed?.createdAt.getTime() ?? Number.POSITIVE_INFINITY;
     for (const payment of log.filter((e) => e.context === 'app' || e.context === 'sub')) {
-      expect(payment.createdAt.getTime() - (signed?.createdAt.getTime() ?? Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(7 * DAY_MS);
+      expect(payment.createdAt.getTime() - signedAt).toBeGreaterThanOrEqual(7 * DAY_MS);
+      expect(payment.createdAt.getTime()).toBeGreaterThanOrEqual(deadlinesOfSignature(signedAt).paymentOpensAtMs);
     }
   });
 

@@ -8,7 +8,7 @@ import { ConfigError, parseConfig } from '#bff/config.ts';
 import { checkoutSessions, members, onboardingEvents, webhookEvents } from '#bff/db/schema.ts';
 import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
-import { DAY_MS } from '#machines/onboarding/instant.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { FILE_FEE_CENTS, offerById, offerIds } from '#machines/onboarding/plans.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
@@ -405,15 +405,15 @@ describe('embedded checkout stand-in', () => {
   });
 });
 
-describe('no money before signature + 7 whole days (L224-91, decision 105)', () => {
+describe('no money before the end of the 7-day renunciation period, in civil days (L224-91, decisions 105 and 165)', () => {
   type Walked = Awaited<ReturnType<typeof newMember>>;
 
-  /** A member signed exactly 7 days minus 1 ms ago, or (signed: false) one who has only chosen a plan. */
+  /** A member 1 ms before the payment opens (24:00 Paris on the renunciation period's last day), or (signed: false) one who has only chosen a plan. */
   async function tooEarly(signed = true): Promise<{ member: Walked; opensAt: number | null }> {
     const member = await newMember();
     const { signedAt } = await walkOnboarding({ member, staff, clock, until: signed ? 'sub_date' : 'sel_plan' });
     if (signedAt === null) return { member, opensAt: null };
-    const opensAt = signedAt + 7 * DAY_MS;
+    const opensAt = deadlinesOfSignature(signedAt).paymentOpensAtMs;
     clock.set(new Date(opensAt - 1));
     return { member, opensAt };
   }
@@ -433,7 +433,7 @@ describe('no money before signature + 7 whole days (L224-91, decision 105)', () 
 
   it.each([
     ['after the plan, before any contract', false, 'informations-et-tarifs'],
-    ['1 ms before day 7 after signature', true, 'attente-contrat.delai-renonciation'],
+    ['1 ms before the payment opens', true, 'attente-contrat.delai-renonciation'],
   ])('the payment links are refused %s (409 with the state, in French)', async (_label, signed, state) => {
     const { member } = await tooEarly(signed);
     for (const offer of ['file_fee', 'plan_serenity_month']) {

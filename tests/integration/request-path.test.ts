@@ -76,7 +76,7 @@ afterAll(async () => {
 
 describe('one request path', () => {
   it('answers a prerendered page from memory, compressed once (brotli, gzip, identity and HEAD)', async () => {
-    // The brotli version is made after the first request that accepts it (decision 093).
+    // The brotli version is made after the first request that accepts it (decision 092).
     const browser = { 'accept-encoding': 'gzip, deflate, br' };
     for (let i = 0; i < 200 && (await get('/blog', browser)).headers['content-encoding'] !== 'br'; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));

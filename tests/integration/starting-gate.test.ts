@@ -11,7 +11,7 @@ import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
- * Decisions 095 and 104: the server listens before its database is open. Meanwhile a prerendered page is
+ * Decisions 091 and 104: the server listens before its database is open. Meanwhile a prerendered page is
  * answered from memory and every other request is held, then answered by the product once it is
  * ready; a failed start answers the held requests with a 503, never a dropped connection.
  */

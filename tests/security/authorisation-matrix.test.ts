@@ -294,6 +294,7 @@ const MATRIX: Record<string, Row> = {
 const OTHER_ROUTES: [RegExp, string][] = [
   [/^\/auth\/v1\/admin(\/|$)/, 'embedded auth admin API: service-role key only'],
   [/^\/auth\/v1\//, 'embedded auth service (Supabase Auth API, apikey + user JWT)'],
+  [/^\/_local\/clock$/, 'the agency’s movable clock: outside production only, writes with the site’s Origin (agency-clock tests)'],
   [/^\/_local\//, 'embedded stand-ins (mailbox, checkout, booking): only without hosted services'],
   [/^\/_image|^\/_vercel\/image/, 'image endpoint: public, local sources only'],
   [/^\/api\/\*$|^\/\*$/, 'fallbacks'],

@@ -25,9 +25,14 @@ import {
  * request leaves the database exactly as it was (digest of row counts and latest updates).
  */
 
-/** Reads take only a query string and a path: fewer runs; bodies get the rest of the budget. */
-const READ_RUNS = Number(process.env.FUZZ_READ_RUNS ?? 80);
-const MIN_TOTAL = Number(process.env.FUZZ_MIN_TOTAL ?? 10_000);
+/**
+ * Reads take only a query string and a path: fewer runs; bodies get the rest of the budget. `npm test`
+ * sends about 1,000 requests (what 10,000 found, 1,000 find: decision 162); `npm run fuzz` sends
+ * 10,000 and more on demand.
+ */
+const READ_RUNS = Number(process.env.FUZZ_READ_RUNS ?? 8);
+const MIN_TOTAL = Number(process.env.FUZZ_MIN_TOTAL ?? 1_000);
+const AUTH_RUNS = Number(process.env.FUZZ_AUTH_RUNS ?? 15);
 
 let product: SecurityProduct;
 let member: { agent: TestAgent; id: string; email: string };
@@ -552,10 +557,10 @@ describe('fuzzing the embedded auth service', () => {
             await referee.judge(response, `${key} (${String(token).slice(0, 60)})`);
           },
         ),
-        { numRuns: Number(process.env.FUZZ_AUTH_RUNS ?? 60), endOnFailure: true },
+        { numRuns: AUTH_RUNS, endOnFailure: true },
       );
     }
-    expect(count).toBeGreaterThan(routes.length * 50);
+    expect(count).toBeGreaterThanOrEqual(routes.length * AUTH_RUNS);
   }, 300_000);
 });
 
@@ -567,7 +572,7 @@ describe('fuzzing every endpoint', () => {
   it(`never 5xx, always the error shape, and a refused request changes nothing (≥ ${MIN_TOTAL} requests in all)`, async () => {
     const routes = apiRoutes();
     const reads = routes.filter(([m]) => m === 'GET').length;
-    const writeRuns = Math.ceil((MIN_TOTAL * 1.02 - reads * READ_RUNS) / (routes.length - reads));
+    const writeRuns = Math.max(READ_RUNS, Math.ceil((MIN_TOTAL * 1.02 - reads * READ_RUNS) / (routes.length - reads)));
     await referee.start();
     for (const [method, pattern] of routes) {
       const key = `${method} ${pattern}`;
@@ -670,7 +675,7 @@ describe('fuzzing photo uploads (decision 116)', () => {
           await referee.judge(response, `POST /api/v1/user/photos (${bytes.length} octets, ${contentType})`, isErrorShape);
         },
       ),
-      { numRuns: Number(process.env.FUZZ_PHOTO_RUNS ?? 150), endOnFailure: true },
+      { numRuns: Number(process.env.FUZZ_PHOTO_RUNS ?? 40), endOnFailure: true },
     );
     // The bomb itself: refused in French, not decoded (a member of its own: no rate limit in the way).
     const fresh = (await signUpMember(product)).agent;

@@ -2,9 +2,8 @@ import { expect } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
-import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { happyPath } from '#machines/onboarding/happy-path.ts';
-import { NO_PAYMENT_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import type { PlanId } from '#machines/onboarding/plans.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
@@ -46,7 +45,7 @@ export async function renewToPaidContract(input: {
     expect(answer.body.state, step.context).toBe(stateKey(step.stateAfter));
   }
   if (signedAt === null) throw new Error('not signed');
-  clock.set(new Date(signedAt + NO_PAYMENT_PERIOD_DAYS * DAY_MS));
+  clock.set(new Date(deadlinesOfSignature(signedAt).paymentOpensAtMs));
   await payFileFeeAndPlan(member, planId);
   return { signedAt };
 }

@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
-import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { happyPath, type HappyPathOptions, type Member } from '#machines/onboarding/happy-path.ts';
-import { NO_PAYMENT_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import type { ContextName } from '#machines/onboarding/update-contexts.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
@@ -44,11 +43,11 @@ export async function walkOnboarding(input: {
   throw new Error(`no step ${until} on the happy path`);
 }
 
-/** Signature, then the clock moved to exactly 7 whole days later: the member is on the payment step. */
+/** Signature, then the clock moved to the instant payment opens (00:00 Paris after the renunciation period's last day, decision 165): the member is on the payment step. */
 export async function walkToPayment(input: Omit<Parameters<typeof walkOnboarding>[0], 'until'>): Promise<{ signedAt: number }> {
   const { signedAt } = await walkOnboarding({ ...input, until: 'sub_date' });
   if (signedAt === null) throw new Error('not signed');
-  const opensAt = signedAt + NO_PAYMENT_PERIOD_DAYS * DAY_MS;
+  const opensAt = deadlinesOfSignature(signedAt).paymentOpensAtMs;
   if (opensAt > input.clock.now().getTime()) input.clock.set(new Date(opensAt));
   return { signedAt };
 }

@@ -5,6 +5,7 @@ import type { Database } from '#bff/db/database.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 
 export const TEST_SITE = 'http://localhost:3999';
 
@@ -17,7 +18,8 @@ export function testAgencySite(): AgencyMailSite {
 export async function startTestProduct(
   options: { clock?: Clock; env?: Record<string, string>; logDestination?: DestinationStream; clientDir?: string } = {},
 ): Promise<Product & { database: Database; agent(): TestAgent; stop(): Promise<void> }> {
-  const database = await openTestDatabase();
+  // The embedded auth service's tables come with the template: startProduct's migrate finds nothing to do.
+  const database = await openTestDatabase([authMigrations]);
   // Each test agent is a distinct visitor with its own address (X-Forwarded-For, trusted here).
   const config = parseConfig({
     NODE_ENV: 'test',

@@ -1,9 +1,6 @@
-import {
-  subscriptionPaymentOpensAt,
-  termEndsAtMs,
-  terminationRefundDueByMs,
-  withdrawalPeriodEndsAt,
-} from '#machines/onboarding/periods.ts';
+import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
+import { untilText } from '#machines/onboarding/deadline-texts.ts';
+import { contractDeadlines, renunciationOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { isPlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { TerminationRequest } from '#src/features/account/termination-request.tsx';
@@ -15,7 +12,7 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
- * days (L221-18), terminate for a legitimate reason (R224-2, decision 119), the term's end
+ * days (L221-18), both in civil days with their last day shown (decision 165), terminate for a legitimate reason (R224-2, decision 119), the term's end
  * (L224-90) and a new contract after it. Each action asks for
  * confirmation in a dialog that states its consequence and deadline; the server decides.
  */
@@ -60,6 +57,20 @@ function ConfirmRight(props: {
   );
 }
 
+/**
+ * Which rights the page offers: the states where the chart accepts them, and only while their
+ * civil-day period runs (decision 165), so that no button is offered that the server would refuse
+ * (a member who has not paid stays on `frais-de-dossier` after the 14 days; an early starter stays
+ * in `attente` until the matchmaking meeting).
+ */
+export function offeredRights(state: string, subscriptionDate: string | null, now: number): { canRenounce: boolean; canWithdraw: boolean } {
+  const top = state.split('.', 1)[0] ?? '';
+  return {
+    canRenounce: state === 'attente-contrat.delai-renonciation' && renunciationOpen(subscriptionDate, now),
+    canWithdraw: (top === 'frais-de-dossier' || top === 'attente' || top === 'membre-actif') && withdrawalOpen(subscriptionDate, now),
+  };
+}
+
 export function MyRights() {
   const { user } = useSession();
   const state = user?.state ?? null;
@@ -67,17 +78,14 @@ export function MyRights() {
   const top = state.split('.', 1)[0] ?? '';
   const signed = user.subscription.subscriptionDate;
   const planId = isPlanId(user.selectedPlanId) ? user.selectedPlanId : null;
-  const renunciationEnds = subscriptionPaymentOpensAt(signed);
-  const withdrawalEnds = withdrawalPeriodEndsAt(signed);
+  const deadlines = contractDeadlines(signed);
   const termEnds = termEndsAtMs({ subscriptionDate: signed, selectedPlanId: planId });
   const renouncedAt = recordField(user.onboarding, 'contractRenouncedAt');
   const withdrawnAt = recordField(user.onboarding, 'contractWithdrawnAt');
   const terminationRequestedAt = recordField(user.onboarding, 'terminationRequestedAt');
   const terminatedAt = recordField(user.onboarding, 'terminatedAt');
   const now = Date.now();
-  const canRenounce = state === 'attente-contrat.delai-renonciation';
-  const canWithdraw =
-    top === 'frais-de-dossier' || top === 'attente' || (top === 'membre-actif' && withdrawalEnds !== null && now < withdrawalEnds);
+  const { canRenounce, canWithdraw } = offeredRights(state, signed, now);
   const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine' || top === 'resilie';
   const terminationPending = top === 'resiliation-demandee';
   if (!canRenounce && !canWithdraw && !ended && !terminationPending && top !== 'membre-actif') return null;
@@ -129,7 +137,7 @@ export function MyRights() {
           trigger="Renoncer au contrat"
           title="Renoncer au contrat ?"
           consequence="Le contrat sera annulé. Aucune somme ne vous sera demandée, ni maintenant ni plus tard (article L224‑91 du Code de la consommation). Vous pourrez conclure un nouveau contrat plus tard si vous le souhaitez."
-          deadline={`Vous pouvez renoncer jusqu’au ${dateTime(renunciationEnds === null ? null : renunciationEnds - 1)} (7 jours après la signature).`}
+          deadline={`Vous pouvez renoncer ${deadlines ? untilText(deadlines.renunciation) : '—'} (7 jours après le jour de la signature, prolongés jusqu’au premier jour ouvrable s’ils finissent un samedi, un dimanche ou un jour férié).`}
           confirmLabel="Oui, je renonce au contrat"
           body={{ context: 'renounce', confirm: true }}
         />
@@ -143,7 +151,7 @@ export function MyRights() {
               ? 'Le contrat prendra fin. Vous aviez demandé que l’accompagnement commence avant la fin du délai de rétractation : le prix des jours écoulés reste dû (article L221‑25), le reste de ce que vous avez payé vous est remboursé dans les 14 jours.'
               : 'Le contrat prendra fin et tout ce que vous avez payé vous sera remboursé dans un délai de 14 jours au plus, par le moyen de paiement utilisé (articles L221‑18 et L221‑24 du Code de la consommation).'
           }
-          deadline={`Vous pouvez vous rétracter jusqu’au ${dateTime(withdrawalEnds === null ? null : withdrawalEnds - 1)} (14 jours après la signature).`}
+          deadline={`Vous pouvez vous rétracter ${deadlines ? untilText(deadlines.withdrawal) : '—'} (14 jours après le jour de la signature, prolongés jusqu’au premier jour ouvrable s’ils finissent un samedi, un dimanche ou un jour férié).`}
           confirmLabel="Oui, je me rétracte"
           body={{ context: 'withdraw', confirm: true }}
         />

@@ -5,8 +5,9 @@ import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card
 
 const rights = (termEndsAt: string) => ({
   signedAt: '2026-11-24T10:30:00.000Z',
-  renunciationEndsAt: '2026-12-01T10:30:00.000Z',
-  withdrawalEndsAt: '2026-12-08T10:30:00.000Z',
+  // Signed Tuesday 24 Nov 2026: the 7th day, Tuesday 1 Dec, ends at 24:00 Paris; the 14th, Tuesday 8 Dec, too.
+  renunciationEndsAt: '2026-12-01T23:00:00.000Z',
+  withdrawalEndsAt: '2026-12-08T23:00:00.000Z',
   termEndsAt,
   renouncedAt: null,
   withdrawnAt: null,
@@ -25,5 +26,13 @@ describe('the rights card of the member page', () => {
     expect(html).toContain('<dt>Fin du contrat (dernier jour)</dt><dd>23 mai 2027</dd>');
     expect(html).not.toMatch(/0\sh\s00/);
     expect(html).toMatch(/<dd>24 nov\. 2026 à 11\sh\s30<\/dd>/);
+  });
+
+  it('shows the renunciation and withdrawal periods by their last day, included', () => {
+    const html = renderToStaticMarkup(
+      <ContractRightsCard rights={rights('2027-05-23T22:00:00.000Z')} memberId="m" onReload={async () => {}} />,
+    );
+    expect(html).toContain('<dt>Renonciation possible jusqu’au (inclus, 7 jours)</dt><dd>1er déc. 2026</dd>');
+    expect(html).toContain('<dt>Rétractation possible jusqu’au (inclus, 14 jours)</dt><dd>8 déc. 2026</dd>');
   });
 });

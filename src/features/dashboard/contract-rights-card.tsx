@@ -16,7 +16,8 @@ export function ContractRightsCard({
 }) {
   if (!rights || rights.signedAt === null) return null;
   const at = (iso: string | null) => (iso === null ? '—' : formatDateTime(iso));
-  // The term ends at midnight starting the next day; the contract prints the day before (« prend fin le … »).
+  // The periods and the term end at midnight starting the next day (civil days, decisions 118 and
+  // 165): the last day they include is the day before (the contract's « prend fin le … »).
   const lastDay = (iso: string | null) => (iso === null ? '—' : formatDay(new Date(Date.parse(iso) - 1).toISOString()));
   return (
     <section className={styles.card} aria-labelledby="rights-title">
@@ -26,10 +27,10 @@ export function ContractRightsCard({
       <dl className={styles.definitions}>
         <dt>Contrat signé</dt>
         <dd>{at(rights.signedAt)}</dd>
-        <dt>Renonciation possible jusqu’au (7 jours)</dt>
-        <dd>{at(rights.renunciationEndsAt)}</dd>
-        <dt>Rétractation possible jusqu’au (14 jours)</dt>
-        <dd>{at(rights.withdrawalEndsAt)}</dd>
+        <dt>Renonciation possible jusqu’au (inclus, 7 jours)</dt>
+        <dd>{lastDay(rights.renunciationEndsAt)}</dd>
+        <dt>Rétractation possible jusqu’au (inclus, 14 jours)</dt>
+        <dd>{lastDay(rights.withdrawalEndsAt)}</dd>
         <dt>Fin du contrat (dernier jour)</dt>
         <dd>{lastDay(rights.termEndsAt)}</dd>
         {rights.renouncedAt ? (

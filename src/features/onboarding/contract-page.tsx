@@ -2,12 +2,20 @@ import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useEffect, useState } from 'react';
 import * as v from 'valibot';
 import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
-import { NO_PAYMENT_PERIOD_DAYS, subscriptionPaymentOpensAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
+import {
+  contractDeadlines,
+  deadlinesOfSignature,
+  NO_PAYMENT_PERIOD_DAYS,
+  WITHDRAWAL_PERIOD_DAYS,
+} from '#machines/onboarding/legal-deadlines.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
+import { useDraft } from '#src/features/onboarding/drafts.ts';
+import { initialSentCode, type SentCode, sentCodeText } from '#src/features/onboarding/signature-code.ts';
 import { StateWatch } from '#src/features/onboarding/use-state-watch.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import {
@@ -32,7 +40,8 @@ import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 /** The exact text whose hash is stored with the acceptance (machines/privacy/consent-texts.ts). */
 const CONTRACT_TERMS_CONSENT = currentConsentText('contract_terms');
-
+/** A consent is given by a tick each time: never kept in a draft. */
+const CONTRACT_CONSENT_FIELDS = ['termsAccepted'] as const;
 function PdfLink() {
   return (
     <p>
@@ -69,6 +78,9 @@ function useContract(): { contract: ContractAnswer | null; error: string | null 
 function ContractForm({ details }: { details: ContractAnswer['details'] }) {
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   useFormRulesOnFirstUse(formRef);
+  const { user } = useSession();
+  // What was typed (the street address above all) survives a reload; the acceptance is ticked each time.
+  const discardDraft = useDraft(formRef, user?.id, 'contrat', CONTRACT_CONSENT_FIELDS);
   const { update } = useOnboardingUpdate();
   const onSubmit = handleSubmit(async (data) => {
     const fullName = textOf(data, 'fullName');
@@ -87,6 +99,7 @@ function ContractForm({ details }: { details: ContractAnswer['details'] }) {
       return { fieldErrors: flattenFieldErrors(v.flatten(parsed.issues)), formError: 'Certaines informations sont à corriger.' };
     const result = await update({ context: 'contractForm', contractForm: true, ...input });
     if (!result.ok) return { fieldErrors: topLevelFieldErrors(result.error.fieldErrors), formError: result.error.message };
+    discardDraft();
     return undefined;
   });
   return (
@@ -178,9 +191,11 @@ function ContractText({ document, note }: { document: ContractDocument; note?: s
 function SignStep({ contract }: { contract: ContractAnswer }) {
   const { goToCurrent } = useOnboardingUpdate();
   const [busy, setBusy] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<SentCode | null>(() => initialSentCode(contract));
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
+  // The periods a signature today would start (civil days, decision 165): the same day as the server's.
+  const today = deadlinesOfSignature(Date.now());
   if (!contract.document) return <FormAlert tone="error">Le contrat n’est pas encore disponible.</FormAlert>;
   return (
     <>
@@ -199,11 +214,20 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
           signature fait courir :
         </p>
         <ul className={styles.list}>
-          <li>le délai de {NO_PAYMENT_PERIOD_DAYS} jours avant lequel aucun paiement ne peut vous être demandé ;</li>
-          <li>votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</li>
+          <li>
+            le délai de renonciation de {NO_PAYMENT_PERIOD_DAYS} jours, pendant lequel aucun paiement ne peut vous être demandé : signé
+            aujourd’hui, il court {untilText(today.renunciation)} ;
+          </li>
+          <li>
+            votre délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours : signé aujourd’hui, il court {untilText(today.withdrawal)}.
+          </li>
         </ul>
+        <p>
+          Le jour de la signature n’est pas compté ; un délai qui finit un samedi, un dimanche ou un jour férié va jusqu’au jour ouvrable
+          suivant.
+        </p>
         <FormAlert tone="error">{error}</FormAlert>
-        {sentTo ? (
+        {sent ? (
           <form
             className={styles.form}
             noValidate
@@ -224,7 +248,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
               await goToCurrent();
             }}
           >
-            <p>Un code vient d’être envoyé à {sentTo}. Il est valable 15 minutes.</p>
+            <p>{sentCodeText(sent)}</p>
             <TextField
               name="code"
               label="Code reçu par e-mail"
@@ -245,7 +269,8 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 onClick={async () => {
                   setError(null);
                   const result = await requestSignatureCode();
-                  if (!result.ok) setError(result.error.message);
+                  if (result.ok) setSent(result.data);
+                  else setError(result.error.message);
                 }}
               >
                 Renvoyer un code
@@ -262,7 +287,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
                 setError(null);
                 const result = await requestSignatureCode();
                 setBusy(false);
-                if (result.ok) setSentTo(result.data.sentTo);
+                if (result.ok) setSent(result.data);
                 else setError(result.error.message);
               }}
             >
@@ -302,7 +327,7 @@ export function ContractPage() {
   const { user } = useSession();
   const { goToCurrent } = useOnboardingUpdate();
   const sub = subOf(user?.state);
-  const opensAt = subscriptionPaymentOpensAt(user?.subscription.subscriptionDate ?? null);
+  const deadlines = contractDeadlines(user?.subscription.subscriptionDate ?? null);
   return (
     <StepPage step="attente-contrat" title="Votre contrat">
       {sub === 'formulaire-contrat' || sub === 'signature' ? <ContractScreen key={sub} sub={sub} /> : null}
@@ -313,11 +338,14 @@ export function ContractPage() {
           </h2>
           <p>
             Signé le {formatParis(user?.subscription.subscriptionDate ?? null)}. La loi interdit tout paiement, de quelque nature que ce
-            soit, avant {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature (article L224‑91 du Code de la consommation) : vous n’avez
-            rien réglé et pouvez renoncer au contrat sans frais pendant ce délai. Le paiement des frais de dossier et de l’abonnement
-            s’ouvrira ensuite.
+            soit, avant la fin du délai de renonciation de {NO_PAYMENT_PERIOD_DAYS} jours qui suit la signature (article L224‑91 du Code de
+            la consommation) : vous n’avez rien réglé et pouvez renoncer au contrat sans frais{' '}
+            {deadlines ? untilText(deadlines.renunciation) : 'pendant ce délai'}. Le paiement des frais de dossier et de l’abonnement
+            s’ouvrira {deadlines ? dayAfterText(deadlines.renunciation) : 'ensuite'}.
           </p>
-          {opensAt !== null ? <Countdown until={opensAt} label="Ouverture du paiement :" onDone={() => void goToCurrent()} /> : null}
+          {deadlines !== null ? (
+            <Countdown until={deadlines.paymentOpensAtMs} label="Ouverture du paiement :" onDone={() => void goToCurrent()} />
+          ) : null}
           <PdfLink />
         </section>
       ) : null}

@@ -23,7 +23,7 @@ import { useSession } from '#src/lib/use-session.ts';
 import { srOnly } from '#src/styles/global.css.ts';
 
 /**
- * Step 8 (decision 105): from 7 whole days after signature, the file fee and the subscription (or
+ * Step 8 (decision 105): once the renunciation period is over (civil days, decision 165), the file fee and the subscription (or
  * its first instalment) with one total and one "Payer" action. Stripe Payment Links take one offer
  * each, so "Payer" runs the parts one after the other, file fee first: each secure page comes back
  * here with `?csid=`, the server confirms that part (`app`, then `sub`), and the button continues

@@ -70,6 +70,8 @@ export interface ContractAnswer {
   document: ContractDocument | null;
   /** Before: the same text, filled with what the member already gave. */
   draft: ContractDocument | null;
+  /** A signature code already sent for this text and still usable (the page shows its field again after a reload). */
+  signatureCode: { sentTo: string; sentAt: string; expiresAt: string } | null;
 }
 
 /** `GET /api/v1/user/contract`: the details to confirm and, once they are given, the whole contract. */
@@ -83,8 +85,10 @@ export function requestSignatureCode(): Promise<ApiResult<{ sentTo: string; expi
 }
 
 /** `POST /api/v1/user/contract/sign`: signs with the code; the server sends the chart's event. */
-export function signContract(code: string): Promise<ApiResult<{ signedAt: string; sha256: string }>> {
-  return send(json('POST', '/api/v1/user/contract/sign', { code })) as Promise<ApiResult<{ signedAt: string; sha256: string }>>;
+export function signContract(code: string): Promise<ApiResult<{ signedAt: string; sha256: string; textSha256: string }>> {
+  return send(json('POST', '/api/v1/user/contract/sign', { code })) as Promise<
+    ApiResult<{ signedAt: string; sha256: string; textSha256: string }>
+  >;
 }
 
 /** Field errors of a valibot failure, per top-level field, with `v.flatten`. */

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import * as v from 'valibot';
 import { FILE_FEE_CENTS, formatEuros, isPlanId, planById } from '#machines/onboarding/plans.ts';
-import { CONTRACT_MAX_MONTHS, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
+import { COUNTING_RULE, dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
+import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { preContractOkPayloadSchema } from '#machines/onboarding/update-contexts.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -23,6 +25,8 @@ export function PreContractPage() {
   const renounced = user?.subscription.renouncedWithdrawalRight === true;
   const [changing, setChanging] = useState(false);
   const [changeError, setChangeError] = useState<string | null>(null);
+  // An example of the civil-day periods (decision 165): those of a contract signed today.
+  const today = deadlinesOfSignature(Date.now());
 
   async function changePlan() {
     setChanging(true);
@@ -49,8 +53,8 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, réglés avec l’abonnement, au plus tôt {NO_PAYMENT_PERIOD_DAYS} jours après la
-            signature du contrat. Rien n’est à payer aujourd’hui.
+            Frais de dossier : {formatEuros(FILE_FEE_CENTS)}, réglés avec l’abonnement, au plus tôt à la fin du délai de{' '}
+            {NO_PAYMENT_PERIOD_DAYS} jours pleins qui suit la signature du contrat. Rien n’est à payer aujourd’hui.
           </li>
           {plan ? (
             <li>
@@ -103,6 +107,11 @@ export function PreContractPage() {
             {renounced
               ? 'Vous avez demandé à commencer sans attendre : en cas de rétractation, le service déjà fourni reste dû.'
               : 'L’accompagnement commence à la fin de ce délai.'}
+          </li>
+          <li>
+            Calcul des délais : {COUNTING_RULE}. Par exemple, pour un contrat signé aujourd’hui, vous pourriez renoncer{' '}
+            {untilText(today.renunciation)}, le paiement s’ouvrirait {dayAfterText(today.renunciation)} et vous pourriez vous rétracter{' '}
+            {untilText(today.withdrawal)}.
           </li>
           <li>Vous recevrez une copie de votre contrat au format PDF.</li>
         </ul>

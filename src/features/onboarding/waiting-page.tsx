@@ -1,5 +1,6 @@
 import { MyRights } from '#src/features/account/my-rights.tsx';
-import { withdrawalPeriodEndsAt, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/periods.ts';
+import { untilText } from '#machines/onboarding/deadline-texts.ts';
+import { contractDeadlines, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { CONTRACT_PDF_URL } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { Countdown } from '#src/features/onboarding/countdown.tsx';
@@ -16,7 +17,7 @@ export function WaitingPage() {
   // The period's end, the matchmaking meeting validated by staff: the page follows by itself.
   useStateWatch();
   const renounced = user?.subscription.renouncedWithdrawalRight === true;
-  const endsAt = withdrawalPeriodEndsAt(user?.subscription.subscriptionDate ?? null);
+  const withdrawal = contractDeadlines(user?.subscription.subscriptionDate ?? null)?.withdrawal ?? null;
   const waiting = subOf(user?.state) === 'delai-retractation' && !renounced;
   return (
     <StepPage step="attente" title="Bientôt votre première mise en relation">
@@ -26,10 +27,10 @@ export function WaitingPage() {
         </h2>
         {renounced ? (
           <p>Vous avez demandé à commencer sans attendre la fin du délai de rétractation de {WITHDRAWAL_PERIOD_DAYS} jours.</p>
-        ) : waiting && endsAt !== null ? (
+        ) : waiting && withdrawal !== null ? (
           <Countdown
-            until={endsAt}
-            label={`Votre délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours prend fin :`}
+            until={withdrawal.endsAtMs}
+            label={`Votre délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours court ${untilText(withdrawal)} :`}
             onDone={() => void goToCurrent()}
           />
         ) : (

@@ -1,15 +1,20 @@
 import { expect, type Page, test } from '@playwright/test';
 
 /**
- * Full-page shots (the screen alone while a dialog is open) at both widths the product is checked
- * at (390 px and 1440 px), into this test's output folder (`test-results/…/<name>-<width>.png`),
- * from the top with nothing focused (a full-page shot of a scrolled page repeats the sticky
- * header). The viewport is restored after.
+ * The page checked at both widths the product is checked at (390 px and 1440 px), and — with
+ * `SCREENSHOTS=1` (decision 162) — full-page shots (the screen alone while a dialog is open) into
+ * this test's output folder (`test-results/…/<name>-<width>.png`), from the top with nothing
+ * focused (a full-page shot of a scrolled page repeats the sticky header). The viewport is
+ * restored after. Without `SCREENSHOTS=1` no picture is written: nothing compares them, a person
+ * looks at them when asked.
  *
  * Each shot also holds the page to the screen's width: a page that scrolls sideways fails, naming
  * the elements that reach past the right edge. An open dialog must fit the screen, whose page
  * does not scroll under it: one that reaches past an edge fails, with its title out of reach.
  */
+/** Whether pictures are written (`SCREENSHOTS=1`); the width checks run always. */
+export const SHOTS = process.env.SCREENSHOTS === '1';
+
 export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
   const size = page.viewportSize();
   // An open dialog is seen on the screen, over the page the scroll lock holds: a full-page shot
@@ -23,7 +28,7 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
   });
   // Lenis, once loaded, may carry on its own scroll: ask again until the top is reached, and never
   // hold the test for the shot (5 s at most; it then shows the page as it is).
-  if (wholePage) {
+  if (SHOTS && wholePage) {
     await page
       .waitForFunction(
         () => {
@@ -37,7 +42,7 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
   }
   for (const width of [390, 1440]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
+    if (SHOTS) await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
     expect(await pastTheRightEdge(page), `${name} scrolls sideways at ${width} px`).toEqual([]);
     if (!wholePage) expect(await dialogsOffScreen(page), `${name}: a dialog reaches past the screen at ${width} px`).toEqual([]);
   }
