@@ -1,5 +1,6 @@
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
-import { cancelMemberSubscriptions, subscriptionGateway } from '#bff/payments/instalments.ts';
+import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
+import { subscriptionGateway } from '#bff/payments/instalments.ts';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
@@ -116,9 +117,10 @@ export function userRoutes(deps: ApiDeps) {
         // …and an accepted termination's (decision 119).
         if (context === 'withdraw' || context === 'terminate_ok')
           await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: applied.row.id });
-        // A withdrawal stops a monthly plan's subscription at the provider (decision 120).
-        if ((input as { context?: unknown }).context === 'withdraw')
-          await cancelMemberSubscriptions(deps.database.db, subscriptionGateway(deps.config), applied.row.id);
+        // A renunciation, a withdrawal or an accepted termination stops the contract: its monthly
+        // subscription is cancelled at the provider now, at the stop's instant (decision 175).
+        if (context === 'renounce' || context === 'withdraw' || context === 'terminate_ok')
+          await cancelStoppedSubscriptions(deps.database.db, subscriptionGateway(deps.config), { now, memberId: applied.row.id });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ ...settingsWithState(applied.row, now), eventId: applied.eventId }, 200);
       })

@@ -12,6 +12,7 @@ import {
 } from '#bff/mail/agency-mails.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
+import { ensureContract, recordContractStop } from '#bff/payments/contract-ledger.ts';
 import { recordTerminationRefunds, recordWithdrawalRefunds } from '#bff/payments/refunds.ts';
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { DEMO_AGENCY_IDENTITY, type AgencyIdentity } from '#machines/public-site/agency-identity.ts';
@@ -46,8 +47,17 @@ export async function contractRightsHook(tx: Transaction, input: RightsHookInput
     await terminationHook(tx, { ...input, creditNote, to });
     return;
   }
+  // The signature opens the contract's ledger (decision 175).
+  if (update.context === 'sub_date') await ensureContract(tx, row.id, row.onboarding as OnboardingRecord, now);
   if (update.context !== 'renounce' && update.context !== 'withdraw') return;
   const contract = previous.subscriptionDate ?? 'sans-date';
+  // The contract stops now; its subscription is cancelled right after the commit (decision 175).
+  await recordContractStop(tx, {
+    memberId: row.id,
+    record: previous,
+    reason: update.context === 'renounce' ? 'renunciation' : 'withdrawal',
+    at: now,
+  });
   if (update.context === 'renounce') {
     if (site) {
       const mail = renunciationConfirmedMail(site, to, { at: now });
@@ -121,6 +131,8 @@ async function terminationHook(
     .update(contractTerminations)
     .set({ decision: 'accepted', decidedAt: now, decidedBy: input.actorId ?? null })
     .where(eq(contractTerminations.id, request.id));
+  // The contract stops at the acceptance: nothing more is taken from then on (decision 175).
+  await recordContractStop(tx, { memberId: row.id, record: previous, reason: 'termination', at: now });
   const refund = await recordTerminationRefunds(tx, {
     memberId: row.id,
     record: previous,

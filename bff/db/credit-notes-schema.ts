@@ -28,8 +28,10 @@ export const creditNotes = pgTable('credit_notes', {
   rank: integer('rank').notNull(),
   memberId: uuid('member_id').notNull(),
   refundId: bigint('refund_id', { mode: 'number' }).notNull(),
+  /** The contract of the refund (set by the database from the refund, decision 175). */
+  contractId: bigint('contract_id', { mode: 'number' }),
   invoiceNumber: text('invoice_number'),
-  reason: text('reason').$type<'withdrawal' | 'termination'>().notNull(),
+  reason: text('reason').$type<'withdrawal' | 'termination' | 'outside_contract'>().notNull(),
   customerName: text('customer_name').notNull(),
   amountCents: integer('amount_cents').notNull(),
   currency: text('currency').notNull(),

@@ -1,9 +1,11 @@
-import { bigserial, boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Instalments 2…N of a monthly plan (migration `0020_instalments.sql`, decision 120). */
 export const instalments = pgTable('instalments', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   memberId: uuid('member_id').notNull(),
+  /** The contract of the subscription (decision 175). */
+  contractId: bigint('contract_id', { mode: 'number' }),
   subscriptionId: text('subscription_id').notNull(),
   providerInvoiceId: text('provider_invoice_id').notNull(),
   offerId: text('offer_id').notNull(),

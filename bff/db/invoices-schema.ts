@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Tables of invoices (migration `0011_invoices.sql`, decision 110). */
 
@@ -28,6 +28,8 @@ export const invoices = pgTable('invoices', {
   rank: integer('rank').notNull(),
   memberId: uuid('member_id').notNull(),
   checkoutSessionId: text('checkout_session_id').notNull(),
+  /** The contract the payment belongs to (decision 175). */
+  contractId: bigint('contract_id', { mode: 'number' }),
   offerId: text('offer_id').notNull(),
   customerName: text('customer_name').notNull(),
   lines: jsonb('lines').$type<InvoiceLine[]>().notNull(),

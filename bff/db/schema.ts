@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The product's tables (the embedded auth service keeps its own, in `bff/auth-service/`).
@@ -124,6 +124,8 @@ export const checkoutSessions = pgTable('checkout_sessions', {
   consumedByContext: text('consumed_by_context'),
   /** The Stripe subscription a monthly plan's session opened (migration 0020, decision 120). */
   subscriptionId: text('subscription_id'),
+  /** The contract the payment belongs to (migration 0031, decision 175). */
+  contractId: bigint('contract_id', { mode: 'number' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
 });

@@ -1,11 +1,15 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne, sum } from 'drizzle-orm';
 import { contractEndDate } from '#bff/contract/contract-text.ts';
 import type { Db } from '#bff/db/database.ts';
+import { refunds } from '#bff/db/refunds-schema.ts';
 import { members } from '#bff/db/schema.ts';
+import { currentContractOf } from '#bff/payments/contract-ledger.ts';
 import { memberIntroductions } from '#bff/introductions/introductions.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { type ProgressCounts, type ProgressItem, progressCounts, progressItem } from '#machines/introductions/progress.ts';
+import { contractEnd, contractEndReasonLabels } from '#machines/onboarding/contract-end.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
+import { parisFields } from '#machines/paris-time.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 
 /**
@@ -24,6 +28,11 @@ export interface MemberTerm {
   endsOn: string | null;
   /** A sentence in French for the page when there is no date yet. */
   note: string | null;
+  /**
+   * The contract ended (decision 176): the day (`YYYY-MM-DD`, Paris) and how, in words, and what was
+   * refunded from its ledger; null while it runs. `endsOn` is then null: nothing « prend fin » any more.
+   */
+  ended: { on: string; reason: string; refundedCents: number } | null;
 }
 
 export interface MemberProgress {
@@ -32,17 +41,40 @@ export interface MemberProgress {
   term: MemberTerm;
 }
 
-export function termOf(onboarding: { selectedPlanId: Parameters<typeof planById>[0] | null; subscriptionDate: string | null }): MemberTerm {
+type TermFields = Parameters<typeof contractEnd>[0];
+
+export function termOf(onboarding: TermFields, now: number, refundedCents = 0): MemberTerm {
   const plan = onboarding.selectedPlanId ? planById(onboarding.selectedPlanId) : null;
   const signed = onboarding.subscriptionDate ? new Date(instantMs(onboarding.subscriptionDate)) : null;
   const end = plan && signed && Number.isFinite(signed.getTime()) ? contractEndDate(signed, plan.durationMonths) : null;
+  const over = contractEnd(onboarding, now);
+  // The day it ended: the right's own day, or the last day the contract printed for the term.
+  const endedOn = over ? parisDay(over.reason === 'terme' ? over.at - 1 : over.at) : null;
   return {
     plan: plan?.title ?? null,
     durationMonths: plan?.durationMonths ?? null,
     signedAt: signed && end ? signed.toISOString() : null,
-    endsOn: end ? end.toISOString().slice(0, 10) : null,
-    note: end ? null : plan ? 'Date de fin communiquée à la signature.' : 'Votre formule n’est pas encore choisie.',
+    endsOn: end && !over ? end.toISOString().slice(0, 10) : null,
+    note: over ? null : end ? null : plan ? 'Date de fin communiquée à la signature.' : 'Votre formule n’est pas encore choisie.',
+    ended: over && endedOn ? { on: endedOn, reason: contractEndReasonLabels[over.reason], refundedCents } : null,
   };
+}
+
+/** `YYYY-MM-DD` of the Paris day of instant `ms`. */
+function parisDay(ms: number): string {
+  const f = parisFields(ms);
+  return `${f.year}-${String(f.month).padStart(2, '0')}-${String(f.day).padStart(2, '0')}`;
+}
+
+/** What refunds (not failed) gave back from the member's current contract (decision 175). */
+async function refundedFromCurrentContract(db: Db, memberId: string, record: TermFields): Promise<number> {
+  const contract = await currentContractOf(db, memberId, record);
+  if (!contract) return 0;
+  const [row] = await db
+    .select({ cents: sum(refunds.amountCents).mapWith(Number) })
+    .from(refunds)
+    .where(and(eq(refunds.contractId, contract.id), ne(refunds.status, 'failed')));
+  return row?.cents ?? 0;
 }
 
 export async function memberProgress(db: Db, memberId: string, now: Date): Promise<MemberProgress> {
@@ -54,6 +86,8 @@ export async function memberProgress(db: Db, memberId: string, now: Date): Promi
   return {
     counts: progressCounts(ordered, now.getTime()),
     introductions: ordered.map(progressItem),
-    term: termOf(record ?? { selectedPlanId: null, subscriptionDate: null }),
+    term: record
+      ? termOf(record, now.getTime(), await refundedFromCurrentContract(db, memberId, record))
+      : termOf({ selectedPlanId: null, subscriptionDate: null }, now.getTime()),
   };
 }

@@ -45,6 +45,7 @@ export async function allocateCreditNoteNumber(tx: Executor, year: number): Prom
 const REASON_LABELS = {
   withdrawal: 'Remboursement — rétractation (article L221‑18 du Code de la consommation)',
   termination: 'Remboursement — résiliation pour motif légitime (article R224‑2 du Code de la consommation)',
+  outside_contract: 'Remboursement — prélèvement reçu après la fin du contrat',
 } as const;
 
 /**

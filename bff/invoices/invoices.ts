@@ -155,6 +155,7 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     totalCents: session.amountTotal,
     currency: session.currency ?? 'eur',
     livemode: session.livemode,
+    contractId: session.contractId,
     now,
   });
 }
@@ -177,6 +178,8 @@ export async function issueInvoice(
     totalCents: number;
     currency: string;
     livemode: boolean;
+    /** The contract the payment belongs to (decision 175). */
+    contractId: number | null;
     now: Date;
   },
 ): Promise<string> {
@@ -204,6 +207,7 @@ export async function issueInvoice(
     rank,
     memberId: member.id,
     checkoutSessionId: input.reference,
+    contractId: input.contractId,
     offerId: input.offerId,
     customerName,
     lines,

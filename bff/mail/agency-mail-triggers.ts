@@ -21,6 +21,7 @@ import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { contractDeadlines } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
+import { scheduledMailApplies } from '#machines/onboarding/mail-states.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -154,10 +155,12 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
     }
     const record = parsed.output;
     const to = { to: row.email, firstName: firstNameOf(row.profile) };
+    // The member's state now, when the mail is sent (decision 176): a mail that no longer applies is dropped.
+    const top = topStateOf(stateFromRecord(record, now));
     const once = async (mail: Parameters<typeof enqueueMailOnce>[1], key: string) => {
+      if (!scheduledMailApplies(mail.kind, top)) return;
       if ((await enqueueMailOnce(db, mail, `${mail.kind}:${row.id}:${key}`)) !== null) queued += 1;
     };
-    const top = topStateOf(stateFromRecord(record, now));
     if (top === 'desactive') continue;
 
     const meeting = record.onboardingMeetingDate;

@@ -24,3 +24,22 @@ export function instalmentFailedMail(
     { link: siteLink(site, '/mon-compte'), label: 'Mon espace membre' },
   ]);
 }
+
+/**
+ * A charge arrived after the contract stopped (decision 175): it is refunded at once, never
+ * invoiced. One plain mail says so, with the amount and why.
+ */
+export function chargeRefundedMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: { amountCents: number; takenAt: Date; endedOn: Date | null },
+): OutgoingMail & { kind: 'agency-charge-refunded' } {
+  const ended = input.endedOn ? `Votre contrat a pris fin le ${dateFr(input.endedOn)}` : 'Votre contrat a pris fin';
+  return layout(site, recipient, 'agency-charge-refunded', 'Un prélèvement après la fin de votre contrat : nous vous le remboursons', [
+    {
+      text: `${ended}. Un prélèvement de ${formatEuros(input.amountCents)} a pourtant été effectué le ${dateFr(input.takenAt)}. Il n’était pas dû : nous vous le remboursons en totalité, sans démarche de votre part.`,
+    },
+    { text: 'Le remboursement apparaît sur votre compte sous quelques jours, selon votre banque. Aucun autre prélèvement ne sera fait.' },
+    { link: siteLink(site, '/mon-compte'), label: 'Mon espace membre' },
+  ]);
+}

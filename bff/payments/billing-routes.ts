@@ -22,6 +22,7 @@ function scheduleJson(current: MemberInstalments | null) {
     of: s.of,
     paidCount: s.paidCount,
     paidCents: s.paidCents,
+    refundedCents: s.refundedCents,
     leftCents: s.leftCents,
     next: s.next ? { number: s.next.number, dueAt: new Date(s.next.dueAt).toISOString(), amountCents: s.next.amountCents } : null,
     rows: s.rows.map((r) => ({
@@ -32,6 +33,7 @@ function scheduleJson(current: MemberInstalments | null) {
       status: r.status,
       paidAt: r.paidAt === null ? null : new Date(r.paidAt).toISOString(),
       failedAt: r.failedAt === null ? null : new Date(r.failedAt).toISOString(),
+      refundedCents: r.refundedCents,
       due: r.due,
     })),
     flagged: current.flagged.map((f) => ({ ...f, at: f.at.toISOString() })),

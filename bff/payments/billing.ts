@@ -26,6 +26,7 @@ export const billingStatuses = [
   'a-venir',
   'echouee',
   'annulee',
+  'remboursee',
   'remboursement-en-cours',
   'rembourse',
   'remboursement-echoue',
@@ -45,7 +46,7 @@ export interface BillingEntry {
   amountCents: number;
   status: BillingStatus;
   invoiceNumber: string | null;
-  /** An instalment taken outside the contract (after the last, a withdrawal, the term's end): to refund. */
+  /** An instalment taken outside the contract (after the last, a stop, the term's end): refunded at once (decision 175). */
   outsideContract: boolean;
 }
 
@@ -66,6 +67,13 @@ export const BillingQuerySchema = v.pipe(
   v.check((q) => !q.from || !q.to || q.from <= q.to, 'La date de début doit précéder la date de fin.'),
 );
 export type BillingQuery = v.InferOutput<typeof BillingQuerySchema>;
+
+/** Why a refund was made, in the words of the billing view (decision 175 adds the charge after the stop). */
+const REFUND_REASON_WORDS = {
+  withdrawal: 'rétractation',
+  termination: 'résiliation',
+  outside_contract: 'prélèvement après la fin du contrat, remboursé d’office',
+} as const;
 
 function refundStatus(status: string): BillingStatus {
   if (status === 'succeeded') return 'rembourse';
@@ -167,7 +175,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
       memberId: r.memberId,
       memberName: who(r.memberId).name,
       email: who(r.memberId).email,
-      label: `Remboursement (${r.reason === 'withdrawal' ? 'rétractation' : 'résiliation'})`,
+      label: `Remboursement (${REFUND_REASON_WORDS[r.reason]})`,
       amountCents: -r.amountCents,
       status: refundStatus(r.status),
       invoiceNumber: invoiceOf.get(r.checkoutSessionId) ?? null,
@@ -241,7 +249,7 @@ export function billingCsv(entries: readonly BillingEntry[]): string {
         euroCell(e.amountCents),
         textCell(billingStatusLabels[e.status]),
         textCell(e.invoiceNumber ?? ''),
-        textCell(e.outsideContract ? 'Reçue hors contrat : à rembourser' : ''),
+        textCell(e.outsideContract ? 'Reçue hors contrat : remboursée d’office' : ''),
       ].join(';'),
     );
   }

@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, ne, sum } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
 import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import type { Db } from '#bff/db/database.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
+import { refunds } from '#bff/db/refunds-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { issueInvoice } from '#bff/invoices/invoices.ts';
@@ -14,6 +15,7 @@ import type { Executor } from '#bff/mail/outbox.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { offerLabel } from '#bff/payments/offers.ts';
+import { currentContractOf, ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
 import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentOutsideContract, instalmentSchedule, type Schedule } from '#machines/onboarding/instalments.ts';
@@ -69,9 +71,9 @@ export function subscriptionOfInvoice(invoice: StripeInvoiceObject): string | nu
   return typeof ref === 'string' ? ref : ref.id;
 }
 
-/** When the contract stopped early (withdrawal, renunciation), if it did. */
+/** When the contract stopped early (renunciation, withdrawal, accepted termination), if it did. */
 export function contractStoppedAt(record: OnboardingRecord): number | null {
-  const stops = [record.contractWithdrawnAt, record.contractRenouncedAt]
+  const stops = [record.contractWithdrawnAt, record.contractRenouncedAt, record.terminatedAt]
     .filter((x): x is string => typeof x === 'string')
     .map(instantMs)
     .filter(Number.isFinite);
@@ -82,6 +84,7 @@ export type InstalmentOutcome = 'recorded' | 'duplicate' | 'ignored';
 
 export interface InstalmentRecorded {
   outcome: InstalmentOutcome;
+  memberId?: string;
   subscriptionId?: string;
   number?: number;
   outsideContract?: boolean;
@@ -129,6 +132,9 @@ export async function recordInstalmentEvent(
     const [existing] = await tx.select().from(instalments).where(eq(instalments.providerInvoiceId, invoice.id)).limit(1);
     if (existing?.status === 'paid')
       return { outcome: 'recorded', subscriptionId, number: existing.number, invoiceNumber: existing.invoiceNumber };
+    // The instalment belongs to the contract of the checkout that opened its subscription (decision 175).
+    const current = await ensureContract(tx, member.id, record, now);
+    const contractId = session.contractId ?? current;
     let number: number;
     let outside: boolean;
     if (existing) {
@@ -139,7 +145,10 @@ export async function recordInstalmentEvent(
       number = Number(n) + 2;
       // A subscription of an earlier contract (before a renewal's signature) is outside this one.
       const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
-      const olderContract = signedAt === null || session.createdAt.getTime() < signedAt;
+      const olderContract =
+        signedAt === null ||
+        current === null ||
+        (session.contractId !== null ? session.contractId !== current : session.createdAt.getTime() < signedAt);
       outside =
         olderContract ||
         record.selectedPlanId !== plan.id ||
@@ -170,6 +179,7 @@ export async function recordInstalmentEvent(
         .insert(instalments)
         .values({
           memberId: member.id,
+          contractId,
           subscriptionId,
           providerInvoiceId: invoice.id,
           offerId: plan.id,
@@ -188,14 +198,29 @@ export async function recordInstalmentEvent(
     const site = { siteUrl: config.publicSiteUrl, agency: config.agency };
     const recipient = { to: member.email, firstName: firstNameOf(member.profile) };
     if (outside) {
-      log.warn('stripe : mensualité reçue hors contrat, enregistrée et signalée à l’équipe (à rembourser si payée)', {
+      log.warn('stripe : mensualité reçue hors contrat, enregistrée, remboursée d’office si payée, signalée à l’équipe', {
         eventId: event.id,
         memberId: member.id,
         subscriptionId,
         number,
         type: event.type,
       });
-      return { outcome: 'recorded', subscriptionId, number, outsideContract: true, invoiceNumber: null };
+      // Never invoiced: refunded at once, and the member told once (decision 175).
+      if (paid) {
+        const stopped = contractStoppedAt(record) ?? termEndsAtMs(record);
+        await refundOutsideCharge(tx, {
+          memberId: member.id,
+          contractId,
+          chargeId: invoice.id,
+          amountCents,
+          currency: invoice.currency ?? 'eur',
+          now,
+          endedOn: stopped === null ? null : new Date(stopped),
+          site,
+          recipient,
+        });
+      }
+      return { outcome: 'recorded', memberId: member.id, subscriptionId, number, outsideContract: true, invoiceNumber: null };
     }
     if (!paid) {
       await enqueueMailOnce(
@@ -203,7 +228,7 @@ export async function recordInstalmentEvent(
         instalmentFailedMail(site, recipient, { number, of: plan.installments, amountCents, planTitle: plan.title, failedAt: now }),
         `agency-instalment-failed:${member.id}:${event.id}`,
       );
-      return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber: null };
+      return { outcome: 'recorded', memberId: member.id, subscriptionId, number, outsideContract: false, invoiceNumber: null };
     }
     // The numbered invoice of a paid instalment; its payment reference is the Stripe invoice id (`in_…`).
     const invoiceNumber = await issueInvoice(tx, config, {
@@ -216,10 +241,11 @@ export async function recordInstalmentEvent(
       totalCents: amountCents,
       currency: invoice.currency ?? 'eur',
       livemode: invoice.livemode,
+      contractId,
       now,
     });
     await tx.update(instalments).set({ invoiceNumber }).where(eq(instalments.id, rowId));
-    return { outcome: 'recorded', subscriptionId, number, outsideContract: false, invoiceNumber };
+    return { outcome: 'recorded', memberId: member.id, subscriptionId, number, outsideContract: false, invoiceNumber };
   });
 }
 
@@ -239,14 +265,16 @@ export async function memberInstalments(db: Executor, memberId: string, now: Dat
   if (member?.role !== 'member') return null;
   const record = recordOf(member);
   if (!record.selectedPlanId || planById(record.selectedPlanId).type !== 'monthly') return null;
-  const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
-  if (signedAt === null) return null;
+  // The schedule is the current contract's ledger (decision 175): its subscription, its refunds.
+  const contract = await currentContractOf(db, memberId, record);
+  if (!contract) return null;
   const [session] = await db
     .select()
     .from(checkoutSessions)
     .where(
       and(
         eq(checkoutSessions.memberId, memberId),
+        eq(checkoutSessions.contractId, contract.id),
         eq(checkoutSessions.offerId, record.selectedPlanId),
         isNotNull(checkoutSessions.subscriptionId),
         isNotNull(checkoutSessions.consumedAt),
@@ -254,24 +282,33 @@ export async function memberInstalments(db: Executor, memberId: string, now: Dat
     )
     .orderBy(desc(checkoutSessions.createdAt))
     .limit(1);
-  if (!session?.subscriptionId || session.createdAt.getTime() < signedAt) return null;
+  if (!session?.subscriptionId) return null;
   const rows = await db
     .select()
     .from(instalments)
     .where(eq(instalments.subscriptionId, session.subscriptionId))
     .orderBy(asc(instalments.number));
-  const inContract = rows.filter((r) => !r.outsideContract);
+  const given = await db
+    .select({ charge: refunds.checkoutSessionId, cents: sum(refunds.amountCents).mapWith(Number) })
+    .from(refunds)
+    .where(and(eq(refunds.contractId, contract.id), ne(refunds.status, 'failed')))
+    .groupBy(refunds.checkoutSessionId);
+  const refunded = new Map(given.map((g) => [g.charge, g.cents]));
+  const stops = [contractStoppedAt(record), contract.stoppedAt?.getTime() ?? null].filter((x): x is number => x !== null);
   const schedule = instalmentSchedule({
     planId: record.selectedPlanId,
     // Instalment 1 was paid when its checkout session was first recorded.
     firstPaidAt: session.createdAt.getTime(),
-    recorded: inContract.map((r) => ({
+    firstRefundedCents: refunded.get(session.id) ?? 0,
+    recorded: rows.map((r) => ({
       number: r.number,
       status: r.status,
       at: (r.status === 'paid' ? r.paidAt : r.failedAt)?.getTime() ?? r.updatedAt.getTime(),
       amountCents: r.amountCents,
+      refundedCents: refunded.get(r.providerInvoiceId) ?? 0,
+      outside: r.outsideContract,
     })),
-    stoppedAt: contractStoppedAt(record),
+    stoppedAt: stops.length > 0 ? Math.min(...stops) : null,
     termEndsAt: termEndsAtMs(record),
     now: now.getTime(),
   });
@@ -352,19 +389,5 @@ export async function safelyStopping(what: string, subscriptionId: string, actio
       subscriptionId,
       err: error instanceof Error ? error.message.slice(0, 300) : 'erreur inconnue',
     });
-  }
-}
-
-/** After a withdrawal: the member's monthly subscriptions are cancelled at the provider. */
-export async function cancelMemberSubscriptions(db: Db, gateway: SubscriptionGateway, memberId: string): Promise<void> {
-  const rows = await db
-    .selectDistinct({ subscriptionId: checkoutSessions.subscriptionId })
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.memberId, memberId), isNotNull(checkoutSessions.subscriptionId)));
-  for (const row of rows) {
-    if (row.subscriptionId) {
-      const id = row.subscriptionId;
-      await safelyStopping('annulation', id, () => gateway.cancelNow(id));
-    }
   }
 }

@@ -59,4 +59,42 @@ describe('refund gateways', () => {
     expect(refund?.headers['idempotency-key']).toBe('refund-42');
     expect(refund?.headers.authorization).toBe('Bearer sk_test_0123456789abcdef');
   });
+
+  it('an instalment (decision 175): its Stripe invoice’s paid payment gives the PaymentIntent, then POST /v1/refunds', async () => {
+    const calls: { method: string; url: string; body: string }[] = [];
+    const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      calls.push({ method: init?.method ?? 'GET', url, body: typeof init?.body === 'string' ? init.body : '' });
+      const json = url.includes('/v1/invoice_payments')
+        ? {
+            object: 'list',
+            has_more: false,
+            url: '/v1/invoice_payments',
+            data: [
+              {
+                id: 'inpay_1',
+                object: 'invoice_payment',
+                status: 'paid',
+                payment: { type: 'payment_intent', payment_intent: 'pi_test_789' },
+              },
+            ],
+          }
+        : { id: 're_test_999', object: 'refund', status: 'pending', amount: 9_500 };
+      return new Response(JSON.stringify(json), { status: 200, headers: { 'content-type': 'application/json', 'request-id': 'req_2' } });
+    }) as typeof fetch;
+    const gateway = stripeRefundGateway('sk_test_0123456789abcdef', { fetch: fakeFetch });
+    const result = await gateway.refund({
+      checkoutSessionId: 'in_test_mensualite_3',
+      amountCents: 9_500,
+      idempotencyKey: 'refund-43',
+      metadata: { reason: 'outside_contract' },
+    });
+    expect(result).toEqual({ id: 're_test_999', status: 'pending' });
+    const [list, refund] = calls;
+    expect(`${list?.method} ${new URL(list?.url ?? 'http://x').pathname}`).toBe('GET /v1/invoice_payments');
+    expect(new URL(list?.url ?? 'http://x').searchParams.get('invoice')).toBe('in_test_mensualite_3');
+    expect(new URL(list?.url ?? 'http://x').searchParams.get('status')).toBe('paid');
+    expect(refund?.method).toBe('POST');
+    expect(new URLSearchParams(refund?.body ?? '').get('payment_intent')).toBe('pi_test_789');
+  });
 });

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
-import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
+import { type ContractCharge, contractCharges, ensureContract } from '#bff/payments/contract-ledger.ts';
 import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import {
@@ -39,16 +39,24 @@ export interface RefundGateway {
   refund(request: RefundRequest): Promise<{ id: string; status: string }>;
 }
 
-/** Stripe: the session's PaymentIntent, then `POST /v1/refunds` with an idempotency key. */
+/** Stripe: the charge's PaymentIntent (a checkout session's, or an instalment invoice's), then `POST /v1/refunds` with an idempotency key. */
 export function stripeRefundGateway(secretKey: string, options: { fetch?: typeof fetch } = {}): RefundGateway {
   const stripe = lazyStripeClient(secretKey, options);
   return {
     provider: 'stripe',
     async refund(request) {
       const api = await stripe();
-      const session = await api.checkout.sessions.retrieve(request.checkoutSessionId);
-      const intent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
-      if (!intent) throw new Error('session de paiement sans PaymentIntent');
+      let intent: string | null;
+      if (request.checkoutSessionId.startsWith('in_')) {
+        // An instalment: its Stripe invoice's payment (API 2025+: `invoice_payments`).
+        const payments = await api.invoicePayments.list({ invoice: request.checkoutSessionId, status: 'paid', limit: 1 });
+        const paid = payments.data[0]?.payment.payment_intent;
+        intent = typeof paid === 'string' ? paid : (paid?.id ?? null);
+      } else {
+        const session = await api.checkout.sessions.retrieve(request.checkoutSessionId);
+        intent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null);
+      }
+      if (!intent) throw new Error('paiement sans PaymentIntent');
       const refund = await api.refunds.create(
         { payment_intent: intent, amount: request.amountCents, reason: 'requested_by_customer', metadata: request.metadata },
         { idempotencyKey: request.idempotencyKey },
@@ -86,27 +94,6 @@ export interface CreditNoteSettings {
   site: AgencyMailSite | undefined;
 }
 
-/** The checkout sessions that confirmed a step and took money (paid, > 0 €), oldest first. */
-async function paidSessionsOf(tx: Transaction, memberId: string) {
-  return tx
-    .select({
-      id: checkoutSessions.id,
-      amount: checkoutSessions.amountTotal,
-      offerId: checkoutSessions.offerId,
-      currency: checkoutSessions.currency,
-    })
-    .from(checkoutSessions)
-    .where(
-      and(
-        eq(checkoutSessions.memberId, memberId),
-        isNotNull(checkoutSessions.consumedAt),
-        eq(checkoutSessions.paymentStatus, 'paid'),
-        gt(checkoutSessions.amountTotal, 0),
-      ),
-    )
-    .orderBy(asc(checkoutSessions.createdAt));
-}
-
 /** The price of the whole contract: the file fee as charged and the plan's total. */
 function contractPriceCentsOf(record: OnboardingRecord): number {
   return (
@@ -116,44 +103,46 @@ function contractPriceCentsOf(record: OnboardingRecord): number {
 }
 
 /**
- * One pending refund row per session (the plan first, then the file fee: what is kept is kept on
- * the file fee first), unique per session and reason, each with its credit note (decision 119).
+ * Gives back `refundCents` from the contract's own charges (decision 175): the latest payments
+ * first, the file fee last (what is kept is kept on it), each never beyond what it received less
+ * what it already gave back. One pending row per charge and reason, each with its credit note
+ * (decision 119). The database refuses more than a charge or its contract received.
  */
 async function recordRefundRows(
   tx: Transaction,
   input: {
     memberId: string;
+    contractId: number;
     reason: 'withdrawal' | 'termination';
-    paid: Awaited<ReturnType<typeof paidSessionsOf>>;
+    charges: readonly ContractCharge[];
     refundCents: number;
     now: Date;
     dueBy: Date;
     creditNote: CreditNoteSettings;
   },
 ): Promise<string[]> {
-  const ordered = [...input.paid].sort((a, b) => Number(a.offerId === 'file_fee') - Number(b.offerId === 'file_fee'));
   const numbers: string[] = [];
   let left = input.refundCents;
-  for (const session of ordered) {
-    const amount = Math.min(left, session.amount ?? 0);
-    left -= amount;
+  for (const charge of input.charges) {
+    const amount = Math.min(left, charge.receivedCents - charge.refundedCents);
     if (amount <= 0) continue;
+    left -= amount;
     const inserted = await tx
       .insert(refunds)
       .values({
         memberId: input.memberId,
-        checkoutSessionId: session.id,
+        contractId: input.contractId,
+        checkoutSessionId: charge.id,
         reason: input.reason,
         amountCents: amount,
-        currency: session.currency ?? 'eur',
-        paidCents: session.amount ?? 0,
-        keptCents: (session.amount ?? 0) - amount,
+        currency: charge.currency,
+        paidCents: charge.receivedCents,
+        keptCents: charge.receivedCents - charge.refundedCents - amount,
         requestedAt: input.now,
         dueBy: input.dueBy,
         status: 'pending',
         attempts: 0,
       })
-      .onConflictDoNothing()
       .returning({ id: refunds.id });
     for (const row of inserted) {
       const number = await issueCreditNote(tx, { refundId: row.id, ...input.creditNote, now: input.now });
@@ -161,6 +150,11 @@ async function recordRefundRows(
     }
   }
   return numbers;
+}
+
+/** What the contract received and still holds: the sum of its charges less their refunds. */
+function heldCents(charges: readonly ContractCharge[]): number {
+  return charges.reduce((total, c) => total + c.receivedCents - c.refundedCents, 0);
 }
 
 /**
@@ -175,8 +169,9 @@ export async function recordWithdrawalRefunds(
 ): Promise<WithdrawalRefund> {
   const { record, now } = input;
   const dueBy = new Date(now.getTime() + REFUND_DEADLINE_DAYS * DAY_MS);
-  const paid = await paidSessionsOf(tx, input.memberId);
-  const paidCents = paid.reduce((sum, s) => sum + (s.amount ?? 0), 0);
+  const contractId = await ensureContract(tx, input.memberId, record, now);
+  const charges = contractId === null ? [] : await contractCharges(tx, contractId);
+  const paidCents = heldCents(charges);
   const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : now.getTime();
   const endsAt = termEndsAtMs(record) ?? signedAt + DAY_MS;
   const { refundCents, keptCents } = withdrawalRefundCents({
@@ -187,10 +182,12 @@ export async function recordWithdrawalRefunds(
     endsAtMs: endsAt,
     now: now.getTime(),
   });
+  if (contractId === null) return { paidCents, refundCents: 0, keptCents: paidCents, dueBy, creditNotes: [] };
   const creditNotes = await recordRefundRows(tx, {
     memberId: input.memberId,
+    contractId,
     reason: 'withdrawal',
-    paid,
+    charges,
     refundCents,
     now,
     dueBy,
@@ -211,8 +208,10 @@ export async function recordTerminationRefunds(
   const { record, now } = input;
   const requestedAtMs = input.requestedAt.getTime();
   const dueBy = new Date(terminationRefundDueByMs(requestedAtMs));
-  const paid = await paidSessionsOf(tx, input.memberId);
-  const paidCents = paid.reduce((sum, s) => sum + (s.amount ?? 0), 0);
+  // Every payment taken under the contract counts, those taken after the request included.
+  const contractId = await ensureContract(tx, input.memberId, record, now);
+  const charges = contractId === null ? [] : await contractCharges(tx, contractId);
+  const paidCents = heldCents(charges);
   const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : requestedAtMs;
   const endsAt = termEndsAtMs(record) ?? signedAt + DAY_MS;
   const { refundCents, keptCents } = terminationRefundCents({
@@ -222,10 +221,12 @@ export async function recordTerminationRefunds(
     endsAtMs: endsAt,
     requestedAtMs,
   });
+  if (contractId === null) return { paidCents, refundCents: 0, keptCents: paidCents, dueBy, creditNotes: [] };
   const creditNotes = await recordRefundRows(tx, {
     memberId: input.memberId,
+    contractId,
     reason: 'termination',
-    paid,
+    charges,
     refundCents,
     now,
     dueBy,

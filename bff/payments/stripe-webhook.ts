@@ -4,12 +4,20 @@ import type Stripe from 'stripe';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import type { Config } from '#bff/config.ts';
-import type { Db } from '#bff/db/database.ts';
-import { checkoutSessions } from '#bff/db/schema.ts';
+import type { Db, Transaction } from '#bff/db/database.ts';
+import { invoices } from '#bff/db/invoices-schema.ts';
+import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import { cancelStoppedSubscriptions, ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
+import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
+import { instantMs } from '#machines/onboarding/instant.ts';
+import { termEndsAtMs, termOver } from '#machines/onboarding/periods.ts';
+import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
 import {
+  contractStoppedAt,
   INSTALMENT_EVENTS,
   type InstalmentEventType,
   recordInstalmentEvent,
@@ -123,10 +131,60 @@ export async function recordCheckoutEvent(
           updatedAt: now,
         },
       });
+    // The payment belongs to the member's current contract (decision 175); one taken for a stopped
+    // contract is refunded at once and never invoiced.
+    if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, now })))
+      return 'recorded';
     // A payment recorded now gets its invoice and its mail, in this transaction (decision 110).
     await invoiceRecordedPayment(tx, config, session.id, now);
     return 'recorded';
   });
+}
+
+/**
+ * Names the session's contract (the member's current one) and, when that contract has stopped
+ * (renunciation, withdrawal, accepted termination, term) and the session is paid, never invoiced
+ * and confirmed no step, records an automatic refund and its mail (once) instead of an invoice:
+ * true then.
+ */
+async function outsideStoppedContract(
+  tx: Transaction,
+  config: Config,
+  input: { sessionId: string; memberId: string; now: Date },
+): Promise<boolean> {
+  const [member] = await tx.select().from(members).where(eq(members.id, input.memberId)).limit(1);
+  if (member?.role !== 'member') return false;
+  // A member without a readable record has no contract to name (older rows, tests of numbering).
+  const parsed = v.safeParse(onboardingRecordSchema, member.onboarding);
+  if (!parsed.success) return false;
+  const record = parsed.output;
+  const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, input.sessionId)).limit(1);
+  if (!row) return false;
+  let contractId = row.contractId;
+  const signed = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
+  if (contractId === null && signed !== null && signed <= input.now.getTime()) {
+    contractId = await ensureContract(tx, member.id, record, input.now);
+    await tx.update(checkoutSessions).set({ contractId }).where(eq(checkoutSessions.id, row.id));
+  }
+  const stoppedAt = contractStoppedAt(record) ?? (termOver(record, input.now.getTime()) ? termEndsAtMs(record) : null);
+  const paid = row.status === 'complete' && row.paymentStatus === 'paid' && (row.amountTotal ?? 0) > 0;
+  if (stoppedAt === null || !paid || row.consumedAt !== null) return false;
+  // Invoiced already: it was recorded while the contract ran (a replay changes nothing).
+  const [invoiced] = await tx.select({ n: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, row.id)).limit(1);
+  if (invoiced) return false;
+  log.warn('stripe : paiement reçu pour un contrat arrêté, remboursé d’office, sans facture', { memberId: member.id, sessionId: row.id });
+  await refundOutsideCharge(tx, {
+    memberId: member.id,
+    contractId,
+    chargeId: row.id,
+    amountCents: row.amountTotal ?? 0,
+    currency: row.currency ?? 'eur',
+    now: input.now,
+    endedOn: new Date(stoppedAt),
+    site: { siteUrl: config.publicSiteUrl, agency: config.agency },
+    recipient: { to: member.email, firstName: firstNameOf(member.profile) },
+  });
+  return true;
 }
 
 async function onInstalmentEvent(deps: ApiDeps, event: Stripe.Event, now: Date) {
@@ -143,6 +201,11 @@ async function onInstalmentEvent(deps: ApiDeps, event: Stripe.Event, now: Date) 
     now,
   );
   if (result.outcome === 'recorded') deps.mailQueued();
+  // A charge for a stopped contract was refunded in the ledger: the money goes back now (decision 175).
+  if (result.outsideContract && result.memberId) {
+    await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: result.memberId });
+    await cancelStoppedSubscriptions(deps.database.db, subscriptionGateway(deps.config), { now, memberId: result.memberId });
+  }
   const subscriptionId = result.subscriptionId;
   if (result.outcome === 'recorded' && subscriptionId) {
     const gateway = subscriptionGateway(deps.config);
@@ -198,6 +261,12 @@ export function stripeWebhookRoutes(deps: ApiDeps) {
       return c.json({ received: true, outcome: 'refused' as WebhookOutcome }, 200);
     }
     const outcome = await recordCheckoutEvent(deps.database.db, deps.config, event, session.output, now);
+    // A payment for a stopped contract, refunded in the ledger, is carried out now (decision 175).
+    const payer = session.output.client_reference_id;
+    if (outcome === 'recorded' && payer && UUID.test(payer)) {
+      const refunded = await executePendingRefunds(deps.database.db, refundGateway(deps.config), { now, memberId: payer.toLowerCase() });
+      if (refunded.succeeded + refunded.failed > 0) deps.mailQueued();
+    }
     // A monthly plan's subscription cancels itself after its N-th payment (decision 120).
     const subscription = session.output.subscription;
     const monthly = offerOfSession(deps.config, session.output);

@@ -6,7 +6,8 @@ import { instalments } from '#bff/db/instalments-schema.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
-import { memberInstalments } from '#bff/payments/instalments.ts';
+import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
+import { memberInstalments, subscriptionGateway } from '#bff/payments/instalments.ts';
 import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
 import { deliverStripeEvent, randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
@@ -83,6 +84,11 @@ export async function chargeDueInstalments(
 ): Promise<ChargeSummary> {
   const now = deps.clock.now();
   const outcome = options.outcome ?? 'paid';
+  // Contracts that stopped or reached their term: their subscription is cancelled first (decision 175).
+  await cancelStoppedSubscriptions(deps.db, subscriptionGateway(deps.config), {
+    now,
+    ...(options.memberId ? { memberId: options.memberId } : {}),
+  });
   const where = options.memberId
     ? and(isNotNull(checkoutSessions.subscriptionId), eq(checkoutSessions.memberId, options.memberId))
     : and(isNotNull(checkoutSessions.subscriptionId), isNotNull(checkoutSessions.memberId));

@@ -124,10 +124,15 @@ describe('instalmentSchedule', () => {
 
   it('stops at the term end when the first payment came late (an instalment falling on or after the end is annulée)', () => {
     const termEndsAt = instalmentDueAt(first, 6); // exactly when the 6th would fall
-    const s = instalmentSchedule({ ...base, planId: 'plan_horizon_month', termEndsAt, now: termEndsAt + 1 });
+    const s = instalmentSchedule({ ...base, planId: 'plan_horizon_month', termEndsAt, now: termEndsAt - 1 });
     expect(s?.rows.map((r) => r.status)).toEqual(['payee', 'a-venir', 'a-venir', 'a-venir', 'a-venir', 'annulee']);
-    const later = instalmentSchedule({ ...base, planId: 'plan_horizon_month', termEndsAt: termEndsAt + 1, now: termEndsAt + 1 });
+    const later = instalmentSchedule({ ...base, planId: 'plan_horizon_month', termEndsAt: termEndsAt + 1, now: termEndsAt });
     expect(later?.rows[5]?.status).toBe('a-venir');
+    // Once the term is over, nothing unpaid is owed any more (decision 175): nothing left, no next.
+    const over = instalmentSchedule({ ...base, planId: 'plan_horizon_month', termEndsAt, now: termEndsAt + 1 });
+    expect(over?.rows.map((r) => r.status)).toEqual(['payee', 'annulee', 'annulee', 'annulee', 'annulee', 'annulee']);
+    expect(over?.leftCents).toBe(0);
+    expect(over?.next).toBeNull();
   });
 
   it('instalmentOutsideContract: beyond N, after the stop, at or after the term end', () => {

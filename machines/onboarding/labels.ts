@@ -104,11 +104,12 @@ export const checkoutStatusLabels = covering<'open' | 'complete' | 'expired'>()(
 });
 
 /** An instalment of a monthly plan (decision 120). */
-export const instalmentStatusLabels = covering<'payee' | 'a-venir' | 'echouee' | 'annulee'>()({
+export const instalmentStatusLabels = covering<'payee' | 'a-venir' | 'echouee' | 'annulee' | 'remboursee'>()({
   payee: 'Payée',
   'a-venir': 'À venir',
   echouee: 'Échouée',
   annulee: 'Annulée',
+  remboursee: 'Remboursée',
 });
 
 /** A refund (decision 118). */
@@ -125,7 +126,7 @@ export const billingKindLabels = covering<'payment' | 'instalment' | 'refund'>()
   refund: 'Remboursement',
 });
 export const billingStatusLabels = covering<
-  'payee' | 'a-venir' | 'echouee' | 'annulee' | 'remboursement-en-cours' | 'rembourse' | 'remboursement-echoue'
+  'payee' | 'a-venir' | 'echouee' | 'annulee' | 'remboursee' | 'remboursement-en-cours' | 'rembourse' | 'remboursement-echoue'
 >()({
   ...instalmentStatusLabels,
   'remboursement-en-cours': 'Remboursement en cours',

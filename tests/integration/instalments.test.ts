@@ -238,7 +238,8 @@ describe('stop after a withdrawal', () => {
       expect(await charge(member.id)).toMatchObject({ paid: 0, failed: 0 });
     }
     const schedule = await memberSchedule(member);
-    expect(schedule?.rows.map((r) => r.status)).toEqual(['payee', ...Array(11).fill('annulee')]);
+    // Instalment 1 was refunded in full with the rest of the contract's money (decision 175).
+    expect(schedule?.rows.map((r) => r.status)).toEqual(['remboursee', ...Array(11).fill('annulee')]);
     expect(schedule?.leftCents).toBe(0);
     expect(await product.database.db.select().from(instalments).where(eq(instalments.memberId, member.id))).toEqual([]);
   });
@@ -297,7 +298,7 @@ describe('the billing view and its CSV export', () => {
     expect(lines.slice(1).every((l) => l.split(';')[1] === 'Mensualité')).toBe(true);
     expect(text).toMatch(/;95,00;Payée;\d{4}-\d{6};/);
     expect(text).toContain(';Annulée;');
-    expect(text).toContain('Reçue hors contrat : à rembourser');
+    expect(text).toContain('Reçue hors contrat : remboursée d’office');
     expect(text).not.toMatch(/plan_|a-venir|echouee|payee/);
 
     const refundsCsv = await (await staff.agent.get('/api/v1/dashboard/billing/export?kind=refund')).text();

@@ -40,6 +40,10 @@ async function invoice(number: string) {
 async function creditNote(number: string, invoiceNumber: string) {
   const year = Number(number.slice(3, 7));
   const rank = Number(number.slice(8));
+  // The charge it refunds: the database refuses a refund of money never received (decision 175).
+  await database.db.execute(sql`
+    INSERT INTO checkout_sessions (id, member_id, offer_id, amount_total, currency, status, payment_status)
+    VALUES (${`cs_${invoiceNumber}_${number}`}, ${memberId}, 'file_fee', 15000, 'eur', 'complete', 'paid')`);
   const refund = (await database.db.execute(sql`
     INSERT INTO refunds (member_id, checkout_session_id, reason, amount_cents, paid_cents, requested_at, due_by)
     VALUES (${memberId}, ${`cs_${invoiceNumber}_${number}`}, 'withdrawal', 1000, 15000, now(), now()) RETURNING id`)) as unknown as {

@@ -39,7 +39,7 @@ export function BillingEntries({ entries, withMember, empty }: { entries: Billin
                 {e.outsideContract ? (
                   <>
                     {' '}
-                    <span className={styles.badge.danger}>Reçue hors contrat : à rembourser</span>
+                    <span className={styles.badge.danger}>Reçue hors contrat : remboursée d’office</span>
                   </>
                 ) : null}
               </StackedCell>

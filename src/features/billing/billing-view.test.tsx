@@ -16,6 +16,7 @@ const schedule: NonNullable<MySchedule> = {
   of: 6,
   paidCount: 2,
   paidCents: 19_000,
+  refundedCents: 0,
   leftCents: 38_000,
   next: { number: 3, dueAt: '2027-02-04T10:00:00.000Z', amountCents: 9_500 },
   rows: [
@@ -27,6 +28,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'payee',
       paidAt: '2026-12-04T10:00:00.000Z',
       failedAt: null,
+      refundedCents: 0,
       due: false,
     },
     {
@@ -37,6 +39,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'payee',
       paidAt: '2027-01-07T10:00:00.000Z',
       failedAt: null,
+      refundedCents: 0,
       due: false,
     },
     {
@@ -47,6 +50,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'echouee',
       paidAt: null,
       failedAt: '2027-02-04T10:00:00.000Z',
+      refundedCents: 0,
       due: true,
     },
     {
@@ -57,6 +61,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'a-venir',
       paidAt: null,
       failedAt: null,
+      refundedCents: 0,
       due: false,
     },
     {
@@ -67,6 +72,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'a-venir',
       paidAt: null,
       failedAt: null,
+      refundedCents: 0,
       due: false,
     },
     {
@@ -77,6 +83,7 @@ const schedule: NonNullable<MySchedule> = {
       status: 'annulee',
       paidAt: null,
       failedAt: null,
+      refundedCents: 0,
       due: false,
     },
   ],
@@ -142,7 +149,7 @@ describe('the instalment schedule as members and staff read it (decision 120)', 
     const t = text(renderToStaticMarkup(<BillingEntries entries={entries} withMember={false} empty="" />));
     expect(t).toContain('Mensualité Horizon — mensualité 3 sur 6 95,00 € Échouée');
     expect(t).toContain('Remboursement Remboursement (rétractation) -254,00 € Remboursé 2026-000004');
-    expect(t).toContain('Reçue hors contrat : à rembourser');
+    expect(t).toContain('Reçue hors contrat : remboursée d’office');
     expect(t).not.toMatch(CODES);
     expect(
       text(renderToStaticMarkup(<BillingEntries entries={[]} withMember={false} empty="Aucune opération pour ce membre." />)),

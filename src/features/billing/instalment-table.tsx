@@ -38,6 +38,7 @@ export function InstalmentTable({
             <td>
               {instalmentStatusLabels[row.status]}
               {row.status === 'payee' && row.paidAt ? ` le ${day(row.paidAt)}` : ''}
+              {row.status === 'payee' && row.refundedCents > 0 ? ` (dont ${formatEuros(row.refundedCents)} remboursés)` : ''}
               {row.status === 'echouee' && row.failedAt ? ` le ${day(row.failedAt)}` : ''}
             </td>
           </tr>

@@ -41,7 +41,7 @@ export function MemberBilling({ memberId }: { memberId: string }) {
               {data.schedule.flagged.length > 0 ? (
                 <p role="alert" className={styles.dialogWarning}>
                   {count(data.schedule.flagged.length, 'prélèvement reçu', 'prélèvements reçus')} hors contrat (après la dernière
-                  mensualité, une rétractation ou la fin du contrat) : à rembourser.
+                  mensualité, l’arrêt ou la fin du contrat) : remboursé d’office au membre, qui en a été informé par e-mail.
                 </p>
               ) : null}
               <div className={styles.tableWrap}>

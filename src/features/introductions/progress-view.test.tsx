@@ -14,7 +14,14 @@ const text = (html: string) =>
     .replace(/[\u202f\u00a0]/g, ' ')
     .replace(/\s+/g, ' ');
 
-const term = { plan: 'Sérénité 12 mois', durationMonths: 12, signedAt: '2026-10-05T09:00:00.000Z', endsOn: '2027-10-04', note: null };
+const term = {
+  plan: 'Sérénité 12 mois',
+  durationMonths: 12,
+  signedAt: '2026-10-05T09:00:00.000Z',
+  endsOn: '2027-10-04',
+  note: null,
+  ended: null,
+};
 
 describe('« Mon accompagnement » in words', () => {
   it('says the term’s end, or why there is none yet', () => {
@@ -25,8 +32,33 @@ describe('« Mon accompagnement » in words', () => {
       'Votre accompagnement : Sérénité 12 mois, 12 mois. Date de fin communiquée à la signature.',
     );
     expect(
-      termText({ plan: null, durationMonths: null, signedAt: null, endsOn: null, note: 'Votre formule n’est pas encore choisie.' }),
+      termText({
+        plan: null,
+        durationMonths: null,
+        signedAt: null,
+        endsOn: null,
+        note: 'Votre formule n’est pas encore choisie.',
+        ended: null,
+      }),
     ).toBe('Votre formule n’est pas encore choisie.');
+  });
+
+  it('says when and how an ended contract ended, and what was refunded; never « prend fin » (decision 176)', () => {
+    const renounced = termText({
+      ...term,
+      endsOn: null,
+      ended: { on: '2026-10-08', reason: 'renonciation dans les 7 jours', refundedCents: 0 },
+    });
+    expect(renounced).toBe('Votre contrat (Sérénité 12 mois, 12 mois) a pris fin le 8 octobre 2026 (renonciation dans les 7 jours).');
+    const terminated = termText({
+      ...term,
+      endsOn: null,
+      ended: { on: '2027-01-15', reason: 'résiliation pour motif légitime', refundedCents: 22_467 },
+    });
+    expect(terminated.replace(/\s/g, ' ')).toContain(
+      'a pris fin le 15 janvier 2027 (résiliation pour motif légitime). Nous vous avons remboursé 224,67 €.',
+    );
+    expect(terminated).not.toContain('prend fin');
   });
 
   it('says how each fitted, and the counts, with French plurals', () => {

@@ -4,6 +4,7 @@ import type { MemberProgress, ProgressItem } from '#src/features/introductions/a
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { count, plural } from '#machines/french/plural.ts';
+import { formatEuros } from '#machines/onboarding/plans.ts';
 
 /**
  * What « Mon accompagnement », the feedback step of a proposal and the guardian's contact show
@@ -22,6 +23,11 @@ export function formatDay(day: string | null): string {
 /** The term in one sentence: its end date, or why there is none yet. */
 export function termText(term: MemberProgress['term']): string {
   const plan = term.plan ? `${term.plan}${term.durationMonths ? `, ${term.durationMonths} mois` : ''}` : null;
+  // An ended contract says when and how it ended, and what was refunded (decision 176).
+  if (term.ended) {
+    const refunded = term.ended.refundedCents > 0 ? ` Nous vous avons remboursé ${formatEuros(term.ended.refundedCents)}.` : '';
+    return `Votre contrat${plan ? ` (${plan})` : ''} a pris fin le ${formatDay(term.ended.on)} (${term.ended.reason}).${refunded}`;
+  }
   if (term.endsOn) {
     return `Votre accompagnement${plan ? ` (${plan})` : ''} prend fin le ${formatDay(term.endsOn)}, sans reconduction tacite.`;
   }
