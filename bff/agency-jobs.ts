@@ -6,6 +6,8 @@ import { runIntroductionDeadlines, INTRODUCTION_DEADLINE_INTERVAL_MS } from '#bf
 import { log } from '#bff/logger.ts';
 import { AGENCY_MAIL_INTERVAL_MS, runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { MATCH_PROFILE_REFRESH_INTERVAL_MS, refreshWaitingMatchProfiles } from '#bff/matching/refresh.ts';
+import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
+import { subscriptionGateway } from '#bff/payments/instalments.ts';
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
 import { RETENTION_INTERVAL_MS, runRetention } from '#bff/retention/retention-job.ts';
@@ -76,6 +78,20 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
       failure: 'tâche des courriels de l’agence interrompue',
       firstDelayMs: 10_000,
       intervalMs: AGENCY_MAIL_INTERVAL_MS,
+      cadence: 'each-day',
+    },
+    {
+      // The subscription of a contract stopped or at its term is cancelled at the provider on the
+      // day it happens (decision 175), whether payments are embedded or Stripe's.
+      name: 'subscriptions',
+      label: 'abonnements des contrats arrêtés ou arrivés à terme',
+      run: async () => {
+        const { cancelled } = await cancelStoppedSubscriptions(db, subscriptionGateway(config), { now: clock.now() });
+        if (cancelled > 0) log.info('abonnements annulés', { cancelled });
+      },
+      failure: 'annulation des abonnements interrompue',
+      firstDelayMs: QUARTER_HOUR_MS,
+      intervalMs: QUARTER_HOUR_MS,
       cadence: 'each-day',
     },
     {

@@ -1,6 +1,8 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { agencyJobs } from '#bff/agency-jobs.ts';
 import { fakeClock } from '#bff/clock.ts';
+import { parseConfig } from '#bff/config.ts';
 import { creditNotes } from '#bff/db/credit-notes-schema.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
@@ -16,7 +18,7 @@ import { chargeInstalments, postSignedStripeEvent, renewToPaidContract } from '#
 import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
-import { testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
+import { TEST_SITE, testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
 
 /**
  * One ledger per contract (decision 175) and mails that follow the state (decision 176), over
@@ -328,6 +330,29 @@ describe('every stop cancels the subscription at its effective date (decision 17
     expect(automatic).toEqual([expect.objectContaining({ reason: 'outside_contract', amountCents: 9_500, status: 'succeeded' })]);
     expect(await db().select().from(invoices).where(eq(invoices.memberId, member.id))).toHaveLength(invoicesBefore);
     expect((await agencyMailsOf(product, member.email)).filter((m) => m.kind === 'agency-charge-refunded')).toHaveLength(1);
+  });
+
+  it('the term, with no instalment due: the agency’s « subscriptions » job stops the contract and cancels its subscription that day', async () => {
+    const { member, firstPaidAt, signedAt } = await activeMonthly('plan_horizon_month');
+    for (const k of [2, 3, 4, 5, 6]) {
+      clock.set(new Date(instalmentDueAt(firstPaidAt, k)));
+      await chargeInstalments(product, member.id);
+    }
+    const end = contractEndsAtMs(toIsoInstant(signedAt), 6) ?? 0;
+    const [subscriptions] = agencyJobs({
+      config: parseConfig({ NODE_ENV: 'test', PUBLIC_SITE_URL: TEST_SITE }),
+      db: db(),
+      clock,
+      auth: product.auth,
+      dispatch: (request) => product.app.fetch(request),
+      mailQueued: () => {},
+    }).filter((job) => job.name === 'subscriptions');
+    clock.set(new Date(end - 60_000));
+    await subscriptions?.run();
+    expect(await contractRow(member.id)).toMatchObject({ stoppedAt: null, cancelledAt: null });
+    clock.set(new Date(end + 120_000));
+    await subscriptions?.run();
+    expect(await contractRow(member.id)).toEqual({ stoppedAt: end, reason: 'term', cancelledAt: end + 120_000 });
   });
 
   it('a renunciation stops the contract; « Mon accompagnement » no longer says « prend fin le … »', async () => {
