@@ -83,6 +83,9 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
   }
 }
 
+/** How long a stop waits for the answers in flight before it cuts the connections still open. */
+const CLOSE_GRACE_MS = 5_000;
+
 interface Listening {
   server: ServerType;
   port: number;
@@ -220,7 +223,13 @@ async function startOn(
     flushMail: () => mail.flush(),
     clock,
     async close() {
-      if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      if (server) {
+        // In-flight answers get a few seconds to finish; a connection still open then (a client
+        // that stopped sending a body half-way) is cut, so a stop never hangs on a stranger.
+        const cut = setTimeout(() => (server as HttpServer).closeAllConnections?.(), CLOSE_GRACE_MS);
+        await new Promise<void>((resolve) => server?.close(() => resolve()));
+        clearTimeout(cut);
+      }
       offers?.stop();
       await jobs.stop();
       await mail.stop();

@@ -41,7 +41,7 @@ describe('NewPasswordFields', () => {
             name="password"
             type="password"
             label="Nouveau mot de passe"
-            hint="6 caractères minimum."
+            hint="12 caractères minimum, ni courant ni tiré de votre nom ou de votre adresse e-mail."
             autoComplete="new-password"
             required
             error={undefined}
