@@ -74,7 +74,7 @@ export async function signContractOnScreen(page: Page, base: string, email: stri
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();
   await page.getByRole('button', { name: 'Afficher mon contrat' }).click();
   await page.getByRole('button', { name: /recevoir mon code de signature/ }).click();
-  await expect(page.getByText(`Un code vient d’être envoyé à ${email}.`)).toBeVisible();
+  await expect(page.getByText(`Un code a été envoyé à ${email}.`, { exact: false })).toBeVisible();
   const codePattern = /signer votre contrat de courtage matrimonial avec .+\s: (\d{6})/;
   let code = '';
   await expect
