@@ -1,12 +1,10 @@
+import { chargeInstalments, postSignedStripeEvent } from '#tests/support/contract-ledger.ts';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { parseConfig } from '#bff/config.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
 import { invoices } from '#bff/db/invoices-schema.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
-import { stripeLibrary } from '#bff/payments/stripe-library.ts';
-import { stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
 import { instalmentInvoiceEvent } from '#bff/stand-ins/instalment-stand-in.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { instalmentDueAt } from '#machines/onboarding/instalments.ts';
@@ -40,17 +38,7 @@ async function subscribed(member: Member, planId: string): Promise<{ signedAt: n
 }
 
 /** One pass of the stand-in, as `POST /_local/instalments` from a person or the 15-minute job. */
-async function charge(memberId: string, outcome: 'paid' | 'failed' = 'paid') {
-  const response = await product
-    .agent()
-    .request('POST', '/_local/instalments', new URLSearchParams({ member: memberId, outcome }).toString(), {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
-      origin: TEST_SITE,
-    });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { paid: number; failed: number; amountCents: number };
-}
+const charge = (memberId: string, outcome: 'paid' | 'failed' = 'paid') => chargeInstalments(product, memberId, outcome);
 
 interface ScheduleJson {
   of: number;
@@ -77,21 +65,7 @@ async function mailsOf(email: string) {
     .orderBy(asc(mailOutbox.id));
 }
 
-async function postSigned(event: unknown) {
-  const payload = JSON.stringify(event);
-  const config = parseConfig({ NODE_ENV: 'test', PORT: '3999', PUBLIC_SITE_URL: TEST_SITE });
-  const secret = await stripeWebhookSecret(config, product.database.db);
-  const signature = (await stripeLibrary()).webhooks.generateTestHeaderString({
-    payload,
-    secret,
-    timestamp: Math.floor(clock.now().getTime() / 1000),
-  });
-  const response = await product.agent().request('POST', '/api/v1/webhooks/stripe', payload, {
-    'content-type': 'application/json',
-    'stripe-signature': signature,
-  });
-  return { status: response.status, body: (await response.json()) as { outcome: string } };
-}
+const postSigned = (event: unknown) => postSignedStripeEvent(product, clock, event);
 
 describe('a 6-instalment plan, month after month', () => {
   it('charges each instalment through the webhook, invoices and mails it; a failure is shown to staff and mailed; it stops after the 6th', async () => {
