@@ -3,6 +3,8 @@ import {
   type DeclineReason,
   type Disclosure,
   declineReasonLabels,
+  type EndCause,
+  endCauseLabels,
   type FeedbackOutcome,
   feedbackOutcomeLabels,
   type Side,
@@ -68,6 +70,17 @@ export interface Round {
   expiredAt: string | null;
   closedAt: string | null;
   closeNote: string | null;
+  /**
+   * The agency ended it because a member's contract or account ended (event END, decision 194):
+   * when, why, and whose. Nothing is shared from then on, in an engagement too (which stays one).
+   */
+  ended: Ended | null;
+}
+
+export interface Ended {
+  at: string;
+  cause: EndCause;
+  party: Side;
 }
 
 export interface IntroductionContext extends Round {
@@ -107,6 +120,7 @@ export function newRound(summaryConsentAt: Record<Side, string>, at: string, reo
     expiredAt: null,
     closedAt: null,
     closeNote: null,
+    ended: null,
   };
 }
 
@@ -165,6 +179,13 @@ const roundEntries = {
   expiredAt: nullableInstant,
   closedAt: nullableInstant,
   closeNote: v.nullable(v.string()),
+  ended: v.nullable(
+    v.strictObject({
+      at: instant,
+      cause: v.picklist(Object.keys(endCauseLabels) as EndCause[]),
+      party: v.picklist(Object.keys(sideLabels) as Side[]),
+    }),
+  ),
 };
 
 export const introductionContextSchema = v.strictObject({

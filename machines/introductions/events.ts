@@ -3,6 +3,8 @@ import type { Actor } from '#machines/introductions/context.ts';
 import {
   type DeclineReason,
   declineReasonLabels,
+  type EndCause,
+  endCauseLabels,
   type FeedbackOutcome,
   feedbackOutcomeLabels,
   type IntroductionEventType,
@@ -80,6 +82,16 @@ export const expireBodySchema = strict({ type: v.literal('EXPIRE') });
 
 export const remindBodySchema = strict({ type: v.literal('REMIND') });
 
+/**
+ * The agency's own end of an introduction (decision 194): sent by the server, never over HTTP (the
+ * BFF refuses it from staff and members alike), when a member's contract or account ends.
+ */
+export const endBodySchema = strict({
+  type: v.literal('END'),
+  cause: v.picklist(Object.keys(endCauseLabels) as EndCause[], 'Cause inconnue'),
+  party: sideSchema,
+});
+
 /** Each event type: its body schema, and whether only staff (or the agency's scheduler) may send it. */
 export const introductionEvents = {
   ACCEPT: { schema: acceptBodySchema, staffOnly: false },
@@ -91,6 +103,7 @@ export const introductionEvents = {
   REOPEN: { schema: reopenBodySchema, staffOnly: true },
   EXPIRE: { schema: expireBodySchema, staffOnly: true },
   REMIND: { schema: remindBodySchema, staffOnly: true },
+  END: { schema: endBodySchema, staffOnly: true },
 } as const satisfies Record<IntroductionEventType, { schema: v.GenericSchema; staffOnly: boolean }>;
 
 export const eventTypes = Object.keys(introductionEvents) as IntroductionEventType[];
@@ -132,6 +145,8 @@ export type CloseEvent = Sent & { type: 'CLOSE'; note: string };
 export type ReopenEvent = Sent & { type: 'REOPEN'; note: string };
 export type ExpireEvent = Sent & { type: 'EXPIRE' };
 export type RemindEvent = Sent & { type: 'REMIND' };
+/** `party`: whose contract or account ended (not `side`: the event is the agency's, not that member's). */
+export type EndEvent = Sent & { type: 'END'; cause: EndCause; party: Side };
 
 export type IntroductionEvent =
   | AcceptEvent
@@ -142,7 +157,8 @@ export type IntroductionEvent =
   | CloseEvent
   | ReopenEvent
   | ExpireEvent
-  | RemindEvent;
+  | RemindEvent
+  | EndEvent;
 
 /** The chart event for a validated body, sent by `actor` at `at` (ms). */
 export function toMachineEvent(body: IntroductionBody, actor: Actor, at: number): IntroductionEvent {

@@ -2,7 +2,7 @@ import { getInitialSnapshot, transition } from 'xstate';
 import type { Actor, IntroductionInput } from '#machines/introductions/context.ts';
 import type { IntroductionEvent } from '#machines/introductions/events.ts';
 import { introductionMachine } from '#machines/introductions/introduction.machine.ts';
-import type { DeclineReason, FeedbackOutcome, Side } from '#machines/introductions/labels.ts';
+import type { DeclineReason, EndCause, FeedbackOutcome, Side } from '#machines/introductions/labels.ts';
 import type { IntroductionSnapshot } from '#machines/introductions/restore.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 
@@ -62,6 +62,13 @@ export const ev = {
   }),
   expire: (at: number, actor: Actor = staff): IntroductionEvent => ({ type: 'EXPIRE', actor, at }),
   remind: (at: number, actor: Actor = staff): IntroductionEvent => ({ type: 'REMIND', actor, at }),
+  end: (at: number, cause: EndCause = 'terme', party: Side = 'b', actor: Actor = staff): IntroductionEvent => ({
+    type: 'END',
+    cause,
+    party,
+    actor,
+    at,
+  }),
 };
 
 export function proposed(input: IntroductionInput = pairInput): IntroductionSnapshot {

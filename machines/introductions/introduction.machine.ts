@@ -20,7 +20,7 @@ import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
  *
  * Member events (ACCEPT, DECLINE, FEEDBACK) are accepted only from the member of the side they
  * name: a consent cannot be given by someone else, staff included. Every other event is staff-only
- * (EXPIRE and REMIND are sent by the agency's scheduler, as staff). A refused event changes nothing.
+ * (EXPIRE, REMIND and END are sent by the agency's server, as staff). A refused event changes nothing.
  */
 
 export type { IntroductionEvent } from '#machines/introductions/events.ts';
@@ -90,6 +90,8 @@ export const introductionGuards = {
     const side = sideOf(event);
     return side !== null && context.feedback[side]?.outcome === 'fiances';
   },
+  /** The agency has not ended it yet (END, decision 194: once is enough, in an engagement too). */
+  notEnded: ({ context }: GuardArgs) => context.ended === null,
   /** A staff note that says something (CLOSE, REOPEN). */
   hasNote: ({ event }: GuardArgs) => (event.type === 'CLOSE' || event.type === 'REOPEN') && event.note.trim().length > 0,
 };
@@ -153,6 +155,12 @@ export const introductionMachine = setup({
         lastEventAt: now,
       };
     }),
+    /** The agency ends it (a contract or an account ended, decision 194): nothing is shared from now on. */
+    recordEnd: assign(({ context, event }) => {
+      if (event.type !== 'END') return {};
+      const now = at(context, event);
+      return { ended: { at: now, cause: event.cause, party: event.party }, lastEventAt: now };
+    }),
     close: assign(({ context, event }) => {
       const now = at(context, event);
       return { closedAt: now, closeNote: event.type === 'CLOSE' ? event.note.trim() : null, lastEventAt: now };
@@ -184,6 +192,7 @@ export const introductionMachine = setup({
         REMIND: { guard: and(['byStaff', 'reminderDue']), actions: 'recordReminder' },
         EXPIRE: { guard: and(['byStaff', 'deadlinePassed']), target: 'expiree', actions: 'recordExpiry' },
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },
       states: {
         'attente-des-reponses': {
@@ -222,6 +231,7 @@ export const introductionMachine = setup({
       on: {
         PLAN_MEETING: { guard: and(['byStaff', 'meetingInFuture']), target: 'rencontre-planifiee', actions: 'planMeeting' },
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },
     },
     // The chaperoned first meeting is planned; staff may move it, and record it held once it has started.
@@ -230,6 +240,7 @@ export const introductionMachine = setup({
         PLAN_MEETING: { guard: and(['byStaff', 'meetingInFuture']), actions: 'planMeeting' },
         RECORD_MEETING_HELD: { guard: and(['byStaff', 'meetingStarted']), target: 'retours', actions: 'recordMeetingHeld' },
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },
     },
     // After the meeting: each side gives its feedback once. A stop ends it at once; both engaged → fiancailles.
@@ -246,6 +257,7 @@ export const introductionMachine = setup({
           { guard: and(['byMemberOfSide', 'feedbackPending']), actions: 'recordFeedback' },
         ],
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },
     },
     // They go on knowing each other; either may stop, and the engagement needs both.
@@ -263,14 +275,19 @@ export const introductionMachine = setup({
           { guard: and(['byMemberOfSide', 'wantsToContinue', 'alreadyEngaged']), actions: 'recordFeedback' },
         ],
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },
     },
     close: {
       on: { REOPEN: { guard: and(['byStaff', 'hasNote']), target: 'proposee', actions: { type: 'reopen', params: { endedIn: 'close' } } } },
     },
-    // Engaged: both searches are paused. Staff may close it (e.g. the engagement is broken off).
+    // Engaged: both searches are paused. Staff may close it (e.g. the engagement is broken off). The
+    // agency's END keeps the engagement (it is the outcome) and ends the sharing (decision 194).
     fiancailles: {
-      on: { CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' } },
+      on: {
+        CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
+        END: { guard: and(['byStaff', 'notEnded']), actions: 'recordEnd' },
+      },
     },
   },
 });

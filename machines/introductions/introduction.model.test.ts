@@ -17,6 +17,7 @@ import {
   storedOf,
 } from '#machines/introductions/restore.ts';
 import { deadlineOf, isOpen, reminderDueAt } from '#machines/introductions/rules.ts';
+import { goodStanding, sharingOf } from '#machines/introductions/sharing.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import * as v from 'valibot';
 
@@ -58,6 +59,7 @@ function modelEvents(snapshot: IntroductionSnapshot): IntroductionEvent[] {
       ev.close(now + HOUR_MS, '   ', actor),
       ev.expire(now + HOUR_MS, actor),
       ev.remind(now + HOUR_MS, actor),
+      ev.end(now + HOUR_MS, 'terme', 'a', actor),
     );
     events.push(ev.reopen(now + HOUR_MS, 'Réouverture', actor), ev.reopen(now + HOUR_MS, '', actor));
     for (const at of boundaries) {
@@ -84,6 +86,7 @@ function serializeState(snapshot: IntroductionSnapshot): string {
     meeting: c.meeting === null ? null : now < instantMs(c.meeting.at) ? 'ahead' : 'started',
     held: c.meetingHeldAt !== null,
     feedback: sides.map((s) => c.feedback[s]?.outcome ?? null),
+    ended: c.ended !== null,
     // A third round behaves as the second: counting rounds beyond that would only grow the graph.
     rounds: Math.min(c.history.length, 1),
   });
@@ -226,6 +229,44 @@ describe('introduction chart, model-based', () => {
       expect(inconsistencies(stateKeyOf(state.value), c)).toEqual([]);
     }
     expect(released).toBeGreaterThan(0);
+  });
+
+  it('shares photos or contact only in a state after both acceptances that no END has ended (decision 194)', () => {
+    const standing = { a: goodStanding(0), b: goodStanding(0) };
+    let shared = 0;
+    for (const { state } of adjacency) {
+      const key = stateKeyOf(state.value);
+      for (const viewer of sides) {
+        const sharing = sharingOf({ state: key, context: state.context, viewer, standing });
+        if (!sharing.photos && !sharing.contact) continue;
+        shared += 1;
+        expect(['acceptee', 'rencontre-planifiee', 'retours', 'poursuivie', 'fiancailles']).toContain(key);
+        expect(state.context.ended).toBeNull();
+        expect(sharing.end).toBeNull();
+      }
+    }
+    expect(shared).toBeGreaterThan(0);
+  });
+
+  it('an END is the agency’s alone, closes what runs, keeps an engagement one, and nothing is shared after it', () => {
+    const standing = { a: goodStanding(0), b: goodStanding(0) };
+    let ends = 0;
+    for (const edge of edges) {
+      if (edge.event.type !== 'END' || !accepted(edge)) continue;
+      ends += 1;
+      expect(edge.event.actor.kind).toBe('staff');
+      const key = stateKeyOf(edge.next.value);
+      expect(key).toBe(edge.state.value === 'fiancailles' ? 'fiancailles' : 'close');
+      expect(edge.next.context.ended).toMatchObject({ cause: 'terme', party: 'a' });
+      for (const viewer of sides) {
+        expect(sharingOf({ state: key, context: edge.next.context, viewer, standing })).toMatchObject({
+          photos: false,
+          contact: false,
+          end: { kind: 'fin', cause: 'terme', party: 'a', recorded: true },
+        });
+      }
+    }
+    expect(ends).toBeGreaterThan(0);
   });
 
   it('an event that releases photos or contact is always the second acceptance', () => {

@@ -66,8 +66,47 @@ export const eventLabels = {
   REOPEN: 'Rouvrir la mise en relation',
   EXPIRE: 'Constater l’expiration du délai de réponse',
   REMIND: 'Envoyer le rappel',
+  END: 'Mettre fin à la mise en relation (contrat ou compte terminé)',
 } as const;
 export type IntroductionEventType = keyof typeof eventLabels;
+
+/**
+ * Why the agency itself ends an introduction (event END, decision 194): a member's contract ended
+ * (renounced, withdrawn, terminated, at its term, or no longer the one the introduction was made
+ * under), their account was erased or disabled, or they withdrew the consent that covers their
+ * photos and summary. Staff read these words; the member reads `endReasonForMember`.
+ */
+export const endCauseLabels = {
+  renonciation: 'Contrat renoncé dans les 7 jours',
+  retractation: 'Contrat rétracté dans les 14 jours',
+  resiliation: 'Contrat résilié pour motif légitime',
+  terme: 'Contrat arrivé à son terme',
+  'fin-de-contrat': 'Contrat terminé',
+  'compte-efface': 'Compte effacé',
+  'compte-desactive': 'Compte désactivé',
+  'consentement-retire': 'Consentement aux données sensibles retiré',
+} as const;
+export type EndCause = keyof typeof endCauseLabels;
+
+/** The end's cause as the member whose contract or account it is reads it (the other person is told no reason). */
+const ownEndReasons: Readonly<Record<EndCause, string>> = {
+  renonciation: 'vous avez exercé votre droit de renonciation',
+  retractation: 'vous avez exercé votre droit de rétractation',
+  resiliation: 'votre contrat a été résilié',
+  terme: 'votre contrat est arrivé à son terme',
+  'fin-de-contrat': 'votre contrat a pris fin',
+  'compte-efface': 'votre compte a été effacé',
+  'compte-desactive': 'votre compte a été désactivé',
+  'consentement-retire': 'vous avez retiré votre consentement au traitement de vos données sensibles',
+};
+
+/**
+ * Why an introduction ended, for the member reading it: their own cause in words, nothing about the
+ * other person's (whose contract, account or consent is theirs alone), null when none is told.
+ */
+export function endReasonForMember(cause: EndCause, party: Side, viewer: Side): string | null {
+  return party === viewer ? ownEndReasons[cause] : null;
+}
 
 export function stateLabel(key: string): string {
   return Object.hasOwn(stateLabels, key) ? stateLabels[key as IntroductionStateKey] : 'État inconnu';
@@ -94,6 +133,9 @@ export interface TimelineEvent {
   reason?: DeclineReason | null;
   outcome?: FeedbackOutcome;
   meetingAt?: string;
+  /** END: why, and whose contract or account. */
+  cause?: EndCause;
+  party?: Side;
 }
 
 /** The members' first names, when the reader may see them; otherwise 'Membre A' / 'Membre B'. */
@@ -136,6 +178,10 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
       return 'Proposition expirée : le délai de réponse est passé';
     case 'REMIND':
       return 'Rappel envoyé à qui n’a pas encore répondu';
+    case 'END':
+      return event.cause && event.party
+        ? `La mise en relation a pris fin : ${endCauseLabels[event.cause].toLowerCase()} (${names[event.party]})`
+        : 'La mise en relation a pris fin';
     default:
       return 'Événement inconnu';
   }

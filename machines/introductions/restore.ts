@@ -83,6 +83,7 @@ export function inconsistencies(state: IntroductionStateKey, c: IntroductionCont
   if (top === 'declinee' && !sides.some((s) => c.answers[s].status === 'declined')) problems.push('declinee needs a decline');
   if (top === 'expiree' && c.expiredAt === null) problems.push('expiree needs its instant');
   if (top === 'close' && c.closedAt === null) problems.push('close needs its instant');
+  if (c.ended !== null && top !== 'close' && top !== 'fiancailles') problems.push(`${top} cannot have been ended by the agency`);
   if (top === 'rencontre-planifiee' && c.meeting === null) problems.push('rencontre-planifiee needs a meeting');
   if (['retours', 'poursuivie', 'fiancailles'].includes(top) && c.meetingHeldAt === null) problems.push(`${top} needs the meeting held`);
   if (top === 'fiancailles' && !sides.every((s) => c.feedback[s]?.outcome === 'fiances')) problems.push('fiancailles needs both engaged');
