@@ -2,7 +2,7 @@ import type { AuthConnection } from '#bff/auth/supabase.ts';
 import type { Clock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { runIntroductionDeadlines, INTRODUCTION_DEADLINE_INTERVAL_MS } from '#bff/introductions/introductions.ts';
+import { INTRODUCTION_DEADLINE_INTERVAL_MS, runIntroductionDeadlines, runIntroductionEndings } from '#bff/introductions/introductions.ts';
 import { log } from '#bff/logger.ts';
 import { AGENCY_MAIL_INTERVAL_MS, runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { MATCH_PROFILE_REFRESH_INTERVAL_MS, refreshWaitingMatchProfiles } from '#bff/matching/refresh.ts';
@@ -31,7 +31,7 @@ export interface AgencyJobDeps {
 /**
  * Every time-driven job of the agency, in the order a move of the clock runs them (decision 170):
  * each day crossed, the monthly instalments due (the local Stripe Billing stand-in, when payments
- * are embedded), the introductions' reminders and expiries, the agency's mails (meeting reminder,
+ * are embedded), the introductions ended by a contract's term, their reminders and expiries, the agency's mails (meeting reminder,
  * end of the 7- and 14-day periods, active member, term ending and ended); then, once, the refunds
  * to retry, the match profiles of members active by time, and the retention rules.
  */
@@ -53,6 +53,20 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
     : [];
   return [
     ...instalments,
+    {
+      // A contract at its term (or anything else left) ends its introductions (decision 194), before
+      // the deadlines: a proposal of a member whose contract ended is ended, not reminded.
+      name: 'introduction-endings',
+      label: 'fins des mises en relation (contrat ou compte terminé)',
+      run: async () => {
+        const { ended } = await runIntroductionEndings(db, clock.now());
+        if (ended > 0) log.info('mises en relation terminées', { ended });
+      },
+      failure: 'tâche des fins des mises en relation interrompue',
+      firstDelayMs: 12_000,
+      intervalMs: INTRODUCTION_DEADLINE_INTERVAL_MS,
+      cadence: 'each-day',
+    },
     {
       name: 'introduction-deadlines',
       label: 'rappels et expirations des mises en relation',

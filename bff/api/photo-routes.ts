@@ -118,7 +118,13 @@ export function photoRoutes(deps: ApiDeps) {
         const caller = await memberCaller(c);
         const introductionId = parse(uuid, c.req.param('introId'));
         const photoId = parse(uuid, c.req.param('photoId'));
-        const photo = await releasedPhotoBytes(db, { callerId: caller.id, introductionId, photoId, variant: variantOf(c) });
+        const photo = await releasedPhotoBytes(db, {
+          callerId: caller.id,
+          introductionId,
+          photoId,
+          variant: variantOf(c),
+          now: deps.clock.now(),
+        });
         // Not a side, not released, not the other side's, or no such photo: the same 404.
         if (!photo) throw photoNotFound();
         return photoResponse(c, photo);

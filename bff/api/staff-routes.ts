@@ -7,6 +7,7 @@ import { adminClient, requestClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
+import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -83,6 +84,8 @@ export function staffRoutes(deps: ApiDeps) {
           .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now })
           .where(eq(members.id, row.id))
           .returning();
+        // A disabled account ends its introductions at once (decision 194); lifting the ban brings none back.
+        if (payload.disable) await endIntroductionsOf(tx, row.id, 'compte-desactive', now);
         await tx.insert(onboardingEvents).values({
           memberId: row.id,
           context: 'ban',

@@ -10,6 +10,7 @@ import {
   terminationRequestedMail,
   withdrawalConfirmedMail,
 } from '#bff/mail/agency-mails.ts';
+import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 import { ensureContract, recordContractStop } from '#bff/payments/contract-ledger.ts';
@@ -58,6 +59,8 @@ export async function contractRightsHook(tx: Transaction, input: RightsHookInput
     reason: update.context === 'renounce' ? 'renunciation' : 'withdrawal',
     at: now,
   });
+  // Privacy ends with the contract (decision 194): its introductions end in this transaction.
+  await endIntroductionsOf(tx, row.id, update.context === 'renounce' ? 'renonciation' : 'retractation', now);
   if (update.context === 'renounce') {
     if (site) {
       const mail = renunciationConfirmedMail(site, to, { at: now });
@@ -133,6 +136,7 @@ async function terminationHook(
     .where(eq(contractTerminations.id, request.id));
   // The contract stops at the acceptance: nothing more is taken from then on (decision 175).
   await recordContractStop(tx, { memberId: row.id, record: previous, reason: 'termination', at: now });
+  await endIntroductionsOf(tx, row.id, 'resiliation', now);
   const refund = await recordTerminationRefunds(tx, {
     memberId: row.id,
     record: previous,

@@ -20,7 +20,8 @@ import {
 } from '#bff/mail/introduction-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
 import { type MatchingExecutor, matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
-import { introductionPhotoUrl, photoIdsOf, photosReleasedTo } from '#bff/photos/member-photos.ts';
+import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import { introductionPhotoUrl, photoIdsOf } from '#bff/photos/member-photos.ts';
 import { type Actor as ChartActor, type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
 import type { GuardianContact } from '#machines/introductions/guardian.ts';
 import {
@@ -34,6 +35,9 @@ import { introductionMachine } from '#machines/introductions/introduction.machin
 import {
   type DeclineReason,
   declineReasonLabel,
+  type EndCause,
+  endCauseLabels,
+  endReasonForMember,
   type FeedbackOutcome,
   feedbackOutcomeLabels,
   type IntroductionStateKey,
@@ -57,6 +61,7 @@ import {
   REMINDER_DAY,
   reminderDueAt,
 } from '#machines/introductions/rules.ts';
+import { endReasonFor, type Standing, sharingOf, standingEndOf } from '#machines/introductions/sharing.ts';
 import {
   availableAt,
   type CriterionResult,
@@ -447,6 +452,8 @@ function logPayload(body: IntroductionBody): Record<string, unknown> {
       return { outcome: body.outcome, reason: body.reason ?? null };
     case 'PLAN_MEETING':
       return { meetingAt: body.meetingAt };
+    case 'END':
+      return { cause: body.cause, party: body.party };
     default:
       return {};
   }
@@ -460,6 +467,15 @@ function validatedBody(input: unknown, actor: IntroductionActor): IntroductionBo
   const isMember = actor.role === 'member';
   const type = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as { type?: unknown }).type : undefined;
   const memberEvent = typeof type === 'string' && (memberEventTypes as readonly string[]).includes(type);
+  // The agency's END follows a contract's or an account's end, decided elsewhere (decision 194):
+  // nobody sends it over HTTP; staff close with a note (CLOSE).
+  if (type === 'END' && actor.role !== 'system') {
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      'Cette fin est enregistrée par l’agence elle-même quand un contrat ou un compte prend fin : pour clore, utilisez « Clore la mise en relation ».',
+    );
+  }
   if (typeof type === 'string' && Object.hasOwn(chartEvents, type)) {
     if (isMember && !memberEvent) throw new ApiError(403, 'FORBIDDEN', 'Cette action est réservée à l’équipe de l’agence.');
     if (!isMember && memberEvent) {
@@ -492,9 +508,64 @@ async function checkReopen(tx: Transaction, row: IntroductionRow, nowMs: number)
 }
 
 /**
+ * Writes one decided event: the row at version + 1 if the version read is still the stored one
+ * (else null: someone wrote first), its log row, and its mails, in the caller's transaction.
+ */
+async function writeDecided(
+  tx: Transaction,
+  row: IntroductionRow,
+  stored: StoredIntroduction,
+  next: StoredIntroduction,
+  eventBody: IntroductionBody,
+  input: { actor: IntroductionActor; now: Date; mail?: AgencyMailSite | undefined },
+): Promise<IntroductionRow | null> {
+  const proposedAt = next.context.proposedAt;
+  const [updated] = await tx
+    .update(introductions)
+    .set({
+      state: next.state,
+      context: next.context,
+      version: next.version,
+      proposedAt: new Date(proposedAt),
+      deadlineAt: new Date(deadlineOf(proposedAt)),
+      updatedAt: input.now,
+    })
+    .where(and(eq(introductions.id, row.id), eq(introductions.version, row.version)))
+    .returning();
+  if (!updated) return null;
+  await tx.insert(introductionEvents).values({
+    introductionId: row.id,
+    event: eventBody.type,
+    actorId: input.actor.id,
+    actorRole: input.actor.role,
+    side: 'side' in eventBody ? eventBody.side : null,
+    fromState: stored.state,
+    toState: next.state,
+    payload: logPayload(eventBody),
+    version: next.version,
+    createdAt: input.now,
+  });
+  if (input.mail) await mailsForEvent(tx, input.mail, updated, eventBody.type, stored, next);
+  return updated;
+}
+
+/** Events that need nobody's standing: the agency's END itself, and staff's close and re-opening (checked on its own). */
+const STANDING_FREE_EVENTS: ReadonlySet<IntroductionBody['type']> = new Set(['END', 'CLOSE', 'REOPEN']);
+
+/** The 409 of an event that came after a member's contract, account or consent ended the introduction. */
+function endedError(cause: EndCause, party: Side, memberSide: Side | null, state: string): ApiError {
+  // A member reads their own cause only; staff read the cause in words.
+  const why = memberSide ? endReasonForMember(cause, party, memberSide) : endCauseLabels[cause].toLowerCase();
+  return new ApiError(409, 'INTRODUCTION_ENDED', `Cette mise en relation a pris fin${why ? ` : ${why}` : ''}.`, { state });
+}
+
+/**
  * One event of one introduction, in one transaction: validated, restored, decided by the chart,
  * written at version + 1 if the version read is still the stored one (else decided again), logged,
  * and its mails queued. 404 when the introduction is not the member's; 409 `{state}` when refused.
+ * An event that arrives after a member's contract, account or consent ended the introduction (a
+ * term passed since the ending job's last run) ends it instead (END, decision 194) and answers 409
+ * `INTRODUCTION_ENDED`: nothing more is shared or mailed from that instant.
  */
 export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise<AppliedIntroductionEvent> {
   const body = validatedBody(input.body, input.actor);
@@ -509,9 +580,11 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
       if (!row) throw notFound();
       let chartActor: ChartActor = { kind: 'staff' };
       let eventBody = body;
+      let memberSide: Side | null = null;
       if (input.actor.role === 'member') {
         const side = sideOfMember(row, input.actor.id as string);
         if (!side) throw notFound();
+        memberSide = side;
         chartActor = { kind: 'member', side };
         eventBody = { ...body, side } as IntroductionBody;
       }
@@ -522,42 +595,56 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
         });
       }
       const stored = storedOfRow(row);
+      if (!STANDING_FREE_EVENTS.has(eventBody.type)) {
+        const standing = standingPair(await standingsOf(tx, [row.memberA, row.memberB], input.now), row);
+        const found = standingEndOf(standing, stored.context.proposedAt);
+        const end: IntroductionBody | null = found ? { type: 'END', cause: found.cause, party: found.party } : null;
+        const ending = end ? decideEvent(stored, toMachineEvent(end, { kind: 'staff' }, nowMs)) : null;
+        if (found && end && ending?.allowed) {
+          const system: IntroductionActor = { id: null, role: 'system' };
+          const written = await writeDecided(tx, row, stored, ending.stored, end, { actor: system, now: input.now });
+          if (!written) return null; // someone wrote first: decide again
+          return { ended: endedError(found.cause, found.party, memberSide, ending.stored.state) };
+        }
+      }
       const decision = decideEvent(stored, toMachineEvent(eventBody, chartActor, nowMs));
       if (!decision.allowed) throw refused(decision.state);
       if (eventBody.type === 'REOPEN') await checkReopen(tx, row, nowMs);
       const next = decision.stored;
-      const proposedAt = next.context.proposedAt;
-      const [updated] = await tx
-        .update(introductions)
-        .set({
-          state: next.state,
-          context: next.context,
-          version: next.version,
-          proposedAt: new Date(proposedAt),
-          deadlineAt: new Date(deadlineOf(proposedAt)),
-          updatedAt: input.now,
-        })
-        .where(and(eq(introductions.id, id), eq(introductions.version, row.version)))
-        .returning();
+      const updated = await writeDecided(tx, row, stored, next, eventBody, input);
       if (!updated) return null; // someone wrote first: decide again on the fresh row
-      await tx.insert(introductionEvents).values({
-        introductionId: id,
-        event: eventBody.type,
-        actorId: input.actor.id,
-        actorRole: input.actor.role,
-        side: 'side' in eventBody ? eventBody.side : null,
-        fromState: stored.state,
-        toState: next.state,
-        payload: logPayload(eventBody),
-        version: next.version,
-        createdAt: input.now,
-      });
-      if (input.mail) await mailsForEvent(tx, input.mail, updated, eventBody.type, stored, next);
       return { row: updated, state: next.state, version: next.version };
     });
+    if (outcome && 'ended' in outcome) throw outcome.ended;
     if (outcome) return outcome;
   }
   throw new ApiError(503, 'BUSY', 'Trop de modifications simultanées, réessayez.');
+}
+
+/**
+ * Ends, in the caller's transaction, every introduction of `memberId` still under way, and the
+ * sharing of an engagement (END, decision 194), because this member's contract, account or consent
+ * ended with `cause`. The rows are locked; each is logged as the agency's own event. Answers how
+ * many ended.
+ */
+export async function endIntroductionsOf(tx: Transaction, memberId: string, cause: EndCause, now: Date): Promise<number> {
+  if (!UUID.test(memberId)) return 0;
+  const rows = await tx
+    .select()
+    .from(introductions)
+    .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
+    .for('update');
+  let ended = 0;
+  for (const row of rows) {
+    const party = sideOfMember(row, memberId);
+    if (!party || !(isOpen(row.state) || row.state === 'fiancailles')) continue;
+    const stored = storedOfRow(row);
+    const body: IntroductionBody = { type: 'END', cause, party };
+    const decision = decideEvent(stored, toMachineEvent(body, { kind: 'staff' }, now.getTime()));
+    if (!decision.allowed) continue; // an engagement already ended
+    if (await writeDecided(tx, row, stored, decision.stored, body, { actor: { id: null, role: 'system' }, now })) ended += 1;
+  }
+  return ended;
 }
 
 // ---------------------------------------------------------------------------
@@ -606,6 +693,41 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
   return report;
 }
 
+/**
+ * The ending job (decision 194): as the agency, ends every introduction under way, and the sharing
+ * of every engagement, of which a member's contract, account or consent has ended. A contract's
+ * term has no request of its own: it is recorded here, on the day it passes (the predicate shares
+ * nothing from its very instant). The other causes end them in their own transaction; this catches
+ * anything left. Idempotent: an ended introduction is not under way any more.
+ */
+export async function runIntroductionEndings(db: Db, now: Date): Promise<{ ended: number }> {
+  const rows = await db
+    .select()
+    .from(introductions)
+    .where(
+      sql`split_part(${introductions.state}, '.', 1) = ANY(${OPEN_TOPS}) OR (${introductions.state} = 'fiancailles' AND ${introductions.context} -> 'ended' = 'null'::jsonb)`,
+    );
+  const standings = await standingsOf(
+    db,
+    rows.flatMap((r) => [r.memberA, r.memberB]),
+    now,
+  );
+  let ended = 0;
+  for (const row of rows) {
+    const found = standingEndOf(standingPair(standings, row), (row.context as IntroductionContext).proposedAt);
+    if (!found) continue;
+    try {
+      const body = { type: 'END', cause: found.cause, party: found.party };
+      await applyIntroductionEvent(db, { introductionId: row.id, body, actor: { id: null, role: 'system' }, now });
+      ended += 1;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) continue; // moved meanwhile
+      log.error('fin d’une mise en relation non enregistrée', { introductionId: row.id, err: error });
+    }
+  }
+  return { ended };
+}
+
 /** How often the deadline job runs: a reminder or an expiry is at most this late. */
 export const INTRODUCTION_DEADLINE_INTERVAL_MS = 15 * 60_000;
 
@@ -621,7 +743,7 @@ export interface TimelineEntry {
 
 function sentenceOf(e: LoggedEvent, names: SideNames): string {
   if (e.event === 'PROPOSE') return 'L’équipe a proposé la mise en relation';
-  const p = (e.payload ?? {}) as { reason?: unknown; outcome?: unknown; meetingAt?: unknown };
+  const p = (e.payload ?? {}) as { reason?: unknown; outcome?: unknown; meetingAt?: unknown; cause?: unknown; party?: unknown };
   const side = e.side === 'a' || e.side === 'b' ? e.side : undefined;
   const event: TimelineEvent = {
     type: e.event,
@@ -630,6 +752,8 @@ function sentenceOf(e: LoggedEvent, names: SideNames): string {
     reason: typeof p.reason === 'string' ? (p.reason as DeclineReason) : null,
     ...(typeof p.outcome === 'string' ? { outcome: p.outcome as FeedbackOutcome } : {}),
     ...(typeof p.meetingAt === 'string' ? { meetingAt: p.meetingAt } : {}),
+    ...(typeof p.cause === 'string' && Object.hasOwn(endCauseLabels, p.cause) ? { cause: p.cause as EndCause } : {}),
+    ...(p.party === 'a' || p.party === 'b' ? { party: p.party } : {}),
   };
   return timelineSentence(event, names);
 }
@@ -649,7 +773,16 @@ async function eventsOf(db: Db, introductionId: string): Promise<LoggedEvent[]> 
 function memberTimeline(events: readonly LoggedEvent[], side: Side, mutual: boolean, names: SideNames): TimelineEntry[] {
   return events
     .filter((e) => e.side === null || e.side === side || (mutual && e.event === 'ACCEPT'))
-    .map((e) => ({ at: e.createdAt.toISOString(), sentence: sentenceOf(e, names) }));
+    .map((e) => ({ at: e.createdAt.toISOString(), sentence: e.event === 'END' ? endSentenceFor(e, side) : sentenceOf(e, names) }));
+}
+
+/** The agency's END as a member reads it: their own cause in words, nothing of the other person's (decision 194). */
+function endSentenceFor(e: LoggedEvent, viewer: Side): string {
+  const p = (e.payload ?? {}) as { cause?: unknown; party?: unknown };
+  const cause = typeof p.cause === 'string' && Object.hasOwn(endCauseLabels, p.cause) ? (p.cause as EndCause) : null;
+  const party = p.party === 'a' || p.party === 'b' ? p.party : null;
+  const why = cause && party ? endReasonForMember(cause, party, viewer) : null;
+  return why ? `La mise en relation a pris fin : ${why}` : 'La mise en relation a pris fin';
 }
 
 // ---------------------------------------------------------------------------
@@ -684,16 +817,24 @@ export interface MemberIntroductionView {
   reasons: { criterion: string; met: boolean; reason: string }[];
   meeting: { at: string; place: string } | null;
   /**
-   * Only once both accepted: the other's e-mail and phone, and their guardian's contact when the
-   * other chose that their guardian receives the contact details (decision 117), else null.
+   * Only while shared (both accepted, and nothing ended it: `sharingOf`, decision 194): the other's
+   * e-mail and phone, and their guardian's contact when the other chose that their guardian receives
+   * the contact details (decision 117), else null.
    */
   contact: { email: string; phone: string | null; guardian: GuardianContact | null } | null;
   /** The caller's own feedback after the meeting in this round (the form is then not offered again), or null. */
   myFeedback: { outcome: FeedbackOutcome; outcomeLabel: string; at: string } | null;
   /** The relation (in French) of the other's guardian, who receives the caller's contact too at mutual acceptance; or null. */
   contactAlsoToGuardian: string | null;
-  /** Only once both accepted: the other's photos, each through this introduction's own URL (decision 116). */
+  /** Only while shared (`sharingOf`, decision 194): the other's photos, each through this introduction's own URL (decision 116). */
   photos: { id: string; url: string }[];
+  /**
+   * It ended after it ran (closed by staff or by a member's stop, or ended because a contract, an
+   * account or a consent ended: decision 194): when, why in the member's own words when the cause is
+   * theirs (else null), and whether anything had been shared. Null while it runs, and for a declined
+   * or expired proposal (which say so themselves). The history stays; contact and photos are gone.
+   */
+  ended: { at: string | null; why: string | null; wasShared: boolean } | null;
   /** The member's side of the log, in French, oldest first. */
   timeline: TimelineEntry[];
 }
@@ -707,7 +848,7 @@ export interface OtherPerson {
   guardian?: GuardianContact | null | undefined;
   /** The other's photo ids, in order (shown only once released). */
   photoIds?: readonly string[];
-  /** The other withdrew their sensitive-data consent: no summary, no photos (decision 122). */
+  /** The other withdrew their sensitive-data consent: no summary (decision 122); their introductions ended (decision 194). */
   consentWithdrawn?: boolean;
   /** The other's short presentation (decision 128), shown inside the summary only. */
   presentation?: string | null;
@@ -741,11 +882,14 @@ function reasonsFor(me: MatchProfile | null, other: MatchProfile | null, nowMs: 
   return results.map((r) => ({ criterion: r.criterion, met: r.met, reason: r.reason }));
 }
 
-/** ONLY what `side` may see of an introduction: their own answer, the other's summary, contact after mutual acceptance. */
+/**
+ * ONLY what `side` may see of an introduction: their own answer, the other's summary, and the
+ * other's contact and photos while `sharingOf` says so (decision 194) — never once it ended.
+ */
 export function memberView(
   introduction: IntroductionRow,
   side: Side,
-  people: { me: MatchProfile | null; myFirstName?: string | null; other: OtherPerson | null },
+  people: { me: MatchProfile | null; myFirstName?: string | null; other: OtherPerson | null; standing: Record<Side, Standing> },
   now: Date,
   events: readonly LoggedEvent[] = [],
 ): MemberIntroductionView {
@@ -754,7 +898,8 @@ export function memberView(
   const top = introduction.state.split('.')[0] ?? introduction.state;
   const state = top === 'proposee' ? 'proposee' : introduction.state;
   const mutual = context.answers.a.status === 'accepted' && context.answers.b.status === 'accepted';
-  const released = mutual && context.disclosures[other].contact !== null && context.consents[other].contact !== null;
+  const sharing = sharingOf({ state: introduction.state, context, viewer: side, standing: people.standing });
+  const end = sharing.end && sharing.end.kind !== 'declinee' && sharing.end.kind !== 'expiree' ? sharing.end : null;
   const phone = (people.other?.profile as { phone?: unknown } | null)?.phone;
   const answer = context.answers[side];
   const feedback = context.feedback[side];
@@ -771,14 +916,15 @@ export function memberView(
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
     contact:
-      released && people.other
+      sharing.contact && people.other
         ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null, guardian: otherGuardian }
         : null,
     myFeedback: feedback ? { outcome: feedback.outcome, outcomeLabel: feedbackOutcomeLabels[feedback.outcome], at: feedback.at } : null,
     contactAlsoToGuardian: otherGuardian ? otherGuardian.relation : null,
-    photos: photosReleasedTo(context, side)
+    photos: sharing.photos
       ? (people.other?.photoIds ?? []).map((photoId) => ({ id: photoId, url: introductionPhotoUrl(introduction.id, photoId) }))
       : [],
+    ended: end ? { at: end.at, why: endReasonFor(end, side), wasShared: mutual } : null,
     timeline: memberTimeline(events, side, mutual, {
       ...sideLabels,
       [side]: people.myFirstName ?? sideLabels[side],
@@ -801,8 +947,8 @@ async function otherPerson(executor: MatchingExecutor & Executor, memberId: stri
     .limit(1);
   if (!row || row.erasedAt) return null;
   // Sensitive-data consent withdrawn (matchmaking paused, decision 122): their summary (practice,
-  // region, family…) and their photos are no longer shown in any introduction, the accepted ones
-  // included. The contact details already released stay (they are not sensitive data).
+  // region, family…) is no longer shown in any introduction; their introductions ended with it, and
+  // `sharingOf` shares neither photos nor contact details any more (decision 194).
   const withdrawn = row.pausedAt !== null;
   return {
     email: row.email,
@@ -826,12 +972,14 @@ export async function memberIntroductions(db: Db, memberId: string, now: Date): 
   const me = await matchProfileOf(db, memberId);
   const [self] = await db.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
   const myFirstName = self ? firstNameOf(self.profile) : null;
+  const standings = await standingsOf(db, [memberId, ...rows.flatMap((r) => [r.memberA, r.memberB])], now);
   const views: MemberIntroductionView[] = [];
   for (const row of rows) {
     const side = sideOfMember(row, memberId);
     if (!side) continue;
     const other = await otherPerson(db, memberOfSide(row, otherSide(side)));
-    views.push(memberView(row, side, { me, myFirstName, other }, now, await eventsOf(db, row.id)));
+    const standing = standingPair(standings, row);
+    views.push(memberView(row, side, { me, myFirstName, other, standing }, now, await eventsOf(db, row.id)));
   }
   return views;
 }

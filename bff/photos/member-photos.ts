@@ -4,10 +4,11 @@ import type Sharp from 'sharp';
 import type { Db } from '#bff/db/database.ts';
 import { introductions } from '#bff/db/introductions-schema.ts';
 import { type MemberPhotoRow, memberPhotos } from '#bff/db/photos-schema.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
+import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import type { IntroductionContext } from '#machines/introductions/context.ts';
 import type { Side } from '#machines/introductions/labels.ts';
+import { sharingOf } from '#machines/introductions/sharing.ts';
 
 /**
  * Members' optional photos (issue 22, decision 116). A member uploads up to three; the server
@@ -229,18 +230,6 @@ export const ownPhotoBytes = (db: Db, memberId: string, photoId: string, variant
 export const staffPhotoBytes = (db: Db, memberId: string, photoId: string, variant: PhotoVariant) =>
   bytesOf(db, memberId, photoId, variant);
 
-/**
- * Whether the member on `viewer`'s side may see the other side's photos: both accepted in the
- * current round, and the other side's consent to show their photos and the disclosure are both
- * recorded (the chart sets them at the second acceptance; a re-opened pair starts without them).
- * The same rule as the contact details.
- */
-export function photosReleasedTo(context: IntroductionContext, viewer: Side): boolean {
-  const other = otherSide(viewer);
-  const mutual = context.answers.a.status === 'accepted' && context.answers.b.status === 'accepted';
-  return mutual && context.disclosures[other].photos !== null && context.consents[other].photos !== null;
-}
-
 /** The ids of a member's photos, in their order (for the other side's view, once released). */
 export async function photoIdsOf(executor: Pick<Db, 'select'>, memberId: string): Promise<string[]> {
   if (!UUID.test(memberId)) return [];
@@ -253,35 +242,26 @@ export async function photoIdsOf(executor: Pick<Db, 'select'>, memberId: string)
 }
 
 /**
- * Whether a member's photos may be shown to anyone through an introduction now: not once they
- * withdrew their sensitive-data consent (matchmaking paused, decision 122) nor once erased. A
- * photo can reveal religious practice (GDPR art. 9): the withdrawal reaches every introduction,
- * the accepted ones included, without touching the chart's record of what was consented then.
- */
-export async function photosWithdrawn(executor: Pick<Db, 'select'>, memberId: string): Promise<boolean> {
-  if (!UUID.test(memberId)) return true;
-  const [row] = await executor
-    .select({ paused: memberPrivacy.matchmakingPausedAt, erased: memberPrivacy.erasedAt })
-    .from(memberPrivacy)
-    .where(eq(memberPrivacy.id, memberId))
-    .limit(1);
-  return !row || row.paused !== null || row.erased !== null;
-}
-
-/**
- * The other member's photo through one introduction, for `callerId`: only if the caller is a side
- * of that introduction, the photo is the OTHER side's, the photos were released to the caller
- * (`photosReleasedTo`) and the owner has not withdrawn them since (`photosWithdrawn`). Null
- * otherwise — the route answers 404 in every case alike.
+ * The other member's photo through one introduction, for `callerId` at the agency's `now`: only if
+ * the caller is a side of that introduction, the photo is the OTHER side's, and `sharingOf` (decision
+ * 194) shares the photos now: both accepted, the owner's consent and release recorded, and nothing
+ * ended it — a decline, an expiry, a stop, the agency's END, or either member's contract, account
+ * or consent (a photo can reveal religious practice, GDPR art. 9: a withdrawal reaches every
+ * introduction). Null otherwise — the route answers 404 in every case alike.
  */
 export async function releasedPhotoBytes(
   db: Db,
-  input: { callerId: string; introductionId: string; photoId: string; variant: PhotoVariant },
+  input: { callerId: string; introductionId: string; photoId: string; variant: PhotoVariant; now: Date },
 ): Promise<PhotoBytes | null> {
   const { callerId, introductionId, photoId } = input;
   if (!UUID.test(callerId) || !UUID.test(introductionId) || !UUID.test(photoId)) return null;
   const [intro] = await db
-    .select({ memberA: introductions.memberA, memberB: introductions.memberB, context: introductions.context })
+    .select({
+      memberA: introductions.memberA,
+      memberB: introductions.memberB,
+      state: introductions.state,
+      context: introductions.context,
+    })
     .from(introductions)
     .where(eq(introductions.id, introductionId.toLowerCase()))
     .limit(1);
@@ -289,9 +269,9 @@ export async function releasedPhotoBytes(
   const caller = callerId.toLowerCase();
   const side: Side | null = intro.memberA.toLowerCase() === caller ? 'a' : intro.memberB.toLowerCase() === caller ? 'b' : null;
   if (!side) return null;
-  if (!photosReleasedTo(intro.context as IntroductionContext, side)) return null;
+  const standing = standingPair(await standingsOf(db, [intro.memberA, intro.memberB], input.now), intro);
+  if (!sharingOf({ state: intro.state, context: intro.context as IntroductionContext, viewer: side, standing }).photos) return null;
   const owner = side === 'a' ? intro.memberB : intro.memberA;
-  if (await photosWithdrawn(db, owner)) return null;
   return bytesOf(db, owner, photoId, input.variant);
 }
 

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { consents, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members, preSubscriptions } from '#bff/db/schema.ts';
+import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import { type ConsentKind, consentTexts, consentTextToHash, currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 type Executor = Db | Transaction;
@@ -135,6 +136,8 @@ export async function withdrawSensitiveData(db: Db, memberId: string, now: Date)
       .update(memberPrivacy)
       .set({ matchmakingPausedAt: now })
       .where(and(eq(memberPrivacy.id, memberId)));
+    // The consent covered the photos and the summary: the introductions end with it (decision 194).
+    await endIntroductionsOf(tx, memberId, 'consentement-retire', now);
     return { matchmakingPausedAt: now.toISOString() };
   });
 }

@@ -6,6 +6,7 @@ import { contractCopies, erasureLog, legalRecords, memberPrivacy } from '#bff/db
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { introductions } from '#bff/db/introductions-schema.ts';
 import { guardianMailsOfMember } from '#bff/introductions/guardian.ts';
+import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { eraseAddressTraces, eraseLeads } from '#bff/privacy/leads-privacy.ts';
@@ -169,6 +170,9 @@ export async function eraseMemberData(
     // this member's introductions; each introduction stays for the other side and as the agency's
     // proof of consents (L224-93), without this member's free text (their comments, the agency's
     // note to them). Views show the other side nothing of an erased member (`otherPerson`).
+    // They end first, as the agency's event (decision 194): nothing is shared from now on, and the
+    // scrub below reads the rows as they were ended.
+    summary.introductions_ended = await endIntroductionsOf(tx, memberId, 'compte-efface', now);
     summary.member_guardians = await count(tx, sql`DELETE FROM member_guardians WHERE member_id = ${memberId} RETURNING 1`);
     summary.guardian_mails = await count(tx, sql`DELETE FROM mail_outbox WHERE ${guardianMailsOfMember(memberId)} RETURNING 1`);
     const pairs = await tx

@@ -180,7 +180,7 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
       return 'Rappel envoyé à qui n’a pas encore répondu';
     case 'END':
       return event.cause && event.party
-        ? `La mise en relation a pris fin : ${endCauseLabels[event.cause].toLowerCase()} (${names[event.party]})`
+        ? `La mise en relation a pris fin : ${endCauseLabels[event.cause].toLowerCase()} (${names[event.party]})`
         : 'La mise en relation a pris fin';
     default:
       return 'Événement inconnu';

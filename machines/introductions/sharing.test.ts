@@ -19,14 +19,16 @@ const of = (snapshot: ReturnType<typeof walks.accepted>, viewer: Side, standing 
   sharingOf({ state: stateKeyOf(snapshot.value), context: snapshot.context, viewer, standing } satisfies SharingInput);
 
 /** A standing from the record's fields, as the BFF builds it (`standingOf`), signed at SIGNED on a 12-month plan. */
-function standing(fields: Partial<Parameters<typeof standingOf>[0]> & { record?: Record<string, unknown> }, now: number): Standing {
+function standing(
+  fields: { matchmakingPausedAt?: number; record?: { contractWithdrawnAt?: string; terminatedAt?: string } },
+  now: number,
+): Standing {
   return standingOf(
     {
       erasedAt: null,
       disabled: false,
-      matchmakingPausedAt: null,
-      ...fields,
-      record: { subscriptionDate: toIsoInstant(SIGNED), selectedPlanId: 'plan_serenity_year', ...(fields.record ?? {}) },
+      matchmakingPausedAt: fields.matchmakingPausedAt ?? null,
+      record: { subscriptionDate: toIsoInstant(SIGNED), selectedPlanId: 'plan_serenity_year', ...fields.record },
     },
     now,
   );

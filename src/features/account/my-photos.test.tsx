@@ -85,6 +85,7 @@ describe('the other’s photos on a proposal', () => {
     myFeedback: null,
     contactAlsoToGuardian: null,
     photos: [],
+    ended: null,
     timeline: [],
   };
   const released = {

@@ -63,8 +63,13 @@ export const feedbackOutcomeOptions = Object.entries(feedbackOutcomeLabels).map(
 /** What a member's card offers now, from the state the member sees and their own answer. */
 export type ProposalStage = 'answer' | 'waiting' | 'declined' | 'expired' | 'accepted' | 'meeting' | 'feedback' | 'ended';
 
-export function proposalStage(p: { state: string; myAnswer: { status: string }; deadlineAt: string }, now: number): ProposalStage {
+export function proposalStage(
+  p: { state: string; myAnswer: { status: string }; deadlineAt: string; ended?: object | null },
+  now: number,
+): ProposalStage {
   const top = p.state.split('.')[0];
+  // Ended by a contract, an account or a consent (decision 194) before its state says so: nothing more to do on it.
+  if (p.ended && top !== 'fiancailles') return 'ended';
   switch (top) {
     case 'proposee':
       if (p.myAnswer.status === 'declined') return 'declined';

@@ -151,6 +151,7 @@ describe('a proposal with a guardian, and feedback given', () => {
     myFeedback: { outcome: 'continuer', outcomeLabel: 'Continuer à se connaître', at: '2026-11-21T10:00:00.000Z' },
     contactAlsoToGuardian: null,
     photos: [],
+    ended: null,
     timeline: [],
   };
   const send = async () => null;

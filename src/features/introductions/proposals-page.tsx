@@ -241,16 +241,33 @@ function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; sta
     case 'feedback':
       return <Contact proposal={proposal} />;
     default:
-      return proposal.state === 'fiancailles' ? (
-        <div className={styles.highlight}>
-          <p className={styles.paragraph}>
-            <strong>Félicitations !</strong> Toute l’équipe se réjouit pour vous. Vos recherches sont mises en pause.
-          </p>
-        </div>
-      ) : (
-        <p className={styles.paragraph}>{proposal.stateLabel}.</p>
+      return (
+        <>
+          {proposal.state === 'fiancailles' ? (
+            <div className={styles.highlight}>
+              <p className={styles.paragraph}>
+                <strong>Félicitations !</strong> Toute l’équipe se réjouit pour vous. Vos recherches sont mises en pause.
+              </p>
+            </div>
+          ) : null}
+          {proposal.ended ? (
+            <EndedNote ended={proposal.ended} />
+          ) : proposal.state === 'fiancailles' ? null : (
+            <p className={styles.paragraph}>{proposal.stateLabel}.</p>
+          )}
+        </>
       );
   }
+}
+
+/** An introduction that ended (decision 194): when, why when it is the member's own cause, and that nothing is shared any more. */
+function EndedNote({ ended }: { ended: NonNullable<MemberIntroduction['ended']> }) {
+  return (
+    <p className={styles.paragraph} data-testid="proposal-ended">
+      Cette mise en relation a pris fin{ended.at ? ` le ${formatLongDateTime(ended.at)}` : ''}
+      {ended.why ? ` : ${ended.why}` : ''}.{ended.wasShared ? ' Ses coordonnées et ses photos ne vous sont plus accessibles.' : ''}
+    </p>
+  );
 }
 
 /** After mutual acceptance: the other's contact details and the first meeting. */

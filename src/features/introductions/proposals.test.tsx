@@ -39,6 +39,7 @@ const proposal: MemberIntroduction = {
   myFeedback: null,
   contactAlsoToGuardian: null,
   photos: [],
+  ended: null,
   timeline: [],
 };
 const send = async () => null;
