@@ -813,6 +813,12 @@ export interface MemberIntroductionView {
   myAnswer: { status: 'pending' | 'accepted' | 'declined'; at: string | null; reason: string | null };
   note: string | null;
   other: OtherSummary | null;
+  /**
+   * The other's first name, kept for the history (decision 194) while they are not erased, even
+   * once their summary is not shown any more (consent withdrawn, or the contract's end took their
+   * search criteria away): the member still knows whom an introduction was with.
+   */
+  otherFirstName: string | null;
   /** Why it fits, criterion by criterion (the member's own criteria against the other's summary). */
   reasons: { criterion: string; met: boolean; reason: string }[];
   meeting: { at: string; place: string } | null;
@@ -913,6 +919,7 @@ export function memberView(
     myAnswer: { status: answer.status, at: answer.at, reason: answer.reason ? declineReasonLabel(answer.reason) : null },
     note: side === 'a' ? introduction.noteA : introduction.noteB,
     other: people.other ? summaryOf(people.other, now.getTime()) : null,
+    otherFirstName: people.other ? firstNameOf(people.other.profile) : null,
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
     contact:

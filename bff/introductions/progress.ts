@@ -85,7 +85,10 @@ export async function memberProgress(db: Db, memberId: string, now: Date): Promi
   const ordered = [...views].sort((x, y) => Date.parse(x.proposedAt) - Date.parse(y.proposedAt));
   return {
     counts: progressCounts(ordered, now.getTime()),
-    introductions: ordered.map(progressItem),
+    // The first name stays in the history when the summary is gone (decision 194).
+    introductions: ordered.map((view) =>
+      progressItem({ ...view, other: view.other ?? (view.otherFirstName ? { firstName: view.otherFirstName } : null) }),
+    ),
     term: record
       ? termOf(record, now.getTime(), await refundedFromCurrentContract(db, memberId, record))
       : termOf({ selectedPlanId: null, subscriptionDate: null }, now.getTime()),

@@ -14,9 +14,10 @@ import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts
 
 /**
  * Withdrawing the sensitive-data consent withdraws the photos and the summary (issue 22, decision
- * 122), over HTTP: Youssef, with an accepted introduction (photos released to Amina) and an open
- * proposal (to Sarah), withdraws his consent; his photos answer 404 in both, his summary is shown
- * to no one, and staff no longer find him among anyone's candidates.
+ * 122) and ends his introductions (decision 194), over HTTP: Youssef, with an accepted introduction
+ * (photos and contact released to Amina) and an open proposal (to Sarah), withdraws his consent; his
+ * photos answer 404, his contact is gone, his summary is shown to no one, both introductions are
+ * closed by the agency, and staff no longer find him among anyone's candidates.
  */
 
 const clock = fakeClock(new Date());
@@ -27,7 +28,14 @@ let sarah: ActiveMember;
 let leila: ActiveMember;
 let youssef: ActiveMember;
 
-type View = { id: string; other: { firstName: string | null } | null; photos: { id: string; url: string }[]; contact: unknown };
+type View = {
+  id: string;
+  state: string;
+  other: { firstName: string | null } | null;
+  photos: { id: string; url: string }[];
+  contact: unknown;
+  ended: { why: string | null; wasShared: boolean } | null;
+};
 
 const mine = (m: ActiveMember) => introductionsOf<View>(m);
 const candidateIds = async (m: ActiveMember) => {
@@ -82,20 +90,25 @@ describe('withdrawing the sensitive-data consent', () => {
     const withdrawn = await youssef.agent.post('/api/v1/user/consents/withdraw', { kind: 'sensitive_data' });
     expect(withdrawn.status, await withdrawn.clone().text()).toBe(200);
 
-    // The accepted introduction: no photo (the URL is the same 404 as every refusal), no summary; the contact stays.
+    // The accepted introduction: closed by the agency, no photo (the URL is the same 404 as every
+    // refusal), no contact, no summary; Amina is not told why (his consent is his).
     const after = (await mine(amina)).find((v) => v.id === accepted);
     expect(after?.photos).toEqual([]);
     expect(after?.other).toBeNull();
-    expect(after?.contact).not.toBeNull();
+    expect(after?.contact).toBeNull();
+    expect(after).toMatchObject({ state: 'close', ended: { why: null, wasShared: true } });
+    expect((await mine(youssef)).find((v) => v.id === accepted)).toMatchObject({
+      state: 'close',
+      contact: null,
+      ended: { why: 'vous avez retiré votre consentement au traitement de vos données sensibles' },
+    });
     const refused = await amina.agent.get(url);
     expect(refused.status).toBe(404);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe('Photo introuvable.');
     expect((await amina.agent.get(`${url}?taille=vignette`)).status).toBe(404);
-    // The open proposal: Sarah no longer reads his summary.
-    expect((await mine(sarah)).find((v) => v.id === open)?.other).toBeNull();
-    // No longer proposed: out of every ranking (Sarah's proposal closed: below the limit again), a new proposal refused.
-    const closed = await staff.post(`/api/v1/dashboard/introductions/${open}/events`, { type: 'CLOSE', note: 'Consentement retiré.' });
-    expect(closed.status, await closed.clone().text()).toBe(200);
+    // The open proposal: closed too, and Sarah no longer reads his summary.
+    expect((await mine(sarah)).find((v) => v.id === open)).toMatchObject({ state: 'close', other: null, ended: { wasShared: false } });
+    // No longer proposed: out of every ranking (his proposals closed: below the limit again), a new proposal refused.
     expect(await candidateIds(leila)).not.toContain(youssef.id);
     const proposal = await staff.post('/api/v1/dashboard/introductions', { a: leila.id, b: youssef.id });
     expect(proposal.status).toBeGreaterThanOrEqual(400);

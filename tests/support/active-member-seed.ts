@@ -17,15 +17,22 @@ export async function seedActiveMember(
   product: Pick<Product, 'auth' | 'database'>,
   now: number,
   person: { email: string; firstName: string; gender: Gender; age: number },
+  /**
+   * Optional: the contract's signature instant (ms, 40 days before `now` by default), whether the
+   * member asked the services to start before the 14 days were over (then active the day after
+   * signing, and still free to withdraw), and the phone.
+   */
+  options: { signedAt?: number; startedEarly?: boolean; phone?: string } = {},
 ): Promise<{ id: string; password: string; available: boolean }> {
   const password = 'bismillah-2026';
   const db = product.database.db;
   const { id } = await ensureAccount(adminClient(product.auth), db, { email: person.email, password, kind: person.gender });
-  const signedAt = now - 40 * DAY_MS;
+  const signedAt = options.signedAt ?? now - 40 * DAY_MS;
+  const activeAt = options.startedEarly ? signedAt + DAY_MS : Math.max(now - 10 * DAY_MS, signedAt + 15 * DAY_MS);
   const record = {
     ...emptyRecord(id, person.email, person.gender),
     selectedPlanId: 'plan_serenity_year',
-    renouncedWithdrawalRight: false,
+    renouncedWithdrawalRight: options.startedEarly === true,
     profileCompleted: true,
     sensitiveDataConsentAt: toIsoInstant(signedAt - 20 * DAY_MS),
     questionnaireCompleted: true,
@@ -45,7 +52,7 @@ export async function seedActiveMember(
     firstName: person.firstName,
     lastName: 'Exemple',
     birthDate: toIsoInstant(now - (person.age * 365.25 + 100) * DAY_MS).slice(0, 10),
-    phone: '+33612345678',
+    phone: options.phone ?? '+33612345678',
     postcode: '75011',
     city: 'Paris',
     maritalStatus: 'celibataire',
@@ -65,9 +72,11 @@ export async function seedActiveMember(
     soughtProfessionalSituation: 'indifferent',
     otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
   };
-  await db.update(members).set({ onboarding: record, profile, questionnaire }).where(eq(members.id, id));
+  // Version 1: the seeded event below is the member's first, so their next event (a right, a
+  // termination) takes version 2 as on a walked member.
+  await db.update(members).set({ onboarding: record, profile, questionnaire, version: 1 }).where(eq(members.id, id));
   await db.execute(sql`INSERT INTO onboarding_events (member_id, context, event, payload, from_state, to_state, actor_role, version, created_at)
-    VALUES (${id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${toIsoInstant(now - 10 * DAY_MS)}::timestamptz)`);
+    VALUES (${id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${toIsoInstant(activeAt)}::timestamptz)`);
   const matchProfile = await upsertMatchProfile(db, id, now);
   return { id, password, available: matchProfile?.available === true };
 }

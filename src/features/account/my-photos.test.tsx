@@ -86,6 +86,7 @@ describe('the other’s photos on a proposal', () => {
     contactAlsoToGuardian: null,
     photos: [],
     ended: null,
+    otherFirstName: 'Youssef',
     timeline: [],
   };
   const released = {

@@ -152,6 +152,7 @@ describe('a proposal with a guardian, and feedback given', () => {
     contactAlsoToGuardian: null,
     photos: [],
     ended: null,
+    otherFirstName: 'Youssef',
     timeline: [],
   };
   const send = async () => null;

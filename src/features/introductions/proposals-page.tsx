@@ -116,7 +116,7 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
     <article className={styles.card} aria-labelledby={titleId} data-testid="proposal">
       <div className={styles.cardHeader}>
         <h2 id={titleId} className={styles.cardTitle}>
-          {summaryTitle(other)}
+          {summaryTitle(other ?? (proposal.otherFirstName ? { firstName: proposal.otherFirstName, age: null } : null))}
         </h2>
         <span className={styles.badge[badge.tone]}>{badge.text}</span>
       </div>

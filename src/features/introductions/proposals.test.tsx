@@ -40,6 +40,7 @@ const proposal: MemberIntroduction = {
   contactAlsoToGuardian: null,
   photos: [],
   ended: null,
+  otherFirstName: 'Youssef',
   timeline: [],
 };
 const send = async () => null;
