@@ -217,7 +217,7 @@ describe('an introduction that ends: photos and contact go, on the server, for b
     const pair = await setUpPair(env(), { mutual: false });
     const db = product.database.db;
     const [before] = await db.select().from(introductions).where(eq(introductions.id, pair.introductionId));
-    const { ended: _ended, ...old } = before?.context as Record<string, unknown>;
+    const { ended: _ended, ...old } = (before?.context ?? {}) as Record<string, unknown>;
     const { history: _history, id: _id, members: _m, summaryConsentAt: _s, lastEventAt: _l, ...round } = old;
     await db
       .update(introductions)
