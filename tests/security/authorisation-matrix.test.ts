@@ -11,6 +11,9 @@ import {
   startTestProduct,
   stripeSignature,
 } from '#tests/security/support.ts';
+import { endingCases, type Env, otherPhotoUrl, setUpPair, viewOf } from '#tests/support/ended-introductions.ts';
+import { signInStaff } from '#tests/support/staff.ts';
+import type { TestAgent } from '#tests/support/test-product.ts';
 
 /**
  * Authorisation matrix: every endpoint of the product API (read from the Hono app's routes, so a
@@ -554,4 +557,52 @@ describe('authorisation matrix', () => {
       }
     }
   });
+});
+
+/**
+ * An introduction that ended (issue 62 point 3, decision 194): one row per cause. Two members of a
+ * mutually accepted introduction (photos released, contact shared; one acceptance for a decline or
+ * an expiry), the cause applied through the API or the agency's clock; then each side's photo, at
+ * the URL the other side was given, is refused to every caller — the two former sides (404), a
+ * third member, staff and the matrix's callers (401/403/404) — and neither side's introductions hold
+ * the other's contact. After the main matrix: its last rows signed its callers out, and the clock
+ * moves here must not run under its rows.
+ */
+describe('an ended introduction: each side’s photo and contact, one row per cause', () => {
+  let env: Env;
+  let third: Awaited<ReturnType<typeof setUpPair>>['a'];
+  beforeAll(async () => {
+    const staff = await signInStaff(product);
+    await staff.passTotp();
+    env = { product, staff: staff.agent };
+    // A member of a pair of their own, signed in: a third party to every pair below.
+    third = (await setUpPair(env, { mutual: false })).a;
+  }, 120_000);
+
+  for (const c of endingCases) {
+    it(`${c.name}: nobody reads a photo, nobody has the contact`, async () => {
+      const pair = await setUpPair(env, c);
+      await c.apply(env, pair);
+      await c.after?.(env, pair);
+      const agents: [string, TestAgent][] = [
+        ...CALLER_NAMES.map((name): [string, TestAgent] => [name, callers.agents[name]]),
+        ['a third member', third.agent],
+        ['staff of this pair', env.staff],
+        ['side a', pair.a.agent],
+        ['side b', pair.b.agent],
+      ];
+      const outcome: Record<string, string> = {};
+      for (const viewer of ['a', 'b'] as const) {
+        const url = otherPhotoUrl(pair, viewer);
+        for (const [name, agent] of agents) {
+          const { status } = await agent.get(url);
+          expect(status, `${name} on ${viewer === 'a' ? 'b' : 'a'}’s photo`).toBeLessThan(500);
+          outcome[`${name} → photo of ${viewer === 'a' ? 'b' : 'a'}`] = status === 200 ? 'pass' : 'refused';
+        }
+      }
+      expect(outcome).toEqual(Object.fromEntries(Object.keys(outcome).map((k) => [k, 'refused'])));
+      expect((await viewOf(pair.a, pair.introductionId))?.contact).toBeNull();
+      if (c.gone !== 'b') expect((await viewOf(pair.b, pair.introductionId))?.contact).toBeNull();
+    }, 120_000);
+  }
 });
