@@ -114,3 +114,39 @@ describe('a proposal in "Mes propositions"', () => {
     expect(text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />))).toContain('Félicitations !');
   });
 });
+
+describe('an introduction that ended (decision 194)', () => {
+  const ended = (over: Partial<MemberIntroduction>): MemberIntroduction => ({
+    ...proposal,
+    state: 'close',
+    stateLabel: 'Close',
+    myAnswer: { status: 'accepted', at: new Date(now - 20 * DAY).toISOString(), reason: null },
+    other: null,
+    reasons: [],
+    ended: { at: '2026-11-30T23:00:00.000Z', why: null, wasShared: true },
+    ...over,
+  });
+
+  it('stays as history: the first name, the dates and the end, never a contact or a photo', () => {
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={ended({})} now={now} send={send} />));
+    expect(t).toContain('Youssef');
+    expect(t).toContain('Proposée le');
+    expect(t).toContain(
+      'Cette mise en relation a pris fin le 1er décembre 2026 à 0 h 00. Ses coordonnées et ses photos ne vous sont plus accessibles.',
+    );
+    expect(t).not.toContain('E-mail');
+    expect(t).not.toContain('Les photos de');
+    expect(t).not.toContain('Accepter la proposition');
+  });
+
+  it('says the member’s own cause, and ends a card whose state has not caught up yet', () => {
+    const own = ended({ state: 'acceptee', ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true } });
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={own} now={now} send={send} />));
+    expect(t).toContain('Cette mise en relation a pris fin : votre contrat est arrivé à son terme.');
+    expect(t).not.toContain('Vous avez accepté tous les deux');
+    const engaged = ended({ state: 'fiancailles', ended: { at: null, why: null, wasShared: true } });
+    const e = text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />));
+    expect(e).toContain('Félicitations !');
+    expect(e).toContain('Cette mise en relation a pris fin. Ses coordonnées et ses photos ne vous sont plus accessibles.');
+  });
+});
