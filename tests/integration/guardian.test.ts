@@ -275,11 +275,13 @@ describe('the guardian and the member’s progress over HTTP', () => {
         .where(like(mailOutbox.dedupeKey, `guardian-%:${introductionId}:%`)),
     ).toEqual([]);
     const [row] = await db.select().from(introductions).where(eq(introductions.id, introductionId));
-    expect(row?.state).toBe('retours');
+    // The erasure ended it, as the agency's event (decision 194): nothing is shared any more.
+    expect(row?.state).toBe('close');
+    expect((row?.context as { ended: unknown }).ended).toMatchObject({ cause: 'compte-efface' });
     expect(row?.noteA).toBeNull();
-    // Youssef keeps his introduction, with nothing of her: no summary, no contact.
+    // Youssef keeps his introduction, with nothing of her: no summary, no first name, no contact.
     const [his] = await mine(youssef);
-    expect(his).toMatchObject({ id: introductionId, other: null, contact: null });
+    expect(his).toMatchObject({ id: introductionId, other: null, otherFirstName: null, contact: null });
     expect(JSON.stringify(his)).not.toContain('Amina');
     expect(JSON.stringify(his)).not.toContain(AMINA_GUARDIAN.name);
     // Nothing of her guardian anywhere in the database.
