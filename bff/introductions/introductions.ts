@@ -927,7 +927,8 @@ export function memberView(
         ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null, guardian: otherGuardian }
         : null,
     myFeedback: feedback ? { outcome: feedback.outcome, outcomeLabel: feedbackOutcomeLabels[feedback.outcome], at: feedback.at } : null,
-    contactAlsoToGuardian: otherGuardian ? otherGuardian.relation : null,
+    // Said before answering; nothing of the other's guardian once it ended.
+    contactAlsoToGuardian: otherGuardian && !end ? otherGuardian.relation : null,
     photos: sharing.photos
       ? (people.other?.photoIds ?? []).map((photoId) => ({ id: photoId, url: introductionPhotoUrl(introduction.id, photoId) }))
       : [],
