@@ -277,7 +277,7 @@ describe('the guardian and the member’s progress over HTTP', () => {
     const [row] = await db.select().from(introductions).where(eq(introductions.id, introductionId));
     // The erasure ended it, as the agency's event (decision 194): nothing is shared any more.
     expect(row?.state).toBe('close');
-    expect((row?.context as { ended: unknown }).ended).toMatchObject({ cause: 'compte-efface' });
+    expect((row?.context as { ended: unknown } | undefined)?.ended).toMatchObject({ cause: 'compte-efface' });
     expect(row?.noteA).toBeNull();
     // Youssef keeps his introduction, with nothing of her: no summary, no first name, no contact.
     const [his] = await mine(youssef);
