@@ -59,15 +59,16 @@ import {
 } from '#machines/introductions/rules.ts';
 import {
   availableAt,
-  type CriterionResult,
-  hardCriteria,
+  brokenRequired,
+  criteriaWords,
+  ExceptionReason,
   type MatchProfile,
-  softScore,
+  memberReasons,
   type UnavailableReason,
 } from '#machines/matching/criteria.ts';
 import { ageOn } from '#machines/onboarding/forms.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
-import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import { maritalStatusLabelFor, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
 import { count } from '#machines/french/plural.ts';
 
 /**
@@ -305,6 +306,35 @@ export const ProposeBody = v.strictObject(
   'Requête invalide',
 );
 
+/**
+ * Decision 193: a pair that breaks an indispensable criterion of a side is proposed only with a
+ * note to that side saying why (non-empty, bounded: `ExceptionReason`), which the member reads
+ * beside the criteria it breaks; else 422, naming the criteria, and nothing is written.
+ */
+function requireExceptionReasons(
+  profileA: MatchProfile,
+  profileB: MatchProfile,
+  notes: { noteA?: string | undefined; noteB?: string | undefined },
+  nowMs: number,
+  names: Map<string, string | null>,
+): void {
+  const broken = brokenRequired(profileA, profileB, nowMs);
+  const missing = (['a', 'b'] as const).filter(
+    (side) => broken[side].length > 0 && !v.safeParse(ExceptionReason, side === 'a' ? notes.noteA : notes.noteB).success,
+  );
+  if (missing.length === 0) return;
+  const nameOf = (side: Side) =>
+    names.get((side === 'a' ? profileA : profileB).memberId.toLowerCase()) ?? (side === 'a' ? 'du premier membre' : 'du second membre');
+  const of = (name: string) => (/^(du |d’|de )/.test(name) ? name : /^[aeiouâàéèêëîïôöûüœ]/i.test(name) ? `d’${name}` : `de ${name}`);
+  const parts = missing.map((side) => `aux critères indispensables ${of(nameOf(side))} (${criteriaWords(broken[side])})`);
+  throw new ApiError(
+    422,
+    'REQUIRED_CRITERIA',
+    `Cette proposition déroge ${parts.join(' et ')} : écrivez dans la note ${missing.length > 1 ? 'de chacun' : 'qui lui est destinée'} pourquoi vous la faites malgré tout ; le membre la lira.`,
+    { criteria: { a: broken.a, b: broken.b } },
+  );
+}
+
 export interface ProposeInput {
   staffId: string | null;
   a: string;
@@ -355,6 +385,7 @@ export async function proposeIntroduction(db: Db, input: ProposeInput): Promise<
     });
     if (reason) throw conflict(reason);
     if (profileA?.gender === profileB?.gender) throw conflict('Les deux membres proposés doivent être de sexes opposés.');
+    if (profileA && profileB) requireExceptionReasons(profileA, profileB, parsed.output, nowMs, await firstNames(tx, [a, b]));
 
     const consentOf = (onboarding: unknown) => {
       const at = (onboarding as { sensitiveDataConsentAt?: unknown } | null)?.sensitiveDataConsentAt;
@@ -680,8 +711,16 @@ export interface MemberIntroductionView {
   myAnswer: { status: 'pending' | 'accepted' | 'declined'; at: string | null; reason: string | null };
   note: string | null;
   other: OtherSummary | null;
-  /** Why it fits, criterion by criterion (the member's own criteria against the other's summary). */
-  reasons: { criterion: string; met: boolean; reason: string }[];
+  /**
+   * Why it fits, in at most two sentences of what matches the member's own criteria (decision 193:
+   * never what does not).
+   */
+  reasons: string[];
+  /**
+   * When the proposal departs from indispensable criteria of the member (staff proposed it with a
+   * reason, which is `note`): which ones, in a sentence; else null.
+   */
+  outsideCriteria: string | null;
   meeting: { at: string; place: string } | null;
   /**
    * Only once both accepted: the other's e-mail and phone, and their guardian's contact when the
@@ -715,7 +754,7 @@ export interface OtherPerson {
 
 function familySituation(p: MatchProfile): string {
   const children = p.childrenCount === 0 ? 'sans enfant' : count(p.childrenCount, 'enfant', 'enfants');
-  return `${maritalStatusLabels[p.maritalStatus]}, ${children}`;
+  return `${maritalStatusLabelFor(p.maritalStatus, p.gender)}, ${children}`;
 }
 
 function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
@@ -733,12 +772,15 @@ function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
 }
 
 function reasonsFor(me: MatchProfile | null, other: MatchProfile | null, nowMs: number): MemberIntroductionView['reasons'] {
-  if (!me || !other) return [];
-  // The member's own criteria against the other (never the other's annex), availability aside.
-  const results: CriterionResult[] = [...hardCriteria(me, other, nowMs), ...softScore(me, other, nowMs).reasons].filter(
-    (r) => r.side === 'membre' || (r.side === 'mutuel' && r.criterion !== 'disponibilite'),
-  );
-  return results.map((r) => ({ criterion: r.criterion, met: r.met, reason: r.reason }));
+  return me && other ? memberReasons(me, other, nowMs) : [];
+}
+
+function outsideCriteriaOf(me: MatchProfile | null, other: MatchProfile | null, nowMs: number): string | null {
+  if (!me || !other) return null;
+  const broken = brokenRequired(me, other, nowMs).a;
+  return broken.length === 0
+    ? null
+    : `Cette proposition s’écarte ${broken.length > 1 ? 'de vos critères indispensables' : 'de votre critère indispensable'} : ${criteriaWords(broken)}.`;
 }
 
 /** ONLY what `side` may see of an introduction: their own answer, the other's summary, contact after mutual acceptance. */
@@ -769,6 +811,7 @@ export function memberView(
     note: side === 'a' ? introduction.noteA : introduction.noteB,
     other: people.other ? summaryOf(people.other, now.getTime()) : null,
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
+    outsideCriteria: outsideCriteriaOf(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
     contact:
       released && people.other
