@@ -24,9 +24,16 @@ import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { log } from '#bff/logger.ts';
 import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/candidates.ts';
 import { type MatchProfile, unavailableReasonLabels } from '#machines/matching/criteria.ts';
+import type { RequirableCriterion } from '#machines/onboarding/forms.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
 import { ageOn, type MaritalStatus, type PrayerPractice } from '#machines/onboarding/forms.ts';
-import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import {
+  maritalStatusLabelFor,
+  maritalStatusLabels,
+  prayerPracticeLabels,
+  regionLabels,
+  requirableCriterionLabels,
+} from '#machines/onboarding/labels.ts';
 
 /**
  * Introductions (issue 22, decision 114) over HTTP. Members read and answer their own proposals
@@ -63,6 +70,8 @@ export const CandidatesQuery = v.object({
   ageMax: intParam(18, 120, 'Âge maximum invalide'),
   withoutChildren: v.optional(v.picklist(['true', 'false'], 'Valeur attendue : true ou false')),
   minScore: intParam(0, 100, 'Score minimum invalide'),
+  /** `true`: only those outside an indispensable criterion of either side (decision 193). */
+  horsCriteres: v.optional(v.picklist(['true', 'false'], 'Valeur attendue : true ou false')),
 });
 
 export const IntroductionsQuery = v.object({
@@ -90,7 +99,7 @@ function summaryOf(profile: MatchProfile | null, firstName: string | null, now: 
     age: ageOn(profile.birthDate, now),
     region: regionLabels[profile.region as HomeRegion],
     practice: prayerPracticeLabels[profile.practice],
-    familySituation: maritalStatusLabels[profile.maritalStatus],
+    familySituation: maritalStatusLabelFor(profile.maritalStatus, profile.gender),
     childrenCount: profile.childrenCount,
     profession: profile.profession,
     sought: {
@@ -99,9 +108,12 @@ function summaryOf(profile: MatchProfile | null, firstName: string | null, now: 
       regions: profile.regionsAccepted.map((r) => regionLabels[r]),
       practices: profile.practicesAccepted.map((p) => prayerPracticeLabels[p]),
       acceptsChildren: profile.acceptsChildren,
+      required: profile.requiredCriteria.map((c) => requirableCriterionLabels[c]),
     },
   };
 }
+
+const criterionNames = (ids: readonly RequirableCriterion[]) => ids.map((id) => requirableCriterionLabels[id]);
 
 export function introductionRoutes(deps: ApiDeps) {
   const db = deps.database.db;
@@ -153,6 +165,7 @@ export function introductionRoutes(deps: ApiDeps) {
         const ranking = await rankCandidates(db, id, {
           limit: query.limit ?? DEFAULT_CANDIDATES,
           excludeMemberIds: excluded,
+          outsideRequired: query.horsCriteres === 'true',
           now,
           filters: {
             ...(query.region ? { regions: [query.region] } : {}),
@@ -202,12 +215,21 @@ export function introductionRoutes(deps: ApiDeps) {
               age: ageOn(k.profile.birthDate, now),
               region: regionLabels[k.profile.region],
               practice: prayerPracticeLabels[k.profile.practice],
-              familySituation: maritalStatusLabels[k.profile.maritalStatus],
+              familySituation: maritalStatusLabelFor(k.profile.maritalStatus, k.profile.gender),
               childrenCount: k.profile.childrenCount,
               profession: k.profile.profession,
               score: k.score,
               maxScore: k.maxScore,
-              reasons: k.reasons.map((r) => ({ criterion: r.criterion, side: r.side, met: r.met, reason: r.reason })),
+              reasons: k.reasons.map((r) => ({
+                criterion: r.criterion,
+                side: r.side,
+                verdict: r.verdict,
+                met: r.met,
+                required: r.required,
+                reason: r.reason,
+              })),
+              // The indispensable criteria broken (only with `horsCriteres=true`): the member's, the candidate's, in words.
+              broken: { membre: criterionNames(k.broken.membre), candidat: criterionNames(k.broken.candidat) },
               hasPresentation: withPresentation.has(k.memberId.toLowerCase()),
             })),
           },

@@ -1,5 +1,11 @@
-import type { ContractForm, Questionnaire } from '#machines/onboarding/forms.ts';
-import { maritalStatusLabels, professionalSituationLabels, regionLabels, soughtPracticeLabels } from '#machines/onboarding/labels.ts';
+import type { ContractForm, Questionnaire, RequirableCriterion } from '#machines/onboarding/forms.ts';
+import {
+  maritalStatusLabels,
+  professionalSituationLabels,
+  regionLabels,
+  soughtPracticeLabels,
+  wantsChildrenLabels,
+} from '#machines/onboarding/labels.ts';
 import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
 import { COUNTING_RULE, civilDayText, dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
 import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
@@ -113,18 +119,31 @@ function priceBlocks(input: ContractInput): Block[] {
 function annexBlocks(questionnaire: Questionnaire | null): Block[] {
   if (!questionnaire) return ['Le questionnaire de rapprochement du membre n’est pas disponible.'];
   const list = (values: readonly string[], labels: Record<string, string>) => values.map((value) => labels[value] ?? value).join(', ');
+  // Decision 193: the criteria the member marked indispensable say so (questionnaires saved before carry no mark).
+  const required = (criterion: RequirableCriterion) => (questionnaire.requiredCriteria?.includes(criterion) ? ' (indispensable)' : '');
   return [
     'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224‑1 du Code de la consommation) :',
     {
       bullets: [
-        `Tranche d’âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans`,
-        `Région : ${list(questionnaire.soughtRegions, regionLabels)}`,
-        `Situation familiale : ${list(questionnaire.soughtFamilySituations, maritalStatusLabels)}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}`,
+        `Tranche d’âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans${required('age')}`,
+        `Région : ${list(questionnaire.soughtRegions, regionLabels)}${required('region')}`,
+        `Situation familiale : ${list(questionnaire.soughtFamilySituations, maritalStatusLabels)}${required('situation-familiale')}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}${required('enfants')}`,
         `Situation professionnelle : ${professionalSituationLabels[questionnaire.soughtProfessionalSituation]}`,
-        `Pratique religieuse : ${soughtPracticeLabels[questionnaire.soughtPractice]}`,
+        `Pratique religieuse : ${soughtPracticeLabels[questionnaire.soughtPractice]}${required('pratique')}`,
+        ...(questionnaire.wantsChildren
+          ? [`Désir d’enfants du membre : ${wantsChildrenLabels[questionnaire.wantsChildren]}${required('desir-enfants')}`]
+          : []),
+        ...(questionnaire.readyToRelocate === undefined
+          ? []
+          : [`Prêt ou prête à déménager : ${questionnaire.readyToRelocate ? 'oui' : 'non'}${required('demenagement')}`]),
         `Autres qualités essentielles : ${questionnaire.otherQualities}`,
       ],
     },
+    ...(questionnaire.requiredCriteria
+      ? [
+          'Un critère indiqué comme indispensable n’est jamais écarté par une proposition de l’agence, sauf explication écrite adressée au membre ; les autres critères sont des souhaits qui orientent les propositions.',
+        ]
+      : []),
   ];
 }
 

@@ -5,7 +5,7 @@ import { agencyIdentity, type ContractDocument, contractDocument, contractEndDat
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { onboardingEvents } from '#bff/db/schema.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { contractFormEntries, questionnaireSchema } from '#machines/onboarding/forms.ts';
+import { contractFormEntries, storedQuestionnaireSchema } from '#machines/onboarding/forms.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
@@ -87,7 +87,7 @@ export function draftContractDocument(row: MemberRow, options: { agency: AgencyI
   const details = contractDetailsOf(row);
   // A blank line, as on a paper form: the member fills it in on the page above the text.
   const missing = '…………';
-  const questionnaire = v.safeParse(questionnaireSchema, row.questionnaire);
+  const questionnaire = v.safeParse(storedQuestionnaireSchema, row.questionnaire);
   const profile = v.safeParse(StoredProfile, row.profile);
   return contractDocument({
     agency: agencyIdentity(options.agency),
@@ -135,7 +135,7 @@ export async function renderMemberContract(
     .where(and(eq(onboardingEvents.memberId, row.id), eq(onboardingEvents.context, 'contractForm')))
     .orderBy(desc(onboardingEvents.id))
     .limit(1);
-  const questionnaire = v.safeParse(questionnaireSchema, row.questionnaire);
+  const questionnaire = v.safeParse(storedQuestionnaireSchema, row.questionnaire);
   const profile = v.safeParse(StoredProfile, row.profile);
   const signedAt = record.subscriptionDate ? new Date(instantMs(record.subscriptionDate)) : null;
   const document = contractDocument({

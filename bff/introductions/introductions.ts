@@ -64,15 +64,16 @@ import {
 import { endReasonFor, type Standing, sharingOf, standingEndOf } from '#machines/introductions/sharing.ts';
 import {
   availableAt,
-  type CriterionResult,
-  hardCriteria,
+  brokenRequired,
+  criteriaWords,
+  ExceptionReason,
   type MatchProfile,
-  softScore,
+  memberReasons,
   type UnavailableReason,
 } from '#machines/matching/criteria.ts';
 import { ageOn } from '#machines/onboarding/forms.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
-import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import { maritalStatusLabelFor, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
 import { count } from '#machines/french/plural.ts';
 
 /**
@@ -310,6 +311,35 @@ export const ProposeBody = v.strictObject(
   'Requête invalide',
 );
 
+/**
+ * Decision 193: a pair that breaks an indispensable criterion of a side is proposed only with a
+ * note to that side saying why (non-empty, bounded: `ExceptionReason`), which the member reads
+ * beside the criteria it breaks; else 422, naming the criteria, and nothing is written.
+ */
+function requireExceptionReasons(
+  profileA: MatchProfile,
+  profileB: MatchProfile,
+  notes: { noteA?: string | undefined; noteB?: string | undefined },
+  nowMs: number,
+  names: Map<string, string | null>,
+): void {
+  const broken = brokenRequired(profileA, profileB, nowMs);
+  const missing = (['a', 'b'] as const).filter(
+    (side) => broken[side].length > 0 && !v.safeParse(ExceptionReason, side === 'a' ? notes.noteA : notes.noteB).success,
+  );
+  if (missing.length === 0) return;
+  const nameOf = (side: Side) =>
+    names.get((side === 'a' ? profileA : profileB).memberId.toLowerCase()) ?? (side === 'a' ? 'du premier membre' : 'du second membre');
+  const of = (name: string) => (/^(du |d’|de )/.test(name) ? name : /^[aeiouâàéèêëîïôöûüœ]/i.test(name) ? `d’${name}` : `de ${name}`);
+  const parts = missing.map((side) => `aux critères indispensables ${of(nameOf(side))} (${criteriaWords(broken[side])})`);
+  throw new ApiError(
+    422,
+    'REQUIRED_CRITERIA',
+    `Cette proposition déroge ${parts.join(' et ')} : écrivez dans la note ${missing.length > 1 ? 'de chacun' : 'qui lui est destinée'} pourquoi vous la faites malgré tout ; le membre la lira.`,
+    { criteria: { a: broken.a, b: broken.b } },
+  );
+}
+
 export interface ProposeInput {
   staffId: string | null;
   a: string;
@@ -360,6 +390,7 @@ export async function proposeIntroduction(db: Db, input: ProposeInput): Promise<
     });
     if (reason) throw conflict(reason);
     if (profileA?.gender === profileB?.gender) throw conflict('Les deux membres proposés doivent être de sexes opposés.');
+    if (profileA && profileB) requireExceptionReasons(profileA, profileB, parsed.output, nowMs, await firstNames(tx, [a, b]));
 
     const consentOf = (onboarding: unknown) => {
       const at = (onboarding as { sensitiveDataConsentAt?: unknown } | null)?.sensitiveDataConsentAt;
@@ -819,8 +850,16 @@ export interface MemberIntroductionView {
    * search criteria away): the member still knows whom an introduction was with.
    */
   otherFirstName: string | null;
-  /** Why it fits, criterion by criterion (the member's own criteria against the other's summary). */
-  reasons: { criterion: string; met: boolean; reason: string }[];
+  /**
+   * Why it fits, in at most two sentences of what matches the member's own criteria (decision 193:
+   * never what does not).
+   */
+  reasons: string[];
+  /**
+   * When the proposal departs from indispensable criteria of the member (staff proposed it with a
+   * reason, which is `note`): which ones, in a sentence; else null.
+   */
+  outsideCriteria: string | null;
   meeting: { at: string; place: string } | null;
   /**
    * Only while shared (both accepted, and nothing ended it: `sharingOf`, decision 194): the other's
@@ -862,7 +901,7 @@ export interface OtherPerson {
 
 function familySituation(p: MatchProfile): string {
   const children = p.childrenCount === 0 ? 'sans enfant' : count(p.childrenCount, 'enfant', 'enfants');
-  return `${maritalStatusLabels[p.maritalStatus]}, ${children}`;
+  return `${maritalStatusLabelFor(p.maritalStatus, p.gender)}, ${children}`;
 }
 
 function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
@@ -880,12 +919,15 @@ function summaryOf(other: OtherPerson, nowMs: number): OtherSummary | null {
 }
 
 function reasonsFor(me: MatchProfile | null, other: MatchProfile | null, nowMs: number): MemberIntroductionView['reasons'] {
-  if (!me || !other) return [];
-  // The member's own criteria against the other (never the other's annex), availability aside.
-  const results: CriterionResult[] = [...hardCriteria(me, other, nowMs), ...softScore(me, other, nowMs).reasons].filter(
-    (r) => r.side === 'membre' || (r.side === 'mutuel' && r.criterion !== 'disponibilite'),
-  );
-  return results.map((r) => ({ criterion: r.criterion, met: r.met, reason: r.reason }));
+  return me && other ? memberReasons(me, other, nowMs) : [];
+}
+
+function outsideCriteriaOf(me: MatchProfile | null, other: MatchProfile | null, nowMs: number): string | null {
+  if (!me || !other) return null;
+  const broken = brokenRequired(me, other, nowMs).a;
+  return broken.length === 0
+    ? null
+    : `Cette proposition s’écarte ${broken.length > 1 ? 'de vos critères indispensables' : 'de votre critère indispensable'} : ${criteriaWords(broken)}.`;
 }
 
 /**
@@ -921,6 +963,7 @@ export function memberView(
     other: people.other ? summaryOf(people.other, now.getTime()) : null,
     otherFirstName: people.other ? firstNameOf(people.other.profile) : null,
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
+    outsideCriteria: outsideCriteriaOf(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
     contact:
       sharing.contact && people.other

@@ -5,29 +5,40 @@ import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import {
   availableAt,
   birthDateBounds,
+  brokenRequired,
+  type CriterionId,
   type CriterionResult,
   criteria,
-  hardCriteria,
+  criterionIds,
   MAX_SCORE,
   type MatchProfile,
+  NO_ACTIVITY_PATTERN,
+  occupationOf,
+  pairCriteria,
   profileFromOnboarding,
-  softScore,
+  STUDIES_PATTERN,
   type UnavailableReason,
   unavailableReasonOf,
 } from '#machines/matching/criteria.ts';
-import type { HomeRegion } from '#machines/matching/regions.ts';
-import { ageOn, type MaritalStatus, type PrayerPractice } from '#machines/onboarding/forms.ts';
+import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
+import {
+  ageOn,
+  type MaritalStatus,
+  type PrayerPractice,
+  type RequirableCriterion,
+  requirableCriteria,
+} from '#machines/onboarding/forms.ts';
+import { maritalStatusLabels } from '#machines/onboarding/labels.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import { parisDayOf } from '#machines/paris-time.ts';
 
 /**
- * Candidates for a member (issue 22, staff side). Profiles live in `match_profiles` (migration
- * 0014), derived from steps 1-2 by `upsertMatchProfile`. `rankCandidates` evaluates every hard
- * criterion of machines/matching/criteria.ts, both ways, in one SQL statement on indexed columns
- * (the pool index on gender and birth date, GIN on the accepted lists), scores the soft criteria
- * in the same statement, and reads back only the `limit` best rows; the reasons of those rows are
- * then written by the pure functions, which the tests hold the SQL to.
+ * Candidates for a member (issue 22, staff side). Profiles live in `match_profiles` (migrations
+ * 0014 and 0035), derived from steps 1-2 by `upsertMatchProfile`. `rankCandidates` evaluates every
+ * indispensable criterion of machines/matching/criteria.ts, both ways, in one SQL statement on
+ * indexed columns (the pool index on gender and birth date), scores every criterion in the same
+ * statement, and reads back only the `limit` best rows; the verdicts of those rows are then
+ * written by the pure functions, which the tests hold the SQL to (decisions 113 and 193).
  */
 
 export type MatchingExecutor = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
@@ -49,6 +60,9 @@ interface ProfileRow extends Record<string, unknown> {
   family_situations_accepted: string[];
   accepts_children: boolean;
   sought_professional_situation: string;
+  wants_children: string;
+  ready_to_relocate: boolean | null;
+  required_criteria: string[];
   available: boolean;
   unavailable_reason: string | null;
   contract_ends_ms: number | null;
@@ -57,7 +71,7 @@ interface ProfileRow extends Record<string, unknown> {
 const PROFILE_COLUMNS_TEXT = `member_id::text AS member_id, gender, birth_date::text AS birth_date, region, practice, marital_status,
   children_count::int AS children_count, profession, age_min::int AS age_min, age_max::int AS age_max, regions_accepted,
   sought_practice, practices_accepted, family_situations_accepted, accepts_children, sought_professional_situation,
-  available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`;
+  wants_children, ready_to_relocate, required_criteria, available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`;
 const PROFILE_COLUMNS = sql.raw(PROFILE_COLUMNS_TEXT);
 
 function profileOf(row: ProfileRow): MatchProfile {
@@ -70,6 +84,8 @@ function profileOf(row: ProfileRow): MatchProfile {
     maritalStatus: row.marital_status as MaritalStatus,
     childrenCount: Number(row.children_count),
     profession: row.profession,
+    wantsChildren: row.wants_children as MatchProfile['wantsChildren'],
+    readyToRelocate: row.ready_to_relocate,
     ageMin: Number(row.age_min),
     ageMax: Number(row.age_max),
     regionsAccepted: row.regions_accepted as HomeRegion[],
@@ -78,6 +94,7 @@ function profileOf(row: ProfileRow): MatchProfile {
     familySituationsAccepted: row.family_situations_accepted as MaritalStatus[],
     acceptsChildren: row.accepts_children,
     soughtProfessionalSituation: row.sought_professional_situation as MatchProfile['soughtProfessionalSituation'],
+    requiredCriteria: row.required_criteria as RequirableCriterion[],
     available: row.available,
     unavailableReason: row.unavailable_reason as UnavailableReason | null,
     contractEndsAt: row.contract_ends_ms === null ? null : Number(row.contract_ends_ms),
@@ -116,6 +133,9 @@ export async function writeMatchProfiles(executor: MatchingExecutor, profiles: r
       family_situations_accepted: arrayLiteral(p.familySituationsAccepted),
       accepts_children: p.acceptsChildren,
       sought_professional_situation: p.soughtProfessionalSituation,
+      wants_children: p.wantsChildren,
+      ready_to_relocate: p.readyToRelocate,
+      required_criteria: arrayLiteral(p.requiredCriteria),
       available: p.available,
       unavailable_reason: p.unavailableReason,
       contract_ends_at: p.contractEndsAt === null ? null : new Date(p.contractEndsAt).toISOString(),
@@ -123,22 +143,25 @@ export async function writeMatchProfiles(executor: MatchingExecutor, profiles: r
     await executor.execute(sql`
       INSERT INTO match_profiles (member_id, gender, birth_date, region, practice, marital_status, children_count, profession,
         age_min, age_max, regions_accepted, sought_practice, practices_accepted, family_situations_accepted, accepts_children,
-        sought_professional_situation, available, unavailable_reason, contract_ends_at, updated_at)
+        sought_professional_situation, wants_children, ready_to_relocate, required_criteria, available, unavailable_reason,
+        contract_ends_at, updated_at)
       SELECT member_id, gender, birth_date, region, practice, marital_status, children_count, profession,
         age_min, age_max, regions_accepted, sought_practice, practices_accepted, family_situations_accepted, accepts_children,
-        sought_professional_situation, available, unavailable_reason, contract_ends_at, now()
+        sought_professional_situation, wants_children, ready_to_relocate, required_criteria, available, unavailable_reason,
+        contract_ends_at, now()
       FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(member_id uuid, gender text, birth_date date, region text,
         practice text, marital_status text, children_count smallint, profession text, age_min smallint, age_max smallint,
         regions_accepted text[], sought_practice text, practices_accepted text[], family_situations_accepted text[],
-        accepts_children boolean, sought_professional_situation text, available boolean, unavailable_reason text,
-        contract_ends_at timestamptz)
+        accepts_children boolean, sought_professional_situation text, wants_children text, ready_to_relocate boolean,
+        required_criteria text[], available boolean, unavailable_reason text, contract_ends_at timestamptz)
       ON CONFLICT (member_id) DO UPDATE SET
         gender = EXCLUDED.gender, birth_date = EXCLUDED.birth_date, region = EXCLUDED.region, practice = EXCLUDED.practice,
         marital_status = EXCLUDED.marital_status, children_count = EXCLUDED.children_count, profession = EXCLUDED.profession,
         age_min = EXCLUDED.age_min, age_max = EXCLUDED.age_max, regions_accepted = EXCLUDED.regions_accepted,
         sought_practice = EXCLUDED.sought_practice, practices_accepted = EXCLUDED.practices_accepted,
         family_situations_accepted = EXCLUDED.family_situations_accepted, accepts_children = EXCLUDED.accepts_children,
-        sought_professional_situation = EXCLUDED.sought_professional_situation, available = EXCLUDED.available,
+        sought_professional_situation = EXCLUDED.sought_professional_situation, wants_children = EXCLUDED.wants_children,
+        ready_to_relocate = EXCLUDED.ready_to_relocate, required_criteria = EXCLUDED.required_criteria, available = EXCLUDED.available,
         unavailable_reason = EXCLUDED.unavailable_reason, contract_ends_at = EXCLUDED.contract_ends_at, updated_at = now()`);
   }
 }
@@ -272,7 +295,7 @@ export async function upsertMatchProfile(
 // ---------------------------------------------------------------------------
 // Ranking
 
-/** Staff's filters: they only narrow the candidates the hard criteria allow. */
+/** Staff's filters: they only narrow the candidates the indispensable criteria allow. */
 export interface CandidateFilters {
   regions?: readonly HomeRegion[];
   practices?: readonly PrayerPractice[];
@@ -289,6 +312,8 @@ export interface RankOptions {
   filters?: CandidateFilters;
   /** Members never to propose: already proposed, declined, in an open introduction. */
   excludeMemberIds?: readonly string[];
+  /** Only those who break an indispensable criterion of either side (staff's exceptions, decision 193). */
+  outsideRequired?: boolean;
   now?: number;
 }
 
@@ -297,8 +322,10 @@ export interface RankedCandidate {
   score: number;
   maxScore: number;
   profile: MatchProfile;
-  /** Every criterion, both ways: the hard ones (all met) then the soft ones. */
+  /** Every criterion, both ways: the member's judged on the candidate, then the candidate's on the member. */
   reasons: CriterionResult[];
+  /** The indispensable criteria broken: the member's, the candidate's (empty both ways in the ranked list). */
+  broken: { membre: RequirableCriterion[]; candidat: RequirableCriterion[] };
 }
 
 export interface Ranking {
@@ -313,52 +340,142 @@ export const MAX_CANDIDATES = 200;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The SQL of the two-way soft score of candidate `c` for member `me`: criteria.ts `softScore`,
- * term by term, with the candidate's age computed as `ageOn` does (today in France).
- */
-function scoreSql(me: MatchProfile, myAge: number, today: string): SQL {
-  const points = (id: keyof typeof criteria) => sql.raw(String(criteria[id].points));
-  const candidateAge = sql`(${Number(today.slice(0, 4))}::int - extract(year FROM c.birth_date)::int
-    - CASE WHEN to_char(c.birth_date, 'MMDD') > ${today.slice(5, 7) + today.slice(8, 10)} THEN 1 ELSE 0 END)`;
-  const myExactPractice =
-    me.soughtPractice === 'indifferent'
-      ? sql`CASE WHEN c.practice = ANY(${arrayLiteral(me.practicesAccepted)}::text[]) THEN 1 ELSE 0 END`
-      : sql`CASE WHEN c.practice = ${me.soughtPractice} THEN ${points('pratique-identique')}
-          WHEN c.practice = ANY(${arrayLiteral(me.practicesAccepted)}::text[]) THEN 1 ELSE 0 END`;
-  return sql`(
-    CASE WHEN c.region = ${me.region} THEN ${points('meme-region')} ELSE 0 END
-    + CASE WHEN c.marital_status = ANY(${arrayLiteral(me.familySituationsAccepted)}::text[]) THEN ${points('situation-familiale')} ELSE 0 END
-    + CASE WHEN ${me.maritalStatus}::text = ANY(c.family_situations_accepted) THEN ${points('situation-familiale')} ELSE 0 END
-    + ${myExactPractice}
-    + CASE WHEN c.sought_practice <> 'indifferent' AND c.sought_practice = ${me.practice} THEN ${points('pratique-identique')}
-        WHEN ${me.practice}::text = ANY(c.practices_accepted) THEN 1 ELSE 0 END
-    + ${me.soughtProfessionalSituation === 'indifferent' ? points('situation-professionnelle') : sql.raw('0')}
-    + CASE WHEN c.sought_professional_situation = 'indifferent' THEN ${points('situation-professionnelle')} ELSE 0 END
-    + CASE WHEN 2 * abs(2 * ${candidateAge} - ${me.ageMin + me.ageMax}::int) <= ${me.ageMax - me.ageMin}::int
-        THEN ${points('coeur-tranche-age')} ELSE 0 END
-    + CASE WHEN 2 * abs(2 * ${myAge}::int - c.age_min - c.age_max) <= c.age_max - c.age_min THEN ${points('coeur-tranche-age')} ELSE 0 END
-  )`;
+type Predicate = SQL | boolean;
+
+/** Every family situation accepted: « peu importe » (criteria.ts `judge`). */
+const MARITAL_STATUSES = Object.keys(maritalStatusLabels).length;
+
+function predicateSql(p: Predicate): SQL {
+  return typeof p === 'boolean' ? sql.raw(p ? 'true' : 'false') : p;
 }
 
 /**
- * Ranks the candidates for a member: available members of the other sex meeting every hard
- * criterion both ways (availability, age range, region, practice, children), not excluded, within
- * staff's filters, best two-way score first (ties by member id), at most `limit`.
+ * `me`'s criterion judged on the candidate `c`: met (verdict `oui` or `indifferent` of
+ * criteria.ts `judge`) as SQL over the candidate's columns, or a constant when it does not depend
+ * on the candidate.
+ */
+function mineMet(criterion: CriterionId, me: MatchProfile, now: number): Predicate {
+  switch (criterion) {
+    case 'age': {
+      const bounds = birthDateBounds(me.ageMin, me.ageMax, now);
+      return sql`(c.birth_date > ${bounds.after}::date AND c.birth_date <= ${bounds.onOrBefore}::date)`;
+    }
+    case 'region':
+      return me.regionsAccepted.length === homeRegions.length ? true : sql`c.region = ANY(${arrayLiteral(me.regionsAccepted)}::text[])`;
+    case 'pratique':
+      return me.soughtPractice === 'indifferent' ? true : sql`c.practice = ANY(${arrayLiteral(me.practicesAccepted)}::text[])`;
+    case 'situation-familiale':
+      return me.familySituationsAccepted.length === MARITAL_STATUSES
+        ? true
+        : sql`c.marital_status = ANY(${arrayLiteral(me.familySituationsAccepted)}::text[])`;
+    case 'enfants':
+      return me.acceptsChildren ? true : sql`c.children_count = 0`;
+    case 'desir-enfants':
+      return me.wantsChildren === 'oui' || me.wantsChildren === 'non' ? sql`c.wants_children = ${me.wantsChildren}` : true;
+    case 'demenagement':
+      return me.readyToRelocate !== false ? true : sql`(c.region = ${me.region} OR c.ready_to_relocate IS TRUE)`;
+    case 'situation-professionnelle':
+      if (me.soughtProfessionalSituation === 'indifferent') return true;
+      // A stable job is never proven by a free-text profession: `a-verifier` or `non`, never met.
+      if (me.soughtProfessionalSituation === 'emploi-stable') return false;
+      return sql`NOT (c.profession ~* ${NO_ACTIVITY_PATTERN} AND NOT c.profession ~* ${STUDIES_PATTERN})`;
+  }
+}
+
+/** The candidate's criterion judged on `me`, as SQL over the candidate's columns (or a constant). */
+function theirsMet(criterion: CriterionId, me: MatchProfile, myAge: number): Predicate {
+  switch (criterion) {
+    case 'age':
+      return sql`(c.age_min <= ${myAge}::int AND c.age_max >= ${myAge}::int)`;
+    case 'region':
+      return sql`c.regions_accepted @> ${arrayLiteral([me.region])}::text[]`;
+    case 'pratique':
+      return sql`c.practices_accepted @> ${arrayLiteral([me.practice])}::text[]`;
+    case 'situation-familiale':
+      return sql`c.family_situations_accepted @> ${arrayLiteral([me.maritalStatus])}::text[]`;
+    case 'enfants':
+      return me.childrenCount === 0 ? true : sql`c.accepts_children`;
+    case 'desir-enfants':
+      return me.wantsChildren === 'oui' || me.wantsChildren === 'non'
+        ? sql`c.wants_children IN ('peut-etre', 'inconnu', ${me.wantsChildren})`
+        : sql`c.wants_children IN ('peut-etre', 'inconnu')`;
+    case 'demenagement':
+      return me.readyToRelocate === true ? true : sql`(c.ready_to_relocate IS NOT FALSE OR c.region = ${me.region})`;
+    case 'situation-professionnelle':
+      return occupationOf(me.profession) === 'sans-activite'
+        ? sql`c.sought_professional_situation = 'indifferent'`
+        : sql`c.sought_professional_situation IN ('indifferent', 'en-activite-ou-etudes')`;
+  }
+}
+
+/**
+ * Every indispensable criterion of both sides as SQL conditions (criteria.ts `brokenRequired`
+ * empty both ways): the member's own, known now, on the candidate's columns; the candidate's,
+ * each where the candidate marked it (`required_criteria`).
+ */
+function requiredSql(me: MatchProfile, myAge: number, now: number): SQL[] {
+  const conditions: SQL[] = [];
+  for (const criterion of me.requiredCriteria) {
+    const met = mineMet(criterion, me, now);
+    if (met !== true) conditions.push(predicateSql(met));
+  }
+  for (const criterion of requirableCriteria) {
+    const met = theirsMet(criterion, me, myAge);
+    if (met !== true) conditions.push(sql`(NOT (c.required_criteria @> ${arrayLiteral([criterion])}::text[]) OR ${predicateSql(met)})`);
+  }
+  return conditions;
+}
+
+/** The two-way score of candidate `c` for member `me`: criteria.ts `pairScore`, term by term. */
+function scoreSql(me: MatchProfile, myAge: number, now: number): SQL {
+  const terms: SQL[] = [];
+  let constant = 0;
+  for (const criterion of criterionIds) {
+    const points = criteria[criterion].points;
+    for (const met of [mineMet(criterion, me, now), theirsMet(criterion, me, myAge)]) {
+      if (met === true) constant += points;
+      else if (met !== false) terms.push(sql`CASE WHEN ${met} THEN ${sql.raw(String(points))} ELSE 0 END`);
+    }
+  }
+  return sql`(${sql.raw(String(constant))} + ${sql.join(terms, sql` + `)})`;
+}
+
+/**
+ * Ranks the candidates for a member: available members of the other sex, no indispensable
+ * criterion of either side broken, not excluded, within staff's filters, best two-way score
+ * first (ties by member id), at most `limit`. With `outsideRequired`, the other way round: those
+ * that break at least one indispensable criterion (staff may still propose them, with a reason
+ * written to the member: decision 193).
  */
 export async function rankCandidates(executor: MatchingExecutor, memberId: string, options: RankOptions = {}): Promise<Ranking> {
   const now = options.now ?? Date.now();
-  const limit = Math.max(1, Math.min(MAX_CANDIDATES, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
-  const filters = options.filters ?? {};
   const me = await matchProfileOf(executor, memberId);
   if (!me || !availableAt(me, now)) return { member: me, candidates: [] };
+  const query = candidatesSql(me, { ...options, now });
+  if (!query) return { member: me, candidates: [] };
+  const rows = await rowsOf<ProfileRow & { score: number }>(executor, query);
+  const candidates = rows.map((row) => {
+    const profile = profileOf(row);
+    const broken = brokenRequired(me, profile, now);
+    return {
+      memberId: profile.memberId,
+      score: Number(row.score),
+      maxScore: MAX_SCORE,
+      profile,
+      reasons: pairCriteria(me, profile, now),
+      broken: { membre: broken.a, candidat: broken.b },
+    };
+  });
+  return { member: me, candidates };
+}
+
+/** The one statement of `rankCandidates` for an available member, or null when nobody can be in it. */
+export function candidatesSql(me: MatchProfile, options: RankOptions & { now: number }): SQL | null {
+  const now = options.now;
+  const limit = Math.max(1, Math.min(MAX_CANDIDATES, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
+  const filters = options.filters ?? {};
   const myAge = ageOn(me.birthDate, now);
-  if (myAge === null) return { member: me, candidates: [] };
-  const today = parisDayOf(now);
-  const ageMin = Math.max(me.ageMin, filters.ageMin ?? 0);
-  const ageMax = Math.min(me.ageMax, filters.ageMax ?? 200);
-  if (ageMin > ageMax) return { member: me, candidates: [] };
-  const bounds = birthDateBounds(ageMin, ageMax, now);
+  if (myAge === null) return null;
   const excluded = (options.excludeMemberIds ?? []).filter((id) => UUID.test(id));
 
   const conditions: SQL[] = [
@@ -366,45 +483,28 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
     sql`c.gender = ${me.gender === 'homme' ? 'femme' : 'homme'}`,
     sql`c.member_id <> ${me.memberId}::uuid`,
     sql`(c.contract_ends_at IS NULL OR c.contract_ends_at > ${new Date(now).toISOString()}::timestamptz)`,
-    // The member's annex against the candidate…
-    sql`c.birth_date > ${bounds.after}::date`,
-    sql`c.birth_date <= ${bounds.onOrBefore}::date`,
-    sql`c.region = ANY(${arrayLiteral(me.regionsAccepted)}::text[])`,
-    sql`c.practice = ANY(${arrayLiteral(me.practicesAccepted)}::text[])`,
-    // …and the candidate's annex against the member.
-    sql`c.age_min <= ${myAge}::int`,
-    sql`c.age_max >= ${myAge}::int`,
-    sql`c.regions_accepted @> ${arrayLiteral([me.region])}::text[]`,
-    sql`c.practices_accepted @> ${arrayLiteral([me.practice])}::text[]`,
   ];
-  if (!me.acceptsChildren || filters.withoutChildren) conditions.push(sql`c.children_count = 0`);
-  if (me.childrenCount > 0) conditions.push(sql`c.accepts_children`);
+  const required = requiredSql(me, myAge, now);
+  if (!options.outsideRequired) conditions.push(...required);
+  else if (required.length === 0) return null;
+  else conditions.push(sql`NOT (${sql.join(required, sql` AND `)})`);
+  if (filters.ageMin !== undefined || filters.ageMax !== undefined) {
+    const ageMin = filters.ageMin ?? 0;
+    const ageMax = filters.ageMax ?? 200;
+    if (ageMin > ageMax) return null;
+    const bounds = birthDateBounds(ageMin, ageMax, now);
+    conditions.push(sql`c.birth_date > ${bounds.after}::date`, sql`c.birth_date <= ${bounds.onOrBefore}::date`);
+  }
+  if (filters.withoutChildren) conditions.push(sql`c.children_count = 0`);
   if (excluded.length > 0) conditions.push(sql`NOT (c.member_id = ANY(${arrayLiteral(excluded)}::uuid[]))`);
   if (filters.regions) conditions.push(sql`c.region = ANY(${arrayLiteral(filters.regions)}::text[])`);
   if (filters.practices) conditions.push(sql`c.practice = ANY(${arrayLiteral(filters.practices)}::text[])`);
   if (filters.maritalStatuses) conditions.push(sql`c.marital_status = ANY(${arrayLiteral(filters.maritalStatuses)}::text[])`);
 
-  const score = scoreSql(me, myAge, today);
-  const minScore = filters.minScore ?? 0;
-  const rows = await rowsOf<ProfileRow & { score: number }>(
-    executor,
-    sql`SELECT * FROM (
-        SELECT ${PROFILE_COLUMNS}, ${score}::int AS score FROM match_profiles c WHERE ${sql.join(conditions, sql` AND `)}
-      ) ranked
-      WHERE score >= ${minScore}::int
-      ORDER BY score DESC, member_id
-      LIMIT ${limit}::int`,
-  );
-  const candidates = rows.map((row) => {
-    const profile = profileOf(row);
-    const soft = softScore(me, profile, now);
-    return {
-      memberId: profile.memberId,
-      score: Number(row.score),
-      maxScore: MAX_SCORE,
-      profile,
-      reasons: [...hardCriteria(me, profile, now), ...soft.reasons],
-    };
-  });
-  return { member: me, candidates };
+  const score = scoreSql(me, myAge, now);
+  // Only staff's minimum is a condition on the score: `score >= 0` would be pushed into the scan and computed twice.
+  if (filters.minScore) conditions.push(sql`${score} >= ${filters.minScore}::int`);
+  return sql`SELECT ${PROFILE_COLUMNS}, ${score}::int AS score FROM match_profiles c WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY score DESC, member_id
+    LIMIT ${limit}::int`;
 }

@@ -8,7 +8,9 @@ import type {
   ProfessionalSituation,
   Questionnaire,
   Region,
+  RequirableCriterion,
   SoughtPractice,
+  WantsChildren,
 } from '#machines/onboarding/forms.ts';
 import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -116,6 +118,23 @@ export function generatePopulation(count: number, seed: number, now: number): Se
     ]);
     const soughtFamilySituations: MaritalStatus[] =
       random() < 0.5 ? ['celibataire', 'divorce', 'veuf'] : random() < 0.6 ? ['celibataire'] : ['celibataire', 'divorce'];
+    // Decision 193: each criterion indispensable for some members, as an agency's members would mark them.
+    const requiredShare: [RequirableCriterion, number][] = [
+      ['age', 0.6],
+      ['region', 0.35],
+      ['pratique', 0.4],
+      ['situation-familiale', 0.3],
+      ['enfants', 0.3],
+      ['desir-enfants', 0.2],
+      ['demenagement', 0.1],
+    ];
+    const requiredCriteria = requiredShare.filter(([, share]) => random() < share).map(([criterion]) => criterion);
+    const wantsChildren = weighted<WantsChildren>(random, [
+      ['oui', 70],
+      ['non', 10],
+      ['peut-etre', 20],
+    ]);
+    const readyToRelocate = random() < 0.5;
     const signedAt = now - Math.floor(30 + random() * 120) * 24 * 3600 * 1000;
     const record: OnboardingRecord = {
       ...emptyRecord(id, `seed-${id}@exemple.invalid`, gender),
@@ -158,6 +177,9 @@ export function generatePopulation(count: number, seed: number, now: number): Se
       soughtFamilySituations,
       acceptsChildren: random() < 0.6,
       soughtProfessionalSituation: pick<ProfessionalSituation>(random, ['emploi-stable', 'en-activite-ou-etudes', 'indifferent']),
+      wantsChildren,
+      readyToRelocate,
+      requiredCriteria,
       otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
     };
     return { id, email: record.email, gender, record, profile, questionnaire };

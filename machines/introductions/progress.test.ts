@@ -7,7 +7,8 @@ const base: ProgressSource = {
   proposedAt: '2026-11-01T10:00:00.000Z',
   myAnswer: { status: 'pending' },
   other: { firstName: 'Youssef' },
-  reasons: [{ met: true }, { met: true }, { met: false }],
+  reasons: ['Il correspond à vos critères indispensables : âge et région.', 'Il correspond aussi à vos souhaits : enfants.'],
+  outsideCriteria: null,
   meeting: null,
   myFeedback: null,
 };
@@ -30,20 +31,21 @@ describe('the member’s progress', () => {
     expect(progressOutcome(at('inconnu'))).toBe('En cours');
   });
 
-  it('counts the criteria met, and whether it is still going on', () => {
+  it('says what matched (never a count of what did not), and whether it is still going on', () => {
     expect(progressItem(base)).toEqual({
       id: 'i1',
       proposedAt: base.proposedAt,
       firstName: 'Youssef',
       outcome: 'En attente de votre réponse',
-      criteriaMet: 2,
-      criteriaTotal: 3,
+      fit: 'Il correspond à vos critères indispensables : âge et région.',
       open: true,
     });
+    expect(progressItem(at('proposee', { outsideCriteria: 'Cette proposition s’écarte de votre critère indispensable : âge.' })).fit).toBe(
+      'Proposée hors d’un de vos critères indispensables, avec l’explication de votre conseillère',
+    );
     expect(progressItem(at('close', { other: null, reasons: [] }))).toMatchObject({
       firstName: null,
-      criteriaMet: 0,
-      criteriaTotal: 0,
+      fit: null,
       open: false,
     });
   });

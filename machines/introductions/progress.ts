@@ -1,7 +1,7 @@
 /**
  * « Mon accompagnement » (issue 22, decision 117): what a member reads of their own
- * introductions over the term — each one's outcome in French words, how it fitted their annex
- * (criteria met out of those checked), and a few counts. Pure: the BFF feeds it the member's own
+ * introductions over the term — each one's outcome in French words, what in it matched their
+ * criteria (never what did not: decision 193), and a few counts. Pure: the BFF feeds it the member's own
  * views (`memberView`), never anything the member could not already see.
  */
 
@@ -12,7 +12,10 @@ export interface ProgressSource {
   proposedAt: string;
   myAnswer: { status: 'pending' | 'accepted' | 'declined' };
   other: { firstName: string | null } | null;
-  reasons: readonly { met: boolean }[];
+  /** What matched the member's criteria, in sentences (`memberView`). */
+  reasons: readonly string[];
+  /** Indispensable criteria the proposal departed from, with staff's reason (`memberView`), or null. */
+  outsideCriteria: string | null;
   meeting: { at: string } | null;
   myFeedback: { outcome: string } | null;
 }
@@ -23,9 +26,11 @@ export interface ProgressItem {
   /** The other's first name while the summary is shown; null once it is not (e.g. erased). */
   firstName: string | null;
   outcome: string;
-  /** Of the member's own criteria checked for this proposal, how many the other met. */
-  criteriaMet: number;
-  criteriaTotal: number;
+  /**
+   * How it fitted the member's criteria, in one sentence of what matched (never a count of what
+   * did not); null when the summary is no longer shown.
+   */
+  fit: string | null;
   /** Still going on (an answer, a meeting or feedback to come). */
   open: boolean;
 }
@@ -75,8 +80,9 @@ export function progressItem(p: ProgressSource): ProgressItem {
     proposedAt: p.proposedAt,
     firstName: p.other?.firstName ?? null,
     outcome: progressOutcome(p),
-    criteriaMet: p.reasons.filter((r) => r.met).length,
-    criteriaTotal: p.reasons.length,
+    fit: p.outsideCriteria
+      ? 'Proposée hors d’un de vos critères indispensables, avec l’explication de votre conseillère'
+      : (p.reasons[0] ?? null),
     open: OPEN_STATES.has(p.state.split('.')[0] ?? ''),
   };
 }

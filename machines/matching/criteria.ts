@@ -5,14 +5,18 @@ import {
   type PrayerPractice,
   type ProfessionalSituation,
   type Region,
+  type RequirableCriterion,
+  requirableCriteria,
   type SoughtPractice,
-  questionnaireSchema,
+  storedQuestionnaireSchema,
+  type WantsChildren,
 } from '#machines/onboarding/forms.ts';
 import {
+  maritalStatusLabelFor,
   maritalStatusLabels,
   prayerPracticeLabels,
-  professionalSituationLabels,
   regionLabels,
+  requirableCriterionLabels,
   soughtPracticeLabels,
 } from '#machines/onboarding/labels.ts';
 import { type Gender, genders } from '#machines/onboarding/record.ts';
@@ -21,15 +25,14 @@ import { count } from '#machines/french/plural.ts';
 import { parisDayOf } from '#machines/paris-time.ts';
 
 /**
- * Matchmaking criteria (issue 22): which active members staff may introduce to each other, and
- * why. Pure, shared by the SPA (the reasons shown beside each candidate) and the BFF (the SQL
- * ranking of bff/matching/candidates.ts evaluates the same rules on indexed columns; the tests
- * check it against these functions).
+ * Matchmaking criteria (issue 22, decisions 113 and 193): which active members staff may introduce
+ * to each other, and why. Pure, shared by the SPA and the BFF (the SQL ranking of
+ * bff/matching/candidates.ts evaluates the same rules on indexed columns; the tests hold it to
+ * these functions).
  *
- * Every annex criterion is checked both ways: the member's annex against the candidate's profile
- * and the candidate's annex against the member's. Hard criteria (the issue: availability, the
- * other sex, age range, region, practice, children) exclude; soft ones (family situation, same
- * region, exact practice, professional situation, age near the middle of the range) score.
+ * Every criterion is judged both ways: the member's answer against the candidate's profile and the
+ * candidate's against the member's. A criterion the seeker marked indispensable excludes; the
+ * others rank. Availability and the other sex are conditions of any proposal.
  */
 
 // ---------------------------------------------------------------------------
@@ -51,6 +54,10 @@ export interface MatchProfile {
   childrenCount: number;
   /** Free text of step 1, shown as is (the form asks no sector). */
   profession: string;
+  /** Their own wish for children (step 2); `inconnu` when saved before the question existed. */
+  wantsChildren: ChildrenWish;
+  /** Whether they would move to live with their spouse (step 2); null when saved before the question existed. */
+  readyToRelocate: boolean | null;
   /** The annex (step 2). */
   ageMin: number;
   ageMax: number;
@@ -62,12 +69,23 @@ export interface MatchProfile {
   familySituationsAccepted: MaritalStatus[];
   acceptsChildren: boolean;
   soughtProfessionalSituation: ProfessionalSituation;
+  /** The criteria this member marks as indispensable, in the order of the questionnaire. */
+  requiredCriteria: RequirableCriterion[];
   /** Active member, consent given, not paused, not disabled or erased. */
   available: boolean;
   unavailableReason: UnavailableReason | null;
   /** End of the term (ms since the epoch); past it the member is no longer proposed. */
   contractEndsAt: number | null;
 }
+
+export type ChildrenWish = WantsChildren | 'inconnu';
+
+/**
+ * The indispensable criteria of a questionnaire saved before decision 193 (no `requiredCriteria`):
+ * those that already excluded then (age, regions, practice, children), so that no member's list
+ * changes until they answer again; the criteria added by decision 193 are only wished.
+ */
+export const LEGACY_REQUIRED_CRITERIA: readonly RequirableCriterion[] = ['age', 'region', 'pratique', 'enfants'];
 
 /** What steps 1-2 give: the profile without the member's availability. */
 export type DerivedProfile = Omit<MatchProfile, 'available' | 'unavailableReason' | 'contractEndsAt'>;
@@ -107,7 +125,7 @@ export function profileFromOnboarding(input: {
 }): DerivedProfile | null {
   if (!(genders as readonly string[]).includes(input.gender)) return null;
   const profile = v.safeParse(storedProfileSchema, input.profile);
-  const questionnaire = v.safeParse(questionnaireSchema, input.questionnaire);
+  const questionnaire = v.safeParse(storedQuestionnaireSchema, input.questionnaire);
   if (!profile.success || !questionnaire.success) return null;
   const p = profile.output;
   const q = questionnaire.output;
@@ -122,6 +140,8 @@ export function profileFromOnboarding(input: {
     maritalStatus: p.maritalStatus,
     childrenCount: p.childrenCount,
     profession: p.profession,
+    wantsChildren: q.wantsChildren ?? 'inconnu',
+    readyToRelocate: q.readyToRelocate ?? null,
     ageMin: q.soughtAgeMin,
     ageMax: q.soughtAgeMax,
     regionsAccepted: regionsAcceptedFor(q.soughtRegions),
@@ -130,6 +150,7 @@ export function profileFromOnboarding(input: {
     familySituationsAccepted: maritalStatuses.filter((status) => q.soughtFamilySituations.includes(status)),
     acceptsChildren: q.acceptsChildren,
     soughtProfessionalSituation: q.soughtProfessionalSituation,
+    requiredCriteria: requirableCriteria.filter((c) => (q.requiredCriteria ?? LEGACY_REQUIRED_CRITERIA).includes(c)),
   };
 }
 
@@ -179,47 +200,62 @@ export function availableAt(profile: Pick<MatchProfile, 'available' | 'contractE
 }
 
 // ---------------------------------------------------------------------------
-// Criteria
-
-export const criteria = {
-  disponibilite: { label: 'Disponibilité', kind: 'strict', points: 0 },
-  sexe: { label: 'Sexe', kind: 'strict', points: 0 },
-  age: { label: 'Âge', kind: 'strict', points: 0 },
-  region: { label: 'Région', kind: 'strict', points: 0 },
-  pratique: { label: 'Pratique religieuse', kind: 'strict', points: 0 },
-  enfants: { label: 'Enfants', kind: 'strict', points: 0 },
-  'situation-familiale': { label: 'Situation familiale', kind: 'souple', points: 3 },
-  'meme-region': { label: 'Même région', kind: 'souple', points: 2 },
-  'pratique-identique': { label: 'Pratique identique à celle recherchée', kind: 'souple', points: 2 },
-  'situation-professionnelle': { label: 'Situation professionnelle', kind: 'souple', points: 1 },
-  'coeur-tranche-age': { label: 'Âge au cœur de la tranche recherchée', kind: 'souple', points: 1 },
-} as const satisfies Record<string, { label: string; kind: 'strict' | 'souple'; points: number }>;
-export type CriterionId = keyof typeof criteria;
-export const hardCriteriaIds = ['disponibilite', 'sexe', 'age', 'region', 'pratique', 'enfants'] as const satisfies readonly CriterionId[];
+// Criteria (decision 193)
 
 /**
- * Whose annex a result is about: `membre` — the member's annex against the candidate's profile;
- * `candidat` — the candidate's annex against the member's profile; `mutuel` — both at once.
+ * Every criterion a pair is judged on, once per side (the seeker's answer against the other's
+ * profile). The seven of the questionnaire are indispensable or only wished, as each member marks
+ * them; the professional situation is only ever wished (a free-text profession cannot prove it).
+ * Availability and the other sex are conditions of any proposal, not criteria: never listed.
  */
-export type Side = 'membre' | 'candidat' | 'mutuel';
-export const sideLabels = {
-  membre: 'Critères du membre',
-  candidat: 'Critères du candidat',
-  mutuel: 'Les deux',
-} as const satisfies Record<Side, string>;
+export const criteria = {
+  age: { label: requirableCriterionLabels.age, words: 'âge', points: 2 },
+  region: { label: requirableCriterionLabels.region, words: 'région', points: 2 },
+  pratique: { label: requirableCriterionLabels.pratique, words: 'pratique religieuse', points: 2 },
+  'situation-familiale': { label: requirableCriterionLabels['situation-familiale'], words: 'situation familiale', points: 2 },
+  enfants: { label: requirableCriterionLabels.enfants, words: 'enfants', points: 2 },
+  'desir-enfants': { label: requirableCriterionLabels['desir-enfants'], words: 'désir d’enfants', points: 1 },
+  demenagement: { label: requirableCriterionLabels.demenagement, words: 'lieu de vie', points: 1 },
+  'situation-professionnelle': { label: 'Situation professionnelle', words: 'situation professionnelle', points: 1 },
+} as const satisfies Record<RequirableCriterion | 'situation-professionnelle', { label: string; words: string; points: number }>;
+export type CriterionId = keyof typeof criteria;
+export const criterionIds = Object.keys(criteria) as CriterionId[];
+
+/**
+ * What a criterion says of a pair, one way: `oui` it matches; `non` it does not; `a-verifier` the
+ * answers do not tell (an answer missing, « je ne sais pas encore », a stable job behind a free-text
+ * profession); `indifferent` the seeker asked nothing of it (« peu importe », every choice ticked).
+ * A criterion is met by `oui` and `indifferent` only: an indispensable one `a-verifier` excludes.
+ */
+export type Verdict = 'oui' | 'non' | 'a-verifier' | 'indifferent';
+export const verdictLabels = {
+  oui: 'correspond',
+  non: 'ne correspond pas',
+  'a-verifier': 'à vérifier',
+  indifferent: 'peu importe',
+} as const satisfies Record<Verdict, string>;
+
+export function verdictMet(verdict: Verdict): boolean {
+  return verdict === 'oui' || verdict === 'indifferent';
+}
+
+/**
+ * Whose criterion a result is: `membre` — the member's criterion judged on the candidate;
+ * `candidat` — the candidate's criterion judged on the member.
+ */
+export type Side = 'membre' | 'candidat';
 
 export interface CriterionResult {
   criterion: CriterionId;
   side: Side;
+  verdict: Verdict;
   met: boolean;
-  /** Soft criteria: the points given (0 when not met); hard criteria: 0. */
+  /** Marked indispensable by the seeker (never for the professional situation). */
+  required: boolean;
+  /** The criterion's points when met, else 0. */
   points: number;
-  /** French, for staff and members: "Âge dans la tranche recherchée (28–35 ans) : 31 ans". */
+  /** French, for staff: what was compared, short (« 31 ans ; recherché : 28–35 ans »). */
   reason: string;
-}
-
-function range(min: number, max: number): string {
-  return `${min}–${max} ans`;
 }
 
 function ageAt(profile: Pick<MatchProfile, 'birthDate'>, now: number): number {
@@ -228,179 +264,209 @@ function ageAt(profile: Pick<MatchProfile, 'birthDate'>, now: number): number {
 
 const everyRegion = homeRegions.length;
 
-/** One side of every hard criterion of the annex: `seeker`'s annex against `other`'s profile. */
-function hardSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: number): CriterionResult[] {
-  const age = ageAt(other, now);
-  const ageMet = age >= seeker.ageMin && age <= seeker.ageMax;
-  const regionMet = seeker.regionsAccepted.includes(other.region);
-  const regionName = regionLabels[other.region];
-  const practiceMet = seeker.practicesAccepted.includes(other.practice);
-  const practiceName = prayerPracticeLabels[other.practice];
-  const childrenMet = seeker.acceptsChildren || other.childrenCount === 0;
-  const children = other.childrenCount === 0 ? 'sans enfant' : count(other.childrenCount, 'enfant', 'enfants');
-  return [
-    {
-      criterion: 'age',
-      side,
-      met: ageMet,
-      points: 0,
-      reason: ageMet
-        ? `Âge dans la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`
-        : `Âge hors de la tranche recherchée (${range(seeker.ageMin, seeker.ageMax)}) : ${age} ans`,
-    },
-    {
-      criterion: 'region',
-      side,
-      met: regionMet,
-      points: 0,
-      reason: !regionMet
-        ? `Région hors de celles recherchées (${regionName})`
-        : seeker.regionsAccepted.length === everyRegion
-          ? `Région : peu importe (${regionName})`
-          : `Région parmi celles recherchées (${regionName})`,
-    },
-    {
-      criterion: 'pratique',
-      side,
-      met: practiceMet,
-      points: 0,
-      reason: !practiceMet
-        ? `Pratique en deçà de celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`
-        : seeker.soughtPractice === 'indifferent'
-          ? `Pratique : peu importe (${practiceName})`
-          : `Pratique au moins égale à celle recherchée (${soughtPracticeLabels[seeker.soughtPractice]}) : ${practiceName}`,
-    },
-    {
-      criterion: 'enfants',
-      side,
-      met: childrenMet,
-      points: 0,
-      reason: !childrenMet
-        ? `N’accepte pas une personne ayant des enfants (${children})`
-        : other.childrenCount === 0
-          ? 'Sans enfant'
-          : `Accepte une personne ayant des enfants (${children})`,
-    },
-  ];
+/**
+ * Words in a free-text profession that say studies, or no activity. Matched case-insensitively by
+ * JavaScript and by PostgreSQL's `~*` (which folds ASCII letters only, hence É and Ô written out).
+ */
+export const STUDIES_PATTERN = '([éÉe]tudiant|doctorant|lyc[éÉe]en|alternan|apprenti|en [éÉe]tudes)';
+export const NO_ACTIVITY_PATTERN =
+  '(sans emploi|sans activit|sans profession|ch[ôÔo]mage|ch[ôÔo]meu|demandeu[rs]e? d.emploi|recherche d.emploi|en recherche|au foyer|inactif|inactive)';
+const studies = new RegExp(STUDIES_PATTERN, 'i');
+const noActivity = new RegExp(NO_ACTIVITY_PATTERN, 'i');
+
+/** What a free-text profession says of the person's activity (studies are checked first). */
+export function occupationOf(profession: string): 'etudes' | 'sans-activite' | 'activite' {
+  if (studies.test(profession)) return 'etudes';
+  if (noActivity.test(profession)) return 'sans-activite';
+  return 'activite';
 }
 
-/** Every hard criterion, both ways, with its reason; `a` is the member, `b` the candidate. */
-export function hardCriteria(a: MatchProfile, b: MatchProfile, now: number): CriterionResult[] {
-  const availableA = availableAt(a, now);
-  const availableB = availableAt(b, now);
-  const why = (p: MatchProfile) =>
-    p.contractEndsAt !== null && p.contractEndsAt <= now
-      ? unavailableReasonLabels['contrat-termine']
-      : unavailableReasonLabels[p.unavailableReason ?? 'profil-incomplet'];
-  const availability: CriterionResult = {
-    criterion: 'disponibilite',
-    side: 'mutuel',
-    met: availableA && availableB,
-    points: 0,
-    reason:
-      availableA && availableB
-        ? 'Les deux membres peuvent être proposés'
-        : !availableA
-          ? `Membre indisponible : ${why(a)}`
-          : `Candidat indisponible : ${why(b)}`,
-  };
-  const sexMet = a.gender !== b.gender;
-  return [
-    availability,
-    { criterion: 'sexe', side: 'mutuel', met: sexMet, points: 0, reason: sexMet ? 'Sexe opposé' : 'Même sexe' },
-    ...hardSide(a, b, 'membre', now),
-    ...hardSide(b, a, 'candidat', now),
-  ];
+function practiceRank(practice: PrayerPractice): number {
+  return practiceLevels.indexOf(practice);
 }
-
-/** Whether `a` and `b` may be introduced: every hard criterion met, both ways (symmetric). */
-export function hardCriteriaMet(a: MatchProfile, b: MatchProfile, now: number): boolean {
-  return hardCriteria(a, b, now).every((result) => result.met);
-}
-
-/** `2·|2·age − min − max| ≤ max − min`: the age lies in the middle half of the range (integers only). */
-export function nearMiddle(age: number, min: number, max: number): boolean {
-  return 2 * Math.abs(2 * age - min - max) <= max - min;
-}
-
-function softSide(seeker: MatchProfile, other: MatchProfile, side: Side, now: number): CriterionResult[] {
-  const family = seeker.familySituationsAccepted.includes(other.maritalStatus);
-  const familyName = maritalStatusLabels[other.maritalStatus];
-  const practiceName = prayerPracticeLabels[other.practice];
-  const exactPractice = seeker.soughtPractice !== 'indifferent' && seeker.soughtPractice === other.practice;
-  const acceptedPractice = seeker.practicesAccepted.includes(other.practice);
-  const anyProfession = seeker.soughtProfessionalSituation === 'indifferent';
-  const age = ageAt(other, now);
-  const middle = nearMiddle(age, seeker.ageMin, seeker.ageMax);
-  const points = criteria;
-  return [
-    {
-      criterion: 'situation-familiale',
-      side,
-      met: family,
-      points: family ? points['situation-familiale'].points : 0,
-      reason: family ? `Situation familiale recherchée (${familyName})` : `Situation familiale hors de celles recherchées (${familyName})`,
-    },
-    {
-      criterion: 'pratique-identique',
-      side,
-      met: exactPractice,
-      points: exactPractice ? points['pratique-identique'].points : acceptedPractice ? 1 : 0,
-      reason: exactPractice
-        ? `Pratique exactement celle recherchée (${practiceName})`
-        : `Pratique acceptée sans être exactement celle recherchée (${practiceName})`,
-    },
-    {
-      criterion: 'situation-professionnelle',
-      side,
-      met: anyProfession,
-      points: anyProfession ? points['situation-professionnelle'].points : 0,
-      reason: anyProfession
-        ? 'Situation professionnelle : peu importe'
-        : `Situation professionnelle recherchée (${professionalSituationLabels[seeker.soughtProfessionalSituation]}) : à vérifier, profession déclarée « ${other.profession} »`,
-    },
-    {
-      criterion: 'coeur-tranche-age',
-      side,
-      met: middle,
-      points: middle ? points['coeur-tranche-age'].points : 0,
-      reason: middle
-        ? `Âge au cœur de la tranche recherchée (${age} ans pour ${range(seeker.ageMin, seeker.ageMax)})`
-        : `Âge en bord de la tranche recherchée (${age} ans pour ${range(seeker.ageMin, seeker.ageMax)})`,
-    },
-  ];
-}
-
-/** The most points a pair can score. */
-export const MAX_SCORE =
-  2 *
-    (criteria['situation-familiale'].points +
-      criteria['pratique-identique'].points +
-      criteria['situation-professionnelle'].points +
-      criteria['coeur-tranche-age'].points) +
-  criteria['meme-region'].points;
 
 /**
- * The two-way soft score of a pair that meets the hard criteria, with one result per criterion
- * and side. The SQL ranking computes the same number (checked by tests/integration/matching.test.ts).
+ * The verdict of one criterion of `seeker`, judged on `other`, with its reason (pure; the table
+ * test of machines/matching/criteria.test.ts and the SQL of bff/matching/candidates.ts hold to it).
  */
-export function softScore(a: MatchProfile, b: MatchProfile, now: number): { score: number; maxScore: number; reasons: CriterionResult[] } {
-  const sameRegion = a.region === b.region;
-  const reasons: CriterionResult[] = [
-    {
-      criterion: 'meme-region',
-      side: 'mutuel',
-      met: sameRegion,
-      points: sameRegion ? criteria['meme-region'].points : 0,
-      reason: sameRegion
-        ? `Même région (${regionLabels[a.region]})`
-        : `Régions différentes (${regionLabels[a.region]}, ${regionLabels[b.region]})`,
-    },
-    ...softSide(a, b, 'membre', now),
-    ...softSide(b, a, 'candidat', now),
-  ];
-  return { score: reasons.reduce((sum, r) => sum + r.points, 0), maxScore: MAX_SCORE, reasons };
+export function judge(
+  criterion: CriterionId,
+  seeker: MatchProfile,
+  other: MatchProfile,
+  now: number,
+): { verdict: Verdict; reason: string } {
+  switch (criterion) {
+    case 'age': {
+      const age = ageAt(other, now);
+      const verdict = age >= seeker.ageMin && age <= seeker.ageMax ? 'oui' : 'non';
+      return { verdict, reason: `${age} ans ; recherché : ${seeker.ageMin}–${seeker.ageMax} ans` };
+    }
+    case 'region': {
+      const name = regionLabels[other.region];
+      if (seeker.regionsAccepted.length === everyRegion) return { verdict: 'indifferent', reason: `${name} ; toute région` };
+      return seeker.regionsAccepted.includes(other.region)
+        ? { verdict: 'oui', reason: `${name}, parmi les régions choisies` }
+        : { verdict: 'non', reason: `${name}, hors des régions choisies` };
+    }
+    case 'pratique': {
+      const name = prayerPracticeLabels[other.practice];
+      if (seeker.soughtPractice === 'indifferent') return { verdict: 'indifferent', reason: `${name} ; toute pratique` };
+      const sought = soughtPracticeLabels[seeker.soughtPractice];
+      const diff = practiceRank(other.practice) - practiceRank(seeker.soughtPractice);
+      if (diff === 0) return { verdict: 'oui', reason: `${name}, comme recherché` };
+      return diff < 0
+        ? { verdict: 'oui', reason: `${name}, plus régulière que recherché (${sought})` }
+        : { verdict: 'non', reason: `${name}, moins régulière que recherché (${sought})` };
+    }
+    case 'situation-familiale': {
+      const name = maritalStatusLabelFor(other.maritalStatus, other.gender);
+      if (seeker.familySituationsAccepted.length === maritalStatuses.length) {
+        return { verdict: 'indifferent', reason: `${name} ; toute situation` };
+      }
+      return seeker.familySituationsAccepted.includes(other.maritalStatus)
+        ? { verdict: 'oui', reason: `${name}, parmi les situations acceptées` }
+        : { verdict: 'non', reason: `${name}, hors des situations acceptées` };
+    }
+    case 'enfants': {
+      const children = other.childrenCount === 0 ? 'Sans enfant' : count(other.childrenCount, 'enfant', 'enfants');
+      if (seeker.acceptsChildren) return { verdict: 'indifferent', reason: `${children} ; enfants acceptés` };
+      return other.childrenCount === 0
+        ? { verdict: 'oui', reason: 'Sans enfant, comme souhaité' }
+        : { verdict: 'non', reason: `${children}, alors qu’une personne sans enfant est recherchée` };
+    }
+    case 'desir-enfants': {
+      if (seeker.wantsChildren === 'peut-etre' || seeker.wantsChildren === 'inconnu') {
+        return { verdict: 'indifferent', reason: 'Pas de souhait exprimé' };
+      }
+      if (other.wantsChildren === 'inconnu') return { verdict: 'a-verifier', reason: 'N’a pas encore répondu' };
+      if (other.wantsChildren === 'peut-etre') return { verdict: 'a-verifier', reason: 'Ne sait pas encore' };
+      if (other.wantsChildren === seeker.wantsChildren) {
+        return {
+          verdict: 'oui',
+          reason: seeker.wantsChildren === 'oui' ? 'Souhaite aussi des enfants' : 'Ne souhaite pas d’enfants non plus',
+        };
+      }
+      return { verdict: 'non', reason: other.wantsChildren === 'oui' ? 'Souhaite des enfants' : 'Ne souhaite pas d’enfants' };
+    }
+    case 'demenagement': {
+      if (seeker.readyToRelocate !== false) {
+        return { verdict: 'indifferent', reason: seeker.readyToRelocate ? 'Accepte de déménager' : 'Pas de réponse sur un déménagement' };
+      }
+      if (other.region === seeker.region) return { verdict: 'oui', reason: `Même région (${regionLabels[other.region]})` };
+      const woman = other.gender === 'femme';
+      if (other.readyToRelocate === true) return { verdict: 'oui', reason: `Autre région, ${woman ? 'prête' : 'prêt'} à déménager` };
+      if (other.readyToRelocate === null) {
+        return { verdict: 'a-verifier', reason: `Autre région ; n’a pas dit ${woman ? 'si elle' : 's’il'} déménagerait` };
+      }
+      return { verdict: 'non', reason: 'Autre région, et aucun des deux ne souhaite déménager' };
+    }
+    case 'situation-professionnelle': {
+      if (seeker.soughtProfessionalSituation === 'indifferent') return { verdict: 'indifferent', reason: other.profession };
+      const occupation = occupationOf(other.profession);
+      if (seeker.soughtProfessionalSituation === 'en-activite-ou-etudes') {
+        return occupation === 'sans-activite'
+          ? { verdict: 'non', reason: `${other.profession} ; en activité ou en études recherché` }
+          : { verdict: 'oui', reason: `${other.profession}, ${occupation === 'etudes' ? 'en études' : 'en activité'}` };
+      }
+      return occupation === 'activite'
+        ? { verdict: 'a-verifier', reason: `${other.profession} ; emploi stable à confirmer` }
+        : { verdict: 'non', reason: `${other.profession} ; un emploi stable est recherché` };
+    }
+  }
 }
+
+/** Every criterion of `seeker`, judged on `other`, in the order of `criteria`. */
+export function criteriaOf(seeker: MatchProfile, other: MatchProfile, side: Side, now: number): CriterionResult[] {
+  return criterionIds.map((criterion) => {
+    const { verdict, reason } = judge(criterion, seeker, other, now);
+    const met = verdictMet(verdict);
+    return {
+      criterion,
+      side,
+      verdict,
+      met,
+      required: criterion !== 'situation-professionnelle' && seeker.requiredCriteria.includes(criterion),
+      points: met ? criteria[criterion].points : 0,
+      reason,
+    };
+  });
+}
+
+/** Both sides of a pair: `a`'s criteria judged on `b` (`membre`), then `b`'s on `a` (`candidat`). */
+export function pairCriteria(a: MatchProfile, b: MatchProfile, now: number): CriterionResult[] {
+  return [...criteriaOf(a, b, 'membre', now), ...criteriaOf(b, a, 'candidat', now)];
+}
+
+/** The indispensable criteria of each side that the pair breaks: `a`'s (judged on `b`) and `b`'s. */
+export function brokenRequired(a: MatchProfile, b: MatchProfile, now: number): { a: RequirableCriterion[]; b: RequirableCriterion[] } {
+  const broken = (seeker: MatchProfile, other: MatchProfile) =>
+    seeker.requiredCriteria.filter((criterion) => !verdictMet(judge(criterion, seeker, other, now).verdict));
+  return { a: broken(a, b), b: broken(b, a) };
+}
+
+/** Both can be proposed now, of opposite sexes (the conditions of any proposal, never listed as criteria). */
+export function proposable(a: MatchProfile, b: MatchProfile, now: number): boolean {
+  return availableAt(a, now) && availableAt(b, now) && a.gender !== b.gender;
+}
+
+/** Whether `b` may be in `a`'s candidates: proposable, and no indispensable criterion of either side broken. */
+export function eligible(a: MatchProfile, b: MatchProfile, now: number): boolean {
+  if (!proposable(a, b, now)) return false;
+  const broken = brokenRequired(a, b, now);
+  return broken.a.length === 0 && broken.b.length === 0;
+}
+
+/** The most points a pair can score: every criterion met, both ways. */
+export const MAX_SCORE = 2 * criterionIds.reduce((sum, id) => sum + criteria[id].points, 0);
+
+/** The two-way score of a pair: the points of every criterion met, both ways (symmetric). */
+export function pairScore(a: MatchProfile, b: MatchProfile, now: number): number {
+  return pairCriteria(a, b, now).reduce((sum, r) => sum + r.points, 0);
+}
+
+// ---------------------------------------------------------------------------
+// What a member reads of a proposal (decision 193)
+
+/** « âge, région et situation familiale ». */
+function wordList(words: readonly string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} et ${words[words.length - 1]}`;
+}
+
+/**
+ * Why a proposal fits, for the member `me` about `other`: at most two sentences, only what
+ * matches — their indispensable criteria, then their wishes — never what does not.
+ */
+export function memberReasons(me: MatchProfile, other: MatchProfile, now: number): string[] {
+  const results = criteriaOf(me, other, 'membre', now).filter((r) => r.verdict === 'oui');
+  const pronoun = other.gender === 'femme' ? 'Elle' : 'Il';
+  const required = results.filter((r) => r.required).map((r) => criteria[r.criterion].words);
+  const wished = results.filter((r) => !r.required).map((r) => criteria[r.criterion].words);
+  const lines: string[] = [];
+  if (required.length > 0) lines.push(`${pronoun} correspond à vos critères indispensables : ${wordList(required)}.`);
+  if (wished.length > 0) {
+    lines.push(
+      required.length > 0
+        ? `${pronoun} correspond aussi à vos souhaits : ${wordList(wished)}.`
+        : `${pronoun} correspond à vos souhaits : ${wordList(wished)}.`,
+    );
+  }
+  return lines;
+}
+
+/** The names of criteria as a member reads them in a sentence (« situation familiale et âge »). */
+export function criteriaWords(ids: readonly CriterionId[]): string {
+  return wordList(ids.map((id) => criteria[id].words));
+}
+
+/** Staff's written reason for proposing outside an indispensable criterion (decision 193), shown to that member. */
+export const EXCEPTION_REASON_MAX_LENGTH = 800;
+export const ExceptionReason = v.pipe(
+  v.string('Justification invalide'),
+  v.trim(),
+  v.minLength(1, 'La justification ne peut pas être vide.'),
+  v.maxLength(EXCEPTION_REASON_MAX_LENGTH, `La justification dépasse ${EXCEPTION_REASON_MAX_LENGTH} caractères.`),
+);
 
 // ---------------------------------------------------------------------------
 // Age bounds for the SQL (index on the birth date)

@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ageOn, contractFormSchema, personalInfoSchema, questionnaireSchema } from '#machines/onboarding/forms.ts';
+import {
+  ageOn,
+  contractFormSchema,
+  personalInfoSchema,
+  questionnaireSchema,
+  storedQuestionnaireSchema,
+} from '#machines/onboarding/forms.ts';
 
 const NOW = Date.parse('2025-03-10T12:00:00Z');
 
@@ -26,6 +32,9 @@ const questionnaire = {
   soughtFamilySituations: ['celibataire'],
   acceptsChildren: false,
   soughtProfessionalSituation: 'indifferent',
+  wantsChildren: 'oui',
+  readyToRelocate: true,
+  requiredCriteria: ['age', 'situation-familiale'],
   otherQualities: 'Douce, sincère et qui aime voyager.',
 };
 
@@ -115,6 +124,17 @@ describe('questionnaire (annex R224-1)', () => {
     expect(v.safeParse(questionnaireSchema, questionnaire).success).toBe(true);
   });
 
+  it('a stored questionnaire from before decision 193 is still read (no new answers); a new one must give them', () => {
+    const { wantsChildren: _w, readyToRelocate: _r, requiredCriteria: _c, ...before } = questionnaire;
+    expect(v.safeParse(storedQuestionnaireSchema, before).success).toBe(true);
+    expect(v.safeParse(questionnaireSchema, before).success).toBe(false);
+    expect(v.safeParse(questionnaireSchema, { ...questionnaire, requiredCriteria: [] }).success).toBe(true);
+    // Only the seven criteria of the questionnaire may be indispensable (never the sex, for instance).
+    expect(JSON.stringify(fieldErrors(questionnaireSchema, { ...questionnaire, requiredCriteria: ['sexe'] }))).toContain(
+      'Critère invalide',
+    );
+  });
+
   it('reports an inverted age range on the maximum age', () => {
     const errors = fieldErrors(questionnaireSchema, { ...questionnaire, soughtAgeMin: 40, soughtAgeMax: 30 });
     expect(errors.nested?.soughtAgeMax).toEqual(['L’âge maximum doit être supérieur ou égal à l’âge minimum']);
@@ -128,6 +148,11 @@ describe('questionnaire (annex R224-1)', () => {
     ['soughtProfessionalSituation', 'rentier', 'Veuillez indiquer la situation professionnelle recherchée'],
     ['otherQualities', 'Gentil', 'Décrivez en quelques mots les autres qualités essentielles (10 caractères au moins)'],
     ['acceptsChildren', 'oui', 'Veuillez indiquer si vous acceptez une personne ayant des enfants'],
+    // Decision 193: the two questions are answered, the indispensable criteria are known ones, each once.
+    ['wantsChildren', undefined, 'Veuillez indiquer si vous souhaitez des enfants'],
+    ['wantsChildren', 'beaucoup', 'Veuillez indiquer si vous souhaitez des enfants'],
+    ['readyToRelocate', 'oui', 'Veuillez indiquer si vous accepteriez de déménager'],
+    ['requiredCriteria', ['age', 'age'], 'Critère choisi deux fois'],
   ])('%s = %j is refused with “%s”', (field, value, message) => {
     expect(fieldErrors(questionnaireSchema, { ...questionnaire, [field]: value }).nested?.[field]).toContain(message);
   });

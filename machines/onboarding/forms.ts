@@ -5,7 +5,9 @@ import {
   prayerPracticeLabels,
   professionalSituationLabels,
   regionLabels,
+  requirableCriterionLabels,
   soughtPracticeLabels,
+  wantsChildrenLabels,
 } from '#machines/onboarding/labels.ts';
 import { ageOn, calendarDate } from '#machines/onboarding/age.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
@@ -41,6 +43,13 @@ const regions = Object.keys(regionLabels) as Region[];
 
 export type ProfessionalSituation = keyof typeof professionalSituationLabels;
 const professionalSituations = Object.keys(professionalSituationLabels) as ProfessionalSituation[];
+
+export type WantsChildren = keyof typeof wantsChildrenLabels;
+const wantsChildrenChoices = Object.keys(wantsChildrenLabels) as WantsChildren[];
+
+/** A criterion the member marks as indispensable (else it is only wished), decision 193. */
+export type RequirableCriterion = keyof typeof requirableCriterionLabels;
+export const requirableCriteria = Object.keys(requirableCriterionLabels) as RequirableCriterion[];
 
 // ---------------------------------------------------------------------------
 // Field schemas
@@ -149,6 +158,14 @@ export const questionnaireEntries = {
   ),
   acceptsChildren: v.boolean('Veuillez indiquer si vous acceptez une personne ayant des enfants'),
   soughtProfessionalSituation: v.picklist(professionalSituations, 'Veuillez indiquer la situation professionnelle recherchée'),
+  wantsChildren: v.picklist(wantsChildrenChoices, 'Veuillez indiquer si vous souhaitez des enfants'),
+  readyToRelocate: v.boolean('Veuillez indiquer si vous accepteriez de déménager'),
+  /** The criteria the member marks as indispensable; the others are only wished (none is a valid answer). */
+  requiredCriteria: v.pipe(
+    v.array(v.picklist(requirableCriteria, 'Critère invalide'), 'Critères indispensables invalides'),
+    v.maxLength(requirableCriteria.length, 'Trop de critères'),
+    v.check((list) => new Set(list).size === list.length, 'Critère choisi deux fois'),
+  ),
   otherQualities: textSchema(
     10,
     1000,
@@ -163,11 +180,30 @@ export function ageRangeInOrder(input: { soughtAgeMin: number; soughtAgeMax: num
   return input.soughtAgeMin <= input.soughtAgeMax;
 }
 
+/** What the member sends (the wizard's step 2, « Mes informations »): every question answered. */
 export const questionnaireSchema = v.pipe(
   v.strictObject(questionnaireEntries, objectMessage),
   v.forward(v.partialCheck([['soughtAgeMin'], ['soughtAgeMax']], ageRangeInOrder, AGE_RANGE_MESSAGE), ['soughtAgeMax']),
 );
-export type Questionnaire = v.InferOutput<typeof questionnaireSchema>;
+
+/**
+ * A stored questionnaire, as matchmaking and the contract read it: those saved before decision 193
+ * have no wish for children, no answer on moving and no indispensable criteria (absent, never
+ * guessed: machines/matching/criteria.ts says what an absent answer means).
+ */
+export const storedQuestionnaireSchema = v.pipe(
+  v.strictObject(
+    {
+      ...questionnaireEntries,
+      wantsChildren: v.optional(questionnaireEntries.wantsChildren),
+      readyToRelocate: v.optional(questionnaireEntries.readyToRelocate),
+      requiredCriteria: v.optional(questionnaireEntries.requiredCriteria),
+    },
+    objectMessage,
+  ),
+  v.forward(v.partialCheck([['soughtAgeMin'], ['soughtAgeMax']], ageRangeInOrder, AGE_RANGE_MESSAGE), ['soughtAgeMax']),
+);
+export type Questionnaire = v.InferOutput<typeof storedQuestionnaireSchema>;
 
 // ---------------------------------------------------------------------------
 // Step 8: contract form (L224-90: name, address; the signature reproduces the name)

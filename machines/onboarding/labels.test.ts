@@ -24,9 +24,11 @@ import {
   profileFields,
   questionnaireFields,
   regionLabels,
+  requirableCriterionLabels,
   soughtPracticeLabels,
   stateLabel,
   stateShortLabel,
+  wantsChildrenLabels,
 } from '#machines/onboarding/labels.ts';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { offerIds, planIds } from '#machines/onboarding/plans.ts';
@@ -62,6 +64,8 @@ const choiceTables: Record<string, Record<string, string>> = {
   soughtRegions: regionLabels,
   soughtFamilySituations: maritalStatusLabels,
   soughtProfessionalSituation: professionalSituationLabels,
+  wantsChildren: wantsChildrenLabels,
+  requiredCriteria: requirableCriterionLabels,
 };
 
 function walk(node: AnyStateNode, visit: (node: AnyStateNode) => void) {

@@ -71,6 +71,40 @@ export const professionalSituationLabels = {
 
 export const genderLabels = covering<Gender>()({ homme: 'Homme', femme: 'Femme' });
 
+/**
+ * A named person's family situation, in the form of their gender (« Divorcée » for a woman): the
+ * choice table above keeps « Divorcé(e) » for the questions, where nobody is named yet.
+ */
+export const genderedMaritalStatusLabels = {
+  homme: { celibataire: 'Célibataire', divorce: 'Divorcé', veuf: 'Veuf' },
+  femme: { celibataire: 'Célibataire', divorce: 'Divorcée', veuf: 'Veuve' },
+} as const satisfies Record<Gender, Record<keyof typeof maritalStatusLabels, string>>;
+
+export function maritalStatusLabelFor(status: keyof typeof maritalStatusLabels, gender: Gender | null | undefined): string {
+  return gender ? genderedMaritalStatusLabels[gender][status] : maritalStatusLabels[status];
+}
+
+/** The member's wish for children (questionnaire, decision 193). */
+export const wantsChildrenLabels = {
+  oui: 'Oui',
+  non: 'Non',
+  'peut-etre': 'Je ne sais pas encore',
+} as const;
+
+/**
+ * The criteria of the questionnaire a member marks as indispensable or only wished (decision 193):
+ * an indispensable one is never broken by a proposal, either way; a wished one ranks.
+ */
+export const requirableCriterionLabels = {
+  age: 'Âge',
+  region: 'Région',
+  pratique: 'Pratique religieuse',
+  'situation-familiale': 'Situation familiale',
+  enfants: 'Enfants',
+  'desir-enfants': 'Désir d’enfants',
+  demenagement: 'Déménagement',
+} as const;
+
 export function yesNo(value: boolean): string {
   return value ? 'Oui' : 'Non';
 }
@@ -358,6 +392,9 @@ export const questionnaireFields = [
   { key: 'acceptsChildren', label: 'Accepte une personne ayant des enfants' },
   { key: 'soughtPractice', label: 'Pratique recherchée' },
   { key: 'soughtProfessionalSituation', label: 'Situation professionnelle recherchée' },
+  { key: 'wantsChildren', label: 'Souhaite des enfants' },
+  { key: 'readyToRelocate', label: 'Prêt ou prête à déménager' },
+  { key: 'requiredCriteria', label: 'Critères indispensables' },
   { key: 'otherQualities', label: 'Autres qualités essentielles' },
 ] as const;
 

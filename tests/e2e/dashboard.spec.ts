@@ -60,6 +60,9 @@ async function memberAtMeetingWait(browser: Browser, baseURL: string) {
     soughtFamilySituations: ['celibataire'],
     acceptsChildren: true,
     soughtProfessionalSituation: 'emploi-stable',
+    wantsChildren: 'oui',
+    readyToRelocate: true,
+    requiredCriteria: ['age'],
     otherQualities: 'Une personne douce et sérieuse.',
   });
   await post({ context: 'form_per_inf', completed: true });

@@ -73,7 +73,17 @@ test('a new member walks the onboarding from account creation to the booking of 
   await page.getByRole('checkbox', { name: 'Île-de-France' }).check();
   await page.getByRole('checkbox', { name: 'Auvergne-Rhône-Alpes' }).check();
   await page.getByRole('checkbox', { name: 'Célibataire' }).check();
-  await page.getByRole('radio', { name: 'Oui' }).check();
+  await page.getByRole('group', { name: 'Acceptez-vous une personne ayant des enfants ?' }).getByRole('radio', { name: 'Oui' }).check();
+  await page
+    .getByRole('group', { name: /Souhaitez-vous avoir des enfants/ })
+    .getByRole('radio', { name: 'Oui' })
+    .check();
+  await page
+    .getByRole('group', { name: /prêt\(e\) à déménager/ })
+    .getByRole('radio', { name: 'Non' })
+    .check();
+  // Decision 193: the age range is indispensable to her, the rest only wished.
+  await page.getByRole('checkbox', { name: /aucune proposition hors de cette tranche d’âge/ }).check();
   await page.getByRole('radio', { name: 'Un emploi stable' }).check();
   await page.getByLabel('Autres qualités essentielles').fill('Une personne bienveillante, patiente et attachée à la famille.');
   await page.getByRole('button', { name: 'Enregistrer et continuer' }).click();
@@ -165,6 +175,9 @@ test('"Changer de formule" on the pre-contract information goes back to the plan
     soughtFamilySituations: ['celibataire'],
     acceptsChildren: false,
     soughtProfessionalSituation: 'indifferent',
+    wantsChildren: 'oui',
+    readyToRelocate: true,
+    requiredCriteria: [],
     otherQualities: 'Une personne sincère et souriante.',
   });
   await post({ context: 'form_per_inf', completed: true });
@@ -227,6 +240,9 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
     soughtFamilySituations: ['celibataire', 'divorce'],
     acceptsChildren: true,
     soughtProfessionalSituation: 'emploi-stable',
+    wantsChildren: 'peut-etre',
+    readyToRelocate: false,
+    requiredCriteria: ['age', 'region'],
     otherQualities: 'Une personne bienveillante et patiente.',
   });
   await post({ context: 'form_per_inf', completed: true });

@@ -113,6 +113,9 @@ describe('backup and restore', () => {
       soughtFamilySituations: ['celibataire'],
       acceptsChildren: false,
       soughtProfessionalSituation: 'indifferent',
+      wantsChildren: 'oui',
+      readyToRelocate: false,
+      requiredCriteria: [],
       otherQualities: 'Patience et bienveillance au quotidien.',
     });
     expect(update.status).toBe(200);

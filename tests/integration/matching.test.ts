@@ -4,17 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
 import { type CandidateFilters, matchProfileOf, rankCandidates, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
 import { generatePopulation, insertMembers } from '#bff/matching/seed-population.ts';
-import { hardCriteria, hardCriteriaMet, type MatchProfile, softScore } from '#machines/matching/criteria.ts';
+import { brokenRequired, eligible, type MatchProfile, pairCriteria, pairScore, proposable } from '#machines/matching/criteria.ts';
 import type { HomeRegion } from '#machines/matching/regions.ts';
 import { MATCHING_NOW, matchProfileArbitrary, smallDomain } from '#tests/support/match-profiles.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { MATCHING_P95_FLOOR_MS, matchingTable, measureMatching } from '../../scripts/bench/matching.ts';
 
 /**
- * Candidates for a member (issue 22): the SQL ranking of bff/matching/candidates.ts held to the pure
- * rules of machines/matching/criteria.ts over generated populations — never a candidate that
- * violates a hard criterion, every eligible one up to the limit in the order of the two-way score,
- * exclusions and unavailability respected — on PGlite, or PostgreSQL when DATABASE_URL is set.
+ * Candidates for a member (issue 22, decision 193): the SQL ranking of bff/matching/candidates.ts
+ * held to the pure rules of machines/matching/criteria.ts over generated populations — never a
+ * candidate that breaks an indispensable criterion of either side (each member marks their own),
+ * every eligible one up to the limit in the order of the two-way score, exclusions and
+ * unavailability respected; and staff's other list, exactly those outside an indispensable
+ * criterion — on PGlite, or PostgreSQL when DATABASE_URL is set.
  * MATCHING_SCALE=1 adds the 10,000-member timing (p95 under 100 ms).
  */
 
@@ -36,11 +38,23 @@ async function resetWith(population: MatchProfile[]) {
 }
 
 /** What the ranking must answer, computed with the pure rules over the whole population. */
-function expectedRanking(me: MatchProfile, population: MatchProfile[], limit: number, excluded: Set<string>, filters: CandidateFilters) {
+function expectedRanking(
+  me: MatchProfile,
+  population: MatchProfile[],
+  limit: number,
+  excluded: Set<string>,
+  filters: CandidateFilters,
+  outside = false,
+) {
+  const outsideRequired = (c: MatchProfile) => {
+    const broken = brokenRequired(me, c, NOW);
+    return broken.a.length + broken.b.length > 0;
+  };
   return population
-    .filter((c) => c.memberId !== me.memberId && !excluded.has(c.memberId) && hardCriteriaMet(me, c, NOW))
+    .filter((c) => c.memberId !== me.memberId && !excluded.has(c.memberId))
+    .filter((c) => (outside ? proposable(me, c, NOW) && outsideRequired(c) : eligible(me, c, NOW)))
     .filter((c) => !filters.regions || filters.regions.includes(c.region))
-    .map((c) => ({ memberId: c.memberId, score: softScore(me, c, NOW).score }))
+    .map((c) => ({ memberId: c.memberId, score: pairScore(me, c, NOW) }))
     .filter((c) => c.score >= (filters.minScore ?? 0))
     .sort((x, y) => y.score - x.score || (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0))
     .slice(0, limit);
@@ -64,17 +78,18 @@ const densePopulation = fc
   );
 
 describe('rankCandidates over generated populations', () => {
-  it('returns exactly the eligible candidates, best score first, up to the limit, never an excluded or unavailable one', async () => {
+  it('never a candidate breaking an indispensable criterion of either side: exactly the eligible ones, best score first, up to the limit', async () => {
     expect(densePopulation, 'a population with several eligible candidates').toBeDefined();
     let eligibleSeen = 0;
     let truncatedSeen = 0;
+    const outsideSeen = { membre: 0, candidat: 0 };
     await fc.assert(
       fc.asyncProperty(
         populationArbitrary,
         fc.integer({ min: 1, max: 12 }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.option(fc.uniqueArray(fc.constantFrom<HomeRegion>(...smallDomain.regions), { minLength: 1 }), { nil: undefined }),
-        fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined, freq: 4 }),
+        fc.option(fc.integer({ min: 0, max: 24 }), { nil: undefined, freq: 4 }),
         async (population, limit, excludeShare, regions, minScore) => {
           await resetWith(population);
           for (const me of population.slice(0, 4)) {
@@ -88,19 +103,38 @@ describe('rankCandidates over generated populations', () => {
             }
             for (const candidate of ranking.candidates) {
               const other = population.find((p) => p.memberId === candidate.memberId) as MatchProfile;
-              expect(hardCriteriaMet(me, other, NOW)).toBe(true);
+              // Both sides: none of the member's indispensable criteria broken by the candidate, nor the candidate's by the member.
+              expect(brokenRequired(me, other, NOW)).toEqual({ a: [], b: [] });
+              expect(brokenRequired(other, me, NOW)).toEqual({ a: [], b: [] });
+              expect(candidate.broken).toEqual({ membre: [], candidat: [] });
               expect(excluded.has(candidate.memberId)).toBe(false);
               expect(candidate.profile).toEqual(other);
-              // Its reasons: every hard criterion (all met), then the soft ones adding up to its score.
-              const hard = hardCriteria(me, other, NOW);
-              expect(candidate.reasons.slice(0, hard.length)).toEqual(hard);
-              expect(hard.every((r) => r.met)).toBe(true);
-              expect(candidate.reasons.slice(hard.length).reduce((sum, r) => sum + r.points, 0)).toBe(candidate.score);
+              // Its reasons: every criterion both ways, their points adding up to the SQL's score.
+              expect(candidate.reasons).toEqual(pairCriteria(me, other, NOW));
+              expect(candidate.reasons.filter((r) => r.required).every((r) => r.met)).toBe(true);
+              expect(candidate.reasons.reduce((sum, r) => sum + r.points, 0)).toBe(candidate.score);
             }
             const expected = expectedRanking(me, population, limit, excluded, filters);
             expect(ranking.candidates.map((c) => ({ memberId: c.memberId, score: c.score }))).toEqual(expected);
             eligibleSeen += expected.length;
             if (expected.length === limit) truncatedSeen += 1;
+
+            // Staff's other list: exactly those outside an indispensable criterion, each saying which.
+            const outside = await rankCandidates(database.db, me.memberId, {
+              limit,
+              excludeMemberIds: [...excluded],
+              filters,
+              now: NOW,
+              outsideRequired: true,
+            });
+            expect(outside.candidates.map((c) => ({ memberId: c.memberId, score: c.score }))).toEqual(
+              expectedRanking(me, population, limit, excluded, filters, true),
+            );
+            for (const candidate of outside.candidates) {
+              expect(candidate.broken.membre.length + candidate.broken.candidat.length).toBeGreaterThan(0);
+              if (candidate.broken.membre.length > 0) outsideSeen.membre += 1;
+              if (candidate.broken.candidat.length > 0) outsideSeen.candidat += 1;
+            }
           }
         },
       ),
@@ -112,9 +146,11 @@ describe('rankCandidates over generated populations', () => {
         examples: densePopulation ? [[densePopulation, 1, 0, undefined, undefined]] : [],
       },
     );
-    // The generated populations did exercise the ranking (not only empty answers).
+    // The generated populations did exercise the ranking (not only empty answers), and both sides' criteria excluded someone.
     expect(eligibleSeen).toBeGreaterThan(20);
     expect(truncatedSeen).toBeGreaterThan(0);
+    expect(outsideSeen.membre).toBeGreaterThan(0);
+    expect(outsideSeen.candidat).toBeGreaterThan(0);
   });
 
   it('an unknown member, or one without a profile, has no candidates', async () => {

@@ -168,6 +168,9 @@ function seeds(key: string): Record<string, unknown>[] {
           soughtFamilySituations: ['celibataire'],
           acceptsChildren: true,
           soughtProfessionalSituation: 'indifferent',
+          wantsChildren: 'peut-etre',
+          readyToRelocate: false,
+          requiredCriteria: ['age', 'desir-enfants'],
           otherQualities: 'Sincère et attaché à la famille.',
         },
       ];

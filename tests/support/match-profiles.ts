@@ -1,13 +1,21 @@
 import fc from 'fast-check';
-import type { MatchProfile, UnavailableReason } from '#machines/matching/criteria.ts';
+import type { ChildrenWish, MatchProfile, UnavailableReason } from '#machines/matching/criteria.ts';
 import { practiceLevels, practicesAcceptedFor, regionsAcceptedFor } from '#machines/matching/criteria.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
-import type { MaritalStatus, ProfessionalSituation, Region, SoughtPractice } from '#machines/onboarding/forms.ts';
+import {
+  type MaritalStatus,
+  type ProfessionalSituation,
+  type Region,
+  type RequirableCriterion,
+  requirableCriteria,
+  type SoughtPractice,
+} from '#machines/onboarding/forms.ts';
 
 /**
  * Generated match profiles for the ranking's properties. Small domains (a few regions, ages
- * around 30) make pairs that meet every hard criterion common, so a population of a few dozen
- * has both eligible and ineligible candidates for each rule.
+ * around 30) make pairs that meet every indispensable criterion common, so a population of a few
+ * dozen has both eligible and ineligible candidates for each rule; each criterion is
+ * indispensable for some members and only wished for others (decision 193).
  */
 
 /** A fixed instant: ages are computed at it. */
@@ -21,15 +29,24 @@ export interface ProfileDomain {
   span: number;
   /** Weight of "peu importe" (practice, regions) and of accepting children, against 1 for a choice. */
   lenient: number;
+  /** Chance that a member marks each criterion as indispensable. */
+  required: number;
 }
 
 /** Dense: about a fifth of the pairs of opposite sexes meet every hard criterion. */
-export const smallDomain: ProfileDomain = { regions: ['ile-de-france', 'occitanie', 'bretagne'], ages: [26, 36], span: 20, lenient: 3 };
-export const wideDomain: ProfileDomain = { regions: homeRegions, ages: [18, 70], span: 15, lenient: 0 };
+export const smallDomain: ProfileDomain = {
+  regions: ['ile-de-france', 'occitanie', 'bretagne'],
+  ages: [26, 36],
+  span: 20,
+  lenient: 3,
+  required: 0.3,
+};
+export const wideDomain: ProfileDomain = { regions: homeRegions, ages: [18, 70], span: 15, lenient: 0, required: 0.5 };
 
 const maritalStatuses: MaritalStatus[] = ['celibataire', 'divorce', 'veuf'];
 const soughtPractices: SoughtPractice[] = [...practiceLevels, 'indifferent'];
 const professionalSituations: ProfessionalSituation[] = ['emploi-stable', 'en-activite-ou-etudes', 'indifferent'];
+const wishes: ChildrenWish[] = ['oui', 'non', 'peut-etre', 'inconnu'];
 const reasons: UnavailableReason[] = ['mise-en-relation-suspendue', 'desactive', 'pas-encore-actif', 'consentement-absent'];
 
 function isoDay(year: number, month: number, day: number): string {
@@ -53,7 +70,14 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
         { arbitrary: fc.constant(0), weight: 1 + domain.lenient },
         { arbitrary: fc.integer({ min: 0, max: 3 }), weight: 1 },
       ),
-      profession: fc.constantFrom('Infirmière', 'Ingénieur', 'Étudiant'),
+      profession: fc.constantFrom('Infirmière', 'Ingénieur', 'Étudiant', 'étudiante en droit', 'Sans emploi', 'En recherche d’emploi'),
+      wantsChildren: fc.constantFrom(...wishes),
+      readyToRelocate: fc.constantFrom(true, false, null),
+      // Percentiles, not doubles (fast-check's doubles lean to 0 and the bounds).
+      requiredCriteria: fc.array(fc.integer({ min: 0, max: 99 }), {
+        minLength: requirableCriteria.length,
+        maxLength: requirableCriteria.length,
+      }),
       ageFrom: fc.integer({ min: Math.max(18, low - 6), max: high }),
       ageSpan: fc.integer({ min: 0, max: domain.span }),
       soughtRegions: fc.oneof(
@@ -82,6 +106,8 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       maritalStatus: g.maritalStatus,
       childrenCount: g.childrenCount,
       profession: g.profession,
+      wantsChildren: g.wantsChildren,
+      readyToRelocate: g.readyToRelocate,
       ageMin: g.ageFrom,
       ageMax: Math.min(99, g.ageFrom + g.ageSpan),
       regionsAccepted: regionsAcceptedFor(g.soughtRegions),
@@ -90,6 +116,9 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       familySituationsAccepted: maritalStatuses.filter((s) => g.family.includes(s)),
       acceptsChildren: g.acceptsChildren,
       soughtProfessionalSituation: g.soughtProfessionalSituation,
+      requiredCriteria: requirableCriteria.filter(
+        (_, i) => (g.requiredCriteria[i] ?? 100) < domain.required * 100,
+      ) as RequirableCriterion[],
       available: g.unavailable === null,
       unavailableReason: g.unavailable,
       // Whole days from `now`, plus an hour, so no end falls exactly on `now`.

@@ -80,6 +80,7 @@ describe('the other’s photos on a proposal', () => {
       presentation: null,
     },
     reasons: [],
+    outsideCriteria: null,
     meeting: null,
     contact: { email: 'youssef@example.fr', phone: null, guardian: null },
     myFeedback: null,

@@ -15,8 +15,10 @@ import {
   profileFields,
   questionnaireFields,
   regionLabels,
+  requirableCriterionLabels,
   soughtPracticeLabels,
   stateLabel,
+  wantsChildrenLabels,
   yesNo,
 } from '#machines/onboarding/labels.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
@@ -72,6 +74,10 @@ function formatterOf(now: number): Record<string, (value: unknown) => string> {
     soughtRegions: (value) => list(regionLabels, value),
     soughtFamilySituations: (value) => list(maritalStatusLabels, value),
     soughtProfessionalSituation: (value) => label(professionalSituationLabels, value),
+    wantsChildren: (value) => label(wantsChildrenLabels, value),
+    // Decision 193: none ticked is an answer (every criterion only wished).
+    requiredCriteria: (value) =>
+      Array.isArray(value) && value.length === 0 ? 'Aucun : tous les critères sont des souhaits' : list(requirableCriterionLabels, value),
     soughtAgeMin: years,
     soughtAgeMax: years,
   };

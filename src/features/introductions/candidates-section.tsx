@@ -11,19 +11,25 @@ import {
   readMemberPresentation,
 } from '#src/features/introductions/introductions-api.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
-import { criterionLabel, criterionVerdict, ofName, reasonGroups, scoreText } from '#src/features/introductions/introductions-view.ts';
+import { criterionRows, ofName, scoreText, type VerdictCell, wishesText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
+type Mode = 'criteres' | 'hors';
+
 /**
- * The "Candidats" section of a member's file: active members of the other gender ranked by the
- * two-way score, each with its reasons, and "Proposer" (a note to each side) for one of them.
+ * The "Candidats" section of a member's file: active members of the other gender that break no
+ * indispensable criterion of either side, ranked by the two-way score, each with a table of the
+ * criteria both ways; and, on demand, those outside an indispensable criterion, which staff may
+ * still propose with a reason written to the member (decision 193). "Proposer" sends a note to each.
  */
 export function CandidatesSection({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
-  const { data, error } = useLoaded(() => listCandidates(memberId), [memberId], { enabled: active });
+  const [mode, setMode] = useState<Mode>('criteres');
+  const { data, error } = useLoaded(() => listCandidates(memberId, mode === 'hors'), [memberId, mode], { enabled: active });
   const candidates = data?.candidates ?? null;
-  const blocked = data?.member.unavailableReason ?? null;
+  // « …, le maximum. » read inside a sentence ending with its own full stop.
+  const blocked = data?.member.unavailableReason?.replace(/\.$/, '') ?? null;
 
   return (
     <section className={styles.card} aria-labelledby="candidates-title">
@@ -34,9 +40,22 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
         <p className={styles.muted}>Les candidats s’affichent une fois le membre actif (parcours d’inscription terminé).</p>
       ) : (
         <>
+          <div className={own.modeSwitch}>
+            <Button
+              variant={mode === 'criteres' ? 'primary' : 'secondary'}
+              aria-pressed={mode === 'criteres'}
+              onClick={() => setMode('criteres')}
+            >
+              Dans les critères
+            </Button>
+            <Button variant={mode === 'hors' ? 'primary' : 'secondary'} aria-pressed={mode === 'hors'} onClick={() => setMode('hors')}>
+              Hors critères indispensables
+            </Button>
+          </div>
           <p className={styles.muted}>
-            Les membres actifs qui respectent les critères stricts des deux côtés, classés par score ; les personnes déjà proposées, en
-            pause ou dans une mise en relation en cours n’y sont pas.
+            {mode === 'criteres'
+              ? 'Les membres actifs qui respectent les critères indispensables des deux côtés, classés par score ; les personnes déjà proposées, en pause ou dans une mise en relation en cours n’y sont pas.'
+              : 'Les membres actifs qui s’écartent d’au moins un critère indispensable, d’un côté ou de l’autre. Pour en proposer un, écrivez au membre concerné pourquoi : il lira votre explication avec la proposition.'}
           </p>
           <FormAlert tone="error">{error}</FormAlert>
           {candidates === null && !error ? <p className={styles.muted}>Chargement…</p> : null}
@@ -48,51 +67,104 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
           {candidates && candidates.length > 0 ? (
             <ol className={own.candidates} aria-label={`Candidats pour ${memberName}`}>
               {candidates.map((c, index) => (
-                <li key={c.memberId} className={own.candidate} data-testid="candidate">
-                  <div className={styles.header}>
-                    <h3 className={styles.cardTitle}>
-                      {index + 1}. {c.firstName ?? 'Membre'}
-                      {c.age === null ? '' : `, ${c.age} ans`}
-                    </h3>
-                    <span className={styles.badge.neutral}>{scoreText(c.score, c.maxScore)}</span>
-                  </div>
-                  <p className={styles.muted}>{[c.region, c.practice, c.profession, c.familySituation].filter(Boolean).join(' · ')}</p>
-                  <details>
-                    <summary>
-                      Pourquoi ({c.reasons.filter((r) => r.met).length} critères sur {c.reasons.length} respectés)
-                    </summary>
-                    {reasonGroups(c.reasons, memberName, c.firstName ?? 'le candidat').map((group) => (
-                      <div key={group.title}>
-                        <h4 className={own.groupTitle}>{group.title}</h4>
-                        <ul className={own.criteria}>
-                          {group.reasons.map((r) => (
-                            <li key={`${r.criterion}-${r.reason}`} className={own.criterion}>
-                              <span className={r.met ? own.mark.met : own.mark.unmet} aria-hidden="true">
-                                {r.met ? '✓' : '✗'}
-                              </span>
-                              <span>
-                                {criterionLabel(r.criterion)} ({criterionVerdict(r.met).toLowerCase()}) : {r.reason}
-                              </span>
-                            </li>
-                          ))}
-                        </ul>
-                      </div>
-                    ))}
-                  </details>
-                  {c.hasPresentation ? <CandidatePresentation candidate={c} /> : null}
-                  <div className={own.candidateActions}>
-                    <ProposeDialog memberId={memberId} memberName={memberName} candidate={c} />
-                    <Link to="/dashboard/member/$memberId" params={{ memberId: c.memberId }}>
-                      Fiche {c.firstName ? ofName(c.firstName) : 'du membre'}
-                    </Link>
-                  </div>
-                </li>
+                <CandidateItem key={c.memberId} candidate={c} index={index} memberId={memberId} memberName={memberName} />
               ))}
             </ol>
           ) : null}
         </>
       )}
     </section>
+  );
+}
+
+function CandidateItem({
+  candidate: c,
+  index,
+  memberId,
+  memberName,
+}: {
+  candidate: Candidate;
+  index: number;
+  memberId: string;
+  memberName: string;
+}) {
+  const candidateName = c.firstName ?? 'le candidat';
+  const rows = criterionRows(c.reasons);
+  const brokenLines = [
+    c.broken?.membre.length ? `critères indispensables ${ofName(memberName)} : ${c.broken.membre.join(', ').toLowerCase()}` : null,
+    c.broken?.candidat.length ? `critères indispensables ${ofName(candidateName)} : ${c.broken.candidat.join(', ').toLowerCase()}` : null,
+  ].filter((line): line is string => line !== null);
+  return (
+    <li className={own.candidate} data-testid="candidate">
+      <div className={styles.header}>
+        <h3 className={styles.cardTitle}>
+          {index + 1}. {c.firstName ?? 'Membre'}
+          {c.age === null ? '' : `, ${c.age} ans`}
+        </h3>
+        <span className={styles.badge.neutral}>{scoreText(c.score, c.maxScore)}</span>
+      </div>
+      <p className={styles.muted}>{[c.region, c.practice, c.profession, c.familySituation].filter(Boolean).join(' · ')}</p>
+      {brokenLines.length > 0 ? (
+        <p data-testid="candidate-broken">
+          <strong>Hors</strong> {brokenLines.join(' ; ')}
+        </p>
+      ) : (
+        <p>Critères indispensables respectés des deux côtés. {wishesText(c.reasons)}.</p>
+      )}
+      <details className={own.details}>
+        <summary>Critère par critère</summary>
+        <table className={own.criteriaTable} data-testid="candidate-criteria">
+          <thead>
+            <tr>
+              <th scope="col" className={own.criterionHead}>
+                Critère
+              </th>
+              <th scope="col">Ce que cherche {memberName}</th>
+              <th scope="col">Ce que cherche {candidateName}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.criterion}>
+                <th scope="row">{row.label}</th>
+                <td>
+                  <Verdict cell={row.membre} />
+                </td>
+                <td>
+                  <Verdict cell={row.candidat} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+      {c.hasPresentation ? <CandidatePresentation candidate={c} /> : null}
+      <div className={own.candidateActions}>
+        <ProposeDialog memberId={memberId} memberName={memberName} candidate={c} />
+        <Link to="/dashboard/member/$memberId" params={{ memberId: c.memberId }}>
+          Fiche {c.firstName ? ofName(c.firstName) : 'du membre'}
+        </Link>
+      </div>
+    </li>
+  );
+}
+
+/** One side of a criterion: its mark (with the verdict in words for screen readers), what was compared, « indispensable ». */
+function Verdict({ cell }: { cell: VerdictCell | null }) {
+  if (!cell) return <span className={styles.muted}>—</span>;
+  return (
+    <>
+      <span className={own.verdictLine}>
+        <span className={own.mark[cell.tone]} aria-hidden="true">
+          {cell.mark}
+        </span>
+        <span>
+          <span className={own.visuallyHidden}>{cell.verdict} : </span>
+          {cell.reason}
+        </span>
+      </span>
+      {cell.required ? <span className={own.requiredTag}>indispensable</span> : null}
+    </>
   );
 }
 
@@ -136,10 +208,15 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
   const ids = { a: useId(), b: useId() };
   const navigate = useNavigate();
   const other = candidate.firstName ?? 'ce membre';
+  // A side whose indispensable criteria the pair breaks must be told why (decision 193; the BFF refuses otherwise).
+  const mustExplain = { a: (candidate.broken?.membre.length ?? 0) > 0, b: (candidate.broken?.candidat.length ?? 0) > 0 };
 
   async function submit(data: FormData): Promise<string | null> {
     const noteA = String(data.get('noteA') ?? '').trim();
     const noteB = String(data.get('noteB') ?? '').trim();
+    if ((mustExplain.a && !noteA) || (mustExplain.b && !noteB)) {
+      return 'Écrivez pourquoi vous faites cette proposition malgré un critère indispensable : le membre concerné le lira.';
+    }
     const result = await proposeIntroduction({
       a: memberId,
       b: candidate.memberId,
@@ -153,6 +230,11 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
     return null;
   }
 
+  const label = (side: 'a' | 'b', name: string, criteria: string[] | undefined) =>
+    mustExplain[side]
+      ? `Pour ${name} : pourquoi cette proposition malgré ${criteria && criteria.length > 1 ? 'ses critères indispensables' : 'son critère indispensable'} (${(criteria ?? []).join(', ').toLowerCase()}) ? (obligatoire, ${name} le lira)`
+      : `Note pour ${name} (facultative)`;
+
   return (
     <ActionDialog
       trigger={<Button aria-label={`Proposer ${other} à ${memberName}`}>Proposer</Button>}
@@ -163,12 +245,12 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
       onSubmit={submit}
     >
       <label className={styles.control} htmlFor={ids.a}>
-        Note pour {memberName} (facultative)
-        <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+        {label('a', memberName, candidate.broken?.membre)}
+        <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required={mustExplain.a} />
       </label>
       <label className={styles.control} htmlFor={ids.b}>
-        Note pour {other} (facultative)
-        <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} />
+        {label('b', other, candidate.broken?.candidat)}
+        <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required={mustExplain.b} />
       </label>
     </ActionDialog>
   );

@@ -162,7 +162,7 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
           </>
         ) : null}
         <dt>Mot de l’équipe</dt>
-        <dd className={styles.pre}>{detail.notes[side] ?? 'aucune'}</dd>
+        <dd className={styles.pre}>{detail.notes[side] ?? 'Aucun mot'}</dd>
       </dl>
     </section>
   );

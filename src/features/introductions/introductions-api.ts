@@ -1,5 +1,5 @@
 import type { MemberIntroductionView as MemberIntroduction, StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
-import type { Side as CriterionSide } from '#machines/matching/criteria.ts';
+import type { Side as CriterionSide, Verdict } from '#machines/matching/criteria.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 /**
@@ -23,8 +23,15 @@ function request<T>(path: string, init?: { method: 'POST'; body: unknown }): Pro
 
 export type { MemberIntroductionView as MemberIntroduction } from '#bff/api-type.ts';
 
-/** A candidate's criterion, both ways: `side` says whose criterion it is (the member's, the candidate's, both). */
-export type CandidateReason = MemberIntroduction['reasons'][number] & { side?: CriterionSide };
+/** A candidate's criterion, one way: `side` says whose criterion it is (the member's or the candidate's), judged on the other. */
+export interface CandidateReason {
+  criterion: string;
+  side?: CriterionSide;
+  verdict?: Verdict;
+  met: boolean;
+  required?: boolean;
+  reason: string;
+}
 
 export type MemberEventBody =
   | { type: 'ACCEPT' }
@@ -58,6 +65,8 @@ export interface Candidate {
   score: number;
   maxScore: number;
   reasons: CandidateReason[];
+  /** The indispensable criteria the pair breaks, in words: the member's, the candidate's (decision 193). */
+  broken?: { membre: string[]; candidat: string[] };
   /** Whether the candidate wrote a presentation (decision 128); read on request, logged. */
   hasPresentation?: boolean;
 }
@@ -80,9 +89,10 @@ export function sendStaffEvent(id: string, body: StaffEventBody) {
   return request<{ introduction: unknown }>(`/dashboard/introductions/${encodeURIComponent(id)}/events`, { method: 'POST', body });
 }
 
-export function listCandidates(memberId: string) {
+/** Staff: a member's candidates; with `outside`, those outside an indispensable criterion of either side (decision 193). */
+export function listCandidates(memberId: string, outside = false) {
   return request<{ member: { id: string; firstName: string | null; unavailableReason?: string }; candidates: Candidate[] }>(
-    `/dashboard/members/${encodeURIComponent(memberId)}/candidates`,
+    `/dashboard/members/${encodeURIComponent(memberId)}/candidates${outside ? '?horsCriteres=true' : ''}`,
   );
 }
 

@@ -3,6 +3,7 @@ import { declineReasonLabels, feedbackOutcomeLabels, stateLabels } from '#machin
 import {
   answerLabel,
   criterionLabel,
+  criterionRows,
   deadlineSoon,
   deadlineText,
   declineReasonOptions,
@@ -11,13 +12,13 @@ import {
   localInputToIso,
   ofName,
   proposalStage,
-  reasonGroups,
   scoreText,
   sideNames,
   sortProposals,
   staffActionsFor,
   stateFilterOptions,
   summaryTitle,
+  wishesText,
 } from '#src/features/introductions/introductions-view.ts';
 
 const nbsp = (s: string) => s.replace(/[\u202f\u00a0]/g, ' ');
@@ -113,20 +114,23 @@ describe('introductions view', () => {
     expect(sideNames({ a: { firstName: 'Amina' }, b: { firstName: null } })).toEqual({ a: 'Amina', b: 'Membre B' });
   });
 
-  it('groups a candidate’s reasons by whose criteria they check', () => {
+  it('puts a candidate’s criteria in rows, both sides side by side, leaving out what neither side asked', () => {
     const reasons = [
-      { criterion: 'age', side: 'membre', met: true, reason: 'a' },
-      { criterion: 'sexe', side: 'mutuel', met: true, reason: 'b' },
-      { criterion: 'age', side: 'candidat', met: false, reason: 'c' },
-      { criterion: 'age', met: true, reason: 'd' },
+      { criterion: 'age', side: 'membre', verdict: 'oui', required: true, reason: '34 ans ; recherché : 28–40 ans' },
+      { criterion: 'age', side: 'candidat', verdict: 'non', required: false, reason: '41 ans ; recherché : 25–35 ans' },
+      { criterion: 'region', side: 'membre', verdict: 'indifferent', required: false, reason: 'Bretagne ; toute région' },
+      { criterion: 'region', side: 'candidat', verdict: 'indifferent', required: false, reason: 'Île-de-France ; toute région' },
+      { criterion: 'demenagement', side: 'membre', verdict: 'a-verifier', required: false, reason: 'Autre région' },
+      { criterion: 'demenagement', side: 'candidat', verdict: 'indifferent', required: false, reason: 'Accepte de déménager' },
     ];
-    expect(reasonGroups(reasons, 'Amina', 'Youssef').map((g) => [g.title, g.reasons.map((r) => r.reason).join('')])).toEqual([
-      ['Des deux côtés', 'b'],
-      ['Critères d’Amina', 'a'],
-      ['Critères de Youssef', 'c'],
-      ['Autres critères', 'd'],
+    const rows = criterionRows(reasons);
+    expect(rows.map((r) => [r.label, r.membre?.mark, r.candidat?.mark])).toEqual([
+      ['Âge', '✓', '✗'],
+      ['Déménagement', '?', '–'],
     ]);
-    expect(reasonGroups([{ side: 'membre' }], 'A', 'B').map((g) => g.title)).toEqual(['Critères d’A']);
+    expect(rows[0]?.membre).toMatchObject({ verdict: 'correspond', required: true, reason: '34 ans ; recherché : 28–40 ans' });
+    expect(rows[0]?.candidat?.verdict).toBe('ne correspond pas');
+    expect(wishesText(reasons)).toBe('Souhaits des deux côtés\u00a0: 0 souhait rempli, 1 non rempli, 1 à vérifier');
     expect(ofName('Youssef')).toBe('de Youssef');
     expect(ofName('Inès')).toBe('d’Inès');
   });

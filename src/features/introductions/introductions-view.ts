@@ -1,4 +1,4 @@
-import { criteria } from '#machines/matching/criteria.ts';
+import { type CriterionId, criteria, criterionIds, type Verdict, verdictLabels } from '#machines/matching/criteria.ts';
 import {
   declineReasonLabels,
   feedbackOutcomeLabels,
@@ -8,6 +8,7 @@ import {
   stateLabels,
 } from '#machines/introductions/labels.ts';
 import { frenchDateFormat, frenchTimeFormat } from '#machines/french/dates.ts';
+import { count } from '#machines/french/plural.ts';
 
 /**
  * What the introduction screens show of stored codes, dates and states (pure, unit-tested): never
@@ -44,12 +45,7 @@ export function deadlineSoon(deadlineAt: string, now: number): boolean {
 }
 
 export function criterionLabel(code: string): string {
-  return Object.hasOwn(criteria, code) ? criteria[code as keyof typeof criteria].label : 'Critère';
-}
-
-/** 'Correspond' / 'Ne correspond pas', said with the criterion: « Âge : correspond ». */
-export function criterionVerdict(met: boolean): string {
-  return met ? 'Correspond' : 'Ne correspond pas';
+  return Object.hasOwn(criteria, code) ? criteria[code as CriterionId].label : 'Critère';
 }
 
 export const answerLabels = { pending: 'Pas encore de réponse', accepted: 'Acceptée', declined: 'Déclinée' } as const;
@@ -169,23 +165,72 @@ export function ofName(name: string): string {
   return /^[aeiouâàéèêëîïôöûüœ]/i.test(name) ? `d’${name}` : `de ${name}`;
 }
 
+/** One side of a criterion, as staff read it in the candidate's table (decision 193). */
+export interface VerdictCell {
+  /** ✓ matches, ✗ does not, ? to check, – nothing asked. */
+  mark: '✓' | '✗' | '?' | '–';
+  tone: 'met' | 'unmet' | 'check' | 'neutral';
+  /** « correspond », « ne correspond pas », « à vérifier », « peu importe ». */
+  verdict: string;
+  reason: string;
+  required: boolean;
+}
+
+const verdictMarks: Record<Verdict, Pick<VerdictCell, 'mark' | 'tone'>> = {
+  oui: { mark: '✓', tone: 'met' },
+  non: { mark: '✗', tone: 'unmet' },
+  'a-verifier': { mark: '?', tone: 'check' },
+  indifferent: { mark: '–', tone: 'neutral' },
+};
+
+function isVerdict(value: unknown): value is Verdict {
+  return typeof value === 'string' && Object.hasOwn(verdictLabels, value);
+}
+
+export interface CriterionRow {
+  criterion: string;
+  label: string;
+  /** The member's criterion judged on the candidate, and the candidate's judged on the member. */
+  membre: VerdictCell | null;
+  candidat: VerdictCell | null;
+}
+
 /**
- * A candidate's reasons for staff, grouped by whose annex they check (a criterion appears once per
- * side): both at once, the member's criteria, the candidate's. Empty groups are left out.
+ * A candidate's criteria for staff: one row per criterion, each side's verdict beside the other's,
+ * in the order of the questionnaire; a criterion neither side asked anything of is left out.
  */
-export function reasonGroups<T extends { side?: string }>(
-  reasons: readonly T[],
-  memberName: string,
-  candidateName: string,
-): { title: string; reasons: T[] }[] {
-  const groups = [
-    { side: 'mutuel', title: 'Des deux côtés' },
-    { side: 'membre', title: `Critères ${ofName(memberName)}` },
-    { side: 'candidat', title: `Critères ${ofName(candidateName)}` },
-  ];
-  const known = new Set(groups.map((g) => g.side));
-  const out = groups.map((g) => ({ title: g.title, reasons: reasons.filter((r) => r.side === g.side) }));
-  const other = reasons.filter((r) => !r.side || !known.has(r.side));
-  if (other.length > 0) out.push({ title: 'Autres critères', reasons: other });
-  return out.filter((g) => g.reasons.length > 0);
+export function criterionRows(
+  reasons: readonly { criterion: string; side?: string; verdict?: string; required?: boolean; reason: string }[],
+): CriterionRow[] {
+  const cell = (criterion: string, side: string): VerdictCell | null => {
+    const found = reasons.find((r) => r.criterion === criterion && r.side === side);
+    if (!found || !isVerdict(found.verdict)) return null;
+    return {
+      ...verdictMarks[found.verdict],
+      verdict: verdictLabels[found.verdict],
+      reason: found.reason,
+      required: found.required === true,
+    };
+  };
+  return criterionIds
+    .map((criterion) => ({
+      criterion,
+      label: criterionLabel(criterion),
+      membre: cell(criterion, 'membre'),
+      candidat: cell(criterion, 'candidat'),
+    }))
+    .filter((row) => (row.membre ?? row.candidat) !== null)
+    .filter((row) => !(row.membre?.tone === 'neutral' && row.candidat?.tone === 'neutral'));
+}
+
+/** One line over a candidate's table: how the wished criteria went, both sides together. */
+export function wishesText(reasons: readonly { verdict?: string; required?: boolean }[]): string {
+  const wished = reasons.filter((r) => !r.required && r.verdict !== 'indifferent');
+  const met = wished.filter((r) => r.verdict === 'oui').length;
+  const unmet = wished.filter((r) => r.verdict === 'non').length;
+  const check = wished.filter((r) => r.verdict === 'a-verifier').length;
+  const parts = [count(met, 'souhait rempli', 'souhaits remplis')];
+  if (unmet > 0) parts.push(count(unmet, 'non rempli', 'non remplis'));
+  if (check > 0) parts.push(`${check} à vérifier`);
+  return `Souhaits des deux côtés : ${parts.join(', ')}`;
 }

@@ -1,4 +1,5 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
+import { srOnly } from '#src/styles/global.css.ts';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 /* Mes propositions: one card per proposal */
@@ -71,7 +72,73 @@ export const criterion = style({ display: 'flex', gap: vars.space[2], alignItems
 export const mark = styleVariants({
   met: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.success, minWidth: '1.25rem' },
   unmet: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.danger, minWidth: '1.25rem' },
+  check: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.warning, minWidth: '1.25rem' },
+  neutral: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.textMuted, minWidth: '1.25rem' },
 });
+
+/* Mes propositions: the facts of the summary, label beside value even on a phone (the card stays short) */
+export const summaryFacts = style({
+  margin: 0,
+  display: 'grid',
+  gridTemplateColumns: 'max-content minmax(0, 1fr)',
+  columnGap: vars.space[3],
+  rowGap: vars.space[1],
+});
+
+export const summaryValue = style({ margin: 0, fontWeight: vars.fontWeight.medium, overflowWrap: 'anywhere' });
+
+/* Mes propositions: why it fits, a few sentences */
+export const reasons = style({ margin: 0, paddingLeft: vars.space[5], display: 'flex', flexDirection: 'column', gap: vars.space[1] });
+
+/* Mes propositions: Accept and Decline stay in reach while the card is on screen (decision 193) */
+export const answerBar = style({
+  position: 'sticky',
+  bottom: 0,
+  zIndex: 1,
+  margin: `0 calc(-1 * ${vars.space[5]}) calc(-1 * ${vars.space[5]})`,
+  padding: `${vars.space[3]} ${vars.space[5]}`,
+  backgroundColor: vars.color.surface,
+  borderTop: `1px solid ${vars.color.gray[200]}`,
+  borderRadius: `0 0 ${vars.radius.xl} ${vars.radius.xl}`,
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[2],
+  '@media': {
+    [media.md]: {
+      margin: `0 calc(-1 * ${vars.space[6]}) calc(-1 * ${vars.space[6]})`,
+      padding: `${vars.space[4]} ${vars.space[6]}`,
+    },
+  },
+});
+
+/* Staff: a candidate's criteria, both sides in one table */
+export const criteriaTable = style({
+  width: '100%',
+  borderCollapse: 'collapse',
+  fontSize: vars.fontSize.sm,
+  tableLayout: 'fixed',
+});
+globalStyle(`${criteriaTable} th, ${criteriaTable} td`, {
+  textAlign: 'left',
+  verticalAlign: 'top',
+  padding: `${vars.space[1]} ${vars.space[2]} ${vars.space[1]} 0`,
+  borderBottom: `1px solid ${vars.color.gray[100]}`,
+  overflowWrap: 'anywhere',
+});
+globalStyle(`${criteriaTable} thead th`, { color: vars.color.textMuted, fontWeight: vars.fontWeight.semibold });
+export const criterionHead = style({ width: '28%' });
+export const verdictLine = style({ display: 'flex', gap: vars.space[1], alignItems: 'baseline' });
+export const requiredTag = style({
+  display: 'inline-block',
+  marginTop: vars.space[1],
+  padding: `0 ${vars.space[1]}`,
+  borderRadius: vars.radius.sm,
+  backgroundColor: vars.color.gray[100],
+  fontSize: vars.fontSize.xs,
+  fontWeight: vars.fontWeight.semibold,
+});
+export const visuallyHidden = style([srOnly]);
+export const modeSwitch = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[2] });
 
 export { badge } from '#src/components/ui/badge.css.ts';
 

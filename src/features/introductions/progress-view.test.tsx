@@ -62,9 +62,10 @@ describe('« Mon accompagnement » in words', () => {
   });
 
   it('says how each fitted, and the counts, with French plurals', () => {
-    expect(fitText({ criteriaMet: 4, criteriaTotal: 5 })).toBe('4 critères sur 5 respectés');
-    expect(fitText({ criteriaMet: 1, criteriaTotal: 1 })).toBe('1 critère sur 1 respecté');
-    expect(fitText({ criteriaMet: 0, criteriaTotal: 0 })).toBe('Critères non vérifiés');
+    expect(fitText({ fit: 'Il correspond à vos critères indispensables : âge et région.' })).toBe(
+      'Il correspond à vos critères indispensables : âge et région.',
+    );
+    expect(fitText({ fit: null })).toBe('Résumé du profil plus disponible');
     expect(countsText({ proposals: 2, mutual: 1, meetings: 0 })).toEqual([
       '2 propositions reçues',
       '1 acceptation mutuelle',
@@ -105,8 +106,7 @@ describe('« Mon accompagnement » in words', () => {
           proposedAt: '2026-11-02T09:00:00.000Z',
           firstName: 'Youssef',
           outcome: 'Acceptée des deux côtés',
-          criteriaMet: 3,
-          criteriaTotal: 4,
+          fit: 'Il correspond à vos souhaits : âge et région.',
           open: true,
         },
       ],
@@ -117,7 +117,8 @@ describe('« Mon accompagnement » in words', () => {
     expect(t).toContain('1 proposition reçue');
     expect(t).toContain('Youssef — proposée le 2 novembre 2026 à 10 h 00');
     expect(t).toContain('Acceptée des deux côtés');
-    expect(t).toContain('3 critères sur 4 respectés');
+    expect(t).toContain('Il correspond à vos souhaits : âge et région.');
+    expect(t).not.toMatch(/critères? sur/);
     expect(t).not.toMatch(/acceptee|proposee/);
   });
 });
@@ -142,6 +143,7 @@ describe('a proposal with a guardian, and feedback given', () => {
       presentation: null,
     },
     reasons: [],
+    outsideCriteria: null,
     meeting: { at: '2026-11-20T10:00:00.000Z', place: 'Locaux de l’agence' },
     contact: {
       email: 'youssef@example.fr',

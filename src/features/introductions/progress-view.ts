@@ -3,7 +3,7 @@ import { feedbackOutcomeLabels } from '#machines/introductions/labels.ts';
 import type { MemberProgress, ProgressItem } from '#src/features/introductions/accompaniment-api.ts';
 import { formatLongDateTime } from '#src/features/introductions/introductions-view.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
-import { count, plural } from '#machines/french/plural.ts';
+import { count } from '#machines/french/plural.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 
 /**
@@ -35,10 +35,9 @@ export function termText(term: MemberProgress['term']): string {
   return term.note ?? 'Votre formule n’est pas encore choisie.';
 }
 
-/** How a proposal fitted the member's own criteria: « 4 critères sur 5 respectés ». */
-export function fitText(item: Pick<ProgressItem, 'criteriaMet' | 'criteriaTotal'>): string {
-  if (item.criteriaTotal === 0) return 'Critères non vérifiés';
-  return `${count(item.criteriaMet, 'critère', 'critères')} sur ${item.criteriaTotal} ${plural(item.criteriaMet, 'respecté', 'respectés')}`;
+/** How a proposal fitted the member's own criteria: what matched, never a count of what did not (decision 193). */
+export function fitText(item: Pick<ProgressItem, 'fit'>): string {
+  return item.fit ?? 'Résumé du profil plus disponible';
 }
 
 /** The counts above the list, in words. */

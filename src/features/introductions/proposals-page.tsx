@@ -14,11 +14,10 @@ import {
 } from '#src/features/introductions/introductions-api.ts';
 import * as styles from '#src/features/introductions/introductions.css.ts';
 import {
-  criterionLabel,
-  criterionVerdict,
   deadlineText,
   declineReasonOptions,
   formatLongDateTime,
+  ofName,
   proposalStage,
   sortProposals,
   summaryTitle,
@@ -124,21 +123,43 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       {decided ? <StageBody proposal={proposal} stage={stage} now={now} /> : null}
 
       {other ? (
-        <dl className={styles.facts} aria-label="Résumé anonymisé">
+        <dl className={styles.summaryFacts} aria-label="Résumé anonymisé">
           <dt className={styles.factLabel}>Âge</dt>
-          <dd className={styles.factValue}>{other.age === null ? '—' : `${other.age} ans`}</dd>
+          <dd className={styles.summaryValue}>{other.age === null ? '—' : `${other.age} ans`}</dd>
           <dt className={styles.factLabel}>Région</dt>
-          <dd className={styles.factValue}>{other.region}</dd>
+          <dd className={styles.summaryValue}>{other.region}</dd>
           <dt className={styles.factLabel}>Pratique religieuse</dt>
-          <dd className={styles.factValue}>{other.practice}</dd>
+          <dd className={styles.summaryValue}>{other.practice}</dd>
           <dt className={styles.factLabel}>Profession</dt>
-          <dd className={styles.factValue}>{other.profession}</dd>
+          <dd className={styles.summaryValue}>{other.profession}</dd>
           <dt className={styles.factLabel}>Situation familiale</dt>
-          <dd className={styles.factValue}>{other.familySituation}</dd>
+          <dd className={styles.summaryValue}>{other.familySituation}</dd>
         </dl>
       ) : (
         <p className={styles.muted}>Le résumé de ce profil n’est plus disponible.</p>
       )}
+
+      {proposal.reasons.length > 0 || proposal.outsideCriteria ? (
+        decided ? (
+          <details className={styles.details}>
+            <summary className={styles.sectionTitle}>Pourquoi cette proposition</summary>
+            <Reasons proposal={proposal} />
+          </details>
+        ) : (
+          <div className={styles.details}>
+            <h3 className={styles.sectionTitle}>Pourquoi cette proposition</h3>
+            <Reasons proposal={proposal} />
+          </div>
+        )
+      ) : null}
+
+      {proposal.note && !proposal.outsideCriteria ? (
+        <div>
+          <h3 className={styles.sectionTitle}>Le mot de votre conseillère</h3>
+          <p className={styles.note}>{proposal.note}</p>
+        </div>
+      ) : null}
+
       {other?.presentation ? (
         <div>
           <h3 className={styles.sectionTitle}>{other.firstName ? `${other.firstName} se présente` : 'Sa présentation'}</h3>
@@ -148,68 +169,54 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
         </div>
       ) : null}
 
-      {proposal.note ? (
-        <div>
-          <h3 className={styles.sectionTitle}>Le mot de votre conseillère</h3>
-          <p className={styles.note}>{proposal.note}</p>
-        </div>
-      ) : null}
-
-      {proposal.reasons.length > 0 ? (
-        decided ? (
-          <details className={styles.details}>
-            <summary className={styles.sectionTitle}>Pourquoi cette proposition</summary>
-            <ReasonList reasons={proposal.reasons} />
-          </details>
-        ) : (
-          <div>
-            <h3 className={styles.sectionTitle}>Pourquoi cette proposition</h3>
-            <ReasonList reasons={proposal.reasons} />
-          </div>
-        )
-      ) : null}
-
-      {decided ? null : <StageBody proposal={proposal} stage={stage} now={now} />}
-
-      <FormAlert tone="error">{error}</FormAlert>
-      {stage === 'answer' && proposal.contactAlsoToGuardian ? (
-        <p className={styles.muted}>
-          Cette personne a associé un proche ({proposal.contactAlsoToGuardian.toLowerCase()}) : si vous acceptez tous les deux, vos
-          coordonnées lui seront aussi transmises.
-        </p>
-      ) : null}
       {stage === 'answer' ? (
-        <div className={styles.actions}>
-          <Button onClick={accept} loading={accepting} loadingText="Envoi…">
-            Accepter la proposition
-          </Button>
-          <DeclineDialog proposal={proposal} send={send} />
+        <div className={styles.answerBar} data-testid="answer-bar">
+          <StageBody proposal={proposal} stage={stage} now={now} />
+          {proposal.contactAlsoToGuardian ? (
+            <p className={styles.muted}>
+              Cette personne a associé un proche ({proposal.contactAlsoToGuardian.toLowerCase()}) : si vous acceptez tous les deux, vos
+              coordonnées lui seront aussi transmises.
+            </p>
+          ) : null}
+          <FormAlert tone="error">{error}</FormAlert>
+          <div className={styles.actions}>
+            <Button onClick={accept} loading={accepting} loadingText="Envoi…">
+              Accepter la proposition
+            </Button>
+            <DeclineDialog proposal={proposal} send={send} />
+          </div>
         </div>
-      ) : null}
+      ) : (
+        <FormAlert tone="error">{error}</FormAlert>
+      )}
       {stage === 'feedback' ? <FeedbackForm proposal={proposal} send={send} /> : null}
     </article>
   );
 }
 
-/** The member's criteria, one by one: met or not, and why. */
-function ReasonList({ reasons }: { reasons: MemberIntroduction['reasons'] }) {
+/**
+ * Why it fits (decision 193): what matches the member's own criteria, in a sentence or two, never a
+ * cross about the person; when staff proposed outside an indispensable criterion, which one and
+ * their written reason.
+ */
+function Reasons({ proposal }: { proposal: MemberIntroduction }) {
   return (
-    <ul className={styles.criteria} aria-label="Vos critères, un par un">
-      {reasons.map((r) => (
-        <li key={`${r.criterion}-${r.reason}`} className={styles.criterion}>
-          <span className={r.met ? styles.mark.met : styles.mark.unmet} aria-hidden="true">
-            {r.met ? '✓' : '✗'}
-          </span>
-          <span>
-            <strong>
-              {criterionLabel(r.criterion)} : {criterionVerdict(r.met).toLowerCase()}
-            </strong>
-            <br />
-            <span className={styles.muted}>{r.reason}</span>
-          </span>
-        </li>
-      ))}
-    </ul>
+    <>
+      {proposal.reasons.length > 0 ? (
+        <ul className={styles.reasons} data-testid="proposal-reasons">
+          {proposal.reasons.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {proposal.outsideCriteria ? (
+        <div className={styles.details} data-testid="proposal-exception">
+          <p className={styles.paragraph}>{proposal.outsideCriteria}</p>
+          <h4 className={styles.sectionTitle}>Pourquoi votre conseillère vous la propose malgré tout</h4>
+          <p className={styles.note}>{proposal.note ?? 'Votre conseillère vous l’expliquera.'}</p>
+        </div>
+      ) : null}
+    </>
   );
 }
 
@@ -322,15 +329,15 @@ export function ReleasedPhotos({ proposal }: { proposal: MemberIntroduction }) {
   const name = proposal.other?.firstName ?? null;
   return (
     <div>
-      <h3 className={styles.sectionTitle}>{name ? `Les photos de ${name}` : 'Ses photos'}</h3>
+      <h3 className={styles.sectionTitle}>{name ? `Les photos ${ofName(name)}` : 'Ses photos'}</h3>
       <p className={styles.muted}>Partagées avec vous seul(e), pour cette proposition uniquement. Merci de ne pas les diffuser.</p>
-      <ul className={photoStyles.grid} aria-label={name ? `Photos de ${name}` : 'Photos de la personne proposée'}>
+      <ul className={photoStyles.grid} aria-label={name ? `Photos ${ofName(name)}` : 'Photos de la personne proposée'}>
         {photos.map((photo, index) => (
           <li key={photo.id} className={photoStyles.item}>
             <img
               className={photoStyles.image}
               src={photo.url}
-              alt={`Portrait ${index + 1} sur ${photos.length} de ${name ?? 'la personne proposée'}`}
+              alt={`Portrait ${index + 1} sur ${photos.length} ${name ? ofName(name) : 'de la personne proposée'}`}
               loading="lazy"
               decoding="async"
             />

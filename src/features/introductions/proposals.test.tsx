@@ -30,10 +30,8 @@ const proposal: MemberIntroduction = {
     familySituation: 'Célibataire, sans enfant',
     presentation: null,
   },
-  reasons: [
-    { criterion: 'age', met: true, reason: 'Âge dans la tranche recherchée (28–36 ans) : 34 ans' },
-    { criterion: 'situation-professionnelle', met: false, reason: 'Situation professionnelle : non précisée' },
-  ],
+  reasons: ['Il correspond à vos critères indispensables : âge et région.', 'Il correspond aussi à vos souhaits : pratique religieuse.'],
+  outsideCriteria: null,
   meeting: null,
   contact: null,
   myFeedback: null,
@@ -46,15 +44,15 @@ const proposal: MemberIntroduction = {
 const send = async () => null;
 
 describe('a proposal in "Mes propositions"', () => {
-  it('shows the anonymised summary, each criterion met or not in words, the deadline, accept and decline', () => {
+  it('shows the anonymised summary, what matches (never a cross), the deadline, accept and decline', () => {
     const html = renderToStaticMarkup(<ProposalCard proposal={proposal} now={now} send={send} />);
     const t = text(html);
     expect(t).toContain('Youssef, 34 ans');
     expect(t).toContain('Réponse attendue');
     for (const value of ['Île-de-France', 'Cinq prières par jour', 'Ingénieur', 'Célibataire, sans enfant']) expect(t).toContain(value);
-    expect(t).toContain('Âge : correspond');
-    expect(t).toContain('Âge dans la tranche recherchée (28–36 ans) : 34 ans');
-    expect(t).toContain('Situation professionnelle : ne correspond pas');
+    expect(t).toContain('Il correspond à vos critères indispensables : âge et région.');
+    expect(t).toContain('Il correspond aussi à vos souhaits : pratique religieuse.');
+    expect(t).not.toMatch(/✗|ne correspond pas|critères sur/);
     expect(t).toContain('À répondre avant le 7 décembre 2026 à 10 h 00 (encore 6 jours)');
     expect(t).toContain('Le mot de votre conseillère');
     expect(t).toContain('Accepter la proposition');
@@ -62,6 +60,19 @@ describe('a proposal in "Mes propositions"', () => {
     // No stored code, no contact before both accept.
     expect(t).not.toMatch(/situation-professionnelle|proposee|pending/);
     expect(t).not.toContain('E-mail');
+  });
+
+  it('outside an indispensable criterion: which one, and the counsellor’s reason in place of the note', () => {
+    const outside: MemberIntroduction = {
+      ...proposal,
+      outsideCriteria: 'Cette proposition s’écarte de votre critère indispensable : situation familiale.',
+      note: 'Youssef est divorcé sans enfant ; il partage tout le reste de ce que vous cherchez.',
+    };
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={outside} now={now} send={send} />));
+    expect(t).toContain('Cette proposition s’écarte de votre critère indispensable : situation familiale.');
+    expect(t).toContain('Pourquoi votre conseillère vous la propose malgré tout');
+    expect(t).toContain('Youssef est divorcé sans enfant ; il partage tout le reste de ce que vous cherchez.');
+    expect(t).not.toContain('Le mot de votre conseillère');
   });
 
   it('after my acceptance alone: no contact details, a word on what comes next', () => {

@@ -172,3 +172,13 @@ export const frame = style({
   borderRadius: vars.radius.lg,
   marginTop: vars.space[4],
 });
+
+/* The questionnaire (decision 193): a criterion and its « Indispensable » box, kept together */
+export const hint = style({ margin: 0, fontSize: vars.fontSize.sm, color: vars.color.textMuted, maxWidth: vars.size.prose });
+export const criterionBlock = style({ display: 'flex', flexDirection: 'column', gap: vars.space[3] });
+export const requiredToggle = style({
+  padding: `${vars.space[2]} ${vars.space[3]}`,
+  borderRadius: vars.radius.md,
+  backgroundColor: vars.color.gray[50],
+  fontSize: vars.fontSize.sm,
+});

@@ -33,20 +33,28 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
     expect(html).not.toContain('sensitiveDataConsent');
   });
 
-  it('step 2: the questionnaire’s fields in order, Oui/Non for children', () => {
+  it('step 2: the questionnaire’s fields in order, Oui/Non for children, « Indispensable » under each criterion', () => {
     const html = renderToStaticMarkup(<QuestionnaireFields errors={{}} />);
     expect(namesOf(html)).toEqual([
       'soughtPractice',
+      'requiredCriteria',
       'soughtAgeMin',
       'soughtAgeMax',
       'soughtRegions',
       'soughtFamilySituations',
       'acceptsChildren',
+      'wantsChildren',
+      'readyToRelocate',
       'soughtProfessionalSituation',
       'otherQualities',
     ]);
-    expect(html).toContain('Acceptez-vous une personne ayant des enfants ?');
+    expect(html).toContain('Acceptez-vous une personne ayant des enfants\u00a0?');
+    expect(html).toContain('Souhaitez-vous avoir des enfants (ou d’autres enfants)\u00a0?');
     expect(html).toMatch(/value="true"[^>]*\/?>Oui/);
+    // Decision 193: one box per criterion that may be indispensable, never ticked in advance.
+    const boxes = [...html.matchAll(/name="requiredCriteria" value="([^"]+)"/g)].map((m) => m[1]);
+    expect(boxes).toEqual(['pratique', 'age', 'region', 'situation-familiale', 'enfants', 'desir-enfants', 'demenagement']);
+    expect(html).not.toMatch(/name="requiredCriteria"[^>]*checked/);
   });
 
   it('reads a submitted form back: numbers, lists, yes/no, blanks as undefined', () => {
@@ -70,13 +78,20 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
     sought.append('soughtRegions', 'bretagne');
     sought.set('acceptsChildren', 'false');
     sought.set('soughtAgeMin', '25');
+    sought.set('readyToRelocate', 'true');
+    sought.append('requiredCriteria', 'age');
+    sought.append('requiredCriteria', 'demenagement');
     expect(questionnaireInputOf(sought)).toMatchObject({
       soughtRegions: ['ile-de-france', 'bretagne'],
       soughtFamilySituations: [],
       acceptsChildren: false,
       soughtAgeMin: 25,
       soughtAgeMax: undefined,
+      wantsChildren: undefined,
+      readyToRelocate: true,
+      requiredCriteria: ['age', 'demenagement'],
     });
+    expect(questionnaireInputOf(new FormData()).requiredCriteria).toEqual([]);
     expect(questionnaireInputOf(new FormData()).acceptsChildren).toBeUndefined();
   });
 });

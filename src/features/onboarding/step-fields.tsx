@@ -1,10 +1,14 @@
+import { useId } from 'react';
 import {
   maritalStatusLabels,
   prayerPracticeLabels,
   professionalSituationLabels,
   regionLabels,
   soughtPracticeLabels,
+  wantsChildrenLabels,
 } from '#machines/onboarding/labels.ts';
+import type { RequirableCriterion } from '#machines/onboarding/forms.ts';
+import * as checkboxStyles from '#src/components/ui/checkbox-field.css.ts';
 import { CheckboxGroup, RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
@@ -50,6 +54,7 @@ export function profileInputOf(data: FormData) {
 /** Step 2's answers (the questionnaire) from a submitted form. */
 export function questionnaireInputOf(data: FormData) {
   const accepts = data.get('acceptsChildren');
+  const relocate = data.get('readyToRelocate');
   return {
     soughtPractice: data.get('soughtPractice') ?? undefined,
     soughtAgeMin: numberOf(data, 'soughtAgeMin'),
@@ -58,8 +63,27 @@ export function questionnaireInputOf(data: FormData) {
     soughtFamilySituations: data.getAll('soughtFamilySituations'),
     acceptsChildren: accepts === null ? undefined : accepts === 'true',
     soughtProfessionalSituation: data.get('soughtProfessionalSituation') ?? undefined,
+    wantsChildren: data.get('wantsChildren') ?? undefined,
+    readyToRelocate: relocate === null ? undefined : relocate === 'true',
+    requiredCriteria: data.getAll('requiredCriteria'),
     otherQualities: textOf(data, 'otherQualities'),
   };
+}
+
+/**
+ * « Indispensable » under a criterion of the questionnaire (decision 193): ticked, no proposal ever
+ * departs from it, either way; left as is, it is a wish that ranks the proposals.
+ */
+function RequiredToggle({ criterion, label }: { criterion: RequirableCriterion; label: string }) {
+  const id = useId();
+  return (
+    <div className={`${checkboxStyles.checkboxRow} ${styles.requiredToggle}`}>
+      <input id={id} type="checkbox" name="requiredCriteria" value={criterion} className={checkboxStyles.checkbox} />
+      <label htmlFor={id}>
+        <strong>Indispensable</strong> : {label}
+      </label>
+    </div>
+  );
 }
 
 /** Step 1's fields: who the member is (the consent checkbox is added by the wizard's step only). */
@@ -130,60 +154,102 @@ export function ProfileFields({ errors }: { errors: Errors }) {
   );
 }
 
-/** Step 2's fields: the person sought (the contract's annex). */
+/** Step 2's fields: the person sought (the contract's annex), each criterion indispensable or only wished. */
 export function QuestionnaireFields({ errors }: { errors: Errors }) {
   return (
     <>
-      <RadioGroup
-        name="soughtPractice"
-        legend="Pratique de la prière recherchée"
-        options={optionsOf(soughtPracticeLabels)}
-        required
-        error={errors.soughtPractice}
-      />
-      <div className={styles.twoColumns}>
-        <TextField
-          name="soughtAgeMin"
-          type="number"
-          min={18}
-          max={99}
-          inputMode="numeric"
-          label="Âge minimum"
+      <p className={styles.hint}>
+        Sous chaque critère, cochez « Indispensable » si vous ne voulez aucune proposition qui s’en écarte. Sinon, c’est un souhait : les
+        personnes qui y répondent vous sont proposées en premier.
+      </p>
+      <div className={styles.criterionBlock}>
+        <RadioGroup
+          name="soughtPractice"
+          legend="Pratique de la prière recherchée"
+          options={optionsOf(soughtPracticeLabels)}
           required
-          error={errors.soughtAgeMin}
+          error={errors.soughtPractice}
         />
-        <TextField
-          name="soughtAgeMax"
-          type="number"
-          min={18}
-          max={99}
-          inputMode="numeric"
-          label="Âge maximum"
+        <RequiredToggle criterion="pratique" label="aucune proposition d’une pratique moins régulière" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <div className={styles.twoColumns}>
+          <TextField
+            name="soughtAgeMin"
+            type="number"
+            min={18}
+            max={99}
+            inputMode="numeric"
+            label="Âge minimum"
+            required
+            error={errors.soughtAgeMin}
+          />
+          <TextField
+            name="soughtAgeMax"
+            type="number"
+            min={18}
+            max={99}
+            inputMode="numeric"
+            label="Âge maximum"
+            required
+            error={errors.soughtAgeMax}
+          />
+        </div>
+        <RequiredToggle criterion="age" label="aucune proposition hors de cette tranche d’âge" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <CheckboxGroup
+          name="soughtRegions"
+          legend="Régions recherchées"
+          hint="Une ou plusieurs."
+          options={optionsOf(regionLabels)}
+          error={errors.soughtRegions}
+        />
+        <RequiredToggle criterion="region" label="aucune proposition hors de ces régions" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <CheckboxGroup
+          name="soughtFamilySituations"
+          legend="Situations familiales acceptées"
+          hint="Une ou plusieurs."
+          options={optionsOf(maritalStatusLabels)}
+          error={errors.soughtFamilySituations}
+        />
+        <RequiredToggle criterion="situation-familiale" label="aucune proposition hors de ces situations" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <RadioGroup
+          name="acceptsChildren"
+          legend="Acceptez-vous une personne ayant des enfants ?"
+          options={YES_NO}
           required
-          error={errors.soughtAgeMax}
+          error={errors.acceptsChildren}
+        />
+        <RequiredToggle criterion="enfants" label="si vous répondez non, aucune proposition d’une personne ayant des enfants" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <RadioGroup
+          name="wantsChildren"
+          legend="Souhaitez-vous avoir des enfants (ou d’autres enfants) ?"
+          options={optionsOf(wantsChildrenLabels)}
+          required
+          error={errors.wantsChildren}
+        />
+        <RequiredToggle criterion="desir-enfants" label="seulement une personne qui partage ce souhait" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <RadioGroup
+          name="readyToRelocate"
+          legend="Seriez-vous prêt(e) à déménager pour fonder votre foyer ?"
+          options={YES_NO}
+          required
+          error={errors.readyToRelocate}
+        />
+        <RequiredToggle
+          criterion="demenagement"
+          label="si vous répondez non, seulement une personne de votre région ou prête à déménager"
         />
       </div>
-      <CheckboxGroup
-        name="soughtRegions"
-        legend="Régions recherchées"
-        hint="Une ou plusieurs."
-        options={optionsOf(regionLabels)}
-        error={errors.soughtRegions}
-      />
-      <CheckboxGroup
-        name="soughtFamilySituations"
-        legend="Situations familiales acceptées"
-        hint="Une ou plusieurs."
-        options={optionsOf(maritalStatusLabels)}
-        error={errors.soughtFamilySituations}
-      />
-      <RadioGroup
-        name="acceptsChildren"
-        legend="Acceptez-vous une personne ayant des enfants ?"
-        options={YES_NO}
-        required
-        error={errors.acceptsChildren}
-      />
       <RadioGroup
         name="soughtProfessionalSituation"
         legend="Situation professionnelle recherchée"

@@ -40,6 +40,9 @@ export async function answerStepsByApi(page: Page, base: string, options: { reno
     soughtFamilySituations: ['celibataire'],
     acceptsChildren: true,
     soughtProfessionalSituation: 'indifferent',
+    wantsChildren: 'oui',
+    readyToRelocate: true,
+    requiredCriteria: ['age'],
     otherQualities: 'Une personne sincère, douce et attachée à sa famille.',
   });
   await post({ context: 'form_per_inf', completed: true });
