@@ -9,6 +9,7 @@ import { mailOutbox } from '#bff/db/schema.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The embedded auth service attacked as an outsider would (issue 19): plain HTTP to `/auth/v1` on
@@ -37,7 +38,7 @@ async function registeredMember(): Promise<string> {
   members += 1;
   const email = `attaque.${members}.${Date.now()}@example.fr`;
   const agent = new TestAgent(product.app);
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: PASSWORD });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: PASSWORD });
   expect(created.status).toBe(201);
   return email;
 }
@@ -101,7 +102,7 @@ describe('the embedded auth service, attacked from outside', () => {
     const orphan = await adminClient(product.auth).auth.admin.createUser({ email, password: 'autre-secret', email_confirm: true });
     expect(orphan.error).toBeNull();
     const agent = new TestAgent(product.app);
-    const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: PASSWORD });
+    const created = await signUp(agent, { context: 'init', email, role: 'homme', password: PASSWORD });
     expect(created.status).toBe(201);
     const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
     expect(settings.id).not.toBe(orphan.data.user?.id);

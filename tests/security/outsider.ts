@@ -4,6 +4,7 @@ import type { Database } from '#bff/db/database.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** A password that passes the product's rules, for the members these attacks aim at. */
 export const MEMBER_PASSWORD = 'bismillah-Nour-2026-jardin';
@@ -45,7 +46,7 @@ export async function startOutsideProduct(env: Record<string, string> = {}): Pro
       members += 1;
       const email = `cible.${members}.${Date.now()}@example.fr`;
       const agent = new TestAgent(product.app, database);
-      const created = await agent.post('/api/v1/dashboard/subscription', {
+      const created = await signUp(agent, {
         context: 'init',
         email,
         role: gender,
