@@ -458,7 +458,7 @@ export function authRoutes(deps: ApiDeps) {
         }
         await createMemberOfRegistration(user.id, (user.email ?? '').toLowerCase(), pending);
         await admin.auth.admin.updateUserById(user.id, { app_metadata: { registration: null } }).catch(() => {});
-        deleteCookie(c, REGISTRATION_COOKIE, { path: '/', secure: deps.auth.secureCookies });
+        deleteCookie(c, REGISTRATION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.auth.secureCookies });
         const settings = await memberSettings(deps.database.db, user.id, deps.clock.now());
         c.header('Cache-Control', 'no-store');
         return c.json({ user: settings?.view ?? null }, 201);
