@@ -13,6 +13,7 @@ import { createAuthUser } from '#bff/members/accounts.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { createMember, insertMember, memberSettings } from '#bff/members/members.ts';
 import {
+  CONFIRMATION_LINK_SECONDS,
   CONFIRMATION_PATH,
   decoyPasswordWork,
   memberExists,
@@ -28,6 +29,7 @@ import {
   signupAttemptMail,
 } from '#bff/members/registration.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
+import { signupConfirmationLink, signupConfirmationMail } from '#bff/auth-service/account-mail.ts';
 import {
   CODE_DAILY_LIMIT_MESSAGE,
   CREDENTIALS_MESSAGE,
@@ -85,6 +87,9 @@ const ConfirmationBody = v.object({
   password: v.optional(v.pipe(v.string(CREDENTIALS_MESSAGE), v.maxLength(PASSWORD_MAX_LENGTH, CREDENTIALS_MESSAGE))),
 });
 const ResendBody = v.object({ email: v.string(EMAIL_MESSAGE) });
+
+/** The name the auth service's own mails sign with (its `siteName` default): the confirmation mail looks the same from both. */
+const SITE_NAME = 'Union Sincère';
 
 const emailExists = () =>
   new ApiError(409, 'EMAIL_EXISTS', 'Un compte existe déjà pour cette adresse e-mail. Connectez-vous ou réinitialisez votre mot de passe.');
@@ -200,14 +205,25 @@ export function authRoutes(deps: ApiDeps) {
       });
       if (created.data.user) {
         userId = created.data.user.id;
-        const sent = await statelessClient(deps.auth, c).auth.resend({
-          type: 'signup',
-          email,
-          options: { emailRedirectTo: `${deps.config.publicSiteUrl}${CONFIRMATION_PATH}` },
-        });
-        // A mail budget spent (a flood of registrations for this address): the answer stays the
-        // same; « Renvoyer le mail » on the confirmation page says why when asked.
-        if (sent.error) log.warn('inscription : mail de confirmation non envoyé', { code: sent.error.code });
+        // The confirmation link of this registration, mailed at once (not GoTrue's /resend, whose
+        // one mail a minute would leave a registration that replaced another within the minute
+        // without a link): the registration's own limits bound these mails.
+        const link = await adminClient(deps.auth).auth.admin.generateLink({ type: 'signup', email, password });
+        const tokenHash = link.data.properties?.hashed_token;
+        if (link.error || !tokenHash) {
+          log.error('inscription : lien de confirmation non généré', { err: link.error });
+          throw UNAVAILABLE();
+        }
+        await enqueueMail(
+          db,
+          signupConfirmationMail({
+            to: email,
+            link: signupConfirmationLink(`${deps.config.publicSiteUrl}${CONFIRMATION_PATH}`, tokenHash),
+            siteName: SITE_NAME,
+            validitySeconds: CONFIRMATION_LINK_SECONDS,
+          }),
+        );
+        deps.mailQueued();
       } else if (created.error?.code !== 'email_exists' && created.error?.code !== 'user_already_exists') {
         log.error('inscription : utilisateur non créé', { err: created.error });
         throw UNAVAILABLE();

@@ -25,6 +25,12 @@ export const REGISTRATION_COOKIE_SECONDS = 7 * 24 * 60 * 60;
 /** Where the confirmation mail's link leads (spec §2: « confirmation, no layout set »). */
 export const CONFIRMATION_PATH = '/connexion/confirmation';
 
+/**
+ * How long the link works, as the mail says: the auth service's e-mail link lifetime (the embedded
+ * one's `otpExpirySeconds`; on a hosted project, « Email OTP Expiration », to be kept at 1 hour).
+ */
+export const CONFIRMATION_LINK_SECONDS = 3600;
+
 const digestOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A new proof of registration: the cookie's secret, and its digest kept in the auth user's `app_metadata`. */

@@ -92,15 +92,14 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
     expect(phone.cookies.size).toBe(0);
 
     const first = await confirmationTokenIn(product.database.db, email);
-    // One mail of a kind a minute per address (GoTrue's): too soon, said in French.
-    const tooSoon = await phone.post('/api/v1/auth/confirmation/resend', { email });
-    expect(tooSoon.status).toBe(429);
-    expect((await tooSoon.json()).error.message).toMatch(/Patientez une minute/);
-    await product.database.query(`update embedded_auth.mail_requests set last_requested_at = now() - interval '2 minutes'`);
     const resent = await phone.post('/api/v1/auth/confirmation/resend', { email });
     expect(resent.status).toBe(200);
     const second = await confirmationTokenIn(product.database.db, email);
     expect(second).not.toBe(first);
+    // One mail of a kind a minute per address (GoTrue's): too soon, said in French.
+    const tooSoon = await phone.post('/api/v1/auth/confirmation/resend', { email });
+    expect(tooSoon.status).toBe(429);
+    expect((await tooSoon.json()).error.message).toMatch(/Patientez une minute/);
     // The same answer for an address with no registration.
     const unknown = await phone.post('/api/v1/auth/confirmation/resend', { email: uniqueEmail('personne') });
     expect(unknown.status).toBe(200);
