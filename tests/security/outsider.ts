@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Clock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import { type Product, startProduct } from '#bff/start.ts';
@@ -24,10 +25,10 @@ export interface OutsideProduct {
 let members = 0;
 
 /** The whole product listening on 127.0.0.1 (a free port), to be attacked over HTTP. */
-export async function startOutsideProduct(env: Record<string, string> = {}): Promise<OutsideProduct> {
+export async function startOutsideProduct(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<OutsideProduct> {
   const database = await openTestDatabase();
   const config = parseConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false', ...env });
-  const product = await startProduct(config, { database, clientDir: '/nonexistent' });
+  const product = await startProduct(config, { database, clientDir: '/nonexistent', ...(options.clock ? { clock: options.clock } : {}) });
   const base = `http://127.0.0.1:${product.port}`;
   return {
     product,
