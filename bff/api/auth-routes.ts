@@ -11,7 +11,7 @@ import { jsonBody } from '#bff/http/validate.ts';
 import { refuseWeakPassword } from '#bff/auth/strong-password.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
-import { createMember, insertMember, memberSettings } from '#bff/members/members.ts';
+import { createMember, insertMember, memberSettings, type SettingsView } from '#bff/members/members.ts';
 import {
   CONFIRMATION_LINK_SECONDS,
   CONFIRMATION_PATH,
@@ -103,7 +103,7 @@ const CONFIRMATION_LINK_INVALID = () =>
 
 /** The registration's answer, the same whether or not the address already had an account (decision 187). */
 function confirmationSentMessage(email: string): string {
-  return `Dernière étape : un e-mail vient d’être envoyé à ${email}. Ouvrez le lien qu’il contient pour confirmer votre adresse et accéder à votre espace.`;
+  return `Dernière étape : un e-mail vient d’être envoyé à ${email}. Ouvrez le lien qu’il contient pour confirmer votre adresse et accéder à votre espace.`;
 }
 
 /** The spec's credential check: 400 with `reason` INVALID_EMAIL / PASSWORD_TOO_SHORT / PASSWORD_REPEAT_FAILED. */
@@ -129,7 +129,7 @@ export function authRoutes(deps: ApiDeps) {
   async function registerWithProvenAddress(
     c: Context,
     input: { email: string; password: string; gender: Gender; invitationToken: string },
-  ): Promise<Response> {
+  ): Promise<SettingsView | null> {
     const { email, password, gender } = input;
     if (await pendingStaffInvitationFor(deps.database.db, email)) throw emailExists();
     const admin = adminClient(deps.auth);
@@ -164,9 +164,9 @@ export function authRoutes(deps: ApiDeps) {
     }
     const supabase = requestClient(c, deps.auth);
     const signedIn = await supabase.auth.signInWithPassword({ email, password });
-    if (signedIn.error) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Compte créé, mais la connexion a échoué : connectez-vous.');
+    if (signedIn.error) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Compte créé, mais la connexion a échoué : connectez-vous.');
     const settings = await memberSettings(deps.database.db, userId, deps.clock.now());
-    return c.json({ user: settings?.view ?? null }, 201);
+    return settings?.view ?? null;
   }
 
   /**
@@ -211,7 +211,7 @@ export function authRoutes(deps: ApiDeps) {
         const link = await adminClient(deps.auth).auth.admin.generateLink({ type: 'signup', email, password });
         const tokenHash = link.data.properties?.hashed_token;
         if (link.error || !tokenHash) {
-          log.error('inscription : lien de confirmation non généré', { err: link.error });
+          log.error('inscription : lien de confirmation non généré', { err: link.error });
           throw UNAVAILABLE();
         }
         await enqueueMail(
@@ -225,7 +225,7 @@ export function authRoutes(deps: ApiDeps) {
         );
         deps.mailQueued();
       } else if (created.error?.code !== 'email_exists' && created.error?.code !== 'user_already_exists') {
-        log.error('inscription : utilisateur non créé', { err: created.error });
+        log.error('inscription : utilisateur non créé', { err: created.error });
         throw UNAVAILABLE();
       }
       // email_exists here: an account or an invitation appeared meanwhile; it is left as it is.
@@ -430,13 +430,14 @@ export function authRoutes(deps: ApiDeps) {
         if (input.invitation && !invitation) throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
         const gender = invitation ? (invitation.gender as Gender) : input.role;
         if (!gender)
-          throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
-            issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
+          throw new ApiError(400, 'VALIDATION_FAILED', 'Choisissez « homme » ou « femme »', {
+            issues: [{ path: 'role', message: 'Choisissez « homme » ou « femme »' }],
           });
         // The link proves the mailbox of the address it was mailed to: with that address, the
         // account is confirmed at once and the member signed in (decisions 127 and 187).
         if (invitation && invitation.email.trim().toLowerCase() === email && input.invitation) {
-          return registerWithProvenAddress(c, { email, password, gender, invitationToken: input.invitation });
+          const user = await registerWithProvenAddress(c, { email, password, gender, invitationToken: input.invitation });
+          return c.json({ user }, 201);
         }
         await registerPending(c, { email, password, gender, preRegistrationId: invitation?.id ?? null });
         c.header('Cache-Control', 'no-store');
@@ -469,7 +470,7 @@ export function authRoutes(deps: ApiDeps) {
           throw new ApiError(
             400,
             'CONFIRMATION_MISMATCH',
-            'Ce lien confirme une autre inscription que la vôtre. Si vous n’êtes pas à l’origine de cette inscription, créez votre compte à nouveau : il remplacera l’inscription en attente.',
+            'Ce lien confirme une autre inscription que la vôtre. Si vous n’êtes pas à l’origine de cette inscription, créez votre compte à nouveau : il remplacera l’inscription en attente.',
           );
         }
         await createMemberOfRegistration(user.id, (user.email ?? '').toLowerCase(), pending);

@@ -81,10 +81,10 @@ export function signupConfirmationMail(input: { to: string; link: string; siteNa
     kind: 'auth-signup-confirmation',
     siteName: input.siteName,
     paragraphs: [
-      `Pour activer votre compte ${input.siteName}, confirmez votre adresse e-mail en ouvrant ce lien :`,
+      `Pour activer votre compte ${input.siteName}, confirmez votre adresse e-mail en ouvrant ce lien :`,
       { link: input.link, label: 'Confirmer mon adresse e-mail' },
       `Ce lien est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Passé ce délai, demandez-en un nouveau depuis la page de connexion.`,
-      'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : aucun compte ne sera activé avec votre adresse.',
+      'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : aucun compte ne sera activé avec votre adresse.',
     ],
   });
 }

@@ -70,13 +70,13 @@ export function createCodeCaps(clock: Clock, options: CodeCapOptions = {}): Code
     caps: { ...DEFAULT_DAILY_CODE_CAPS, ...options.caps },
     counter: options.counter ?? memoryCodeCounter(clock),
     reached(event) {
-      log.warn('service d’authentification : plafond quotidien de codes atteint', { kind: event.kind, use: event.use });
+      log.warn('service d’authentification : plafond quotidien de codes atteint', { kind: event.kind, use: event.use });
       try {
         void Promise.resolve(options.reached?.(event)).catch((error: unknown) =>
-          log.error('service d’authentification : plafond de codes non signalé', { err: error }),
+          log.error('service d’authentification : plafond de codes non signalé', { err: error }),
         );
       } catch (error) {
-        log.error('service d’authentification : plafond de codes non signalé', { err: error });
+        log.error('service d’authentification : plafond de codes non signalé', { err: error });
       }
     },
   };

@@ -50,5 +50,5 @@ export async function recordCodeCapReached(db: Db, clock: Clock, event: CodeCapR
     event: 'CODE_CAP',
     payload: { kind: event.kind, reached: event.use === 'mailed' ? 'codes' : 'tries' },
   });
-  if (written) log.warn('compte : plafond quotidien de codes atteint, inscrit à l’historique', { memberId: holder.id, kind: event.kind });
+  if (written) log.warn('compte : plafond quotidien de codes atteint, inscrit à l’historique', { memberId: holder.id, kind: event.kind });
 }

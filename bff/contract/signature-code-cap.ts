@@ -38,5 +38,5 @@ async function recordCapReached(deps: ApiDeps, memberId: string, reached: 'codes
     event: 'SIGNATURE_CODE_CAP',
     payload: { reached },
   });
-  log.warn('contrat : plafond quotidien de codes de signature atteint', { memberId, reached });
+  log.warn('contrat : plafond quotidien de codes de signature atteint', { memberId, reached });
 }

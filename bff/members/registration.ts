@@ -105,14 +105,14 @@ export async function memberExists(tx: Transaction, id: string): Promise<boolean
 export function signupAttemptMail(site: AgencyMailSite, to: string): OutgoingMail {
   return layout(site, { to }, 'account-signup-attempt', 'Une inscription a été tentée avec votre adresse e-mail', [
     {
-      text: `Quelqu’un vient d’essayer de créer un compte ${site.agency.legalName} avec votre adresse e-mail. Un compte existe déjà pour cette adresse : rien n’a été modifié.`,
+      text: `Quelqu’un vient d’essayer de créer un compte ${site.agency.legalName} avec votre adresse e-mail. Un compte existe déjà pour cette adresse : rien n’a été modifié.`,
     },
     {
-      text: 'Si c’était vous et que vous ne retrouvez plus votre mot de passe, choisissez-en un nouveau depuis ce lien :',
+      text: 'Si c’était vous et que vous ne retrouvez plus votre mot de passe, choisissez-en un nouveau depuis ce lien :',
     },
     { link: siteLink(site, '/connexion/recovery'), label: 'Réinitialiser mon mot de passe' },
     {
-      text: 'Si ce n’était pas vous, vous n’avez rien à faire : votre compte et votre mot de passe restent inchangés.',
+      text: 'Si ce n’était pas vous, vous n’avez rien à faire : votre compte et votre mot de passe restent inchangés.',
     },
   ]);
 }
