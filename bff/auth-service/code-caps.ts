@@ -7,15 +7,19 @@ import { log } from '#bff/logger.ts';
 /**
  * The daily ceiling of the service's six-digit codes (issue 60, point 5; decision 188), as the
  * contract's signing code has one (decision 182): per account and per kind of code, at most
- * `mailed` codes sent and `tried` codes checked in 24 hours, right or wrong. The per-hour buckets
- * (`codeGuesses`, the mail budgets) still apply first; this one bounds a whole day, so that a
- * patient guesser gets about 15 chances in a million a day per code instead of hundreds.
+ * `tried` codes checked in 24 hours, right or wrong (`/verify` with a code, `PUT /user` with a
+ * nonce), and `mailed` codes sent at the account's own request (reauthentication, e-mail change).
+ * The per-hour buckets (`codeGuesses`, the mail budgets) still apply; this one bounds a whole day,
+ * so that a patient guesser gets 15 chances in a million a day instead of hundreds. Links
+ * (`token_hash`) are not codes and are not counted: a guesser locks nobody out of a mailed link.
+ * Mails anyone may ask for (`/recover`, `/resend`) are not counted either: a daily cap there would
+ * let anyone shut a member out of her reset for a day.
  *
  * Counted by address, known or not (before any lookup): the answer says nothing about an account.
  * Refused with 429 `over_code_daily_limit` (not a GoTrue code: GoTrue has no daily ceiling),
- * whose message tells the person, in French, to contact the agency. The BFF shows it and writes
- * one line a day in the member's history (`reached`). TOTP codes are the authenticator's and not
- * counted here.
+ * whose message tells the person, in French, to contact the agency. The product shows it and
+ * writes one line a day in the member's history (`reached`). TOTP codes are the authenticator's
+ * and not counted here.
  */
 export type CodeKind = 'recovery' | 'signup' | 'invite' | 'email_change' | 'reauthentication';
 export type CodeUse = 'mailed' | 'tried';
