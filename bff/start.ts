@@ -5,6 +5,7 @@ import { Hono } from 'hono';
 import type { DestinationStream } from 'pino';
 import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
+import { databaseCodeCounter, recordCodeCapReached } from '#bff/auth/code-caps.ts';
 import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
@@ -139,6 +140,7 @@ async function startOn(
     clock,
   });
 
+  const rateLimit = createRateLimiter(database.db);
   let embeddedAuth: Hono | undefined;
   let auth: AuthConnection;
   if (config.supabase) {
@@ -151,6 +153,12 @@ async function startOn(
       onMailQueued: () => mail.poke(),
       // The product is the service's gateway: it names every client (decision 101).
       clientAddress: gatewayNamedClient,
+      // The day's six-digit codes counted in the database; a ceiling reached shows in the
+      // member's history (decision 188).
+      codeCaps: {
+        counter: databaseCodeCounter(rateLimit),
+        reached: (event) => recordCodeCapReached(database.db, clock, event),
+      },
     });
     embeddedAuth = publicAuthGateway(service.app, config.trustProxy);
     // supabase-js reaches the embedded service in-process: same HTTP requests, no socket hop.
@@ -186,7 +194,7 @@ async function startOn(
     database,
     clock,
     auth,
-    rateLimit: createRateLimiter(database.db),
+    rateLimit,
     verifyPayment: verifyRecordedPayment,
     mailQueued: () => mail.poke(),
     payInFullChanged: (setting) => offers?.set(setting),

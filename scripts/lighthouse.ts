@@ -141,12 +141,12 @@ async function signedInPages(base: string, product: Product): Promise<[string, s
   const salima = { email: 'salima.lighthouse@example.fr', firstName: 'Salima', gender: 'femme' as const, age: 31 };
   const active = await seedActiveMember(product, Date.now(), salima);
   const activeCookie = await signIn(base, salima.email, active.password);
-  const amina = await signIn(base, 'amina@demo.union-sincere.fr', 'demo-amina-2026');
-  let youssef = await signIn(base, 'youssef@demo.union-sincere.fr', 'demo-youssef-2026');
+  const amina = await signIn(base, 'amina@demo.union-sincere.fr', 'figuier-lanterne-2026');
+  let youssef = await signIn(base, 'youssef@demo.union-sincere.fr', 'cedre-boussole-2026');
   const settings = (await (await call(base, youssef, '/api/v1/user/settings')).response.json()) as { id: string; email: string };
   const { profil } = samplePayloads({ id: settings.id, email: settings.email, gender: 'homme' }, Date.now());
   youssef = (await call(base, youssef, '/api/v1/user/update', { ...profil, firstName: 'Youssef', lastName: 'Amrani' })).cookie;
-  let staff = await signIn(base, 'equipe@demo.union-sincere.fr', 'demo-equipe-2026');
+  let staff = await signIn(base, 'equipe@demo.union-sincere.fr', 'olivier-cadran-2026');
   const enrol = await call(base, staff, '/api/v1/auth/mfa/enroll', {});
   const factor = (await enrol.response.json()) as { factorId: string; secret: string };
   const totp = new TOTP({ secret: Secret.fromBase32(factor.secret), digits: 6, period: 30, algorithm: 'SHA1' });

@@ -9,7 +9,7 @@ import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
-import { EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
+import { CODE_DAILY_LIMIT_MESSAGE, EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENGTH, PasswordSchema } from '#machines/auth/credentials.ts';
 import { log } from '#bff/logger.ts';
 
 /** Where the confirmation link of an e-mail change leads (a page of the SPA, outside the guarded area). */
@@ -62,7 +62,9 @@ const LINK_INVALID = () =>
   );
 
 /** Supabase Auth's refusals of `PUT /user`, as the member reads them. */
-function authFailure(error: { code?: string | undefined; status?: number | undefined }, field: 'newEmail' | 'newPassword'): ApiError {
+function authFailure(
+  error: { code?: string | undefined; status?: number | undefined; message?: string | undefined },
+  field: 'newEmail' | 'newPassword'): ApiError {
   switch (error.code) {
     case 'current_password_invalid':
     case 'current_password_required':
@@ -76,7 +78,11 @@ function authFailure(error: { code?: string | undefined; status?: number | undef
         ? fieldError(400, 'INVALID_EMAIL', 'newEmail', EMAIL_MESSAGE)
         : fieldError(400, 'INVALID_PASSWORD', 'newPassword', 'Ce mot de passe n’est pas accepté.');
     case 'weak_password':
-      return fieldError(400, 'INVALID_PASSWORD', 'newPassword', 'Ce mot de passe est trop faible.');
+      // The auth service's own message is French (decision 180's policy, applied there too).
+      return fieldError(400, 'INVALID_PASSWORD', 'newPassword', error.message || 'Ce mot de passe est trop faible.');
+    case 'over_code_daily_limit':
+      // The day's codes of this kind are spent (decision 188): the agency helps.
+      return new ApiError(429, 'CODE_DAILY_LIMIT', CODE_DAILY_LIMIT_MESSAGE, { retryAfter: 3600 });
     case 'same_password':
       return fieldError(400, 'SAME_PASSWORD', 'newPassword', 'Le nouveau mot de passe doit être différent de l’actuel.');
     case 'over_email_send_rate_limit':

@@ -4,6 +4,17 @@ import { escapeHtml, validity } from '#bff/auth-service/recovery-mail.ts';
 /** Where the link of an e-mail change confirmation leads: the page of the site that applies it. */
 export const DEFAULT_EMAIL_CHANGE_PATH = '/mon-compte/confirmer-email';
 
+/** Where the link of a sign-up confirmation leads: the site's confirmation page (spec §2). */
+export const DEFAULT_SIGNUP_CONFIRMATION_PATH = '/connexion/confirmation';
+
+/** `${target}?token_hash=…&type=signup`, keeping any query the target already has. */
+export function signupConfirmationLink(target: string, tokenHash: string): string {
+  const url = new URL(target);
+  url.searchParams.set('token_hash', tokenHash);
+  url.searchParams.set('type', 'signup');
+  return url.toString();
+}
+
 /** `${target}?token_hash=…&type=email_change`, keeping any query the target already has. */
 export function emailChangeLink(target: string, tokenHash: string): string {
   const url = new URL(target);
@@ -55,6 +66,25 @@ export function emailChangeConfirmationMail(input: {
       { link: input.link, label: 'Confirmer ma nouvelle adresse' },
       `Ce lien est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
       'Tant que vous n’avez pas confirmé, votre compte garde son adresse actuelle. Si vous n’êtes pas à l’origine de cette demande, ignorez ce message.',
+    ],
+  });
+}
+
+/**
+ * GoTrue's sign-up confirmation (decision 187): the link that proves the mailbox and activates the
+ * account. No code in it: the site asks for none (the code still exists and its guesses are capped).
+ */
+export function signupConfirmationMail(input: { to: string; link: string; siteName: string; validitySeconds: number }): OutgoingMail {
+  return mail({
+    to: input.to,
+    subject: 'Confirmez votre adresse e-mail',
+    kind: 'auth-signup-confirmation',
+    siteName: input.siteName,
+    paragraphs: [
+      `Pour activer votre compte ${input.siteName}, confirmez votre adresse e-mail en ouvrant ce lien :`,
+      { link: input.link, label: 'Confirmer mon adresse e-mail' },
+      `Ce lien est valable ${validity(input.validitySeconds)} et ne sert qu’une fois. Passé ce délai, demandez-en un nouveau depuis la page de connexion.`,
+      'Si vous n’êtes pas à l’origine de cette inscription, ignorez ce message : aucun compte ne sera activé avec votre adresse.',
     ],
   });
 }

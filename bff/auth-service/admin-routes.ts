@@ -227,12 +227,13 @@ export function adminRoutes(deps: AuthDeps) {
       if (!body.email) throw errors.validation('Email is required', 422);
       const email = normalizeEmail(body.email);
       const redirectTo = allowedRedirect(c.req.query('redirect_to') ?? body.redirect_to ?? undefined, deps.config) ?? deps.config.siteUrl;
-      let passwordHash: string | undefined;
       if (type === 'signup') {
         if (!body.password) throw errors.validation('Password is required for signup', 422);
         assertAcceptablePassword(body.password);
-        passwordHash = await hashPassword(body.password);
       }
+      // Hashed only when the user is to be made: a link for one waiting for its confirmation keeps its password.
+      const existing = await findUserByEmail(deps.db, email);
+      const passwordHash = type === 'signup' && !existing && body.password ? await hashPassword(body.password) : undefined;
       const result = await deps.db.transaction(async (tx) => {
         const now = deps.clock.now();
         let user = await findUserByEmail(tx, email);
@@ -240,7 +241,8 @@ export function adminRoutes(deps: AuthDeps) {
           if (user?.emailConfirmedAt) throw errors.emailExists();
           user ??= await insertUser(tx, now, {
             email,
-            passwordHash: passwordHash ?? null,
+            // (made meanwhile by another request: hashed here after all)
+            passwordHash: passwordHash ?? (type === 'signup' && body.password ? await hashPassword(body.password) : null),
             emailConfirmed: false,
             userMetadata: body.data ?? {},
             invitedAt: type === 'invite' ? now : null,

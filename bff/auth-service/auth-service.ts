@@ -13,6 +13,7 @@ import { loadSigningKey } from '#bff/auth-service/keys.ts';
 import { mfaRoutes } from '#bff/auth-service/mfa-routes.ts';
 import { type BucketSpec, createRateLimits, type LimitName } from '#bff/auth-service/rate-limit.ts';
 import { tokenRoutes } from '#bff/auth-service/token-routes.ts';
+import { type CodeCapOptions, createCodeCaps } from '#bff/auth-service/code-caps.ts';
 import { userRoutes } from '#bff/auth-service/user-routes.ts';
 import { log } from '#bff/logger.ts';
 
@@ -55,6 +56,11 @@ export interface AuthServiceOptions {
   siteName?: string;
   /** Overrides of the rate limits (tests, or a deployment that needs other numbers). */
   rateLimits?: Partial<Record<LimitName, BucketSpec>>;
+  /**
+   * The daily ceiling of six-digit codes per account (decision 188): its numbers, where the counts
+   * are kept (in memory by default) and who is told when one is reached.
+   */
+  codeCaps?: CodeCapOptions;
 }
 
 export interface AuthService {
@@ -82,6 +88,7 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
     clock: options.clock,
     key,
     limits: createRateLimits(options.clock, options.rateLimits),
+    codeCaps: createCodeCaps(options.clock, options.codeCaps),
     config: {
       siteUrl,
       apiUrl: `${siteUrl}/auth/v1`,

@@ -3,6 +3,7 @@ import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import type { SigningKey } from '#bff/auth-service/keys.ts';
 import type { RateLimits } from '#bff/auth-service/rate-limit.ts';
+import type { CodeCaps } from '#bff/auth-service/code-caps.ts';
 
 /** Everything the handlers need, built once by `createAuthService`. */
 export interface AuthDeps {
@@ -10,6 +11,8 @@ export interface AuthDeps {
   clock: Clock;
   key: SigningKey;
   limits: RateLimits;
+  /** The daily ceiling of six-digit codes per account (decision 188). */
+  codeCaps: CodeCaps;
   config: AuthConfig;
   /** Called after a mail was committed to the outbox. */
   mailQueued(): void;

@@ -14,6 +14,7 @@ import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#
 import { verifyPassword } from '#bff/auth-service/passwords.ts';
 import { type SessionRow, type UserRow, users } from '#bff/auth-service/schema.ts';
 import { findUserByEmail, isBanned } from '#bff/auth-service/store.ts';
+import { withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
 
 /**
  * How long a session opened by an e-mail code or link (recovery, magic link, OTP) may set a new
@@ -159,6 +160,7 @@ export async function resendEmailChange(
 export async function requestReauthentication(deps: AuthDeps, user: UserRow, client: string | undefined): Promise<void> {
   if (!user.email || !user.emailConfirmedAt) throw new AuthApiError(422, 'email_not_confirmed', 'Email not confirmed');
   const email = user.email;
+  await withinDailyCodeCap(deps, 'reauthentication', 'mailed', email);
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     await claimAccountMail(deps, tx, { client, recipient: email, kind: 'reauthentication', now });

@@ -6,7 +6,12 @@ import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#
 import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
 import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/auth-service/recovery-mail.ts';
 import { flowState, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
-import { emailChangedNotice } from '#bff/auth-service/account-mail.ts';
+import {
+  DEFAULT_SIGNUP_CONFIRMATION_PATH,
+  emailChangedNotice,
+  signupConfirmationLink,
+  signupConfirmationMail,
+} from '#bff/auth-service/account-mail.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { findUserByEmail, findUserById, isBanned, isUniqueViolation, syncEmailIdentity } from '#bff/auth-service/store.ts';
 
@@ -155,6 +160,39 @@ export async function requestRecovery(
         to: user.email,
         link: recoveryLink(target, tokenHash),
         otp,
+        siteName: deps.config.siteName,
+        validitySeconds: deps.config.otpExpirySeconds,
+      }),
+    );
+    return true;
+  });
+  if (queued) deps.mailQueued();
+}
+
+/**
+ * `POST /resend {type: 'signup'}` (GoTrue's resend of the sign-up confirmation, decision 187): a new
+ * confirmation link (the previous one stops working) to an address whose account waits for it.
+ * The same empty answer for an address with no account, a confirmed one or an invitation (an
+ * invited colleague confirms through the invitation), after the same mail budgets.
+ */
+export async function resendSignupConfirmation(
+  deps: AuthDeps,
+  input: { email: string; redirectTo: string | undefined; client: string | undefined },
+): Promise<void> {
+  const target = input.redirectTo ?? `${deps.config.siteUrl}${DEFAULT_SIGNUP_CONFIRMATION_PATH}`;
+  const queued = await deps.db.transaction(async (tx) => {
+    const now = deps.clock.now();
+    await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'signup', now });
+    const user = await findUserByEmail(tx, input.email);
+    if (!user?.email || user.emailConfirmedAt || user.invitedAt || isBanned(user, now)) return false;
+    spendServiceMail(deps);
+    // One link at a time: storing the new token replaces the earlier mail's.
+    const { tokenHash } = await issueEmailToken(tx, { user, type: 'signup', now, hashKey: deps.key.tokenHashKey });
+    await enqueueMail(
+      tx,
+      signupConfirmationMail({
+        to: user.email,
+        link: signupConfirmationLink(target, tokenHash),
         siteName: deps.config.siteName,
         validitySeconds: deps.config.otpExpirySeconds,
       }),

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { log } from '#bff/logger.ts';
+import { CODE_DAILY_LIMIT_MESSAGE } from '#machines/auth/credentials.ts';
 
 /**
  * Errors on the wire exactly as GoTrue sends them, so that supabase-js raises the right classes
@@ -76,4 +77,6 @@ export const errors = {
   emailExists: () => new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered'),
   overRequestRateLimit: () => new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached'),
   overEmailSendRateLimit: () => new AuthApiError(429, 'over_email_send_rate_limit', 'email rate limit exceeded'),
+  /** Not a GoTrue code: the daily ceiling of six-digit codes (code-caps.ts), said in French to the person. */
+  overCodeDailyLimit: () => new AuthApiError(429, 'over_code_daily_limit', CODE_DAILY_LIMIT_MESSAGE),
 };

@@ -1,5 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
+import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 
 /** GoTrue's floor (GOTRUE_PASSWORD_MIN_LENGTH cannot go lower) and its bcrypt-era ceiling. */
 export const MIN_PASSWORD_LENGTH = 6;
@@ -50,6 +52,25 @@ export function assertAcceptablePassword(password: string): void {
   }
   const reasons = weakPasswordReasons(password);
   if (reasons.length > 0) throw new AuthApiError(422, 'weak_password', WEAK_LENGTH_MESSAGE, reasons);
+}
+
+/**
+ * The product's policy for a password a user chooses on the public API (`PUT /user`, `/signup`):
+ * the length of `assertAcceptablePassword`, then 12 characters at least and no common password nor
+ * one built on the person's details, checked by the same zxcvbn-ts code as the BFF's pages
+ * (decision 180). GoTrue's 422 `weak_password` with its reasons (`length`; `pwned` for a common
+ * one, as GoTrue names a known password; `personal`), its message in French. The admin API keeps
+ * GoTrue's floor: it is the product's own (demo accounts, staff command).
+ */
+export async function assertPolicyPassword(password: string, details: (string | null | undefined)[]): Promise<void> {
+  assertAcceptablePassword(password);
+  if (length(password) < PASSWORD_MIN_LENGTH) {
+    throw new AuthApiError(422, 'weak_password', `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`, ['length']);
+  }
+  const weakness = await passwordWeakness(password, details);
+  if (weakness) {
+    throw new AuthApiError(422, 'weak_password', weakness.message, [weakness.reason === 'PASSWORD_PERSONAL' ? 'personal' : 'pwned']);
+  }
 }
 
 /** What a password sign-in adds when the (valid) password no longer meets the policy. */

@@ -175,3 +175,62 @@ describe('password recovery through supabase-js', () => {
     expect(fragment.get('error_description')).toBe('Email link is invalid or has expired');
   });
 });
+
+describe('the sign-up confirmation (POST /resend type signup, decision 187)', () => {
+  let h: AuthHarness;
+  beforeAll(async () => {
+    h = await startAuthHarness();
+  });
+  afterAll(() => h.close());
+
+  const confirmationsTo = async (email: string) =>
+    (await h.outbox()).filter((m) => m.toAddress === email && m.kind === 'auth-signup-confirmation');
+
+  it('mails a new link to an account waiting for its confirmation (the previous one stops working), nothing to others, the same answer', async () => {
+    const email = uniqueEmail('attente');
+    const created = await h.admin().auth.admin.createUser({ email, password: 'figuier-lanterne-2026', email_confirm: false });
+    expect(created.error).toBeNull();
+    expect(await h.client().auth.resend({ type: 'signup', email })).toMatchObject({ error: null });
+    const [first] = await confirmationsTo(email);
+    expect(first?.subject).toBe('Confirmez votre adresse e-mail');
+    const firstToken = new URL(first?.textBody.match(/https?:\/\/\S+/)?.[0] ?? '').searchParams.get('token_hash');
+    expect(first?.textBody).toContain(`${SITE_URL}/connexion/confirmation?token_hash=`);
+    h.clock.advance(61_000);
+    expect(await h.client().auth.resend({ type: 'signup', email })).toMatchObject({ error: null });
+    const second = (await confirmationsTo(email)).at(-1);
+    const secondToken = new URL(second?.textBody.match(/https?:\/\/\S+/)?.[0] ?? '').searchParams.get('token_hash');
+    expect(secondToken).not.toBe(firstToken);
+    expect((await h.client().auth.verifyOtp({ type: 'signup', token_hash: firstToken ?? '' })).error).toMatchObject({ code: 'otp_expired' });
+    const verified = await h.client().auth.verifyOtp({ type: 'signup', token_hash: secondToken ?? '' });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user?.email_confirmed_at).toBeTruthy();
+
+    // Confirmed, unknown, invited: the same empty answer, and no mail.
+    h.clock.advance(61_000);
+    const invited = uniqueEmail('invitee');
+    expect((await h.admin().auth.admin.generateLink({ type: 'invite', email: invited })).error).toBeNull();
+    for (const address of [email, uniqueEmail('personne'), invited]) {
+      expect(await h.client().auth.resend({ type: 'signup', email: address })).toMatchObject({ error: null });
+    }
+    expect(await confirmationsTo(email)).toHaveLength(2);
+    expect(await confirmationsTo(invited)).toHaveLength(0);
+  });
+
+  it('a confirmation code tried too often in a day: 429 over_code_daily_limit in French (decision 188)', async () => {
+    const email = uniqueEmail('devine');
+    await h.admin().auth.admin.createUser({ email, password: 'figuier-lanterne-2026', email_confirm: false });
+    let code: string | undefined;
+    for (let i = 0; i < 30 && code !== 'over_code_daily_limit'; i += 1) {
+      h.clock.advance(121_000);
+      const { error } = await h.client().auth.verifyOtp({ type: 'signup', email, token: String(200_000 + i) });
+      code = error?.code;
+      if (code !== 'over_code_daily_limit') expect(code).toBe('otp_expired');
+      else {
+        expect(i).toBe(15);
+        expect(error?.status).toBe(429);
+        expect(error?.message).toMatch(/Contactez l’agence/);
+      }
+    }
+    expect(code).toBe('over_code_daily_limit');
+  });
+});

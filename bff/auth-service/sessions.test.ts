@@ -159,16 +159,22 @@ describe('sessions through supabase-js', () => {
     const b = h.client();
     await a.auth.signInWithPassword({ email, password: 'motdepasse' });
     await b.auth.signInWithPassword({ email, password: 'motdepasse' });
+    // The product's policy (decision 180) before anything else: 12 characters, not a common one.
     const same = await a.auth.updateUser({ password: 'motdepasse', current_password: 'motdepasse' });
-    expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
+    expect(same.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] });
     const weak = await a.auth.updateUser({ password: '123', current_password: 'motdepasse' });
     expect(weak.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] });
+    const common = await a.auth.updateUser({ password: 'motdepasse123', current_password: 'motdepasse' });
+    expect(common.error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['pwned'] });
     const changed = await a.auth.updateUser({ password: 'nouveau-secret', current_password: 'motdepasse', data: { ville: 'Lyon' } });
     expect(changed.error).toBeNull();
     expect(changed.data.user?.user_metadata).toMatchObject({ ville: 'Lyon' });
     expect((await a.auth.getUser()).error).toBeNull();
     expect((await b.auth.getUser()).error).toBeInstanceOf(AuthSessionMissingError);
     expect((await h.client().auth.signInWithPassword({ email, password: 'nouveau-secret' })).error).toBeNull();
+    // GoTrue's same_password, for a password that meets the policy.
+    const again = await a.auth.updateUser({ password: 'nouveau-secret', current_password: 'nouveau-secret' });
+    expect(again.error).toMatchObject({ status: 422, code: 'same_password' });
     const removed = await a.auth.updateUser({ data: { ville: null } });
     expect(removed.data.user?.user_metadata).not.toHaveProperty('ville');
   });

@@ -9,6 +9,7 @@ import { codeChallengeOf, issueAuthCode, pkceGrant } from '#bff/auth-service/pkc
 import { allowedRedirect, clientInfo, limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
 import { type AccessTokenResponse, refreshGrant, signIn } from '#bff/auth-service/sessions.ts';
 import { findUserByEmail, insertUser, isBanned, normalizeEmail } from '#bff/auth-service/store.ts';
+import { codeKindOf, withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
 
 const SignupBody = v.object({
   email: optionalString,
@@ -139,6 +140,7 @@ export function tokenRoutes(deps: AuthDeps) {
       if ((!body.token && !body.token_hash) || (body.token && body.token_hash)) {
         throw errors.validation('Verify requires either a token or a token hash');
       }
+      const type = emailVerifyType(body.type);
       let tokenHash: string;
       let invalidMessage: string;
       if (body.token) {
@@ -150,6 +152,8 @@ export function tokenRoutes(deps: AuthDeps) {
           throw errors.validation('Invalid email format', 422);
         }
         if (!deps.limits.codeGuesses.take(`email:${email}`)) throw errors.overRequestRateLimit();
+        // A six-digit code: its tries also count in the day's ceiling of the address (decision 188).
+        await withinDailyCodeCap(deps, codeKindOf(type), 'tried', email);
         tokenHash = tokenHashOf(deps.key.tokenHashKey, email, body.token.trim());
         invalidMessage = CODE_INVALID;
       } else {
@@ -157,7 +161,6 @@ export function tokenRoutes(deps: AuthDeps) {
         tokenHash = (body.token_hash ?? '').replace(/^pkce_/, '');
         invalidMessage = LINK_INVALID;
       }
-      const type = emailVerifyType(body.type);
       const client = clientInfo(c, config);
       const session = await deps.db.transaction(async (tx) => {
         const { user, flowStateId } = await consumeEmailToken(deps, tx, { tokenHash, type, invalidMessage });

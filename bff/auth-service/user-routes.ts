@@ -4,13 +4,20 @@ import * as v from 'valibot';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { authenticate } from '#bff/auth-service/guards.ts';
-import { assertAcceptablePassword, hashPassword, verifyPassword } from '#bff/auth-service/passwords.ts';
+import { assertAcceptablePassword, assertPolicyPassword, hashPassword, verifyPassword } from '#bff/auth-service/passwords.ts';
 import { consumeNonce, proofOf, requestEmailChange, requestReauthentication, resendEmailChange } from '#bff/auth-service/email-change.ts';
+import { resendSignupConfirmation } from '#bff/auth-service/email-links.ts';
 import { allowedRedirect, limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
 import { type UserRow, users } from '#bff/auth-service/schema.ts';
 import { mergeMetadata, serializeUser } from '#bff/auth-service/serialize.ts';
 import { endSessions } from '#bff/auth-service/sessions.ts';
 import { normalizeEmail, recordOf } from '#bff/auth-service/store.ts';
+import { withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
+
+/** The person's name as the metadata may hold it (a staff member's), for the password check. */
+function nameOf(metadata: Record<string, unknown>): string | undefined {
+  return typeof metadata.name === 'string' ? metadata.name : undefined;
+}
 
 const UpdateUserBody = v.object({
   email: optionalString,
@@ -53,11 +60,17 @@ export function userRoutes(deps: AuthDeps) {
             : undefined;
         let passwordHash: string | undefined;
         if (changesPassword) {
+          // The product's policy, as its own pages apply it (decision 180): 12 characters, zxcvbn.
+          await assertPolicyPassword(body.password as string, [current.email, nameOf(current.userMetadata)]);
           if (await verifyPassword(current.encryptedPassword, body.password as string)) {
             throw new AuthApiError(422, 'same_password', 'New password should be different from the old password.');
           }
           passwordHash = await hashPassword(body.password as string);
         }
+        // The nonce is a six-digit code: its tries count in the day's ceiling (decision 188).
+        if (proof?.kind === 'nonce') await withinDailyCodeCap(deps, 'reauthentication', 'tried', current.email ?? current.id);
+        // So is the code an address change mails.
+        if (changesEmail) await withinDailyCodeCap(deps, 'email_change', 'mailed', current.email ?? current.id);
         const redirectTo = allowedRedirect(c.req.query('redirect_to'), deps.config);
 
         const record = await deps.db.transaction(async (tx) => {
@@ -79,7 +92,7 @@ export function userRoutes(deps: AuthDeps) {
         return c.json(serializeUser(record), 200);
       })
 
-      // GoTrue's resend: only the e-mail change has something to resend here (sign-up is confirmed at once).
+      // GoTrue's resend: the sign-up confirmation (decision 187) and the e-mail change.
       .post('/resend', limitedBy(deps, 'email'), async (c) => {
         const body = await readBody(c, ResendBody);
         if (!body.type || !RESEND_TYPES.includes(body.type)) {
@@ -91,7 +104,9 @@ export function userRoutes(deps: AuthDeps) {
         if (!body.email) throw errors.validation('Email is required', 422);
         const email = normalizeEmail(body.email);
         const redirectTo = allowedRedirect(c.req.query('redirect_to'), deps.config);
-        if (body.type === 'email_change') await resendEmailChange(deps, { email, redirectTo, client: deps.config.clientAddress(c) });
+        const client = deps.config.clientAddress(c);
+        if (body.type === 'email_change') await resendEmailChange(deps, { email, redirectTo, client });
+        if (body.type === 'signup') await resendSignupConfirmation(deps, { email, redirectTo, client });
         return c.json({}, 200);
       })
 

@@ -1,17 +1,11 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { type Limit, LIMITS } from '#bff/http/rate-limit.ts';
 import { log } from '#bff/logger.ts';
-import { recordOf } from '#bff/members/members.ts';
-import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import { stateKey } from '#machines/onboarding/steps.ts';
+import { recordDailyCapReached } from '#bff/members/cap-history.ts';
 
 /** The member's event-log context of a reached daily cap (its line in the staff's history). */
 export const SIGNATURE_CODE_CAP_CONTEXT = 'signature_code_cap';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const SIGNATURE_CODE_CAP_MESSAGE =
   'Vous avez atteint le nombre maximal de codes de signature pour aujourd’hui. Contactez l’agence\u00a0: elle vous aidera à signer votre contrat.';
@@ -38,41 +32,11 @@ export async function withinSignatureCodeCap(deps: ApiDeps, memberId: string, li
 }
 
 async function recordCapReached(deps: ApiDeps, memberId: string, reached: 'codes' | 'tries'): Promise<void> {
-  const db = deps.database.db;
-  const now = deps.clock.now();
-  await db.transaction(async (tx) => {
-    const [recent] = await tx
-      .select({ id: onboardingEvents.id })
-      .from(onboardingEvents)
-      .where(
-        and(
-          eq(onboardingEvents.memberId, memberId),
-          eq(onboardingEvents.context, SIGNATURE_CODE_CAP_CONTEXT),
-          gt(onboardingEvents.createdAt, new Date(now.getTime() - DAY_MS)),
-        ),
-      )
-      .limit(1);
-    if (recent) return;
-    // As every logged event: the version moves with it (UNIQUE (member_id, version)).
-    const [row] = await tx
-      .update(members)
-      .set({ version: sql`${members.version} + 1`, updatedAt: now })
-      .where(eq(members.id, memberId))
-      .returning();
-    if (!row) return;
-    const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
-    await tx.insert(onboardingEvents).values({
-      memberId,
-      context: SIGNATURE_CODE_CAP_CONTEXT,
-      event: 'SIGNATURE_CODE_CAP',
-      payload: { context: SIGNATURE_CODE_CAP_CONTEXT, reached },
-      fromState: state,
-      toState: state,
-      actorId: null,
-      actorRole: 'system',
-      version: row.version,
-      createdAt: now,
-    });
+  await recordDailyCapReached(deps.database.db, deps.clock.now(), {
+    memberId,
+    context: SIGNATURE_CODE_CAP_CONTEXT,
+    event: 'SIGNATURE_CODE_CAP',
+    payload: { reached },
   });
   log.warn('contrat : plafond quotidien de codes de signature atteint', { memberId, reached });
 }

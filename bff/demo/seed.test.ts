@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, statelessClient } from '#bff/auth/supabase.ts';
-import { members } from '#bff/db/schema.ts';
+import { members, settings } from '#bff/db/schema.ts';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
+import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 
@@ -55,5 +57,23 @@ describe('seedDemo', () => {
     expect(await product.database.db.select({ id: members.id }).from(members).where(eq(members.email, member.email))).toHaveLength(1);
     const after = await admin.auth.admin.listUsers({ page: 1, perPage: 50 });
     expect(after.data.users.map((user) => user.id).sort()).toEqual(data.users.map((user) => user.id).sort());
+  });
+
+  it('demo passwords meet the policy of a new password; a data folder seeded with the former ones gets these once', async () => {
+    for (const a of DEMO_ACCOUNTS) {
+      expect(a.password.length, a.email).toBeGreaterThanOrEqual(PASSWORD_MIN_LENGTH);
+      expect(await passwordWeakness(a.password, [a.email, 'name' in a ? a.name : undefined]), a.email).toBeNull();
+    }
+    // An older data folder: the accounts hold the former passwords, and no marker says otherwise.
+    const admin = adminClient(product.auth);
+    const member = account('homme');
+    const { data } = await admin.auth.admin.listUsers({ page: 1, perPage: 50 });
+    const id = data.users.find((user) => user.email === member.email)?.id as string;
+    expect((await admin.auth.admin.updateUserById(id, { password: 'demo-youssef-2026' })).error).toBeNull();
+    await product.database.db.delete(settings).where(eq(settings.key, 'demo-passwords'));
+    expect(await signsIn(member.email, member.password)).toBe(false);
+    await seedDemo(admin, product.database.db);
+    expect(await signsIn(member.email, member.password)).toBe(true);
+    expect(await signsIn(member.email, 'demo-youssef-2026')).toBe(false);
   });
 });

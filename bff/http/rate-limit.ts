@@ -22,6 +22,14 @@ export const LIMITS = {
   recoveryPerIp: { name: 'recovery-ip', points: 10, durationSeconds: 60 * 60 },
   recoveryPerAccount: { name: 'recovery-account', points: 3, durationSeconds: 60 * 60 },
   signupPerIp: { name: 'signup-ip', points: 10, durationSeconds: 60 * 60 },
+  /**
+   * Registrations with one address in a day, whoever asks and whether or not it has an account
+   * (decision 187): bounds the confirmation mails and the « someone tried » mails it gets.
+   */
+  signupPerAddress: { name: 'signup-address', points: 5, durationSeconds: 24 * 60 * 60 },
+  /** « Renvoyer le mail de confirmation » (decision 187), per client and per address. */
+  confirmationResendPerIp: { name: 'confirmation-resend-ip', points: 10, durationSeconds: 60 * 60 },
+  confirmationResendPerAddress: { name: 'confirmation-resend-address', points: 3, durationSeconds: 60 * 60 },
   publicFormPerIp: { name: 'form-ip', points: 10, durationSeconds: 10 * 60 },
   /** Address and password changes from Mon profil, per account (decision 102). */
   accountChangePerAccount: { name: 'account-change', points: 10, durationSeconds: 15 * 60 },

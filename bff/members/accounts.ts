@@ -45,16 +45,18 @@ export async function ensureAccount(
 
 /**
  * Creates an auth user through the admin API. When the address is taken by an auth user that has
- * no member row (a start or a registration stopped between the two writes, or an account made
- * before public sign-up was closed), that orphan is deleted and the creation tried once more: an
- * auth user nobody here created never blocks the real owner (issue 19). An address whose auth user
- * has its member row still answers `email_exists`.
+ * no member row — a registration waiting for its confirmation (decision 187), a start or a
+ * registration stopped between two writes, an account made before public sign-up was closed —
+ * that user is deleted and the creation tried once more: an auth user nobody confirmed never
+ * blocks the address's owner (issue 19, issue 60). An address whose auth user has its member row
+ * still answers `email_exists`, and so does a pending staff invitation (an invited user: the
+ * address is reserved for the colleague, decision 187).
  */
 export async function createAuthUser(admin: SupabaseClient, db: Db, attributes: AdminUserAttributes & { email: string }) {
   const first = await admin.auth.admin.createUser(attributes);
   if (first.error?.code !== 'email_exists') return first;
   const orphan = await authUserByEmail(admin, attributes.email);
-  if (!orphan) return first;
+  if (!orphan || orphan.invited_at) return first;
   const [member] = await db.select({ id: members.id }).from(members).where(eq(members.id, orphan.id)).limit(1);
   if (member) return first;
   const deleted = await admin.auth.admin.deleteUser(orphan.id);
@@ -62,7 +64,7 @@ export async function createAuthUser(admin: SupabaseClient, db: Db, attributes: 
 }
 
 /** The auth user with this address, through the admin list (paged; supabase-js has no lookup by e-mail). */
-async function authUserByEmail(admin: SupabaseClient, email: string) {
+export async function authUserByEmail(admin: SupabaseClient, email: string) {
   const wanted = email.toLowerCase();
   for (let page = 1; ; page += 1) {
     const { data, error } = await admin.auth.admin.listUsers({ page, perPage: 1000 });

@@ -14,14 +14,19 @@ export async function createMember(
   onCreated?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.insert(members).values({
-      id: input.id,
-      email: input.email,
-      gender: input.gender,
-      role: 'member',
-      onboarding: emptyRecord(input.id, input.email, input.gender),
-    });
+    await insertMember(tx, input);
     await onCreated?.(tx);
+  });
+}
+
+/** The member row of a new account, in the caller's transaction. */
+export async function insertMember(tx: Transaction, input: { id: string; email: string; gender: Gender }): Promise<void> {
+  await tx.insert(members).values({
+    id: input.id,
+    email: input.email,
+    gender: input.gender,
+    role: 'member',
+    onboarding: emptyRecord(input.id, input.email, input.gender),
   });
 }
 

@@ -65,6 +65,20 @@ export async function claimInvitation(tx: Transaction, token: string, memberId: 
   return claimed.length === 1;
 }
 
+/**
+ * Links a pre-registration to the member created when the registration made with its link (under
+ * another address, so confirmed by mail later: decision 187) is confirmed; spends its token.
+ * False when it was linked or expired meanwhile (the account is still created).
+ */
+export async function claimPreRegistration(tx: Transaction, id: string, memberId: string, now: Date): Promise<boolean> {
+  const claimed = await tx
+    .update(preSubscriptions)
+    .set({ memberId, convertedAt: now, signupTokenHash: null })
+    .where(and(eq(preSubscriptions.id, id), isNull(preSubscriptions.memberId), gt(preSubscriptions.signupTokenExpiresAt, now)))
+    .returning({ id: preSubscriptions.id });
+  return claimed.length === 1;
+}
+
 /** What step 1 starts with: the linked pre-registration's postcode and city (the latest one). */
 export async function prefillOf(db: Db, memberId: string): Promise<{ postcode: string; city: string } | null> {
   const [row] = await db

@@ -16,6 +16,17 @@ export const PASSWORD_MAX_LENGTH = 72;
 export type CredentialFailure = 'INVALID_EMAIL' | 'PASSWORD_TOO_SHORT' | 'PASSWORD_REPEAT_FAILED';
 
 export const CREDENTIALS_MESSAGE = 'Email ou mot de passe invalide';
+
+/**
+ * What a person reads once the day's six-digit codes of a kind are spent (decision 188): the
+ * embedded auth service's refusal and the BFF's say the same.
+ */
+export const CODE_DAILY_LIMIT_MESSAGE =
+  'Vous avez atteint le nombre maximal de codes pour aujourd’hui. Contactez l’agence, elle vous aidera à accéder à votre compte.';
+
+/** Sign-in with an account whose address is not confirmed yet (GoTrue's `email_not_confirmed`, decision 187). */
+export const EMAIL_NOT_CONFIRMED_MESSAGE =
+  'Votre adresse e-mail n’est pas encore confirmée. Ouvrez le lien de l’e-mail reçu à l’inscription, ou demandez-en un nouveau.';
 export const EMAIL_MESSAGE = 'Email invalide';
 
 /** `{email}` shape: something@something.tld, and no white space anywhere. */

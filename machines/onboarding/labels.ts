@@ -326,6 +326,12 @@ export const contextSentences = {
   change_request_declined: 'Demande de modification refusée',
   // Issue 60 (decision 182): the daily ceiling of the contract's signing codes, reached.
   signature_code_cap: 'Plafond quotidien des codes de signature atteint : le membre doit contacter l’agence',
+  // Issue 60 (decision 188): the daily ceilings of the account's six-digit codes, reached.
+  recovery_code_cap: 'Plafond quotidien des codes de réinitialisation du mot de passe atteint : le membre doit contacter l’agence',
+  signup_code_cap: 'Plafond quotidien des codes de confirmation d’inscription atteint : la personne doit contacter l’agence',
+  invite_code_cap: 'Plafond quotidien des codes d’invitation atteint : la personne doit contacter l’agence',
+  email_change_code_cap: 'Plafond quotidien des codes de changement d’adresse e-mail atteint : le membre doit contacter l’agence',
+  reauthentication_code_cap: 'Plafond quotidien des codes de confirmation d’identité atteint : le membre doit contacter l’agence',
 } as const satisfies Readonly<Record<string, Sentence>>;
 
 export interface LoggedEvent {

@@ -89,7 +89,12 @@ async function member(url: string, recorder: Recorder, until: number) {
       role: 'femme',
       password: 'bismillah-2026',
     });
-    if (created.status !== 201) continue;
+    if (created.status !== 202) continue;
+    // The confirmation mail's link, opened by the same client (decision 187): the member exists and is signed in.
+    client.email = email;
+    const tokenHash = await client.confirmationToken();
+    const confirmed = await recorder.time('POST /api/v1/auth/confirmation', client, 'POST', '/api/v1/auth/confirmation', { tokenHash });
+    if (confirmed.status !== 201) continue;
     const settings = await recorder.time('GET /api/v1/user/settings', client, 'GET', '/api/v1/user/settings');
     const samples = samplePayloads({ id: String(settings.json.id), email, gender: 'femme' }, Date.now());
     for (const body of [samples.profil, samples.questionnaire, samples.form_per_inf, samples.sel_plan]) {

@@ -34,7 +34,7 @@ export interface ConfirmEmailSearch {
   type?: string;
 }
 
-/** `?token_hash=…&type=email_change` of the e-mail change confirmation link (decision 102). */
+/** `?token_hash=…&type=email_change` of the e-mail change confirmation link (decision 102), and `type=signup` of the registration's (decision 187). */
 export function ConfirmEmailSearchSchema(search: Record<string, unknown>): ConfirmEmailSearch {
   return {
     token_hash: matching(search.token_hash, /^(pkce_)?[0-9a-f]{20,128}$/i, true),

@@ -3,6 +3,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { E2E_STAFF_DISPLAY_NAMES, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { registerByApi } from '#tests/e2e/support/account.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -22,10 +23,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
 
   // The member signs up through the API, in their own request context.
   const memberApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
-  const signup = await memberApi.post('/api/v1/dashboard/subscription', {
-    data: { context: 'init', email, role: 'femme', password: 'bismillah-2026' },
-  });
-  expect(signup.status(), await signup.text()).toBe(201);
+  expect(await registerByApi(memberApi, { email, role: 'femme', password: 'bismillah-2026' })).toBe(201);
   const { id } = (await (await memberApi.get('/api/v1/user/settings')).json()) as { id: string };
 
   const errors = watchConsole(page);

@@ -4,6 +4,7 @@ import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { createAccount } from '#tests/e2e/support/account.ts';
 
 /**
  * Nothing is asked twice (issue 21, decision 127), in the browser: the pre-registration's mail
@@ -93,6 +94,7 @@ test('pre-registration → mail → sign-up pre-filled → step 1 pre-filled', a
   await page.getByLabel('Mot de passe', { exact: true }).fill('bismillah-2026');
   await page.getByLabel('Confirmation du mot de passe').fill('bismillah-2026');
   await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  // The link proves the mailbox it was mailed to: no confirmation mail, signed in at once (decision 187).
   await expect(page).toHaveURL(/\/mon-compte/);
 
   // Step 1 starts with the postcode and the city.
@@ -115,13 +117,7 @@ test('pre-registration → mail → sign-up pre-filled → step 1 pre-filled', a
 test('reset link → new password only → signed in on /mon-compte; a spent link says so', async ({ page }) => {
   const consoleErrors = watchConsole(page, [400]);
   const email = `oubli.${Date.now()}@example.fr`;
-  await page.goto('/connexion/nouveau-compte');
-  await page.getByLabel('Une femme').check();
-  await page.getByLabel('Adresse e-mail').fill(email);
-  await page.getByLabel('Mot de passe', { exact: true }).fill('ancien-jardin-2026');
-  await page.getByLabel('Confirmation du mot de passe').fill('ancien-jardin-2026');
-  await page.getByRole('button', { name: 'Créer mon compte' }).click();
-  await expect(page).toHaveURL(/\/mon-compte/);
+  await createAccount(page, { gender: 'femme', email, password: 'ancien-jardin-2026' });
   await page.getByRole('button', { name: 'Se déconnecter' }).first().click();
   await expect(page).toHaveURL(/\/$/);
 

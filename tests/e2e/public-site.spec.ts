@@ -436,7 +436,7 @@ test.describe('cookie consent', () => {
     const gtm = page.locator('script[src*="googletagmanager"]');
     const banner = page.getByRole('region', { name: 'Vos choix sur les cookies' });
     const signin = await page.request.post('/api/v1/auth/signin', {
-      data: { email: 'amina@demo.union-sincere.fr', password: 'demo-amina-2026' },
+      data: { email: 'amina@demo.union-sincere.fr', password: 'figuier-lanterne-2026' },
       headers: { origin: baseURL as string },
     });
     expect(signin.status()).toBe(200);

@@ -108,7 +108,21 @@ export class HttpMember {
     return { status: response.status, json };
   }
 
-  /** Signs up and brings the member to the `formules` step. */
+  /** The token of the confirmation mail to this member, from the local mailbox (loopback), once delivered (decision 187). */
+  async confirmationToken(): Promise<string> {
+    for (let attempt = 0; attempt < 150; attempt += 1) {
+      const mails = (await (await fetch(`${this.url}/_local/mailbox?format=json`)).json()) as { to: string; text: string }[];
+      const token = mails
+        .filter((m) => m.to === this.email)
+        .map((m) => /\/connexion\/confirmation\?token_hash=([0-9a-f]+)/.exec(m.text)?.[1])
+        .find((found) => found !== undefined);
+      if (token) return token;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`no confirmation mail to ${this.email}`);
+  }
+
+  /** Signs up (registration, then the mailed link) and brings the member to the `formules` step. */
   async signUpToPlans(label: string) {
     this.email = `${label}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.fr`;
     const created = await this.request('POST', '/api/v1/dashboard/subscription', {
@@ -117,7 +131,9 @@ export class HttpMember {
       role: 'femme',
       password: 'bismillah-2026',
     });
-    if (created.status !== 201) throw new Error(`sign-up: ${created.status} ${JSON.stringify(created.json)}`);
+    if (created.status !== 202) throw new Error(`sign-up: ${created.status} ${JSON.stringify(created.json)}`);
+    const confirmed = await this.request('POST', '/api/v1/auth/confirmation', { tokenHash: await this.confirmationToken() });
+    if (confirmed.status !== 201) throw new Error(`confirmation: ${confirmed.status} ${JSON.stringify(confirmed.json)}`);
     const settings = await this.request('GET', '/api/v1/user/settings');
     this.id = String(settings.json.id);
     const samples = samplePayloads({ id: this.id, email: this.email, gender: 'femme' }, Date.now());

@@ -10,6 +10,7 @@ import { RETENTION, runRetention } from '#bff/retention/retention-job.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The staff access log (decision 107, GDPR art. 5(2) and art. 9): every staff read of a member's
@@ -27,7 +28,7 @@ async function memberWithProfile(): Promise<{ agent: TestAgent; id: string; emai
   n += 1;
   const agent = product.agent();
   const email = `consulte.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   const answer = await agent.post('/api/v1/user/update', samplePayloads({ id, email, gender: 'femme' }, clock.now().getTime()).profil);

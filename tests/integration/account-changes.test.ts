@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox, members } from '#bff/db/schema.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Mon profil's address and password changes through the BFF (issue 19, decision 102). */
 type Product = Awaited<ReturnType<typeof startTestProduct>>;
@@ -21,7 +22,7 @@ const uniqueEmail = (prefix = 'membre') => {
 async function member(password = 'bismillah-2026') {
   const agent = product.agent();
   const email = uniqueEmail();
-  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password });
+  const response = await signUp(agent, { context: 'init', email, role: 'femme', password });
   expect(response.status).toBe(201);
   return { agent, email, password };
 }

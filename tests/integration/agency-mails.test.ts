@@ -260,13 +260,15 @@ describe('the agency’s own mails (decision 111)', () => {
     const refused = await sendUpdate(member.agent, { context: 'onb_meet_resa', status: true, uid: member.id });
     expect(refused.status).toBe(409);
     expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
+    // A registration with an address that has an account creates nothing (decision 187): no
+    // second welcome, only the « someone tried » notice (not an agency mail of the member's walk).
     const again = await member.agent.post('/api/v1/dashboard/subscription', {
       context: 'init',
       email: member.email,
       role: 'femme',
       password: 'bismillah-2026',
     });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(202);
     expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox, mailOutbox, members } from '#bff/db/schema.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 import { SUBSCRIPTION_NOT_STARTED } from '#tests/support/session-user.ts';
+import { confirmationTokenIn, mailsTo, signUp as register } from '#tests/support/sign-up.ts';
 
 type Product = Awaited<ReturnType<typeof startTestProduct>>;
 let product: Product;
@@ -18,18 +19,36 @@ function uniqueEmail(prefix = 'membre') {
   return `${prefix}.${counter}.${Date.now()}@example.fr`;
 }
 
-async function signUp(agent: TestAgent, email = uniqueEmail(), password = 'bismillah-2026', role = 'femme') {
-  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role, password });
-  expect([201, 409]).toContain(response.status);
+async function signUp(agent: TestAgent, email = uniqueEmail(), password = 'bismillah-2026', role: 'homme' | 'femme' = 'femme') {
+  const response = await register(agent, { context: 'init', email, role, password });
+  expect(response.status).toBe(201);
   return { response, email, password };
 }
 
 const memberCount = async () => (await product.database.db.select({ n: sql<number>`count(*)::int` }).from(members))[0]?.n ?? 0;
 
 describe('POST /api/v1/dashboard/subscription (account creation)', () => {
-  it('creates the account and the member, and signs in with HttpOnly @supabase/ssr cookies', async () => {
+  it('registers without a session and mails a confirmation; its link, opened in the same browser, creates the member and signs in with HttpOnly @supabase/ssr cookies', async () => {
     const agent = product.agent();
-    const { response, email } = await signUp(agent);
+    const email = uniqueEmail();
+    const before = await memberCount();
+    const registered = await agent.post('/api/v1/dashboard/subscription', {
+      context: 'init',
+      email,
+      role: 'femme',
+      password: 'bismillah-2026',
+    });
+    expect(registered.status).toBe(202);
+    expect(await registered.json()).toEqual({ confirmation: 'sent', email, message: expect.stringContaining(email) });
+    // No session yet, and no member: only the browser's proof that it registered.
+    expect([...agent.cookies.keys()]).toEqual(['us-inscription']);
+    expect((await agent.get('/api/v1/user/settings')).status).toBe(401);
+    expect(await memberCount()).toBe(before);
+    const [mail] = await mailsTo(product.database.db, email, 'auth-signup-confirmation');
+    expect(mail?.subject).toBe('Confirmez votre adresse e-mail');
+    expect(mail?.textBody).toMatch(/\/connexion\/confirmation\?token_hash=[0-9a-f]+&type=signup/);
+
+    const response = await agent.post('/api/v1/auth/confirmation', { tokenHash: await confirmationTokenIn(product.database.db, email) });
     expect(response.status).toBe(201);
     const cookies = response.headers.getSetCookie();
     const session = cookies.find((c) => c.startsWith('sb-localhost-auth-token'));
@@ -39,6 +58,7 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
     expect(session).toMatch(/Path=\//);
     expect(session).toMatch(/Max-Age=34560000/);
     expect(session).not.toMatch(/Secure/); // localhost only
+    expect(agent.cookies.has('us-inscription')).toBe(false);
     const settings = await agent.json<Record<string, unknown>>(agent.get('/api/v1/user/settings'));
     expect(settings).toMatchObject({
       email,
@@ -48,6 +68,54 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
       subscription: SUBSCRIPTION_NOT_STARTED,
     });
     expect(typeof settings.id).toBe('string');
+    expect(await memberCount()).toBe(before + 1);
+    // The link works once.
+    const again = await agent.post('/api/v1/auth/confirmation', { tokenHash: await confirmationTokenIn(product.database.db, email) });
+    expect(again.status).toBe(400);
+  });
+
+  it('until confirmed: sign-in says so (right password only), the mail can be sent again, another device confirms with the password', async () => {
+    const email = uniqueEmail('attente');
+    const password = 'bismillah-2026';
+    expect((await product.agent().post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password })).status).toBe(
+      202,
+    );
+    const phone = product.agent();
+    const unconfirmed = await phone.post('/api/v1/auth/signin', { email, password });
+    expect(unconfirmed.status).toBe(400);
+    expect((await unconfirmed.json()).error).toMatchObject({
+      code: 'EMAIL_NOT_CONFIRMED',
+      message: expect.stringMatching(/pas encore confirmée/),
+    });
+    const wrong = await phone.post('/api/v1/auth/signin', { email, password: 'pas-le-bon-mot' });
+    expect((await wrong.json()).error.code).toBe('INVALID_CREDENTIALS');
+    expect(phone.cookies.size).toBe(0);
+
+    const first = await confirmationTokenIn(product.database.db, email);
+    const resent = await phone.post('/api/v1/auth/confirmation/resend', { email });
+    expect(resent.status).toBe(200);
+    const second = await confirmationTokenIn(product.database.db, email);
+    expect(second).not.toBe(first);
+    // One mail of a kind a minute per address (GoTrue's): too soon, said in French.
+    const tooSoon = await phone.post('/api/v1/auth/confirmation/resend', { email });
+    expect(tooSoon.status).toBe(429);
+    expect((await tooSoon.json()).error.message).toMatch(/Patientez une minute/);
+    // The same answer for an address with no registration.
+    const unknown = await phone.post('/api/v1/auth/confirmation/resend', { email: uniqueEmail('personne') });
+    expect(unknown.status).toBe(200);
+
+    // The phone did not register: the link alone is not enough, the password chosen then is.
+    const bare = await phone.post('/api/v1/auth/confirmation', { tokenHash: second });
+    expect(bare.status).toBe(400);
+    expect((await bare.json()).error.code).toBe('CONFIRMATION_PASSWORD_REQUIRED');
+    const badPassword = await phone.post('/api/v1/auth/confirmation', { tokenHash: second, email, password: 'pas-le-bon-mot' });
+    expect((await badPassword.json()).error.code).toBe('INVALID_CREDENTIALS');
+    // The earlier link stopped working when the new one was sent.
+    expect((await phone.post('/api/v1/auth/confirmation', { tokenHash: first, email, password })).status).toBe(400);
+    const confirmed = await phone.post('/api/v1/auth/confirmation', { tokenHash: second, email, password });
+    expect(confirmed.status).toBe(201);
+    expect((await phone.get('/api/v1/user/settings')).status).toBe(200);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password })).status).toBe(200);
   });
 
   it.each([
@@ -69,12 +137,22 @@ describe('POST /api/v1/dashboard/subscription (account creation)', () => {
     expect(agent.cookies.size).toBe(0);
   });
 
-  it('refuses a second account for the same email', async () => {
+  it('a second registration with an address that has an account answers the same and changes nothing', async () => {
     const email = uniqueEmail();
     await signUp(product.agent(), email);
-    const { response } = await signUp(product.agent(), email);
-    expect(response.status).toBe(409);
-    expect((await response.json()).error.code).toBe('EMAIL_EXISTS');
+    const before = await memberCount();
+    const agent = product.agent();
+    const response = await agent.post('/api/v1/dashboard/subscription', {
+      context: 'init',
+      email,
+      role: 'homme',
+      password: 'autre-jardin-2026',
+    });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ confirmation: 'sent', email, message: expect.stringContaining(email) });
+    expect(await memberCount()).toBe(before);
+    expect((await product.agent().post('/api/v1/auth/signin', { email, password: 'bismillah-2026' })).status).toBe(200);
+    expect((await mailsTo(product.database.db, email, 'account-signup-attempt')).length).toBe(1);
   });
 
   it('refuses a role that is not a gender, and malformed bodies, with the error shape', async () => {
@@ -141,9 +219,9 @@ describe('sign-in, settings and sign-out', () => {
     // A password change through recovery ends every session (global sign-out on the auth service).
     await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
     await product.flushMail();
-    // The recovery mail (the welcome mail, decision 111, went to the same address at sign-up).
+    // The recovery mail (the confirmation and welcome mails went to the same address at sign-up).
     const mail = (await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email))).find((m) =>
-      m.textBody.includes('token_hash='),
+      m.textBody.includes('/connexion/update-password?token_hash='),
     );
     const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];
     expect(
@@ -220,9 +298,9 @@ describe('password recovery through the mailbox', () => {
     const asked = await product.agent().post('/api/v1/auth/pass-recovery', { ctx: 'reco', email });
     expect(asked.status, await asked.clone().text()).toBe(200);
     await product.flushMail();
-    // The recovery mail (the welcome mail, decision 111, went to the same address at sign-up).
+    // The recovery mail (the confirmation and welcome mails went to the same address at sign-up).
     const mail = (await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, email))).find((m) =>
-      m.textBody.includes('token_hash='),
+      m.textBody.includes('/connexion/update-password?token_hash='),
     );
     expect(mail?.textBody).toContain('/connexion/update-password');
     const token = mail?.textBody.match(/token_hash=([0-9a-f]+)/)?.[1];

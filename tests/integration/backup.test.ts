@@ -14,6 +14,7 @@ import { recordConsent } from '#bff/privacy/consents.ts';
 import { type openTestDatabase, openTestPglite } from '#tests/support/test-database.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 import { backupDatabase, decodeBackup, encodeBackup, restoreDatabase, rowCounts } from '../../scripts/backup-core.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Every row of every table, as JSON text, table by table (to compare a database before and after). */
 async function snapshot(database: Awaited<ReturnType<typeof openTestDatabase>>) {
@@ -40,9 +41,7 @@ beforeAll(async () => {
       })
     ).status,
   ).toBe(201);
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status).toBe(201);
   memberId = (await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'))).id;
   const profil = await agent.post('/api/v1/user/update', {
     context: 'profil',

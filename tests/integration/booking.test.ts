@@ -12,6 +12,7 @@ import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-se
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const clock = fakeClock(new Date());
@@ -29,9 +30,7 @@ async function newMember(): Promise<Member> {
   n += 1;
   const agent = product.agent();
   const email = `rdv.${n}.${Date.now()}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
   const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender: 'femme' };
 }

@@ -18,6 +18,7 @@ import { contractTextSha256 } from '#bff/contract/contract-evidence.ts';
 import { testAgencySite } from '#tests/support/test-product.ts';
 import { outOfBounds, pdfAttachments, pdfPages, pdfPageTexts } from '#tests/support/pdf-text.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 const clock = fakeClock(new Date());
 let product: TestProduct;
@@ -31,7 +32,7 @@ async function newMember() {
   n += 1;
   const agent = product.agent();
   const email = `signature.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender: 'femme' as const };

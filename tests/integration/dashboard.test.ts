@@ -7,6 +7,7 @@ import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { signInStaff, type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** The product's clock: the onboarding meeting can only be marked held once it has started. */
 const clock = fakeClock(new Date());
@@ -19,7 +20,7 @@ async function newMember(tag = 'tableau', gender: 'homme' | 'femme' = 'femme') {
   n += 1;
   const agent = product.agent();
   const email = `${tag}.${String(n).padStart(3, '0')}.${Date.now()}@example.fr`;
-  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: gender, password: 'bismillah-2026' });
+  const response = await signUp(agent, { context: 'init', email, role: gender, password: 'bismillah-2026' });
   expect(response.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id, email, gender };

@@ -20,6 +20,7 @@ import { signInStaff } from '#tests/support/staff.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
 import { payOnStandIn } from '#tests/support/member-walk.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * Invoices (decision 110): one per recorded payment, numbered per year without gaps even under
@@ -165,7 +166,7 @@ describe('invoices over HTTP', () => {
     n += 1;
     const agent = product.agent();
     const email = `facture.${n}.${Date.now()}@example.fr`;
-    const created = await agent.post('/api/v1/dashboard/subscription', {
+    const created = await signUp(agent, {
       context: 'init',
       email,
       role: 'femme',

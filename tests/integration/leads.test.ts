@@ -6,6 +6,7 @@ import { mailOutbox } from '#bff/db/schema.ts';
 import { runRetention } from '#bff/retention/retention-job.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp as register } from '#tests/support/sign-up.ts';
 
 /** The leads inbox (issue 21, decision 112), over HTTP: a visitor writes, staff follow up. */
 
@@ -178,13 +179,13 @@ describe('leads inbox', () => {
     expect((await patch(staff.agent, id, { status: 'contacte' })).status).toBe(200);
 
     const agent = product.agent();
-    const signUp = await agent.post('/api/v1/dashboard/subscription', {
+    const created = await register(agent, {
       context: 'init',
       email: email.toLowerCase(),
       role: 'femme',
       password: 'bismillah-2026',
     });
-    expect(signUp.status).toBe(201);
+    expect(created.status).toBe(201);
     const memberId = (await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'))).id;
 
     const lead = (await list(`?q=${encodeURIComponent(email.toLowerCase())}`)).items[0] as LeadItem;
@@ -201,7 +202,7 @@ describe('leads inbox', () => {
   it('answers only staff at aal2: anonymous 401, member 403, staff aal1 403, and changes nothing', async () => {
     const lead = (await list()).items[0] as LeadItem;
     const memberAgent = product.agent();
-    await memberAgent.post('/api/v1/dashboard/subscription', {
+    await register(memberAgent, {
       context: 'init',
       email: `membre.${Date.now()}@example.fr`,
       role: 'homme',
@@ -275,10 +276,8 @@ describe('leads inbox', () => {
     // An address with a member account: refused in French, nothing erased.
     const memberAddress = `compte.${Date.now()}@example.fr`;
     const memberPre = await preRegister(memberAddress);
-    const signUp = await product
-      .agent()
-      .post('/api/v1/dashboard/subscription', { context: 'init', email: memberAddress, role: 'femme', password: 'bismillah-2026' });
-    expect(signUp.status).toBe(201);
+    const created = await register(product.agent(), { context: 'init', email: memberAddress, role: 'femme', password: 'bismillah-2026' });
+    expect(created.status).toBe(201);
     const refused = await staff.agent.post(`/api/v1/dashboard/leads/${memberPre}/erase`, {});
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({

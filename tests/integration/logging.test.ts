@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The server's logs (decision 107): one JSON line per entry, a request id on every request line
@@ -34,7 +35,7 @@ describe('logs', () => {
     const email = `journal.${Date.now()}@example.fr`;
     const password = 'bismillah-secret-2026';
     const agent = product.agent();
-    const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password });
+    const created = await signUp(agent, { context: 'init', email, role: 'femme', password });
     expect(created.status).toBe(201);
     const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
 

@@ -7,6 +7,7 @@ import { type ActiveMember, activeMember } from '#tests/support/active-member.ts
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * « Mon profil » over HTTP (issue 21, decision 123): before signature the member edits steps 1-2
@@ -47,7 +48,7 @@ async function newMember() {
   n += 1;
   const agent = product.agent();
   const email = `mon-profil.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender: 'femme' as const };

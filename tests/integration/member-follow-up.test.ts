@@ -6,6 +6,7 @@ import { onboardingEvents } from '#bff/db/schema.ts';
 import { timeline } from '#src/features/dashboard/member-view.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Staff's follow-up of a member (issue 21, decision 124), over HTTP: notes, counsellor, tags. */
 
@@ -30,9 +31,7 @@ async function member() {
   n += 1;
   const agent = product.agent();
   const email = `suivi.${n}.${Date.now()}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id, email };
 }

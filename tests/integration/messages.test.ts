@@ -8,6 +8,7 @@ import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { samplePayloads } from '#machines/onboarding/happy-path.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Two-way messages, unread counts, notices without content, recipient search, templates (decision 121). */
 
@@ -21,7 +22,7 @@ async function newMember(tag = 'messagerie') {
   n += 1;
   const agent = product.agent();
   const email = `${tag}.${String(n).padStart(3, '0')}.${Date.now()}@example.fr`;
-  const response = await agent.post('/api/v1/dashboard/subscription', {
+  const response = await signUp(agent, {
     context: 'init',
     email,
     role: 'femme',

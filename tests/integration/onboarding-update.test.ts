@@ -16,6 +16,7 @@ import { walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { signInStaff, type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 const clock = fakeClock(new Date());
 let product: TestProduct;
@@ -28,7 +29,7 @@ async function newMember(gender: 'homme' | 'femme' = 'femme') {
   n += 1;
   const agent = product.agent();
   const email = `parcours.${n}.${Date.now()}@example.fr`;
-  const response = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: gender, password: 'bismillah-2026' });
+  const response = await signUp(agent, { context: 'init', email, role: gender, password: 'bismillah-2026' });
   expect(response.status).toBe(201);
   const settings = await agent.json<{ id: string; state: string; version: number }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender };

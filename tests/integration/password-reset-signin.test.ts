@@ -5,6 +5,7 @@ import { fakeClock } from '#bff/clock.ts';
 import { mailbox } from '#bff/db/schema.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The reset link signs the member in (issue 21, decision 127): the page sends only the new
@@ -27,7 +28,7 @@ async function newMember() {
   n += 1;
   const agent = product.agent();
   const email = `reset.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', {
+  const created = await signUp(agent, {
     context: 'init',
     email,
     role: 'homme',

@@ -14,6 +14,7 @@ import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 import { payOnStandIn } from '#tests/support/member-walk.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 const clock = fakeClock(new Date());
 let product: Awaited<ReturnType<typeof startTestProduct>>;
@@ -32,7 +33,7 @@ async function newMember(app = product) {
   n += 1;
   const agent = app.agent();
   const email = `paiement.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender: 'femme' as const };

@@ -28,6 +28,7 @@ import * as OTPAuth from 'otpauth';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
 import { signContract } from '#tests/support/contract-signature.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 // Sessions are checked against real time: the fake clock starts now and only moves forward.
 const clock = fakeClock(new Date());
@@ -94,7 +95,7 @@ async function activeMember(person: Person, renounce: boolean): Promise<TestMemb
     consent: true,
   });
   expect(pre.status).toBe(201);
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   const member: TestMember = { ...person, agent, id, email, gender: 'femme' };
@@ -456,9 +457,7 @@ describe('retention job', () => {
     const resume = clock.now();
     const agent = product.agent();
     const email = `sans.contrat.${Date.now()}@example.fr`;
-    expect(
-      (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status,
-    ).toBe(201);
+    expect((await signUp(agent, { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status).toBe(201);
     const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
     // The sign-up's mails are delivered long before three years pass (the dispatcher may be
     // mid-delivery now: a mail landing in the mailbox after the erasure would be left behind).

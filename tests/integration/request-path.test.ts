@@ -9,6 +9,7 @@ import type { Database } from '#bff/db/database.ts';
 import { SITE_URL_PLACEHOLDER } from '#bff/http/site-pages.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
+import { confirmationTokenIn } from '#tests/support/sign-up.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**
@@ -40,6 +41,18 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET',
     req.on('error', reject);
     req.end(body);
   });
+}
+
+const cookiesOf = (answer: Answer) => ((answer.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
+
+/** A registration, then its confirmation link opened by the same client (decision 187): the confirmation's answer. */
+async function registerAndConfirm(email: string, headers: Record<string, string> = {}, agent?: Agent): Promise<Answer> {
+  const json = { 'content-type': 'application/json', ...headers };
+  const body = JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const registered = await get('/api/v1/dashboard/subscription', json, 'POST', agent, body);
+  expect(registered.status).toBe(202);
+  const tokenHash = await confirmationTokenIn(database.db, email);
+  return get('/api/v1/auth/confirmation', { ...json, cookie: cookiesOf(registered) }, 'POST', agent, JSON.stringify({ tokenHash }));
 }
 
 const withoutDate = (headers: Answer['headers']) => {
@@ -106,10 +119,9 @@ describe('one request path', () => {
 
   it("the settings are the route's every time, a disabled account 401 at once (decision 100)", async () => {
     const email = `route.${Date.now()}@example.fr`;
-    const signUp = JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' });
-    const created = await get('/api/v1/dashboard/subscription', { 'content-type': 'application/json' }, 'POST', undefined, signUp);
+    const created = await registerAndConfirm(email);
     expect(created.status).toBe(201);
-    const cookie = ((created.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
+    const cookie = cookiesOf(created);
     const first = await get('/api/v1/user/settings', { cookie });
     const second = await get('/api/v1/user/settings', { cookie });
     expect(first.status).toBe(200);
@@ -168,15 +180,9 @@ describe('one request path', () => {
     try {
       const sessions: { cookie: string; id: string }[] = [];
       for (const name of ['un', 'deux']) {
-        const signup = await get(
-          '/api/v1/dashboard/subscription',
-          { 'content-type': 'application/json', origin: 'http://localhost:3999' },
-          'POST',
-          agent,
-          JSON.stringify({ context: 'init', email: `socket.${name}.${Date.now()}@example.fr`, role: 'femme', password: 'bismillah-2026' }),
-        );
+        const signup = await registerAndConfirm(`socket.${name}.${Date.now()}@example.fr`, { origin: 'http://localhost:3999' }, agent);
         expect(signup.status).toBe(201);
-        const cookie = ((signup.headers['set-cookie'] ?? []) as string[]).map((line) => line.split(';')[0]).join('; ');
+        const cookie = cookiesOf(signup);
         const settings = await get('/api/v1/user/settings', { cookie }, 'GET', agent);
         expect(settings.status).toBe(200);
         sessions.push({ cookie, id: (JSON.parse(settings.body.toString()) as { id: string }).id });

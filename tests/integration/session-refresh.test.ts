@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The auth service's clock runs 59 minutes behind: every access token it issues expires about a
@@ -18,9 +19,7 @@ describe('session refresh near expiry', () => {
   it('refreshes the tokens and rewrites the cookies; the refreshed session keeps working', async () => {
     const agent = product.agent();
     const email = `rafraichir.${Date.now()}@example.fr`;
-    expect(
-      (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-    ).toBe(201);
+    expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
     const before = new Map(agent.cookies);
     const response = await agent.get('/api/v1/user/settings');
     expect(response.status).toBe(200);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailbox } from '#bff/db/schema.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp as register } from '#tests/support/sign-up.ts';
 
 /**
  * A session ends everywhere at once (decision 100): whatever ended it — sign-out, a password
@@ -42,7 +43,7 @@ async function signUp(): Promise<{ agent: TestAgent; email: string; id: string }
   n += 1;
   const agent = product.agent();
   const email = `revocation.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await register(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, email, id };

@@ -5,6 +5,7 @@ import { mailOutbox, members, preSubscriptions } from '#bff/db/schema.ts';
 import { runRetention } from '#bff/retention/retention-job.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * Nothing is asked twice (issue 21, decision 127): the pre-registration mails a sign-up link with
@@ -92,7 +93,9 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
   it('the account takes the pre-registration’s gender (not the browser’s), and is linked to it', async () => {
     const before = await memberCount();
     member = product.agent();
-    // The browser claims « femme »: the server keeps « homme », given at pre-registration.
+    // The browser claims « femme »: the server keeps « homme », given at pre-registration. The
+    // link proves the mailbox of the address it was mailed to: no confirmation mail, signed in
+    // at once (decision 187).
     const created = await member.post('/api/v1/dashboard/subscription', {
       context: 'init',
       email,
@@ -116,7 +119,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     const prefill = await member.json<{ profile: unknown }>(member.get('/api/v1/user/prefill'));
     expect(prefill.profile).toEqual({ postcode: '13001', city: 'Marseille' });
     const other = product.agent();
-    const created = await other.post('/api/v1/dashboard/subscription', {
+    const created = await signUp(other, {
       context: 'init',
       email: `sans.pre.${Date.now()}@example.fr`,
       role: 'femme',
@@ -131,7 +134,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
   it('the link is single-use: read again 404, a second sign-up with it is a French 400 that creates nothing', async () => {
     expect((await readInvitation(pre.token)).status).toBe(404);
     const before = await memberCount();
-    const again = await product.agent().post('/api/v1/dashboard/subscription', {
+    const again = await signUp(product.agent(), {
       context: 'init',
       email: `second.${Date.now()}@example.fr`,
       password: 'bismillah-2026',
@@ -143,7 +146,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     expect(error.message).toContain('n’est plus valable');
     expect(await memberCount()).toBe(before);
     // Without a link, the gender is still required.
-    const noGender = await product.agent().post('/api/v1/dashboard/subscription', {
+    const noGender = await signUp(product.agent(), {
       context: 'init',
       email: `sans.genre.${Date.now()}@example.fr`,
       password: 'bismillah-2026',
@@ -161,7 +164,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     await staff.passTotp();
     const before = await staff.agent.json<{ prospects: number; accounts: number }>(staff.agent.get('/api/v1/dashboard/leads-funnel'));
     const agent = product.agent();
-    const created = await agent.post('/api/v1/dashboard/subscription', {
+    const created = await signUp(agent, {
       context: 'init',
       email: other,
       password: 'bismillah-2026',
@@ -185,7 +188,7 @@ describe('pre-registration → sign-up → step 1, nothing asked twice', () => {
     expect((await readInvitation(late.token)).status).toBe(200);
     clock.set(new Date(clock.now().getTime() + 31 * 86_400_000));
     expect((await readInvitation(late.token)).status).toBe(404);
-    const created = await product.agent().post('/api/v1/dashboard/subscription', {
+    const created = await signUp(product.agent(), {
       context: 'init',
       email: `tardif.compte.${Date.now()}@example.fr`,
       password: 'bismillah-2026',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 let product: Awaited<ReturnType<typeof startTestProduct>>;
 beforeAll(async () => {
@@ -13,9 +14,7 @@ async function member() {
   n += 1;
   const agent = product.agent();
   const email = `matrice.${n}.${Date.now()}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'homme', password: 'bismillah-2026' })).status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id };
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Disabling and re-enabling a colleague from `/dashboard/equipe` (issue 21, decision 124). */
 
@@ -66,9 +67,7 @@ describe('POST /api/v1/dashboard/staff/:id/disable and /enable', () => {
     const aal1 = await signInStaff(product);
     const agent = product.agent();
     const email = `equipe-membre.${Date.now()}@example.fr`;
-    expect(
-      (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-    ).toBe(201);
+    expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
     const { id: memberId } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
 
     const self = await staff.agent.post(`/api/v1/dashboard/staff/${staff.id}/disable`, {});

@@ -7,6 +7,7 @@ import { mailOutbox, members, onboardingEvents } from '#bff/db/schema.ts';
 import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** Inviting a colleague from the team page (issue 21, decision 126). */
 
@@ -47,9 +48,7 @@ async function staffAtAal2() {
 async function member() {
   const agent = product.agent();
   const email = `adherente.${Date.now()}.${Math.random().toString(36).slice(2)}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
   return { agent, email };
 }
 

@@ -5,6 +5,7 @@ import { adminClient } from '#bff/auth/supabase.ts';
 import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 let product: Awaited<ReturnType<typeof startTestProduct>>;
 beforeAll(async () => {
@@ -17,9 +18,7 @@ async function member() {
   n += 1;
   const agent = product.agent();
   const email = `equipe-reset.${n}.${Date.now()}@example.fr`;
-  expect(
-    (await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status,
-  ).toBe(201);
+  expect((await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' })).status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id, email };
 }

@@ -9,6 +9,7 @@ import { mailOutbox } from '#bff/db/schema.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The embedded auth service attacked as an outsider would (issue 19): plain HTTP to `/auth/v1` on
@@ -36,8 +37,8 @@ let members = 0;
 async function registeredMember(): Promise<string> {
   members += 1;
   const email = `attaque.${members}.${Date.now()}@example.fr`;
-  const agent = new TestAgent(product.app);
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: PASSWORD });
+  const agent = new TestAgent(product.app, database);
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: PASSWORD });
   expect(created.status).toBe(201);
   return email;
 }
@@ -100,22 +101,24 @@ describe('the embedded auth service, attacked from outside', () => {
     const email = `orphelin.${Date.now()}@example.fr`;
     const orphan = await adminClient(product.auth).auth.admin.createUser({ email, password: 'autre-secret', email_confirm: true });
     expect(orphan.error).toBeNull();
-    const agent = new TestAgent(product.app);
-    const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'homme', password: PASSWORD });
+    const agent = new TestAgent(product.app, database);
+    const created = await signUp(agent, { context: 'init', email, role: 'homme', password: PASSWORD });
     expect(created.status).toBe(201);
     const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
     expect(settings.id).not.toBe(orphan.data.user?.id);
     // The orphan's password opens nothing any more.
     const stale = await outside('/token?grant_type=password', { body: { email, password: 'autre-secret' }, headers: spoof() });
     expect(stale.status).toBe(400);
-    // A second registration of a real member's address is still refused.
+    // A second registration of a real member's address changes nothing (decision 187): the same
+    // answer as any registration, and the member's password still opens the account.
     const again = await new TestAgent(product.app).post('/api/v1/dashboard/subscription', {
       context: 'init',
       email,
       role: 'homme',
-      password: PASSWORD,
+      password: 'autre-jardin-du-squatteur',
     });
-    expect(again.status).toBe(409);
+    expect(again.status).toBe(202);
+    expect((await outside('/token?grant_type=password', { body: { email, password: PASSWORD }, headers: spoof() })).status).toBe(200);
   });
 
   it('recovery-link guessing meets 429 early, whatever address the caller claims, and never signs in', async () => {

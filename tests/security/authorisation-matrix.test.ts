@@ -65,6 +65,9 @@ const MATRIX: Record<string, Row> = {
     access: 'public',
     request: () => ({ body: { context: 'init', email: 'pas-un-email', role: 'femme', password: 'x' } }),
   },
+  // The registration's confirmation link (decision 187): opened signed out, on any device.
+  'POST /api/v1/auth/confirmation': { access: 'public', request: () => ({ body: { tokenHash: 'ab'.repeat(28) } }) },
+  'POST /api/v1/auth/confirmation/resend': { access: 'public', request: () => ({ body: { email: 'personne@example.fr' } }) },
   'POST /api/v1/subscription/pre-subscription': { access: 'public', request: () => ({ body: { gender: 'x' } }) },
   'GET /api/v1/subscription/offers': { access: 'public', request: () => ({}) },
   // The pre-registration's sign-up link (decision 127): an unknown token reads nothing (404).

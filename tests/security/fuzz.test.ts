@@ -74,6 +74,10 @@ function seeds(key: string): Record<string, unknown>[] {
         { context: 'init', email, role: 'femme', password: 'bismillah-2026' },
         { context: 'init', email, password: 'bismillah-2026', invitation: 'A'.repeat(43) },
       ];
+    case 'POST /api/v1/auth/confirmation':
+      return [{ tokenHash: 'ab'.repeat(28) }, { tokenHash: 'ab'.repeat(28), email, password: 'bismillah-2026' }];
+    case 'POST /api/v1/auth/confirmation/resend':
+      return [{ email }];
     case 'POST /api/v1/subscription/pre-subscription':
       return [{ gender: 'homme', email, age: 31, zip_code: '69003', city: 'Lyon', consent: true }];
     case 'POST /api/v1/contact':

@@ -6,6 +6,7 @@ import { parseConfig } from '#bff/config.ts';
 import { startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { rawRequest, type SecurityProduct, signUpMember, startTestProduct, TEST_SITE } from '#tests/security/support.ts';
+import { confirmationTokenIn, signUp } from '#tests/support/sign-up.ts';
 
 /**
  * Security headers on every response (every route of the app, answered or refused), session
@@ -114,6 +115,7 @@ describe('security headers on every response', () => {
     }
   });
 
+  // A second product, a registration and its confirmation: more than the default 30 s on a busy machine.
   it('HSTS and Secure cookies behind HTTPS; HttpOnly and SameSite=Lax always', async () => {
     const database = await openTestDatabase();
     const site = 'https://union-sincere.example';
@@ -128,15 +130,25 @@ describe('security headers on every response', () => {
     try {
       const health = await https.app.request(`${site}/api/v1/health`);
       checkHeaders('https health', health, { https: true });
+      const email = `https.${Date.now()}@example.fr`;
+      const json = { 'content-type': 'application/json', origin: site, 'x-forwarded-for': '203.0.113.7' };
       const signup = await https.app.request(`${site}/api/v1/dashboard/subscription`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: site, 'x-forwarded-for': '203.0.113.7' },
-        body: JSON.stringify({ context: 'init', email: `https.${Date.now()}@example.fr`, role: 'femme', password: 'bismillah-2026' }),
+        headers: json,
+        body: JSON.stringify({ context: 'init', email, role: 'femme', password: 'bismillah-2026' }),
       });
-      expect(signup.status).toBe(201);
+      expect(signup.status).toBe(202);
       checkHeaders('https signup', signup, { https: true });
-      const cookies = signup.headers.getSetCookie();
-      expect(cookies.length).toBeGreaterThan(0);
+      // The registration's cookie, then the session's once the mailed link is opened (decision 187).
+      const confirmed = await https.app.request(`${site}/api/v1/auth/confirmation`, {
+        method: 'POST',
+        headers: { ...json, cookie: signup.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
+        body: JSON.stringify({ tokenHash: await confirmationTokenIn(database.db, email) }),
+      });
+      expect(confirmed.status).toBe(201);
+      checkHeaders('https confirmation', confirmed, { https: true });
+      const cookies = [...signup.headers.getSetCookie(), ...confirmed.headers.getSetCookie()];
+      expect(cookies.some((cookie) => cookie.startsWith('sb-'))).toBe(true);
       for (const cookie of cookies) {
         expect(cookie).toMatch(/;\s*HttpOnly/i);
         expect(cookie).toMatch(/;\s*SameSite=Lax/i);
@@ -147,17 +159,18 @@ describe('security headers on every response', () => {
       await https.close();
       await database.close();
     }
-  });
+  }, 90_000);
 
   it('session cookies on localhost: HttpOnly and SameSite=Lax (Secure only off localhost)', async () => {
     const agent = product.agent();
-    const response = await agent.post('/api/v1/dashboard/subscription', {
+    const response = await signUp(agent, {
       context: 'init',
       email: `cookies.${Date.now()}@example.fr`,
       role: 'homme',
       password: 'bismillah-2026',
     });
     expect(response.status).toBe(201);
+    expect(response.headers.getSetCookie().length).toBeGreaterThan(0);
     for (const cookie of response.headers.getSetCookie()) {
       expect(cookie).toMatch(/;\s*HttpOnly/i);
       expect(cookie).toMatch(/;\s*SameSite=Lax/i);

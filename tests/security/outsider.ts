@@ -1,9 +1,11 @@
 import { expect } from 'vitest';
+import type { Clock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /** A password that passes the product's rules, for the members these attacks aim at. */
 export const MEMBER_PASSWORD = 'bismillah-Nour-2026-jardin';
@@ -23,10 +25,10 @@ export interface OutsideProduct {
 let members = 0;
 
 /** The whole product listening on 127.0.0.1 (a free port), to be attacked over HTTP. */
-export async function startOutsideProduct(env: Record<string, string> = {}): Promise<OutsideProduct> {
+export async function startOutsideProduct(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<OutsideProduct> {
   const database = await openTestDatabase();
   const config = parseConfig({ NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false', ...env });
-  const product = await startProduct(config, { database, clientDir: '/nonexistent' });
+  const product = await startProduct(config, { database, clientDir: '/nonexistent', ...(options.clock ? { clock: options.clock } : {}) });
   const base = `http://127.0.0.1:${product.port}`;
   return {
     product,
@@ -45,7 +47,7 @@ export async function startOutsideProduct(env: Record<string, string> = {}): Pro
       members += 1;
       const email = `cible.${members}.${Date.now()}@example.fr`;
       const agent = new TestAgent(product.app, database);
-      const created = await agent.post('/api/v1/dashboard/subscription', {
+      const created = await signUp(agent, {
         context: 'init',
         email,
         role: gender,

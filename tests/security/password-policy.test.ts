@@ -53,9 +53,9 @@ describe('a new account’s password', () => {
     expect(PASSWORD_PERSONAL_MESSAGE).toMatch(/votre nom ou votre adresse e-mail/);
   });
 
-  it('is accepted when long and unguessable', async () => {
+  it('is accepted when long and unguessable (the account then waits for its address to be confirmed)', async () => {
     const accepted = await register(`solide.${Date.now()}@example.fr`, MEMBER_PASSWORD);
-    expect(accepted.status).toBe(201);
+    expect(accepted.status).toBe(202);
   });
 });
 
@@ -74,6 +74,41 @@ describe('a changed password (Mon profil)', () => {
     const personal = await change(`${email.split('@')[0]}!`);
     expect(personal.status).toBe(400);
     expect((await personal.json()).error.reason).toBe('PASSWORD_PERSONAL');
+  });
+});
+
+describe('a password set on the embedded auth service itself (PUT /auth/v1/user)', () => {
+  it('meets the same rules, refused with GoTrue’s weak_password, its reasons and a French message', async () => {
+    const { email } = await target.registeredMember();
+    const apikey = target.product.auth.anonKey;
+    const signedIn = await target.outside('/auth/v1/token?grant_type=password', {
+      body: { email, password: MEMBER_PASSWORD },
+      headers: { apikey },
+    });
+    expect(signedIn.status).toBe(200);
+    const { access_token: token } = (await signedIn.json()) as { access_token: string };
+    const change = (password: string) =>
+      target.outside('/auth/v1/user', {
+        method: 'PUT',
+        body: { password, current_password: MEMBER_PASSWORD },
+        headers: { apikey, authorization: `Bearer ${token}`, 'x-supabase-api-version': '2024-01-01' },
+      });
+    const refusals: [string, string, string][] = [
+      ['Zq8!vT2#pL', 'length', `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`],
+      ['motdepasse2026', 'pwned', PASSWORD_TOO_COMMON_MESSAGE],
+      ['azertyuiop123', 'pwned', PASSWORD_TOO_COMMON_MESSAGE],
+      [`${email.split('@')[0]}!`, 'personal', PASSWORD_PERSONAL_MESSAGE],
+    ];
+    for (const [password, reason, message] of refusals) {
+      const refused = await change(password);
+      expect(refused.status, password).toBe(422);
+      expect(await refused.json()).toEqual({ code: 'weak_password', message, weak_password: { reasons: [reason] } });
+    }
+    // Nothing changed: the member's password still opens the account.
+    const still = await target.outside('/auth/v1/token?grant_type=password', { body: { email, password: MEMBER_PASSWORD }, headers: { apikey } });
+    expect(still.status).toBe(200);
+    const accepted = await change('figuier-lanterne-boussole-72');
+    expect(accepted.status).toBe(200);
   });
 });
 

@@ -7,6 +7,7 @@ import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestProduct } from '#tests/support/test-product.ts';
 import { MEMBER_PASSWORD } from '#tests/security/outsider.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * Issue 60, point 5: the contract's six-digit signing code has a daily ceiling. Five tries per
@@ -22,7 +23,7 @@ startWithStaffForSuite(clock, (started) => ({ product, staff } = started));
 async function memberAtSignature() {
   const agent = product.agent();
   const email = `plafond.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: MEMBER_PASSWORD });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: MEMBER_PASSWORD });
   expect(created.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   const member = { agent, id, email, gender: 'femme' as const };

@@ -5,6 +5,7 @@ import type { Database } from '#bff/db/database.ts';
 import { CALENDLY_STAND_IN_KEY, STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 export type SecurityProduct = Awaited<ReturnType<typeof startTestProduct>>;
 
@@ -76,7 +77,7 @@ export async function signUpMember(product: SecurityProduct, gender: 'homme' | '
   const agent = product.agent();
   const email = `securite.${members}.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: gender, password });
+  const created = await signUp(agent, { context: 'init', email, role: gender, password });
   expect(created.status).toBe(201);
   const { id } = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id, email, password };

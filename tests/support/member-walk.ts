@@ -5,6 +5,7 @@ import type { Product } from '#bff/start.ts';
 import type { PlanId } from '#machines/onboarding/plans.ts';
 import { walkToPayment } from '#tests/support/onboarding-walk.ts';
 import { TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
+import { signUp } from '#tests/support/sign-up.ts';
 
 /**
  * The HTTP steps that the contract tests (agency mails, rights, termination, instalments) walk a
@@ -25,7 +26,7 @@ export async function signUpMember(product: { agent(): TestAgent }, prefix: stri
   n += 1;
   const agent = product.agent();
   const email = `${prefix}.${n}.${Date.now()}@example.fr`;
-  const created = await agent.post('/api/v1/dashboard/subscription', { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
+  const created = await signUp(agent, { context: 'init', email, role: 'femme', password: 'bismillah-2026' });
   expect(created.status).toBe(201);
   const settings = await agent.json<{ id: string }>(agent.get('/api/v1/user/settings'));
   return { agent, id: settings.id, email, gender: 'femme' };

@@ -35,3 +35,6 @@ export const standalone = style({
 });
 
 export const standaloneActions = style({ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: vars.space[3] });
+
+/* A form inside the standalone column: a readable width, its labels aligned left. */
+export const standaloneForm = style({ width: '100%', maxWidth: '26rem', textAlign: 'left' });

@@ -1,5 +1,5 @@
 import { Link, useRouter, useSearch } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CredentialsSchema, GenderSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -8,6 +8,7 @@ import { EmailField, NewPasswordFields } from '#src/components/ui/account-fields
 import { useForm } from '#src/components/ui/use-form.ts';
 import { createAccount, readInvitation } from '#src/features/auth/api/create-account.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
+import { ResendConfirmation } from '#src/features/auth/resend-confirmation.tsx';
 import { renameFields, textOf, validate } from '#src/lib/form.ts';
 import { useSessionStore } from '#src/lib/use-session.ts';
 
@@ -51,9 +52,10 @@ function useInvitation(): Invitation {
 }
 
 /**
- * `/connexion/nouveau-compte`: gender, email, password and its repeat; signed in on success. From
- * the pre-registration's mail (`?invitation=…`, decision 127) the address is filled in and the
- * gender is not asked again.
+ * `/connexion/nouveau-compte`: gender, email, password and its repeat. The account is then
+ * confirmed from the mail sent to the address (decision 187): the page says so, and can send it
+ * again. From the pre-registration's mail (`?invitation=…`, decision 127) the address is filled in,
+ * the gender is not asked again, and with that address the member is signed in at once.
  */
 export function NewAccountPage() {
   const invitation = useInvitation();
@@ -75,6 +77,7 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
   const session = useSessionStore();
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const known = invitation.status === 'ok' ? invitation : null;
+  const [awaiting, setAwaiting] = useState<{ email: string; message: string } | null>(null);
 
   const onSubmit = handleSubmit(async (data) => {
     const gender = known ? ({ success: true, output: known.gender } as const) : validate(GenderSchema, textOf(data, 'gender'));
@@ -98,10 +101,17 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
       invitation: known?.token,
     });
     if (!result.ok) return { fieldErrors: renameFields(result.error.fieldErrors, { role: 'gender' }), formError: result.error.message };
+    // Without the pre-registration's link, the address is confirmed from the mail first (decision 187).
+    if ('confirmation' in result.data) {
+      setAwaiting({ email: result.data.email, message: result.data.message });
+      return undefined;
+    }
     await session.refresh();
     await router.navigate({ to: '/mon-compte' });
     return undefined;
   });
+
+  if (awaiting) return <ConfirmationSent email={awaiting.email} message={awaiting.message} />;
 
   return (
     <>
@@ -138,6 +148,31 @@ function NewAccountForm({ invitation }: { invitation: Exclude<Invitation, { stat
       <div className={styles.links}>
         <p>
           Déjà un compte ? <Link to="/connexion">Se connecter</Link>
+        </p>
+      </div>
+    </>
+  );
+}
+
+/** After registering: the mail to open, and a way to have it sent again. */
+function ConfirmationSent({ email, message }: { email: string; message: string }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <>
+      <h1 ref={headingRef} tabIndex={-1} className={styles.title}>
+        Confirmez votre adresse e-mail
+      </h1>
+      <div className={styles.note}>
+        <FormAlert tone="success">{message}</FormAlert>
+      </div>
+      <p className={styles.intro}>
+        Le lien est valable 1 heure. Vous ne trouvez pas l’e-mail ? Regardez dans les courriers indésirables, ou demandez-en un nouveau.
+      </p>
+      <ResendConfirmation email={email} />
+      <div className={styles.links}>
+        <p>
+          Adresse déjà confirmée ? <Link to="/connexion">Se connecter</Link>
         </p>
       </div>
     </>

@@ -1,4 +1,5 @@
 import { getRouteApi, Link, useRouter } from '@tanstack/react-router';
+import { useState } from 'react';
 import { SignInSchema } from '#machines/auth/credentials.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -7,6 +8,7 @@ import { TextField } from '#src/components/ui/text-field.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { signIn } from '#src/features/auth/api/sign-in.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
+import { ResendConfirmation } from '#src/features/auth/resend-confirmation.tsx';
 import { textOf, validate } from '#src/lib/form.ts';
 import { redirectTarget } from '#src/lib/safe-redirect.ts';
 import { useSession, useSessionStore } from '#src/lib/use-session.ts';
@@ -20,11 +22,14 @@ export function SignInPage() {
   const session = useSessionStore();
   const { status } = useSession();
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const [unconfirmed, setUnconfirmed] = useState<string | null>(null);
 
   const onSubmit = handleSubmit(async (data) => {
     const checked = validate(SignInSchema, { email: textOf(data, 'email'), password: textOf(data, 'password') });
     if (!checked.success) return { fieldErrors: checked.fieldErrors };
     const result = await signIn(checked.output);
+    // An account whose address is not confirmed yet (decision 187): the mail can be sent again.
+    setUnconfirmed(!result.ok && result.error.code === 'EMAIL_NOT_CONFIRMED' ? checked.output.email : null);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
     await session.refresh();
     await router.navigate({ href: redirectTarget(redirect, '/mon-compte') });
@@ -59,6 +64,7 @@ export function SignInPage() {
           Se connecter
         </Button>
       </form>
+      {unconfirmed ? <ResendConfirmation email={unconfirmed} /> : null}
       <div className={styles.links}>
         <Link to="/connexion/recovery">Mot de passe oublié ?</Link>
         <p>

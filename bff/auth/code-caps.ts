@@ -1,0 +1,54 @@
+import { sql } from 'drizzle-orm';
+import type { CodeCapReached, CodeKind, DailyCodeCounter } from '#bff/auth-service/code-caps.ts';
+import { DAY_SECONDS } from '#bff/auth-service/code-caps.ts';
+import type { Clock } from '#bff/clock.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError } from '#bff/http/errors.ts';
+import type { RateLimiter } from '#bff/http/rate-limit.ts';
+import { log } from '#bff/logger.ts';
+import { recordDailyCapReached } from '#bff/members/cap-history.ts';
+
+/**
+ * The product's side of the embedded auth service's daily ceiling of six-digit codes (decision
+ * 188): the counts in the database (rate-limiter-flexible's table, as the contract's signing code,
+ * so they hold across restarts and instances), and the line in the member's history that shows
+ * staff a ceiling was reached, one a day per kind of code.
+ */
+
+/** The history's context per kind of code (their French sentences: machines/onboarding/labels.ts). */
+export const CODE_CAP_CONTEXTS: Record<CodeKind, string> = {
+  recovery: 'recovery_code_cap',
+  signup: 'signup_code_cap',
+  invite: 'invite_code_cap',
+  email_change: 'email_change_code_cap',
+  reauthentication: 'reauthentication_code_cap',
+};
+
+/** The day's counts in the product database (`rate_limits`), keyed by kind and address. */
+export function databaseCodeCounter(rateLimit: RateLimiter): DailyCodeCounter {
+  return {
+    async take(key, points, use) {
+      try {
+        await rateLimit({ name: `auth-code-${use}`, points, durationSeconds: DAY_SECONDS }, key);
+        return true;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 429) return false;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Writes the ceiling reached in the history of the member (or staff member) holding the address, if any. */
+export async function recordCodeCapReached(db: Db, clock: Clock, event: CodeCapReached): Promise<void> {
+  const [holder] = await db.select({ id: members.id }).from(members).where(sql`lower(${members.email}) = ${event.email}`).limit(1);
+  if (!holder) return;
+  const written = await recordDailyCapReached(db, clock.now(), {
+    memberId: holder.id,
+    context: CODE_CAP_CONTEXTS[event.kind],
+    event: 'CODE_CAP',
+    payload: { kind: event.kind, reached: event.use === 'mailed' ? 'codes' : 'tries' },
+  });
+  if (written) log.warn('compte : plafond quotidien de codes atteint, inscrit à l’historique', { memberId: holder.id, kind: event.kind });
+}
