@@ -176,6 +176,7 @@ async function startOn(
       config,
       db: database.db,
       clock,
+      authClock: baseClock,
       auth,
       dispatch: (request: Request) => app.fetch(request),
       mailQueued: () => mail.poke(),
