@@ -137,7 +137,7 @@ describe('the agency’s clock at /_local/clock', () => {
     expect(await nowOf()).toBe(now);
   });
 
-  it('signs nobody out, even moved by more than the 12 months sessions may stay idle (retention runs on the agency’s date)', async () => {
+  it('signs nobody out and erases no newcomer, even moved by years (retention runs on the agency’s date)', async () => {
     const member = await signUpMember(product, 'horloge-longue');
     // The base clock stays where the sessions were opened; only the agency's date moves, by 13
     // months: jumped without its daily stops (400 of them would take long), then every job runs
@@ -148,6 +148,12 @@ describe('the agency’s clock at /_local/clock', () => {
     expect((await post({ days: 0 })).status).toBe(200);
     expect((await member.agent.get('/api/v1/user/settings')).status).toBe(200);
     expect((await staff.agent.get('/api/v1/dashboard/billing')).status).toBe(200);
+    // More than the 3 years retention gives a member without a contract: one who signs up now is
+    // dated by the agency's clock, not erased at the next pass as inactive since real time.
+    await agencyClock.moveTo(new Date(agencyClock.now().getTime() + 800 * DAY_MS), noJobs);
+    const newcomer = await signUpMember(product, 'horloge-nouvelle');
+    expect((await post({ days: 0 })).status).toBe(200);
+    expect((await newcomer.agent.get('/api/v1/user/settings')).status).toBe(200);
   });
 
   it('moves only from the site’s own pages: a missing or foreign Origin is refused', async () => {
