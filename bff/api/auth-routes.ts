@@ -207,7 +207,7 @@ export function authRoutes(deps: ApiDeps) {
         }
         const userId = created.data.user.id;
         try {
-          await createMember(deps.database.db, { id: userId, email, gender }, async (tx) => {
+          await createMember(deps.database.db, { id: userId, email, gender, now: deps.clock.now() }, async (tx) => {
             if (input.invitation && !(await claimInvitation(tx, input.invitation, userId, deps.clock.now())))
               throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
             await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email });
