@@ -40,8 +40,7 @@ import { SequenceWorld } from '#tests/support/sequences/sequence-world.ts';
 const RUNS = Number(process.env.SEQUENCE_RUNS ?? 25);
 const STEPS = Number(process.env.SEQUENCE_STEPS ?? 15);
 /** CI's fixed seed; `npm run test:sequences` draws a new one (`SEQUENCE_SEED=random`) unless given one. */
-const SEED =
-  process.env.SEQUENCE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEQUENCE_SEED ?? 20_261_207);
+const SEED = process.env.SEQUENCE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEQUENCE_SEED ?? 20_261_207);
 const PATH = process.env.SEQUENCE_PATH;
 const REPLAY_PATH = process.env.SEQUENCE_REPLAY_PATH;
 const SHRINK = process.env.SEQUENCE_SHRINK === '1';
@@ -69,7 +68,7 @@ async function runSequence(startMs: number, cmds: Iterable<fc.AsyncCommand<Model
  * Sequences that once broke an invariant, kept as fixed examples (each shortened from the seed
  * that found it): they run first, on every `npm test`, whatever the random ones draw.
  */
-const { Sign, Pay, Move } = commands;
+const { Sign, Renounce, Pay, StripeEvent, Move } = commands;
 const at = (day: string, hour: number, minute: number) => parisInstant(day, hour, minute);
 
 describe('sequences that once broke an invariant', () => {
@@ -78,6 +77,16 @@ describe('sequences that once broke an invariant', () => {
       found: 'seed 20261207 path 1: (b) a payment confirmed « in 2026 », dated by the database, not by the agency’s clock',
       start: at('2032-04-16', 22, 1),
       steps: [new Sign('plan_horizon_year', true, 5), new Move({ mark: 'renunciation-end', deltaMs: MINUTE_MS }), new Pay()],
+    },
+    {
+      found: 'seed 20261207 path 3: (g) the staff’s billing showed the refund of a payment received after a renunciation, not the payment',
+      start: at('2032-03-25', 0, 58),
+      steps: [
+        new Sign('plan_serenity_month', true, 0),
+        new Renounce(),
+        new Move({ mark: 'renunciation-end', deltaMs: MINUTE_MS }),
+        new StripeEvent('late-checkout'),
+      ],
     },
   ];
   for (const regression of regressions)
