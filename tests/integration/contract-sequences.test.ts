@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   commandArbs,
   commands,
+  DAY_MS,
   firstSignArb,
   initialModel,
   MINUTE_MS,
@@ -87,6 +88,12 @@ describe('sequences that once broke an invariant', () => {
         new Move({ mark: 'renunciation-end', deltaMs: MINUTE_MS }),
         new StripeEvent('late-checkout'),
       ],
+    },
+    {
+      found:
+        'seed 20261207 path 9: (g) a contract paid the day before its term, never activated, still « waiting for the meeting » after it',
+      start: at('2033-05-20', 14, 58),
+      steps: [new Sign('plan_horizon_month', true, 5), new Move({ mark: 'term-end', deltaMs: -DAY_MS }), new Pay(), new Move({ days: 6 })],
     },
   ];
   for (const regression of regressions)
