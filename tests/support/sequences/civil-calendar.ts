@@ -9,12 +9,13 @@
  */
 
 /**
- * The eleven public holidays of metropolitan France (Code du travail L3133-1), 2031–2036: the years
- * the sequences run in (see `sequence-world.ts` for why). Easter Sunday falls on 13 April 2031,
+ * The eleven public holidays of metropolitan France (Code du travail L3133-1), 2030–2036: the years
+ * the sequences run in (see `sequence-world.ts` for why). Easter Sunday falls on 21 April 2030, 13 April 2031,
  * 28 March 2032 (the day the clocks change), 17 April 2033, 9 April 2034, 25 March 2035 (the day
  * the clocks change) and 13 April 2036.
  */
 const HOLIDAYS: Readonly<Record<number, readonly string[]>> = {
+  2030: ['01-01', '04-22', '05-01', '05-08', '05-30', '06-10', '07-14', '08-15', '11-01', '11-11', '12-25'],
   2031: ['01-01', '04-14', '05-01', '05-08', '05-22', '06-02', '07-14', '08-15', '11-01', '11-11', '12-25'],
   2032: ['01-01', '03-29', '05-01', '05-06', '05-08', '05-17', '07-14', '08-15', '11-01', '11-11', '12-25'],
   2033: ['01-01', '04-18', '05-01', '05-08', '05-26', '06-06', '07-14', '08-15', '11-01', '11-11', '12-25'],
@@ -23,8 +24,10 @@ const HOLIDAYS: Readonly<Record<number, readonly string[]>> = {
   2036: ['01-01', '04-14', '05-01', '05-08', '05-22', '06-02', '07-14', '08-15', '11-01', '11-11', '12-25'],
 };
 
-/** The days on which the clocks change in Paris (last Sunday of March and of October), 2031–2036. */
+/** The days on which the clocks change in Paris (last Sunday of March and of October), 2030–2036. */
 export const DST_CHANGES: readonly string[] = [
+  '2030-03-31',
+  '2030-10-27',
   '2031-03-30',
   '2031-10-26',
   '2032-03-28',
