@@ -21,6 +21,8 @@ export interface AgencyJobDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  /** The embedded auth service's clock (real time): its sessions' idle time is measured on it, not on the movable agency's clock. */
+  authClock?: Clock;
   auth: AuthConnection;
   /** The product's own app: the instalment stand-in posts its signed webhooks through it. */
   dispatch: (request: Request) => Promise<Response> | Response;
@@ -134,7 +136,7 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
     {
       name: 'retention',
       label: 'durées de conservation',
-      run: () => runRetention({ db, clock, auth: deps.auth }),
+      run: () => runRetention({ db, clock, authClock: deps.authClock, auth: deps.auth }),
       failure: 'tâche de conservation interrompue',
       firstDelayMs: 5_000,
       intervalMs: RETENTION_INTERVAL_MS,

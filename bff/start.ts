@@ -184,6 +184,7 @@ async function startOn(
       config,
       db: database.db,
       clock,
+      authClock: baseClock,
       auth,
       dispatch: (request: Request) => app.fetch(request),
       mailQueued: () => mail.poke(),

@@ -151,7 +151,7 @@ export function authRoutes(deps: ApiDeps) {
     }
     const userId = created.data.user.id;
     try {
-      await createMember(deps.database.db, { id: userId, email, gender }, async (tx) => {
+      await createMember(deps.database.db, { id: userId, email, gender, now: deps.clock.now() }, async (tx) => {
         if (!(await claimInvitation(tx, input.invitationToken, userId, deps.clock.now())))
           throw new ApiError(400, 'INVITATION_INVALID', INVITATION_INVALID_MESSAGE);
         await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id: userId, email });
@@ -295,7 +295,7 @@ export function authRoutes(deps: ApiDeps) {
     let created = false;
     await db.transaction(async (tx) => {
       if (await memberExists(tx, id)) return;
-      await insertMember(tx, { id, email, gender: pending.gender });
+      await insertMember(tx, { id, email, gender: pending.gender, now });
       if (pending.preRegistrationId) await claimPreRegistration(tx, pending.preRegistrationId, id, now);
       await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id, email });
       created = true;

@@ -6,10 +6,14 @@ import { emptyRecord, type Gender, type OnboardingRecord, onboardingRecordSchema
 
 export type MemberRow = typeof members.$inferSelect;
 
-/** Creates the member record of a new account, at the start of onboarding. */
+/**
+ * Creates the member record of a new account, at the start of onboarding, dated `input.now` (the
+ * agency's clock, as every later change of the row: retention counts the member's inactivity from
+ * it) or, without one, by the database.
+ */
 export async function createMember(
   db: Db,
-  input: { id: string; email: string; gender: Gender },
+  input: { id: string; email: string; gender: Gender; now?: Date },
   /** Runs in the same transaction once the row is written (the welcome mail, decision 111). */
   onCreated?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
@@ -20,13 +24,17 @@ export async function createMember(
 }
 
 /** The member row of a new account, in the caller's transaction. */
-export async function insertMember(tx: Transaction, input: { id: string; email: string; gender: Gender }): Promise<void> {
+export async function insertMember(
+  tx: Transaction,
+  input: { id: string; email: string; gender: Gender; now?: Date },
+): Promise<void> {
   await tx.insert(members).values({
     id: input.id,
     email: input.email,
     gender: input.gender,
     role: 'member',
     onboarding: emptyRecord(input.id, input.email, input.gender),
+    ...(input.now ? { createdAt: input.now, updatedAt: input.now } : {}),
   });
 }
 

@@ -41,7 +41,8 @@ export interface Actor {
  */
 export type PaymentVerifier = (
   tx: Transaction,
-  check: { memberId: string; email: string; csid: string; offerId: string; amountCents: number },
+  /** `now`: the event's instant (the agency's clock), when the session is marked used. */
+  check: { memberId: string; email: string; csid: string; offerId: string; amountCents: number; now: Date },
 ) => Promise<string | null>;
 
 export interface AppliedUpdate {
@@ -213,6 +214,7 @@ export async function applyOnboardingUpdate(
             csid: update.csid,
             offerId: expected.offerId,
             amountCents: expected.amountCents,
+            now: options.now,
           });
           if (reason) throw new ApiError(402, 'PAYMENT_NOT_CONFIRMED', reason);
         }

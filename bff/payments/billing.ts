@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, or } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
@@ -99,10 +99,23 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     .where(inArray(invoices.memberId, ids));
   const invoiceOf = new Map(invoiceRows.map((r) => [r.reference, r.number]));
 
+  // Every payment received: the sessions that confirmed a step, and those paid that confirmed none
+  // (one that arrived for a stopped contract, refunded at once: decision 175), so that no refund
+  // is shown without the payment it gives back.
+  const refundRows = await db.select().from(refunds).where(inArray(refunds.memberId, ids));
+  const refundedOutside = new Set(refundRows.filter((r) => r.reason === 'outside_contract').map((r) => r.checkoutSessionId));
   const sessions = await db
     .select()
     .from(checkoutSessions)
-    .where(and(inArray(checkoutSessions.memberId, ids), isNotNull(checkoutSessions.consumedAt)));
+    .where(
+      and(
+        inArray(checkoutSessions.memberId, ids),
+        or(
+          isNotNull(checkoutSessions.consumedAt),
+          and(eq(checkoutSessions.status, 'complete'), eq(checkoutSessions.paymentStatus, 'paid'), gt(checkoutSessions.amountTotal, 0)),
+        ),
+      ),
+    );
   for (const s of sessions) {
     if (!s.memberId) continue;
     const monthly = isPlanId(s.offerId) && planById(s.offerId).type === 'monthly';
@@ -118,7 +131,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
       amountCents: s.amountTotal ?? 0,
       status: 'payee',
       invoiceNumber: invoiceOf.get(s.id) ?? null,
-      outsideContract: false,
+      outsideContract: refundedOutside.has(s.id),
     });
   }
 
@@ -166,7 +179,6 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     }
   }
 
-  const refundRows = await db.select().from(refunds).where(inArray(refunds.memberId, ids));
   for (const r of refundRows) {
     entries.push({
       key: `refund:${r.id}`,

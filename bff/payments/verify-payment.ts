@@ -7,7 +7,8 @@ const PAID = new Set(['paid', 'no_payment_required']);
 /**
  * A payment is confirmed only by a checkout session the server recorded from a signed webhook,
  * for this member, this offer and this amount, complete and paid, and not used before. It is
- * marked used in the same transaction as the update it confirms.
+ * marked used in the same transaction as the update it confirms, at the update's instant (the
+ * agency's clock, which the ledger's other dates follow).
  */
 export const verifyRecordedPayment: PaymentVerifier = async (tx, check) => {
   const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, check.csid)).limit(1);
@@ -18,7 +19,7 @@ export const verifyRecordedPayment: PaymentVerifier = async (tx, check) => {
   if (session.amountTotal !== check.amountCents) return 'Le montant payé ne correspond pas au tarif attendu.';
   const used = await tx
     .update(checkoutSessions)
-    .set({ consumedAt: new Date(), consumedByContext: check.offerId === 'file_fee' ? 'app' : 'sub' })
+    .set({ consumedAt: check.now, consumedByContext: check.offerId === 'file_fee' ? 'app' : 'sub' })
     .where(and(eq(checkoutSessions.id, check.csid), isNull(checkoutSessions.consumedAt)))
     .returning({ id: checkoutSessions.id });
   if (used.length === 0) return 'Ce paiement a déjà été utilisé.';

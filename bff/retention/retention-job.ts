@@ -86,11 +86,23 @@ async function affected(db: Db, query: ReturnType<typeof sql>): Promise<number> 
   return result.rows.length;
 }
 
-/** One pass of every purge, each its own statement, with `now` from the clock. */
-export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConnection | undefined }): Promise<RetentionReport> {
+/**
+ * One pass of every purge, each its own statement, with `now` from the clock. The embedded auth
+ * service's sessions and second-factor challenges are dated by its own clock (`authClock`: real
+ * time, while the agency's clock may have been moved ahead outside production, decision 170), so
+ * their idle time is measured on it: moving the agency's date signs nobody out.
+ */
+export async function runRetention(deps: {
+  db: Db;
+  clock: Clock;
+  authClock?: Clock | undefined;
+  auth?: AuthConnection | undefined;
+}): Promise<RetentionReport> {
   const { db } = deps;
   const now = deps.clock.now();
   const before = (months: number) => sql`(${now.toISOString()}::timestamptz - make_interval(months => ${months}))`;
+  const authNow = (deps.authClock ?? deps.clock).now();
+  const authBefore = (months: number) => sql`(${authNow.toISOString()}::timestamptz - make_interval(months => ${months}))`;
 
   // Pre-registrations never followed by an account (with the same address, or created with their
   // sign-up link, decision 127), and their consent proofs.
@@ -151,9 +163,9 @@ export async function runRetention(deps: { db: Db; clock: Clock; auth?: AuthConn
   if (embedded.rows[0]?.present) {
     authSessions = await affected(
       db,
-      sql`DELETE FROM embedded_auth.sessions WHERE coalesce(refreshed_at, updated_at) < ${before(RETENTION.technicalLogMonths)} RETURNING 1`,
+      sql`DELETE FROM embedded_auth.sessions WHERE coalesce(refreshed_at, updated_at) < ${authBefore(RETENTION.technicalLogMonths)} RETURNING 1`,
     );
-    await db.execute(sql`DELETE FROM embedded_auth.mfa_challenges WHERE created_at < ${before(RETENTION.technicalLogMonths)}`);
+    await db.execute(sql`DELETE FROM embedded_auth.mfa_challenges WHERE created_at < ${authBefore(RETENTION.technicalLogMonths)}`);
   }
 
   // Staff access log entries after 12 months (the table is append-only: deleting is the only change).

@@ -213,8 +213,10 @@ export const onboardingMachine = setup({
       },
     },
     // 8. From day 7 after signature: file fee (waived by the coupon) and subscription, in either order.
-    // Every payment event re-checks the 7 days, whatever state it arrives in.
+    // Every payment event re-checks the 7 days, whatever state it arrives in. A contract left unpaid
+    // until its term ends there: nothing is paid for a contract that is over.
     'frais-de-dossier': {
+      always: { guard: 'termOver', target: 'contrat-termine' },
       on: {
         WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
         APPLY_COUPON: { guard: and(['couponAvailable', not('fileFeePaid')]), actions: 'applyUpdate' },
@@ -236,9 +238,11 @@ export const onboardingMachine = setup({
         ],
       },
     },
-    // 9. The 14-day withdrawal period (unless renounced), then staff hold the matchmaking meeting.
+    // 9. The 14-day withdrawal period (unless renounced), then staff hold the matchmaking meeting;
+    // a contract whose term ends before the meeting ends there too.
     attente: {
       initial: 'delai-retractation',
+      always: { guard: 'termOver', target: 'contrat-termine' },
       on: {
         WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
         RECORD_MATCHMAKING_MEETING: {

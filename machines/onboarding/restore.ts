@@ -32,12 +32,13 @@ export function stateFromRecord(record: OnboardingRecord, now: number): Onboardi
   if (record.subscriptionDate === null) return { 'attente-contrat': 'signature' };
   // No money of any kind before the end of the renunciation period (L224-91, civil days: decision 165).
   if (!subscriptionPaymentOpen(record.subscriptionDate, now)) return { 'attente-contrat': 'delai-renonciation' };
+  // A fixed term, no tacit renewal (L224-90): over, paid or not, met or not.
+  if (termOver(record, now)) return 'contrat-termine';
   if (!record.applicationFeesPaid || !record.subscriptionFeesPaid) return 'frais-de-dossier';
   if (!record.matchmakingMeetingDone) {
     return { attente: withdrawalWaitOver(record, now) ? 'entretien-matchmaking' : 'delai-retractation' };
   }
-  // A fixed term, no tacit renewal (L224-90).
-  return termOver(record, now) ? 'contrat-termine' : 'membre-actif';
+  return 'membre-actif';
 }
 
 export type OnboardingSnapshot = SnapshotFrom<OnboardingMachine>;

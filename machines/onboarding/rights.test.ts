@@ -191,6 +191,25 @@ describe('the term ends (L224-90)', () => {
     expect(restoreSnapshot(record, end + DAY_MS).value).toBe('contrat-termine');
   });
 
+  it.each([
+    ['left unpaid (frais-de-dossier)', 'sub_date', 'frais-de-dossier'],
+    ['paid, its matchmaking meeting never held (attente)', 'sub', { attente: 'entretien-matchmaking' }],
+  ] as const)('a contract %s ends at its term too, chart and restore alike (found by the contract sequences)', (_label, until, before) => {
+    const { record, now } = recordAfter(until);
+    const end = termEndsAtMs(record) ?? 0;
+    expect(stateFromRecord(record, end - 1)).toEqual(before);
+    expect(stateFromRecord(record, end)).toBe('contrat-termine');
+    const actor = restoreActor(record, now).start();
+    actor.send({ type: 'TICK', now: end - 1 });
+    expect(actor.getSnapshot().value).toEqual(before);
+    actor.send({ type: 'TICK', now: end });
+    expect(actor.getSnapshot().value).toBe('contrat-termine');
+    actor.stop();
+    // Nothing is paid for a contract that is over; a new one starts at the plans.
+    expect(send(record, 'app', end + 1)).toMatchObject({ allowed: false, state: 'contrat-termine' });
+    expect(send(record, 'renew', end + 1)).toMatchObject({ allowed: true, state: 'formules' });
+  });
+
   it('nothing is paid or withdrawn after the end', () => {
     const { record } = recordAfter('meeting_mm');
     const after = (termEndsAtMs(record) ?? 0) + 1;

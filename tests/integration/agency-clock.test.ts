@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
+import type { JobRegistry } from '#bff/scheduled-jobs.ts';
 import { startProduct } from '#bff/start.ts';
+import type { AgencyClock } from '#bff/stand-ins/agency-clock.ts';
 import { AGENCY_ENV } from '#machines/public-site/agency-identity.ts';
 import { agencyMailsOf, signUpMember } from '#tests/support/member-walk.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
@@ -133,6 +135,25 @@ describe('the agency’s clock at /_local/clock', () => {
     expect(form.status).toBe(400);
     expect(await form.text()).toContain('<p role="alert" class="error">Nombre de jours : un entier de 0 à 4000.</p>');
     expect(await nowOf()).toBe(now);
+  });
+
+  it('signs nobody out and erases no newcomer, even moved by years (retention runs on the agency’s date)', async () => {
+    const member = await signUpMember(product, 'horloge-longue');
+    // The base clock stays where the sessions were opened; only the agency's date moves, by 13
+    // months: jumped without its daily stops (400 of them would take long), then every job runs
+    // there through the route, retention included.
+    const agencyClock = product.clock as AgencyClock;
+    const noJobs: JobRegistry = { jobs: [], runNow: async () => [], startTimers: () => {}, stop: async () => {} };
+    await agencyClock.moveTo(new Date(agencyClock.now().getTime() + 396 * DAY_MS), noJobs);
+    expect((await post({ days: 0 })).status).toBe(200);
+    expect((await member.agent.get('/api/v1/user/settings')).status).toBe(200);
+    expect((await staff.agent.get('/api/v1/dashboard/billing')).status).toBe(200);
+    // More than the 3 years retention gives a member without a contract: one who signs up now is
+    // dated by the agency's clock, not erased at the next pass as inactive since real time.
+    await agencyClock.moveTo(new Date(agencyClock.now().getTime() + 800 * DAY_MS), noJobs);
+    const newcomer = await signUpMember(product, 'horloge-nouvelle');
+    expect((await post({ days: 0 })).status).toBe(200);
+    expect((await newcomer.agent.get('/api/v1/user/settings')).status).toBe(200);
   });
 
   it('moves only from the site’s own pages: a missing or foreign Origin is refused', async () => {

@@ -407,5 +407,10 @@ describe('a payment that arrives for a stopped contract (decision 175)', () => {
     const billing = await staffBilling(member.id);
     expect(billing.entries.find((e) => e.kind === 'refund' && e.amountCents === -102_000)).toMatchObject({ status: 'rembourse' });
     expect(billing.entries.find((e) => e.kind === 'refund' && e.amountCents === -102_000)?.label).toMatch(/après la fin du contrat/);
+    // …and the payment it gives back, received outside the contract (never a refund without its payment).
+    expect(billing.entries.find((e) => e.kind === 'payment' && e.amountCents === 102_000)).toMatchObject({
+      status: 'payee',
+      outsideContract: true,
+    });
   });
 });
