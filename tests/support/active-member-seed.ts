@@ -65,7 +65,12 @@ export async function seedActiveMember(
     soughtProfessionalSituation: 'indifferent',
     otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
   };
-  await db.update(members).set({ onboarding: record, profile, questionnaire }).where(eq(members.id, id));
+  // The row's version moves with the event written below (version 1), as every writer of a member
+  // row does: the member's next onboarding event (a termination request, decision 189) takes version 2.
+  await db
+    .update(members)
+    .set({ onboarding: record, profile, questionnaire, version: sql`${members.version} + 1` })
+    .where(eq(members.id, id));
   await db.execute(sql`INSERT INTO onboarding_events (member_id, context, event, payload, from_state, to_state, actor_role, version, created_at)
     VALUES (${id}::uuid, 'meeting_mm', 'meeting_mm', '{}'::jsonb, 'attente', 'membre-actif', 'staff', 1, ${toIsoInstant(now - 10 * DAY_MS)}::timestamptz)`);
   const matchProfile = await upsertMatchProfile(db, id, now);
