@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { authenticate } from '#bff/auth/guards.ts';
 import { createApi } from '#bff/api/api.ts';
 import { PHOTO_UPLOAD_PATH } from '#bff/api/photo-routes.ts';
+import { PROOF_UPLOAD_PATHS } from '#bff/api/termination-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { errorBody, onApiError } from '#bff/http/errors.ts';
 import { requestIdOf, requestLog } from '#bff/http/request-log.ts';
@@ -65,7 +66,7 @@ export function createApp(options: AppOptions) {
   // Then a request id and one log line per request (decision 107).
   app.use(requestLog({ trustProxy: options.config.trustProxy }));
   // One body-size limit in front of every route, stand-ins included (issue 60).
-  app.use(requestBodyLimit([PHOTO_UPLOAD_PATH]));
+  app.use(requestBodyLimit([PHOTO_UPLOAD_PATH, ...PROOF_UPLOAD_PATHS]));
   app.use('/_local/*', localOnlyInProduction(options.config.nodeEnv === 'production'));
   if (options.embeddedAuth) app.route('/auth/v1', options.embeddedAuth);
   if (options.localMailbox) app.route('/_local/mailbox', mailboxPage(options.database.db));

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { Plugin } from 'vite';
-import { PageFrontMatterSchema, parseDocument } from '../bff/content/markdown.ts';
+import { PageFrontMatterSchema, parseDocument, SHARED_TEXTS } from '../bff/content/markdown.ts';
+import { fillTokens } from '../machines/public-site/fill-tokens.ts';
 
 /**
  * Build-time content for the SPA: `import page from 'virtual:content/pages/<name>'` gives
@@ -27,6 +28,23 @@ const dataSchemas: Record<string, v.GenericSchema> = {
   ),
 };
 
+/** Every string of the data with the copy's shared sentences filled in (bff/content/markdown.ts, decision 189). */
+function withSharedTexts(value: unknown): unknown {
+  if (typeof value === 'string') return fillTokens(value, SHARED_TEXTS);
+  if (Array.isArray(value)) return value.map(withSharedTexts);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, inner]) => [k, withSharedTexts(inner)]));
+  return value;
+}
+
+/** `content/data/<name>.json`, validated, its shared sentences filled in: what the SPA imports. */
+export function loadContentData(contentDir: string, name: string): unknown {
+  const schema = dataSchemas[name];
+  if (!schema) throw new Error(`Données de contenu inconnues : ${name}`);
+  const parsed = v.safeParse(schema, JSON.parse(readFileSync(join(contentDir, 'data', `${name}.json`), 'utf8')));
+  if (!parsed.success) throw new Error(`data/${name}.json invalide : ${v.getDotPath(parsed.issues[0]) ?? ''} ${parsed.issues[0].message}`);
+  return withSharedTexts(parsed.output);
+}
+
 export function contentPlugin(options: { contentDir?: string } = {}): Plugin {
   const contentDir = options.contentDir ?? join(import.meta.dirname, '..', 'content');
   return {
@@ -48,13 +66,13 @@ export function contentPlugin(options: { contentDir?: string } = {}): Plugin {
         return `export default ${JSON.stringify({ ...frontMatter, html })};`;
       }
       const name = virtualId.slice(DATA_PREFIX.length);
-      const schema = dataSchemas[name];
-      if (!schema) this.error(`Données de contenu inconnues : ${name}`);
-      const file = join(contentDir, 'data', `${name}.json`);
-      this.addWatchFile(file);
-      const parsed = v.safeParse(schema as v.GenericSchema, JSON.parse(readFileSync(file, 'utf8')));
-      if (!parsed.success) this.error(`data/${name}.json invalide : ${v.getDotPath(parsed.issues[0]) ?? ''} ${parsed.issues[0].message}`);
-      return `export default ${JSON.stringify(parsed.output)};`;
+      if (!dataSchemas[name]) this.error(`Données de contenu inconnues : ${name}`);
+      this.addWatchFile(join(contentDir, 'data', `${name}.json`));
+      try {
+        return `export default ${JSON.stringify(loadContentData(contentDir, name))};`;
+      } catch (error) {
+        this.error(error instanceof Error ? error.message : String(error));
+      }
     },
   };
 }

@@ -11,6 +11,7 @@ import { leadsRoutes } from '#bff/api/leads-routes.ts';
 import { memberFollowUpRoutes } from '#bff/api/member-follow-up-routes.ts';
 import { messageRoutes } from '#bff/api/message-routes.ts';
 import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
+import { isProofUploadPath, limitProofBody, terminationRoutes } from '#bff/api/termination-routes.ts';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
@@ -68,8 +69,12 @@ export function createApi(deps: ApiDeps) {
       .use((c, next) =>
         c.req.method === 'GET' || c.req.method === 'HEAD'
           ? refuseMalformedText(c, next)
-          : // A photo upload may be 8 MB (decision 116); every other body 256 kB.
-            (c.req.method === 'POST' && c.req.path === PHOTO_UPLOAD_PATH ? limitPhotoBody : limitBody)(c, async () => {
+          : // A photo upload may be 8 MB (decision 116), a termination's proof 5 MB (decision 189); every other body 256 kB.
+            (c.req.method === 'POST' && c.req.path === PHOTO_UPLOAD_PATH
+              ? limitPhotoBody
+              : c.req.method === 'POST' && isProofUploadPath(c.req.path)
+                ? limitProofBody
+                : limitBody)(c, async () => {
               // Both only go on or throw: neither answers by itself.
               await refuseMalformedText(c, async () => {
                 await sameOrigin(c, next);
@@ -110,6 +115,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', guardianRoutes(deps))
       .route('/', memberAnswersRoutes(deps))
       .route('/', photoRoutes(deps))
+      .route('/', terminationRoutes(deps))
       .route('/', agendaRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))

@@ -14,7 +14,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
 import * as v from 'valibot';
 
 /** Settings of the spec plus where the member stands in the onboarding chart. */
-function settingsWithState(row: Readonly<MemberRow>, now: Date) {
+export function settingsWithState(row: Readonly<MemberRow>, now: Date) {
   const view = settingsView(row);
   if (row.role === 'staff') return { ...view, state: null, version: row.version, onboarding: null };
   const record = recordOf(row);
@@ -84,6 +84,17 @@ export function userRoutes(deps: ApiDeps) {
             403,
             'SIGNATURE_CODE_REQUIRED',
             'Le contrat se signe avec le code reçu par e-mail, à l’étape « Signature » de votre espace.',
+          );
+        }
+        // A termination request carries its proof as a file: it has its own form (decision 189).
+        const asked = typeof input === 'object' && input !== null ? (input as { context?: unknown }).context : undefined;
+        if (asked === 'terminate' || asked === 'terminate_letter') {
+          throw new ApiError(
+            403,
+            'TERMINATION_FORM_REQUIRED',
+            asked === 'terminate'
+              ? 'La résiliation se demande avec son formulaire, depuis «\u00a0Mes droits\u00a0» de votre espace membre.'
+              : 'Une demande reçue par courrier s’enregistre depuis la fiche du membre («\u00a0Enregistrer une demande de résiliation reçue par courrier\u00a0»).',
           );
         }
         if (caller.role === 'staff' && caller.aal !== 'aal2') {

@@ -1,6 +1,8 @@
 import matter from 'gray-matter';
 import { Marked, type Tokens } from 'marked';
 import * as v from 'valibot';
+import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
+import { fillTokens } from '#machines/public-site/fill-tokens.ts';
 
 /**
  * Markdown + front matter of the site's copy (`content/pages`, `content/blog`): parsed with
@@ -86,6 +88,18 @@ export interface ParsedDocument<F> {
   html: string;
 }
 
+/**
+ * Sentences the copy shares with the app and the contract, filled in when a file is parsed (at
+ * build time and when the content API loads): `{{resiliation.modalites}}` and
+ * `{{resiliation.justificatif}}` say how to terminate exactly as the signed contract, « Mon
+ * profil » and the member's screen do (decision 189). The tokens of the agency's identity and
+ * offers stay for the server to fill in as it serves a page (decision 106).
+ */
+export const SHARED_TEXTS: Readonly<Record<string, string>> = {
+  'resiliation.modalites': TERMINATION_HOW,
+  'resiliation.justificatif': TERMINATION_PROOF,
+};
+
 /** Parses and validates one file without rendering it; throws a `ContentError` naming the file and the field. */
 export function parseFrontMatter<S extends v.GenericSchema>(
   source: string,
@@ -99,7 +113,7 @@ export function parseFrontMatter<S extends v.GenericSchema>(
     const issue = result.issues[0];
     throw new ContentError(`${fileName} : front matter invalide (${v.getDotPath(issue) ?? ''} ${issue.message})`);
   }
-  return { frontMatter: result.output, markdown: parsed.content };
+  return { frontMatter: result.output, markdown: fillTokens(parsed.content, SHARED_TEXTS) };
 }
 
 /** Parses, validates and renders one file; throws a `ContentError` naming the file and the field. */

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR, loadContent } from '#bff/content/content-store.ts';
+import { loadContentData } from '../../scripts/vite-plugin-content.ts';
 import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, plans } from '#machines/onboarding/plans.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml, fillTokens, tokensOf } from '#machines/public-site/fill-tokens.ts';
@@ -18,7 +17,8 @@ const documents = [
   ...store.list('pages', true).map((summary) => store.get('pages', summary.slug, true)),
   ...store.list('blog', true).map((summary) => store.get('blog', summary.slug, true)),
 ].map((doc) => ({ name: doc?.path ?? '', text: [doc?.title, doc?.description, doc?.heading ?? '', doc?.html].join('\n') }));
-const faq = JSON.parse(readFileSync(join(CONTENT_DIR, 'data', 'faq.json'), 'utf8')) as { question: string; answer: string }[];
+// As the SPA imports it: the copy's shared sentences filled in at build time (decision 189).
+const faq = loadContentData(CONTENT_DIR, 'faq') as { question: string; answer: string }[];
 const copy = [
   ...documents,
   ...faq.map((item) => ({ name: `faq: ${item.question}`, text: `${item.question}\n${escapeHtml(item.answer)}` })),

@@ -19,9 +19,12 @@ import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { DEMO_AGENCY_IDENTITY, type AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
+import { PROOF_RULES, type ProofMime, proofTypeLabels, terminationChannelLabels } from '#machines/onboarding/termination-texts.ts';
+import { memberProofUrl, type ProofView, proofsOf, staffProofUrl } from '#bff/contract/termination-proofs.ts';
 import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import type { TerminationReason, UpdatePayload } from '#machines/onboarding/update-contexts.ts';
+import { parisDayStartMs } from '#machines/paris-time.ts';
 
 /** The accepted event a hook reads: the update, the record before it, the member's row, the instant. */
 interface RightsHookInput {
@@ -44,7 +47,12 @@ export async function contractRightsHook(tx: Transaction, input: RightsHookInput
   const { update, previous, row, now, site } = input;
   const creditNote = { agency: input.agency ?? site?.agency ?? DEMO_AGENCY_IDENTITY, site };
   const to = { to: row.email, firstName: firstNameOf(row.profile) };
-  if (update.context === 'terminate' || update.context === 'terminate_ok' || update.context === 'terminate_no') {
+  if (
+    update.context === 'terminate' ||
+    update.context === 'terminate_letter' ||
+    update.context === 'terminate_ok' ||
+    update.context === 'terminate_no'
+  ) {
     await terminationHook(tx, { ...input, creditNote, to });
     return;
   }
@@ -94,19 +102,31 @@ async function terminationHook(
   },
 ): Promise<void> {
   const { update, previous, row, now, site, to } = input;
-  if (update.context === 'terminate') {
-    const dueBy = new Date(terminationRefundDueByMs(now.getTime()));
+  if (update.context === 'terminate' || update.context === 'terminate_letter') {
+    // Online: now. By letter: the day it was received, as the record says (decision 189); the two
+    // months to decide and refund run from then (R224-2: « à compter de la réception »).
+    const letter = update.context === 'terminate_letter';
+    const requestedAt = letter ? new Date(parisDayStartMs(update.receivedOn)) : now;
+    const dueBy = new Date(terminationRefundDueByMs(requestedAt.getTime()));
+    const contractId = await ensureContract(tx, row.id, previous, now);
     await tx.insert(contractTerminations).values({
       memberId: row.id,
-      requestedAt: now,
+      requestedAt,
       reason: update.reason,
       explanation: update.explanation,
-      proof: update.proof ? update.proof : null,
       dueBy,
+      channel: letter ? 'letter' : 'online',
+      recordedBy: letter ? (input.actorId ?? null) : null,
+      contractId,
     });
     if (site) {
-      const mail = terminationRequestedMail(site, to, { at: now, reasonLabel: terminationReasonLabels[update.reason], dueBy });
-      await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${now.toISOString()}`);
+      const mail = terminationRequestedMail(site, to, {
+        at: requestedAt,
+        reasonLabel: terminationReasonLabels[update.reason],
+        dueBy,
+        byLetter: letter,
+      });
+      await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${requestedAt.toISOString()}`);
     }
     return;
   }
@@ -172,10 +192,20 @@ export interface ContractRightsView {
 }
 
 export interface TerminationView {
+  id: number;
   requestedAt: string;
+  /** « En ligne, depuis l’espace membre » or « Par courrier, enregistrée par l’équipe » (decision 189). */
+  channelLabel: string;
+  byLetter: boolean;
+  /** The reason's code (for the screens' rules, never shown) and its label. */
+  reason: TerminationReason;
   reasonLabel: string;
   explanation: string;
-  proof: string | null;
+  /** The proof, a file: its kind, size and where staff open it (each read logged); null when none. */
+  proof: ProofView | null;
+  /** Whether the reason asks for a proof, and that in words (« Obligatoire pour ce motif »…). */
+  proofRule: 'required' | 'optional' | 'none';
+  proofRuleLabel: string;
   /** Staff decide, and the refund is made, by then (two months after the request). */
   dueBy: string;
   /** « En attente de décision », « Acceptée », « Refusée ». */
@@ -185,7 +215,48 @@ export interface TerminationView {
   refusalReason: string | null;
 }
 
-/** A member's latest termination request (decision 119), for the rights card. */
+const PROOF_RULE_LABELS = {
+  required: 'Obligatoire pour ce motif',
+  optional: 'Facultatif pour ce motif',
+  none: 'Aucun pour ce motif (jamais de donnée de santé)',
+} as const;
+
+/** A request row as staff and the member read it; `proofUrl` names the reader's own route. */
+export function terminationView(
+  row: typeof contractTerminations.$inferSelect,
+  proof: { mime: ProofMime; sizeBytes: number; uploadedAt: Date } | undefined,
+  proofUrl: (id: number) => string,
+): TerminationView {
+  const labels: Readonly<Record<string, string>> = terminationReasonLabels;
+  const reason: TerminationReason = Object.hasOwn(PROOF_RULES, row.reason) ? (row.reason as TerminationReason) : 'autre-motif-grave';
+  const rule = PROOF_RULES[reason];
+  return {
+    id: row.id,
+    requestedAt: row.requestedAt.toISOString(),
+    channelLabel: terminationChannelLabels[row.channel],
+    byLetter: row.channel === 'letter',
+    reason,
+    reasonLabel: labels[row.reason] ?? 'Autre motif grave',
+    explanation: row.explanation,
+    proof: proof
+      ? {
+          url: proofUrl(row.id),
+          typeLabel: proofTypeLabels[proof.mime],
+          sizeBytes: proof.sizeBytes,
+          uploadedAt: proof.uploadedAt.toISOString(),
+        }
+      : null,
+    proofRule: rule,
+    proofRuleLabel: PROOF_RULE_LABELS[rule],
+    dueBy: row.dueBy.toISOString(),
+    statusLabel: row.decision === 'accepted' ? 'Acceptée' : row.decision === 'refused' ? 'Refusée' : 'En attente de décision',
+    pending: row.decision === null,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    refusalReason: row.refusalReason,
+  };
+}
+
+/** A member's latest termination request (decisions 119, 189), for staff's rights card. */
 export async function latestTerminationOf(tx: Pick<Transaction, 'select'>, memberId: string): Promise<TerminationView | null> {
   const [row] = await tx
     .select()
@@ -194,18 +265,19 @@ export async function latestTerminationOf(tx: Pick<Transaction, 'select'>, membe
     .orderBy(desc(contractTerminations.requestedAt))
     .limit(1);
   if (!row) return null;
-  const labels: Readonly<Record<string, string>> = terminationReasonLabels;
-  return {
-    requestedAt: row.requestedAt.toISOString(),
-    reasonLabel: labels[row.reason] ?? 'Autre motif grave',
-    explanation: row.explanation,
-    proof: row.proof,
-    dueBy: row.dueBy.toISOString(),
-    statusLabel: row.decision === 'accepted' ? 'Acceptée' : row.decision === 'refused' ? 'Refusée' : 'En attente de décision',
-    pending: row.decision === null,
-    decidedAt: row.decidedAt?.toISOString() ?? null,
-    refusalReason: row.refusalReason,
-  };
+  const proofs = await proofsOf(tx, memberId);
+  return terminationView(row, proofs.get(row.id), (id) => staffProofUrl(memberId, id));
+}
+
+/** A member's own requests, newest first, for « Mes droits » (decision 189). */
+export async function terminationsOfMember(tx: Pick<Transaction, 'select'>, memberId: string): Promise<TerminationView[]> {
+  const rows = await tx
+    .select()
+    .from(contractTerminations)
+    .where(eq(contractTerminations.memberId, memberId))
+    .orderBy(desc(contractTerminations.requestedAt));
+  const proofs = await proofsOf(tx, memberId);
+  return rows.map((row) => terminationView(row, proofs.get(row.id), memberProofUrl));
 }
 
 export function contractRightsView(

@@ -12,6 +12,7 @@ import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } 
 import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
+import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**
@@ -226,7 +227,9 @@ export function contractDocument(input: ContractInput): ContractDocument {
       heading: 'Article 6 — Résiliation pour motif légitime',
       blocks: [
         'Chacune des parties peut résilier le contrat pour un motif légitime (article L224‑90), notamment un mariage ou des fiançailles, un changement important de situation personnelle, familiale ou professionnelle, une maladie ou un déménagement rendant l’accompagnement impossible, ou, pour l’agence, un manquement grave du membre à ses engagements.',
-        'La résiliation est notifiée par lettre recommandée avec demande d’avis de réception indiquant le motif invoqué (article R224‑2). Le prix est alors réduit à proportion de la durée écoulée ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois et les mensualités restantes ne sont pas prélevées.',
+        TERMINATION_HOW,
+        TERMINATION_PROOF,
+        'Le prix est alors réduit à proportion de la durée écoulée jusqu’à la demande (article R224‑2) ; les sommes perçues au-delà sont remboursées dans un délai de 2 mois à compter de sa réception et les mensualités restantes ne sont pas prélevées.',
       ],
     },
     {

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigserial, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** What a staff member read of a member's file (`access_log.resource`). */
-export type AccessResource = 'member_file' | 'signed_contract' | 'member_photo' | 'member_presentation';
+export type AccessResource = 'member_file' | 'signed_contract' | 'member_photo' | 'member_presentation' | 'termination_proof';
 
 /** Staff reads of members' files (migration `0009_access_log.sql`, decision 107). Append-only. */
 export const accessLog = pgTable('access_log', {

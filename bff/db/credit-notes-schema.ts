@@ -9,12 +9,27 @@ export const contractTerminations = pgTable('contract_terminations', {
   requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
   reason: text('reason').notNull(),
   explanation: text('explanation').notNull(),
-  proof: text('proof'),
   dueBy: timestamp('due_by', { withTimezone: true }).notNull(),
   decision: text('decision').$type<'accepted' | 'refused'>(),
   decidedAt: timestamp('decided_at', { withTimezone: true }),
   decidedBy: uuid('decided_by'),
   refusalReason: text('refusal_reason'),
+  /** Online (the member's form) or by letter, recorded by staff (migration 0033, decision 189). */
+  channel: text('channel').$type<'online' | 'letter'>().notNull().default('online'),
+  recordedBy: uuid('recorded_by'),
+  contractId: bigint('contract_id', { mode: 'number' }),
+});
+
+/** A request's proof, a file (migration `0033_termination_letter_and_proof.sql`, decision 189). */
+export const contractTerminationProofs = pgTable('contract_termination_proofs', {
+  terminationId: bigint('termination_id', { mode: 'number' }).primaryKey(),
+  memberId: uuid('member_id').notNull(),
+  mime: text('mime').$type<'application/pdf' | 'image/jpeg' | 'image/png'>().notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  sha256: text('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull(),
+  uploadedBy: uuid('uploaded_by').notNull(),
 });
 
 export const creditNoteCounters = pgTable('credit_note_counters', {

@@ -5,7 +5,7 @@ import { isLoopbackRequest } from '#bff/http/rate-limit.ts';
 
 /** The largest body a route reads: the API's (256 kB), the auth service's being smaller still. */
 export const MAX_REQUEST_BYTES = 256 * 1024;
-/** A photo upload's (decision 116), on its own path only. */
+/** A photo upload's (decision 116) or a termination proof's (decision 189), on their own paths only. */
 export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024 + 64 * 1024;
 
 /**
@@ -15,7 +15,7 @@ export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024 + 64 * 1024;
  * its length is refused from `Content-Length` before a byte is read; a chunked one is counted as
  * it streams. Requests without a body (GET, HEAD) go on untouched.
  */
-export function requestBodyLimit(uploadPaths: readonly string[]): MiddlewareHandler {
+export function requestBodyLimit(uploadPaths: readonly (string | RegExp)[]): MiddlewareHandler {
   const limitOf = (maxSize: number) =>
     declaredBodyLimit({
       maxSize,
@@ -27,7 +27,8 @@ export function requestBodyLimit(uploadPaths: readonly string[]): MiddlewareHand
   const upload = limitOf(MAX_UPLOAD_BYTES);
   return (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return (uploadPaths.includes(c.req.path) ? upload : ordinary)(c, next);
+    const path = c.req.path;
+    return (uploadPaths.some((p) => (typeof p === 'string' ? p === path : p.test(path))) ? upload : ordinary)(c, next);
   };
 }
 

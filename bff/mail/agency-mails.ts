@@ -293,11 +293,13 @@ export function withdrawalConfirmedMail(
 export function terminationRequestedMail(
   site: AgencyMailSite,
   recipient: Recipient,
-  input: { at: Date; reasonLabel: string; dueBy: Date },
+  input: { at: Date; reasonLabel: string; dueBy: Date; byLetter?: boolean },
 ): OutgoingMail {
   return layout(site, recipient, 'agency-termination-requested', 'Votre demande de résiliation a bien été reçue', [
     {
-      text: `Nous avons bien reçu, le ${dateFr(input.at)}, votre demande de résiliation de votre contrat pour motif légitime (${input.reasonLabel}).`,
+      text: input.byLetter
+        ? `Nous avons bien reçu par courrier, le ${dateFr(input.at)}, votre demande de résiliation de votre contrat pour motif légitime (${input.reasonLabel}). Elle est enregistrée dans votre dossier à cette date.`
+        : `Nous avons bien reçu, le ${dateFr(input.at)}, votre demande de résiliation de votre contrat pour motif légitime (${input.reasonLabel}).`,
     },
     {
       text: `Notre équipe l’examine et vous répond au plus tard le ${dateFr(input.dueBy)}. Si elle est acceptée, le prix est réduit à proportion de la durée écoulée jusqu’à votre demande, et le trop-perçu vous est remboursé dans ce même délai de deux mois (article R224‑2 du Code de la consommation).`,

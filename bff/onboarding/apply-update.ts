@@ -82,6 +82,19 @@ function refused(state: string, context: string, message = 'Cette étape n’est
   return new ApiError(409, 'TRANSITION_REFUSED', message, { state, context });
 }
 
+/**
+ * The chart's answer to an event on a record, without writing anything: null when it would be
+ * allowed, else the 409 the event would get. Routes that must do costly work first (decoding an
+ * uploaded file, decision 189) ask it before; the event itself is decided again in its transaction.
+ */
+export function refusalBeforehand(record: OnboardingRecord, input: unknown, nowMs: number): ApiError | null {
+  const parsed = parseUpdate(input, nowMs);
+  if (!parsed.success) throw validationError(parsed.issues);
+  const decision = decideUpdate(record, parsed.update, nowMs);
+  if (decision.allowed) return null;
+  return refused(stateKey(decision.state), parsed.update.context, refusalMessage(record, parsed.update, nowMs));
+}
+
 /** The refusals a person may run into with a reason worth saying (decision 105). */
 function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: number): string | undefined {
   if (
@@ -110,6 +123,8 @@ function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: 
       : `Le délai de rétractation de 14 jours a pris fin le ${civilDayText(deadlines.withdrawal.lastDay)} à 24 heures (article L221‑18 du Code de la consommation).`;
   if (update.context === 'terminate')
     return 'La résiliation pour motif légitime se demande pendant l’adhésion, une fois membre actif, et une seule demande à la fois.';
+  if (update.context === 'terminate_letter')
+    return 'Une demande reçue par courrier s’enregistre pour un membre actif sans demande en attente, à une date de réception postérieure au jour de la signature et au plus tard aujourd’hui.';
   if (update.context === 'terminate_ok' || update.context === 'terminate_no')
     return 'Aucune demande de résiliation n’est en attente de décision pour ce membre.';
   return undefined;
@@ -333,7 +348,8 @@ function redact(update: UpdatePayload): Record<string, unknown> {
   const { context } = update;
   if (context === 'profil' || context === 'questionnaire') return { context, fields: Object.keys(update).filter((k) => k !== 'context') };
   // The explanation of a termination may reveal health data: it is kept in contract_terminations only (decision 119).
-  if (context === 'terminate') return { context, reason: update.reason, proof: Boolean(update.proof) };
+  if (context === 'terminate') return { context, reason: update.reason };
+  if (context === 'terminate_letter') return { context, uid: update.uid, receivedOn: update.receivedOn, reason: update.reason };
   return update as unknown as Record<string, unknown>;
 }
 

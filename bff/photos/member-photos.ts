@@ -45,7 +45,7 @@ export type PhotoVariant = 'full' | 'thumbnail';
 
 let sharpLoading: Promise<typeof Sharp> | undefined;
 /** sharp (native, ≈ 50–100 ms to import) is loaded at the first photo, not at start (decision 080). */
-function loadSharp(): Promise<typeof Sharp> {
+export function loadSharp(): Promise<typeof Sharp> {
   sharpLoading ??= import('sharp').then((module) => module.default);
   return sharpLoading;
 }

@@ -16,6 +16,7 @@ export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
   signed_contract: 'Contrat signé (PDF)',
   member_photo: 'Une photo du membre',
   member_presentation: 'La présentation du membre (à côté des candidats)',
+  termination_proof: 'Le justificatif d’une demande de résiliation',
 };
 
 /** How the member's export names whoever read their file: the role, never a person (decision 107). */

@@ -114,10 +114,12 @@ export async function eraseMemberData(
     // for 10 years (L123-22); the searchable copy of the name is dropped.
     summary.invoices = await count(tx, sql`UPDATE invoices SET customer_name = 'Membre effacé' WHERE member_id = ${memberId} RETURNING 1`);
     // Terminations (decision 119): the dates, reason and decision stay with the refunds they justify;
-    // the member's own words (which may tell of health, art. 9) and the staff's reply go.
+    // the member's own words (which may tell of health, art. 9) and the staff's reply go. The proof,
+    // a file (decision 189), stays with its request, restricted and logged, until the retention job
+    // deletes it 5 years after the contract's end (art. 17(3)(e) GDPR: the decision may be disputed).
     summary.contract_terminations = await count(
       tx,
-      sql`UPDATE contract_terminations SET explanation = 'Effacé à la demande du membre', proof = NULL,
+      sql`UPDATE contract_terminations SET explanation = 'Effacé à la demande du membre',
             refusal_reason = CASE WHEN refusal_reason IS NULL THEN NULL ELSE 'Effacé' END
           WHERE member_id = ${memberId} RETURNING 1`,
     );

@@ -14,6 +14,8 @@ import { guardianForExport, introductionsForExport } from '#bff/privacy/introduc
 import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
 import { contactMessagesForExport, leadFollowUpsForExport } from '#bff/privacy/leads-privacy.ts';
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
+import { type ProofMime, proofTypeLabels, terminationChannelLabels } from '#machines/onboarding/termination-texts.ts';
+import { memberProofUrl, proofsOf } from '#bff/contract/termination-proofs.ts';
 import { planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
@@ -80,6 +82,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     .from(contractTerminations)
     .where(eq(contractTerminations.memberId, memberId))
     .orderBy(asc(contractTerminations.requestedAt));
+  const terminationProofs = await proofsOf(db, memberId);
   const changeRequests = await db
     .select()
     .from(memberChangeRequests)
@@ -182,7 +185,16 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
       requestedAt: t.requestedAt.toISOString(),
       reason: reasonLabels[t.reason] ?? t.reason,
       explanation: t.explanation,
-      proof: t.proof,
+      channel: terminationChannelLabels[t.channel],
+      // The file itself at its URL (as the signed contract and the photos): the export stays a small JSON.
+      proof: terminationProofs.has(t.id)
+        ? {
+            type: proofTypeLabels[(terminationProofs.get(t.id) as { mime: ProofMime }).mime],
+            sizeBytes: terminationProofs.get(t.id)?.sizeBytes,
+            uploadedAt: terminationProofs.get(t.id)?.uploadedAt.toISOString(),
+            url: memberProofUrl(t.id),
+          }
+        : null,
       decisionDueBy: t.dueBy.toISOString(),
       decision: t.decision === 'accepted' ? 'acceptée' : t.decision === 'refused' ? 'refusée' : 'en attente',
       decidedAt: t.decidedAt?.toISOString() ?? null,

@@ -42,6 +42,13 @@ export const RETENTION = {
    * and the credit notes of that year go (decision 156).
    */
   accountingYears: 10,
+  /**
+   * « Justificatif d'une demande de résiliation : 5 ans à compter de la fin du contrat » (decision
+   * 189): the proof justifies the decision and the refund (R224-2) as long as a claim about them is
+   * possible (art. 2224 Code civil, 5 years), from the contract's end (its stop, else its term).
+   * Kept through an erasure, like the request's dates, reason and decision; then deleted here.
+   */
+  terminationProofYearsAfterContract: 5,
 } as const;
 
 /** How often the job runs in the server. */
@@ -63,6 +70,7 @@ export interface RetentionReport {
   contractSignatures: number;
   invoices: number;
   creditNotes: number;
+  terminationProofs: number;
   contractsEnded: number;
   membersErased: number;
   authUsersDeleted: number;
@@ -190,6 +198,19 @@ export async function runRetention(deps: {
           AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.invoice_number = i.number) RETURNING 1`,
   );
 
+  // Termination proofs (decision 189), 5 years after the end of the request's contract: its stop
+  // (renunciation, withdrawal, accepted termination, term), else its term; a request without a
+  // known contract counts from its decision, else from itself.
+  const terminationProofs = await affected(
+    db,
+    sql`DELETE FROM contract_termination_proofs p USING contract_terminations t
+        LEFT JOIN contracts c ON c.id = t.contract_id
+        WHERE p.termination_id = t.id
+          AND coalesce(c.stopped_at, c.ends_at, t.decided_at, t.requested_at)
+              + make_interval(years => ${RETENTION.terminationProofYearsAfterContract}) < ${now.toISOString()}::timestamptz
+        RETURNING 1`,
+  );
+
   // Members: at the end of the contract the religious practice and the search criteria leave the
   // active record (they stay in the signed contract copy); 3 years after the end (or after the
   // last activity, without a contract) the member is erased like an erasure request.
@@ -258,6 +279,7 @@ export async function runRetention(deps: {
     contractSignatures,
     invoices,
     creditNotes,
+    terminationProofs,
     contractsEnded,
     membersErased,
     authUsersDeleted,

@@ -2,6 +2,7 @@ import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import type { PlanId } from '#machines/onboarding/plans.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 import type { OnboardingStateValue } from '#machines/onboarding/steps.ts';
 import type { ContextName } from '#machines/onboarding/update-contexts.ts';
 
@@ -80,6 +81,14 @@ export function samplePayloads(member: Member, now: number) {
     withdraw: { context: 'withdraw', confirm: true },
     renew: { context: 'renew' },
     terminate: { context: 'terminate', reason: 'demenagement', explanation: 'Je pars vivre à l’étranger pour mon travail.' },
+    // A letter received the day before (decision 189).
+    terminate_letter: {
+      context: 'terminate_letter',
+      uid: member.id,
+      receivedOn: parisDayOf(now - DAY_MS),
+      reason: 'changement-situation-matrimoniale',
+      explanation: 'Courrier du membre\u00a0: mariage célébré le mois dernier.',
+    },
     terminate_ok: { context: 'terminate_ok', uid: member.id },
     terminate_no: { context: 'terminate_no', uid: member.id, reason: 'Le justificatif ne montre pas de déménagement.' },
   } satisfies { [C in ContextName]: { context: C } & Record<string, unknown> };

@@ -87,8 +87,9 @@ describe('no step can be skipped', () => {
     ['sub_date', ['renounce']],
     ['app', ['sub', 'withdraw']],
     ['sub', ['withdraw']],
-    // An active member may ask to terminate for a legitimate reason (R224-2, decision 119).
-    ['meeting_mm', ['terminate']],
+    // An active member may ask to terminate for a legitimate reason (R224-2, decision 119), online
+    // or by a letter that staff record (decision 189).
+    ['meeting_mm', ['terminate', 'terminate_letter']],
   ];
 
   it.each(table)('after %s the chart accepts exactly %j (plus the staff reset)', (done, expected) => {

@@ -3,6 +3,7 @@ import { instantMs } from '#machines/onboarding/instant.ts';
 import { signatureDateIsCurrent, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
 import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { canApplyCoupon } from '#machines/onboarding/plans.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent } from '#machines/onboarding/record-changes.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -91,6 +92,13 @@ export const onboardingMachine = setup({
     withdrawalOpen: ({ context, event }) => withdrawalOpen(context.subscriptionDate, clock(context, event)),
     /** The fixed term (signature + 6 or 12 months) is over (L224-90). */
     termOver: ({ context, event }) => termOver(context, clock(context, event)),
+    /** A letter was received after the day of the signature and not after today (Paris; decision 189). */
+    letterReceivedDuringContract: ({ context, event }) => {
+      const update = updateOf(event);
+      if (update?.context !== 'terminate_letter' || context.subscriptionDate === null) return false;
+      const day = update.receivedOn;
+      return day > parisDayOf(instantMs(context.subscriptionDate)) && day <= parisDayOf(clock(context, event));
+    },
   },
   actions: {
     applyUpdate: assign(({ context, event }) => {
@@ -265,6 +273,12 @@ export const onboardingMachine = setup({
         WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
         // R224-2: termination for a legitimate reason, asked by the member, decided by staff (decision 119).
         REQUEST_TERMINATION: { target: 'resiliation-demandee', actions: 'applyUpdate' },
+        // …or by letter, registered or not, that staff record at the day it was received (decision 189).
+        RECORD_TERMINATION_LETTER: {
+          guard: and(['isMemberUid', 'letterReceivedDuringContract']),
+          target: 'resiliation-demandee',
+          actions: 'applyUpdate',
+        },
       },
     },
     // The member asked to terminate; they are not proposed to anyone meanwhile. Staff accept or refuse

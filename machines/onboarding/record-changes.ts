@@ -1,5 +1,6 @@
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { emptyRecord, type OnboardingRecord } from '#machines/onboarding/record.ts';
+import { parisDayStartMs } from '#machines/paris-time.ts';
 import type { ContextName, UpdatePayload, UpdatePayloads } from '#machines/onboarding/update-payloads.ts';
 
 /**
@@ -35,6 +36,7 @@ export const eventTypes = {
   withdraw: 'WITHDRAW_CONTRACT',
   renew: 'RENEW_CONTRACT',
   terminate: 'REQUEST_TERMINATION',
+  terminate_letter: 'RECORD_TERMINATION_LETTER',
   terminate_ok: 'ACCEPT_TERMINATION',
   terminate_no: 'REFUSE_TERMINATION',
 } as const satisfies Record<ContextName, string>;
@@ -114,6 +116,8 @@ export const recordChanges: {
     disabled: record.disabled,
   }),
   terminate: (record, _payload, now) => ({ ...record, terminationRequestedAt: toIsoInstant(now) }),
+  // A letter counts from the day it was received, at its first instant in Paris (decision 189).
+  terminate_letter: (record, payload) => ({ ...record, terminationRequestedAt: toIsoInstant(parisDayStartMs(payload.receivedOn)) }),
   terminate_ok: (record, _payload, now) => ({ ...record, terminatedAt: toIsoInstant(now) }),
   terminate_no: (record) => ({ ...record, terminationRequestedAt: undefined }),
 };

@@ -15,6 +15,7 @@ import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#mac
 import { decideUpdate, restoreActor, restoreSnapshot, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { type ContextName, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import * as v from 'valibot';
+import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
 
 /** Decision 118: renunciation (L224-91), withdrawal (L221-18), the term's end (L224-90), renewal. */
 
@@ -357,6 +358,45 @@ describe('termination for a legitimate reason (R224-2, decision 119)', () => {
     expect(stateFromRecord(record, after)).toBe('resiliation-demandee');
     expect(send(record, 'terminate_no', after)).toMatchObject({ allowed: true, state: 'contrat-termine' });
     expect(send(record, 'terminate_ok', after)).toMatchObject({ allowed: true, state: 'resilie' });
+  });
+
+  describe('a letter, registered or not, recorded by staff (decision 189)', () => {
+    const letter = (record: OnboardingRecord, receivedOn: string, at: number, uid = member.id) =>
+      decideUpdate(record, parsed({ ...samplePayloads(member, at).terminate_letter, uid, receivedOn }, at), at);
+
+    it('counts from the first instant (Paris) of the day it was received, and is then reviewed as any request', () => {
+      const { record, signedAt } = recordAfter('meeting_mm');
+      const at = signedAt + 60 * DAY_MS;
+      const receivedOn = parisDayOf(at - 3 * DAY_MS);
+      const d = letter(record, receivedOn, at);
+      expect(d).toMatchObject({ allowed: true, state: 'resiliation-demandee' });
+      if (!d.allowed) return;
+      expect(d.record.terminationRequestedAt).toBe(toIsoInstant(parisDayStartMs(receivedOn)));
+      expect(stateFromRecord(d.record, at)).toBe('resiliation-demandee');
+      expect(send(d.record, 'terminate_ok', at + DAY_MS)).toMatchObject({ allowed: true, state: 'resilie' });
+      expect(send(d.record, 'terminate', at + DAY_MS)).toMatchObject({ allowed: false, state: 'resiliation-demandee' });
+    });
+
+    it('is refused for another member, for a day not after the signature or in the future, and while a request waits', () => {
+      const { record, signedAt } = recordAfter('meeting_mm');
+      const at = signedAt + 60 * DAY_MS;
+      expect(letter(record, parisDayOf(at), at, 'membre-9999')).toMatchObject({ allowed: false, state: 'membre-actif' });
+      expect(letter(record, parisDayOf(signedAt), at)).toMatchObject({ allowed: false });
+      expect(letter(record, parisDayOf(signedAt + DAY_MS), at)).toMatchObject({ allowed: true });
+      expect(letter(record, parisDayOf(at), at)).toMatchObject({ allowed: true });
+      // Tomorrow in Paris: refused by the schema (the date) before the chart is asked.
+      expect(parseUpdate({ ...samplePayloads(member, at).terminate_letter, receivedOn: parisDayOf(at + DAY_MS) }, at).success).toBe(false);
+      const pending = requested();
+      expect(letter(pending.record, parisDayOf(pending.at), pending.at + 1)).toMatchObject({
+        allowed: false,
+        state: 'resiliation-demandee',
+      });
+    });
+
+    it('staff only: a member cannot record a letter', async () => {
+      const { updateContexts } = await import('#machines/onboarding/update-contexts.ts');
+      expect(updateContexts.terminate_letter).toMatchObject({ staffOnly: true });
+    });
   });
 
   it('a member cannot decide, staff cannot ask: the table says who sends what', async () => {

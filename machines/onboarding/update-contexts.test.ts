@@ -55,6 +55,7 @@ describe('the table', () => {
       'renew',
       'renounce',
       'terminate',
+      'terminate_letter',
       'terminate_no',
       'terminate_ok',
       'withdraw',
@@ -67,6 +68,7 @@ describe('the table', () => {
       'meeting_mm',
       'onb_meet_cancel',
       'onb_meet_ok',
+      'terminate_letter',
       'terminate_no',
       'terminate_ok',
     ]);
@@ -143,6 +145,7 @@ describe('round trip of every context', () => {
     withdraw: [{ context: 'withdraw' }, 'Champ requis'],
     renew: [{ context: 'renew', uid: member.id }, 'Champ inconnu'],
     terminate: [{ ...samples.terminate, reason: 'ennui' }, 'Veuillez choisir un motif'],
+    terminate_letter: [{ ...samples.terminate_letter, receivedOn: '2999-01-01' }, 'La date de réception ne peut pas être dans le futur'],
     terminate_ok: [{ context: 'terminate_ok' }, 'Champ requis'],
     terminate_no: [{ ...samples.terminate_no, reason: 'non' }, 'Veuillez indiquer la raison du refus (10 caractères au moins)'],
   };

@@ -26,6 +26,7 @@ import {
   subPayloadSchema,
   terminateNoPayloadSchema,
   terminateOkPayloadSchema,
+  terminateLetterPayloadSchema,
   terminatePayloadSchema,
   uidSchema,
   type UpdatePayload,
@@ -293,8 +294,19 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'An active member asks to terminate for a legitimate reason (R224‑2): reason, explanation, optional proof; staff decide. The member is not proposed to anyone meanwhile.',
+      'An active member asks to terminate for a legitimate reason (R224‑2): reason and explanation, the proof a file sent with the form (decision 189); staff decide. The member is not proposed to anyone meanwhile.',
     apply: recordChanges.terminate,
+  },
+  terminate_letter: {
+    context: 'terminate_letter',
+    event: eventTypes.terminate_letter,
+    schema: terminateLetterPayloadSchema,
+    staffOnly: true,
+    payment: null,
+    origin: 'added',
+    description:
+      'Staff record a termination request the member sent by letter, registered or not (decision 189), dated the day it was received; then the same review as an online request.',
+    apply: recordChanges.terminate_letter,
   },
   terminate_ok: {
     context: 'terminate_ok',

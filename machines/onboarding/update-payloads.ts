@@ -13,6 +13,7 @@ import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
 import { planIdSchema } from '#machines/onboarding/plans.ts';
 import { emailSchema, memberIdSchema } from '#machines/onboarding/record.ts';
+import { parisDayOf } from '#machines/paris-time.ts';
 
 /**
  * The payloads of the update contexts (`POST /api/v1/user/update`): their schemas (strict, French
@@ -129,27 +130,41 @@ export const withdrawPayloadSchema = strict({
 export type TerminationReason = keyof typeof terminationReasonLabels;
 export const terminationReasons = Object.keys(terminationReasonLabels) as [TerminationReason, ...TerminationReason[]];
 
+const terminationExplanationSchema = v.pipe(
+  v.string('Veuillez expliquer votre situation'),
+  v.trim(),
+  v.minLength(10, 'Veuillez expliquer votre situation en quelques mots (10 caractères au moins)'),
+  v.maxLength(2000, 'Explication trop longue (2 000 caractères au plus)'),
+);
+
 /**
  * The member asks to terminate for a legitimate reason (R224-2, decision 119): a reason from the
- * short list, an explanation, and optionally a description or reference of the proof.
+ * short list and an explanation. The proof is a file sent with the request's form (decision 189),
+ * never a text here: `POST /api/v1/user/terminations` validates it, then sends this event.
  */
 export const terminatePayloadSchema = strict({
   context: v.literal('terminate'),
   reason: v.picklist(terminationReasons, 'Veuillez choisir un motif'),
-  explanation: v.pipe(
-    v.string('Veuillez expliquer votre situation'),
-    v.trim(),
-    v.minLength(10, 'Veuillez expliquer votre situation en quelques mots (10 caractères au moins)'),
-    v.maxLength(2000, 'Explication trop longue (2 000 caractères au plus)'),
-  ),
-  proof: v.optional(
-    v.pipe(
-      v.string('Justificatif invalide'),
-      v.trim(),
-      v.maxLength(500, 'Description du justificatif trop longue (500 caractères au plus)'),
-    ),
-  ),
+  explanation: terminationExplanationSchema,
 });
+
+/**
+ * Staff record a request received by letter (decision 189): the day it was received (Paris), never
+ * in the future, the reason and what the letter says; then the same review as an online request.
+ */
+export const terminateLetterPayloadSchema = (now: number) =>
+  strict({
+    context: v.literal('terminate_letter'),
+    uid: uidSchema,
+    receivedOn: v.pipe(
+      v.string('Veuillez indiquer la date de réception du courrier'),
+      v.isoDate('Date de réception invalide (AAAA-MM-JJ)'),
+      v.check((day) => new Date(`${day}T12:00:00Z`).toISOString().startsWith(day), 'Date de réception invalide (AAAA-MM-JJ)'),
+      v.check((day) => day <= parisDayOf(now), 'La date de réception ne peut pas être dans le futur'),
+    ),
+    reason: v.picklist(terminationReasons, 'Veuillez choisir un motif'),
+    explanation: terminationExplanationSchema,
+  });
 
 /** Staff accept the member's termination request (decision 119). */
 export const terminateOkPayloadSchema = strict({ context: v.literal('terminate_ok'), uid: uidSchema });
@@ -191,6 +206,7 @@ export interface UpdatePayloads {
   withdraw: v.InferOutput<typeof withdrawPayloadSchema>;
   renew: v.InferOutput<typeof renewPayloadSchema>;
   terminate: v.InferOutput<typeof terminatePayloadSchema>;
+  terminate_letter: v.InferOutput<ReturnType<typeof terminateLetterPayloadSchema>>;
   terminate_ok: v.InferOutput<typeof terminateOkPayloadSchema>;
   terminate_no: v.InferOutput<typeof terminateNoPayloadSchema>;
 }

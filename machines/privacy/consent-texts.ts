@@ -1,6 +1,7 @@
 import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { PRIVACY_POLICY_VERSION } from '#machines/public-site/public-forms.ts';
 import { CONSENT_VERSION } from '#machines/public-site/consent.ts';
+import { TERMINATION_HOW } from '#machines/onboarding/termination-texts.ts';
 
 /**
  * The exact texts of every consent the agency collects, versioned (decision 070). The SPA shows
@@ -67,8 +68,7 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
   contract_terms: {
     title: 'Contrat, annexe et conditions générales de vente',
     withdrawable: false,
-    effect:
-      'Le contrat ne se retire pas comme un consentement : vous pouvez vous rétracter dans le délai légal, puis le résilier pour motif légitime par lettre recommandée (conditions générales de vente).',
+    effect: `Le contrat ne se retire pas comme un consentement : vous pouvez vous rétracter dans le délai légal, puis le résilier pour motif légitime (conditions générales de vente). ${TERMINATION_HOW}`,
     current: '2026-11-21',
     versions: {
       '2026-11-21': {

@@ -19,6 +19,7 @@ import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#te
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import { TEST_SITE, testAgencySite, type TestProduct } from '#tests/support/test-product.ts';
+import { requestTermination, samplePdf } from '#tests/support/termination.ts';
 
 /**
  * One ledger per contract (decision 175) and mails that follow the state (decision 176), over
@@ -36,7 +37,9 @@ const newMember = () => signUpMember(product, 'registre');
 type Member = Awaited<ReturnType<typeof newMember>>;
 const job = () => runAgencyMailJob({ db: db(), clock, site: testAgencySite() });
 
-const REQUEST = { context: 'terminate', reason: 'demenagement', explanation: 'Je pars vivre au Canada pour mon travail.' };
+/** The member's termination form (decision 189): a move, with its proof as a file. */
+const REQUEST = { reason: 'demenagement', explanation: 'Je pars vivre au Canada pour mon travail.' };
+const PROOF = { bytes: samplePdf(), name: 'attestation.pdf', type: 'application/pdf' };
 
 interface ScheduleJson {
   of: number;
@@ -73,7 +76,7 @@ describe('a) a terminated contract stops charging', () => {
     const plan = planById('plan_serenity_month');
     const requestedAt = instalmentDueAt(firstPaidAt, 2) - 3 * DAY_MS;
     clock.set(new Date(requestedAt));
-    expect((await sendUpdate(member.agent, REQUEST)).body.state).toBe('resiliation-demandee');
+    expect((await requestTermination(member.agent, REQUEST, PROOF)).body.state).toBe('resiliation-demandee');
 
     // While staff review, the contract stands: instalment 2 is taken, invoiced, mailed.
     clock.set(new Date(instalmentDueAt(firstPaidAt, 2)));
@@ -164,7 +167,7 @@ describe('b) refunds stay within each contract', () => {
     expect((await sendUpdate(staff.agent, { context: 'meeting_mm', uid: member.id })).body.state).toBe('membre-actif');
     const requestedAt = two.signedAt + 60 * DAY_MS;
     clock.set(new Date(requestedAt));
-    expect((await sendUpdate(member.agent, REQUEST)).status).toBe(200);
+    expect((await requestTermination(member.agent, REQUEST, PROOF)).status).toBe(201);
     clock.set(new Date(requestedAt + DAY_MS));
     expect((await sendUpdate(staff.agent, { context: 'terminate_ok', uid: member.id })).body.state).toBe('resilie');
     const kept = terminationRefundCents({

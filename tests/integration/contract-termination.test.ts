@@ -12,6 +12,7 @@ import { FILE_FEE_CENTS, formatEuros, planById } from '#machines/onboarding/plan
 import { agencyMailsOf, sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestProduct } from '#tests/support/test-product.ts';
+import { requestTermination, samplePdf } from '#tests/support/termination.ts';
 
 /** Decision 119 over HTTP, with the movable clock: termination for a legitimate reason (R224-2), credit notes. */
 
@@ -41,12 +42,9 @@ async function matchProfileOf(memberId: string) {
   return result.rows[0];
 }
 
-const REQUEST = {
-  context: 'terminate',
-  reason: 'demenagement',
-  explanation: 'Je pars vivre au Canada pour mon travail.',
-  proof: 'Contrat de travail à Montréal',
-};
+/** The member's form (decision 189): the reason, her words, and the proof as a file. */
+const REQUEST = { reason: 'demenagement', explanation: 'Je pars vivre au Canada pour mon travail.' };
+const PROOF = { bytes: samplePdf('Contrat de travail a Montreal'), name: 'contrat.pdf', type: 'application/pdf' };
 
 async function staffRights(memberId: string) {
   return staff.agent.json<{
@@ -56,7 +54,7 @@ async function staffRights(memberId: string) {
       termination: {
         reasonLabel: string;
         explanation: string;
-        proof: string | null;
+        proof: { typeLabel: string; url: string } | null;
         dueBy: string;
         pending: boolean;
         statusLabel: string;
@@ -69,25 +67,25 @@ async function staffRights(memberId: string) {
 describe('termination for a legitimate reason (R224-2)', () => {
   it('request → staff accept: resilie, pro-rata refund due in two months made, a credit note per refund, three mails', async () => {
     const { member, signedAt } = await activeMember();
-    // Staff cannot ask for the member; the member cannot decide.
-    expect((await sendUpdate(staff.agent, { ...REQUEST, uid: member.id })).status).toBe(400);
-    expect((await staff.agent.post('/api/v1/user/update', REQUEST)).status).toBe(403);
+    // Staff cannot ask for the member (they record a letter instead); the member cannot decide.
+    expect((await sendUpdate(staff.agent, { context: 'terminate', ...REQUEST, uid: member.id })).status).toBe(403);
+    expect((await requestTermination(staff.agent, REQUEST, PROOF)).status).toBe(403);
     expect((await sendUpdate(member.agent, { context: 'terminate_ok', uid: member.id })).status).toBe(403);
     // Nothing pending yet: staff decisions are refused with the state.
     const early = await sendUpdate(staff.agent, { context: 'terminate_ok', uid: member.id });
     expect(early.status).toBe(409);
     expect(early.body.error?.state).toBe('membre-actif');
     // A bad request is refused in French and changes nothing.
-    const bad = await sendUpdate(member.agent, { ...REQUEST, reason: 'ennui' });
+    const bad = await requestTermination(member.agent, { ...REQUEST, reason: 'ennui' }, PROOF);
     expect(bad.status).toBe(400);
     expect(bad.body.error?.message).toBeTruthy();
 
     const requestedAt = signedAt + 73 * DAY_MS;
     clock.set(new Date(requestedAt));
-    const asked = await sendUpdate(member.agent, REQUEST);
-    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const asked = await requestTermination(member.agent, REQUEST, PROOF);
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
     expect(asked.body.state).toBe('resiliation-demandee');
-    expect((await sendUpdate(member.agent, REQUEST)).status).toBe(409);
+    expect((await requestTermination(member.agent, REQUEST, PROOF)).status).toBe(409);
     // Not proposed to anyone meanwhile.
     const profile = await matchProfileOf(member.id);
     expect(profile?.available).toBe(false);
@@ -102,7 +100,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
     expect(pending.rights.termination).toMatchObject({
       reasonLabel: 'Déménagement',
       explanation: REQUEST.explanation,
-      proof: REQUEST.proof,
+      proof: expect.objectContaining({ typeLabel: 'PDF' }),
       pending: true,
       dueBy: toIsoInstant(terminationRefundDueByMs(requestedAt)),
     });
@@ -169,7 +167,7 @@ describe('termination for a legitimate reason (R224-2)', () => {
   it('request → staff refuse with a reason: back to membre-actif, the refusal mailed, nothing refunded', async () => {
     const { member, signedAt } = await activeMember();
     clock.set(new Date(signedAt + 40 * DAY_MS));
-    expect((await sendUpdate(member.agent, { ...REQUEST, reason: 'maladie-invalidite', proof: undefined })).status).toBe(200);
+    expect((await requestTermination(member.agent, { ...REQUEST, reason: 'maladie-invalidite' })).status).toBe(201);
     // A refusal without a reason is refused.
     expect((await sendUpdate(staff.agent, { context: 'terminate_no', uid: member.id, reason: '' })).status).toBe(400);
     const refused = await sendUpdate(staff.agent, {
@@ -207,7 +205,6 @@ describe('termination for a legitimate reason (R224-2)', () => {
       reason: 'maladie-invalidite',
       decision: 'refused',
       explanation: 'Effacé à la demande du membre',
-      proof: null,
     });
     expect(kept?.refusalReason).toBe('Effacé');
   });

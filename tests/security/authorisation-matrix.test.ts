@@ -242,6 +242,20 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/user/introductions/:introId/photos/:photoId': { access: 'member-only', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/photos': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/photos/:photoId': { access: 'staff-aal2', request: () => ({}) },
+  // Termination requests and their proof (decision 189). The member's own only, keyed by the session;
+  // a JSON body past the guard is refused (415: a form is expected) and a member's uuid as `:id` is
+  // not a request's (400), changing nothing. Staff record a letter and open a proof, each read logged;
+  // `:terminationId` stays literal past the guard (400).
+  'POST /api/v1/user/terminations': { access: 'member-only', request: () => ({ body: {} }) },
+  'GET /api/v1/user/terminations': {
+    access: 'member-only',
+    request: () => ({}),
+    ownData: (body) => expect(body.terminations).toEqual([]),
+  },
+  'POST /api/v1/user/terminations/:id/proof': { access: 'member-only', request: () => ({ body: {} }) },
+  'GET /api/v1/user/terminations/:id/proof': { access: 'member-only', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/terminations': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  'GET /api/v1/dashboard/members/:id/terminations/:terminationId/proof': { access: 'staff-aal2', request: () => ({}) },
   // The staff agenda (decision 122): every member's meetings, staff only.
   'GET /api/v1/dashboard/agenda': { access: 'staff-aal2', request: () => ({ query: 'du=2026-11-23&au=2026-11-29' }) },
   // The member's guardian and « Mon accompagnement » (decision 117): the caller's own only, keyed by the session.

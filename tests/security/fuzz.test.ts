@@ -695,3 +695,155 @@ describe('fuzzing photo uploads (decision 116)', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain('JPEG, PNG ou WebP');
   }, 120_000);
 });
+
+describe('fuzzing termination forms and proofs (decision 189)', () => {
+  it('hostile forms and files (random, disguised, truncated, duplicated, broken multipart): never 5xx, always a French error, a refusal changes nothing', async () => {
+    const { default: sharp } = await import('sharp');
+    const { seedActiveMember } = await import('#tests/support/active-member-seed.ts');
+    const { proofForm, samplePdf } = await import('#tests/support/termination.ts');
+    const solid = { width: 40, height: 30, channels: 3 as const, background: '#eee' };
+    const reals = [
+      samplePdf(),
+      new Uint8Array(await sharp({ create: solid }).jpeg().toBuffer()),
+      new Uint8Array(await sharp({ create: solid }).png().toBuffer()),
+    ];
+    // Members with a pending request (its proof replaceable): several, so that the hourly limit on
+    // decodings (20 per person) leaves the checks fuzzed.
+    const pending: { agent: TestAgent; id: string; terminationId: number }[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const email = `fuzz.resiliation.${i}.${Date.now()}@example.fr`;
+      const seeded = await seedActiveMember(product, product.clock.now().getTime(), {
+        email,
+        firstName: 'Nadia',
+        gender: 'femme',
+        age: 31,
+      });
+      const agent = product.agent();
+      expect((await agent.post('/api/v1/auth/signin', { email, password: seeded.password })).status).toBe(200);
+      const asked = await agent.request(
+        'POST',
+        '/api/v1/user/terminations',
+        proofForm(
+          { reason: 'demenagement', explanation: 'Je déménage à Lille pour mon travail.' },
+          { bytes: samplePdf(), name: 'a.pdf', type: 'application/pdf' },
+        ),
+      );
+      expect(asked.status, await asked.clone().text()).toBe(201);
+      const { termination } = (await asked.json()) as { termination: { id: number } };
+      pending.push({ agent, id: seeded.id, terminationId: termination.id });
+    }
+    const cookieOfAgent = (agent: TestAgent) => [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const hostileBytes = fc.oneof(
+      fc.uint8Array({ maxLength: 2048 }),
+      fc
+        .tuple(fc.constantFrom(...reals), fc.uint8Array({ maxLength: 256 }))
+        .map(([r, tail]) => new Uint8Array([...r.subarray(0, 12), ...tail])),
+      fc.tuple(fc.constantFrom(...reals), fc.nat()).map(([r, cut]) => r.subarray(0, cut % r.length)),
+      fc
+        .tuple(fc.constantFrom(...reals), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 6 }))
+        .map(([r, flips]) => {
+          const copy = new Uint8Array(r);
+          for (const [at, value] of flips) copy[at % copy.length] = value;
+          return copy;
+        }),
+      fc.constant(new Uint8Array(Buffer.from('<html><script>alert(1)</script></html>'))),
+      fc.constant(new Uint8Array()),
+    );
+    const fieldName = fc.oneof(
+      fc.constantFrom('reason', 'explanation', 'receivedOn', 'justificatif', 'proof', 'uid', 'context'),
+      hostileString,
+    );
+    const part = fc.oneof(
+      fc
+        .tuple(
+          fieldName,
+          hostileString.map((v) => v.slice(0, 3000)),
+        )
+        .map(([name, value]) => ({ name, value: value as string | Blob })),
+      fc
+        .tuple(
+          fieldName,
+          hostileBytes,
+          fc.constantFrom('application/pdf', 'image/jpeg', 'image/png', 'text/html', ''),
+          fc.constantFrom('a.pdf', 'b.jpg', '', 'x.exe'),
+        )
+        .map(([name, bytes, type, filename]) => ({
+          name,
+          value: new File([bytes as Uint8Array<ArrayBuffer>], filename, { type }) as string | Blob,
+        })),
+    );
+    const seedParts = fc.constantFrom(
+      [
+        { name: 'reason', value: 'demenagement' },
+        { name: 'explanation', value: 'Je déménage à Lille pour mon travail.' },
+      ],
+      [
+        { name: 'receivedOn', value: '2026-11-30' },
+        { name: 'reason', value: 'autre-motif-grave' },
+        { name: 'explanation', value: 'Courrier reçu ce matin.' },
+      ],
+      [] as { name: string; value: string | Blob }[],
+    );
+    const formBody = fc
+      .tuple(
+        seedParts,
+        fc.array(part, { maxLength: 4 }),
+        fc.option(fc.tuple(hostileBytes, fc.constantFrom('application/pdf', 'image/png'))),
+      )
+      .map(([seed, extra, file]) => {
+        const form = new FormData();
+        for (const { name, value } of [...seed, ...extra]) form.append(name, value);
+        if (file) form.append('justificatif', new File([file[0] as Uint8Array<ArrayBuffer>], 'justificatif.pdf', { type: file[1] }));
+        return { form } as { form?: FormData; raw?: string; type?: string };
+      });
+    const brokenMultipart = fc
+      .tuple(
+        hostileString,
+        fc.constantFrom(
+          'multipart/form-data',
+          'multipart/form-data; boundary=',
+          'multipart/form-data; boundary=x',
+          'multipart/form-data; boundary="a b"',
+        ),
+      )
+      .map(
+        ([text, type]) =>
+          ({ raw: `--x\r\nContent-Disposition: form-data; name="reason"\r\n\r\n${text}\r\n--x`, type }) as {
+            form?: FormData;
+            raw?: string;
+            type?: string;
+          },
+      );
+    const routes = fc.constantFrom('member-request', 'member-proof', 'other-proof', 'staff-letter');
+    await referee.start();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(pending.length - 1),
+        routes,
+        fc.oneof({ weight: 4, arbitrary: formBody }, { weight: 1, arbitrary: brokenMultipart }),
+        async (who, route, body) => {
+          const mine = pending[who] as (typeof pending)[number];
+          const other = pending[(who + 1) % pending.length] as (typeof pending)[number];
+          const path =
+            route === 'member-request'
+              ? '/api/v1/user/terminations'
+              : route === 'member-proof'
+                ? `/api/v1/user/terminations/${mine.terminationId}/proof`
+                : route === 'other-proof'
+                  ? `/api/v1/user/terminations/${other.terminationId}/proof`
+                  : `/api/v1/dashboard/members/${mine.id}/terminations`;
+          const headers: Record<string, string> = {
+            'x-forwarded-for': '203.0.113.19',
+            origin: TEST_SITE,
+            cookie: route === 'staff-letter' ? (cookieOf('staff', 'x') ?? '') : cookieOfAgent(mine.agent),
+          };
+          if (body.type) headers['content-type'] = body.type;
+          const response = await product.app.request(`${TEST_SITE}${path}`, { method: 'POST', headers, body: body.form ?? body.raw ?? '' });
+          if (route === 'other-proof') expect(response.status, 'another member’s request').not.toBe(200);
+          await referee.judge(response, `POST ${path} (${route})`, isErrorShape);
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_PROOF_RUNS ?? 60), endOnFailure: true },
+    );
+  }, 180_000);
+});

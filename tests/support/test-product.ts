@@ -70,15 +70,17 @@ export class TestAgent {
   }
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+    // A form (a file upload) is sent as multipart/form-data, its boundary set by the request itself.
+    const form = body instanceof FormData;
     const init: RequestInit = {
       method,
       headers: {
         'x-forwarded-for': this.address,
         ...(this.cookies.size > 0 ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json', origin: TEST_SITE } : {}),
+        ...(body !== undefined ? { ...(form ? {} : { 'content-type': 'application/json' }), origin: TEST_SITE } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+      ...(body !== undefined ? { body: form ? body : typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     };
     const response = await this.app.request(`${TEST_SITE}${path}`, init);
     for (const line of response.headers.getSetCookie()) {

@@ -3,7 +3,7 @@ import { untilText } from '#machines/onboarding/deadline-texts.ts';
 import { contractDeadlines, renunciationOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { isPlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { TerminationRequest } from '#src/features/account/termination-request.tsx';
+import { PendingTermination, TerminationRequest } from '#src/features/account/termination-request.tsx';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
@@ -20,6 +20,8 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
 const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
 const parisDate = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' });
 const dateTime = (ms: number | null) => (ms === null ? '—' : parisDateTime.format(new Date(ms)));
+/** A request counts from its day (a letter from the day it was received): its date only. */
+const day = (ms: number | null) => (ms === null ? '—' : parisDate.format(new Date(ms)));
 /** The last day of a term ending at `end` (midnight, Paris). */
 const lastDay = (end: number | null) => (end === null ? '—' : parisDate.format(new Date(end - 1)));
 
@@ -121,12 +123,13 @@ export function MyRights() {
       {terminationPending ? (
         <p className={styles.text} data-testid="rights-state">
           Vous avez demandé la résiliation de votre contrat pour motif légitime le{' '}
-          {dateTime(terminationRequestedAt ? Date.parse(terminationRequestedAt) : null)}. L’équipe examine votre demande et vous répond par
+          {day(terminationRequestedAt ? Date.parse(terminationRequestedAt) : null)}. L’équipe examine votre demande et vous répond par
           e-mail ; si elle est acceptée, le remboursement est fait au plus tard le{' '}
-          {dateTime(terminationRequestedAt ? terminationRefundDueByMs(Date.parse(terminationRequestedAt)) : null)}. Aucune proposition ne
-          vous est faite en attendant.
+          {day(terminationRequestedAt ? terminationRefundDueByMs(Date.parse(terminationRequestedAt)) : null)}. Aucune proposition ne vous
+          est faite en attendant.
         </p>
       ) : null}
+      {terminationPending ? <PendingTermination /> : null}
       {top === 'membre-actif' ? (
         <p className={styles.text}>
           Votre contrat prend fin le {lastDay(termEnds)}, sans reconduction tacite. Nous vous écrirons 30 jours et 7 jours avant cette date.

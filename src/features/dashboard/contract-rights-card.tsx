@@ -2,17 +2,20 @@ import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
 import { formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { TerminationDecision } from '#src/features/dashboard/termination-decision.tsx';
+import { TerminationDecision, TerminationLetter } from '#src/features/dashboard/termination-decision.tsx';
 
 /** The member's rights and term as staff read them (decision 118): dates, deadlines, refunds owed. */
 export function ContractRightsCard({
   rights,
   memberId,
   onReload,
+  canRecordLetter = false,
 }: {
   rights: MemberDetail['rights'] | undefined;
   memberId: string;
   onReload: () => Promise<void>;
+  /** An active member without a pending request: staff may record a letter (decision 189). */
+  canRecordLetter?: boolean;
 }) {
   if (!rights || rights.signedAt === null) return null;
   const at = (iso: string | null) => (iso === null ? '—' : formatDateTime(iso));
@@ -47,6 +50,7 @@ export function ContractRightsCard({
         ) : null}
       </dl>
       {rights.termination ? <TerminationDecision memberId={memberId} termination={rights.termination} onDecided={onReload} /> : null}
+      {canRecordLetter ? <TerminationLetter memberId={memberId} onRecorded={onReload} /> : null}
       {rights.refunds.length > 0 ? (
         <ul>
           {rights.refunds.map((r) => (

@@ -61,7 +61,12 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
           </p>
           <ChartView current={member.state} />
         </section>
-        <ContractRightsCard rights={detail.rights} memberId={member.id} onReload={onReload} />
+        <ContractRightsCard
+          rights={detail.rights}
+          memberId={member.id}
+          onReload={onReload}
+          canRecordLetter={member.state === 'membre-actif'}
+        />
         <div className={styles.page}>
           <section className={styles.card} aria-labelledby="actions-title">
             <h2 id="actions-title" className={styles.cardTitle}>
