@@ -64,7 +64,8 @@ const LINK_INVALID = () =>
 /** Supabase Auth's refusals of `PUT /user`, as the member reads them. */
 function authFailure(
   error: { code?: string | undefined; status?: number | undefined; message?: string | undefined },
-  field: 'newEmail' | 'newPassword'): ApiError {
+  field: 'newEmail' | 'newPassword',
+): ApiError {
   switch (error.code) {
     case 'current_password_invalid':
     case 'current_password_required':

@@ -200,7 +200,9 @@ describe('the sign-up confirmation (POST /resend type signup, decision 187)', ()
     const second = (await confirmationsTo(email)).at(-1);
     const secondToken = new URL(second?.textBody.match(/https?:\/\/\S+/)?.[0] ?? '').searchParams.get('token_hash');
     expect(secondToken).not.toBe(firstToken);
-    expect((await h.client().auth.verifyOtp({ type: 'signup', token_hash: firstToken ?? '' })).error).toMatchObject({ code: 'otp_expired' });
+    expect((await h.client().auth.verifyOtp({ type: 'signup', token_hash: firstToken ?? '' })).error).toMatchObject({
+      code: 'otp_expired',
+    });
     const verified = await h.client().auth.verifyOtp({ type: 'signup', token_hash: secondToken ?? '' });
     expect(verified.error).toBeNull();
     expect(verified.data.user?.email_confirmed_at).toBeTruthy();

@@ -24,10 +24,7 @@ export async function createMember(
 }
 
 /** The member row of a new account, in the caller's transaction. */
-export async function insertMember(
-  tx: Transaction,
-  input: { id: string; email: string; gender: Gender; now?: Date },
-): Promise<void> {
+export async function insertMember(tx: Transaction, input: { id: string; email: string; gender: Gender; now?: Date }): Promise<void> {
   await tx.insert(members).values({
     id: input.id,
     email: input.email,

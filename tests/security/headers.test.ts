@@ -142,7 +142,13 @@ describe('security headers on every response', () => {
       // The registration's cookie, then the session's once the mailed link is opened (decision 187).
       const confirmed = await https.app.request(`${site}/api/v1/auth/confirmation`, {
         method: 'POST',
-        headers: { ...json, cookie: signup.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') },
+        headers: {
+          ...json,
+          cookie: signup.headers
+            .getSetCookie()
+            .map((line) => line.split(';')[0])
+            .join('; '),
+        },
         body: JSON.stringify({ tokenHash: await confirmationTokenIn(database.db, email) }),
       });
       expect(confirmed.status).toBe(201);

@@ -105,7 +105,10 @@ describe('a password set on the embedded auth service itself (PUT /auth/v1/user)
       expect(await refused.json()).toEqual({ code: 'weak_password', message, weak_password: { reasons: [reason] } });
     }
     // Nothing changed: the member's password still opens the account.
-    const still = await target.outside('/auth/v1/token?grant_type=password', { body: { email, password: MEMBER_PASSWORD }, headers: { apikey } });
+    const still = await target.outside('/auth/v1/token?grant_type=password', {
+      body: { email, password: MEMBER_PASSWORD },
+      headers: { apikey },
+    });
     expect(still.status).toBe(200);
     const accepted = await change('figuier-lanterne-boussole-72');
     expect(accepted.status).toBe(200);
