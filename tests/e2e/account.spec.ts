@@ -17,6 +17,8 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 test('a new member creates an account, signs out and in, and recovers the password through the mailbox', async ({ page }) => {
+  // Registration, confirmation, sign-outs and a reset: a long walk on a busy machine.
+  test.setTimeout(150_000);
   const consoleErrors = watchConsole(page, [400]);
   const email = `nouvelle.${Date.now()}@example.fr`;
   const password = 'bismillah-2026';
