@@ -78,8 +78,8 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
   await expect(youssef).toHaveCount(1);
   await expect(youssef.getByText(/^Score \d+ \/ \d+$/)).toBeVisible();
-  await youssef.getByText(/^Pourquoi/).click();
-  await expect(youssef.getByText(/Âge \(correspond\)/).first()).toBeVisible();
+  await youssef.getByText('Critère par critère').click();
+  await expect(youssef.getByTestId('candidate-criteria').getByRole('rowheader', { name: 'Âge' })).toBeVisible();
   await section.scrollIntoViewIfNeeded();
   await screenshots(page, 'candidats');
 
@@ -113,7 +113,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await expect(forYoussef.getByRole('heading', { level: 2, name: /^Amina, \d+ ans$/ })).toBeVisible();
   await expect(forYoussef.getByText('Amina est infirmière à Paris, pratiquante et posée.')).toBeVisible();
   await expect(forYoussef.getByText(/^À répondre avant le .* \(encore 6 jours\)$/)).toBeVisible();
-  await expect(forYoussef.getByText('Âge : correspond')).toBeVisible();
+  await expect(forYoussef.getByTestId('proposal-reasons')).toContainText(/Elle correspond à vos critères indispensables\s: âge/);
   await expect(youssefPage.getByText('Benali')).toHaveCount(0);
   await expect(youssefPage.getByText(people.amina.email)).toHaveCount(0);
   await screenshots(youssefPage, 'propositions');

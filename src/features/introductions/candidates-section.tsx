@@ -89,9 +89,11 @@ function CandidateItem({
   memberName: string;
 }) {
   const candidateName = c.firstName ?? 'le candidat';
+  // The member's first name (the file's title gives the full name): a column is named by it.
+  const memberFirst = memberName.split(' ')[0] || memberName;
   const rows = criterionRows(c.reasons);
   const brokenLines = [
-    c.broken?.membre.length ? `critères indispensables ${ofName(memberName)} : ${c.broken.membre.join(', ').toLowerCase()}` : null,
+    c.broken?.membre.length ? `critères indispensables ${ofName(memberFirst)} : ${c.broken.membre.join(', ').toLowerCase()}` : null,
     c.broken?.candidat.length ? `critères indispensables ${ofName(candidateName)} : ${c.broken.candidat.join(', ').toLowerCase()}` : null,
   ].filter((line): line is string => line !== null);
   return (
@@ -119,7 +121,7 @@ function CandidateItem({
               <th scope="col" className={own.criterionHead}>
                 Critère
               </th>
-              <th scope="col">Ce que cherche {memberName}</th>
+              <th scope="col">Ce que cherche {memberFirst}</th>
               <th scope="col">Ce que cherche {candidateName}</th>
             </tr>
           </thead>
@@ -127,10 +129,10 @@ function CandidateItem({
             {rows.map((row) => (
               <tr key={row.criterion}>
                 <th scope="row">{row.label}</th>
-                <td>
+                <td data-label={`Pour ${memberFirst}`}>
                   <Verdict cell={row.membre} />
                 </td>
-                <td>
+                <td data-label={`Pour ${candidateName}`}>
                   <Verdict cell={row.candidat} />
                 </td>
               </tr>
@@ -153,7 +155,7 @@ function CandidateItem({
 function Verdict({ cell }: { cell: VerdictCell | null }) {
   if (!cell) return <span className={styles.muted}>—</span>;
   return (
-    <>
+    <div className={own.verdictCell}>
       <span className={own.verdictLine}>
         <span className={own.mark[cell.tone]} aria-hidden="true">
           {cell.mark}
@@ -164,7 +166,7 @@ function Verdict({ cell }: { cell: VerdictCell | null }) {
         </span>
       </span>
       {cell.required ? <span className={own.requiredTag}>indispensable</span> : null}
-    </>
+    </div>
   );
 }
 
@@ -230,6 +232,7 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
     return null;
   }
 
+  const memberFirst = memberName.split(' ')[0] || memberName;
   const label = (side: 'a' | 'b', name: string, criteria: string[] | undefined) =>
     mustExplain[side]
       ? `Pour ${name} : pourquoi cette proposition malgré ${criteria && criteria.length > 1 ? 'ses critères indispensables' : 'son critère indispensable'} (${(criteria ?? []).join(', ').toLowerCase()}) ? (obligatoire, ${name} le lira)`
@@ -245,7 +248,7 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
       onSubmit={submit}
     >
       <label className={styles.control} htmlFor={ids.a}>
-        {label('a', memberName, candidate.broken?.membre)}
+        {label('a', memberFirst, candidate.broken?.membre)}
         <textarea id={ids.a} name="noteA" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required={mustExplain.a} />
       </label>
       <label className={styles.control} htmlFor={ids.b}>

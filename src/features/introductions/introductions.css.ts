@@ -1,6 +1,6 @@
 import { globalStyle, style, styleVariants } from '@vanilla-extract/css';
 import { srOnly } from '#src/styles/global.css.ts';
-import { media, vars } from '#src/styles/theme.css.ts';
+import { breakpoints, media, vars } from '#src/styles/theme.css.ts';
 
 /* Mes propositions: one card per proposal */
 export const list = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[6] });
@@ -90,43 +90,47 @@ export const summaryValue = style({ margin: 0, fontWeight: vars.fontWeight.mediu
 /* Mes propositions: why it fits, a few sentences */
 export const reasons = style({ margin: 0, paddingLeft: vars.space[5], display: 'flex', flexDirection: 'column', gap: vars.space[1] });
 
-/* Mes propositions: Accept and Decline stay in reach while the card is on screen (decision 193) */
+/* Mes propositions: the answer (deadline, Accept, Decline) right after what the member needs to decide, before the longer texts (decision 193) */
 export const answerBar = style({
-  position: 'sticky',
-  bottom: 0,
-  zIndex: 1,
-  margin: `0 calc(-1 * ${vars.space[5]}) calc(-1 * ${vars.space[5]})`,
-  padding: `${vars.space[3]} ${vars.space[5]}`,
-  backgroundColor: vars.color.surface,
+  paddingTop: vars.space[3],
   borderTop: `1px solid ${vars.color.gray[200]}`,
-  borderRadius: `0 0 ${vars.radius.xl} ${vars.radius.xl}`,
   display: 'flex',
   flexDirection: 'column',
-  gap: vars.space[2],
-  '@media': {
-    [media.md]: {
-      margin: `0 calc(-1 * ${vars.space[6]}) calc(-1 * ${vars.space[6]})`,
-      padding: `${vars.space[4]} ${vars.space[6]}`,
-    },
-  },
+  gap: vars.space[3],
 });
 
-/* Staff: a candidate's criteria, both sides in one table */
+/* Staff: a candidate's criteria, both sides in one table; below `md` each row a small card (label, then each side) */
 export const criteriaTable = style({
   width: '100%',
   borderCollapse: 'collapse',
   fontSize: vars.fontSize.sm,
-  tableLayout: 'fixed',
 });
+const belowMd = `screen and (max-width: ${breakpoints.md - 0.02}px)`;
 globalStyle(`${criteriaTable} th, ${criteriaTable} td`, {
   textAlign: 'left',
   verticalAlign: 'top',
   padding: `${vars.space[1]} ${vars.space[2]} ${vars.space[1]} 0`,
   borderBottom: `1px solid ${vars.color.gray[100]}`,
-  overflowWrap: 'anywhere',
+  overflowWrap: 'break-word',
+  '@media': { [belowMd]: { display: 'block', borderBottom: 0, padding: `${vars.space[1]} 0` } },
 });
 globalStyle(`${criteriaTable} thead th`, { color: vars.color.textMuted, fontWeight: vars.fontWeight.semibold });
-export const criterionHead = style({ width: '28%' });
+globalStyle(`${criteriaTable} thead`, {
+  '@media': {
+    [belowMd]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+  },
+});
+globalStyle(`${criteriaTable} tr`, {
+  '@media': { [belowMd]: { display: 'block', padding: `${vars.space[2]} 0`, borderBottom: `1px solid ${vars.color.gray[100]}` } },
+});
+globalStyle(`${criteriaTable} td`, {
+  '@media': { [belowMd]: { display: 'grid', gridTemplateColumns: '5.5rem minmax(0, 1fr)', columnGap: vars.space[2] } },
+});
+globalStyle(`${criteriaTable} td[data-label]::before`, {
+  '@media': { [belowMd]: { content: 'attr(data-label)', color: vars.color.textMuted, overflowWrap: 'break-word' } },
+});
+export const criterionHead = style({ width: '22%' });
+export const verdictCell = style({ minWidth: 0 });
 export const verdictLine = style({ display: 'flex', gap: vars.space[1], alignItems: 'baseline' });
 export const requiredTag = style({
   display: 'inline-block',

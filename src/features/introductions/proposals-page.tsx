@@ -160,15 +160,6 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
         </div>
       ) : null}
 
-      {other?.presentation ? (
-        <div>
-          <h3 className={styles.sectionTitle}>{other.firstName ? `${other.firstName} se présente` : 'Sa présentation'}</h3>
-          <p className={styles.note} data-testid="other-presentation">
-            {other.presentation}
-          </p>
-        </div>
-      ) : null}
-
       {stage === 'answer' ? (
         <div className={styles.answerBar} data-testid="answer-bar">
           <StageBody proposal={proposal} stage={stage} now={now} />
@@ -189,6 +180,15 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       ) : (
         <FormAlert tone="error">{error}</FormAlert>
       )}
+      {other?.presentation ? (
+        <div>
+          <h3 className={styles.sectionTitle}>{other.firstName ? `${other.firstName} se présente` : 'Sa présentation'}</h3>
+          <p className={styles.note} data-testid="other-presentation">
+            {other.presentation}
+          </p>
+        </div>
+      ) : null}
+
       {stage === 'feedback' ? <FeedbackForm proposal={proposal} send={send} /> : null}
     </article>
   );
