@@ -18,6 +18,7 @@ import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bf
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SiteFiles } from '#bff/http/site-pages.ts';
 import { startingGate } from '#bff/http/starting-gate.ts';
+import { scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
@@ -138,6 +139,8 @@ async function startOn(
     smtpUrl: config.smtpUrl ?? (embeddedSmtp?.url as string),
     from: config.mailFrom,
     clock,
+    // A scheduled mail is sent only if it still applies when it goes (decision 191).
+    dropReason: (queued, now) => scheduledMailDropReason(database.db, queued, now),
   });
 
   const rateLimit = createRateLimiter(database.db);

@@ -69,8 +69,10 @@ export const mailOutbox = pgTable('mail_outbox', {
   attachments: jsonb('attachments').$type<{ filename: string; contentType: string; contentBase64: string }[]>(),
   /** One agency mail per (member, kind, occurrence), unique (migration 0012, decision 111); null for other mails. */
   dedupeKey: text('dedupe_key'),
+  /** `pending`, `sending`, `sent`, `failed`, or `dropped`: no longer applying when it was to be sent (decision 191, migration 0034). */
   status: text('status').notNull().default('pending'),
   attempts: integer('attempts').notNull().default(0),
+  /** The last sending error, or why a dropped mail was not sent. */
   lastError: text('last_error'),
   claimedUntil: timestamp('claimed_until', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),

@@ -21,7 +21,7 @@ import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { contractDeadlines } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
-import { scheduledMailApplies } from '#machines/onboarding/mail-states.ts';
+import { type ScheduledMailKind, scheduledMailApplies, scheduledMailStates } from '#machines/onboarding/mail-states.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { topStateOf } from '#machines/onboarding/steps.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -195,4 +195,55 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
     }
   }
   return { members: rows.length, queued };
+}
+
+/** `kind:memberId:occurrence`, the de-duplication key of a scheduled mail (the occurrence may hold colons). */
+const SCHEDULED_KEY = /^([a-z-]+):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):(.+)$/;
+
+/** What the occurrence of a scheduled mail names in the record now: the meeting, the signature, the term's end. */
+function currentOccurrence(kind: ScheduledMailKind, record: OnboardingRecord): string | null {
+  switch (kind) {
+    case 'agency-meeting-reminder':
+      return record.onboardingMeetingDate;
+    case 'agency-renunciation-period-over':
+    case 'agency-withdrawal-period-over':
+      return record.subscriptionDate;
+    case 'agency-term-ending':
+    case 'agency-term-ended': {
+      const end = termEndsAtMs(record);
+      return end === null ? null : new Date(end).toISOString();
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Asked by the dispatcher at the moment it sends a mail (decision 191): a scheduled mail (the table
+ * of `mail-states.ts`) that no longer applies to the member's state, or that names a meeting, a
+ * signature or a term that is no longer the member's, is dropped; the answer says why (kept on the
+ * outbox row). Null: send it. Any other mail is sent as queued.
+ */
+export async function scheduledMailDropReason(
+  db: Db,
+  mail: { kind: string; dedupeKey: string | null; to: string },
+  now: Date,
+): Promise<string | null> {
+  if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
+  const kind = mail.kind as ScheduledMailKind;
+  const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');
+  const [row] = await db
+    .select({ role: members.role, disabled: members.disabled, onboarding: members.onboarding })
+    .from(members)
+    .where(key ? eq(members.id, key[2] as string) : eq(members.email, mail.to))
+    .limit(1);
+  if (row?.role !== 'member') return 'membre introuvable';
+  if (row.disabled) return 'compte désactivé';
+  const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
+  if (!parsed.success) return 'dossier illisible';
+  const top = topStateOf(stateFromRecord(parsed.output, now.getTime()));
+  if (!scheduledMailApplies(kind, top)) return `ne s’applique plus à l’état ${top}`;
+  const current = currentOccurrence(kind, parsed.output);
+  if (key && current !== null && !(key[3] as string).endsWith(current)) return 'concerne un autre rendez-vous ou un autre contrat';
+  return null;
 }

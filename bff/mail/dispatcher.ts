@@ -7,6 +7,18 @@ import { log } from '#bff/logger.ts';
 import type { MailAttachment } from '#bff/mail/outbox.ts';
 
 const MAX_ATTEMPTS = 8;
+
+type ClaimedMail = {
+  id: number;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: MailAttachment[] | null;
+  attempts: number;
+  kind: string;
+  dedupe_key: string | null;
+};
 const LEASE_MS = 2 * 60 * 1000;
 
 export interface MailDispatcher {
@@ -22,7 +34,18 @@ export interface MailDispatcher {
  * Sends the outbox through SMTP with nodemailer. Each row is claimed with `FOR UPDATE SKIP LOCKED`
  * so that several instances never send the same mail twice; a failure is retried later.
  */
-export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: string; clock: Clock }): MailDispatcher {
+export function createMailDispatcher(options: {
+  db: Db;
+  smtpUrl: string;
+  from: string;
+  clock: Clock;
+  /**
+   * Asked for each mail at the moment it is sent (decision 191): a reason to drop it (it no longer
+   * applies), or null to send it. A dropped mail stays in the outbox as `dropped`, with its reason,
+   * and frees its de-duplication key (the mail may be queued again once it applies again).
+   */
+  dropReason?: (mail: { kind: string; dedupeKey: string | null; to: string }, now: Date) => Promise<string | null>;
+}): MailDispatcher {
   // nodemailer is loaded with the first mail to send, not at start (start-up target, decision 080).
   let transport: Promise<Transporter> | undefined;
   const transporter = () => {
@@ -41,15 +64,7 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
    */
   async function sendOne(): Promise<boolean> {
     const now = options.clock.now();
-    const claimed = await options.db.execute<{
-      id: number;
-      to_address: string;
-      subject: string;
-      text_body: string;
-      html_body: string | null;
-      attachments: MailAttachment[] | null;
-      attempts: number;
-    }>(sql`
+    const claimed = await options.db.execute<ClaimedMail>(sql`
       UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, claimed_until = ${new Date(now.getTime() + LEASE_MS)}
       WHERE id = (
         SELECT id FROM mail_outbox
@@ -57,22 +72,21 @@ export function createMailDispatcher(options: { db: Db; smtpUrl: string; from: s
           AND (status = 'pending' OR (status = 'sending' AND claimed_until < ${now}))
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts`);
-    const row = (
-      claimed as unknown as {
-        rows: {
-          id: number;
-          to_address: string;
-          subject: string;
-          text_body: string;
-          html_body: string | null;
-          attachments: MailAttachment[] | null;
-          attempts: number;
-        }[];
-      }
-    ).rows[0];
+      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts, kind, dedupe_key`);
+    const row = (claimed as unknown as { rows: ClaimedMail[] }).rows[0];
     if (!row) return false;
     try {
+      const drop = options.dropReason
+        ? await options.dropReason({ kind: row.kind, dedupeKey: row.dedupe_key, to: row.to_address }, options.clock.now())
+        : null;
+      if (drop !== null) {
+        await options.db
+          .update(mailOutbox)
+          .set({ status: 'dropped', claimedUntil: null, lastError: drop, dedupeKey: null })
+          .where(eq(mailOutbox.id, row.id));
+        log.info('e-mail non envoyé : il ne s’applique plus', { mailId: row.id, kind: row.kind, reason: drop });
+        return true;
+      }
       await (await transporter()).sendMail({
         from: options.from,
         to: row.to_address,

@@ -136,10 +136,10 @@ export async function runRetention(deps: {
   await db.execute(sql`DELETE FROM lead_notes WHERE ${orphan('lead_id')}`);
   await db.execute(sql`DELETE FROM lead_events WHERE ${orphan('lead_id')}`);
 
-  // Mail logs: sent or failed mails; pending ones are still to be sent.
+  // Mail logs: sent, failed or dropped mails; pending ones are still to be sent.
   const mailOutbox = await affected(
     db,
-    sql`DELETE FROM mail_outbox WHERE status IN ('sent', 'failed')
+    sql`DELETE FROM mail_outbox WHERE status IN ('sent', 'failed', 'dropped')
         AND coalesce(sent_at, created_at) < ${before(RETENTION.mailLogMonths)} RETURNING 1`,
   );
   const mailbox = await affected(db, sql`DELETE FROM mailbox WHERE received_at < ${before(RETENTION.mailLogMonths)} RETURNING 1`);

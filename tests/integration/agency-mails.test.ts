@@ -2,12 +2,13 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { members } from '#bff/db/schema.ts';
+import { mailbox, mailOutbox, members } from '#bff/db/schema.ts';
 import { agencyJobs } from '#bff/agency-jobs.ts';
 import { parseConfig } from '#bff/config.ts';
 import { queueAgencyMailsForUpdate, runAgencyMailJob, termEndOf } from '#bff/mail/agency-mail-triggers.ts';
 import { jobRegistry } from '#bff/scheduled-jobs.ts';
-import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { type AgencyMailSite, renunciationPeriodOverMail } from '#bff/mail/agency-mails.ts';
+import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
@@ -270,5 +271,29 @@ describe('the agency’s own mails (decision 111)', () => {
     });
     expect(again.status).toBe(202);
     expect(await kindsOf(member.email)).toEqual(['agency-welcome']);
+  });
+
+  it('sends a scheduled mail only if it still applies when it goes: queued, the state changes, then dropped and kept as such (decision 191)', async () => {
+    clock.set(new Date());
+    const member = await newMember();
+    const { signedAt } = await walkOnboarding({ member, staff, clock, until: 'sub_date' });
+    if (signedAt === null) throw new Error('not signed');
+    const [row] = await product.database.db.select().from(members).where(eq(members.id, member.id));
+    const subDate = recordOf(row as NonNullable<typeof row>).subscriptionDate ?? '';
+    // Day 7 comes: the job queues « le paiement est ouvert », and the member withdraws before the
+    // dispatcher sends it. (Written the other way round, the withdrawal first, so that the
+    // dispatcher's own timer cannot send the mail in between: what it finds is the same.)
+    clock.set(new Date(deadlinesOfSignature(signedAt).paymentOpensAtMs));
+    expect((await sendUpdate(member.agent, { context: 'withdraw', confirm: true })).body.state).toBe('retracte');
+    const queued = renunciationPeriodOverMail(site, { to: member.email, firstName: 'Amina' }, { lastDay: '2027-01-01' });
+    await enqueueMailOnce(product.database.db, queued, `${queued.kind}:${member.id}:${subDate}`);
+    await product.flushMail();
+    const [dropped] = await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.subject, queued.subject));
+    expect(dropped).toMatchObject({ kind: 'agency-renunciation-period-over', status: 'dropped', sentAt: null, dedupeKey: null });
+    expect(dropped?.lastError).toBe('ne s’applique plus à l’état retracte');
+    const delivered = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, member.email));
+    expect(delivered.map((m) => m.subject)).not.toContain(queued.subject);
+    // The withdrawal's own confirmation is sent.
+    expect(delivered.map((m) => m.subject)).toContain('Confirmation de votre rétractation');
   });
 });

@@ -397,6 +397,7 @@ describe('retention job', () => {
     await db.insert(mailOutbox).values([
       { toAddress: 'a@example.fr', subject: 'envoyé', textBody: 'x', kind: 'test', status: 'sent', createdAt: old, sentAt: old },
       { toAddress: 'b@example.fr', subject: 'en attente', textBody: 'x', kind: 'test', status: 'pending', createdAt: old },
+      { toAddress: 'c@example.fr', subject: 'abandonné', textBody: 'x', kind: 'test', status: 'dropped', createdAt: old },
     ]);
     await db
       .insert(mailbox)
@@ -437,6 +438,7 @@ describe('retention job', () => {
     // Converted (an account exists with this address): kept with the member's data.
     expect(await count(preSubscriptions, sql`lower(email) = lower(${amina.email})`)).toBeGreaterThanOrEqual(1);
     expect(await count(mailOutbox, sql`subject = 'envoyé'`)).toBe(0);
+    expect(await count(mailOutbox, sql`subject = 'abandonné'`)).toBe(0);
     expect(await count(mailOutbox, sql`subject = 'en attente'`)).toBe(1);
     expect(await count(mailbox, sql`subject = 'vieux'`)).toBe(0);
     expect(await count(consentRecords, sql`anonymous_id = '00000000-0000-4000-8000-000000000001'`)).toBe(0);
