@@ -249,8 +249,9 @@ describe('after signature: change requests, applied or declined by staff', () =>
     expect(((await again.json()) as ApiError).error.code).toBe('CHANGE_REQUEST_PENDING');
     // Nothing to change: 400.
     const none = await amina.agent.post('/api/v1/user/change-requests', { section: 'questionnaire', ...before.questionnaire });
-    expect(none.status).toBe(400);
-    expect(((await none.json()) as ApiError).error.code).toBe('NO_CHANGE');
+    const noneBody = await none.text();
+    expect(none.status, noneBody).toBe(400);
+    expect((JSON.parse(noneBody) as ApiError).error.code, noneBody).toBe('NO_CHANGE');
 
     // Another member sees none of it; staff see it on Amina's file.
     expect((await answers(youssef.agent)).changeRequests).toEqual([]);

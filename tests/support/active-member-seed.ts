@@ -70,6 +70,10 @@ export async function seedActiveMember(
     soughtFamilySituations: ['celibataire', 'divorce', 'veuf'],
     acceptsChildren: true,
     soughtProfessionalSituation: 'indifferent',
+    // The questions of decision 193, every criterion only wished: a seeded member excludes nobody.
+    wantsChildren: 'oui',
+    readyToRelocate: false,
+    requiredCriteria: [],
     otherQualities: 'Sérieux, bienveillant et attaché à la famille.',
   };
   // Version 1: the seeded event below is the member's first, so their next event (a right, a
