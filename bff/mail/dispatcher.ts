@@ -84,7 +84,7 @@ export function createMailDispatcher(options: {
           .update(mailOutbox)
           .set({ status: 'dropped', claimedUntil: null, lastError: drop, dedupeKey: null })
           .where(eq(mailOutbox.id, row.id));
-        log.info('e-mail non envoyé : il ne s’applique plus', { mailId: row.id, kind: row.kind, reason: drop });
+        log.info('e-mail non envoyé\u00a0: il ne s’applique plus', { mailId: row.id, kind: row.kind, reason: drop });
         return true;
       }
       await (await transporter()).sendMail({

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { mailbox, mailOutbox, members } from '#bff/db/schema.ts';
@@ -288,7 +288,10 @@ describe('the agency’s own mails (decision 111)', () => {
     const queued = renunciationPeriodOverMail(site, { to: member.email, firstName: 'Amina' }, { lastDay: '2027-01-01' });
     await enqueueMailOnce(product.database.db, queued, `${queued.kind}:${member.id}:${subDate}`);
     await product.flushMail();
-    const [dropped] = await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.subject, queued.subject));
+    const [dropped] = await product.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.subject, queued.subject), eq(mailOutbox.toAddress, member.email)));
     expect(dropped).toMatchObject({ kind: 'agency-renunciation-period-over', status: 'dropped', sentAt: null, dedupeKey: null });
     expect(dropped?.lastError).toBe('ne s’applique plus à l’état retracte');
     const delivered = await product.database.db.select().from(mailbox).where(eq(mailbox.toAddress, member.email));

@@ -42,7 +42,8 @@ const staffUnread = async () =>
 const staffUnreadOf = async (m: Member) => (await staffUnread()).members.find((row) => row.memberId === m.id)?.unread ?? 0;
 const mailsTo = async (to: string) =>
   (await product.database.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, to))).filter(
-    (mail) => mail.kind !== 'agency-welcome',
+    // The welcome and the sign-up confirmation (decision 187) are not notices.
+    (mail) => mail.kind !== 'agency-welcome' && mail.kind !== 'auth-signup-confirmation',
   );
 const staffWrites = (m: Member, body: string, subject = '') =>
   staff.agent.post(`/api/v1/dashboard/members/${m.id}/messages`, { subject, body });

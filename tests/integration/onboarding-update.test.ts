@@ -72,8 +72,10 @@ describe('POST /api/v1/user/update: the server is the authority', () => {
         if (!parsed.success) continue;
         if (decideUpdate(record, parsed.update, step.now).allowed) continue;
         const answer = await send(member.agent, samples[context]);
-        // `sub_date` is never accepted from the browser: only the code route signs (decision 109).
-        const expected = definitionOf(context).staffOnly || context === 'sub_date' ? 403 : 409;
+        // `sub_date` is never accepted from the browser: only the code route signs (decision 109);
+        // a termination is asked with its own form, proof attached (decision 189).
+        const ownRoute = context === 'sub_date' || context === 'terminate' || context === 'terminate_letter';
+        const expected = definitionOf(context).staffOnly || ownRoute ? 403 : 409;
         expect(answer.status, `${context} in ${stateKey(decideUpdate(record, parsed.update, step.now).state)}`).toBe(expected);
         if (expected === 409) expect(answer.body.error.code).toBe('TRANSITION_REFUSED');
       }

@@ -6,6 +6,7 @@ import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { uploadPhoto } from '#tests/support/active-member.ts';
 import { seedActiveMember } from '#tests/support/active-member-seed.ts';
+import { requestTermination, samplePdf } from '#tests/support/termination.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 
 /**
@@ -208,12 +209,15 @@ export const endingCases: EndingCase[] = [
     name: 'contrat résilié pour motif légitime',
     mutual: true,
     apply: async (env, { b }) => {
-      await post(b.agent, '/api/v1/user/update', {
-        context: 'terminate',
-        reason: 'demenagement',
-        explanation: 'Je pars vivre au Canada pour mon travail.',
-        proof: 'Contrat de travail à Montréal',
-      });
+      const asked = await requestTermination(
+        b.agent,
+        {
+          reason: 'demenagement',
+          explanation: 'Je pars vivre au Canada pour mon travail.',
+        },
+        { bytes: samplePdf('Contrat de travail a Montreal'), name: 'contrat.pdf', type: 'application/pdf' },
+      );
+      expect(asked.status, JSON.stringify(asked.body)).toBe(201);
       await post(env.staff, '/api/v1/user/update', { context: 'terminate_ok', uid: b.id });
     },
     state: 'close',
