@@ -19,6 +19,10 @@ export async function recordDailyCapReached(
   input: { memberId: string; context: string; event: string; payload: Record<string, unknown> },
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // The member's row locked first: two refusals at the same moment (the service reports each one
+    // without waiting) write one line, not two (READ COMMITTED sees no uncommitted line).
+    const [locked] = await tx.select({ id: members.id }).from(members).where(eq(members.id, input.memberId)).for('update');
+    if (!locked) return false;
     const [recent] = await tx
       .select({ id: onboardingEvents.id })
       .from(onboardingEvents)
