@@ -180,6 +180,13 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: /src[\\/]features[\\/]dashboard[\\/](dashboard-api|dashboard\.css|format-fr|select-field|search-field|stacked-cell)\.tsx?$|machines[\\/]follow-up[\\/]follow-up\.ts$/,
             },
+            // The legal sentences the member's pages quote: the consents' texts and how to terminate,
+            // which they quote (decision 189), and the consent's version. One chunk, not three, in the wizard's shells (decision 159).
+            {
+              name: 'legal-texts',
+              includeDependenciesRecursively: false,
+              test: /machines[\\/](privacy[\\/]consent-texts|onboarding[\\/]termination-texts|public-site[\\/]consent)\.ts$/,
+            },
             // The onboarding's chart, shared by the wizard and a member's file in the dashboard: XState, the
             // chart, the record's changes; then the steps' frame and fields, the wizard's alone. One chunk
             // each instead of some fifteen of 1–2 kB. Not the form rules (`forms.ts`, loaded when a form is
