@@ -92,6 +92,11 @@ function pageHeadPlugin(): Plugin {
   };
 }
 
+/** The pure tests (decision 199): browser code, the charts and rules, the scripts' helpers. */
+const UNIT_TESTS = ['{src,machines,tests/unit,scripts}/**/*.test.{ts,tsx}'];
+/** The tests that start the product or a database (decision 199): the BFF, integration and security suites. */
+const PRODUCT_TESTS = ['{bff,tests/integration,tests/security}/**/*.test.{ts,tsx}'];
+
 export default defineConfig({
   plugins: [
     // The route generator rewrites src/route-tree.gen.ts; tests need no route tree.
@@ -214,13 +219,29 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['{src,bff,machines,tests/unit,tests/integration,tests/security,scripts}/**/*.test.{ts,tsx}'],
     pool: 'forks',
     // Every core (Vitest's default leaves one idle: a single worker on a two-core machine).
     maxWorkers: Math.max(2, availableParallelism()),
     // One migrated database made once, copied per test file (decision 162).
     globalSetup: ['tests/support/global-setup.ts'],
+    // Set here for both projects: the command line's --testTimeout does not reach a project.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two projects (decision 199). `unit`: the pure tests, each file in a fresh module graph (they
+    // stub globals and fake timers). `product`: the tests that start the product or a database;
+    // their module graph (Hono, drizzle, PGlite's wasm, the whole BFF) is loaded once per worker
+    // and kept from file to file (isolate: false), instead of once per file — most of the suite's
+    // time was that loading. Their files leave no global state behind (no module mock, timers
+    // restored, the database and the product closed by each file).
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT_TESTS },
+      },
+      {
+        extends: true,
+        test: { name: 'product', include: PRODUCT_TESTS, isolate: false },
+      },
+    ],
   },
 });

@@ -12,6 +12,8 @@ import { proposeIntroduction } from '#bff/introductions/introductions.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
+import { seedFromTemplate } from '#bff/db/pglite-template.ts';
+import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { activeRecord, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
@@ -66,7 +68,9 @@ test.beforeAll(async () => {
     DATA_DIR: mkdtempSync(join(tmpdir(), 'union-photos-')),
     DEMO_DATA: 'false',
   });
-  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client') });
+  // The build's migrated cluster, copied (decision 199).
+  const seeding = seedFromTemplate(join(config.dataDir, 'pglite'), migrationSetsOf(config));
+  product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client'), beforeDatabase: seeding });
   const admin = adminClient(product.auth);
   const db = product.database.db;
   const now = Date.now();

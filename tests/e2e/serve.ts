@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '#bff/config.ts';
+import { seedFromTemplate } from '#bff/db/pglite-template.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
+import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
 import { E2E_STAFF_DISPLAY_NAMES, E2E_STAFF_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
@@ -19,7 +21,10 @@ const config = parseConfig({
   DEMO_DATA: 'true',
   DATABASE_URL: process.env.E2E_DATABASE_URL,
 });
-const product = await startProduct(config);
+// The build's migrated cluster (dist/pglite-template) copied into the fresh folder, as `npm start`
+// does (bff/server.ts), instead of PGlite's initdb and every migration (decision 199).
+const seeding = config.databaseUrl ? Promise.resolve(false) : seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config));
+const product = await startProduct(config, { beforeDatabase: seeding });
 for (const name of E2E_STAFF_NAMES) {
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: e2eStaffEmail(name),

@@ -6,11 +6,17 @@ import type { Clock } from '#bff/clock.ts';
 import type { Product } from '#bff/start.ts';
 import { startTestProduct, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
-let n = 0;
+/**
+ * Staff accounts are numbered per product (« Équipe 1 », « Équipe 2 »…), not per module: the
+ * product tests share their modules from file to file (decision 199), and a file's names must not
+ * depend on the files run before it in the same worker.
+ */
+const staffCounts = new WeakMap<object, number>();
 
 /** A staff account signed in with password only (aal1), and a way to pass the TOTP step (aal2). */
 export async function signInStaff(product: Product & { agent(): TestAgent }) {
-  n += 1;
+  const n = (staffCounts.get(product.database) ?? 0) + 1;
+  staffCounts.set(product.database, n);
   const email = `equipe.${n}.${Date.now()}@example.fr`;
   const password = 'equipe-solide-2026';
   const { id } = await ensureAccount(adminClient(product.auth), product.database.db, {

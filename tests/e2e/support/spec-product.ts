@@ -2,8 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminClient } from '#bff/auth/supabase.ts';
+import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
+import { seedFromTemplate } from '#bff/db/pglite-template.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
@@ -27,8 +29,11 @@ function specConfig(port: number, dataDir?: string) {
  * never moves: this one runs on `clock`, which the walk may move.
  */
 export async function startSpecProduct(port: number, name: string, clock: Clock = systemClock): Promise<Product> {
-  const config = specConfig(port, mkdtempSync(join(tmpdir(), `union-${name}-`)));
-  const product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client') });
+  const dataDir = mkdtempSync(join(tmpdir(), `union-${name}-`));
+  const config = specConfig(port, dataDir);
+  // The build's migrated cluster (dist/pglite-template), copied, instead of initdb and every migration (decision 199).
+  const seeding = seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config));
+  const product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client'), beforeDatabase: seeding });
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: e2eStaffEmail('spare'),
     password: E2E_STAFF_PASSWORD,
