@@ -191,7 +191,7 @@ test('Amina adds her photos; Youssef sees them only once both have accepted', as
   await amina.getByTestId('proposal').getByRole('button', { name: 'Accepter la proposition' }).click();
   await expect(amina.getByTestId('proposal').getByRole('heading', { name: 'Vous avez accepté tous les deux' })).toBeVisible();
   await youssef.reload();
-  const photo = youssef.getByTestId('proposal').getByRole('img', { name: 'Portrait 1 sur 1 de Amina' });
+  const photo = youssef.getByTestId('proposal').getByRole('img', { name: 'Portrait 1 sur 1 d’Amina' });
   await expect(photo).toBeVisible();
   await expect(photo).toHaveAttribute('src', new RegExp(`^/api/v1/user/introductions/${introductionId}/photos/[0-9a-f-]{36}$`));
   await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
