@@ -7,6 +7,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
+import { samplePdf } from '#tests/support/termination.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 
 /**
@@ -50,7 +51,12 @@ async function askToTerminate(member: Page) {
   await expect(dialog.getByText(/article R224\u20112/)).toBeVisible();
   await dialog.getByRole('radio', { name: 'Déménagement' }).check();
   await dialog.getByLabel('Votre situation, en quelques mots').fill('Je pars vivre à Montréal pour mon travail dès le mois prochain.');
-  await dialog.getByLabel('Justificatif (facultatif)').fill('Contrat de travail signé au Canada');
+  // A move needs its proof, a file (decision 189).
+  await dialog.getByLabel('Justificatif (obligatoire)').setInputFiles({
+    name: 'contrat-de-travail.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(samplePdf('Contrat de travail a Montreal')),
+  });
   await screenshots(member, 'resiliation-demande', false);
   await dialog.getByRole('button', { name: 'Envoyer ma demande' }).click();
   await expect(dialog).toHaveCount(0);
