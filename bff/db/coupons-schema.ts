@@ -3,7 +3,7 @@ import { bigint, bigserial, boolean, date, integer, pgTable, text, timestamp, uu
 /** Codes staff create for the file fee (migration `0037_coupons.sql`, decision 195). */
 export const coupons = pgTable('coupons', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
-  /** In capitals, `^[A-Z0-9-]{3,40}$`. */
+  /** In capitals, `^[A-Z0-9]{3,40}$`. */
   code: text('code').notNull(),
   discountKind: text('discount_kind').$type<'waiver' | 'amount'>().notNull(),
   /** Only with `amount`. */

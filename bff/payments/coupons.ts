@@ -45,10 +45,10 @@ export async function redeemCoupon(tx: Transaction, input: { code: string; membe
 /** The French reason a code was not taken, read after the UPDATE matched nothing. */
 async function whyRefused(tx: Transaction, code: string, today: string): Promise<ApiError> {
   const [coupon] = await tx.select().from(coupons).where(eq(coupons.code, code)).limit(1);
-  if (!coupon || !coupon.active) return refusedCode('Ce code n’existe pas ou n’est plus proposé. Vérifiez-le, ou réglez sans code.');
+  if (!coupon?.active) return refusedCode('Ce code n’existe pas ou n’est plus proposé. Vérifiez-le, ou réglez sans code.');
   if (coupon.validFrom > today) return refusedCode(`Ce code n’est valable qu’à partir du ${civilDayText(coupon.validFrom)}.`);
-  if (coupon.validUntil < today) return refusedCode(`Ce code n’est plus valable : il l’était jusqu’au ${civilDayText(coupon.validUntil)}.`);
-  return refusedCode('Ce code a déjà été utilisé autant de fois que prévu : il n’est plus valable.');
+  if (coupon.validUntil < today) return refusedCode(`Ce code n’est plus valable : il l’était jusqu’au ${civilDayText(coupon.validUntil)}.`);
+  return refusedCode('Ce code a déjà été utilisé autant de fois que prévu : il n’est plus valable.');
 }
 
 /** The code the member's current coupon was redeemed with (the payment link's `prefilled_promo_code`). */
@@ -94,7 +94,7 @@ export const couponCreateSchema = v.pipe(
         v.string('Indiquez le code.'),
         v.trim(),
         v.toUpperCase(),
-        v.regex(COUPON_CODE_PATTERN, 'Le code compte de 3 à 40 caractères : lettres sans accent, chiffres et tirets.'),
+        v.regex(COUPON_CODE_PATTERN, 'Le code compte de 3 à 40 caractères : lettres sans accent et chiffres, sans espace ni tiret.'),
       ),
       discount: v.variant(
         'kind',
@@ -106,7 +106,7 @@ export const couponCreateSchema = v.pipe(
               v.number('Indiquez le montant de la remise.'),
               v.integer('Indiquez le montant en centimes entiers.'),
               v.minValue(100, 'La remise est d’au moins 1,00 €.'),
-              v.maxValue(FILE_FEE_CENTS - 1, 'Une remise de tous les frais de dossier se choisit comme « frais de dossier offerts ».'),
+              v.maxValue(FILE_FEE_CENTS - 1, 'Une remise de tous les frais de dossier se choisit comme « frais de dossier offerts ».'),
             ),
           }),
         ],
@@ -181,7 +181,7 @@ export async function createCoupon(db: Db, input: CouponCreate, options: { staff
     .onConflictDoNothing({ target: coupons.code })
     .returning();
   if (!row)
-    throw new ApiError(409, 'COUPON_EXISTS', 'Ce code existe déjà : choisissez-en un autre.', {
+    throw new ApiError(409, 'COUPON_EXISTS', 'Ce code existe déjà : choisissez-en un autre.', {
       issues: [{ path: 'code', message: 'Ce code existe déjà.' }],
     });
   return viewOf(row);

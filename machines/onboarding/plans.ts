@@ -270,8 +270,8 @@ export interface CouponState {
   renouncedWithdrawalRight: boolean | null;
 }
 
-/** What a member types: letters, digits and hyphens, read in capitals (decision 195). */
-export const COUPON_CODE_PATTERN = /^[A-Z0-9-]{3,40}$/;
+/** What a member types: letters and digits (as Stripe's promotion codes), read in capitals (decision 195). */
+export const COUPON_CODE_PATTERN = /^[A-Z0-9]{3,40}$/;
 
 /** The code as stored: trimmed, in capitals. */
 export function normaliseCouponCode(code: string): string {

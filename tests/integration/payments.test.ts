@@ -305,12 +305,12 @@ describe('GET /api/v1/user/payment-link', () => {
     expect(Object.fromEntries(link.searchParams)).toEqual({ client_reference_id: member.id, prefilled_email: member.email, locale: 'fr' });
     expect(amountCents).toBe(FILE_FEE_CENTS);
 
-    await staffCode('LIEN-30', { kind: 'amount', amountCents: 3_000 });
-    expect((await send(member.agent, { context: 'coupon', code: 'lien-30' })).status).toBe(200);
+    await staffCode('LIEN30', { kind: 'amount', amountCents: 3_000 });
+    expect((await send(member.agent, { context: 'coupon', code: 'lien30' })).status).toBe(200);
     const withCoupon = await member.agent.json<{ url: string; amountCents: number }>(
       member.agent.get('/api/v1/user/payment-link?offer=file_fee'),
     );
-    expect(new URL(withCoupon.url).searchParams.get('prefilled_promo_code')).toBe('LIEN-30');
+    expect(new URL(withCoupon.url).searchParams.get('prefilled_promo_code')).toBe('LIEN30');
     expect(withCoupon.amountCents).toBe(FILE_FEE_CENTS - 3_000);
     // The subscription (the chosen plan's first instalment) is expected on the same step.
     const plan = await member.agent.get('/api/v1/user/payment-link?offer=plan_serenity_month');
@@ -367,9 +367,9 @@ describe('embedded checkout stand-in', () => {
   });
 
   it('a code waiving the file fee settles it without any checkout: no « Payer 0,00 € », no 0 € session (decision 195)', async () => {
-    await staffCode('OFFERT-PAIEMENT');
+    await staffCode('OFFERTPAIEMENT');
     const member = await newMember();
-    await toPayment(member, [{ context: 'coupon', code: 'OFFERT-PAIEMENT' }]);
+    await toPayment(member, [{ context: 'coupon', code: 'OFFERTPAIEMENT' }]);
     const link = await member.agent.get('/api/v1/user/payment-link?offer=file_fee');
     expect(link.status).toBe(409);
     expect(await link.json()).toMatchObject({ error: { code: 'PAYMENT_NOT_EXPECTED' } });
@@ -393,8 +393,8 @@ describe('embedded checkout stand-in', () => {
 
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
     const tampered = new URL(url);
-    await staffCode('VOLE-50', { kind: 'amount', amountCents: 5_000 });
-    tampered.searchParams.set('prefilled_promo_code', 'VOLE-50');
+    await staffCode('VOLE50', { kind: 'amount', amountCents: 5_000 });
+    tampered.searchParams.set('prefilled_promo_code', 'VOLE50');
     const { csid: cheapCsid } = await payOnStandIn(member.agent, tampered.toString(), member.email);
     const cheap = await send(member.agent, { context: 'app', email: member.email, csid: cheapCsid });
     expect(cheap.status).toBe(402);

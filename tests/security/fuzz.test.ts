@@ -110,9 +110,9 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ payInFull: 'cash' }];
     case 'POST /api/v1/dashboard/coupons':
       return [
-        { code: 'FUZZ-OFFERT', discount: { kind: 'waiver' }, validFrom: '2026-01-01', validUntil: '2026-12-31', maxUses: 5 },
+        { code: 'FUZZOFFERT', discount: { kind: 'waiver' }, validFrom: '2026-01-01', validUntil: '2026-12-31', maxUses: 5 },
         {
-          code: 'FUZZ-MOINS',
+          code: 'FUZZMOINS',
           discount: { kind: 'amount', amountCents: 2_000 },
           validFrom: '2026-01-01',
           validUntil: '2026-01-31',

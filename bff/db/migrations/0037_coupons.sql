@@ -5,8 +5,8 @@
 -- redemptions at the limit cannot both pass), and keeps one row per redemption.
 CREATE TABLE coupons (
   id bigserial PRIMARY KEY,
-  -- Stored in capitals: the member may type it in any case.
-  code text NOT NULL UNIQUE CHECK (code ~ '^[A-Z0-9-]{3,40}$'),
+  -- Stored in capitals (the member may type it in any case); letters and digits only, as Stripe's promotion codes.
+  code text NOT NULL UNIQUE CHECK (code ~ '^[A-Z0-9]{3,40}$'),
   -- 'waiver': the file fee is not charged at all; 'amount': `amount_cents` off the file fee.
   discount_kind text NOT NULL CHECK (discount_kind IN ('waiver', 'amount')),
   amount_cents integer,
