@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { PageFrontMatterSchema, parseDocument } from './bff/content/markdown.ts';
-import { activePlans, FILE_FEE_DISPLAYED_CENTS, fileFee, formatEuros } from './machines/onboarding/plans.ts';
+import { activePlans, fileFee, formatEuros } from './machines/onboarding/plans.ts';
 import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from './machines/public-site/public-forms.ts';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
 import { versionPlugin } from './scripts/vite-plugin-version.ts';
@@ -44,7 +44,6 @@ function publicPlansPlugin(): Plugin {
       const file = {
         title: fileFee.title,
         price: formatEuros(fileFee.priceCents),
-        displayedPrice: formatEuros(FILE_FEE_DISPLAYED_CENTS),
         description: fileFee.description,
       };
       return `export default ${JSON.stringify({ monthly, fileFee: file })};`;

@@ -52,7 +52,6 @@ export const EnvSchema = v.pipe(
     ),
     STRIPE_PAYMENT_LINKS: v.optional(paymentLinksEnvSchema),
     STRIPE_MODE: v.optional(v.picklist(['test', 'live'], 'test ou live')),
-    STRIPE_PROMO_CODE: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9]{1,100}$/, 'un code promotionnel alphanumérique')), 'BIENVENUE'),
     CALENDLY_URL: optionalUrl,
     CALENDLY_WEBHOOK_SIGNING_KEY: optionalText,
     GTM_ID: v.optional(v.pipe(v.string(), v.regex(/^GTM-[A-Z0-9]+$/, 'un identifiant GTM-XXXXXXX'))),
@@ -97,8 +96,6 @@ export interface Config {
   stripePaymentLinks: PaymentLinks | undefined;
   /** `test` links and events in development, `live` in production. */
   stripeMode: StripeMode;
-  /** Promotion code of the file-fee coupon (prefilled_promo_code). */
-  stripePromoCode: string;
   calendlyUrl: string | undefined;
   calendlyWebhookSigningKey: string | undefined;
   gtmId: string | undefined;
@@ -208,7 +205,6 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     stripeSecretKey: env.STRIPE_SECRET_KEY,
     stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,
     stripeMode,
-    stripePromoCode: env.STRIPE_PROMO_CODE,
     calendlyUrl: env.CALENDLY_URL,
     calendlyWebhookSigningKey: env.CALENDLY_WEBHOOK_SIGNING_KEY,
     gtmId: env.GTM_ID,

@@ -14,6 +14,7 @@ import { jsonBody } from '#bff/http/validate.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
+import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
 import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
@@ -157,192 +158,209 @@ function plansView(setting: 'cash' | 'cashback') {
 export function dashboardRoutes(deps: ApiDeps) {
   const db = deps.database.db;
   const staffOnly = staffOnlyFor(deps);
-  return new Hono()
-    .get('/dashboard/funnel', staffOnly, async (c) => {
-      const now = deps.clock.now().getTime();
-      const rows = await db.select().from(members).where(eq(members.role, 'member'));
-      const byState = new Map<string, number>();
-      const byTop = new Map<TopState, number>();
-      let onboardingMeeting = 0;
-      let onboardingMeetingPast = 0;
-      let matchmakingMeeting = 0;
-      for (const row of rows) {
-        const value = stateOf(row, now);
-        const key = stateKey(value);
-        byState.set(key, (byState.get(key) ?? 0) + 1);
-        const top = topStateOf(value);
-        byTop.set(top, (byTop.get(top) ?? 0) + 1);
-        if (top === 'attente-entretien-personnalise') {
-          onboardingMeeting += 1;
-          const date = recordOf(row).onboardingMeetingDate;
-          if (date !== null && instantMs(date) <= now) onboardingMeetingPast += 1;
+  return (
+    new Hono()
+      .get('/dashboard/funnel', staffOnly, async (c) => {
+        const now = deps.clock.now().getTime();
+        const rows = await db.select().from(members).where(eq(members.role, 'member'));
+        const byState = new Map<string, number>();
+        const byTop = new Map<TopState, number>();
+        let onboardingMeeting = 0;
+        let onboardingMeetingPast = 0;
+        let matchmakingMeeting = 0;
+        for (const row of rows) {
+          const value = stateOf(row, now);
+          const key = stateKey(value);
+          byState.set(key, (byState.get(key) ?? 0) + 1);
+          const top = topStateOf(value);
+          byTop.set(top, (byTop.get(top) ?? 0) + 1);
+          if (top === 'attente-entretien-personnalise') {
+            onboardingMeeting += 1;
+            const date = recordOf(row).onboardingMeetingDate;
+            if (date !== null && instantMs(date) <= now) onboardingMeetingPast += 1;
+          }
+          if (key === 'attente.entretien-matchmaking') matchmakingMeeting += 1;
         }
-        if (key === 'attente.entretien-matchmaking') matchmakingMeeting += 1;
-      }
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(
-        {
-          total: rows.length,
-          steps: topStates.map((id) => ({
-            id,
-            number: steps.find((s) => s.id === id)?.number ?? null,
-            title: topLabels[id],
-            count: byTop.get(id) ?? 0,
-          })),
-          states: [...byState].map(([state, count]) => ({ state, count })).sort((a, b) => a.state.localeCompare(b.state)),
-          waitingOnStaff: {
-            /** At step 7: the onboarding meeting is to be marked done (or missed). */
-            onboardingMeeting,
-            /** Of those, the meeting time has passed. */
-            onboardingMeetingPast,
-            /** Withdrawal period over (or renounced): the matchmaking meeting is due. */
-            matchmakingMeeting,
-            total: onboardingMeeting + matchmakingMeeting,
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(
+          {
+            total: rows.length,
+            steps: topStates.map((id) => ({
+              id,
+              number: steps.find((s) => s.id === id)?.number ?? null,
+              title: topLabels[id],
+              count: byTop.get(id) ?? 0,
+            })),
+            states: [...byState].map(([state, count]) => ({ state, count })).sort((a, b) => a.state.localeCompare(b.state)),
+            waitingOnStaff: {
+              /** At step 7: the onboarding meeting is to be marked done (or missed). */
+              onboardingMeeting,
+              /** Of those, the meeting time has passed. */
+              onboardingMeetingPast,
+              /** Withdrawal period over (or renounced): the matchmaking meeting is due. */
+              matchmakingMeeting,
+              total: onboardingMeeting + matchmakingMeeting,
+            },
           },
-        },
-        200,
-      );
-    })
-    .get('/dashboard/members', staffOnly, vValidator('query', MembersQuery, hook), async (c) => {
-      const query = c.req.valid('query');
-      const now = deps.clock.now().getTime();
-      const conditions = [eq(members.role, 'member')];
-      if (query.q) {
-        const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-        conditions.push(
-          sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
+          200,
         );
-      }
-      if (query.tag) conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag = ${query.tag})`);
-      if (query.counsellor === NO_COUNSELLOR)
-        conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
-      else if (query.counsellor)
-        conditions.push(
-          sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id} AND mc.counsellor_id = ${query.counsellor}::uuid)`,
+      })
+      .get('/dashboard/members', staffOnly, vValidator('query', MembersQuery, hook), async (c) => {
+        const query = c.req.valid('query');
+        const now = deps.clock.now().getTime();
+        const conditions = [eq(members.role, 'member')];
+        if (query.q) {
+          const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+          conditions.push(
+            sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
+          );
+        }
+        if (query.tag)
+          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag = ${query.tag})`);
+        if (query.counsellor === NO_COUNSELLOR)
+          conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
+        else if (query.counsellor)
+          conditions.push(
+            sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id} AND mc.counsellor_id = ${query.counsellor}::uuid)`,
+          );
+        const dir = query.dir ?? (query.sort === 'email' ? 'asc' : 'desc');
+        const column =
+          query.sort === 'email' ? sql`lower(${members.email})` : query.sort === 'updated' ? members.updatedAt : members.createdAt;
+        const rows = await db
+          .select()
+          .from(members)
+          .where(and(...conditions))
+          .orderBy(dir === 'asc' ? asc(column) : desc(column), asc(members.id));
+        // The step comes from the chart restored from each record (time settles sub-states), so the
+        // step filter and the paging run here rather than in SQL.
+        const all = rows.map((row) => summary(row, now)).filter((m) => !query.step || m.top === query.step);
+        const start = (query.page - 1) * query.perPage;
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(
+          {
+            items: all.slice(start, start + query.perPage),
+            total: all.length,
+            page: query.page,
+            perPage: query.perPage,
+            pageCount: Math.max(1, Math.ceil(all.length / query.perPage)),
+            sort: query.sort,
+            dir,
+          },
+          200,
         );
-      const dir = query.dir ?? (query.sort === 'email' ? 'asc' : 'desc');
-      const column =
-        query.sort === 'email' ? sql`lower(${members.email})` : query.sort === 'updated' ? members.updatedAt : members.createdAt;
-      const rows = await db
-        .select()
-        .from(members)
-        .where(and(...conditions))
-        .orderBy(dir === 'asc' ? asc(column) : desc(column), asc(members.id));
-      // The step comes from the chart restored from each record (time settles sub-states), so the
-      // step filter and the paging run here rather than in SQL.
-      const all = rows.map((row) => summary(row, now)).filter((m) => !query.step || m.top === query.step);
-      const start = (query.page - 1) * query.perPage;
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(
-        {
-          items: all.slice(start, start + query.perPage),
-          total: all.length,
-          page: query.page,
-          perPage: query.perPage,
-          pageCount: Math.max(1, Math.ceil(all.length / query.perPage)),
-          sort: query.sort,
-          dir,
-        },
-        200,
-      );
-    })
-    .get('/dashboard/members/:id', staffOnly, async (c) => {
-      const id = v.safeParse(uuidSchema, c.req.param('id'));
-      if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
-      const [row] = await db.select().from(members).where(eq(members.id, id.output)).limit(1);
-      if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-      // Staff access log (decision 107): written before the file is answered; if it fails, so does the read.
-      await recordStaffAccess(db, {
-        staff: c.var.staff,
-        memberId: row.id,
-        resource: 'member_file',
-        requestId: c.get('requestId'),
-        now: deps.clock.now(),
-      });
-      const now = deps.clock.now().getTime();
-      const record = recordOf(row);
-      const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([
-        db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
-        db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
-        db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
-        refundsOf(db, row.id),
-        latestTerminationOf(db, row.id),
-        presentationOf(db, row.id),
-      ]);
-      const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
-      const actors =
-        actorIds.length > 0
-          ? await db
-              .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-              .from(members)
-              .where(inArray(members.id, actorIds))
-          : [];
-      const emailOf = new Map(actors.map((a) => [a.id, a.email]));
-      const staffNameOf = new Map(actors.map((a) => [a.id, staffName(a.onboarding)]));
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(
-        {
-          member: summary(row, now),
-          version: row.version,
-          record,
-          profile: (row.profile ?? null) as Record<string, unknown> | null,
-          questionnaire: (row.questionnaire ?? null) as Record<string, unknown> | null,
-          contract: (row.contract ?? null) as Record<string, unknown> | null,
-          // The member's short presentation (decision 128), read with the file (logged above).
-          presentation,
-          payments: payments.map((p) => ({
-            id: p.id,
-            offerId: p.offerId,
-            amountCents: p.amountTotal,
-            currency: p.currency,
-            status: p.status,
-            paymentStatus: p.paymentStatus,
-            consumedByContext: p.consumedByContext,
-            createdAt: p.createdAt.toISOString(),
-          })),
-          meetings: meetings.map((b) => ({
-            id: b.inviteeUri,
-            startTime: b.startTime.toISOString(),
-            endTime: b.endTime.toISOString(),
-            status: b.status,
-            rescheduled: b.rescheduled,
-            bookedAt: b.bookedAt?.toISOString() ?? null,
-            canceledAt: b.canceledAt?.toISOString() ?? null,
-          })),
-          actions: staffActions(record, now),
-          // The member's rights and the term (decision 118): dates, deadlines and refunds owed.
-          rights: contractRightsView(record, memberRefunds, termination),
-          events: events.map((e) => ({
-            id: e.id,
-            at: e.createdAt.toISOString(),
-            context: e.context,
-            event: e.event,
-            fromState: e.fromState,
-            toState: e.toState,
-            actorRole: e.actorRole,
-            actorId: e.actorId,
-            actorEmail: e.actorId ? (emailOf.get(e.actorId) ?? null) : null,
-            actorName: e.actorId ? (staffNameOf.get(e.actorId) ?? null) : null,
-            ...eventDetails(e.payload),
-          })),
-        },
-        200,
-      );
-    })
-    .get('/dashboard/members/:id/access-log', staffOnly, async (c) => {
-      const id = await existingMemberId(db, c.req.param('id'));
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ entries: await accessLogForStaff(db, id) }, 200);
-    })
-    .get('/dashboard/settings/plans', staffOnly, async (c) => {
-      c.header('Cache-Control', 'private, no-store');
-      return c.json(plansView(await readPayInFull(db)), 200);
-    })
-    .put('/dashboard/settings/plans', staffOnly, jsonBody(PlansBody), async (c) => {
-      const { payInFull } = c.req.valid('json');
-      await writePayInFull(db, payInFull, deps.clock.now());
-      // This instance's public pages follow at once; the others within seconds (decision 106).
-      deps.payInFullChanged?.(payInFull);
-      return c.json(plansView(payInFull), 200);
-    });
+      })
+      .get('/dashboard/members/:id', staffOnly, async (c) => {
+        const id = v.safeParse(uuidSchema, c.req.param('id'));
+        if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
+        const [row] = await db.select().from(members).where(eq(members.id, id.output)).limit(1);
+        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        // Staff access log (decision 107): written before the file is answered; if it fails, so does the read.
+        await recordStaffAccess(db, {
+          staff: c.var.staff,
+          memberId: row.id,
+          resource: 'member_file',
+          requestId: c.get('requestId'),
+          now: deps.clock.now(),
+        });
+        const now = deps.clock.now().getTime();
+        const record = recordOf(row);
+        const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([
+          db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
+          db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
+          db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
+          refundsOf(db, row.id),
+          latestTerminationOf(db, row.id),
+          presentationOf(db, row.id),
+        ]);
+        const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
+        const actors =
+          actorIds.length > 0
+            ? await db
+                .select({ id: members.id, email: members.email, onboarding: members.onboarding })
+                .from(members)
+                .where(inArray(members.id, actorIds))
+            : [];
+        const emailOf = new Map(actors.map((a) => [a.id, a.email]));
+        const staffNameOf = new Map(actors.map((a) => [a.id, staffName(a.onboarding)]));
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(
+          {
+            member: summary(row, now),
+            version: row.version,
+            record,
+            profile: (row.profile ?? null) as Record<string, unknown> | null,
+            questionnaire: (row.questionnaire ?? null) as Record<string, unknown> | null,
+            contract: (row.contract ?? null) as Record<string, unknown> | null,
+            // The member's short presentation (decision 128), read with the file (logged above).
+            presentation,
+            payments: payments.map((p) => ({
+              id: p.id,
+              offerId: p.offerId,
+              amountCents: p.amountTotal,
+              currency: p.currency,
+              status: p.status,
+              paymentStatus: p.paymentStatus,
+              consumedByContext: p.consumedByContext,
+              createdAt: p.createdAt.toISOString(),
+            })),
+            meetings: meetings.map((b) => ({
+              id: b.inviteeUri,
+              startTime: b.startTime.toISOString(),
+              endTime: b.endTime.toISOString(),
+              status: b.status,
+              rescheduled: b.rescheduled,
+              bookedAt: b.bookedAt?.toISOString() ?? null,
+              canceledAt: b.canceledAt?.toISOString() ?? null,
+            })),
+            actions: staffActions(record, now),
+            // The member's rights and the term (decision 118): dates, deadlines and refunds owed.
+            rights: contractRightsView(record, memberRefunds, termination),
+            events: events.map((e) => ({
+              id: e.id,
+              at: e.createdAt.toISOString(),
+              context: e.context,
+              event: e.event,
+              fromState: e.fromState,
+              toState: e.toState,
+              actorRole: e.actorRole,
+              actorId: e.actorId,
+              actorEmail: e.actorId ? (emailOf.get(e.actorId) ?? null) : null,
+              actorName: e.actorId ? (staffNameOf.get(e.actorId) ?? null) : null,
+              ...eventDetails(e.payload),
+            })),
+          },
+          200,
+        );
+      })
+      .get('/dashboard/members/:id/access-log', staffOnly, async (c) => {
+        const id = await existingMemberId(db, c.req.param('id'));
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ entries: await accessLogForStaff(db, id) }, 200);
+      })
+      .get('/dashboard/settings/plans', staffOnly, async (c) => {
+        c.header('Cache-Control', 'private, no-store');
+        return c.json(plansView(await readPayInFull(db)), 200);
+      })
+      .put('/dashboard/settings/plans', staffOnly, jsonBody(PlansBody), async (c) => {
+        const { payInFull } = c.req.valid('json');
+        await writePayInFull(db, payInFull, deps.clock.now());
+        // This instance's public pages follow at once; the others within seconds (decision 106).
+        deps.payInFullChanged?.(payInFull);
+        return c.json(plansView(payInFull), 200);
+      })
+      // Codes members type on the payment step (decision 195).
+      .get('/dashboard/coupons', staffOnly, async (c) => {
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ coupons: await listCoupons(db) }, 200);
+      })
+      .post('/dashboard/coupons', staffOnly, jsonBody(couponCreateSchema), async (c) => {
+        const coupon = await createCoupon(db, c.req.valid('json'), { staffId: c.var.staff.id, now: deps.clock.now() });
+        return c.json({ coupon }, 201);
+      })
+      .patch('/dashboard/coupons/:id', staffOnly, jsonBody(couponActiveSchema), async (c) => {
+        const id = c.req.param('id');
+        if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new ApiError(404, 'COUPON_NOT_FOUND', 'Code introuvable.');
+        return c.json({ coupon: await setCouponActive(db, Number(id), c.req.valid('json').active) }, 200);
+      })
+  );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONTENT_DIR, loadContent } from '#bff/content/content-store.ts';
 import { loadContentData } from '../../scripts/vite-plugin-content.ts';
-import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, plans } from '#machines/onboarding/plans.ts';
+import { activePlans, FILE_FEE_CENTS, type PayInFullSetting, plans } from '#machines/onboarding/plans.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml, fillTokens, tokensOf } from '#machines/public-site/fill-tokens.ts';
 import { MEETING_NAMES, offerValues, siteValues } from '#machines/public-site/site-tokens.ts';
@@ -92,7 +92,6 @@ describe('the site copy (decision 106)', () => {
     const active = activePlans(setting);
     const allowed = new Set([
       FILE_FEE_CENTS,
-      FILE_FEE_DISPLAYED_CENTS,
       ...active.flatMap((plan) => [plan.priceCents, plan.totalCents, ...(plan.discount ? [plan.discount.originalPriceCents] : [])]),
     ]);
     // Only the offers' tokens: the identity may quote a share capital.

@@ -9,7 +9,7 @@ import {
 import { CONTRACT_MAX_MONTHS } from '#machines/onboarding/periods.ts';
 import { COUNTING_RULE, civilDayText, dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
 import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
-import { FILE_FEE_CENTS, FILE_FEE_WITH_COUPON_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
+import { expectedAmountCents, FILE_FEE_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
 import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
@@ -57,6 +57,8 @@ export interface ContractInput {
   /** The member's express request to start before the end of the 14-day period (L221-25). */
   renounced: boolean;
   couponApplied: boolean;
+  /** What the member's code takes off the file fee (decision 195); absent: the whole fee. */
+  fileFeeDiscountCents?: number | null | undefined;
   /** When the contract form was completed, and when the contract was signed (`sub_date`). */
   formCompletedAt: Date | null;
   signedAt: Date | null;
@@ -99,11 +101,11 @@ function birthDateText(value: string | undefined): string | null {
 
 function priceBlocks(input: ContractInput): Block[] {
   const { plan } = input;
-  const fee = input.couponApplied ? FILE_FEE_WITH_COUPON_CENTS : FILE_FEE_CENTS;
+  const fee = expectedAmountCents('file_fee', input);
   const planLine =
     plan.type === 'monthly'
       ? `Prix de la formule : ${formatEuros(plan.priceCents)} par mois pendant ${plan.installments} mois, soit ${formatEuros(plan.totalCents)} au total, toutes taxes comprises.`
-      : `Prix de la formule : ${formatEuros(plan.totalCents)} toutes taxes comprises, payé en une seule fois${plan.discount ? ` (remise de 10 % incluse, au lieu de ${formatEuros(plan.discount.originalPriceCents)})` : ''}.`;
+      : `Prix de la formule : ${formatEuros(plan.totalCents)} toutes taxes comprises, payé en une seule fois${plan.discount ? ` (10 % de moins que les mensualités de la même formule, qui font ${formatEuros(plan.discount.originalPriceCents)})` : ''}.`;
   const terms =
     plan.type === 'monthly'
       ? `La première mensualité est payée par carte bancaire à l’ouverture du paiement dans l’espace membre ; les suivantes sont prélevées automatiquement sur la même carte, chaque mois à la même date. Les prélèvements s’arrêtent d’eux-mêmes après la ${plan.installments}e mensualité.`
@@ -112,7 +114,7 @@ function priceBlocks(input: ContractInput): Block[] {
     planLine,
     terms,
     `Aucun paiement ni aucun versement, sous quelque forme que ce soit, n’est demandé au titre du présent contrat avant l’expiration du délai de renonciation de ${NO_PAYMENT_PERIOD_DAYS} jours qui suit sa signature (article L224‑91) : le paiement n’est ouvert qu’à l’issue de ce délai.`,
-    `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l’issue du délai de renonciation : ${formatEuros(fee)}${input.couponApplied ? ` (code promotionnel appliqué, au lieu de ${formatEuros(FILE_FEE_CENTS)})` : ''}.`,
+    `Frais de dossier, distincts du prix de la formule et payés avec elle (ou avec sa première mensualité) à l’issue du délai de renonciation : ${formatEuros(FILE_FEE_CENTS)}${input.couponApplied ? ` ; le code avantage appliqué en retire ${formatEuros(FILE_FEE_CENTS - fee)}, soit ${formatEuros(fee)} à payer` : ''}.`,
     'Aucun autre frais que les frais de dossier et le prix de la formule n’est facturé au titre de l’accompagnement.',
   ];
 }

@@ -13,12 +13,16 @@ import { offerById } from '#machines/onboarding/plans.ts';
 
 /**
  * Every recorded payment gets an invoice (decision 110): when a checkout session becomes complete
- * and paid (or `no_payment_required`, the 0 € file fee with the coupon) for a known member and
+ * and paid for a known member and
  * offer, in the transaction that records it. The number is taken from the year's counter row in
  * that transaction, so it is gap-free and unique; the PDF is stored and mailed as an attachment.
  */
 
-const PAID = new Set(['paid', 'no_payment_required']);
+/**
+ * Only money received is invoiced: a session that took nothing (`no_payment_required`, 0 €) gets
+ * no invoice. A code that waives the file fee settles it without any checkout (decision 195).
+ */
+const PAID = new Set(['paid']);
 
 /**
  * The rank's width in every billing number, invoices and credit notes alike (decision 186):
@@ -132,7 +136,8 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     !PAID.has(session.paymentStatus) ||
     session.memberId === null ||
     session.offerId === null ||
-    session.amountTotal === null
+    session.amountTotal === null ||
+    session.amountTotal <= 0
   )
     return null;
   const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, sessionId)).limit(1);

@@ -11,6 +11,7 @@ import {
   storeMatchProfile,
 } from '#bff/matching/candidates.ts';
 import { mailQueuedThrough } from '#bff/mail/outbox.ts';
+import { redeemCoupon } from '#bff/payments/coupons.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { civilDayText, dayAfterText } from '#machines/onboarding/deadline-texts.ts';
 import { contractDeadlines, renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
@@ -214,11 +215,18 @@ export async function applyOnboardingUpdate(
           throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
         }
         const record: OnboardingRecord = recordOf(row);
-        const decision = decideUpdate(record, update, nowMs);
+        let decision = decideUpdate(record, update, nowMs);
         if (!decision.allowed) {
           // A refusal is said only on the row as this transaction reads it: the held one may be behind.
           if (held) throw DECIDE_AGAIN;
           throw refused(stateKey(decision.state), update.context, refusalMessage(record, update, nowMs));
+        }
+        if (update.context === 'coupon') {
+          // The code is found, checked and counted here, in this transaction (decision 195): a
+          // refusal throws and rolls everything back; the chart then applies what it takes off.
+          const discountCents = await redeemCoupon(tx, { code: update.code, memberId, now: options.now });
+          decision = decideUpdate(record, { ...update, discountCents }, nowMs);
+          if (!decision.allowed) throw refused(stateKey(decision.state), update.context);
         }
         if ((update.context === 'app' || update.context === 'sub') && definition.payment) {
           const expected = expectedPayment(record, update.context);

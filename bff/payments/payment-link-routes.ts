@@ -5,6 +5,7 @@ import { requireMember } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readQuery } from '#bff/http/validate.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { redeemedCodeOf } from '#bff/payments/coupons.ts';
 import { NO_PAYMENT_YET_MESSAGE } from '#bff/payments/payment-window.ts';
 import { offerLinkBase } from '#bff/payments/stripe-settings.ts';
 import { paymentLinkUrl } from '#machines/onboarding/payment-links.ts';
@@ -19,7 +20,7 @@ const PaymentLinkQuery = v.object({ offer: offerIdSchema });
  * `GET /api/v1/user/payment-link?offer=<offerId>`: the payment link of an offer the member's
  * payment step (`frais-de-dossier`, from signature + 7 days: decision 105) still expects (the file
  * fee, the chosen plan), with `client_reference_id`, `prefilled_email`, `locale=fr` and, for the
- * file fee with the coupon, `prefilled_promo_code`. Any other offer is refused.
+ * file fee with a code, `prefilled_promo_code` (the code the member typed). Any other offer is refused.
  */
 export function paymentLinkRoutes(deps: ApiDeps) {
   return new Hono().get('/user/payment-link', async (c) => {
@@ -43,7 +44,8 @@ export function paymentLinkRoutes(deps: ApiDeps) {
         expectedOffer: parts[0]?.offerId ?? null,
       });
     }
-    const promoCode = offer === 'file_fee' && record.couponApplied ? deps.config.stripePromoCode : null;
+    // The code the member typed, as Stripe's promotion code of the same name (decision 195).
+    const promoCode = offer === 'file_fee' && record.couponApplied ? await redeemedCodeOf(deps.database.db, caller.id) : null;
     const url = paymentLinkUrl(offerLinkBase(deps.config, offer), { memberId: caller.id, email: caller.email, promoCode });
     c.header('Cache-Control', 'private, no-store');
     return c.json({ url, offerId: offer, amountCents: expected.amountCents }, 200);

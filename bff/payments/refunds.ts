@@ -96,10 +96,7 @@ export interface CreditNoteSettings {
 
 /** The price of the whole contract: the file fee as charged and the plan's total. */
 function contractPriceCentsOf(record: OnboardingRecord): number {
-  return (
-    expectedAmountCents('file_fee', { couponApplied: record.couponApplied }) +
-    (record.selectedPlanId ? planById(record.selectedPlanId).totalCents : 0)
-  );
+  return expectedAmountCents('file_fee', record) + (record.selectedPlanId ? planById(record.selectedPlanId).totalCents : 0);
 }
 
 /**

@@ -7,7 +7,8 @@ import { NO_PAYMENT_YET_MESSAGE, paymentNotYetAllowed } from '#bff/payments/paym
 import { standInPaymentLinkId } from '#bff/payments/stripe-settings.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
 import { deliverStripeEvent, randomId, type StandInDeps, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
-import { FILE_FEE_WITH_COUPON_CENTS, formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
+import { formatEuros, type OfferId, offerById } from '#machines/onboarding/plans.ts';
+import { discountOfCode } from '#bff/payments/coupons.ts';
 import { log } from '#bff/logger.ts';
 
 /**
@@ -47,10 +48,16 @@ function paramsOf(source: Record<string, unknown>): CheckoutParams {
   };
 }
 
-/** The amount of a session: the promotion code (100 % off) only exists on the file-fee link. */
-function amountOf(config: Config, offerId: OfferId, promoCode: string | null): { amount: number; promoApplied: boolean } {
-  const promoApplied = offerId === 'file_fee' && promoCode !== null && promoCode.toUpperCase() === config.stripePromoCode.toUpperCase();
-  return { amount: promoApplied ? FILE_FEE_WITH_COUPON_CENTS : offerById(offerId).amountCents, promoApplied };
+/**
+ * The amount of a session: as on Stripe, a promotion code of the same name as a code staff created
+ * (decision 195) takes its discount off the file fee; it exists only on the file-fee link.
+ */
+async function amountOf(deps: StandInDeps, offerId: OfferId, promoCode: string | null): Promise<{ amount: number; promoApplied: boolean }> {
+  const full = offerById(offerId).amountCents;
+  if (offerId !== 'file_fee' || promoCode === null) return { amount: full, promoApplied: false };
+  const discount = await discountOfCode(deps.db, promoCode);
+  if (discount === null) return { amount: full, promoApplied: false };
+  return { amount: Math.max(0, full - discount), promoApplied: true };
 }
 
 /** The member's page after payment: where the Payment Link's redirect sends them. */
@@ -99,8 +106,9 @@ export async function completedCheckoutEvent(input: {
   return stripeTestEvent('checkout.session.completed', session, created);
 }
 
-function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?: string) {
-  const { amount, promoApplied } = amountOf(config, offerId, params.promoCode);
+async function pageOf(deps: StandInDeps, offerId: OfferId, params: CheckoutParams, error?: string) {
+  const { config } = deps;
+  const { amount, promoApplied } = await amountOf(deps, offerId, params.promoCode);
   const offer = offerById(offerId);
   const backStep = 'frais-de-dossier';
   return standInDocument(
@@ -111,7 +119,7 @@ function pageOf(config: Config, offerId: OfferId, params: CheckoutParams, error?
 <section aria-labelledby="offer" class="card">
 <h2 id="offer">${offerLabel(offerId)}</h2>
 <p class="amount">${promoApplied ? html`<del>${formatEuros(offer.amountCents)}</del> ` : ''}<strong>${formatEuros(amount)}</strong></p>
-${promoApplied ? html`<p>Code promotionnel <strong>${params.promoCode}</strong> appliqué : frais de dossier offerts.</p>` : ''}
+${promoApplied ? html`<p>Code promotionnel <strong>${params.promoCode}</strong> appliqué : ${formatEuros(offer.amountCents - amount)} de remise.</p>` : ''}
 ${offer.monthlyPayments ? html`<p>Puis ${formatEuros(offer.amountCents)} par mois ; les prélèvements s’arrêtent après la ${offer.monthlyPayments}<sup>e</sup> mensualité.</p>` : ''}
 </section>
 ${error ? html`<p role="alert" class="error">${error}</p>` : ''}
@@ -152,7 +160,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       const params = paramsOf(c.req.query());
       const early = await paymentNotYetAllowed(deps.db, params.clientReferenceId, deps.clock.now());
       if (early) return c.html(tooEarlyPage(config, early.state), 409);
-      return c.html(pageOf(config, offerId, params), 200);
+      return c.html(await pageOf(deps, offerId, params), 200);
     })
     .post('/checkout/:offerId', async (c) => {
       const offerId = c.req.param('offerId');
@@ -166,8 +174,8 @@ export function checkoutStandIn(deps: StandInDeps) {
         log.warn('paiement local refusé avant signature + 7 jours (L224‑91)', { memberId: early.memberId, state: early.state });
         return c.html(tooEarlyPage(config, early.state), 409);
       }
-      if (!params.email) return c.html(pageOf(config, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);
-      const { amount } = amountOf(config, offerId, params.promoCode);
+      if (!params.email) return c.html(await pageOf(deps, offerId, params, 'Saisissez une adresse e-mail valide.'), 400);
+      const { amount } = await amountOf(deps, offerId, params.promoCode);
       const sessionId = randomId('cs_test_', 40);
       const event = await completedCheckoutEvent({
         config,
@@ -181,7 +189,7 @@ export function checkoutStandIn(deps: StandInDeps) {
       const delivered = await deliverStripeEvent(deps, event);
       if (!delivered.ok) {
         log.warn('paiement embarqué : webhook refusé', { status: delivered.status, answer: await delivered.text() });
-        return c.html(pageOf(config, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);
+        return c.html(await pageOf(deps, offerId, params, 'Le paiement n’a pas pu être confirmé. Réessayez.'), 502);
       }
       return c.redirect(successUrl(config, offerId, sessionId), 303);
     });

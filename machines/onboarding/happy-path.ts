@@ -56,7 +56,7 @@ export function samplePayloads(member: Member, now: number) {
     form_per_inf: { context: 'form_per_inf', completed: true },
     sel_plan: { context: 'sel_plan', id: 'plan_serenity_month', renounce: false },
     sel_plan_res: { context: 'sel_plan_res' },
-    coupon: { context: 'coupon' },
+    coupon: { context: 'coupon', code: 'BIENVENUE' },
     app: { context: 'app', email: member.email, csid: 'cs_test_file_fee_0001' },
     pre_contract_ok: { context: 'pre_contract_ok', acknowledged: true },
     onb_meet: { context: 'onb_meet', date: toIsoInstant(now + 2 * DAY_MS) },

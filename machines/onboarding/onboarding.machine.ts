@@ -2,7 +2,7 @@ import { and, assign, not, setup } from 'xstate';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { signatureDateIsCurrent, termOver, withdrawalWaitOver } from '#machines/onboarding/periods.ts';
 import { renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
-import { canApplyCoupon } from '#machines/onboarding/plans.ts';
+import { canApplyCoupon, FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { parisDayOf } from '#machines/paris-time.ts';
 import { emptyRecord, type OnboardingContext, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';
 import { applyUpdate, type UpdateEvent } from '#machines/onboarding/record-changes.ts';
@@ -65,6 +65,11 @@ export const onboardingMachine = setup({
     },
     questionnaireSaved: ({ context }) => context.questionnaireCompleted,
     couponAvailable: ({ context }) => canApplyCoupon(context),
+    /** The code takes the whole file fee off (decision 195; the server adds what it takes): the fee is settled. */
+    couponWaivesFee: ({ event }) => {
+      const update = updateOf(event);
+      return update?.context === 'coupon' && (update.discountCents ?? FILE_FEE_CENTS) >= FILE_FEE_CENTS;
+    },
     statusIsTrue: ({ event }) => {
       const update = updateOf(event);
       return update !== null && 'status' in update && update.status;
@@ -227,7 +232,15 @@ export const onboardingMachine = setup({
       always: { guard: 'termOver', target: 'contrat-termine' },
       on: {
         WITHDRAW_CONTRACT: { guard: 'withdrawalOpen', target: 'retracte', actions: 'applyUpdate' },
-        APPLY_COUPON: { guard: and(['couponAvailable', not('fileFeePaid')]), actions: 'applyUpdate' },
+        // A code waiving the whole fee settles it, as its payment would (decision 195).
+        APPLY_COUPON: [
+          {
+            guard: and(['couponAvailable', not('fileFeePaid'), 'couponWaivesFee', 'subscriptionPaid']),
+            target: 'attente',
+            actions: 'applyUpdate',
+          },
+          { guard: and(['couponAvailable', not('fileFeePaid')]), actions: 'applyUpdate' },
+        ],
         PAY_FILE_FEE: [
           {
             guard: and(['isMemberEmail', 'subscriptionPaymentOpen', not('fileFeePaid'), 'subscriptionPaid']),

@@ -107,10 +107,9 @@ describe('active plans (decisions §5)', () => {
 });
 
 describe('file fee', () => {
-  it('charges 169 € with 228 € struck', () => {
+  it('charges 169 €, its only price: no reference price (decision 195)', () => {
     expect(fileFee.priceCents).toBe(16_900);
-    expect(fileFee.discount.originalPriceCents).toBe(22_800);
-    expect(plain(formatEuros(fileFee.discount.originalPriceCents))).toBe('228,00 €');
+    expect(fileFee.discount).toBeNull();
     expect(fileFee.button.offerId).toBe('file_fee');
   });
 });

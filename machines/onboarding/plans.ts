@@ -22,9 +22,12 @@ export type PlanName = 'horizon' | 'serenity';
 export type PlanType = 'monthly' | 'cash' | 'cashback';
 
 export interface Discount {
-  /** Short label shown next to the struck price, e.g. '−10 %'. */
+  /** Short label shown next to the price, e.g. '−10 %'. */
   label: string;
-  /** The struck price. */
+  /**
+   * The price the discount is measured against, offered at the same time: the total of the same
+   * pack's monthly instalments (decision 195). Never shown struck as a former price.
+   */
   originalPriceCents: number;
 }
 
@@ -165,7 +168,7 @@ export const plans: readonly Plan[] = [
     installments: 1,
     totalCents: HORIZON_CASHBACK_CENTS,
     cycleLabel: 'en une fois',
-    discount: { label: '−10 %', originalPriceCents: HORIZON_CASH_CENTS },
+    discount: { label: '−10 %', originalPriceCents: 6 * HORIZON_MONTHLY_CENTS },
     highlight: false,
     button: { label: 'Choisir Horizon en une fois', offerId: 'plan_horizon_year_cachback' },
     orientation: 'vertical',
@@ -183,7 +186,7 @@ export const plans: readonly Plan[] = [
     installments: 1,
     totalCents: SERENITY_CASHBACK_CENTS,
     cycleLabel: 'en une fois',
-    discount: { label: '−10 %', originalPriceCents: SERENITY_CASH_CENTS },
+    discount: { label: '−10 %', originalPriceCents: 12 * SERENITY_MONTHLY_CENTS },
     highlight: false,
     button: { label: 'Choisir Sérénité en une fois', offerId: 'plan_serenity_year_cachback' },
     orientation: 'vertical',
@@ -236,17 +239,16 @@ export interface FileFee {
   description: string;
   /** Amount charged. */
   priceCents: number;
-  discount: Discount;
+  /** None: 169 € is the file fee's only price ever charged (decision 195). */
+  discount: null;
   highlight: boolean;
   button: PlanButton;
 }
 
 export const FILE_FEE_CENTS = 16_900;
-export const FILE_FEE_DISPLAYED_CENTS = 22_800;
 /**
- * Amount of the file fee once the coupon is applied. Assumption (decision 010):
- * the coupon waives the file fee ('… sans frais supplémentaires'); the promotion
- * code configured on the Stripe file-fee link must therefore be a 100 % discount.
+ * Amount of the file fee once a code waiving it is applied (decision 195: a code staff created,
+ * typed by the member). Nothing is then paid for it: no checkout, no invoice.
  */
 export const FILE_FEE_WITH_COUPON_CENTS = 0;
 
@@ -255,7 +257,7 @@ export const fileFee: FileFee = {
   title: 'Frais de dossier',
   description: 'Ouverture et étude de votre dossier, vérification de votre identité et entretien personnalisé avec une conseillère.',
   priceCents: FILE_FEE_CENTS,
-  discount: { label: 'Offre de lancement', originalPriceCents: FILE_FEE_DISPLAYED_CENTS },
+  discount: null,
   highlight: true,
   button: { label: 'Régler les frais de dossier', offerId: 'file_fee' },
 };
@@ -266,6 +268,19 @@ export const fileFee: FileFee = {
 export interface CouponState {
   couponApplied: boolean;
   renouncedWithdrawalRight: boolean | null;
+}
+
+/** What a member types: letters and digits (as Stripe's promotion codes), read in capitals (decision 195). */
+export const COUPON_CODE_PATTERN = /^[A-Z0-9]{3,40}$/;
+
+/** The code as stored: trimmed, in capitals. */
+export function normaliseCouponCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+/** What a code takes off the file fee (cents): all of it, or its amount, never more than the fee. */
+export function couponDiscountCents(coupon: { discountKind: 'waiver' | 'amount'; amountCents: number | null }): number {
+  return coupon.discountKind === 'waiver' ? FILE_FEE_CENTS : Math.min(FILE_FEE_CENTS, coupon.amountCents ?? 0);
 }
 
 /** The coupon applies once, and never once the member has renounced the withdrawal period. */
@@ -318,11 +333,18 @@ export function offerById(id: OfferId): Offer {
 }
 
 /**
- * Amount (cents) a paid checkout session must show for this offer. The file fee
- * costs FILE_FEE_WITH_COUPON_CENTS when the member applied the coupon.
+ * Amount (cents) a paid checkout session must show for this offer. The file fee costs less the
+ * discount of the code the member applied (decision 195); a record from before codes were typed
+ * (`couponApplied` without a discount) had the whole fee waived.
  */
-export function expectedAmountCents(id: OfferId, options: { couponApplied: boolean }): number {
-  if (id === 'file_fee' && options.couponApplied) return FILE_FEE_WITH_COUPON_CENTS;
+export function expectedAmountCents(
+  id: OfferId,
+  options: { couponApplied: boolean; fileFeeDiscountCents?: number | null | undefined },
+): number {
+  if (id === 'file_fee' && options.couponApplied) {
+    const discount = options.fileFeeDiscountCents ?? FILE_FEE_CENTS;
+    return Math.max(FILE_FEE_WITH_COUPON_CENTS, FILE_FEE_CENTS - discount);
+  }
   return offerById(id).amountCents;
 }
 

@@ -1,5 +1,6 @@
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { emptyRecord, type OnboardingRecord } from '#machines/onboarding/record.ts';
+import { FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { parisDayStartMs } from '#machines/paris-time.ts';
 import type { ContextName, UpdatePayload, UpdatePayloads } from '#machines/onboarding/update-payloads.ts';
 
@@ -69,6 +70,7 @@ const noContractEnd = {
   contractWithdrawnAt: undefined,
   terminationRequestedAt: undefined,
   terminatedAt: undefined,
+  fileFeeDiscountCents: undefined,
 } as const satisfies Partial<OnboardingRecord>;
 
 /** The new record after each context's (validated) payload. The BFF persists it with the event-log row. */
@@ -86,9 +88,25 @@ export const recordChanges: {
     selectedPlanId: payload.id,
     renouncedWithdrawalRight: payload.renounce,
     couponApplied: false,
+    fileFeeDiscountCents: null,
   }),
-  sel_plan_res: (record) => ({ ...record, selectedPlanId: null, renouncedWithdrawalRight: null, couponApplied: false }),
-  coupon: (record) => ({ ...record, couponApplied: true }),
+  sel_plan_res: (record) => ({
+    ...record,
+    selectedPlanId: null,
+    renouncedWithdrawalRight: null,
+    couponApplied: false,
+    fileFeeDiscountCents: null,
+  }),
+  // A code that waives the whole fee settles it: nothing to pay, no checkout, no invoice (decision 195).
+  coupon: (record, payload) => {
+    const discount = Math.min(FILE_FEE_CENTS, payload.discountCents ?? FILE_FEE_CENTS);
+    return {
+      ...record,
+      couponApplied: true,
+      fileFeeDiscountCents: discount,
+      applicationFeesPaid: record.applicationFeesPaid || discount >= FILE_FEE_CENTS,
+    };
+  },
   app: (record) => ({ ...record, applicationFeesPaid: true }),
   pre_contract_ok: (record) => ({ ...record, preContractInfoAcknowledged: true }),
   onb_meet: (record, payload) => ({

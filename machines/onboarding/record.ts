@@ -36,6 +36,11 @@ export const onboardingRecordSchema = v.strictObject(
     /** null: not decided yet; true: the member asked to start before the 14-day period ends. */
     renouncedWithdrawalRight: v.nullable(v.boolean()),
     couponApplied: v.boolean(),
+    /**
+     * What the code the member typed takes off the file fee, in cents (decision 195). Absent on
+     * older records, whose coupon waived the whole fee.
+     */
+    fileFeeDiscountCents: v.optional(v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0)))),
     /** Step 1 saved (`profil`). */
     profileCompleted: v.boolean(),
     /** When the member gave explicit consent to the processing of sensitive data (GDPR art. 9(2)(a)). */

@@ -126,7 +126,7 @@ describe('round trip of every context', () => {
     form_per_inf: [{ context: 'form_per_inf', completed: 'oui' }, 'Valeur invalide'],
     sel_plan: [{ context: 'sel_plan', id: 'plan_gold', renounce: false }, 'Formule inconnue'],
     sel_plan_res: [{ context: 'sel_plan_res', id: 'plan_horizon_month' }, 'Champ inconnu'],
-    coupon: [{ context: 'coupon', code: 'PROMO' }, 'Champ inconnu'],
+    coupon: [{ context: 'coupon', code: 'a' }, 'Ce code n’existe pas.'],
     app: [{ ...samples.app, csid: 'pi_123' }, 'Session de paiement invalide'],
     pre_contract_ok: [
       { context: 'pre_contract_ok', acknowledged: false },

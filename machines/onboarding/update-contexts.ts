@@ -131,7 +131,7 @@ export const updateContexts: { readonly [C in ContextName]: UpdateContextDefinit
     payment: null,
     origin: 'added',
     description:
-      'File-fee coupon applied: once per plan selection, never after renouncing. Persisted so the promo code and description survive a reload.',
+      "File-fee code typed by the member (decision 195): found, checked and redeemed by the server in the event's transaction; once per plan selection, never after renouncing. A code waiving the whole fee settles it.",
     apply: recordChanges.coupon,
   },
   app: {
@@ -365,7 +365,7 @@ export function parseUpdate(input: unknown, now: number): ParseUpdateResult {
 /** The payment the server must find before `app` or `sub`: offer and amount (cents). */
 export function expectedPayment(record: OnboardingRecord, context: 'app' | 'sub'): { offerId: OfferId; amountCents: number } | null {
   if (context === 'app') {
-    return { offerId: 'file_fee', amountCents: expectedAmountCents('file_fee', { couponApplied: record.couponApplied }) };
+    return { offerId: 'file_fee', amountCents: expectedAmountCents('file_fee', record) };
   }
   if (record.selectedPlanId === null) return null;
   return { offerId: record.selectedPlanId, amountCents: expectedAmountCents(record.selectedPlanId, { couponApplied: false }) };

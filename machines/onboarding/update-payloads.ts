@@ -11,7 +11,7 @@ import {
 import { isoInstantSchema } from '#machines/onboarding/instant.ts';
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
-import { planIdSchema } from '#machines/onboarding/plans.ts';
+import { COUPON_CODE_PATTERN, planIdSchema } from '#machines/onboarding/plans.ts';
 import { emailSchema, memberIdSchema } from '#machines/onboarding/record.ts';
 import { parisDayOf } from '#machines/paris-time.ts';
 
@@ -60,7 +60,24 @@ export const selPlanPayloadSchema = strict({
 
 export const selPlanResPayloadSchema = strict({ context: v.literal('sel_plan_res') });
 
-export const couponPayloadSchema = strict({ context: v.literal('coupon') });
+/** The code the member typed (decision 195): the server finds it, checks it and redeems it. */
+export const couponPayloadSchema = strict({
+  context: v.literal('coupon'),
+  code: v.pipe(
+    v.string('Saisissez votre code avantage.'),
+    v.trim(),
+    v.toUpperCase(),
+    v.minLength(1, 'Saisissez votre code avantage.'),
+    v.maxLength(40, 'Ce code n’existe pas.'),
+    v.regex(COUPON_CODE_PATTERN, 'Ce code n’existe pas.'),
+  ),
+});
+
+/**
+ * The code as the chart applies it: the server adds what it takes off the file fee, found in the
+ * database in the event's transaction (a member never sends it: the payload schema is strict).
+ */
+export type CouponUpdate = v.InferOutput<typeof couponPayloadSchema> & { discountCents?: number };
 
 export const appPayloadSchema = strict({
   context: v.literal('app'),
@@ -190,7 +207,7 @@ export interface UpdatePayloads {
   form_per_inf: v.InferOutput<typeof formPerInfPayloadSchema>;
   sel_plan: v.InferOutput<typeof selPlanPayloadSchema>;
   sel_plan_res: v.InferOutput<typeof selPlanResPayloadSchema>;
-  coupon: v.InferOutput<typeof couponPayloadSchema>;
+  coupon: CouponUpdate;
   app: v.InferOutput<typeof appPayloadSchema>;
   pre_contract_ok: v.InferOutput<typeof preContractOkPayloadSchema>;
   onb_meet: v.InferOutput<typeof onbMeetPayloadSchema>;

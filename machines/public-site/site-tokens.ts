@@ -1,7 +1,7 @@
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import type { SiteValues } from '#machines/public-site/fill-tokens.ts';
 import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
-import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting, type Plan } from '#machines/onboarding/plans.ts';
+import { activePlans, FILE_FEE_CENTS, type PayInFullSetting, type Plan } from '#machines/onboarding/plans.ts';
 import { lazy } from '#machines/lazy.ts';
 
 /**
@@ -70,7 +70,6 @@ export function offerValues(setting: PayInFullSetting): SiteValues {
   const active = activePlans(setting);
   const values: SiteValues = {
     'frais-de-dossier': formatPrice(FILE_FEE_CENTS),
-    'frais-de-dossier.barre': formatPrice(FILE_FEE_DISPLAYED_CENTS),
     'delai-renonciation': `${PERIOD_NAMES.renunciation} de ${NO_PAYMENT_PERIOD_DAYS} jours`,
     'delai-retractation': `${PERIOD_NAMES.withdrawal} de ${WITHDRAWAL_PERIOD_DAYS} jours`,
   };
@@ -84,7 +83,7 @@ export function offerValues(setting: PayInFullSetting): SiteValues {
     values[`${token}.total-mensuel`] = formatPrice(monthly.totalCents);
     values[`${token}.une-fois`] = formatPrice(inFull.totalCents);
     values[`${token}.une-fois-detail`] = inFull.discount
-      ? ` (remise de 10 % pour un paiement en une fois, au lieu de ${formatPrice(inFull.discount.originalPriceCents)})`
+      ? ` (10 % de moins que les ${monthly.installments} mensualités, qui font ${formatPrice(inFull.discount.originalPriceCents)})`
       : '';
   }
   return values;

@@ -87,17 +87,26 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page.getByTestId('line-subscription')).toContainText('95,00');
   await expect(page.getByTestId('payment-total')).toContainText('264,00');
   await screenshots(page, 'paiement');
-  // The coupon (once, the member did not renounce) waives the file fee.
-  await page.getByRole('button', { name: 'Appliquer mon code avantage' }).click();
+  // A code staff created (decision 195), typed by the member: it waives the file fee, settled
+  // without any checkout (no « Payer 0,00 € »).
+  const code = `OFFERT${Date.now()}`;
+  const created = await staff.post('/api/v1/dashboard/coupons', {
+    data: { code, discount: { kind: 'waiver' }, validFrom: '2020-01-01', validUntil: '2099-12-31', maxUses: 1 },
+  });
+  expect(created.status()).toBe(201);
+  await page.getByLabel('Code avantage (facultatif)').fill('INCONNU');
+  await page.getByRole('button', { name: 'Appliquer le code' }).click();
+  await expect(page.getByText('Ce code n’existe pas')).toBeVisible();
+  await expect(page.getByTestId('payment-total')).toContainText('264,00');
+  await page.getByLabel('Code avantage (facultatif)').fill(code.toLowerCase());
+  await page.getByRole('button', { name: 'Appliquer le code' }).click();
   await expect(page.getByText('Un accompagnement de 6 mois sans frais supplémentaires')).toBeVisible();
+  await expect(page.getByTestId('line-file-fee')).toContainText('offerts par votre code avantage');
   await expect(page.getByTestId('payment-total')).toContainText('95,00');
-  await expect(page.getByRole('button', { name: 'Appliquer mon code avantage' })).toHaveCount(0);
-  // One "Payer": the file fee (0 € with the coupon), then the first instalment, each on the secure page.
-  await page.getByRole('button', { name: 'Payer', exact: true }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
-  await page.getByRole('button', { name: /^Payer 0,00/ }).click();
-  await expect(page).toHaveURL(/\/mon-compte\/inscription\/frais-de-dossier$/);
-  await expect(page.getByText(/Frais de dossier réglés\. Reste à régler\s: 95,00/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Appliquer le code' })).toHaveCount(0);
+  await expect(page.getByText(/Frais de dossier offerts\. Reste à régler\s: 95,00/)).toBeVisible();
+  await screenshots(page, 'paiement-code-avantage');
+  // One "Payer": the first instalment alone, on the secure page.
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Paiement sécurisé' })).toBeVisible();
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();
@@ -119,8 +128,8 @@ test('a member goes from the signed contract to active member across the 7- and 
   const staffPage = await staffContext.newPage();
   await staffPage.goto(`${base}/dashboard/facturation`);
   const rows = staffPage.getByTestId('billing-entries').locator('tbody tr');
-  // The file fee (waived by the coupon) and the six instalments, the first one paid.
-  await expect(rows.filter({ hasText: 'Youssef Haddad' })).toHaveCount(7);
+  // The six instalments, the first one paid; the waived file fee took no money and has no line.
+  await expect(rows.filter({ hasText: 'Youssef Haddad' })).toHaveCount(6);
   await expect(rows.filter({ hasText: 'mensualité 1 sur 6' })).toContainText('Payée');
   const firstRow = rows.first();
   await expect(firstRow.locator('td[data-label="Montant"]')).toBeVisible();

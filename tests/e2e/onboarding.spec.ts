@@ -197,7 +197,10 @@ test('"Changer de formule" on the pre-contract information goes back to the plan
   const link = await page.request.get('/api/v1/user/payment-link?offer=file_fee');
   expect(link.status()).toBe(409);
   expect(((await link.json()) as { error: { message: string } }).error.message).toContain('L224\u201191');
-  const coupon = await page.request.post('/api/v1/user/update', { data: { context: 'coupon' }, headers: { origin: baseURL ?? '' } });
+  const coupon = await page.request.post('/api/v1/user/update', {
+    data: { context: 'coupon', code: 'BIENVENUE' },
+    headers: { origin: baseURL ?? '' },
+  });
   expect(coupon.status()).toBe(409);
 });
 

@@ -100,7 +100,7 @@ describe('invoice numbers', () => {
           db,
           config,
           { id: `evt_concurrent_${i}`, type: 'checkout.session.completed', livemode: false },
-          session(`cs_test_concurrent_${i}`, id, i % 5 === 0 ? 0 : FILE_FEE_CENTS),
+          session(`cs_test_concurrent_${i}`, id, i % 5 === 0 ? 11_900 : FILE_FEE_CENTS),
           now,
         ),
       ),
@@ -129,7 +129,7 @@ describe('invoice numbers', () => {
     expect(await db.transaction((tx) => allocateInvoiceNumber(tx, 2027))).toEqual({ number: '2027-000001', rank: 1 });
   });
 
-  it('no invoice for an unpaid, unknown-member or open session', async () => {
+  it('no invoice for an unpaid, unknown-member, open or 0 € session (decision 195: only money received is invoiced)', async () => {
     const db = database.db;
     const before = await db.select({ n: sql<number>`count(*)::int` }).from(invoices);
     const [id] = [randomUUID()];
@@ -138,6 +138,9 @@ describe('invoice numbers', () => {
     await recordCheckoutEvent(db, config, { id: 'evt_unpaid', type: 'checkout.session.completed', livemode: false }, unpaid, new Date());
     const open = { ...session('cs_test_open', id, FILE_FEE_CENTS), status: 'open' as const };
     await recordCheckoutEvent(db, config, { id: 'evt_open', type: 'checkout.session.completed', livemode: false }, open, new Date());
+    const free = session('cs_test_free', id, 0);
+    expect(free.payment_status).toBe('no_payment_required');
+    await recordCheckoutEvent(db, config, { id: 'evt_free', type: 'checkout.session.completed', livemode: false }, free, new Date());
     const nobody = session('cs_test_nobody', randomUUID(), FILE_FEE_CENTS);
     await recordCheckoutEvent(db, config, { id: 'evt_nobody', type: 'checkout.session.completed', livemode: false }, nobody, new Date());
     const after = await db.select({ n: sql<number>`count(*)::int` }).from(invoices);
@@ -189,17 +192,25 @@ describe('invoices over HTTP', () => {
 
   type ListAnswer = { invoices: { number: string; totalCents: number; label: string; paymentMethod: string; paidAt: string }[] };
 
-  it('the 0 € file fee with the coupon: one invoice "Payé" at 0,00 €, mailed once with the PDF, replays add nothing', async () => {
+  it('the file fee with a code of 50 €: one invoice "Payé" at 119,00 € showing the discount, mailed once with the PDF, replays add nothing', async () => {
     const member = await newMember();
     await walkToPayment({ member, staff, clock });
-    expect((await member.agent.post('/api/v1/user/update', { context: 'coupon' })).status).toBe(200);
+    const code = await staff.agent.post('/api/v1/dashboard/coupons', {
+      code: 'FACTURE50',
+      discount: { kind: 'amount', amountCents: 5_000 },
+      validFrom: '2026-01-01',
+      validUntil: '2099-12-31',
+      maxUses: 1,
+    });
+    expect(code.status).toBe(201);
+    expect((await member.agent.post('/api/v1/user/update', { context: 'coupon', code: 'facture50' })).status).toBe(200);
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
     const { csid } = await payOnStandIn(member.agent, url, member.email);
 
     const list = await member.agent.json<ListAnswer>(member.agent.get('/api/v1/user/invoices'));
     expect(list.invoices).toHaveLength(1);
     const invoice = list.invoices[0] as ListAnswer['invoices'][number];
-    expect(invoice).toMatchObject({ totalCents: 0, label: 'Frais de dossier', paymentMethod: 'aucun débit (remise de 100 %)' });
+    expect(invoice).toMatchObject({ totalCents: 11_900, label: 'Frais de dossier', paymentMethod: 'carte bancaire (Stripe, mode test)' });
     expect(invoice.number).toMatch(/^\d{4}-\d{6}$/);
 
     const pdfResponse = await member.agent.get(`/api/v1/user/invoices/${invoice.number}.pdf`);
@@ -218,12 +229,12 @@ describe('invoices over HTTP', () => {
       'Frais de dossier',
       '169,00 €',
       'Remise (code promotionnel)',
-      '-169,00 €',
+      '-50,00 €',
       'Total',
       'Net à payer',
-      '0,00 €',
+      '119,00 €',
       'Payé',
-      'Moyen de paiement : aucun débit (remise de 100 %)',
+      'Moyen de paiement : carte bancaire (Stripe, mode test)',
       // The client: name and postal address, as the contract gives them (decision 186).
       'Facturé à\nAmina Benali\n12 rue de la République\n69003 Lyon',
       member.email,
@@ -238,7 +249,7 @@ describe('invoices over HTTP', () => {
     const invoiceMails = mails.filter((m) => m.kind === 'agency-payment-received');
     expect(invoiceMails).toHaveLength(1);
     expect(invoiceMails[0]?.subject).toBe(`Paiement reçu — facture ${invoice.number}`);
-    expect(invoiceMails[0]?.textBody).toContain('0,00');
+    expect(invoiceMails[0]?.textBody).toContain('119,00');
     const attachment = invoiceMails[0]?.attachments?.[0];
     expect(attachment).toMatchObject({ filename: `facture-${invoice.number}.pdf`, contentType: 'application/pdf' });
     expect(Buffer.from(attachment?.contentBase64 ?? '', 'base64').equals(Buffer.from(pdf))).toBe(true);
@@ -257,12 +268,12 @@ describe('invoices over HTTP', () => {
         object: {
           id: csid,
           object: 'checkout.session',
-          amount_total: 0,
+          amount_total: 11_900,
           client_reference_id: member.id,
           currency: 'eur',
           livemode: false,
           metadata: { offer_id: 'file_fee' },
-          payment_status: 'no_payment_required',
+          payment_status: 'paid',
           status: 'complete',
         },
       },

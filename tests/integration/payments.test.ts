@@ -28,6 +28,18 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
+/** A code staff create (decision 195), valid for years around the test's clock. */
+async function staffCode(code: string, discount: Record<string, unknown> = { kind: 'waiver' }) {
+  const response = await staff.agent.post('/api/v1/dashboard/coupons', {
+    code,
+    discount,
+    validFrom: '2020-01-01',
+    validUntil: '2099-12-31',
+    maxUses: 10,
+  });
+  expect(response.status).toBe(201);
+}
+
 let n = 0;
 async function newMember(app = product) {
   n += 1;
@@ -293,11 +305,13 @@ describe('GET /api/v1/user/payment-link', () => {
     expect(Object.fromEntries(link.searchParams)).toEqual({ client_reference_id: member.id, prefilled_email: member.email, locale: 'fr' });
     expect(amountCents).toBe(FILE_FEE_CENTS);
 
-    expect((await send(member.agent, { context: 'coupon' })).status).toBe(200);
-    const withCoupon = new URL(
-      (await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'))).url,
+    await staffCode('LIEN30', { kind: 'amount', amountCents: 3_000 });
+    expect((await send(member.agent, { context: 'coupon', code: 'lien30' })).status).toBe(200);
+    const withCoupon = await member.agent.json<{ url: string; amountCents: number }>(
+      member.agent.get('/api/v1/user/payment-link?offer=file_fee'),
     );
-    expect(withCoupon.searchParams.get('prefilled_promo_code')).toBe('BIENVENUE');
+    expect(new URL(withCoupon.url).searchParams.get('prefilled_promo_code')).toBe('LIEN30');
+    expect(withCoupon.amountCents).toBe(FILE_FEE_CENTS - 3_000);
     // The subscription (the chosen plan's first instalment) is expected on the same step.
     const plan = await member.agent.get('/api/v1/user/payment-link?offer=plan_serenity_month');
     expect(plan.status).toBe(200);
@@ -352,16 +366,14 @@ describe('embedded checkout stand-in', () => {
     expect(subscribed.body.state).toBe('attente.delai-retractation');
   });
 
-  it('applies the coupon as a 100 % promotion code: a 0 € session that confirms the file fee', async () => {
+  it('a code waiving the file fee settles it without any checkout: no « Payer 0,00 € », no 0 € session (decision 195)', async () => {
+    await staffCode('OFFERTPAIEMENT');
     const member = await newMember();
-    await toPayment(member, [{ context: 'coupon' }]);
-    const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
-    const { pageHtml, csid } = await payOnStandIn(member.agent, url, member.email);
-    expect(pageHtml).toContain('BIENVENUE');
-    expect(pageHtml).toMatch(/Payer 0,00/);
-    const [row] = await sessionRow(csid);
-    expect(row).toMatchObject({ amountTotal: 0, paymentStatus: 'no_payment_required' });
-    expect((await send(member.agent, { context: 'app', email: member.email, csid })).status).toBe(200);
+    await toPayment(member, [{ context: 'coupon', code: 'OFFERTPAIEMENT' }]);
+    const link = await member.agent.get('/api/v1/user/payment-link?offer=file_fee');
+    expect(link.status).toBe(409);
+    expect(await link.json()).toMatchObject({ error: { code: 'PAYMENT_NOT_EXPECTED' } });
+    expect(await product.database.db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, member.id))).toEqual([]);
   });
 
   it('refuses a forged csid, another member’s csid, and a promo code slipped into a link without the coupon', async () => {
@@ -381,7 +393,8 @@ describe('embedded checkout stand-in', () => {
 
     const { url } = await member.agent.json<{ url: string }>(member.agent.get('/api/v1/user/payment-link?offer=file_fee'));
     const tampered = new URL(url);
-    tampered.searchParams.set('prefilled_promo_code', 'BIENVENUE');
+    await staffCode('VOLE50', { kind: 'amount', amountCents: 5_000 });
+    tampered.searchParams.set('prefilled_promo_code', 'VOLE50');
     const { csid: cheapCsid } = await payOnStandIn(member.agent, tampered.toString(), member.email);
     const cheap = await send(member.agent, { context: 'app', email: member.email, csid: cheapCsid });
     expect(cheap.status).toBe(402);

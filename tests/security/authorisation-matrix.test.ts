@@ -176,6 +176,10 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/message-templates/:id/fill': { access: 'staff-aal2', request: ({ target }) => ({ query: `memberId=${target}` }) },
   'GET /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({}) },
   'PUT /api/v1/dashboard/settings/plans': { access: 'staff-aal2', request: () => ({ body: { payInFull: 'neither' } }) },
+  // Codes for the file fee (decision 195): bodies that write nothing once past the guard.
+  'GET /api/v1/dashboard/coupons': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/coupons': { access: 'staff-aal2', request: () => ({ body: { code: '' } }) },
+  'PATCH /api/v1/dashboard/coupons/:id': { access: 'staff-aal2', request: () => ({ body: { active: 'oui' } }) },
   // The team (decision 103). `:id` is a member's: past the guard the handler answers 404 (not staff), resetting nothing.
   'GET /api/v1/dashboard/staff': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/staff/:id/reset-mfa': { access: 'staff-aal2', request: () => ({ body: {} }) },

@@ -108,6 +108,19 @@ function seeds(key: string): Record<string, unknown>[] {
       ];
     case 'PUT /api/v1/dashboard/settings/plans':
       return [{ payInFull: 'cash' }];
+    case 'POST /api/v1/dashboard/coupons':
+      return [
+        { code: 'FUZZOFFERT', discount: { kind: 'waiver' }, validFrom: '2026-01-01', validUntil: '2026-12-31', maxUses: 5 },
+        {
+          code: 'FUZZMOINS',
+          discount: { kind: 'amount', amountCents: 2_000 },
+          validFrom: '2026-01-01',
+          validUntil: '2026-01-31',
+          maxUses: 1,
+        },
+      ];
+    case 'PATCH /api/v1/dashboard/coupons/:id':
+      return [{ active: false }, { active: true }];
     case 'PATCH /api/v1/dashboard/leads/:id':
       return [{ status: 'contacte', assigneeId: null, followUpOn: '2026-12-03' }];
     case 'POST /api/v1/dashboard/leads/:id/notes':

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentRoutes } from '#bff/api/public-routes.ts';
 import { loadContent } from '#bff/content/content-store.ts';
-import { activePlans, FILE_FEE_CENTS, FILE_FEE_DISPLAYED_CENTS, type PayInFullSetting } from '#machines/onboarding/plans.ts';
+import { activePlans, FILE_FEE_CENTS, type PayInFullSetting } from '#machines/onboarding/plans.ts';
 import { DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml, fillTokens } from '#machines/public-site/fill-tokens.ts';
 import { offerValues, siteValues } from '#machines/public-site/site-tokens.ts';
@@ -62,7 +62,6 @@ describe('prerendered public pages (decision 106)', () => {
   it.each(['cash', 'cashback'] as PayInFullSetting[])('quote only the prices of the active plans (%s)', (setting) => {
     const allowed = new Set([
       FILE_FEE_CENTS,
-      FILE_FEE_DISPLAYED_CENTS,
       ...activePlans(setting).flatMap((plan) => [
         plan.priceCents,
         plan.totalCents,
@@ -71,6 +70,9 @@ describe('prerendered public pages (decision 106)', () => {
     ]);
     let quoted = 0;
     for (const [path, html] of rendered) {
+      // No reference price struck or said « au lieu de »: there is no former price (decision 195).
+      const served = fillTokens(html, siteValues(DEMO_AGENCY_IDENTITY, setting), escapeHtml);
+      expect(served, path).not.toMatch(/au lieu de|<del/i);
       // Only the offers' tokens: the identity may quote a share capital.
       for (const cents of quotedCents(fillTokens(html, offerValues(setting), escapeHtml))) {
         quoted += 1;

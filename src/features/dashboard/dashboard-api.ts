@@ -197,3 +197,26 @@ export function deleteTemplate(id: number) {
 export function fillTemplate(id: number, memberId: string) {
   return send(api.dashboard['message-templates'][':id'].fill.$get({ param: { id: String(id) }, query: { memberId } }));
 }
+
+// Codes for the file fee (decision 195).
+
+export function listCoupons() {
+  return send(api.dashboard.coupons.$get());
+}
+
+export type CouponInput = {
+  code: string;
+  discount: { kind: 'waiver' } | { kind: 'amount'; amountCents: number };
+  validFrom: string;
+  validUntil: string;
+  maxUses: number;
+};
+
+export function createCoupon(input: CouponInput) {
+  return send(api.dashboard.coupons.$post({ json: input }));
+}
+
+export function setCouponActive(id: number, active: boolean) {
+  return send(api.dashboard.coupons[':id'].$patch({ param: { id: String(id) }, json: { active } }));
+}
+export type CouponRow = Ok<Awaited<ReturnType<typeof listCoupons>>>['coupons'][number];

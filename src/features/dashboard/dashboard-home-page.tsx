@@ -12,6 +12,7 @@ import {
 } from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { CouponsCard } from '#src/features/dashboard/coupons-card.tsx';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
@@ -63,6 +64,7 @@ export function DashboardHomePage() {
       <LeadFunnelCard />
       <MemberList />
       <PlanSettingCard />
+      <CouponsCard />
     </div>
   );
 }

@@ -2,7 +2,6 @@ import { MyRights } from '#src/features/account/my-rights.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import {
   expectedAmountCents,
-  FILE_FEE_WITH_COUPON_CENTS,
   fileFee,
   formatEuros,
   isPlanId,
@@ -13,6 +12,7 @@ import {
 import { Button } from '#src/components/ui/button.tsx';
 import { PaymentReceived } from '#src/features/account/invoices.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
+import { TextField } from '#src/components/ui/text-field.tsx';
 import { getPaymentLink } from '#src/features/onboarding/onboarding-api.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { useChart, useChartAllows } from '#src/features/onboarding/onboarding-chart.tsx';
@@ -20,14 +20,15 @@ import { usePaymentReturn } from '#src/features/onboarding/payment-return.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
-import { srOnly } from '#src/styles/global.css.ts';
 
 /**
  * Step 8 (decision 105): once the renunciation period is over (civil days, decision 165), the file fee and the subscription (or
  * its first instalment) with one total and one "Payer" action. Stripe Payment Links take one offer
  * each, so "Payer" runs the parts one after the other, file fee first: each secure page comes back
  * here with `?csid=`, the server confirms that part (`app`, then `sub`), and the button continues
- * with what is left. The coupon (once, never after renouncing) waives the file fee.
+ * with what is left. A code the member types (created by staff, checked by the server: decision
+ * 195; once, never after renouncing) takes an amount off the file fee or waives it: a waived fee
+ * is settled without any checkout.
  */
 export function FileFeePage({ csid }: { csid?: string | undefined }) {
   const { user } = useSession();
@@ -40,13 +41,17 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
   const [busy, setBusy] = useState<'coupon' | 'pay' | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   const plan = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? planById(user.selectedPlanId) : null;
   // What the chart (restored from the record, as on the server) says about the coupon.
   const couponApplied = useChart((snapshot) => snapshot.context.couponApplied) ?? false;
-  const couponAllowed = useChartAllows({ context: 'coupon' });
+  const fileFeeDiscountCents = useChart((snapshot) => snapshot.context.fileFeeDiscountCents) ?? null;
+  const couponAllowed = useChartAllows({ context: 'coupon', code: 'CODE' });
 
-  const feeCents = expectedAmountCents('file_fee', { couponApplied });
+  const feeCents = expectedAmountCents('file_fee', { couponApplied, fileFeeDiscountCents });
+  const feeWaived = couponApplied && feeCents === 0;
   const subscriptionCents = plan ? expectedAmountCents(plan.id, { couponApplied: false }) : 0;
   const totalCents = feeCents + subscriptionCents;
   const dueCents = (feePaid ? 0 : feeCents) + (subscriptionPaid ? 0 : subscriptionCents);
@@ -70,13 +75,21 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
     if (!csid) void checkLink();
   }, [csid, checkLink]);
 
-  async function applyCoupon() {
+  async function applyCoupon(event: React.FormEvent) {
+    event.preventDefault();
+    if (code.trim() === '') {
+      setCodeError('Saisissez votre code avantage.');
+      return;
+    }
     setBusy('coupon');
     setError(null);
+    setCodeError(null);
     // Reloads the session too: the chart is restored from the new record (coupon applied).
-    const result = await update({ context: 'coupon' });
-    if (result.ok) setInfo('Votre code avantage est appliqué : les frais de dossier vous sont offerts.');
-    else setError(result.error.message);
+    const result = await update({ context: 'coupon', code });
+    if (result.ok) {
+      setCode('');
+      setInfo('Votre code avantage est appliqué.');
+    } else setCodeError(result.error.message);
     setBusy(null);
   }
 
@@ -121,18 +134,12 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
         <ul className={styles.list}>
           <li data-testid="line-file-fee">
             {fileFee.title} :{' '}
-            {couponApplied ? (
-              <>
-                <del className={styles.struck}>
-                  <span className={srOnly}>Prix sans le code : </span>
-                  {formatEuros(fileFee.priceCents)}
-                </del>{' '}
-                {formatEuros(FILE_FEE_WITH_COUPON_CENTS)} (code avantage)
-              </>
-            ) : (
-              formatEuros(feeCents)
-            )}
-            {feePaid ? ' — réglé' : null}
+            {couponApplied
+              ? feeWaived
+                ? `${formatEuros(fileFee.priceCents)}, offerts par votre code avantage`
+                : `${formatEuros(fileFee.priceCents)} moins ${formatEuros(fileFee.priceCents - feeCents)} (code avantage), soit ${formatEuros(feeCents)}`
+              : formatEuros(feeCents)}
+            {feePaid && !feeWaived ? ' — réglé' : null}
           </li>
           {plan ? (
             <li data-testid="line-subscription">
@@ -148,7 +155,11 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           Total aujourd’hui : {formatEuros(totalCents)}
         </p>
         {plan ? <p>{planDescription(plan, couponApplied)}</p> : null}
-        {feePaid && !subscriptionPaid ? <p role="status">Frais de dossier réglés. Reste à régler : {formatEuros(dueCents)}.</p> : null}
+        {feePaid && !subscriptionPaid ? (
+          <p role="status">
+            {feeWaived ? 'Frais de dossier offerts' : 'Frais de dossier réglés'}. Reste à régler : {formatEuros(dueCents)}.
+          </p>
+        ) : null}
         <div className={styles.actions}>
           <Button
             onClick={pay}
@@ -158,18 +169,33 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           >
             {feePaid ? `Payer ${formatEuros(dueCents)}` : 'Payer'}
           </Button>
-          {couponAllowed && !couponApplied ? (
-            <Button
-              variant="secondary"
-              onClick={applyCoupon}
-              loading={busy === 'coupon'}
-              loadingText="Application du code…"
-              disabled={busy !== null && busy !== 'coupon'}
-            >
-              Appliquer mon code avantage
-            </Button>
-          ) : null}
         </div>
+        {couponAllowed && !couponApplied && !feePaid ? (
+          <form className={styles.form} onSubmit={applyCoupon} noValidate aria-label="Code avantage">
+            <TextField
+              label="Code avantage (facultatif)"
+              name="code"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={40}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              error={codeError ?? undefined}
+            />
+            <div>
+              <Button
+                type="submit"
+                variant="secondary"
+                loading={busy === 'coupon'}
+                loadingText="Vérification du code…"
+                disabled={busy !== null && busy !== 'coupon'}
+              >
+                Appliquer le code
+              </Button>
+            </div>
+          </form>
+        ) : null}
         {user?.subscription.renouncedWithdrawalRight === true ? (
           <p className={styles.cycle}>Le code avantage n’est pas disponible lorsque vous avez demandé à commencer sans attendre.</p>
         ) : null}

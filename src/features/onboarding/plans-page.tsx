@@ -10,7 +10,6 @@ import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
-import { srOnly } from '#src/styles/global.css.ts';
 import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 /** The exact text whose hash is stored with the express request (machines/privacy/consent-texts.ts). */
@@ -19,15 +18,11 @@ const EARLY_START_CONSENT = currentConsentText('early_start');
 export function PlanPrice({ plan }: { plan: Plan }) {
   return (
     <p className={styles.price}>
-      {plan.discount ? (
-        <>
-          <del className={styles.struck}>
-            <span className={srOnly}>Au lieu de </span>
-            {formatEuros(plan.discount.originalPriceCents)}
-          </del>{' '}
-        </>
-      ) : null}
       {formatEuros(plan.priceCents)} <span className={styles.cycle}>{plan.cycleLabel}</span>
+      {/* Measured against the monthly instalments offered beside it, never a struck former price (decision 195). */}
+      {plan.discount ? (
+        <span className={styles.cycle}> — 10 % de moins que les mensualités ({formatEuros(plan.discount.originalPriceCents)})</span>
+      ) : null}
     </p>
   );
 }

@@ -126,10 +126,7 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
           <li>
             <h3 className={styles.cardTitle}>{fileFee.title}</h3>
             <p className={styles.price}>
-              {fileFee.price}{' '}
-              <span className={styles.priceCycle}>
-                au lieu de <del>{fileFee.displayedPrice}</del>
-              </span>
+              {fileFee.price} <span className={styles.priceCycle}>une seule fois</span>
             </p>
             <p className={styles.cardText}>{fileFee.description}</p>
             <ul>

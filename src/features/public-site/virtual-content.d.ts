@@ -36,7 +36,7 @@ declare module 'virtual:public-plans' {
       payInFullDetail: string;
       features: string[];
     }[];
-    fileFee: { title: string; price: string; displayedPrice: string; description: string };
+    fileFee: { title: string; price: string; description: string };
   };
   export default publicPlans;
 }
