@@ -296,6 +296,12 @@ const MATRIX: Record<string, Row> = {
   },
   'PUT /api/v1/user/presentation': { access: 'member-only', request: () => ({ body: { presentation: 'Mon numéro : 06 12 34 56 78' } }) },
   'GET /api/v1/dashboard/members/:id/presentation': { access: 'staff-aal2', request: () => ({}) },
+  // The review of presentations (decision 200): staff at aal2 only, the queue and the decision.
+  'GET /api/v1/dashboard/presentations': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/presentation/review': {
+    access: 'staff-aal2',
+    request: () => ({ body: { decision: 'approuver', updatedAt: '2026-12-07T10:00:00.000Z' } }),
+  },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {
