@@ -298,6 +298,16 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/presentation': { access: 'staff-aal2', request: () => ({}) },
   // The review of presentations (decision 200): staff at aal2 only, the queue and the decision.
   'GET /api/v1/dashboard/presentations': { access: 'staff-aal2', request: () => ({}) },
+  // Staff's candidate lists (decision 201): the shortlist and the pairs never to propose, staff at aal2 only.
+  'GET /api/v1/dashboard/members/:id/shortlist': { access: 'staff-aal2', request: () => ({}) },
+  'PUT /api/v1/dashboard/members/:id/shortlist/:otherId': { access: 'staff-aal2', request: () => ({}) },
+  'DELETE /api/v1/dashboard/members/:id/shortlist/:otherId': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/never-propose': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/never-propose': {
+    access: 'staff-aal2',
+    request: ({ otherId }) => ({ body: { otherId, reason: 'Cousins germains.' } }),
+  },
+  'DELETE /api/v1/dashboard/members/:id/never-propose/:otherId': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/presentation/review': {
     access: 'staff-aal2',
     request: () => ({ body: { decision: 'approuver', updatedAt: '2026-12-07T10:00:00.000Z' } }),
