@@ -63,7 +63,7 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   browser,
   playwright,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const errors = watchConsole(page);
 
   // Youssef, on « Mon profil »: a phone number is refused in French, then his text is saved.
@@ -115,6 +115,17 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   await youssef.getByRole('button', { name: 'Lire sa présentation' }).click();
   await expect(youssef.getByTestId('candidate-presentation')).toHaveText(PRESENTATION);
   await sectionShots(page, youssef, 'candidat-presentation');
+  // The candidates' filters and shortlist (decision 201): a filter that keeps him, one that does not.
+  await expect(section.getByTestId('candidates-rule')).toContainText('déjà 2 mises en relation en cours (le maximum)');
+  const filters = section.getByTestId('candidate-filters');
+  await filters.getByLabel('Enfants').selectOption('avec');
+  await expect(section.getByText('Aucun candidat pour l’instant.')).toBeVisible();
+  await filters.getByLabel('Enfants').selectOption('sans');
+  await expect(youssef).toHaveCount(1);
+  await youssef.getByRole('button', { name: 'Garder dans la sélection' }).click();
+  await expect(section.getByTestId('shortlist').getByRole('link', { name: /^Youssef/ })).toBeVisible();
+  await expect(youssef.getByRole('button', { name: 'Dans la sélection' })).toHaveAttribute('aria-pressed', 'true');
+  await sectionShots(page, section, 'candidats-filtres');
   await youssef.getByRole('button', { name: /^Proposer Youssef à Amina/ }).click();
   const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
   await page.getByRole('dialog').getByRole('button', { name: 'Envoyer la proposition' }).click();
