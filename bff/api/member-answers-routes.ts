@@ -6,7 +6,7 @@ import { type Caller, requireMember, staffOnly as staffOnlyFor } from '#bff/auth
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
-import { presentationOf, savePresentation } from '#bff/matching/presentation.ts';
+import { presentationOf, presentationsWaiting, reviewPresentation, savePresentation } from '#bff/matching/presentation.ts';
 import { members } from '#bff/db/schema.ts';
 import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
@@ -89,6 +89,22 @@ export function memberAnswersRoutes(deps: ApiDeps) {
         });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ presentation: await presentationOf(db, row.id) }, 200);
+      })
+      // The staff's review queue (decision 200): every presentation waiting, the oldest first.
+      .get('/dashboard/presentations', staffOnly, async (c) => {
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ presentations: await presentationsWaiting(db) }, 200);
+      })
+      // Staff approve the text they read, or refuse it with a message the member reads (decision 200).
+      .post('/dashboard/members/:id/presentation/review', staffOnly, async (c) => {
+        const id = c.req.param('id');
+        if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+        const staff = c.get('staff');
+        const body = await readJson(c, v.unknown());
+        const presentation = await reviewPresentation(db, id, body, staff.id, deps.clock.now());
+        log.info('présentation examinée', { reqId: c.get('requestId'), staffId: staff.id, memberId: id, status: presentation.status });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ presentation }, 200);
       })
       .post('/user/change-requests', async (c) => {
         const caller = await memberCaller(c);

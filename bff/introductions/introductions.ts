@@ -1,4 +1,4 @@
-import { presentationOf } from '#bff/matching/presentation.ts';
+import { approvedPresentationOf } from '#bff/matching/presentation.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
@@ -1008,7 +1008,8 @@ async function otherPerson(executor: MatchingExecutor & Executor, memberId: stri
     guardian: await guardianContactFor(executor, memberId),
     photoIds: withdrawn ? [] : await photoIdsOf(executor, memberId),
     consentWithdrawn: withdrawn,
-    presentation: withdrawn ? null : ((await presentationOf(executor, memberId))?.text ?? null),
+    // Only the version staff approved (decision 200), never a text still waiting or refused.
+    presentation: withdrawn ? null : await approvedPresentationOf(executor, memberId),
   };
 }
 

@@ -303,12 +303,18 @@ export interface CandidateFilters {
   ageMin?: number;
   ageMax?: number;
   withoutChildren?: boolean;
+  /** Only candidates with at least one child (decision 201). */
+  withChildren?: boolean;
+  /** Only candidates followed by this counsellor, or (`null`) by none (decision 201). */
+  counsellorId?: string | null;
   minScore?: number;
 }
 
 export interface RankOptions {
-  /** How many candidates at most (default 20, at most 200). */
+  /** How many candidates at most (default 20, at most 200; one more to know whether a next page exists). */
   limit?: number;
+  /** How many of the best to skip (paging, decision 201). */
+  offset?: number;
   filters?: CandidateFilters;
   /** Members never to propose: already proposed, declined, in an open introduction. */
   excludeMemberIds?: readonly string[];
@@ -472,7 +478,8 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
 /** The one statement of `rankCandidates` for an available member, or null when nobody can be in it. */
 export function candidatesSql(me: MatchProfile, options: RankOptions & { now: number }): SQL | null {
   const now = options.now;
-  const limit = Math.max(1, Math.min(MAX_CANDIDATES, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
+  const limit = Math.max(1, Math.min(MAX_CANDIDATES + 1, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
   const filters = options.filters ?? {};
   const myAge = ageOn(me.birthDate, now);
   if (myAge === null) return null;
@@ -496,6 +503,13 @@ export function candidatesSql(me: MatchProfile, options: RankOptions & { now: nu
     conditions.push(sql`c.birth_date > ${bounds.after}::date`, sql`c.birth_date <= ${bounds.onOrBefore}::date`);
   }
   if (filters.withoutChildren) conditions.push(sql`c.children_count = 0`);
+  if (filters.withChildren) conditions.push(sql`c.children_count > 0`);
+  if (filters.counsellorId === null)
+    conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = c.member_id)`);
+  else if (filters.counsellorId !== undefined && UUID.test(filters.counsellorId))
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = c.member_id AND mc.counsellor_id = ${filters.counsellorId}::uuid)`,
+    );
   if (excluded.length > 0) conditions.push(sql`NOT (c.member_id = ANY(${arrayLiteral(excluded)}::uuid[]))`);
   if (filters.regions) conditions.push(sql`c.region = ANY(${arrayLiteral(filters.regions)}::text[])`);
   if (filters.practices) conditions.push(sql`c.practice = ANY(${arrayLiteral(filters.practices)}::text[])`);
@@ -506,5 +520,5 @@ export function candidatesSql(me: MatchProfile, options: RankOptions & { now: nu
   if (filters.minScore) conditions.push(sql`${score} >= ${filters.minScore}::int`);
   return sql`SELECT ${PROFILE_COLUMNS}, ${score}::int AS score FROM match_profiles c WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY score DESC, member_id
-    LIMIT ${limit}::int`;
+    LIMIT ${limit}::int OFFSET ${offset}::int`;
 }

@@ -160,6 +160,16 @@ export async function eraseMemberData(
     summary.member_notes = await count(tx, sql`DELETE FROM member_notes WHERE member_id = ${memberId} RETURNING 1`);
     summary.member_tags = await count(tx, sql`DELETE FROM member_tags WHERE member_id = ${memberId} RETURNING 1`);
     summary.member_counsellors = await count(tx, sql`DELETE FROM member_counsellors WHERE member_id = ${memberId} RETURNING 1`);
+    // Staff's candidate lists (decision 201): the member's shortlist, their place on others', and
+    // the « never propose » pairs that name them (with staff's reason) go.
+    summary.member_shortlists = await count(
+      tx,
+      sql`DELETE FROM member_shortlists WHERE member_id = ${memberId} OR candidate_id = ${memberId} RETURNING 1`,
+    );
+    summary.never_propose_pairs = await count(
+      tx,
+      sql`DELETE FROM never_propose_pairs WHERE member_low = ${memberId} OR member_high = ${memberId} RETURNING 1`,
+    );
 
     // 4b. Photos (decision 116): deleted, bytes and thumbnails alike; nothing of them is kept.
     summary.member_photos = await count(tx, sql`DELETE FROM member_photos WHERE member_id = ${memberId} RETURNING 1`);

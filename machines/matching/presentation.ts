@@ -1,4 +1,4 @@
-import { findPhoneNumbersInText } from 'libphonenumber-js/min';
+import { contactRefusal, findContactDetails } from '#machines/matching/contact-details.ts';
 import * as v from 'valibot';
 
 /**
@@ -14,34 +14,17 @@ import * as v from 'valibot';
  */
 export const PRESENTATION_MAX_LENGTH = 600;
 
-/** An e-mail address anywhere in the text (something@domain.tld). */
-const EMAIL = /[^\s@<>()[\]]+@[^\s@<>()[\]]+\.[a-z]{2,}/i;
-/** Nine digits or more in a row, single spaces, dots, dashes or slashes between them. */
-const DIGIT_RUN = /(?:\d[\s./-]?){8,}\d/;
-
-export function hasEmailAddress(text: string): boolean {
-  return EMAIL.test(text);
-}
-
-/** A phone number in any usual form (libphonenumber-js, French numbers by default), or a long run of digits. */
-export function hasPhoneNumber(text: string): boolean {
-  if (DIGIT_RUN.test(text)) return true;
-  return findPhoneNumbersInText(text, 'FR').length > 0;
-}
-
 export const PRESENTATION_TOO_LONG = `Votre présentation dépasse ${PRESENTATION_MAX_LENGTH} caractères : raccourcissez-la.`;
-export const PRESENTATION_NO_EMAIL =
-  'Votre présentation ne doit pas contenir d’adresse e-mail : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
-export const PRESENTATION_NO_PHONE =
-  'Votre présentation ne doit pas contenir de numéro de téléphone : l’agence transmet les coordonnées seulement quand vous avez accepté tous les deux.';
-
 /** The text itself: trimmed; empty means « no presentation » (it is then removed). */
 export const PresentationText = v.pipe(
   v.string('Votre présentation doit être un texte.'),
   v.trim(),
   v.maxLength(PRESENTATION_MAX_LENGTH, PRESENTATION_TOO_LONG),
-  v.check((text) => !hasEmailAddress(text), PRESENTATION_NO_EMAIL),
-  v.check((text) => !hasPhoneNumber(text), PRESENTATION_NO_PHONE),
+  // No contact details in any usual form (decision 200); the refusal says what was found.
+  v.check(
+    (text) => findContactDetails(text).length === 0,
+    (issue) => contactRefusal(findContactDetails(String(issue.input))),
+  ),
 );
 
 /** `PUT /api/v1/user/presentation`. */
@@ -49,3 +32,28 @@ export const PresentationBody = v.strictObject({ presentation: PresentationText 
   issue.kind === 'schema' && issue.type === 'strict_object' ? 'Champ inattendu.' : 'Indiquez votre présentation.',
 );
 export type PresentationInput = v.InferOutput<typeof PresentationBody>;
+
+/** Staff's refusal message, read by the member. */
+export const PresentationRefusal = v.pipe(
+  v.string('Écrivez le message au membre.'),
+  v.trim(),
+  v.nonEmpty('Écrivez au membre ce qui doit changer.'),
+  v.maxLength(1000, 'Le message au membre ne doit pas dépasser 1 000 caractères.'),
+);
+
+/** `POST /api/v1/dashboard/members/:id/presentation/review` (decision 200): the text read is named by its `updatedAt`. */
+export const PresentationReviewBody = v.variant(
+  'decision',
+  [
+    v.strictObject({
+      decision: v.literal('approuver'),
+      updatedAt: v.pipe(v.string(), v.isoTimestamp('Version de la présentation invalide.')),
+    }),
+    v.strictObject({
+      decision: v.literal('refuser'),
+      updatedAt: v.pipe(v.string(), v.isoTimestamp('Version de la présentation invalide.')),
+      message: PresentationRefusal,
+    }),
+  ],
+  'Choisissez d’approuver ou de refuser la présentation.',
+);

@@ -15,8 +15,9 @@ test.beforeEach(async ({ context }) => {
 
 /**
  * The member's presentation and the badges that keep up (issue 22, decision 128), as people would:
- * Youssef writes his presentation on « Mon profil » (a phone number refused in French, then
- * saved); staff read it beside Amina's candidates and on his file, and propose him; Amina reads it
+ * Youssef writes his presentation on « Mon profil » (a phone number and an Instagram handle
+ * refused in French, then saved, waiting for staff); staff approve it from the dashboard's home
+ * (decision 200), read it beside Amina's candidates and on his file, and propose him; Amina reads it
  * in the proposal's summary. Then staff write to Amina while her page is open: her « Messages »
  * badge shows it without a reload.
  *
@@ -62,7 +63,7 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   browser,
   playwright,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const errors = watchConsole(page);
 
   // Youssef, on « Mon profil »: a phone number is refused in French, then his text is saved.
@@ -73,9 +74,13 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   const field = mine.getByLabel('Votre présentation (facultative)');
   await field.fill(`${PRESENTATION} Appelez-moi au 06 98 76 54 32.`);
   await mine.getByRole('button', { name: 'Enregistrer ma présentation' }).click();
-  await expect(mine.getByText(/ne doit pas contenir de numéro de téléphone/)).toBeVisible();
+  await expect(mine.getByText(/ne doit pas contenir de coordonnées.*un numéro de téléphone/)).toBeVisible();
   await expect(field).toHaveAttribute('aria-invalid', 'true');
   await sectionShots(youssefPage, mine, 'ma-presentation-refusee');
+  // A network's name and a handle (decision 200): refused, saying what was found.
+  await field.fill(`${PRESENTATION} Insta\u00a0: @youssef.amr`);
+  await mine.getByRole('button', { name: 'Enregistrer ma présentation' }).click();
+  await expect(mine.getByText(/un compte de réseau social \(«\u00a0Insta\u00a0: @youssef\.amr\u00a0»\)/)).toBeVisible();
   await field.fill(PRESENTATION);
   await expect(mine.getByText(`${PRESENTATION.length} caractères sur 600`)).toBeVisible();
   const saved = youssefPage.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/api/v1/user/presentation'));
@@ -84,12 +89,24 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   await expect(mine.getByText(/ne doit pas contenir/)).toHaveCount(0);
   await youssefPage.reload();
   await expect(youssefPage.getByTestId('my-presentation').getByLabel('Votre présentation (facultative)')).toHaveValue(PRESENTATION);
+  await expect(youssefPage.getByTestId('presentation-status')).toContainText('En attente de validation');
   await sectionShots(youssefPage, youssefPage.getByTestId('my-presentation'), 'ma-presentation');
 
   // Staff: beside Amina's candidates, Youssef's presentation is read on request.
   const staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
   await page.context().addCookies((await staff.storageState()).cookies);
+  // The dashboard's home lists it to examine (decision 200); staff approve it.
+  await page.goto(`${base}/dashboard`);
+  const queue = page.getByTestId('presentation-review');
+  const waiting = queue.getByTestId('presentation-waiting').filter({ hasText: PRESENTATION });
+  await expect(waiting).toHaveCount(1);
+  await expect(waiting).toContainText('personne d’autre ne la lit');
+  await sectionShots(page, queue, 'presentations-a-valider');
+  const reviewed = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/presentation/review'));
+  await waiting.getByRole('button', { name: 'Valider' }).click();
+  expect((await reviewed).status()).toBe(200);
+  await expect(waiting).toHaveCount(0);
   await page.goto(`${base}/dashboard/member/${people.amina.id}`);
   const section = page.getByRole('region', { name: 'Candidats' });
   const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
@@ -98,6 +115,17 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   await youssef.getByRole('button', { name: 'Lire sa présentation' }).click();
   await expect(youssef.getByTestId('candidate-presentation')).toHaveText(PRESENTATION);
   await sectionShots(page, youssef, 'candidat-presentation');
+  // The candidates' filters and shortlist (decision 201): a filter that keeps him, one that does not.
+  await expect(section.getByTestId('candidates-rule')).toContainText('déjà 2 mises en relation en cours (le maximum)');
+  const filters = section.getByTestId('candidate-filters');
+  await filters.getByLabel('Enfants').selectOption('avec');
+  await expect(section.getByText('Aucun candidat pour l’instant.')).toBeVisible();
+  await filters.getByLabel('Enfants').selectOption('sans');
+  await expect(youssef).toHaveCount(1);
+  await youssef.getByRole('button', { name: 'Garder dans la sélection' }).click();
+  await expect(section.getByTestId('shortlist').getByRole('link', { name: /^Youssef/ })).toBeVisible();
+  await expect(youssef.getByRole('button', { name: 'Dans la sélection' })).toHaveAttribute('aria-pressed', 'true');
+  await sectionShots(page, section, 'candidats-filtres');
   await youssef.getByRole('button', { name: /^Proposer Youssef à Amina/ }).click();
   const posted = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
   await page.getByRole('dialog').getByRole('button', { name: 'Envoyer la proposition' }).click();

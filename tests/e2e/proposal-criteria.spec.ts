@@ -115,7 +115,15 @@ test.beforeAll(async () => {
   }
   await product.database.db
     .insert(memberPresentations)
-    .values({ memberId: people.youssef.id, body: PRESENTATION, updatedAt: new Date(now) });
+    // Approved by staff (decision 200): what Amina reads.
+    .values({
+      memberId: people.youssef.id,
+      body: PRESENTATION,
+      updatedAt: new Date(now),
+      status: 'approuvee',
+      approvedBody: PRESENTATION,
+      reviewedAt: new Date(now),
+    });
 });
 test.afterAll(async () => {
   await product?.close();

@@ -4,12 +4,8 @@ import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { memberPresentations } from '#bff/db/presentation-schema.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
-import {
-  PRESENTATION_MAX_LENGTH,
-  PRESENTATION_NO_EMAIL,
-  PRESENTATION_NO_PHONE,
-  PRESENTATION_TOO_LONG,
-} from '#machines/matching/presentation.ts';
+import { contactRefusal, findContactDetails } from '#machines/matching/contact-details.ts';
+import { PRESENTATION_MAX_LENGTH, PRESENTATION_TOO_LONG } from '#machines/matching/presentation.ts';
 import { type ActiveMember, introductionsOf, startWithActiveMembers } from '#tests/support/active-member.ts';
 import type { startTestProduct, TestAgent } from '#tests/support/test-product.ts';
 
@@ -28,6 +24,7 @@ let amina: ActiveMember;
 let sarah: ActiveMember;
 let youssef: ActiveMember;
 
+const refusal = (text: string) => contactRefusal(findContactDetails(text));
 const TEXT = 'Ingénieur à Lyon, j’aime la randonnée et les longues lectures. Je cherche une épouse sincère.';
 
 type View = { id: string; other: { firstName: string | null; presentation?: string | null } | null };
@@ -53,9 +50,16 @@ afterAll(() => product.stop());
 describe('the member’s presentation', () => {
   it('refuses contact details, too long a text, other fields and bad JSON in French, and stores nothing', async () => {
     const cases: [unknown, string][] = [
-      [{ presentation: 'Écrivez-moi : youssef.b@gmail.com' }, PRESENTATION_NO_EMAIL],
-      [{ presentation: 'Appelez-moi au 06 12 34 56 78 après 18 h.' }, PRESENTATION_NO_PHONE],
-      [{ presentation: 'Mon numéro : +33612345678' }, PRESENTATION_NO_PHONE],
+      [{ presentation: 'Écrivez-moi : youssef.b@gmail.com' }, refusal('Écrivez-moi : youssef.b@gmail.com')],
+      [{ presentation: 'Appelez-moi au 06 12 34 56 78 après 18 h.' }, refusal('Appelez-moi au 06 12 34 56 78 après 18 h.')],
+      [{ presentation: 'Mon numéro : +33612345678' }, refusal('Mon numéro : +33612345678')],
+      // Decision 200: a network's name and a handle, a disguised address, a number read aloud.
+      [
+        { presentation: 'Sérieux. Insta\u00a0: @youssef.amr' },
+        'un compte de réseau social (\u00ab\u00a0Insta\u00a0: @youssef.amr\u00a0\u00bb)',
+      ],
+      [{ presentation: 'youssef at gmail point com' }, refusal('youssef at gmail point com')],
+      [{ presentation: 'zéro six douze trente-quatre cinquante-six soixante-dix-huit' }, 'un numéro de téléphone'],
       [{ presentation: 'a'.repeat(PRESENTATION_MAX_LENGTH + 1) }, PRESENTATION_TOO_LONG],
       [{ presentation: TEXT, memberId: amina.id }, 'Champ inattendu.'],
       [{ presentation: 12 }, 'Votre présentation doit être un texte.'],
@@ -64,7 +68,7 @@ describe('the member’s presentation', () => {
       const response = await put(youssef, body);
       const answer = (await response.json()) as { error: { message: string } };
       expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
-      expect(answer.error.message).toBe(message);
+      expect(answer.error.message).toContain(message);
     }
     const broken = await youssef.agent.request('PUT', '/api/v1/user/presentation', '{"presentation":', {});
     expect(broken.status).toBe(400);
@@ -119,17 +123,89 @@ describe('the member’s presentation', () => {
     expect(JSON.stringify(exported.staffAccess)).toContain('La présentation du membre');
   });
 
-  it('is shown to the other side inside the proposal’s summary, to no one else', async () => {
+  it('waits for staff: the other side reads nothing until approved, then only the approved version (decision 200)', async () => {
+    type Own = { text: string; updatedAt: string; status: string; approvedText: string | null; refusal: string | null };
+    const own = async () =>
+      (await youssef.agent.json<{ presentation: Own | null }>(youssef.agent.get('/api/v1/user/presentation'))).presentation;
+    type Waiting = { memberId: string; name: string | null; text: string; updatedAt: string; approvedText: string | null };
+    const queue = async () => (await staff.json<{ presentations: Waiting[] }>(staff.get('/api/v1/dashboard/presentations'))).presentations;
+    const review = (body: unknown) => staff.post(`/api/v1/dashboard/members/${youssef.id}/presentation/review`, body);
+
     clock.advance(60_000);
     const proposed = await staff.post('/api/v1/dashboard/introductions', { a: amina.id, b: youssef.id });
     expect(proposed.status, await proposed.clone().text()).toBe(201);
-    const [view] = await mine(amina);
+    // Submitted, not approved: the member reads « en attente », Amina reads nothing.
+    const waiting = await own();
+    expect(waiting).toMatchObject({ text: TEXT, status: 'en-attente', approvedText: null, refusal: null });
+    let [view] = await mine(amina);
     expect(view?.other?.firstName).toBe('Youssef');
+    expect(view?.other?.presentation).toBeNull();
+    expect(JSON.stringify(view)).not.toContain('randonnée');
+
+    // The queue lists it; a decision on another version, a bad body or an unknown member changes nothing.
+    const listed = (await queue()).find((p) => p.memberId === youssef.id);
+    expect(listed).toMatchObject({ text: TEXT, name: 'Youssef Exemple', approvedText: null, updatedAt: waiting?.updatedAt });
+    const stale = await review({ decision: 'approuver', updatedAt: '2020-01-01T00:00:00.000Z' });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { message: string } }).error.message).toContain('modifié sa présentation');
+    const empty = await review({ decision: 'refuser', updatedAt: waiting?.updatedAt, message: '  ' });
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toBe('Écrivez au membre ce qui doit changer.');
+    expect((await review({ decision: 'peut-etre', updatedAt: waiting?.updatedAt })).status).toBe(400);
+    const nobody = await staff.post(`/api/v1/dashboard/members/${sarah.id}/presentation/review`, {
+      decision: 'approuver',
+      updatedAt: waiting?.updatedAt,
+    });
+    expect(nobody.status).toBe(404);
+    expect((await own())?.status).toBe('en-attente');
+
+    // Approved: Amina reads it, the queue no longer has it.
+    const approved = await review({ decision: 'approuver', updatedAt: waiting?.updatedAt });
+    expect(approved.status, await approved.clone().text()).toBe(200);
+    expect(await own()).toMatchObject({ status: 'approuvee', approvedText: TEXT });
+    [view] = await mine(amina);
     expect(view?.other?.presentation).toBe(TEXT);
-    // Amina wrote none: Youssef's summary of her says so.
+    expect((await queue()).some((p) => p.memberId === youssef.id)).toBe(false);
+    // Approved once: a second decision is refused.
+    expect((await review({ decision: 'approuver', updatedAt: waiting?.updatedAt })).status).toBe(409);
+
+    // A new text waits again; Amina keeps reading the approved one meanwhile.
+    clock.advance(60_000);
+    const NEW = 'Ingénieur à Lyon. Je cherche une épouse sincère, et j’aime cuisiner.';
+    expect((await put(youssef, { presentation: NEW })).status).toBe(200);
+    const second = await own();
+    expect(second).toMatchObject({ text: NEW, status: 'en-attente', approvedText: TEXT });
+    [view] = await mine(amina);
+    expect(view?.other?.presentation).toBe(TEXT);
+    expect(JSON.stringify(view)).not.toContain('cuisiner');
+
+    // Refused with a message: the member reads it; Amina still reads the approved version.
+    const refused = await review({
+      decision: 'refuser',
+      updatedAt: second?.updatedAt,
+      message: '  Merci de parler de vous plutôt que de cuisine.  ',
+    });
+    expect(refused.status, await refused.clone().text()).toBe(200);
+    expect(await own()).toMatchObject({
+      text: NEW,
+      status: 'refusee',
+      refusal: 'Merci de parler de vous plutôt que de cuisine.',
+      approvedText: TEXT,
+    });
+    [view] = await mine(amina);
+    expect(view?.other?.presentation).toBe(TEXT);
+    const rows = await stored(youssef.id);
+    expect(rows[0]).toMatchObject({ status: 'refusee', approvedBody: TEXT });
+    expect(rows[0]?.reviewedBy).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Writing the approved text again needs no review.
+    clock.advance(60_000);
+    expect((await put(youssef, { presentation: TEXT })).status).toBe(200);
+    expect(await own()).toMatchObject({ text: TEXT, status: 'approuvee', refusal: null });
+
+    // Amina wrote none: Youssef's summary of her says so; Sarah is in no proposal with him.
     const [his] = await mine(youssef);
     expect(his?.other?.presentation).toBeNull();
-    // Sarah is in no proposal with him.
     expect(JSON.stringify(await mine(sarah))).not.toContain('randonnée');
   });
 

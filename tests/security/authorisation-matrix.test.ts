@@ -300,6 +300,22 @@ const MATRIX: Record<string, Row> = {
   },
   'PUT /api/v1/user/presentation': { access: 'member-only', request: () => ({ body: { presentation: 'Mon numéro : 06 12 34 56 78' } }) },
   'GET /api/v1/dashboard/members/:id/presentation': { access: 'staff-aal2', request: () => ({}) },
+  // The review of presentations (decision 200): staff at aal2 only, the queue and the decision.
+  'GET /api/v1/dashboard/presentations': { access: 'staff-aal2', request: () => ({}) },
+  // Staff's candidate lists (decision 201): the shortlist and the pairs never to propose, staff at aal2 only.
+  'GET /api/v1/dashboard/members/:id/shortlist': { access: 'staff-aal2', request: () => ({}) },
+  'PUT /api/v1/dashboard/members/:id/shortlist/:otherId': { access: 'staff-aal2', request: () => ({}) },
+  'DELETE /api/v1/dashboard/members/:id/shortlist/:otherId': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/never-propose': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/never-propose': {
+    access: 'staff-aal2',
+    request: ({ otherId }) => ({ body: { otherId, reason: 'Cousins germains.' } }),
+  },
+  'DELETE /api/v1/dashboard/members/:id/never-propose/:otherId': { access: 'staff-aal2', request: () => ({}) },
+  'POST /api/v1/dashboard/members/:id/presentation/review': {
+    access: 'staff-aal2',
+    request: () => ({ body: { decision: 'approuver', updatedAt: '2026-12-07T10:00:00.000Z' } }),
+  },
   // Staff re-enable an enabled member: a no-op that only staff aal2 may perform.
   'POST /api/v1/auth/ban': { access: 'staff-aal2', request: ({ otherId }) => ({ body: { disable: false, uid: otherId } }) },
   'POST /api/v1/webhooks/stripe': {

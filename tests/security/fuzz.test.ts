@@ -193,6 +193,13 @@ function seeds(key: string): Record<string, unknown>[] {
       ];
     case 'PUT /api/v1/user/presentation':
       return [{ presentation: 'Infirmière à Lyon, j’aime la lecture.' }, { presentation: '' }];
+    case 'POST /api/v1/dashboard/members/:id/never-propose':
+      return [{ otherId: victim.id, reason: 'Cousins germains.' }];
+    case 'POST /api/v1/dashboard/members/:id/presentation/review':
+      return [
+        { decision: 'approuver', updatedAt: '2026-12-07T10:00:00.000Z' },
+        { decision: 'refuser', updatedAt: '2026-12-07T10:00:00.000Z', message: 'Retirez votre pseudonyme.' },
+      ];
     case 'POST /api/v1/dashboard/change-requests/:requestId':
       return [{ decision: 'apply' }, { decision: 'decline', note: 'Nous en reparlerons.' }];
     case 'POST /api/v1/user/consents/withdraw':

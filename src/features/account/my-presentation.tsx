@@ -11,6 +11,37 @@ import { count } from '#machines/french/plural.ts';
 interface Presentation {
   text: string;
   updatedAt: string;
+  status: 'en-attente' | 'approuvee' | 'refusee';
+  approvedText: string | null;
+  refusal: string | null;
+}
+
+/** Where the agency stands on the text, in the member's words (decision 200). */
+function ReviewStatus({ presentation }: { presentation: Presentation }) {
+  if (presentation.status === 'approuvee')
+    return (
+      <p className={styles.text} data-testid="presentation-status">
+        Validée par l’équipe : la personne à qui l’agence vous propose la lit.
+      </p>
+    );
+  const earlier = presentation.approvedText
+    ? ' En attendant, la personne à qui l’agence vous propose lit la version validée précédemment.'
+    : ' En attendant, personne d’autre ne la lit.';
+  if (presentation.status === 'refusee')
+    return (
+      <div data-testid="presentation-status" role="status">
+        <p className={styles.text}>
+          <strong>Non validée par l’équipe.</strong>
+          {earlier}
+        </p>
+        <p className={styles.text}>Message de l’équipe : « {presentation.refusal} »</p>
+      </div>
+    );
+  return (
+    <p className={styles.text} data-testid="presentation-status" role="status">
+      <strong>En attente de validation</strong> par l’équipe.{earlier}
+    </p>
+  );
 }
 
 function json(method: 'GET' | 'PUT', body?: unknown) {
@@ -34,6 +65,7 @@ export function MyPresentation() {
   const [loaded, setLoaded] = useState(false);
   const [text, setText] = useState('');
   const [saved, setSaved] = useState('');
+  const [current, setCurrent] = useState<Presentation | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -41,9 +73,10 @@ export function MyPresentation() {
     let alive = true;
     void getPresentation().then((result) => {
       if (!alive || !result.ok) return;
-      const current = result.data.presentation?.text ?? '';
-      setText(current);
-      setSaved(current);
+      const stored = result.data.presentation;
+      setText(stored?.text ?? '');
+      setSaved(stored?.text ?? '');
+      setCurrent(stored);
       setLoaded(true);
     });
     return () => {
@@ -69,7 +102,16 @@ export function MyPresentation() {
     const now = result.data.presentation?.text ?? '';
     setText(now);
     setSaved(now);
-    notify({ title: now === '' ? 'Présentation retirée.' : 'Présentation enregistrée.', variant: 'success' });
+    setCurrent(result.data.presentation);
+    notify({
+      title:
+        now === ''
+          ? 'Présentation retirée.'
+          : result.data.presentation?.status === 'approuvee'
+            ? 'Présentation enregistrée.'
+            : 'Présentation envoyée à l’équipe pour validation.',
+      variant: 'success',
+    });
   }
 
   if (!loaded) return null;
@@ -80,8 +122,9 @@ export function MyPresentation() {
       <p className={styles.text}>
         Quelques lignes sur vous, facultatives. Elles accompagnent le résumé anonymisé que lit la personne à qui l’agence vous propose, et
         l’équipe les lit sur votre dossier. N’y mettez ni adresse e-mail ni numéro de téléphone : l’agence transmet les coordonnées
-        seulement quand vous avez accepté tous les deux.
+        seulement quand vous avez accepté tous les deux. L’équipe relit chaque nouvelle version avant qu’un autre membre la lise.
       </p>
+      {current ? <ReviewStatus presentation={current} /> : null}
       <form className={styles.form} onSubmit={submit} noValidate>
         <TextAreaField
           name="presentation"

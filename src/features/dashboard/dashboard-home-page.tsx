@@ -14,6 +14,7 @@ import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { CouponsCard } from '#src/features/dashboard/coupons-card.tsx';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
+import { PresentationReviewCard } from '#src/features/dashboard/presentation-review-card.tsx';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
@@ -55,13 +56,14 @@ const placeholderSteps: { id: DashboardSearch['step']; number: number | null; ti
   ...dashboardEndStates.map((id) => ({ id, number: null, title: stateLabel(id), count: null })),
 ];
 
-/** `/dashboard`: the funnel, the plan setting and the member list (search, step filter, sorting, paging). */
+/** `/dashboard`: the funnel, the presentations to examine (decision 200), the plan setting and the member list (search, step filter, sorting, paging). */
 export function DashboardHomePage() {
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Tableau de bord</h1>
       <FunnelCard />
       <LeadFunnelCard />
+      <PresentationReviewCard />
       <MemberList />
       <PlanSettingCard />
       <CouponsCard />

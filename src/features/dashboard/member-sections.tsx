@@ -41,6 +41,12 @@ function Rows({ rows, empty }: { rows: FieldRow[] | null; empty: string }) {
   );
 }
 
+/** Where staff stand on the member's presentation (decision 200), in words. */
+const presentationStatusLabel = {
+  'en-attente': 'En attente de validation (à examiner depuis le tableau de bord).',
+  approuvee: 'Validée : lue par les personnes à qui le membre est proposé.',
+  refusee: 'Refusée : le membre a reçu le message de l’équipe.',
+} as const;
 /**
  * Everything about the member, in French: the chart, the staff actions, the account, the answers
  * in a fixed order, payments, meetings, the contract and the history as sentences. Every stored
@@ -105,9 +111,12 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
           <div className={styles.part}>
             <h3 className={styles.partTitle}>Sa présentation</h3>
             {detail.presentation ? (
-              <p className={own.note} data-testid="member-presentation">
-                {detail.presentation.text}
-              </p>
+              <>
+                <p className={own.note} data-testid="member-presentation">
+                  {detail.presentation.text}
+                </p>
+                <p className={styles.muted}>{presentationStatusLabel[detail.presentation.status]}</p>
+              </>
             ) : (
               <p className={styles.muted}>Aucune présentation écrite.</p>
             )}

@@ -5,11 +5,21 @@ import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import {
+  addNeverPropose,
+  addToShortlist,
   type Candidate,
+  type CandidateFilterValues,
+  getNeverPropose,
+  getShortlist,
   listCandidates,
+  NO_CANDIDATE_FILTERS,
   proposeIntroduction,
   readMemberPresentation,
+  removeFromShortlist,
+  removeNeverPropose,
 } from '#src/features/introductions/introductions-api.ts';
+import { CandidateFilters } from '#src/features/introductions/candidate-filters.tsx';
+import { CANDIDATES_RULE_TEXT } from '#machines/introductions/candidate-lists.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionRows, ofName, scoreText, type VerdictCell, wishesText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
@@ -26,10 +36,26 @@ type Mode = 'criteres' | 'hors';
  */
 export function CandidatesSection({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
   const [mode, setMode] = useState<Mode>('criteres');
-  const { data, error } = useLoaded(() => listCandidates(memberId, mode === 'hors'), [memberId, mode], { enabled: active });
+  const [filters, setFilters] = useState<CandidateFilterValues>(NO_CANDIDATE_FILTERS);
+  const [page, setPage] = useState(1);
+  const { data, error, reload } = useLoaded(
+    () => listCandidates(memberId, mode === 'hors', filters, page),
+    [memberId, mode, filters, page],
+    {
+      enabled: active,
+    },
+  );
+  const lists = useLoaded(() => getShortlist(memberId), [memberId], { enabled: active });
+  const never = useLoaded(() => getNeverPropose(memberId), [memberId], { enabled: active });
   const candidates = data?.candidates ?? null;
   // « …, le maximum. » read inside a sentence ending with its own full stop.
   const blocked = data?.member.unavailableReason?.replace(/\.$/, '') ?? null;
+  const refresh = () => {
+    void reload();
+    void lists.reload();
+    void never.reload();
+  };
+  const first = ((data?.page ?? page) - 1) * (data?.perPage ?? 20);
 
   return (
     <section className={styles.card} aria-labelledby="candidates-title">
@@ -44,36 +70,155 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
             <Button
               variant={mode === 'criteres' ? 'primary' : 'secondary'}
               aria-pressed={mode === 'criteres'}
-              onClick={() => setMode('criteres')}
+              onClick={() => {
+                setMode('criteres');
+                setPage(1);
+              }}
             >
               Dans les critères
             </Button>
-            <Button variant={mode === 'hors' ? 'primary' : 'secondary'} aria-pressed={mode === 'hors'} onClick={() => setMode('hors')}>
+            <Button
+              variant={mode === 'hors' ? 'primary' : 'secondary'}
+              aria-pressed={mode === 'hors'}
+              onClick={() => {
+                setMode('hors');
+                setPage(1);
+              }}
+            >
               Hors critères indispensables
             </Button>
           </div>
-          <p className={styles.muted}>
+          <p className={styles.muted} data-testid="candidates-rule">
             {mode === 'criteres'
-              ? 'Les membres actifs qui respectent les critères indispensables des deux côtés, classés par score ; les personnes déjà proposées, en pause ou dans une mise en relation en cours n’y sont pas.'
+              ? CANDIDATES_RULE_TEXT
               : 'Les membres actifs qui s’écartent d’au moins un critère indispensable, d’un côté ou de l’autre. Pour en proposer un, écrivez au membre concerné pourquoi : il lira votre explication avec la proposition.'}
           </p>
+          <CandidateFilters
+            value={filters}
+            onChange={(next) => {
+              setFilters(next);
+              setPage(1);
+            }}
+          />
           <FormAlert tone="error">{error}</FormAlert>
           {candidates === null && !error ? <p className={styles.muted}>Chargement…</p> : null}
           {candidates?.length === 0 ? (
             <p role="status">
-              {blocked ? `Aucune proposition possible pour l’instant. Raison : ${blocked}.` : 'Aucun candidat pour l’instant.'}
+              {blocked
+                ? `Aucune proposition possible pour l’instant. Raison : ${blocked}.`
+                : page > 1
+                  ? 'Aucun candidat de plus.'
+                  : 'Aucun candidat pour l’instant.'}
             </p>
           ) : null}
           {candidates && candidates.length > 0 ? (
-            <ol className={own.candidates} aria-label={`Candidats pour ${memberName}`}>
+            <ol className={own.candidates} aria-label={`Candidats pour ${memberName}`} start={first + 1}>
               {candidates.map((c, index) => (
-                <CandidateItem key={c.memberId} candidate={c} index={index} memberId={memberId} memberName={memberName} />
+                <CandidateItem
+                  key={c.memberId}
+                  candidate={c}
+                  index={first + index}
+                  memberId={memberId}
+                  memberName={memberName}
+                  onListsChanged={refresh}
+                />
               ))}
             </ol>
           ) : null}
+          {page > 1 || data?.hasMore ? (
+            <nav className={styles.actions} aria-label="Pages de candidats" data-testid="candidates-pages">
+              <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Candidats précédents
+              </Button>
+              <span className={styles.muted}>Page {page}</span>
+              <Button variant="secondary" disabled={!data?.hasMore} onClick={() => setPage(page + 1)}>
+                Candidats suivants
+              </Button>
+            </nav>
+          ) : null}
+          <ShortlistPart memberId={memberId} entries={lists.data?.shortlist ?? []} onChanged={refresh} />
+          <NeverProposePart memberId={memberId} entries={never.data?.pairs ?? []} onChanged={refresh} />
         </>
       )}
     </section>
+  );
+}
+
+/** « Sélection pour … »: the candidates staff keep aside for this member (decision 201). */
+function ShortlistPart({
+  memberId,
+  entries,
+  onChanged,
+}: {
+  memberId: string;
+  entries: { memberId: string; name: string | null }[];
+  onChanged: () => void;
+}) {
+  return (
+    <div className={styles.part} data-testid="shortlist">
+      <h3 className={styles.partTitle}>Sélection</h3>
+      {entries.length === 0 ? <p className={styles.muted}>Aucun candidat gardé de côté.</p> : null}
+      <ul>
+        {entries.map((e) => (
+          <li key={e.memberId}>
+            <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
+              {e.name ?? 'Membre'}
+            </Link>{' '}
+            <Button
+              variant="ghost"
+              aria-label={`Retirer ${e.name ?? 'ce membre'} de la sélection`}
+              onClick={async () => {
+                const result = await removeFromShortlist(memberId, e.memberId);
+                if (!result.ok) notify({ title: result.error.message, variant: 'error' });
+                onChanged();
+              }}
+            >
+              Retirer
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** « À ne jamais proposer »: pairs with their reason, staff-only, enforced by the server (decision 201). */
+function NeverProposePart({
+  memberId,
+  entries,
+  onChanged,
+}: {
+  memberId: string;
+  entries: { memberId: string; name: string | null; reason: string; createdBy: string | null }[];
+  onChanged: () => void;
+}) {
+  return (
+    <div className={styles.part} data-testid="never-propose">
+      <h3 className={styles.partTitle}>À ne jamais proposer</h3>
+      {entries.length === 0 ? <p className={styles.muted}>Aucune personne écartée.</p> : null}
+      <ul>
+        {entries.map((e) => (
+          <li key={e.memberId}>
+            <Link to="/dashboard/member/$memberId" params={{ memberId: e.memberId }}>
+              {e.name ?? 'Membre'}
+            </Link>{' '}
+            — {e.reason}
+            {e.createdBy ? <span className={styles.muted}> ({e.createdBy})</span> : null}{' '}
+            <Button
+              variant="ghost"
+              aria-label={`Ne plus écarter ${e.name ?? 'ce membre'}`}
+              onClick={async () => {
+                const result = await removeNeverPropose(memberId, e.memberId);
+                if (!result.ok) notify({ title: result.error.message, variant: 'error' });
+                onChanged();
+              }}
+            >
+              Ne plus écarter
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -82,11 +227,13 @@ function CandidateItem({
   index,
   memberId,
   memberName,
+  onListsChanged,
 }: {
   candidate: Candidate;
   index: number;
   memberId: string;
   memberName: string;
+  onListsChanged: () => void;
 }) {
   const candidateName = c.firstName ?? 'le candidat';
   // The member's first name (the file's title gives the full name): a column is named by it.
@@ -143,6 +290,18 @@ function CandidateItem({
       {c.hasPresentation ? <CandidatePresentation candidate={c} /> : null}
       <div className={own.candidateActions}>
         <ProposeDialog memberId={memberId} memberName={memberName} candidate={c} />
+        <Button
+          variant="secondary"
+          aria-pressed={c.shortlisted === true}
+          onClick={async () => {
+            const result = c.shortlisted ? await removeFromShortlist(memberId, c.memberId) : await addToShortlist(memberId, c.memberId);
+            if (!result.ok) notify({ title: result.error.message, variant: 'error' });
+            onListsChanged();
+          }}
+        >
+          {c.shortlisted ? 'Dans la sélection' : 'Garder dans la sélection'}
+        </Button>
+        <NeverProposeDialog memberId={memberId} memberName={memberName} candidate={c} onDone={onListsChanged} />
         <Link to="/dashboard/member/$memberId" params={{ memberId: c.memberId }}>
           Fiche {c.firstName ? ofName(c.firstName) : 'du membre'}
         </Link>
@@ -254,6 +413,50 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
       <label className={styles.control} htmlFor={ids.b}>
         {label('b', other, candidate.broken?.candidat)}
         <textarea id={ids.b} name="noteB" className={styles.textarea} maxLength={NOTE_MAX_LENGTH} required={mustExplain.b} />
+      </label>
+    </ActionDialog>
+  );
+}
+
+/** « Ne jamais proposer » a candidate to this member, with the reason (decision 201). */
+function NeverProposeDialog({
+  memberId,
+  memberName,
+  candidate,
+  onDone,
+}: {
+  memberId: string;
+  memberName: string;
+  candidate: Candidate;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const other = candidate.firstName ?? 'ce membre';
+  async function submit(data: FormData): Promise<string | null> {
+    const reason = String(data.get('reason') ?? '').trim();
+    if (!reason) return 'Écrivez pourquoi ces deux personnes ne doivent jamais être proposées l’une à l’autre.';
+    const result = await addNeverPropose(memberId, candidate.memberId, reason);
+    if (!result.ok) return result.error.message;
+    notify({ title: `${other} ne sera plus proposé à ${memberName}.`, variant: 'success' });
+    onDone();
+    return null;
+  }
+  return (
+    <ActionDialog
+      trigger={
+        <Button variant="ghost" aria-label={`Ne jamais proposer ${other} à ${memberName}`}>
+          Ne jamais proposer
+        </Button>
+      }
+      title={`Ne jamais proposer ${other} à ${memberName}`}
+      description="La paire disparaît des candidats des deux côtés et toute proposition en est refusée. Seule l’équipe lit la raison."
+      submitLabel="Écarter cette paire"
+      busyLabel="Enregistrement…"
+      onSubmit={submit}
+    >
+      <label className={styles.control} htmlFor={id}>
+        Raison (obligatoire, lue par l’équipe seulement)
+        <textarea id={id} name="reason" className={styles.textarea} maxLength={1000} required />
       </label>
     </ActionDialog>
   );

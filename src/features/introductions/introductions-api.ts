@@ -11,12 +11,14 @@ import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 const BASE = '/api/v1';
 
-function request<T>(path: string, init?: { method: 'POST'; body: unknown }): Promise<ApiResult<T>> {
+function request<T>(path: string, init?: { method: 'POST' | 'PUT' | 'DELETE'; body?: unknown }): Promise<ApiResult<T>> {
   const options: RequestInit = { credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (init) {
     options.method = init.method;
-    options.headers = { accept: 'application/json', 'content-type': 'application/json' };
-    options.body = JSON.stringify(init.body);
+    if (init.body !== undefined) {
+      options.headers = { accept: 'application/json', 'content-type': 'application/json' };
+      options.body = JSON.stringify(init.body);
+    }
   }
   return send(fetch(`${BASE}${path}`, options)) as Promise<ApiResult<T>>;
 }
@@ -69,6 +71,39 @@ export interface Candidate {
   broken?: { membre: string[]; candidat: string[] };
   /** Whether the candidate wrote a presentation (decision 128); read on request, logged. */
   hasPresentation?: boolean;
+  /** Whether staff keep the candidate in the member's shortlist (decision 201). */
+  shortlisted?: boolean;
+}
+
+/** Staff's filters on the candidates (decision 201), as the screen holds them: '' is « any ». */
+export interface CandidateFilterValues {
+  ageMin: string;
+  ageMax: string;
+  region: string;
+  practice: string;
+  maritalStatus: string;
+  enfants: '' | 'sans' | 'avec';
+  counsellor: string;
+}
+
+export const NO_CANDIDATE_FILTERS: CandidateFilterValues = {
+  ageMin: '',
+  ageMax: '',
+  region: '',
+  practice: '',
+  maritalStatus: '',
+  enfants: '',
+  counsellor: '',
+};
+
+/** The candidates' query string: the mode, each filter given, the page (decision 201). */
+export function candidatesQuery(outside: boolean, filters: CandidateFilterValues, page: number): string {
+  const params = new URLSearchParams();
+  if (outside) params.set('horsCriteres', 'true');
+  for (const [key, value] of Object.entries(filters)) if (value.trim() !== '') params.set(key, value.trim());
+  if (page > 1) params.set('page', String(page));
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
 
 export type StaffEventBody =
@@ -90,11 +125,41 @@ export function sendStaffEvent(id: string, body: StaffEventBody) {
 }
 
 /** Staff: a member's candidates; with `outside`, those outside an indispensable criterion of either side (decision 193). */
-export function listCandidates(memberId: string, outside = false) {
-  return request<{ member: { id: string; firstName: string | null; unavailableReason?: string }; candidates: Candidate[] }>(
-    `/dashboard/members/${encodeURIComponent(memberId)}/candidates${outside ? '?horsCriteres=true' : ''}`,
-  );
+export function listCandidates(memberId: string, outside = false, filters: CandidateFilterValues = NO_CANDIDATE_FILTERS, page = 1) {
+  return request<{
+    page: number;
+    perPage: number;
+    hasMore: boolean;
+    member: { id: string; firstName: string | null; unavailableReason?: string };
+    candidates: Candidate[];
+  }>(`/dashboard/members/${encodeURIComponent(memberId)}/candidates${candidatesQuery(outside, filters, page)}`);
 }
+
+export interface ShortlistEntry {
+  memberId: string;
+  name: string | null;
+  addedAt: string;
+}
+export interface NeverProposeEntry {
+  memberId: string;
+  name: string | null;
+  reason: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+const member = (id: string) => `/dashboard/members/${encodeURIComponent(id)}`;
+/** Staff: the member's shortlist (decision 201). */
+export const getShortlist = (memberId: string) => request<{ shortlist: ShortlistEntry[] }>(`${member(memberId)}/shortlist`);
+export const addToShortlist = (memberId: string, otherId: string) =>
+  request<{ shortlist: ShortlistEntry[] }>(`${member(memberId)}/shortlist/${encodeURIComponent(otherId)}`, { method: 'PUT' });
+export const removeFromShortlist = (memberId: string, otherId: string) =>
+  request<{ shortlist: ShortlistEntry[] }>(`${member(memberId)}/shortlist/${encodeURIComponent(otherId)}`, { method: 'DELETE' });
+/** Staff: the pairs never to propose with this member (decision 201). */
+export const getNeverPropose = (memberId: string) => request<{ pairs: NeverProposeEntry[] }>(`${member(memberId)}/never-propose`);
+export const addNeverPropose = (memberId: string, otherId: string, reason: string) =>
+  request<{ pairs: NeverProposeEntry[] }>(`${member(memberId)}/never-propose`, { method: 'POST', body: { otherId, reason } });
+export const removeNeverPropose = (memberId: string, otherId: string) =>
+  request<{ pairs: NeverProposeEntry[] }>(`${member(memberId)}/never-propose/${encodeURIComponent(otherId)}`, { method: 'DELETE' });
 
 /** Staff: a member's presentation, read on request (recorded in the access log, decision 128). */
 export function readMemberPresentation(memberId: string) {

@@ -1,0 +1,185 @@
+import { and, desc, eq, or, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import { memberShortlists, neverProposePairs } from '#bff/db/candidate-lists-schema.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { ApiError, validationError } from '#bff/http/errors.ts';
+import type { MatchingExecutor } from '#bff/matching/candidates.ts';
+import { NeverProposeBody } from '#machines/introductions/candidate-lists.ts';
+
+/**
+ * Staff's candidate lists for a member (issue 62 point 7, decision 201): a shortlist, and the
+ * pairs never to propose with their reason. Staff-only; the server enforces the second
+ * (`neverProposedWith` in the candidates' exclusions, `neverProposeReasonOf` at the proposal).
+ */
+
+const nameOf = (profile: unknown): string | null => {
+  const p = profile as { firstName?: unknown; lastName?: unknown } | null;
+  const parts = [p?.firstName, p?.lastName].filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+  return parts.length > 0 ? parts.join(' ') : null;
+};
+
+/** The pair's stored order: the smaller id first. */
+const ordered = (a: string, b: string): [string, string] => {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x < y ? [x, y] : [y, x];
+};
+
+/** A member (role member) by id, or 404 in French. */
+async function memberOrNotFound(executor: MatchingExecutor, id: string, message = 'Membre introuvable.') {
+  const [row] = await executor.select({ id: members.id, role: members.role }).from(members).where(eq(members.id, id)).limit(1);
+  if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', message);
+  return row;
+}
+
+// ——— Shortlist ———
+
+export interface ShortlistEntry {
+  memberId: string;
+  name: string | null;
+  addedAt: string;
+}
+
+export async function shortlistOf(executor: MatchingExecutor, memberId: string): Promise<ShortlistEntry[]> {
+  const rows = await executor
+    .select({ memberId: memberShortlists.candidateId, profile: members.profile, addedAt: memberShortlists.addedAt })
+    .from(memberShortlists)
+    .innerJoin(members, eq(members.id, memberShortlists.candidateId))
+    .where(eq(memberShortlists.memberId, memberId))
+    .orderBy(desc(memberShortlists.addedAt), memberShortlists.candidateId);
+  return rows.map((r) => ({ memberId: r.memberId, name: nameOf(r.profile), addedAt: r.addedAt.toISOString() }));
+}
+
+export async function shortlistedIds(executor: MatchingExecutor, memberId: string): Promise<Set<string>> {
+  const rows = await executor
+    .select({ id: memberShortlists.candidateId })
+    .from(memberShortlists)
+    .where(eq(memberShortlists.memberId, memberId));
+  return new Set(rows.map((r) => r.id.toLowerCase()));
+}
+
+/** Adds (idempotent) a candidate to the member's shortlist. */
+export async function addToShortlist(db: Db, memberId: string, candidateId: string, staffId: string, now: Date): Promise<void> {
+  if (memberId.toLowerCase() === candidateId.toLowerCase())
+    throw validationError([], 'Un membre ne peut pas être dans sa propre sélection.');
+  await db.transaction(async (tx) => {
+    await memberOrNotFound(tx, memberId);
+    await memberOrNotFound(tx, candidateId, 'Candidat introuvable.');
+    await tx.insert(memberShortlists).values({ memberId, candidateId, addedBy: staffId, addedAt: now }).onConflictDoNothing();
+  });
+}
+
+export async function removeFromShortlist(db: Db, memberId: string, candidateId: string): Promise<boolean> {
+  const removed = await db
+    .delete(memberShortlists)
+    .where(and(eq(memberShortlists.memberId, memberId), eq(memberShortlists.candidateId, candidateId)))
+    .returning({ id: memberShortlists.candidateId });
+  return removed.length > 0;
+}
+
+// ——— Never propose ———
+
+export interface NeverProposeEntry {
+  memberId: string;
+  name: string | null;
+  reason: string;
+  createdAt: string;
+  createdBy: string | null;
+}
+
+export async function neverProposeOf(executor: MatchingExecutor, memberId: string): Promise<NeverProposeEntry[]> {
+  const id = memberId.toLowerCase();
+  const rows = await executor
+    .select({
+      low: neverProposePairs.memberLow,
+      high: neverProposePairs.memberHigh,
+      reason: neverProposePairs.reason,
+      createdAt: neverProposePairs.createdAt,
+      createdBy: neverProposePairs.createdBy,
+    })
+    .from(neverProposePairs)
+    .where(or(eq(neverProposePairs.memberLow, id), eq(neverProposePairs.memberHigh, id)))
+    .orderBy(desc(neverProposePairs.createdAt));
+  const others = rows.map((r) => (r.low.toLowerCase() === id ? r.high : r.low));
+  const authors = rows.map((r) => r.createdBy).filter((x): x is string => x !== null);
+  const people = [...others, ...authors];
+  const profiles =
+    people.length > 0
+      ? await executor
+          .select({ id: members.id, profile: members.profile, onboarding: members.onboarding })
+          .from(members)
+          .where(sql`${members.id} = ANY(${`{${people.join(',')}}`}::uuid[])`)
+      : [];
+  const byId = new Map(profiles.map((p) => [p.id.toLowerCase(), p]));
+  const staffName = (sid: string | null) => {
+    if (!sid) return null;
+    const name = (byId.get(sid.toLowerCase())?.onboarding as { name?: unknown } | null)?.name;
+    return typeof name === 'string' && name.trim() !== '' && !name.includes('@') ? name.trim() : null;
+  };
+  return rows.map((r, i) => ({
+    memberId: others[i] as string,
+    name: nameOf(byId.get((others[i] as string).toLowerCase())?.profile ?? null),
+    reason: r.reason,
+    createdAt: r.createdAt.toISOString(),
+    createdBy: staffName(r.createdBy),
+  }));
+}
+
+/** The members never to be proposed with this one (both ways). */
+export async function neverProposedWith(executor: MatchingExecutor, memberId: string): Promise<string[]> {
+  const id = memberId.toLowerCase();
+  const rows = await executor
+    .select({ low: neverProposePairs.memberLow, high: neverProposePairs.memberHigh })
+    .from(neverProposePairs)
+    .where(or(eq(neverProposePairs.memberLow, id), eq(neverProposePairs.memberHigh, id)));
+  return rows.map((r) => (r.low.toLowerCase() === id ? r.high : r.low));
+}
+
+/** Staff's reason when this pair is never to be proposed, else null. */
+export async function neverProposeReasonOf(executor: MatchingExecutor, a: string, b: string): Promise<string | null> {
+  const [low, high] = ordered(a, b);
+  const [row] = await executor
+    .select({ reason: neverProposePairs.reason })
+    .from(neverProposePairs)
+    .where(and(eq(neverProposePairs.memberLow, low), eq(neverProposePairs.memberHigh, high)))
+    .limit(1);
+  return row?.reason ?? null;
+}
+
+/** Records the pair with its reason (a second time: the reason is replaced). The pair also leaves both shortlists. */
+export async function addNeverPropose(db: Db, memberId: string, body: unknown, staffId: string, now: Date): Promise<void> {
+  const parsed = v.safeParse(NeverProposeBody, body);
+  if (!parsed.success) throw validationError(parsed.issues, parsed.issues[0]?.message ?? 'Demande invalide.');
+  const { otherId, reason } = parsed.output;
+  if (otherId.toLowerCase() === memberId.toLowerCase()) throw validationError([], 'Choisissez une autre personne que le membre lui-même.');
+  const [low, high] = ordered(memberId, otherId);
+  await db.transaction(async (tx) => {
+    await memberOrNotFound(tx, memberId);
+    await memberOrNotFound(tx, otherId, 'L’autre membre est introuvable.');
+    await tx
+      .insert(neverProposePairs)
+      .values({ memberLow: low, memberHigh: high, reason, createdBy: staffId, createdAt: now })
+      .onConflictDoUpdate({
+        target: [neverProposePairs.memberLow, neverProposePairs.memberHigh],
+        set: { reason, createdBy: staffId, createdAt: now },
+      });
+    await tx
+      .delete(memberShortlists)
+      .where(
+        or(
+          and(eq(memberShortlists.memberId, memberId), eq(memberShortlists.candidateId, otherId)),
+          and(eq(memberShortlists.memberId, otherId), eq(memberShortlists.candidateId, memberId)),
+        ),
+      );
+  });
+}
+
+export async function removeNeverPropose(db: Db, memberId: string, otherId: string): Promise<boolean> {
+  const [low, high] = ordered(memberId, otherId);
+  const removed = await db
+    .delete(neverProposePairs)
+    .where(and(eq(neverProposePairs.memberLow, low), eq(neverProposePairs.memberHigh, high)))
+    .returning({ low: neverProposePairs.memberLow });
+  return removed.length > 0;
+}
