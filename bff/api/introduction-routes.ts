@@ -16,6 +16,7 @@ import {
   memberIntroductions,
   ProposeBody,
   proposeIntroduction,
+  setIntroductionContactVia,
   staffIntroduction,
   staffIntroductions,
   stateFilters,
@@ -123,165 +124,182 @@ export function introductionRoutes(deps: ApiDeps) {
   /** A signed-in member (staff have the dashboard routes). */
   const memberCaller = (c: Context): Promise<Caller> => requireMember(c, deps);
 
-  return new Hono()
-    .get('/user/introductions', async (c) => {
-      const caller = await memberCaller(c);
-      const introductions = await memberIntroductions(db, caller.id, deps.clock.now());
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ introductions }, 200);
-    })
-    .post('/user/introductions/:id/events', async (c) => {
-      const caller = await memberCaller(c);
-      const id = c.req.param('id');
-      const body = await readJson(c, v.unknown());
-      const now = deps.clock.now();
-      await applyIntroductionEvent(db, { introductionId: id, body, actor: { id: caller.id, role: 'member' }, now, mail: site });
-      deps.mailQueued();
-      const introduction = await memberIntroduction(db, caller.id, id, now);
-      if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
-      log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ introduction }, 200);
-    })
-    .get(
-      '/dashboard/members/:id/candidates',
-      staffOnly,
-      vValidator('param', IdParam, hook),
-      vValidator('query', CandidatesQuery, hook),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        const query = c.req.valid('query');
-        if (query.ageMin !== undefined && query.ageMax !== undefined && query.ageMin > query.ageMax) {
-          throw validationError([], 'L’âge minimum dépasse l’âge maximum.');
-        }
-        const [row] = await db
-          .select({ id: members.id, role: members.role, profile: members.profile })
-          .from(members)
-          .where(eq(members.id, id))
-          .limit(1);
-        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        const now = deps.clock.now().getTime();
-        const excluded = await exclusionsFor(db, id);
-        const ranking = await rankCandidates(db, id, {
-          limit: query.limit ?? DEFAULT_CANDIDATES,
-          excludeMemberIds: excluded,
-          outsideRequired: query.horsCriteres === 'true',
-          now,
-          filters: {
-            ...(query.region ? { regions: [query.region] } : {}),
-            ...(query.practice ? { practices: [query.practice] } : {}),
-            ...(query.maritalStatus ? { maritalStatuses: [query.maritalStatus] } : {}),
-            ...(query.ageMin !== undefined ? { ageMin: query.ageMin } : {}),
-            ...(query.ageMax !== undefined ? { ageMax: query.ageMax } : {}),
-            ...(query.withoutChildren === 'true' ? { withoutChildren: true } : {}),
-            ...(query.minScore !== undefined ? { minScore: query.minScore } : {}),
-          },
-        });
-        // Why the member cannot be proposed now: no profile, unavailable, engaged or at the limit.
-        let unavailableReason: string | undefined;
-        let candidates = ranking.candidates;
-        const me = ranking.member;
-        if (!me) unavailableReason = unavailableReasonLabels['profil-incomplet'];
-        else if (me.unavailableReason) unavailableReason = unavailableReasonLabels[me.unavailableReason];
-        else if (me.contractEndsAt !== null && me.contractEndsAt <= now) unavailableReason = unavailableReasonLabels['contrat-termine'];
-        if (!unavailableReason) unavailableReason = (await introductionBlockOf(db, id)) ?? undefined;
-        if (unavailableReason) candidates = [];
-        const ids = candidates.map((k) => k.memberId);
-        const names =
-          ids.length > 0 ? await db.select({ id: members.id, profile: members.profile }).from(members).where(inArray(members.id, ids)) : [];
-        const nameOf = new Map(names.map((n) => [n.id.toLowerCase(), firstNameOf(n.profile)]));
-        // Only whether each wrote a presentation (decision 128): the text is read on request, logged.
-        const withPresentation = new Set(
-          ids.length > 0
-            ? (
-                await db
-                  .select({ id: memberPresentations.memberId })
-                  .from(memberPresentations)
-                  .where(inArray(memberPresentations.memberId, ids))
-              ).map((r) => r.id.toLowerCase())
-            : [],
-        );
+  return (
+    new Hono()
+      .get('/user/introductions', async (c) => {
+        const caller = await memberCaller(c);
+        const introductions = await memberIntroductions(db, caller.id, deps.clock.now());
         c.header('Cache-Control', 'private, no-store');
-        return c.json(
-          {
-            member: {
-              id,
-              ...(summaryOf(me, firstNameOf(row.profile), now) ?? { firstName: firstNameOf(row.profile) }),
-              ...(unavailableReason ? { unavailableReason } : {}),
+        return c.json({ introductions }, 200);
+      })
+      .post('/user/introductions/:id/events', async (c) => {
+        const caller = await memberCaller(c);
+        const id = c.req.param('id');
+        const body = await readJson(c, v.unknown());
+        const now = deps.clock.now();
+        await applyIntroductionEvent(db, { introductionId: id, body, actor: { id: caller.id, role: 'member' }, now, mail: site });
+        deps.mailQueued();
+        const introduction = await memberIntroduction(db, caller.id, id, now);
+        if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
+        log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introduction }, 200);
+      })
+      // Decision 196: how the other member reaches the caller in this introduction (own contact, or the walī only).
+      .put('/user/introductions/:id/contact', async (c) => {
+        const caller = await memberCaller(c);
+        const body = await readJson(c, v.unknown());
+        const introduction = await setIntroductionContactVia(db, caller.id, c.req.param('id'), body, deps.clock.now());
+        log.info('mise en relation : choix du contact', {
+          reqId: c.get('requestId'),
+          introductionId: introduction.id,
+          memberId: caller.id,
+        });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introduction }, 200);
+      })
+      .get(
+        '/dashboard/members/:id/candidates',
+        staffOnly,
+        vValidator('param', IdParam, hook),
+        vValidator('query', CandidatesQuery, hook),
+        async (c) => {
+          const { id } = c.req.valid('param');
+          const query = c.req.valid('query');
+          if (query.ageMin !== undefined && query.ageMax !== undefined && query.ageMin > query.ageMax) {
+            throw validationError([], 'L’âge minimum dépasse l’âge maximum.');
+          }
+          const [row] = await db
+            .select({ id: members.id, role: members.role, profile: members.profile })
+            .from(members)
+            .where(eq(members.id, id))
+            .limit(1);
+          if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
+          const now = deps.clock.now().getTime();
+          const excluded = await exclusionsFor(db, id);
+          const ranking = await rankCandidates(db, id, {
+            limit: query.limit ?? DEFAULT_CANDIDATES,
+            excludeMemberIds: excluded,
+            outsideRequired: query.horsCriteres === 'true',
+            now,
+            filters: {
+              ...(query.region ? { regions: [query.region] } : {}),
+              ...(query.practice ? { practices: [query.practice] } : {}),
+              ...(query.maritalStatus ? { maritalStatuses: [query.maritalStatus] } : {}),
+              ...(query.ageMin !== undefined ? { ageMin: query.ageMin } : {}),
+              ...(query.ageMax !== undefined ? { ageMax: query.ageMax } : {}),
+              ...(query.withoutChildren === 'true' ? { withoutChildren: true } : {}),
+              ...(query.minScore !== undefined ? { minScore: query.minScore } : {}),
             },
-            candidates: candidates.map((k) => ({
-              memberId: k.memberId,
-              firstName: nameOf.get(k.memberId.toLowerCase()) ?? null,
-              age: ageOn(k.profile.birthDate, now),
-              region: regionLabels[k.profile.region],
-              practice: prayerPracticeLabels[k.profile.practice],
-              familySituation: maritalStatusLabelFor(k.profile.maritalStatus, k.profile.gender),
-              childrenCount: k.profile.childrenCount,
-              profession: k.profile.profession,
-              score: k.score,
-              maxScore: k.maxScore,
-              reasons: k.reasons.map((r) => ({
-                criterion: r.criterion,
-                side: r.side,
-                verdict: r.verdict,
-                met: r.met,
-                required: r.required,
-                reason: r.reason,
+          });
+          // Why the member cannot be proposed now: no profile, unavailable, engaged or at the limit.
+          let unavailableReason: string | undefined;
+          let candidates = ranking.candidates;
+          const me = ranking.member;
+          if (!me) unavailableReason = unavailableReasonLabels['profil-incomplet'];
+          else if (me.unavailableReason) unavailableReason = unavailableReasonLabels[me.unavailableReason];
+          else if (me.contractEndsAt !== null && me.contractEndsAt <= now) unavailableReason = unavailableReasonLabels['contrat-termine'];
+          if (!unavailableReason) unavailableReason = (await introductionBlockOf(db, id)) ?? undefined;
+          if (unavailableReason) candidates = [];
+          const ids = candidates.map((k) => k.memberId);
+          const names =
+            ids.length > 0
+              ? await db.select({ id: members.id, profile: members.profile }).from(members).where(inArray(members.id, ids))
+              : [];
+          const nameOf = new Map(names.map((n) => [n.id.toLowerCase(), firstNameOf(n.profile)]));
+          // Only whether each wrote a presentation (decision 128): the text is read on request, logged.
+          const withPresentation = new Set(
+            ids.length > 0
+              ? (
+                  await db
+                    .select({ id: memberPresentations.memberId })
+                    .from(memberPresentations)
+                    .where(inArray(memberPresentations.memberId, ids))
+                ).map((r) => r.id.toLowerCase())
+              : [],
+          );
+          c.header('Cache-Control', 'private, no-store');
+          return c.json(
+            {
+              member: {
+                id,
+                ...(summaryOf(me, firstNameOf(row.profile), now) ?? { firstName: firstNameOf(row.profile) }),
+                ...(unavailableReason ? { unavailableReason } : {}),
+              },
+              candidates: candidates.map((k) => ({
+                memberId: k.memberId,
+                firstName: nameOf.get(k.memberId.toLowerCase()) ?? null,
+                age: ageOn(k.profile.birthDate, now),
+                region: regionLabels[k.profile.region],
+                practice: prayerPracticeLabels[k.profile.practice],
+                familySituation: maritalStatusLabelFor(k.profile.maritalStatus, k.profile.gender),
+                childrenCount: k.profile.childrenCount,
+                profession: k.profile.profession,
+                score: k.score,
+                maxScore: k.maxScore,
+                reasons: k.reasons.map((r) => ({
+                  criterion: r.criterion,
+                  side: r.side,
+                  verdict: r.verdict,
+                  met: r.met,
+                  required: r.required,
+                  reason: r.reason,
+                })),
+                // The indispensable criteria broken (only with `horsCriteres=true`): the member's, the candidate's, in words.
+                broken: { membre: criterionNames(k.broken.membre), candidat: criterionNames(k.broken.candidat) },
+                hasPresentation: withPresentation.has(k.memberId.toLowerCase()),
               })),
-              // The indispensable criteria broken (only with `horsCriteres=true`): the member's, the candidate's, in words.
-              broken: { membre: criterionNames(k.broken.membre), candidat: criterionNames(k.broken.candidat) },
-              hasPresentation: withPresentation.has(k.memberId.toLowerCase()),
-            })),
-          },
-          200,
-        );
-      },
-    )
-    .get('/dashboard/introductions', staffOnly, vValidator('query', IntroductionsQuery, hook), async (c) => {
-      const { etat } = c.req.valid('query');
-      const introductions = await staffIntroductions(db, etat);
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ introductions }, 200);
-    })
-    .post('/dashboard/introductions', staffOnly, jsonBody(ProposeBody), async (c) => {
-      const body = c.req.valid('json');
-      const staff = c.var.staff;
-      const row = await proposeIntroduction(db, { staffId: staff.id, ...body, now: deps.clock.now(), mail: site });
-      deps.mailQueued();
-      log.info('mise en relation proposée', { reqId: c.get('requestId'), introductionId: row.id, staffId: staff.id });
-      const introduction = await staffIntroduction(db, row.id);
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ introduction }, 201);
-    })
-    .get('/dashboard/introductions/:id', staffOnly, vValidator('param', IdParam, hook), async (c) => {
-      const { id } = c.req.valid('param');
-      const introduction = await staffIntroduction(db, id);
-      if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
-      c.header('Cache-Control', 'private, no-store');
-      // The detail itself (the SPA's `getIntroduction` reads it unwrapped).
-      return c.json(introduction, 200);
-    })
-    .post('/dashboard/introductions/:id/events', staffOnly, vValidator('param', IdParam, hook), async (c) => {
-      const { id } = c.req.valid('param');
-      const staff = c.var.staff;
-      const { body, expectedVersion } = splitExpectedVersion(await readJson(c, v.unknown()));
-      const applied = await applyIntroductionEvent(db, {
-        introductionId: id,
-        body,
-        actor: { id: staff.id, role: 'staff' },
-        now: deps.clock.now(),
-        expectedVersion,
-        mail: site,
-      });
-      deps.mailQueued();
-      log.info('mise en relation : action de l’équipe', {
-        reqId: c.get('requestId'),
-        introductionId: id,
-        staffId: staff.id,
-        state: applied.state,
-      });
-      const introduction = await staffIntroduction(db, id);
-      c.header('Cache-Control', 'private, no-store');
-      return c.json({ introduction }, 200);
-    });
+            },
+            200,
+          );
+        },
+      )
+      .get('/dashboard/introductions', staffOnly, vValidator('query', IntroductionsQuery, hook), async (c) => {
+        const { etat } = c.req.valid('query');
+        const introductions = await staffIntroductions(db, etat);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introductions }, 200);
+      })
+      .post('/dashboard/introductions', staffOnly, jsonBody(ProposeBody), async (c) => {
+        const body = c.req.valid('json');
+        const staff = c.var.staff;
+        const row = await proposeIntroduction(db, { staffId: staff.id, ...body, now: deps.clock.now(), mail: site });
+        deps.mailQueued();
+        log.info('mise en relation proposée', { reqId: c.get('requestId'), introductionId: row.id, staffId: staff.id });
+        const introduction = await staffIntroduction(db, row.id);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introduction }, 201);
+      })
+      .get('/dashboard/introductions/:id', staffOnly, vValidator('param', IdParam, hook), async (c) => {
+        const { id } = c.req.valid('param');
+        const introduction = await staffIntroduction(db, id);
+        if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
+        c.header('Cache-Control', 'private, no-store');
+        // The detail itself (the SPA's `getIntroduction` reads it unwrapped).
+        return c.json(introduction, 200);
+      })
+      .post('/dashboard/introductions/:id/events', staffOnly, vValidator('param', IdParam, hook), async (c) => {
+        const { id } = c.req.valid('param');
+        const staff = c.var.staff;
+        const { body, expectedVersion } = splitExpectedVersion(await readJson(c, v.unknown()));
+        const applied = await applyIntroductionEvent(db, {
+          introductionId: id,
+          body,
+          actor: { id: staff.id, role: 'staff' },
+          now: deps.clock.now(),
+          expectedVersion,
+          mail: site,
+        });
+        deps.mailQueued();
+        log.info('mise en relation : action de l’équipe', {
+          reqId: c.get('requestId'),
+          introductionId: id,
+          staffId: staff.id,
+          state: applied.state,
+        });
+        const introduction = await staffIntroduction(db, id);
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introduction }, 200);
+      })
+  );
 }

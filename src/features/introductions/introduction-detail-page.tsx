@@ -1,6 +1,7 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { declineReasonLabel, eventLabel, type Side, stateLabel, timelineSentence } from '#machines/introductions/labels.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
@@ -128,6 +129,7 @@ export function IntroductionDetailPage() {
 function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; side: Side; name: string }) {
   const answer = detail.context.answers?.[side];
   const feedback = detail.context.feedback?.[side];
+  const contact = detail.contact?.[side];
   const titleId = `side-${side}`;
   return (
     <section className={styles.card} aria-labelledby={titleId}>
@@ -163,6 +165,16 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
         ) : null}
         <dt>Mot de l’équipe</dt>
         <dd className={styles.pre}>{detail.notes[side] ?? 'Aucun mot'}</dd>
+        <dt>Walī</dt>
+        <dd>
+          {contact?.guardian
+            ? `${contact.guardian.name} (${contact.guardian.relation.toLowerCase()})${contact.guardian.phone ? `, ${formatPhone(contact.guardian.phone)}` : ''}${contact.guardian.email ? `, ${contact.guardian.email}` : ', sans adresse e-mail'}`
+            : 'Aucun walī indiqué'}
+        </dd>
+        <dt>Contact transmis</dt>
+        <dd data-testid={`contact-via-${side}`}>
+          {contact ? `${contact.label}${contact.fromSettings ? ' (réglage du profil)' : ' (choisi pour cette mise en relation)'}` : '—'}
+        </dd>
       </dl>
     </section>
   );

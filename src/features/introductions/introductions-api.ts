@@ -11,7 +11,7 @@ import { type ApiResult, send } from '#src/lib/api-result.ts';
 
 const BASE = '/api/v1';
 
-function request<T>(path: string, init?: { method: 'POST'; body: unknown }): Promise<ApiResult<T>> {
+function request<T>(path: string, init?: { method: 'POST' | 'PUT'; body: unknown }): Promise<ApiResult<T>> {
   const options: RequestInit = { credentials: 'same-origin', headers: { accept: 'application/json' } };
   if (init) {
     options.method = init.method;
@@ -46,6 +46,14 @@ export function sendMemberEvent(id: string, body: MemberEventBody) {
   return request<{ introduction: MemberIntroduction }>(`/user/introductions/${encodeURIComponent(id)}/events`, {
     method: 'POST',
     body,
+  });
+}
+
+/** Decision 196: how the other member reaches me in this introduction (`reglages`: as in my profile). */
+export function setContactChoice(id: string, via: 'moi' | 'wali' | 'reglages') {
+  return request<{ introduction: MemberIntroduction }>(`/user/introductions/${encodeURIComponent(id)}/contact`, {
+    method: 'PUT',
+    body: { via },
   });
 }
 
