@@ -9,9 +9,10 @@ import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { contactChoiceOf, type DescribedMember, guardianContactFor, guardianOf, queueGuardianMails } from '#bff/introductions/guardian.ts';
+import { meetingOf, meetingRecipients, meetingReminderDue, queueMeetingMails } from '#bff/introductions/meeting-mails.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
-import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
 import {
   introductionAcceptedMail,
   introductionExpiredMail,
@@ -276,6 +277,20 @@ async function mailsForEvent(
     await mailSides(executor, row, round, pending, 'introduction-reminder', (p) => introductionReminderMail(site, to(p), { deadline }));
   } else if (type === 'EXPIRE') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-expired', (p) => introductionExpiredMail(site, to(p)));
+  } else if (type === 'PLAN_MEETING' || type === 'CANCEL_MEETING' || type === 'RECORD_MEETING_HELD') {
+    // Decision 197: both members, and each walī who receives it, once per event (the version).
+    const meeting = meetingOf(type === 'PLAN_MEETING' ? context : (before ?? after).context);
+    if (!meeting) return;
+    const moment =
+      type === 'CANCEL_MEETING'
+        ? 'cancelled'
+        : type === 'RECORD_MEETING_HELD'
+          ? 'held'
+          : before?.state === 'rencontre-planifiee'
+            ? 'moved'
+            : 'planned';
+    const recipients = await meetingRecipients(executor, row, (id) => personOf(executor, id));
+    await queueMeetingMails(executor, site, row.id, `v${after.version}`, moment, meeting, recipients);
   }
 }
 
@@ -609,6 +624,14 @@ function endedError(cause: EndCause, party: Side, memberSide: Side | null, state
  */
 export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise<AppliedIntroductionEvent> {
   const body = validatedBody(input.body, input.actor);
+  // Decision 197: a first meeting in the past is refused with words that say so (the chart refuses it too).
+  if (body.type === 'PLAN_MEETING' && Date.parse(body.meetingAt) <= input.now.getTime()) {
+    throw new ApiError(
+      422,
+      'MEETING_IN_PAST',
+      `La date choisie (le ${dateTimeFr(new Date(body.meetingAt))}) est déjà passée : choisissez une date et une heure à venir.`,
+    );
+  }
   if (!UUID.test(input.introductionId)) throw notFound();
   if (input.actor.role === 'member' && !input.actor.id) throw notFound();
   const id = input.introductionId.toLowerCase();
@@ -693,6 +716,8 @@ export async function endIntroductionsOf(tx: Transaction, memberId: string, caus
 export interface DeadlineReport {
   reminded: number;
   expired: number;
+  /** First meetings' reminders queued (decision 197), one per recipient. */
+  meetingReminders: number;
 }
 
 /**
@@ -708,7 +733,18 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
     .where(
       sql`${introductions.state} LIKE 'proposee.%' AND ${introductions.proposedAt} <= ${new Date(nowMs - REMINDER_DAY * DAY_MS).toISOString()}::timestamptz`,
     );
-  const report: DeadlineReport = { reminded: 0, expired: 0 };
+  const report: DeadlineReport = { reminded: 0, expired: 0, meetingReminders: 0 };
+  // The first meeting's reminder, the day before (decision 197): once per meeting instant, re-checked at sending.
+  if (mail) {
+    const planned = await db.select().from(introductions).where(eq(introductions.state, 'rencontre-planifiee'));
+    for (const row of planned) {
+      const context = row.context as IntroductionContext;
+      const meeting = meetingOf(context);
+      if (!meeting || context.ended !== null || !meetingReminderDue(meeting.at.getTime(), nowMs)) continue;
+      const recipients = await meetingRecipients(db, row, (id) => personOf(db, id));
+      report.meetingReminders += await queueMeetingMails(db, mail, row.id, String(meeting.at.getTime()), 'reminder', meeting, recipients);
+    }
+  }
   for (const row of waiting) {
     const context = (row.context as IntroductionContext) ?? null;
     if (!context) continue;

@@ -80,8 +80,9 @@ export interface Candidate {
 }
 
 export type StaffEventBody =
-  | { type: 'PLAN_MEETING'; meetingAt: string; place: string }
+  | { type: 'PLAN_MEETING'; meetingAt: string; place: string; accompaniedBy?: string }
   | { type: 'RECORD_MEETING_HELD' }
+  | { type: 'CANCEL_MEETING' }
   | { type: 'CLOSE'; note: string }
   | { type: 'REOPEN'; note: string };
 
