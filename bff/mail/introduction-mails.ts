@@ -117,7 +117,7 @@ export function introductionMeetingMail(
     held: [
       { text: `La première rencontre du ${dateTimeFr(meeting.at)} a eu lieu.` },
       {
-        text: `Votre retour est attendu dans votre espace d’ici ${FEEDBACK_DAYS} jours : souhaitez-vous continuer à vous connaître ou arrêter ? Votre conseillère peut aussi le recueillir par téléphone.`,
+        text: `Votre retour est attendu dans votre espace d’ici ${FEEDBACK_DAYS} jours : souhaitez-vous continuer à vous connaître ou arrêter ? Votre conseillère peut aussi le recueillir par téléphone.`,
       },
     ],
     reminder: [{ text: 'Pour mémoire, votre première rencontre a lieu demain :' }, ...meetingLines(meeting)],

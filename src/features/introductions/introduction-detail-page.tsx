@@ -216,7 +216,7 @@ const actionTexts: Record<StaffEventType, { button: string; description: string 
   CANCEL_MEETING: {
     button: 'Annuler la rencontre',
     description:
-      'Les deux membres (et leur walī quand ils l’ont choisi) sont prévenus par e-mail ; le rappel de la veille n’est pas envoyé.',
+      'Les deux membres (et leur walī quand ils l’ont choisi) sont prévenus par e-mail ; le rappel de la veille n’est pas envoyé.',
   },
   RECORD_MEETING_HELD: {
     button: 'La rencontre a eu lieu',
