@@ -74,7 +74,7 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
       label: 'rappels et expirations des mises en relation',
       run: async () => {
         const report = await runIntroductionDeadlines(db, clock.now(), site);
-        if (report.reminded + report.expired > 0) {
+        if (report.reminded + report.expired + report.meetingReminders > 0) {
           log.info('échéances des mises en relation', { ...report });
           deps.mailQueued();
         }

@@ -1,3 +1,4 @@
+import { guardianOf } from '#bff/introductions/guardian.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -272,6 +273,8 @@ export function dashboardRoutes(deps: ApiDeps) {
           latestTerminationOf(db, row.id),
           presentationOf(db, row.id),
         ]);
+        // The walī and the member's choice of contact (decision 196), read with the file (logged above).
+        const guardian = await guardianOf(db, row.id);
         const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
         const actors =
           actorIds.length > 0
@@ -293,6 +296,7 @@ export function dashboardRoutes(deps: ApiDeps) {
             contract: (row.contract ?? null) as Record<string, unknown> | null,
             // The member's short presentation (decision 128), read with the file (logged above).
             presentation,
+            guardian,
             payments: payments.map((p) => ({
               id: p.id,
               offerId: p.offerId,

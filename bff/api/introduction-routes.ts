@@ -16,6 +16,7 @@ import {
   memberIntroductions,
   ProposeBody,
   proposeIntroduction,
+  setIntroductionContactVia,
   staffIntroduction,
   staffIntroductions,
   stateFilters,
@@ -168,6 +169,19 @@ export function introductionRoutes(deps: ApiDeps) {
         const introduction = await memberIntroduction(db, caller.id, id, now);
         if (!introduction) throw new ApiError(404, 'INTRODUCTION_NOT_FOUND', 'Mise en relation introuvable.');
         log.info('mise en relation : réponse d’un membre', { reqId: c.get('requestId'), introductionId: id, memberId: caller.id });
+        c.header('Cache-Control', 'private, no-store');
+        return c.json({ introduction }, 200);
+      })
+      // Decision 196: how the other member reaches the caller in this introduction (own contact, or the walī only).
+      .put('/user/introductions/:id/contact', async (c) => {
+        const caller = await memberCaller(c);
+        const body = await readJson(c, v.unknown());
+        const introduction = await setIntroductionContactVia(db, caller.id, c.req.param('id'), body, deps.clock.now());
+        log.info('mise en relation : choix du contact', {
+          reqId: c.get('requestId'),
+          introductionId: introduction.id,
+          memberId: caller.id,
+        });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ introduction }, 200);
       })

@@ -9,6 +9,8 @@ export const memberGuardians = pgTable('member_guardians', {
   email: text('email'),
   phone: text('phone'),
   receives: text('receives').notNull(),
+  /** How the other member reaches this one (migration 0038, decision 196): `moi` or `wali` (through the walī only). */
+  contactVia: text('contact_via').notNull().default('moi'),
   informedAt: timestamp('informed_at', { withTimezone: true }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),

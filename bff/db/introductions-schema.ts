@@ -16,6 +16,9 @@ export const introductions = pgTable('introductions', {
   createdBy: uuid('created_by'),
   noteA: text('note_a'),
   noteB: text('note_b'),
+  /** Each side's choice for this introduction (migration 0038, decision 196): `moi`, `wali`, or null (the settings' choice). */
+  contactViaA: text('contact_via_a'),
+  contactViaB: text('contact_via_b'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
 });

@@ -7,6 +7,9 @@ import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail, type SummaryLines } from '#bff/mail/guardian-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
 import {
+  type ContactVia,
+  contactViaFor,
+  contactViaLabels,
   type Guardian,
   GuardianBody,
   type GuardianContact,
@@ -15,6 +18,7 @@ import {
   type GuardianRelation,
   guardianReceivesLabels,
   guardianRelationLabels,
+  waliOnlyContactOf,
 } from '#machines/introductions/guardian.ts';
 import type { Side } from '#machines/introductions/labels.ts';
 
@@ -28,6 +32,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isRelation(value: string): value is GuardianRelation {
   return Object.hasOwn(guardianRelationLabels, value);
+}
+function isContactVia(value: string): value is ContactVia {
+  return Object.hasOwn(contactViaLabels, value);
 }
 function isReceives(value: string): value is GuardianReceives {
   return Object.hasOwn(guardianReceivesLabels, value);
@@ -43,6 +50,8 @@ export function guardianOfRow(row: GuardianRow): Guardian | null {
     phone: row.phone,
     receives: row.receives,
     receivesLabel: guardianReceivesLabels[row.receives],
+    contactVia: isContactVia(row.contactVia) ? row.contactVia : 'moi',
+    contactViaLabel: contactViaLabels[isContactVia(row.contactVia) ? row.contactVia : 'moi'],
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -58,6 +67,26 @@ export async function guardianContactFor(executor: Executor, memberId: string): 
   return guardianContactOf(await guardianOf(executor, memberId));
 }
 
+/**
+ * How the other member reaches `memberId` in an introduction (decision 196): the choice that holds
+ * (`contactViaFor`: the introduction's own, else the settings'), and, when it is « par mon walī »,
+ * what of the walī is released (name and phone only; null when the walī has no phone any more).
+ */
+export async function contactChoiceOf(
+  executor: Executor,
+  memberId: string,
+  introductionChoice: string | null,
+): Promise<{ via: ContactVia; fromSettings: boolean; wali: GuardianContact | null; guardian: Guardian | null }> {
+  const guardian = await guardianOf(executor, memberId);
+  const via = contactViaFor(introductionChoice, guardian);
+  return {
+    via,
+    fromSettings: introductionChoice !== 'moi' && introductionChoice !== 'wali',
+    wali: via === 'wali' ? waliOnlyContactOf(guardian) : null,
+    guardian,
+  };
+}
+
 /** Sets (creates or replaces) the member's guardian from an unvalidated body: a French 400 when invalid. */
 export async function putGuardian(db: Db, memberId: string, body: unknown, now: Date): Promise<Guardian> {
   const parsed = v.safeParse(GuardianBody, body);
@@ -69,6 +98,7 @@ export async function putGuardian(db: Db, memberId: string, body: unknown, now: 
     email: g.email ?? null,
     phone: g.phone ?? null,
     receives: g.receives,
+    contactVia: g.contactVia,
     informedAt: now,
     updatedAt: now,
   };
@@ -105,6 +135,8 @@ export interface GuardianMailInput {
   members: Record<Side, string>;
   deadline: Date;
   describe: (memberId: string) => Promise<DescribedMember | null>;
+  /** Each member's choice for this introduction (decision 196): « par mon walī » releases the walī only. */
+  contactVia?: Partial<Record<string, ContactVia>>;
 }
 
 /** The dedupe key of a guardian's mail: once per introduction, round and member (erasure finds them by the introduction). */
@@ -146,8 +178,15 @@ export async function queueGuardianMails(
         : guardianContactMail(site, recipient, {
             memberFirstName: member.firstName,
             relation: guardian.relationLabel,
-            other: { firstName: other.firstName, email: other.email, phone: other.phone },
-            otherGuardian: await guardianContactFor(executor, otherId),
+            ...(input.contactVia?.[otherId] === 'wali'
+              ? {
+                  other: { firstName: other.firstName, email: null, phone: null },
+                  otherGuardian: waliOnlyContactOf(await guardianOf(executor, otherId)),
+                }
+              : {
+                  other: { firstName: other.firstName, email: other.email, phone: other.phone },
+                  otherGuardian: await guardianContactFor(executor, otherId),
+                }),
           });
     const key = guardianMailKey(moment === 'proposed' ? 'copy' : 'contact', input.introductionId, input.round, memberId);
     if ((await enqueueMailOnce(executor, mail, key)) !== null) queued += 1;

@@ -8,10 +8,11 @@ import { type IntroductionRow, introductionEvents, introductions } from '#bff/db
 import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { type DescribedMember, guardianContactFor, queueGuardianMails } from '#bff/introductions/guardian.ts';
+import { contactChoiceOf, type DescribedMember, guardianContactFor, guardianOf, queueGuardianMails } from '#bff/introductions/guardian.ts';
+import { meetingOf, meetingRecipients, meetingReminderDue, queueMeetingMails } from '#bff/introductions/meeting-mails.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
-import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
 import {
   introductionAcceptedMail,
   introductionExpiredMail,
@@ -23,7 +24,12 @@ import { type MatchingExecutor, matchProfileOf, upsertMatchProfile } from '#bff/
 import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
 import { introductionPhotoUrl, photoIdsOf } from '#bff/photos/member-photos.ts';
 import { type Actor as ChartActor, type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
-import type { GuardianContact } from '#machines/introductions/guardian.ts';
+import {
+  type ContactVia,
+  contactViaLabels,
+  type GuardianContact,
+  waliOnlyContactOf as waliOnlyOf,
+} from '#machines/introductions/guardian.ts';
 import {
   type IntroductionBody,
   introductionEvents as chartEvents,
@@ -260,13 +266,31 @@ async function mailsForEvent(
     await queueGuardianMails(executor, site, 'proposed', guardianMailInput(executor, row, round, deadline, after));
   } else if (type === 'ACCEPT' && after.state === 'acceptee') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-accepted', (p) => introductionAcceptedMail(site, to(p)));
-    await queueGuardianMails(executor, site, 'accepted', guardianMailInput(executor, row, round, deadline, after));
+    const contactVia = {
+      [row.memberA]: (await contactChoiceOf(executor, row.memberA, row.contactViaA)).via,
+      [row.memberB]: (await contactChoiceOf(executor, row.memberB, row.contactViaB)).via,
+    };
+    await queueGuardianMails(executor, site, 'accepted', { ...guardianMailInput(executor, row, round, deadline, after), contactVia });
   } else if (type === 'REMIND') {
     // Only whoever has not answered yet (as the round stood before the reminder).
     const pending = (['a', 'b'] as const).filter((s) => (before ?? after).context.answers[s].status === 'pending');
     await mailSides(executor, row, round, pending, 'introduction-reminder', (p) => introductionReminderMail(site, to(p), { deadline }));
   } else if (type === 'EXPIRE') {
     await mailSides(executor, row, round, ['a', 'b'], 'introduction-expired', (p) => introductionExpiredMail(site, to(p)));
+  } else if (type === 'PLAN_MEETING' || type === 'CANCEL_MEETING' || type === 'RECORD_MEETING_HELD') {
+    // Decision 197: both members, and each walī who receives it, once per event (the version).
+    const meeting = meetingOf(type === 'PLAN_MEETING' ? context : (before ?? after).context);
+    if (!meeting) return;
+    const moment =
+      type === 'CANCEL_MEETING'
+        ? 'cancelled'
+        : type === 'RECORD_MEETING_HELD'
+          ? 'held'
+          : before?.state === 'rencontre-planifiee'
+            ? 'moved'
+            : 'planned';
+    const recipients = await meetingRecipients(executor, row, (id) => personOf(executor, id));
+    await queueMeetingMails(executor, site, row.id, `v${after.version}`, moment, meeting, recipients);
   }
 }
 
@@ -600,6 +624,14 @@ function endedError(cause: EndCause, party: Side, memberSide: Side | null, state
  */
 export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise<AppliedIntroductionEvent> {
   const body = validatedBody(input.body, input.actor);
+  // Decision 197: a first meeting in the past is refused with words that say so (the chart refuses it too).
+  if (body.type === 'PLAN_MEETING' && Date.parse(body.meetingAt) <= input.now.getTime()) {
+    throw new ApiError(
+      422,
+      'MEETING_IN_PAST',
+      `La date choisie (le ${dateTimeFr(new Date(body.meetingAt))}) est déjà passée : choisissez une date et une heure à venir.`,
+    );
+  }
   if (!UUID.test(input.introductionId)) throw notFound();
   if (input.actor.role === 'member' && !input.actor.id) throw notFound();
   const id = input.introductionId.toLowerCase();
@@ -684,6 +716,8 @@ export async function endIntroductionsOf(tx: Transaction, memberId: string, caus
 export interface DeadlineReport {
   reminded: number;
   expired: number;
+  /** First meetings' reminders queued (decision 197), one per recipient. */
+  meetingReminders: number;
 }
 
 /**
@@ -699,7 +733,18 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
     .where(
       sql`${introductions.state} LIKE 'proposee.%' AND ${introductions.proposedAt} <= ${new Date(nowMs - REMINDER_DAY * DAY_MS).toISOString()}::timestamptz`,
     );
-  const report: DeadlineReport = { reminded: 0, expired: 0 };
+  const report: DeadlineReport = { reminded: 0, expired: 0, meetingReminders: 0 };
+  // The first meeting's reminder, the day before (decision 197): once per meeting instant, re-checked at sending.
+  if (mail) {
+    const planned = await db.select().from(introductions).where(eq(introductions.state, 'rencontre-planifiee'));
+    for (const row of planned) {
+      const context = row.context as IntroductionContext;
+      const meeting = meetingOf(context);
+      if (!meeting || context.ended !== null || !meetingReminderDue(meeting.at.getTime(), nowMs)) continue;
+      const recipients = await meetingRecipients(db, row, (id) => personOf(db, id));
+      report.meetingReminders += await queueMeetingMails(db, mail, row.id, String(meeting.at.getTime()), 'reminder', meeting, recipients);
+    }
+  }
   for (const row of waiting) {
     const context = (row.context as IntroductionContext) ?? null;
     if (!context) continue;
@@ -866,7 +911,12 @@ export interface MemberIntroductionView {
    * e-mail and phone, and their guardian's contact when the other chose that their guardian receives
    * the contact details (decision 117), else null.
    */
-  contact: { email: string; phone: string | null; guardian: GuardianContact | null } | null;
+  contact: { via: ContactVia; email: string | null; phone: string | null; guardian: GuardianContact | null } | null;
+  /**
+   * How the other member reaches the caller in this introduction (decision 196): the choice that
+   * holds, in words, and whether it is the settings' (the member may choose otherwise here).
+   */
+  myContactVia: { via: ContactVia; label: string; fromSettings: boolean; waliPhone: boolean };
   /** The caller's own feedback after the meeting in this round (the form is then not offered again), or null. */
   myFeedback: { outcome: FeedbackOutcome; outcomeLabel: string; at: string } | null;
   /** The relation (in French) of the other's guardian, who receives the caller's contact too at mutual acceptance; or null. */
@@ -893,6 +943,10 @@ export interface OtherPerson {
   guardian?: GuardianContact | null | undefined;
   /** The other's photo ids, in order (shown only once released). */
   photoIds?: readonly string[];
+  /** The other's choice in their settings (decision 196): own contact, or through their walī only. */
+  settingsContactVia?: ContactVia;
+  /** The other's walī as released when they chose « uniquement par mon walī »: name and phone only. */
+  waliOnly?: GuardianContact | null;
   /** The other withdrew their sensitive-data consent: no summary (decision 122); their introductions ended (decision 194). */
   consentWithdrawn?: boolean;
   /** The other's short presentation (decision 128), shown inside the summary only. */
@@ -937,7 +991,14 @@ function outsideCriteriaOf(me: MatchProfile | null, other: MatchProfile | null, 
 export function memberView(
   introduction: IntroductionRow,
   side: Side,
-  people: { me: MatchProfile | null; myFirstName?: string | null; other: OtherPerson | null; standing: Record<Side, Standing> },
+  people: {
+    me: MatchProfile | null;
+    myFirstName?: string | null;
+    other: OtherPerson | null;
+    standing: Record<Side, Standing>;
+    /** The caller's own choice in their settings, and whether their walī has a phone (decision 196). */
+    mine?: { settingsContactVia: ContactVia; waliPhone: boolean };
+  },
   now: Date,
   events: readonly LoggedEvent[] = [],
 ): MemberIntroductionView {
@@ -946,7 +1007,18 @@ export function memberView(
   const top = introduction.state.split('.')[0] ?? introduction.state;
   const state = top === 'proposee' ? 'proposee' : introduction.state;
   const mutual = context.answers.a.status === 'accepted' && context.answers.b.status === 'accepted';
-  const sharing = sharingOf({ state: introduction.state, context, viewer: side, standing: people.standing });
+  const choiceOf = (s: Side) => (s === 'a' ? introduction.contactViaA : introduction.contactViaB);
+  const viaOf = (choice: string | null, settings: ContactVia | undefined): ContactVia =>
+    choice === 'moi' || choice === 'wali' ? choice : (settings ?? 'moi');
+  const myVia = viaOf(choiceOf(side), people.mine?.settingsContactVia);
+  const otherVia = viaOf(choiceOf(other), people.other?.settingsContactVia);
+  const sharing = sharingOf({
+    state: introduction.state,
+    context,
+    viewer: side,
+    standing: people.standing,
+    contactVia: { [side]: myVia, [other]: otherVia } as Record<Side, ContactVia>,
+  });
   const end = sharing.end && sharing.end.kind !== 'declinee' && sharing.end.kind !== 'expiree' ? sharing.end : null;
   const phone = (people.other?.profile as { phone?: unknown } | null)?.phone;
   const answer = context.answers[side];
@@ -965,10 +1037,19 @@ export function memberView(
     reasons: reasonsFor(people.me, people.other?.matchProfile ?? null, now.getTime()),
     outsideCriteria: outsideCriteriaOf(people.me, people.other?.matchProfile ?? null, now.getTime()),
     meeting: context.meeting ? { at: context.meeting.at, place: context.meeting.place } : null,
+    // The server decides what is released (decision 196): through the walī only, never her own phone or e-mail.
     contact:
-      sharing.contact && people.other
-        ? { email: people.other.email, phone: typeof phone === 'string' ? phone : null, guardian: otherGuardian }
-        : null,
+      sharing.contact === 'wali' && people.other
+        ? { via: 'wali', email: null, phone: null, guardian: people.other.waliOnly ?? null }
+        : sharing.contact === 'moi' && people.other
+          ? { via: 'moi', email: people.other.email, phone: typeof phone === 'string' ? phone : null, guardian: otherGuardian }
+          : null,
+    myContactVia: {
+      via: myVia,
+      label: contactViaLabels[myVia],
+      fromSettings: choiceOf(side) !== 'moi' && choiceOf(side) !== 'wali',
+      waliPhone: people.mine?.waliPhone ?? false,
+    },
     myFeedback: feedback ? { outcome: feedback.outcome, outcomeLabel: feedbackOutcomeLabels[feedback.outcome], at: feedback.at } : null,
     // Said before answering; nothing of the other's guardian once it ended.
     contactAlsoToGuardian: otherGuardian && !end ? otherGuardian.relation : null,
@@ -1006,6 +1087,10 @@ async function otherPerson(executor: MatchingExecutor & Executor, memberId: stri
     profile: row.profile,
     matchProfile: withdrawn ? null : await matchProfileOf(executor, memberId),
     guardian: await guardianContactFor(executor, memberId),
+    ...(await (async () => {
+      const choice = await contactChoiceOf(executor, memberId, null);
+      return { settingsContactVia: choice.guardian?.contactVia ?? 'moi', waliOnly: waliOnlyOf(choice.guardian) };
+    })()),
     photoIds: withdrawn ? [] : await photoIdsOf(executor, memberId),
     consentWithdrawn: withdrawn,
     // Only the version staff approved (decision 200), never a text still waiting or refused.
@@ -1024,6 +1109,8 @@ export async function memberIntroductions(db: Db, memberId: string, now: Date): 
   const me = await matchProfileOf(db, memberId);
   const [self] = await db.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
   const myFirstName = self ? firstNameOf(self.profile) : null;
+  const myGuardian = await guardianOf(db, memberId);
+  const mine = { settingsContactVia: myGuardian?.contactVia ?? 'moi', waliPhone: Boolean(myGuardian?.phone) } as const;
   const standings = await standingsOf(db, [memberId, ...rows.flatMap((r) => [r.memberA, r.memberB])], now);
   const views: MemberIntroductionView[] = [];
   for (const row of rows) {
@@ -1031,9 +1118,60 @@ export async function memberIntroductions(db: Db, memberId: string, now: Date): 
     if (!side) continue;
     const other = await otherPerson(db, memberOfSide(row, otherSide(side)));
     const standing = standingPair(standings, row);
-    views.push(memberView(row, side, { me, myFirstName, other, standing }, now, await eventsOf(db, row.id)));
+    views.push(memberView(row, side, { me, myFirstName, other, standing, mine }, now, await eventsOf(db, row.id)));
   }
   return views;
+}
+
+/** `PUT /user/introductions/:id/contact` (decision 196): this introduction's choice, or back to the settings'. */
+export const ContactChoiceBody = v.strictObject(
+  { via: v.picklist(['moi', 'wali', 'reglages'], 'Choix inconnu : choisissez dans la liste') },
+  'Requête invalide',
+);
+
+/**
+ * The member chooses, for one introduction of theirs, how the other member will reach them: their own
+ * contact, through their walī only, or as in their settings. Only while it runs (not once declined,
+ * expired, closed or ended); « par mon walī » needs a walī with a phone. 404 when it is not theirs.
+ */
+export async function setIntroductionContactVia(db: Db, memberId: string, id: string, body: unknown, now: Date) {
+  const parsed = v.safeParse(ContactChoiceBody, body);
+  if (!parsed.success) throw validationError(parsed.issues);
+  if (!UUID.test(id) || !UUID.test(memberId)) throw notFound();
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(introductions).where(eq(introductions.id, id.toLowerCase())).for('update').limit(1);
+    const side = row ? sideOfMember(row, memberId) : null;
+    if (!row || !side) throw notFound();
+    const context = row.context as IntroductionContext;
+    if (!isOpen(row.state) && row.state !== 'fiancailles') {
+      throw new ApiError(
+        409,
+        'INTRODUCTION_OVER',
+        'Cette mise en relation est terminée : plus rien n’est transmis, il n’y a rien à choisir.',
+      );
+    }
+    if (context.ended !== null)
+      throw new ApiError(409, 'INTRODUCTION_ENDED', 'Cette mise en relation a pris fin : plus rien n’est transmis.');
+    const via = parsed.output.via;
+    if (via === 'wali' || (via === 'reglages' && (await guardianOf(tx, memberId))?.contactVia === 'wali')) {
+      const guardian = await guardianOf(tx, memberId);
+      if (!guardian?.phone) {
+        throw new ApiError(
+          422,
+          'WALI_PHONE_NEEDED',
+          'Indiquez d’abord votre walī et son numéro de téléphone dans « Mon profil » : c’est ce numéro qui sera transmis.',
+        );
+      }
+    }
+    const value = via === 'reglages' ? null : via;
+    await tx
+      .update(introductions)
+      .set(side === 'a' ? { contactViaA: value, updatedAt: now } : { contactViaB: value, updatedAt: now })
+      .where(eq(introductions.id, row.id));
+  });
+  const view = await memberIntroduction(db, memberId, id, now);
+  if (!view) throw notFound();
+  return view;
 }
 
 /** One of the member's introductions as `memberView`, or null when it is not theirs (404). */
@@ -1111,8 +1249,27 @@ export async function staffIntroduction(db: Db, id: string) {
     a: names.get(row.memberA.toLowerCase()) ?? sideLabels.a,
     b: names.get(row.memberB.toLowerCase()) ?? sideLabels.b,
   };
+  // Each side's walī and how the other reaches them (decision 196): staff see both on the introduction.
+  const contactOfSide = async (memberId: string, choice: string | null) => {
+    const c = await contactChoiceOf(db, memberId, choice);
+    return {
+      via: c.via,
+      label: contactViaLabels[c.via],
+      fromSettings: c.fromSettings,
+      guardian: c.guardian
+        ? {
+            name: c.guardian.name,
+            relation: c.guardian.relationLabel,
+            phone: c.guardian.phone,
+            email: c.guardian.email,
+            receives: c.guardian.receivesLabel,
+          }
+        : null,
+    };
+  };
   return {
     ...staffItem(row, names),
+    contact: { a: await contactOfSide(row.memberA, row.contactViaA), b: await contactOfSide(row.memberB, row.contactViaB) },
     notes: { a: row.noteA, b: row.noteB },
     context: row.context as IntroductionContext,
     events: events.map((e) => ({

@@ -1,3 +1,4 @@
+import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
@@ -229,6 +230,8 @@ export async function scheduledMailDropReason(
   mail: { kind: string; dedupeKey: string | null; to: string },
   now: Date,
 ): Promise<string | null> {
+  // The first meeting's reminder (decision 197): the meeting must still be the one it names.
+  if (mail.kind === 'introduction-meeting-reminder') return meetingReminderDropReason(db, mail.dedupeKey);
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');

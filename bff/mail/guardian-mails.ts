@@ -73,7 +73,8 @@ export function guardianContactMail(
   input: {
     memberFirstName: string | null;
     relation: string;
-    other: { firstName: string | null; email: string; phone: string | null };
+    /** Null e-mail and phone: the other chose to be reached through their walī only (decision 196). */
+    other: { firstName: string | null; email: string | null; phone: string | null };
     otherGuardian: { name: string; relation: string; email: string | null; phone: string | null } | null;
   },
 ): OutgoingMail {
@@ -83,11 +84,22 @@ export function guardianContactMail(
     {
       text: `${who} vous a indiqué à l’agence comme proche (${input.relation.toLowerCase()}) et souhaite que vous receviez les coordonnées à l’acceptation mutuelle.`,
     },
-    { text: `${who} et ${other} ont accepté tous les deux la mise en relation. Coordonnées de ${other} :` },
-    { text: `E-mail : ${input.other.email}` },
-    { text: `Téléphone : ${input.other.phone ? formatPhone(input.other.phone) : 'non communiqué'}` },
   ];
-  if (input.otherGuardian) {
+  if (input.other.email === null) {
+    const g = input.otherGuardian;
+    lines.push({
+      text: g
+        ? `${who} et ${other} ont accepté tous les deux la mise en relation. ${other} souhaite être contacté(e) uniquement par son walī (${g.relation.toLowerCase()}) : ${g.name}${g.phone ? `, ${formatPhone(g.phone)}` : ''}.`
+        : `${who} et ${other} ont accepté tous les deux la mise en relation. ${other} souhaite être contacté(e) uniquement par son walī : l’agence vous transmettra ses coordonnées.`,
+    });
+  } else {
+    lines.push(
+      { text: `${who} et ${other} ont accepté tous les deux la mise en relation. Coordonnées de ${other} :` },
+      { text: `E-mail : ${input.other.email}` },
+      { text: `Téléphone : ${input.other.phone ? formatPhone(input.other.phone) : 'non communiqué'}` },
+    );
+  }
+  if (input.otherGuardian && input.other.email !== null) {
     const g = input.otherGuardian;
     lines.push({
       text: `${other} a souhaité associer un proche (${g.relation.toLowerCase()}) : ${g.name}${g.email ? `, ${g.email}` : ''}${g.phone ? `, ${formatPhone(g.phone)}` : ''}.`,

@@ -12,6 +12,11 @@ export const introductionMailKinds = [
   'introduction-accepted',
   'introduction-reminder',
   'introduction-expired',
+  'introduction-meeting-planned',
+  'introduction-meeting-moved',
+  'introduction-meeting-cancelled',
+  'introduction-meeting-held',
+  'introduction-meeting-reminder',
 ] as const;
 export type IntroductionMailKind = (typeof introductionMailKinds)[number];
 
@@ -60,3 +65,69 @@ export function introductionExpiredMail(site: AgencyMailSite, recipient: Recipie
     { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
   ]);
 }
+
+/** What a meeting mail says (decision 197): when (French, Paris time), where, and who accompanies. */
+export interface MeetingDetails {
+  at: Date;
+  place: string;
+  accompaniedBy: string | null;
+}
+
+export type MeetingMoment = 'planned' | 'moved' | 'cancelled' | 'held' | 'reminder';
+
+const meetingSubjects: Record<MeetingMoment, string> = {
+  planned: 'Votre première rencontre est planifiée',
+  moved: 'Votre première rencontre a été déplacée',
+  cancelled: 'Votre première rencontre est annulée',
+  held: 'Après votre première rencontre',
+  reminder: 'Rappel : votre première rencontre, demain',
+};
+
+function meetingLines(m: MeetingDetails): { text: string }[] {
+  return [
+    { text: `Date : le ${dateTimeFr(m.at)} (heure de Paris)` },
+    { text: `Lieu : ${m.place}` },
+    { text: `Accompagnement : ${m.accompaniedBy ?? 'votre conseillère de l’agence'}` },
+  ];
+}
+
+/**
+ * A first meeting planned, moved, cancelled, held, or tomorrow (decision 197), to a member or to
+ * the walī who receives it (`about`: the member's first name, for the walī's copy). Like the other
+ * introduction mails, nothing about the other person.
+ */
+export function introductionMeetingMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  moment: MeetingMoment,
+  meeting: MeetingDetails,
+  about: { waliOf: string | null } | null = null,
+): OutgoingMail {
+  const intro =
+    about === null
+      ? []
+      : [{ text: `Vous recevez ce message comme walī de ${about.waliOf ?? 'la personne que vous accompagnez'}, à sa demande.` }];
+  const body: Record<MeetingMoment, { text: string }[]> = {
+    planned: [{ text: 'L’agence a organisé la première rencontre, dans un cadre respectueux :' }, ...meetingLines(meeting)],
+    moved: [{ text: 'La première rencontre a été déplacée. Nouvelle date :' }, ...meetingLines(meeting)],
+    cancelled: [
+      { text: `La première rencontre prévue le ${dateTimeFr(meeting.at)} (heure de Paris), ${meeting.place}, est annulée.` },
+      { text: 'Votre conseillère reviendra vers vous pour en convenir d’une autre.' },
+    ],
+    held: [
+      { text: `La première rencontre du ${dateTimeFr(meeting.at)} a eu lieu.` },
+      {
+        text: `Votre retour est attendu dans votre espace d’ici ${FEEDBACK_DAYS} jours : souhaitez-vous continuer à vous connaître ou arrêter ? Votre conseillère peut aussi le recueillir par téléphone.`,
+      },
+    ],
+    reminder: [{ text: 'Pour mémoire, votre première rencontre a lieu demain :' }, ...meetingLines(meeting)],
+  };
+  return layout(site, recipient, `introduction-meeting-${moment === 'reminder' ? 'reminder' : moment}`, meetingSubjects[moment], [
+    ...intro,
+    ...body[moment],
+    ...(about === null ? [{ link: siteLink(site, PROPOSALS_PATH), label: 'Voir dans mon espace' }] : []),
+  ]);
+}
+
+/** Days after the meeting within which each member is asked for their feedback (decision 197). */
+export const FEEDBACK_DAYS = 7;

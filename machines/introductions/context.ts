@@ -44,6 +44,8 @@ export interface Meeting {
   at: string;
   place: string;
   plannedAt: string;
+  /** Who accompanies it (decision 197); null when staff said nothing (meetings planned before). */
+  accompaniedBy: string | null;
 }
 
 export interface Feedback {
@@ -165,7 +167,9 @@ const roundEntries = {
   ),
   consents: bySide(disclosureTimesSchema),
   disclosures: bySide(disclosureTimesSchema),
-  meeting: v.nullable(v.strictObject({ at: instant, place: v.string(), plannedAt: instant })),
+  meeting: v.nullable(
+    v.strictObject({ at: instant, place: v.string(), plannedAt: instant, accompaniedBy: v.optional(v.nullable(v.string()), null) }),
+  ),
   meetingHeldAt: nullableInstant,
   feedback: bySide(
     v.nullable(

@@ -70,7 +70,14 @@ export const planMeetingBodySchema = strict({
   type: v.literal('PLAN_MEETING'),
   meetingAt: isoInstantSchema('Date de rencontre invalide'),
   place: boundedText(PLACE_MAX_LENGTH, 'Veuillez indiquer le lieu de la rencontre'),
+  /** Who accompanies the meeting (decision 197): the counsellor, a walī, … Said in the mails. */
+  accompaniedBy: v.optional(
+    v.pipe(v.string('Accompagnement invalide'), v.trim(), v.maxLength(PLACE_MAX_LENGTH, `${PLACE_MAX_LENGTH} caractères au plus`)),
+  ),
 });
+
+/** Staff cancel the planned meeting (decision 197): back to « acceptée », both members (and walīs) told. */
+export const cancelMeetingBodySchema = strict({ type: v.literal('CANCEL_MEETING') });
 
 export const recordMeetingHeldBodySchema = strict({ type: v.literal('RECORD_MEETING_HELD') });
 
@@ -99,6 +106,7 @@ export const introductionEvents = {
   FEEDBACK: { schema: feedbackBodySchema, staffOnly: false },
   PLAN_MEETING: { schema: planMeetingBodySchema, staffOnly: true },
   RECORD_MEETING_HELD: { schema: recordMeetingHeldBodySchema, staffOnly: true },
+  CANCEL_MEETING: { schema: cancelMeetingBodySchema, staffOnly: true },
   CLOSE: { schema: closeBodySchema, staffOnly: true },
   REOPEN: { schema: reopenBodySchema, staffOnly: true },
   EXPIRE: { schema: expireBodySchema, staffOnly: true },
@@ -139,7 +147,8 @@ interface Sent {
 export type AcceptEvent = Sent & { type: 'ACCEPT'; side: Side };
 export type DeclineEvent = Sent & { type: 'DECLINE'; side: Side; reason: DeclineReason; comment: string | null };
 export type FeedbackEvent = Sent & { type: 'FEEDBACK'; side: Side; outcome: FeedbackOutcome; reason: DeclineReason | null };
-export type PlanMeetingEvent = Sent & { type: 'PLAN_MEETING'; meetingAt: string; place: string };
+export type PlanMeetingEvent = Sent & { type: 'PLAN_MEETING'; meetingAt: string; place: string; accompaniedBy?: string | undefined };
+export type CancelMeetingEvent = Sent & { type: 'CANCEL_MEETING' };
 export type RecordMeetingHeldEvent = Sent & { type: 'RECORD_MEETING_HELD' };
 export type CloseEvent = Sent & { type: 'CLOSE'; note: string };
 export type ReopenEvent = Sent & { type: 'REOPEN'; note: string };
@@ -154,6 +163,7 @@ export type IntroductionEvent =
   | FeedbackEvent
   | PlanMeetingEvent
   | RecordMeetingHeldEvent
+  | CancelMeetingEvent
   | CloseEvent
   | ReopenEvent
   | ExpireEvent

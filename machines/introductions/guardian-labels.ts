@@ -21,3 +21,13 @@ export const guardianReceivesLabels = {
 export type GuardianReceives = keyof typeof guardianReceivesLabels;
 
 export const GUARDIAN_NAME_MAX = 80;
+
+/**
+ * How the other member of a mutually accepted introduction reaches the member (decision 196): their
+ * own contact, or through their walī only (the walī's name and phone, never the member's own).
+ */
+export const contactViaLabels = {
+  moi: 'Mes propres coordonnées',
+  wali: 'Uniquement par mon walī',
+} as const;
+export type ContactVia = keyof typeof contactViaLabels;

@@ -6,6 +6,7 @@ import {
   GuardianBody,
   guardianContactOf,
   INFORMED_NEEDED,
+  PHONE_NEEDED_FOR_WALI,
 } from '#machines/introductions/guardian.ts';
 
 const valid = {
@@ -23,8 +24,13 @@ const issues = (input: unknown) => {
 
 describe('the guardian’s body', () => {
   it('normalises the e-mail and the phone (E.164), and treats empty fields as absent', () => {
-    expect(v.parse(GuardianBody, valid)).toEqual({ ...valid, email: 'pere@example.fr', phone: '+33612345678' });
+    expect(v.parse(GuardianBody, valid)).toEqual({ ...valid, email: 'pere@example.fr', phone: '+33612345678', contactVia: 'moi' });
     expect(v.parse(GuardianBody, { ...valid, receives: 'coordonnees', email: '  ' })).toMatchObject({ email: undefined });
+  });
+
+  it('« uniquement par mon walī » needs the walī’s phone (decision 196)', () => {
+    expect(v.parse(GuardianBody, { ...valid, contactVia: 'wali' })).toMatchObject({ contactVia: 'wali' });
+    expect(issues({ ...valid, phone: '', contactVia: 'wali' })).toContainEqual(['phone', PHONE_NEEDED_FOR_WALI]);
   });
 
   it('answers in French, on the field to fix', () => {

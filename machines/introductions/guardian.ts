@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import {
+  type ContactVia,
+  contactViaLabels,
   GUARDIAN_NAME_MAX,
   type GuardianReceives,
   type GuardianRelation,
@@ -15,6 +17,8 @@ import { phoneSchema } from '#machines/onboarding/forms.ts';
  */
 
 export {
+  type ContactVia,
+  contactViaLabels,
   GUARDIAN_NAME_MAX,
   type GuardianReceives,
   type GuardianRelation,
@@ -24,6 +28,7 @@ export {
 
 export const EMAIL_NEEDED_FOR_COPIES = 'Une adresse e-mail est nécessaire pour que votre proche reçoive une copie des propositions.';
 export const CONTACT_NEEDED = 'Indiquez au moins une adresse e-mail ou un numéro de téléphone de votre proche.';
+export const PHONE_NEEDED_FOR_WALI = 'Le numéro de téléphone de votre walī est nécessaire pour que l’on vous contacte uniquement par lui.';
 export const INFORMED_NEEDED = 'Confirmez que votre proche est informé et d’accord pour être contacté.';
 
 const emptyToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
@@ -56,6 +61,7 @@ export const GuardianBody = v.pipe(
       phone: v.pipe(v.unknown(), v.transform(emptyToUndefined), v.optional(phoneSchema)),
       receives: v.picklist(Object.keys(guardianReceivesLabels) as GuardianReceives[], 'Choix inconnu : choisissez dans la liste'),
       informed: v.literal(true, INFORMED_NEEDED),
+      contactVia: v.optional(v.picklist(Object.keys(contactViaLabels) as ContactVia[], 'Choix inconnu : choisissez dans la liste'), 'moi'),
     },
     'Requête invalide',
   ),
@@ -66,6 +72,10 @@ export const GuardianBody = v.pipe(
   v.forward(
     v.check((g) => g.receives !== 'copie-propositions' || g.email !== undefined, EMAIL_NEEDED_FOR_COPIES),
     ['email'],
+  ),
+  v.forward(
+    v.check((g) => g.contactVia !== 'wali' || g.phone !== undefined, PHONE_NEEDED_FOR_WALI),
+    ['phone'],
   ),
 );
 export type GuardianInput = v.InferOutput<typeof GuardianBody>;
@@ -79,6 +89,9 @@ export interface Guardian {
   phone: string | null;
   receives: GuardianReceives;
   receivesLabel: string;
+  /** How the other member of an introduction reaches the member, by default (decision 196). */
+  contactVia: ContactVia;
+  contactViaLabel: string;
   updatedAt: string;
 }
 
@@ -88,6 +101,22 @@ export interface GuardianContact {
   relation: string;
   email: string | null;
   phone: string | null;
+}
+
+/**
+ * The choice that holds for one introduction (decision 196): the introduction's own, else the
+ * settings' (with the walī), else the member's own contact. « Par mon walī » never falls back to the
+ * member's own contact, even if the walī was removed since: then nothing is released.
+ */
+export function contactViaFor(introductionChoice: string | null, guardian: Pick<Guardian, 'contactVia'> | null): ContactVia {
+  if (introductionChoice === 'wali' || introductionChoice === 'moi') return introductionChoice;
+  return guardian?.contactVia ?? 'moi';
+}
+
+/** What the other member sees of a walī when the member chose « uniquement par mon walī »: name and phone only. */
+export function waliOnlyContactOf(g: Pick<Guardian, 'name' | 'relation' | 'phone'> | null): GuardianContact | null {
+  if (!g?.phone) return null;
+  return { name: g.name, relation: guardianRelationLabels[g.relation], email: null, phone: g.phone };
 }
 
 export function guardianContactOf(g: Pick<Guardian, 'name' | 'relation' | 'email' | 'phone' | 'receives'> | null): GuardianContact | null {

@@ -144,7 +144,16 @@ export const introductionMachine = setup({
     planMeeting: assign(({ context, event }) => {
       if (event.type !== 'PLAN_MEETING') return {};
       const now = at(context, event);
-      return { meeting: { at: toIsoInstant(instantMs(event.meetingAt)), place: event.place.trim(), plannedAt: now }, lastEventAt: now };
+      const accompaniedBy = event.accompaniedBy?.trim() || null;
+      return {
+        meeting: { at: toIsoInstant(instantMs(event.meetingAt)), place: event.place.trim(), plannedAt: now, accompaniedBy },
+        lastEventAt: now,
+      };
+    }),
+    /** Staff cancel the planned meeting (decision 197): none is planned any more; they may plan another. */
+    cancelMeeting: assign(({ context, event }) => {
+      const now = at(context, event);
+      return { meeting: null, lastEventAt: now };
     }),
     recordMeetingHeld: assign(({ context, event }) => ({ meetingHeldAt: at(context, event), lastEventAt: at(context, event) })),
     recordFeedback: assign(({ context, event }) => {
@@ -239,6 +248,7 @@ export const introductionMachine = setup({
       on: {
         PLAN_MEETING: { guard: and(['byStaff', 'meetingInFuture']), actions: 'planMeeting' },
         RECORD_MEETING_HELD: { guard: and(['byStaff', 'meetingStarted']), target: 'retours', actions: 'recordMeetingHeld' },
+        CANCEL_MEETING: { guard: 'byStaff', target: 'acceptee', actions: 'cancelMeeting' },
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
         END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
       },

@@ -262,7 +262,7 @@ describe('introduction chart, model-based', () => {
       for (const viewer of sides) {
         expect(sharingOf({ state: key, context: edge.next.context, viewer, standing })).toMatchObject({
           photos: false,
-          contact: false,
+          contact: null,
           end: { kind: 'fin', cause: 'terme', party: 'a', recorded: true },
         });
       }

@@ -62,6 +62,7 @@ export const eventLabels = {
   FEEDBACK: 'Donner son retour après la rencontre',
   PLAN_MEETING: 'Planifier la première rencontre',
   RECORD_MEETING_HELD: 'Noter que la rencontre a eu lieu',
+  CANCEL_MEETING: 'Annuler la rencontre',
   CLOSE: 'Clore la mise en relation',
   REOPEN: 'Rouvrir la mise en relation',
   EXPIRE: 'Constater l’expiration du délai de réponse',
@@ -170,6 +171,8 @@ export function timelineSentence(event: TimelineEvent, names: SideNames = sideLa
       return `L’équipe a planifié la première rencontre le ${when(event.meetingAt)}`;
     case 'RECORD_MEETING_HELD':
       return 'L’équipe a noté que la première rencontre a eu lieu';
+    case 'CANCEL_MEETING':
+      return 'L’équipe a annulé la première rencontre';
     case 'CLOSE':
       return 'L’équipe a clos la mise en relation';
     case 'REOPEN':

@@ -1,3 +1,4 @@
+import { contactViaFor, waliOnlyContactOf } from '#machines/introductions/guardian.ts';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, ev, HOUR_MS, MEETING_AT, step, T0, walks } from '#machines/introductions/fixtures.ts';
 import type { Side } from '#machines/introductions/labels.ts';
@@ -38,17 +39,41 @@ const NOW = MEETING_AT + 2 * DAY_MS;
 
 describe('sharingOf: while the introduction runs', () => {
   it('shares nothing before both accepted, then photos and contact both ways, through every later state', () => {
-    expect(of(walks.oneAccepted(), 'a')).toEqual({ photos: false, contact: false, end: null });
-    expect(of(walks.oneAccepted(), 'b')).toEqual({ photos: false, contact: false, end: null });
+    expect(of(walks.oneAccepted(), 'a')).toEqual({ photos: false, contact: null, end: null });
+    expect(of(walks.oneAccepted(), 'b')).toEqual({ photos: false, contact: null, end: null });
     for (const snapshot of [walks.accepted(), walks.planned(), walks.feedbackPhase(), walks.continued(), walks.engaged()]) {
-      for (const viewer of ['a', 'b'] as const) expect(of(snapshot, viewer)).toEqual({ photos: true, contact: true, end: null });
+      for (const viewer of ['a', 'b'] as const) expect(of(snapshot, viewer)).toEqual({ photos: true, contact: 'moi', end: null });
     }
   });
 
   it('a standing computed from a running contract shares', () => {
     const s = standing({}, NOW);
     expect(s.contract).toEqual({ signedAt: SIGNED, end: null });
-    expect(of(walks.accepted(), 'a', both({ b: s }))).toMatchObject({ photos: true, contact: true });
+    expect(of(walks.accepted(), 'a', both({ b: s }))).toMatchObject({ photos: true, contact: 'moi' });
+  });
+});
+
+describe('sharingOf: contact through the walī only (decision 196)', () => {
+  it('releases the walī only for the side that chose it, and nothing once ended', () => {
+    const snapshot = walks.accepted();
+    const input = { state: 'acceptee', context: snapshot.context, standing: both(), contactVia: { a: 'wali', b: 'moi' } } as const;
+    expect(sharingOf({ ...input, viewer: 'b' }).contact).toBe('wali');
+    expect(sharingOf({ ...input, viewer: 'a' }).contact).toBe('moi');
+    expect(sharingOf({ ...input, state: 'proposee.acceptee-par-un', viewer: 'b' }).contact).toBeNull();
+  });
+
+  it('the introduction’s own choice wins over the settings, and « walī » never falls back to the member’s own contact', () => {
+    expect(contactViaFor(null, { contactVia: 'wali' })).toBe('wali');
+    expect(contactViaFor('moi', { contactVia: 'wali' })).toBe('moi');
+    expect(contactViaFor('wali', null)).toBe('wali');
+    expect(contactViaFor(null, null)).toBe('moi');
+    expect(waliOnlyContactOf({ name: 'Karim', relation: 'pere', phone: null })).toBeNull();
+    expect(waliOnlyContactOf({ name: 'Karim', relation: 'pere', phone: '+33611223344' })).toEqual({
+      name: 'Karim',
+      relation: 'Père',
+      email: null,
+      phone: '+33611223344',
+    });
   });
 });
 
@@ -116,18 +141,18 @@ describe('sharingOf: every cause that ends it removes photos and contact for bot
     for (const viewer of ['a', 'b'] as const) {
       const sharing = of(snapshot, viewer, both(standings));
       expect(sharing.photos).toBe(false);
-      expect(sharing.contact).toBe(false);
+      expect(sharing.contact).toBeNull();
       expect(sharing.end).toMatchObject(end);
     }
   });
 
   it('an END is for good: a consent given back, a ban lifted or a new contract never bring it back', () => {
     const ended = step(walks.accepted(), ev.end(T0 + 2 * DAY_MS, 'consentement-retire', 'b'));
-    expect(of(ended, 'a', both())).toMatchObject({ photos: false, contact: false, end: { recorded: true } });
+    expect(of(ended, 'a', both())).toMatchObject({ photos: false, contact: null, end: { recorded: true } });
     expect(stateKeyOf(ended.value)).toBe('close');
     const engaged = step(walks.engaged(), ev.end(NOW, 'compte-desactive', 'b'));
     expect(stateKeyOf(engaged.value)).toBe('fiancailles');
-    expect(of(engaged, 'b', both())).toMatchObject({ photos: false, contact: false });
+    expect(of(engaged, 'b', both())).toMatchObject({ photos: false, contact: null });
     // Once is enough: a second END in an engagement is refused.
     expect(engaged.can(ev.end(NOW + HOUR_MS, 'terme', 'a'))).toBe(false);
   });
@@ -135,7 +160,7 @@ describe('sharingOf: every cause that ends it removes photos and contact for bot
   it('a standing ends even a proposal not yet answered (nothing was shared: nothing more will be)', () => {
     expect(of(walks.oneAccepted(), 'a', both({ b: { ...good, disabled: true } }))).toMatchObject({
       photos: false,
-      contact: false,
+      contact: null,
       end: { kind: 'fin', cause: 'compte-desactive', party: 'b' },
     });
   });

@@ -1,4 +1,5 @@
 import { type IntroductionContext, otherSide, sides } from '#machines/introductions/context.ts';
+import type { ContactVia } from '#machines/introductions/guardian-labels.ts';
 import { type EndCause, endReasonForMember, type Side } from '#machines/introductions/labels.ts';
 import { type ContractEnd, contractEnd } from '#machines/onboarding/contract-end.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
@@ -93,7 +94,11 @@ export type SharingEnd =
 
 export interface Sharing {
   photos: boolean;
-  contact: boolean;
+  /**
+   * What of the owner's contact is released to the viewer (decision 196): `moi` their own e-mail
+   * and phone, `wali` their walī's name and phone only (never the owner's own); null: nothing.
+   */
+  contact: ContactVia | null;
   end: SharingEnd | null;
 }
 
@@ -104,6 +109,8 @@ export interface SharingInput {
   /** Who reads: the other side's photos and contact are the question. */
   viewer: Side;
   standing: Record<Side, Standing>;
+  /** Each side's choice for this introduction (`contactViaFor`): own contact, or through the walī only. Own when absent. */
+  contactVia?: Record<Side, ContactVia>;
 }
 
 /** States in which both accepted and the introduction is not over: the only ones that share anything. */
@@ -132,13 +139,14 @@ export function endOf(input: Omit<SharingInput, 'viewer'>): SharingEnd | null {
 /** The predicate: what of the other side `viewer` may see now. */
 export function sharingOf(input: SharingInput): Sharing {
   const end = endOf(input);
-  if (end !== null || !SHARING_STATES.has(topOf(input.state))) return { photos: false, contact: false, end };
+  if (end !== null || !SHARING_STATES.has(topOf(input.state))) return { photos: false, contact: null, end };
   const c = input.context;
   const owner = otherSide(input.viewer);
   const mutual = c.answers.a.status === 'accepted' && c.answers.b.status === 'accepted';
   return {
     photos: mutual && c.consents[owner].photos !== null && c.disclosures[owner].photos !== null,
-    contact: mutual && c.consents[owner].contact !== null && c.disclosures[owner].contact !== null,
+    contact:
+      mutual && c.consents[owner].contact !== null && c.disclosures[owner].contact !== null ? (input.contactVia?.[owner] ?? 'moi') : null,
     end: null,
   };
 }

@@ -159,13 +159,14 @@ describe('the guardian and the member’s progress over HTTP', () => {
     expect((await act(amina, introductionId, { type: 'ACCEPT' })).status).toBe(200);
     const [hers] = await mine(amina);
     expect(hers?.contact).toEqual({
+      via: 'moi',
       email: youssef.email,
       phone: '+33612345678',
       guardian: { name: 'Omar Haddad', relation: 'Frère', email: 'omar.frere@example.fr', phone: '+33611223344' },
     });
     // Amina chose copies, not contact details: Youssef gets hers only.
     const [his] = await mine(youssef);
-    expect(his?.contact).toEqual({ email: amina.email, phone: '+33612345678', guardian: null });
+    expect(his?.contact).toEqual({ via: 'moi', email: amina.email, phone: '+33612345678', guardian: null });
     expect(JSON.stringify(his)).not.toContain(AMINA_GUARDIAN.email);
 
     // Youssef's brother receives Amina's contact details; Amina's father receives no contact mail.

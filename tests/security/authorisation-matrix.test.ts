@@ -225,6 +225,8 @@ const MATRIX: Record<string, Row> = {
     ownData: (body) => expect(body.introductions).toEqual([]),
   },
   'POST /api/v1/user/introductions/:id/events': { access: 'member-only', request: () => ({ body: { type: 'ACCEPT' } }) },
+  // Decision 196: the member's own choice of contact for one introduction of theirs; `:id` stays literal past the guard (404).
+  'PUT /api/v1/user/introductions/:id/contact': { access: 'member-only', request: () => ({ body: { via: 'moi' } }) },
   'GET /api/v1/dashboard/members/:id/candidates': { access: 'staff-aal2', request: () => ({ query: 'limit=5' }) },
   'GET /api/v1/dashboard/introductions': { access: 'staff-aal2', request: () => ({ query: 'etat=toutes' }) },
   'POST /api/v1/dashboard/introductions': { access: 'staff-aal2', request: ({ target, otherId }) => ({ body: { a: target, b: otherId } }) },
@@ -640,6 +642,58 @@ describe('an ended introduction: each side’s photo and contact, one row per ca
       expect(outcome).toEqual(Object.fromEntries(Object.keys(outcome).map((k) => [k, 'refused'])));
       expect((await viewOf(pair.a, pair.introductionId))?.contact).toBeNull();
       if (c.gone !== 'b') expect((await viewOf(pair.b, pair.introductionId))?.contact).toBeNull();
+    }, 120_000);
+  }
+});
+
+/**
+ * « Contact through my walī only » (issue 62 point 4, decision 196): the server decides what is
+ * released. One row per way the choice is made (in the settings, for this introduction only) and one
+ * where the introduction's own choice gives her own contact back: after mutual acceptance, the other
+ * member's answers (`/user/introductions`, `/user/progress`) hold the walī's phone and never her
+ * phone or e-mail — or hers, when she chose so.
+ */
+describe('contact through the walī only: what the other member’s answers hold', () => {
+  let env: Env;
+  const WALI_PHONE = '+33655443322';
+  beforeAll(async () => {
+    const staff = await signInStaff(product);
+    await staff.passTotp();
+    env = { product, staff: staff.agent };
+  }, 120_000);
+
+  const rows: { name: string; settings: 'moi' | 'wali'; forThis: 'moi' | 'wali' | null; shown: 'wali' | 'moi' }[] = [
+    { name: 'chosen in her settings', settings: 'wali', forThis: null, shown: 'wali' },
+    { name: 'chosen for this introduction only', settings: 'moi', forThis: 'wali', shown: 'wali' },
+    { name: 'her own contact chosen for this introduction, over her settings', settings: 'wali', forThis: 'moi', shown: 'moi' },
+  ];
+  for (const row of rows) {
+    it(`${row.name}: the other member reads ${row.shown === 'wali' ? 'the walī’s phone and not hers' : 'her own contact'}`, async () => {
+      const pair = await setUpPair(env, {
+        mutual: false,
+        before: async (_env, { a }) => {
+          const body = { name: 'Ahmed Walī', relation: 'pere', email: '', phone: '06 55 44 33 22', receives: 'rien', informed: true };
+          const put = await a.agent.request('PUT', '/api/v1/user/guardian', { ...body, contactVia: row.settings });
+          expect(put.status, await put.clone().text()).toBe(200);
+        },
+      });
+      if (row.forThis) {
+        const chosen = await pair.a.agent.request('PUT', `/api/v1/user/introductions/${pair.introductionId}/contact`, { via: row.forThis });
+        expect(chosen.status, await chosen.clone().text()).toBe(200);
+      }
+      const accepted = await pair.b.agent.post(`/api/v1/user/introductions/${pair.introductionId}/events`, { type: 'ACCEPT' });
+      expect(accepted.status, await accepted.clone().text()).toBe(200);
+      const answers = (
+        await Promise.all(['/api/v1/user/introductions', '/api/v1/user/progress'].map((u) => pair.b.agent.get(u).then((r) => r.text())))
+      ).join('\n');
+      const hers = [pair.a.email, pair.a.phone, `0${pair.a.phone.slice(3)}`];
+      if (row.shown === 'wali') {
+        expect(answers).toContain(WALI_PHONE);
+        for (const secret of hers) expect(answers).not.toContain(secret);
+      } else {
+        expect(answers).toContain(pair.a.email);
+        expect(answers).toContain(pair.a.phone);
+      }
     }, 120_000);
   }
 });

@@ -146,6 +146,8 @@ function seeds(key: string): Record<string, unknown>[] {
         { type: 'DECLINE', reason: 'age', comment: 'Merci.' },
         { type: 'FEEDBACK', outcome: 'arreter', reason: 'autre' },
       ];
+    case 'PUT /api/v1/user/introductions/:id/contact':
+      return [{ via: 'moi' }, { via: 'wali' }, { via: 'reglages' }];
     case 'PUT /api/v1/user/guardian':
       return [
         {
@@ -156,7 +158,15 @@ function seeds(key: string): Record<string, unknown>[] {
           receives: 'copie-propositions',
           informed: true,
         },
-        { name: 'N’Diaye', relation: 'imam', email: '', phone: '+33612345678', receives: 'coordonnees', informed: true },
+        {
+          name: 'N’Diaye',
+          relation: 'imam',
+          email: '',
+          phone: '+33612345678',
+          receives: 'coordonnees',
+          informed: true,
+          contactVia: 'wali',
+        },
       ];
     case 'PUT /api/v1/user/answers':
     case 'POST /api/v1/user/change-requests':

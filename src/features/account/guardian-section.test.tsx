@@ -37,6 +37,8 @@ describe('« Mon proche associé »', () => {
           name: 'Ahmed Benali',
           relation: 'pere',
           relationLabel: 'Père',
+          contactVia: 'moi',
+          contactViaLabel: 'Mes propres coordonnées',
           email: 'ahmed@example.fr',
           phone: '+33612345678',
           receives: 'coordonnees',

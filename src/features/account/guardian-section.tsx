@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { guardianReceivesLabels, guardianRelationLabels } from '#machines/introductions/guardian-labels.ts';
+import { contactViaLabels, guardianReceivesLabels, guardianRelationLabels } from '#machines/introductions/guardian-labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -12,6 +12,7 @@ import { notify } from '#src/lib/notifications.ts';
 
 const relationOptions = Object.entries(guardianRelationLabels).map(([value, label]) => ({ value, label }));
 const receivesOptions = Object.entries(guardianReceivesLabels).map(([value, label]) => ({ value, label }));
+const contactViaOptions = Object.entries(contactViaLabels).map(([value, label]) => ({ value, label }));
 
 /**
  * « Mon proche associé » in Mon profil (issue 22, decision 117): the member's guardian (wali) or
@@ -52,6 +53,7 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
       email: field('email'),
       phone: field('phone'),
       receives: field('receives'),
+      contactVia: field('contactVia') || 'moi',
       informed: data.get('informed') === 'true',
     });
     setSaving(false);
@@ -86,7 +88,13 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
       {guardian ? (
         <p className={styles.text}>
           Actuellement : <strong>{guardian.name}</strong> ({guardian.relationLabel.toLowerCase()}) — reçoit :{' '}
-          {guardian.receivesLabel.toLowerCase()}.
+          {guardian.receivesLabel.toLowerCase()}. À l’acceptation mutuelle : {guardian.contactViaLabel.toLowerCase()}.
+        </p>
+      ) : null}
+      {guardian && !guardian.email ? (
+        <p className={styles.text} data-testid="guardian-no-email">
+          Votre walī n’a pas d’adresse e-mail : il ne recevra ni copie des propositions ni les détails des rencontres par e-mail. Votre
+          conseillère l’appellera si besoin.
         </p>
       ) : (
         <p className={styles.text}>Aucun proche associé pour le moment.</p>
@@ -123,6 +131,14 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
           options={receivesOptions}
           defaultValue={guardian?.receives}
           error={errors.receives}
+        />
+        <RadioGroup
+          name="contactVia"
+          legend="Comment la personne présentée vous contacte, à l’acceptation mutuelle"
+          options={contactViaOptions}
+          defaultValue={guardian?.contactVia ?? 'moi'}
+          error={errors.contactVia}
+          hint="« Uniquement par mon walī » : seuls son nom et son téléphone sont transmis, jamais vos propres coordonnées. Vous pouvez choisir autrement pour chaque proposition."
         />
         <CheckboxField
           name="informed"

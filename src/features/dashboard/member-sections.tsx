@@ -20,6 +20,7 @@ import {
   timeline,
 } from '#src/features/dashboard/member-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 
 /*
  * A member's file below its top (decision 138): the chart, the staff actions, the account, the
@@ -119,6 +120,27 @@ export function MemberSections({ detail, now, onReload }: { detail: MemberDetail
               </>
             ) : (
               <p className={styles.muted}>Aucune présentation écrite.</p>
+            )}
+          </div>
+          <div className={styles.part} data-testid="member-wali">
+            <h3 className={styles.partTitle}>Walī et contact</h3>
+            {detail.guardian ? (
+              <dl className={styles.definitions}>
+                <dt>Walī</dt>
+                <dd>
+                  {detail.guardian.name} ({detail.guardian.relationLabel.toLowerCase()})
+                </dd>
+                <dt>Téléphone</dt>
+                <dd>{detail.guardian.phone ? formatPhone(detail.guardian.phone) : 'Aucun numéro'}</dd>
+                <dt>E-mail</dt>
+                <dd>{detail.guardian.email ?? 'Aucune adresse : il ne reçoit aucune copie par e-mail'}</dd>
+                <dt>Reçoit</dt>
+                <dd>{detail.guardian.receivesLabel}</dd>
+                <dt>Contact à l’acceptation</dt>
+                <dd>{detail.guardian.contactViaLabel}</dd>
+              </dl>
+            ) : (
+              <p className={styles.muted}>Aucun walī indiqué : ses propres coordonnées sont transmises à l’acceptation mutuelle.</p>
             )}
           </div>
         </section>

@@ -153,6 +153,7 @@ function fullMember(): MemberDetail {
       soughtAgeMin: 30,
     },
     presentation: null,
+    guardian: null,
     contract: {
       termsAccepted: true,
       contractForm: true,

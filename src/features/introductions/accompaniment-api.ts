@@ -31,6 +31,7 @@ export interface GuardianForm {
   email: string;
   phone: string;
   receives: string;
+  contactVia: string;
   informed: boolean;
 }
 

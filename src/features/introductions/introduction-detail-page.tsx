@@ -1,6 +1,7 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useId } from 'react';
 import { NOTE_MAX_LENGTH, PLACE_MAX_LENGTH } from '#machines/introductions/events.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { declineReasonLabel, eventLabel, type Side, stateLabel, timelineSentence } from '#machines/introductions/labels.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
@@ -128,6 +129,7 @@ export function IntroductionDetailPage() {
 function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; side: Side; name: string }) {
   const answer = detail.context.answers?.[side];
   const feedback = detail.context.feedback?.[side];
+  const contact = detail.contact?.[side];
   const titleId = `side-${side}`;
   return (
     <section className={styles.card} aria-labelledby={titleId}>
@@ -163,6 +165,16 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
         ) : null}
         <dt>Mot de l’équipe</dt>
         <dd className={styles.pre}>{detail.notes[side] ?? 'Aucun mot'}</dd>
+        <dt>Walī</dt>
+        <dd>
+          {contact?.guardian
+            ? `${contact.guardian.name} (${contact.guardian.relation.toLowerCase()})${contact.guardian.phone ? `, ${formatPhone(contact.guardian.phone)}` : ''}${contact.guardian.email ? `, ${contact.guardian.email}` : ', sans adresse e-mail'}`
+            : 'Aucun walī indiqué'}
+        </dd>
+        <dt>Contact transmis</dt>
+        <dd data-testid={`contact-via-${side}`}>
+          {contact ? `${contact.label}${contact.fromSettings ? ' (réglage du profil)' : ' (choisi pour cette mise en relation)'}` : '—'}
+        </dd>
       </dl>
     </section>
   );
@@ -189,10 +201,23 @@ function StaffActions({ state, meetingAt, run }: { state: string; meetingAt: str
   );
 }
 
-const movingText = { button: 'Déplacer la rencontre', description: 'La nouvelle date et le lieu sont envoyés aux deux membres.' };
+const movingText = {
+  button: 'Déplacer la rencontre',
+  description:
+    'La nouvelle date, le lieu et l’accompagnement sont envoyés par e-mail aux deux membres (et à leur walī quand ils l’ont choisi).',
+};
 
 const actionTexts: Record<StaffEventType, { button: string; description: string }> = {
-  PLAN_MEETING: { button: 'Planifier la rencontre', description: 'La date et le lieu sont envoyés aux deux membres.' },
+  PLAN_MEETING: {
+    button: 'Planifier la rencontre',
+    description:
+      'La date, le lieu et l’accompagnement sont envoyés par e-mail aux deux membres (et à leur walī quand ils l’ont choisi), avec un rappel la veille.',
+  },
+  CANCEL_MEETING: {
+    button: 'Annuler la rencontre',
+    description:
+      'Les deux membres (et leur walī quand ils l’ont choisi) sont prévenus par e-mail ; le rappel de la veille n’est pas envoyé.',
+  },
   RECORD_MEETING_HELD: {
     button: 'La rencontre a eu lieu',
     description: 'Les deux membres pourront alors donner leur retour. Confirmez-vous ?',
@@ -202,15 +227,16 @@ const actionTexts: Record<StaffEventType, { button: string; description: string 
 };
 
 function StaffEventDialog({ type, moving = false, run }: { type: StaffEventType; moving?: boolean; run: Run }) {
-  const ids = { when: useId(), place: useId(), note: useId() };
+  const ids = { when: useId(), place: useId(), note: useId(), with: useId() };
   const text = moving ? movingText : actionTexts[type];
 
   async function submit(data: FormData): Promise<string | null> {
     if (type === 'PLAN_MEETING') {
       const meetingAt = localInputToIso(String(data.get('meetingAt') ?? ''));
       const place = String(data.get('place') ?? '').trim();
+      const accompaniedBy = String(data.get('accompaniedBy') ?? '').trim();
       if (!meetingAt || !place) return 'Veuillez indiquer la date, l’heure et le lieu de la rencontre.';
-      return run({ type, meetingAt, place });
+      return run({ type, meetingAt, place, ...(accompaniedBy ? { accompaniedBy } : {}) });
     }
     if (type === 'CLOSE' || type === 'REOPEN') {
       const note = String(data.get('note') ?? '').trim();
@@ -222,7 +248,7 @@ function StaffEventDialog({ type, moving = false, run }: { type: StaffEventType;
 
   return (
     <ActionDialog
-      trigger={<Button variant={type === 'CLOSE' ? 'dangerOutline' : 'primary'}>{text.button}</Button>}
+      trigger={<Button variant={type === 'CLOSE' || type === 'CANCEL_MEETING' ? 'dangerOutline' : 'primary'}>{text.button}</Button>}
       title={moving ? 'Déplacer la première rencontre' : eventLabel(type)}
       description={text.description}
       submitLabel={type === 'RECORD_MEETING_HELD' ? 'Confirmer' : text.button}
@@ -239,6 +265,16 @@ function StaffEventDialog({ type, moving = false, run }: { type: StaffEventType;
           <label className={styles.control} htmlFor={ids.place}>
             Lieu
             <input id={ids.place} name="place" className={styles.input} maxLength={PLACE_MAX_LENGTH} required />
+          </label>
+          <label className={styles.control} htmlFor={ids.with}>
+            Accompagnée par
+            <input
+              id={ids.with}
+              name="accompaniedBy"
+              className={styles.input}
+              maxLength={PLACE_MAX_LENGTH}
+              placeholder="Votre conseillère"
+            />
           </label>
         </>
       ) : null}

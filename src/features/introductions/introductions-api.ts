@@ -51,6 +51,14 @@ export function sendMemberEvent(id: string, body: MemberEventBody) {
   });
 }
 
+/** Decision 196: how the other member reaches me in this introduction (`reglages`: as in my profile). */
+export function setContactChoice(id: string, via: 'moi' | 'wali' | 'reglages') {
+  return request<{ introduction: MemberIntroduction }>(`/user/introductions/${encodeURIComponent(id)}/contact`, {
+    method: 'PUT',
+    body: { via },
+  });
+}
+
 // Staff
 
 export type { StaffIntroductionDetail, StaffIntroductionItem } from '#bff/api-type.ts';
@@ -107,8 +115,9 @@ export function candidatesQuery(outside: boolean, filters: CandidateFilterValues
 }
 
 export type StaffEventBody =
-  | { type: 'PLAN_MEETING'; meetingAt: string; place: string }
+  | { type: 'PLAN_MEETING'; meetingAt: string; place: string; accompaniedBy?: string }
   | { type: 'RECORD_MEETING_HELD' }
+  | { type: 'CANCEL_MEETING' }
   | { type: 'CLOSE'; note: string }
   | { type: 'REOPEN'; note: string };
 

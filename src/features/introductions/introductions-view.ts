@@ -120,7 +120,7 @@ export const stateFilterOptions: { value: string; label: string }[] = [
     .map((key) => ({ value: key, label: stateLabel(key) })),
 ];
 
-export type StaffEventType = 'PLAN_MEETING' | 'RECORD_MEETING_HELD' | 'CLOSE' | 'REOPEN';
+export type StaffEventType = 'PLAN_MEETING' | 'RECORD_MEETING_HELD' | 'CANCEL_MEETING' | 'CLOSE' | 'REOPEN';
 
 /** The staff events the chart accepts in a state (the BFF still decides; a 409 says why not). */
 export function staffActionsFor(state: string): StaffEventType[] {
@@ -128,7 +128,7 @@ export function staffActionsFor(state: string): StaffEventType[] {
     case 'acceptee':
       return ['PLAN_MEETING', 'CLOSE'];
     case 'rencontre-planifiee':
-      return ['PLAN_MEETING', 'RECORD_MEETING_HELD', 'CLOSE'];
+      return ['PLAN_MEETING', 'RECORD_MEETING_HELD', 'CANCEL_MEETING', 'CLOSE'];
     case 'proposee':
     case 'retours':
     case 'poursuivie':

@@ -22,6 +22,7 @@ import {
   sortProposals,
   summaryTitle,
 } from '#src/features/introductions/introductions-view.ts';
+import { setContactChoice } from '#src/features/introductions/introductions-api.ts';
 import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
@@ -72,7 +73,7 @@ export function ProposalsPage() {
           <ol className={styles.list}>
             {sortProposals(items, now).map((item) => (
               <li key={item.id}>
-                <ProposalCard proposal={item} now={now} send={send} />
+                <ProposalCard proposal={item} now={now} send={send} onChanged={load} />
               </li>
             ))}
           </ol>
@@ -94,7 +95,17 @@ const stageBadges = {
 } as const;
 
 /** One proposal. Exported for the component test (rendered without a server). */
-export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduction; now: number; send: Send }) {
+export function ProposalCard({
+  proposal,
+  now,
+  send,
+  onChanged,
+}: {
+  proposal: MemberIntroduction;
+  now: number;
+  send: Send;
+  onChanged?: () => Promise<void> | void;
+}) {
   const titleId = useId();
   const stage = proposalStage(proposal, now);
   // Once the member has answered (or it has moved on), what happens next comes first; the reasons fold away.
@@ -190,6 +201,9 @@ export function ProposalCard({ proposal, now, send }: { proposal: MemberIntroduc
       ) : null}
 
       {stage === 'feedback' ? <FeedbackForm proposal={proposal} send={send} /> : null}
+      {stage !== 'declined' && stage !== 'expired' && stage !== 'ended' ? (
+        <ContactChoice proposal={proposal} onChanged={onChanged} />
+      ) : null}
     </article>
   );
 }
@@ -267,6 +281,64 @@ function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; sta
   }
 }
 
+const contactChoices = {
+  reglages: 'Comme dans mon profil',
+  moi: 'Mes propres coordonnées',
+  wali: 'Uniquement par mon walī (son nom et son téléphone)',
+} as const;
+
+/**
+ * Decision 196: how the other member will reach me in this introduction, overriding my profile's
+ * choice. The server decides what is released; this only records the choice.
+ */
+function ContactChoice({ proposal, onChanged }: { proposal: MemberIntroduction; onChanged?: (() => Promise<void> | void) | undefined }) {
+  const id = useId();
+  const mine = proposal.myContactVia;
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const current = mine.fromSettings ? 'reglages' : mine.via;
+
+  async function choose(via: keyof typeof contactChoices) {
+    setBusy(true);
+    setError(null);
+    const result = await setContactChoice(proposal.id, via);
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.error.message);
+      return;
+    }
+    notify({ title: 'Votre choix est enregistré.', variant: 'success' });
+    await onChanged?.();
+  }
+
+  return (
+    <div className={styles.details} data-testid="contact-choice">
+      <label className={styles.sectionTitle} htmlFor={id}>
+        Comment cette personne vous contacte
+      </label>
+      <p className={styles.muted}>
+        Aujourd’hui : {mine.label.toLowerCase()}
+        {mine.fromSettings ? ' (réglage de votre profil)' : ''}.
+        {mine.via === 'wali' ? ' Seuls le nom et le téléphone de votre walī sont transmis, jamais vos propres coordonnées.' : ''}
+      </p>
+      <select
+        id={id}
+        className={styles.select}
+        value={current}
+        disabled={busy}
+        onChange={(e) => void choose(e.currentTarget.value as keyof typeof contactChoices)}
+      >
+        {Object.entries(contactChoices).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <FormAlert tone="error">{error}</FormAlert>
+    </div>
+  );
+}
+
 /** An introduction that ended (decision 194): when, why when it is the member's own cause, and that nothing is shared any more. */
 function EndedNote({ ended }: { ended: NonNullable<MemberIntroduction['ended']> }) {
   return (
@@ -282,7 +354,27 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
   return (
     <div className={styles.highlight}>
       <h3 className={styles.sectionTitle}>Vous avez accepté tous les deux</h3>
-      {proposal.contact ? (
+      {proposal.contact?.via === 'wali' ? (
+        <div data-testid="contact-through-wali">
+          <p className={styles.paragraph}>
+            {proposal.other?.firstName ?? 'Cette personne'} souhaite être contacté(e) uniquement par son walī.
+          </p>
+          {proposal.contact.guardian ? (
+            <dl className={styles.facts} aria-label="Coordonnées du walī">
+              <dt className={styles.factLabel}>Walī</dt>
+              <dd className={styles.factValue}>
+                {proposal.contact.guardian.name} ({proposal.contact.guardian.relation.toLowerCase()})
+              </dd>
+              <dt className={styles.factLabel}>Téléphone</dt>
+              <dd className={styles.factValue}>
+                {proposal.contact.guardian.phone ? formatPhone(proposal.contact.guardian.phone) : 'non communiqué'}
+              </dd>
+            </dl>
+          ) : (
+            <p className={styles.paragraph}>Votre conseillère vous transmettra les coordonnées de son walī.</p>
+          )}
+        </div>
+      ) : proposal.contact ? (
         <dl className={styles.facts} aria-label="Coordonnées">
           <dt className={styles.factLabel}>E-mail</dt>
           <dd className={styles.factValue}>
@@ -294,7 +386,7 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
       ) : (
         <p className={styles.paragraph}>Les coordonnées vous seront transmises par votre conseillère.</p>
       )}
-      {proposal.contact?.guardian ? (
+      {proposal.contact?.via === 'moi' && proposal.contact.guardian ? (
         <div>
           <h3 className={styles.sectionTitle}>Son proche associé</h3>
           <p className={styles.paragraph}>

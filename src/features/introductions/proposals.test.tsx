@@ -36,6 +36,7 @@ const proposal: MemberIntroduction = {
   contact: null,
   myFeedback: null,
   contactAlsoToGuardian: null,
+  myContactVia: { via: 'moi', label: 'Mes propres coordonnées', fromSettings: true, waliPhone: false },
   photos: [],
   ended: null,
   otherFirstName: 'Youssef',
@@ -90,7 +91,7 @@ describe('a proposal in "Mes propositions"', () => {
       state: 'rencontre-planifiee',
       stateLabel: 'Première rencontre planifiée',
       myAnswer: { status: 'accepted', at: new Date(now).toISOString(), reason: null },
-      contact: { email: 'youssef@example.fr', phone: '+33698765432', guardian: null },
+      contact: { via: 'moi', email: 'youssef@example.fr', phone: '+33698765432', guardian: null },
       meeting: { at: '2026-12-10T14:00:00Z', place: 'À l’agence, 12 rue de la Paix' },
     };
     const html = renderToStaticMarkup(<ProposalCard proposal={both} now={now} send={send} />);
@@ -105,7 +106,11 @@ describe('a proposal in "Mes propositions"', () => {
   });
 
   it('after the meeting: the feedback form with the outcomes in French', () => {
-    const after: MemberIntroduction = { ...proposal, state: 'retours', contact: { email: 'y@example.fr', phone: null, guardian: null } };
+    const after: MemberIntroduction = {
+      ...proposal,
+      state: 'retours',
+      contact: { via: 'moi', email: 'y@example.fr', phone: null, guardian: null },
+    };
     const t = text(renderToStaticMarkup(<ProposalCard proposal={after} now={now} send={send} />));
     expect(t).toContain('Votre retour après la rencontre');
     for (const label of ['Continuer à se connaître', 'Arrêter', 'Nous sommes fiancés']) expect(t).toContain(label);
