@@ -48,6 +48,7 @@ export const ev = {
     at,
   }),
   held: (at: number, actor: Actor = staff): IntroductionEvent => ({ type: 'RECORD_MEETING_HELD', actor, at }),
+  cancelMeeting: (at: number, actor: Actor = staff): IntroductionEvent => ({ type: 'CANCEL_MEETING', actor, at }),
   close: (at: number, note = 'Clôture demandée par l’équipe', actor: Actor = staff): IntroductionEvent => ({
     type: 'CLOSE',
     note,

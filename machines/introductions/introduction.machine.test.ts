@@ -234,6 +234,8 @@ describe('after mutual acceptance', () => {
     expect(planned.context.meeting).toEqual({
       at: iso(MEETING_AT),
       place: 'Agence de Lyon, salon du rez-de-chaussée',
+      // Who accompanies (decision 197): nobody named in this plan.
+      accompaniedBy: null,
       plannedAt: iso(T0 + 2 * DAY_MS),
     });
   });

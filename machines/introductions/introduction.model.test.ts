@@ -55,6 +55,7 @@ function modelEvents(snapshot: IntroductionSnapshot): IntroductionEvent[] {
       ev.plan(now + HOUR_MS, now + 2 * DAY_MS, actor),
       ev.plan(now + HOUR_MS, now + HOUR_MS, actor),
       ev.held(now + HOUR_MS, actor),
+      ev.cancelMeeting(now + HOUR_MS, actor),
       ev.close(now + HOUR_MS, 'Note de l’équipe', actor),
       ev.close(now + HOUR_MS, '   ', actor),
       ev.expire(now + HOUR_MS, actor),

@@ -103,7 +103,7 @@ describe('introductions view', () => {
   it('offers staff the events the chart accepts in each state', () => {
     expect(staffActionsFor('proposee.attente-des-reponses')).toEqual(['CLOSE']);
     expect(staffActionsFor('acceptee')).toEqual(['PLAN_MEETING', 'CLOSE']);
-    expect(staffActionsFor('rencontre-planifiee')).toEqual(['PLAN_MEETING', 'RECORD_MEETING_HELD', 'CLOSE']);
+    expect(staffActionsFor('rencontre-planifiee')).toEqual(['PLAN_MEETING', 'RECORD_MEETING_HELD', 'CANCEL_MEETING', 'CLOSE']);
     expect(staffActionsFor('declinee')).toEqual(['REOPEN']);
     expect(staffActionsFor('close')).toEqual(['REOPEN']);
     expect(staffActionsFor('fiancailles')).toEqual(['CLOSE']);
