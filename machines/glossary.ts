@@ -60,21 +60,21 @@ export const PLAN_PAYMENTS = { monthly: 'mensualité', inFull: 'paiement en une 
  * write instead. The test names the replacement when it finds one.
  */
 export const replaced: readonly { pattern: RegExp; use: string }[] = [
-  { pattern: /entretien de matchmaking/i, use: `« ${MEETINGS.matchmaking} »` },
-  { pattern: /entretien de mise en relation/i, use: `« ${MEETINGS.matchmaking} »` },
-  { pattern: /questionnaire de matchmaking/i, use: `« ${QUESTIONNAIRE} »` },
-  { pattern: /\bRecommandée\b/, use: `« ${PLAN_BADGE} » (le badge de la formule)` },
-  { pattern: /délai de réflexion/i, use: `« ${PERIODS.renunciation} » ou « ${PERIODS.withdrawal} »` },
+  { pattern: /entretien de matchmaking/i, use: `« ${MEETINGS.matchmaking} »` },
+  { pattern: /entretien de mise en relation/i, use: `« ${MEETINGS.matchmaking} »` },
+  { pattern: /questionnaire de matchmaking/i, use: `« ${QUESTIONNAIRE} »` },
+  { pattern: /\bRecommandée\b/, use: `« ${PLAN_BADGE} » (le badge de la formule)` },
+  { pattern: /délai de réflexion/i, use: `« ${PERIODS.renunciation} » ou « ${PERIODS.withdrawal} »` },
 ];
 
 /**
- * English words that a French text must not use, and their French: « e-mail » or « adresse e-mail »
- * (never « email » as a word), « connexion », « paiement »…
+ * English words that a French text must not use, and their French: « e-mail » or « adresse e-mail »
+ * (never « email » as a word), « connexion », « paiement »…
  */
 export const anglicisms: readonly { pattern: RegExp; use: string }[] = [
-  { pattern: /(?<![\w@.-])emails?(?![\w@.-])/i, use: '« e-mail » ou « adresse e-mail »' },
-  { pattern: /(?<![\w/-])log-?in(?![\w/-])/i, use: '« connexion »' },
-  { pattern: /(?<![\w/-])checkout(?![\w/-])/i, use: '« paiement »' },
-  { pattern: /(?<![\w/-])matchmaking(?![\w/-])/i, use: `« ${MEETINGS.matchmaking} » ou « ${MEETINGS.introduction} »` },
+  { pattern: /(?<![\w@.-])emails?(?![\w@.-])/i, use: '« e-mail » ou « adresse e-mail »' },
+  { pattern: /(?<![\w/-])log-?in(?![\w/-])/i, use: '« connexion »' },
+  { pattern: /(?<![\w/-])checkout(?![\w/-])/i, use: '« paiement »' },
+  { pattern: /(?<![\w/-])matchmaking(?![\w/-])/i, use: `« ${MEETINGS.matchmaking} » ou « ${MEETINGS.introduction} »` },
   { pattern: /(?<![\w/-])(?:newsletter|dashboard|booking|password|upload)(?![\w/-])/i, use: 'le mot français' },
 ];

@@ -102,7 +102,7 @@ test('a new member walks the onboarding from account creation to the booking of 
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2 }) }),
   ).toHaveCount(4);
-  await expect(page.getByText('Recommandée')).toHaveCount(1);
+  await expect(page.getByText('La plus choisie')).toHaveCount(1);
   await expect(page.getByRole('checkbox', { name: /Je demande expressément/ })).not.toBeChecked();
   await page.getByRole('button', { name: 'Choisir Sérénité mensuel' }).click();
 

@@ -97,7 +97,7 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
+            Délai de renonciation : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
             {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224‑91 du Code de la consommation) ; vous pouvez
             renoncer au contrat sans frais pendant ce délai.
           </li>
