@@ -15,6 +15,8 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
+import { fillTokens } from '#machines/public-site/fill-tokens.ts';
+import { AGENCY_IDENTITY_TEXT, MEDIATOR_TEXT } from '#machines/onboarding/pre-contract-info.ts';
 import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
@@ -34,6 +36,8 @@ export interface Agency {
   phone: string;
   email: string;
   mediator: string;
+  /** Name, form, seat, registration, phone and e-mail in one sentence, as the pre-contract step prints it. */
+  identityLine: string;
 }
 
 export function agencyIdentity(identity: AgencyIdentity): Agency {
@@ -45,7 +49,9 @@ export function agencyIdentity(identity: AgencyIdentity): Agency {
     registration: `${values['agence.rcs']}, SIRET ${values['agence.siret']}`,
     phone: values['agence.telephone'] as string,
     email: identity.email,
-    mediator: `${identity.mediatorName} (${identity.mediatorUrl})`,
+    // The same sentences as the pre-contract step's (decision 198).
+    mediator: fillTokens(MEDIATOR_TEXT, values),
+    identityLine: fillTokens(AGENCY_IDENTITY_TEXT, values),
   };
 }
 
@@ -170,7 +176,7 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Entre les soussignés',
       blocks: [
-        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224‑90 à L224‑95 et R224‑1 à R224‑3 du Code de la consommation, ci-après « l’agence » ;`,
+        `${agency.identityLine}, agence matrimoniale soumise aux articles L224‑90 à L224‑95 et R224‑1 à R224‑3 du Code de la consommation, ci-après « l’agence » ;`,
         `et ${form.fullName}${birth ? `, ${input.gender === 'femme' ? 'née' : input.gender === 'homme' ? 'né' : 'né(e)'} le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${formatPhone(input.profile.phone)}` : ''}, ci-après « le membre ».`,
       ],
     },
