@@ -8,7 +8,7 @@ import { agencyNow, moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
-import { brokenInTables, screenshots } from '#tests/e2e/support/screenshots.ts';
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -110,20 +110,6 @@ test('a member goes from the signed contract to active member across the 7- and 
   await travel(page, deadlines.withdrawal.endsAtMs + HOUR - (await agencyNow(page.request, base)));
   await staffPost({ context: 'meeting_mm', uid: id });
 
-  // The member's schedule on /mon-compte (decision 198): on a phone, one card per instalment, each
-  // cell naming its column; no word or amount cut across lines (the shots check every table).
-  await page.goto('/mon-compte');
-  const schedule = page.getByTestId('instalment-schedule');
-  await expect(schedule.locator('tbody tr')).toHaveCount(6);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const cellLabels = await schedule
-    .locator('tbody tr')
-    .first()
-    .locator('td')
-    .evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
-  expect(cellLabels).toEqual(['"Mensualité"', '"Échéance"', '"Montant"', '"Statut"']);
-  expect(await brokenInTables(page)).toEqual([]);
-  await screenshots(page, 'echeancier');
 
   // Staff read the member's payments on « Facturation »: on a phone each line is a card whose
   // cells name their columns.
