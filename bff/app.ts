@@ -46,7 +46,7 @@ export function appSecurityHeaders(config: AppOptions['config']): SecurityHeader
 /** The built SPA in `clientDir`, read into memory, or undefined when there is none. */
 export function siteFilesOf(clientDir: string | undefined, config: AppOptions['config']): SiteFiles | undefined {
   return clientDir && existsSync(clientDir)
-    ? loadSiteFiles({ clientDir, publicSiteUrl: config.publicSiteUrl, agency: config.agency })
+    ? loadSiteFiles({ clientDir, publicSiteUrl: config.publicSiteUrl, agency: config.agency, social: config.social })
     : undefined;
 }
 

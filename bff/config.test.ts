@@ -184,4 +184,14 @@ describe('live payments and the way back (issue 59)', () => {
     expect(message(embedded)).toBeNull();
     expect(parseConfig({}).stripeSecretKey).toBeUndefined();
   });
+
+  it('reads the agency’s social pages, none by default, and refuses a network’s home page or another site (decision 198)', () => {
+    expect(parseConfig({}).social).toEqual({});
+    expect(parseConfig({ SOCIAL_INSTAGRAM_URL: 'https://www.instagram.com/unionsincere' }).social).toEqual({
+      instagram: 'https://www.instagram.com/unionsincere',
+    });
+    expect(() => parseConfig({ SOCIAL_FACEBOOK_URL: 'https://www.facebook.com/' })).toThrow(/SOCIAL_FACEBOOK_URL/);
+    expect(() => parseConfig({ SOCIAL_TIKTOK_URL: 'https://example.com/@agence' })).toThrow(/tiktok\.com/);
+    expect(() => parseConfig({ SOCIAL_FACEBOOK_URL: 'http://www.facebook.com/agence' })).toThrow(/https/);
+  });
 });

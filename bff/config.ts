@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeMode } from '#bff/payments/payment-links-config.ts';
+import type { SocialLinks } from '#machines/public-site/site-tokens.ts';
 import { AGENCY_ENV, type AgencyIdentity, AgencyIdentitySchema, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 
 /**
@@ -19,6 +20,23 @@ const agencyEntries = Object.fromEntries(
 /** pino's levels (bff/logger.ts, decision 107). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** The agency's page on a network (decision 198): an https address on that network, not its home page. */
+const socialUrl = (domain: string) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.url(`une URL https://www.${domain}/…`),
+      v.check((value) => {
+        try {
+          const url = new URL(value);
+          return url.protocol === 'https:' && (url.hostname === domain || url.hostname.endsWith(`.${domain}`)) && url.pathname.length > 1;
+        } catch {
+          return false;
+        }
+      }, `l’adresse https de la page de l’agence sur ${domain} (https://www.${domain}/…)`),
+    ),
+  );
 
 export const EnvSchema = v.pipe(
   v.object({
@@ -62,6 +80,9 @@ export const EnvSchema = v.pipe(
       v.pipe(v.string(), v.regex(/^(true|false|[0-9])$/, 'le nombre de proxys devant le serveur (0 à 9 ; true vaut 1, false vaut 0)')),
       '0',
     ),
+    SOCIAL_FACEBOOK_URL: socialUrl('facebook.com'),
+    SOCIAL_INSTAGRAM_URL: socialUrl('instagram.com'),
+    SOCIAL_TIKTOK_URL: socialUrl('tiktok.com'),
     LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `l’un de ${LOG_LEVELS.join(', ')}`)),
   }),
   v.check(
@@ -89,6 +110,8 @@ export interface Config {
   agencyEmail: string;
   /** The agency's identity (legal pages, contract); the demo identity outside production. */
   agency: AgencyIdentity;
+  /** The agency's pages on the social networks, each absent unless configured (decision 198). */
+  social: SocialLinks;
   stripeWebhookSecret: string | undefined;
   /** Stripe secret or restricted key for refunds and subscriptions (decision 118); undefined: the local stand-ins (never in production with Payment Links). */
   stripeSecretKey?: string | undefined;
@@ -201,6 +224,11 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     mailFrom: env.MAIL_FROM,
     agencyEmail: agency.email,
     agency,
+    social: {
+      ...(env.SOCIAL_FACEBOOK_URL ? { facebook: env.SOCIAL_FACEBOOK_URL } : {}),
+      ...(env.SOCIAL_INSTAGRAM_URL ? { instagram: env.SOCIAL_INSTAGRAM_URL } : {}),
+      ...(env.SOCIAL_TIKTOK_URL ? { tiktok: env.SOCIAL_TIKTOK_URL } : {}),
+    },
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
     stripeSecretKey: env.STRIPE_SECRET_KEY,
     stripePaymentLinks: env.STRIPE_PAYMENT_LINKS,

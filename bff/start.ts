@@ -18,7 +18,7 @@ import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bf
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SiteFiles } from '#bff/http/site-pages.ts';
 import { startingGate } from '#bff/http/starting-gate.ts';
-import { scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
+import { memberFirstName, scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
@@ -153,6 +153,9 @@ async function startOn(
       database,
       clock: baseClock,
       siteUrl: config.publicSiteUrl,
+      // Its mails are the agency's: signed with its legal name, greeting the member by first name (decision 198).
+      agency: config.agency,
+      firstNameOf: memberFirstName,
       onMailQueued: () => mail.poke(),
       // The product is the service's gateway: it names every client (decision 101).
       clientAddress: gatewayNamedClient,

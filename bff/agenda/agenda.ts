@@ -14,7 +14,7 @@ import { members } from '#bff/db/schema.ts';
  * The staff agenda (issue 22, decision 122): the meetings of a period, each with its member(s),
  * kind (in French), time and what staff need to open the file. Three sources, no new table:
  * - the scheduling service's bookings (`bookings`, active ones): the onboarding meeting
- *   (« Entretien personnalisé ») or the matchmaking meeting (« Entretien de matchmaking »), as
+ *   (« Entretien personnalisé ») or the matchmaking meeting (« Entretien de rapprochement »), as
  *   stored on the booking when it was recorded (machines/agenda/booking-kind.ts, decision 128);
  * - the introductions' chaperoned first meetings (`introductions.context.meeting`, planned by staff).
  * An erased member's booking is not shown (their name is gone); their introduction's meeting is,

@@ -220,6 +220,7 @@ export function authRoutes(deps: ApiDeps) {
             to: email,
             link: signupConfirmationLink(`${deps.config.publicSiteUrl}${CONFIRMATION_PATH}`, tokenHash),
             siteName: SITE_NAME,
+            site: { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency },
             validitySeconds: CONFIRMATION_LINK_SECONDS,
           }),
         );

@@ -6,7 +6,8 @@ import type { Clock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
 import { adminFactorRoutes } from '#bff/auth-service/admin-factor-routes.ts';
 import { adminRoutes } from '#bff/auth-service/admin-routes.ts';
-import type { AuthDeps } from '#bff/auth-service/deps.ts';
+import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { discoveryRoutes } from '#bff/auth-service/discovery-routes.ts';
 import { AuthApiError, errors, renderAuthError } from '#bff/auth-service/errors.ts';
 import { loadSigningKey } from '#bff/auth-service/keys.ts';
@@ -54,6 +55,10 @@ export interface AuthServiceOptions {
   redirectOrigins?: string[];
   /** Name used in the mails, default 'Union Sincère'. */
   siteName?: string;
+  /** The agency whose legal name signs the mails and whose identity is their footer (default: the demo identity). */
+  agency?: AgencyIdentity;
+  /** The first name the product holds for an account, for the mails' greeting (decision 198). */
+  firstNameOf?: (exec: Executor, userId: string) => Promise<string | null>;
   /** Overrides of the rate limits (tests, or a deployment that needs other numbers). */
   rateLimits?: Partial<Record<LimitName, BucketSpec>>;
   /**
@@ -99,7 +104,9 @@ export async function createAuthService(options: AuthServiceOptions): Promise<Au
       disableSignup: options.disableSignup ?? true,
       redirectOrigins: (options.redirectOrigins ?? []).map((origin) => new URL(origin).origin),
       siteName: options.siteName ?? 'Union Sincère',
+      mailSite: { siteUrl, agency: options.agency ?? DEMO_AGENCY_IDENTITY },
     },
+    firstNameOf: options.firstNameOf,
     mailQueued: () => {
       try {
         options.onMailQueued?.();

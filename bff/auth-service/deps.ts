@@ -4,6 +4,8 @@ import type { Db } from '#bff/db/database.ts';
 import type { SigningKey } from '#bff/auth-service/keys.ts';
 import type { RateLimits } from '#bff/auth-service/rate-limit.ts';
 import type { CodeCaps } from '#bff/auth-service/code-caps.ts';
+import type { AccountMailTo } from '#bff/auth-service/recovery-mail.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 
 /** Everything the handlers need, built once by `createAuthService`. */
 export interface AuthDeps {
@@ -16,6 +18,8 @@ export interface AuthDeps {
   config: AuthConfig;
   /** Called after a mail was committed to the outbox. */
   mailQueued(): void;
+  /** The first name the product holds for an account, read with the mail's executor; absent: « Bonjour, ». */
+  firstNameOf?: ((exec: Executor, userId: string) => Promise<string | null>) | undefined;
 }
 
 export interface AuthConfig {
@@ -36,6 +40,17 @@ export interface AuthConfig {
   /** Origins (besides the site's) that `redirect_to` may point to. */
   redirectOrigins: string[];
   siteName: string;
+  /** The agency's identity and address, for the signature and footer of the service's mails (decision 198). */
+  mailSite: AgencyMailSite;
+}
+
+/**
+ * How an account mail greets and is signed: the first name the product holds for the account (read
+ * in the mail's own transaction through `firstNameOf`, none without it) and the agency's layout.
+ */
+export async function accountMailTo(deps: AuthDeps, exec: Executor, input: { to: string; userId: string | null }): Promise<AccountMailTo> {
+  const firstName = input.userId && deps.firstNameOf ? await deps.firstNameOf(exec, input.userId) : null;
+  return { to: input.to, firstName, siteName: deps.config.siteName, site: deps.config.mailSite };
 }
 
 /** Executor for drizzle queries: the database or an open transaction. */

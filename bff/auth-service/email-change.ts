@@ -7,7 +7,7 @@ import {
   emailChangeRequestedNotice,
   reauthenticationMail,
 } from '#bff/auth-service/account-mail.ts';
-import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/deps.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
@@ -102,7 +102,11 @@ export async function requestEmailChange(
   if (user.email) {
     await enqueueMail(
       exec,
-      emailChangeRequestedNotice({ to: user.email, next, siteName: deps.config.siteName, siteUrl: deps.config.siteUrl }),
+      emailChangeRequestedNotice({
+        ...(await accountMailTo(deps, exec, { to: user.email, userId: user.id })),
+        next,
+        siteUrl: deps.config.siteUrl,
+      }),
     );
   }
 }
@@ -122,11 +126,10 @@ async function mailEmailChangeLink(
   await enqueueMail(
     exec,
     emailChangeConfirmationMail({
-      to: next,
+      ...(await accountMailTo(deps, exec, { to: next, userId: user.id })),
       current: user.email ?? '',
       link: emailChangeLink(target, tokenHash),
       otp,
-      siteName: deps.config.siteName,
       validitySeconds: deps.config.otpExpirySeconds,
     }),
   );
@@ -177,7 +180,11 @@ export async function requestReauthentication(deps: AuthDeps, user: UserRow, cli
     await tx.update(users).set({ reauthenticationSentAt: now }).where(eq(users.id, user.id));
     await enqueueMail(
       tx,
-      reauthenticationMail({ to: email, otp, siteName: deps.config.siteName, validitySeconds: deps.config.otpExpirySeconds }),
+      reauthenticationMail({
+        ...(await accountMailTo(deps, tx, { to: email, userId: user.id })),
+        otp,
+        validitySeconds: deps.config.otpExpirySeconds,
+      }),
     );
   });
   deps.mailQueued();

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { enqueueMail } from '#bff/mail/outbox.ts';
-import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
@@ -122,7 +122,7 @@ async function applyEmailChange(
   if (!changed) throw expired();
   await syncEmailIdentity(exec, changed, now);
   if (user.email && user.email !== next) {
-    await enqueueMail(exec, emailChangedNotice({ to: user.email, next, siteName: deps.config.siteName }));
+    await enqueueMail(exec, emailChangedNotice({ ...(await accountMailTo(deps, exec, { to: user.email, userId: user.id })), next }));
   }
   return changed;
 }
@@ -157,10 +157,9 @@ export async function requestRecovery(
     await enqueueMail(
       tx,
       recoveryMail({
-        to: user.email,
+        ...(await accountMailTo(deps, tx, { to: user.email, userId: user.id })),
         link: recoveryLink(target, tokenHash),
         otp,
-        siteName: deps.config.siteName,
         validitySeconds: deps.config.otpExpirySeconds,
       }),
     );
@@ -191,9 +190,8 @@ export async function resendSignupConfirmation(
     await enqueueMail(
       tx,
       signupConfirmationMail({
-        to: user.email,
+        ...(await accountMailTo(deps, tx, { to: user.email, userId: user.id })),
         link: signupConfirmationLink(target, tokenHash),
-        siteName: deps.config.siteName,
         validitySeconds: deps.config.otpExpirySeconds,
       }),
     );

@@ -1,3 +1,4 @@
+import { type AgencyMailSite, layout } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
 
 /** Where the link of a recovery mail leads: the page that asks for the new password. */
@@ -24,29 +25,28 @@ export function validity(seconds: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
+/**
+ * Who an account mail goes to and how the agency signs it (decision 198): the same layout as every
+ * other mail of the agency (greeting by first name when the member's profile holds one, the
+ * agency's legal name as signature, its legal footer).
+ */
+export interface AccountMailTo {
+  to: string;
+  firstName?: string | null | undefined;
+  /** The brand named in the sentences (« votre compte Union Sincère »). */
+  siteName: string;
+  site: AgencyMailSite;
+}
+
 /** The French password-recovery mail. */
-export function recoveryMail(input: { to: string; link: string; otp: string; siteName: string; validitySeconds: number }): OutgoingMail {
+export function recoveryMail(input: AccountMailTo & { link: string; otp: string; validitySeconds: number }): OutgoingMail {
   const duration = validity(input.validitySeconds);
-  const text = [
-    'Bonjour,',
-    '',
-    `Vous avez demandé à réinitialiser le mot de passe de votre compte ${input.siteName}.`,
-    'Pour choisir un nouveau mot de passe, ouvrez ce lien :',
-    '',
-    input.link,
-    '',
-    `Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : ${input.otp}`,
-    '',
-    'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.',
-    '',
-    `L’équipe ${input.siteName}`,
-  ].join('\n');
-  const link = escapeHtml(input.link);
-  const html = `<p>Bonjour,</p>
-<p>Vous avez demandé à réinitialiser le mot de passe de votre compte ${escapeHtml(input.siteName)}.</p>
-<p><a href="${link}">Choisir un nouveau mot de passe</a></p>
-<p>Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : <strong>${input.otp}</strong></p>
-<p>Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.</p>
-<p>L’équipe ${escapeHtml(input.siteName)}</p>`;
-  return { to: input.to, subject: 'Réinitialisation de votre mot de passe', text, html, kind: 'auth-recovery' };
+  return layout(input.site, input, 'auth-recovery', 'Réinitialisation de votre mot de passe', [
+    {
+      text: `Vous avez demandé à réinitialiser le mot de passe de votre compte ${input.siteName}. Pour choisir un nouveau mot de passe, ouvrez ce lien :`,
+    },
+    { link: input.link, label: 'Choisir un nouveau mot de passe' },
+    { text: `Ce lien est valable ${duration} et ne sert qu’une fois. Code de vérification : ${input.otp}` },
+    { text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : votre mot de passe reste inchangé.' },
+  ]);
 }

@@ -88,7 +88,11 @@ export function contractRoutes(deps: ApiDeps) {
     .post('/user/contract/signature-code', async (c) => {
       const caller = await memberCaller(c);
       await withinSignatureCodeCap(deps, caller.member.id, LIMITS.contractCodesPerDay);
-      const { expiresAt } = await sendSignatureCode(deps.database.db, caller.member, { agency: deps.config.agency, now: deps.clock.now() });
+      const { expiresAt } = await sendSignatureCode(deps.database.db, caller.member, {
+        agency: deps.config.agency,
+        now: deps.clock.now(),
+        siteUrl: deps.config.publicSiteUrl,
+      });
       deps.mailQueued();
       c.header('Cache-Control', 'private, no-store');
       return c.json({ sentTo: caller.member.email, expiresAt: expiresAt.toISOString() }, 200);

@@ -7,6 +7,10 @@ import { ApiError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
+import { type AgencyMailSite, layout, type Recipient, siteLink } from '#bff/mail/agency-mails.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
+import { PERIODS } from '#machines/glossary.ts';
+import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { applyOnboardingUpdate, type PaymentVerifier } from '#bff/onboarding/apply-update.ts';
 import { replaceSignedContract } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
@@ -54,50 +58,43 @@ const codeHash = (memberId: string, code: string) => sha256Hex(`contract-signatu
 
 const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long', timeStyle: 'short' });
 
-export function signatureCodeMail(input: { to: string; code: string; agencyName: string }) {
-  return {
-    to: input.to,
-    kind: 'contract-signature-code',
-    subject: `Votre code de signature du contrat — ${input.agencyName}`,
-    text: [
-      'Bonjour,',
-      '',
-      `Voici votre code pour signer votre contrat de courtage matrimonial avec ${input.agencyName} : ${input.code}`,
-      '',
-      'Saisissez-le dans votre espace membre, à l’étape « Signature ». Il est valable 15 minutes et ne sert qu’une fois.',
-      'En le saisissant, vous signez électroniquement le contrat que vous venez de lire (article 1367 du Code civil).',
-      '',
-      'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera signé sans ce code.',
-      '',
-      `L’équipe ${input.agencyName}`,
-    ].join('\n'),
-  };
+/** The code that signs the contract: in the agency's mail layout (greeting, signature, legal footer). */
+export function signatureCodeMail(site: AgencyMailSite, recipient: Recipient, code: string) {
+  return layout(site, recipient, 'contract-signature-code', `Votre code de signature du contrat — ${site.agency.legalName}`, [
+    { text: `Voici votre code pour signer votre contrat de courtage matrimonial avec ${site.agency.legalName} : ${code}` },
+    {
+      text: 'Saisissez-le dans votre espace membre, à l’étape « Contrat », sous le texte du contrat. Il est valable 15 minutes et ne sert qu’une fois. En le saisissant, vous signez électroniquement le contrat que vous venez de lire (article 1367 du Code civil).',
+    },
+    { link: siteLink(site, '/mon-compte/inscription/attente-contrat'), label: 'Ouvrir mon contrat' },
+    { text: 'Si vous n’êtes pas à l’origine de cette demande, ignorez ce message : rien ne sera signé sans ce code.' },
+  ]);
 }
 
-export function signedContractMail(input: {
-  to: string;
-  agencyName: string;
-  signedAt: Date;
-  /** SHA-256 of the text signed, as the evidence page prints it. */
-  textSha256: string;
-  pdf: Uint8Array;
-  filename: string;
-}) {
+/** The signed copy, attached (L224-90), in the agency's mail layout. */
+export function signedContractMail(
+  site: AgencyMailSite,
+  recipient: Recipient,
+  input: {
+    signedAt: Date;
+    /** SHA-256 of the text signed, as the evidence page prints it. */
+    textSha256: string;
+    pdf: Uint8Array;
+    filename: string;
+  },
+) {
   return {
-    to: input.to,
-    kind: 'contract-signed-copy',
-    subject: `Votre contrat signé — ${input.agencyName}`,
-    text: [
-      'Bonjour,',
-      '',
-      `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224‑90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
-      '',
-      `Empreinte SHA-256 du texte signé : ${input.textSha256} (elle figure aussi sur la page de preuve de signature, à la fin du PDF).`,
-      '',
-      'Vous disposez d’un délai de 7 jours pour renoncer au contrat sans motif ni frais (article L224‑91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre droit de rétractation de 14 jours et son formulaire type.',
-      '',
-      `L’équipe ${input.agencyName}`,
-    ].join('\n'),
+    ...layout(site, recipient, 'contract-signed-copy', `Votre contrat signé — ${site.agency.legalName}`, [
+      {
+        text: `Vous avez signé votre contrat de courtage matrimonial le ${parisDateTime.format(input.signedAt)} (heure de Paris). Vous en trouverez votre exemplaire en pièce jointe (article L224‑90 du Code de la consommation) ; il reste téléchargeable dans votre espace membre.`,
+      },
+      {
+        text: `Empreinte SHA-256 du texte signé : ${input.textSha256} (elle figure aussi sur la page de preuve de signature, à la fin du PDF).`,
+      },
+      {
+        text: `Vous disposez d’un ${PERIODS.renunciation} de ${NO_PAYMENT_PERIOD_DAYS} jours pour renoncer au contrat sans motif ni frais (article L224‑91) ; aucun paiement ne vous sera demandé avant la fin de ce délai. Le contrat rappelle aussi votre ${PERIODS.withdrawal} de ${WITHDRAWAL_PERIOD_DAYS} jours et son formulaire type.`,
+      },
+      { link: siteLink(site, '/mon-compte'), label: 'Ouvrir mon espace membre' },
+    ]),
     attachments: [{ filename: input.filename, contentType: 'application/pdf', contentBase64: Buffer.from(input.pdf).toString('base64') }],
   };
 }
@@ -129,7 +126,7 @@ export async function liveSignatureCode(
 export async function sendSignatureCode(
   db: Db,
   row: MemberRow,
-  options: { agency: AgencyIdentity; now: Date },
+  options: { agency: AgencyIdentity; now: Date; siteUrl: string },
 ): Promise<{ expiresAt: Date }> {
   const contract = await unsignedContract(db, row, options);
   const now = options.now;
@@ -146,7 +143,10 @@ export async function sendSignatureCode(
       .insert(contractSignatureCodes)
       .values({ memberId: row.id, ...values })
       .onConflictDoUpdate({ target: contractSignatureCodes.memberId, set: values });
-    await enqueueMail(tx, signatureCodeMail({ to: row.email, code, agencyName: options.agency.legalName }));
+    await enqueueMail(
+      tx,
+      signatureCodeMail({ siteUrl: options.siteUrl, agency: options.agency }, { to: row.email, firstName: firstNameOf(row.profile) }, code),
+    );
   });
   log.info('contrat : code de signature envoyé', { memberId: row.id });
   return { expiresAt };
@@ -255,14 +255,11 @@ export async function signWithCode(
         sha256 = await replaceSignedContract(tx, row.id, signed.signedAt, signed.pdf);
         await enqueueMail(
           tx,
-          signedContractMail({
-            to: signedRow.email,
-            agencyName: options.agency.legalName,
-            signedAt: now,
-            textSha256,
-            pdf: signed.pdf,
-            filename: 'contrat-signe.pdf',
-          }),
+          signedContractMail(
+            { siteUrl: options.siteUrl, agency: options.agency },
+            { to: signedRow.email, firstName: firstNameOf(signedRow.profile) },
+            { signedAt: now, textSha256, pdf: signed.pdf, filename: 'contrat-signe.pdf' },
+          ),
         );
       },
     },

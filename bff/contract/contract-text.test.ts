@@ -57,13 +57,18 @@ describe('the contract names the configured agency (L224-90, decision 106)', () 
 
 describe('mails', () => {
   it('hold no placeholder', () => {
-    const site = { siteName: 'Union Sincère', siteUrl: 'https://www.union-sincere.fr' };
+    const site = {
+      siteName: 'Union Sincère',
+      siteUrl: 'https://www.union-sincere.fr',
+      site: { siteUrl: 'https://www.union-sincere.fr', agency: DEMO_AGENCY_IDENTITY },
+    };
     const mails = [
       recoveryMail({
         to: 'a@example.org',
         link: 'https://www.union-sincere.fr/x',
         otp: '123456',
         siteName: site.siteName,
+        site: site.site,
         validitySeconds: 3600,
       }),
       emailChangeConfirmationMail({
@@ -72,11 +77,12 @@ describe('mails', () => {
         link: 'https://x',
         otp: '123456',
         siteName: site.siteName,
+        site: site.site,
         validitySeconds: 3600,
       }),
       emailChangeRequestedNotice({ to: 'a@example.org', next: 'b@example.org', ...site }),
-      emailChangedNotice({ to: 'a@example.org', next: 'b@example.org', siteName: site.siteName }),
-      reauthenticationMail({ to: 'a@example.org', otp: '123456', siteName: site.siteName, validitySeconds: 600 }),
+      emailChangedNotice({ to: 'a@example.org', next: 'b@example.org', siteName: site.siteName, site: site.site }),
+      reauthenticationMail({ to: 'a@example.org', otp: '123456', siteName: site.siteName, site: site.site, validitySeconds: 600 }),
       mfaResetMail({ to: 'a@example.org', name: 'Samia', actor: 'Karim', at: new Date(), site: site.siteUrl }),
     ];
     for (const mail of mails) {

@@ -1,5 +1,6 @@
 import type { ContractForm, Questionnaire, RequirableCriterion } from '#machines/onboarding/forms.ts';
 import {
+  maritalStatusLabelFor,
   maritalStatusLabels,
   professionalSituationLabels,
   regionLabels,
@@ -11,7 +12,11 @@ import { COUNTING_RULE, civilDayText, dayAfterText, untilText } from '#machines/
 import { deadlinesOfSignature, NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-deadlines.ts';
 import { expectedAmountCents, FILE_FEE_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
+import type { Gender } from '#machines/onboarding/record.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { agencyValues } from '#machines/public-site/site-tokens.ts';
+import { fillTokens } from '#machines/public-site/fill-tokens.ts';
+import { AGENCY_IDENTITY_TEXT, MEDIATOR_TEXT } from '#machines/onboarding/pre-contract-info.ts';
 import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
@@ -31,6 +36,8 @@ export interface Agency {
   phone: string;
   email: string;
   mediator: string;
+  /** Name, form, seat, registration, phone and e-mail in one sentence, as the pre-contract step prints it. */
+  identityLine: string;
 }
 
 export function agencyIdentity(identity: AgencyIdentity): Agency {
@@ -42,7 +49,9 @@ export function agencyIdentity(identity: AgencyIdentity): Agency {
     registration: `${values['agence.rcs']}, SIRET ${values['agence.siret']}`,
     phone: values['agence.telephone'] as string,
     email: identity.email,
-    mediator: `${identity.mediatorName} (${identity.mediatorUrl})`,
+    // The same sentences as the pre-contract step's (decision 198).
+    mediator: fillTokens(MEDIATOR_TEXT, values),
+    identityLine: fillTokens(AGENCY_IDENTITY_TEXT, values),
   };
 }
 
@@ -52,6 +61,8 @@ export interface ContractInput {
   form: Pick<ContractForm, 'fullName' | 'address' | 'postcode' | 'city' | 'signature'>;
   /** Step 1 answers, when readable: birth date and phone complete the identity. */
   profile: { birthDate?: string; phone?: string } | null;
+  /** The member's gender: the contract writes « née » for a woman, never « né(e) » (decision 198). */
+  gender?: Gender | null | undefined;
   questionnaire: Questionnaire | null;
   plan: Plan;
   /** The member's express request to start before the end of the 14-day period (L221-25). */
@@ -119,7 +130,10 @@ function priceBlocks(input: ContractInput): Block[] {
   ];
 }
 
-function annexBlocks(questionnaire: Questionnaire | null): Block[] {
+function annexBlocks(questionnaire: Questionnaire | null, member: Gender | null): Block[] {
+  // The person sought is of the other gender: « Divorcé » for a woman's search, never « Divorcé(e) ».
+  const sought: Gender | null = member === 'femme' ? 'homme' : member === 'homme' ? 'femme' : null;
+  const ready = member === 'femme' ? 'Prête' : member === 'homme' ? 'Prêt' : 'Prêt ou prête';
   if (!questionnaire) return ['Le questionnaire de rapprochement du membre n’est pas disponible.'];
   const list = (values: readonly string[], labels: Record<string, string>) => values.map((value) => labels[value] ?? value).join(', ');
   // Decision 193: the criteria the member marked indispensable say so (questionnaires saved before carry no mark).
@@ -130,7 +144,7 @@ function annexBlocks(questionnaire: Questionnaire | null): Block[] {
       bullets: [
         `Tranche d’âge : de ${questionnaire.soughtAgeMin} à ${questionnaire.soughtAgeMax} ans${required('age')}`,
         `Région : ${list(questionnaire.soughtRegions, regionLabels)}${required('region')}`,
-        `Situation familiale : ${list(questionnaire.soughtFamilySituations, maritalStatusLabels)}${required('situation-familiale')}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}${required('enfants')}`,
+        `Situation familiale : ${questionnaire.soughtFamilySituations.map((value) => maritalStatusLabelFor(value, sought)).join(', ')}${required('situation-familiale')}${questionnaire.acceptsChildren ? ', enfants acceptés' : ', sans enfants'}${required('enfants')}`,
         `Situation professionnelle : ${professionalSituationLabels[questionnaire.soughtProfessionalSituation]}`,
         `Pratique religieuse : ${soughtPracticeLabels[questionnaire.soughtPractice]}${required('pratique')}`,
         ...(questionnaire.wantsChildren
@@ -138,7 +152,7 @@ function annexBlocks(questionnaire: Questionnaire | null): Block[] {
           : []),
         ...(questionnaire.readyToRelocate === undefined
           ? []
-          : [`Prêt ou prête à déménager : ${questionnaire.readyToRelocate ? 'oui' : 'non'}${required('demenagement')}`]),
+          : [`${ready} à déménager : ${questionnaire.readyToRelocate ? 'oui' : 'non'}${required('demenagement')}`]),
         `Autres qualités essentielles : ${questionnaire.otherQualities}`,
       ],
     },
@@ -164,8 +178,8 @@ export function contractDocument(input: ContractInput): ContractDocument {
     {
       heading: 'Entre les soussignés',
       blocks: [
-        `${agency.name}, ${agency.legalForm}, dont le siège est situé ${agency.address}, ${agency.registration}, téléphone ${agency.phone}, e-mail ${agency.email}, agence matrimoniale soumise aux articles L224‑90 à L224‑95 et R224‑1 à R224‑3 du Code de la consommation, ci-après « l’agence » ;`,
-        `et ${form.fullName}${birth ? `, né(e) le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${input.profile.phone}` : ''}, ci-après « le membre ».`,
+        `${agency.identityLine}, agence matrimoniale soumise aux articles L224‑90 à L224‑95 et R224‑1 à R224‑3 du Code de la consommation, ci-après « l’agence » ;`,
+        `et ${form.fullName}${birth ? `, ${input.gender === 'femme' ? 'née' : input.gender === 'homme' ? 'né' : 'né(e)'} le ${birth}` : ''}, demeurant ${form.address}, ${form.postcode} ${form.city}, e-mail ${input.email}${input.profile?.phone ? `, téléphone ${formatPhone(input.profile.phone)}` : ''}, ci-après « le membre ».`,
       ],
     },
     {
@@ -248,7 +262,7 @@ export function contractDocument(input: ContractInput): ContractDocument {
     title: 'Contrat de courtage matrimonial',
     status: `Exemplaire du membre — ${parisDate.format(day)}`,
     sections,
-    annex: { heading: 'Annexe — Qualités de la personne recherchée', blocks: annexBlocks(input.questionnaire) },
+    annex: { heading: 'Annexe — Qualités de la personne recherchée', blocks: annexBlocks(input.questionnaire, input.gender ?? null) },
     signature: {
       heading: 'Signatures',
       blocks: [

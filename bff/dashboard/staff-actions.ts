@@ -60,8 +60,8 @@ const candidates: readonly Candidate[] = [
   },
   {
     id: 'meeting_mm',
-    label: 'Entretien de matchmaking effectué',
-    confirm: 'L’entretien de matchmaking est noté comme tenu : le membre devient membre actif.',
+    label: 'Entretien de rapprochement effectué',
+    confirm: 'L’entretien de rapprochement est noté comme tenu : le membre devient membre actif.',
     danger: false,
     body: (uid) => ({ context: 'meeting_mm', uid }),
   },

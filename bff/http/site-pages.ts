@@ -10,7 +10,8 @@ import { DEFAULT_PAY_IN_FULL } from '#bff/onboarding/plan-settings.ts';
 import { type PayInFullSetting, payInFullSettings } from '#machines/onboarding/plans.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml as escapeValue, fillTokens } from '#machines/public-site/fill-tokens.ts';
-import { siteValues } from '#machines/public-site/site-tokens.ts';
+import { type SocialLinks, siteValues } from '#machines/public-site/site-tokens.ts';
+import { withoutEmptySocialLinks } from '#machines/public-site/social-links.ts';
 
 const brotli = promisify(brotliCompress);
 
@@ -53,6 +54,8 @@ export interface SitePagesOptions {
   publicSiteUrl: string;
   /** The agency's identity printed on the pages (the demo identity when absent). */
   agency?: AgencyIdentity | undefined;
+  /** The agency's pages on the social networks (the footer hides a network without one). */
+  social?: SocialLinks | undefined;
 }
 
 const escapeHtml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -164,7 +167,7 @@ interface PageSet {
   notFoundHtml: string;
 }
 
-export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_IDENTITY }: SitePagesOptions): SiteFiles {
+export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_IDENTITY, social = {} }: SitePagesOptions): SiteFiles {
   const site = publicSiteUrl.replace(/\/+$/, '');
   const withSite = (text: string) => text.replaceAll(SITE_URL_PLACEHOLDER, escapeHtml(site));
   const manifest = readManifest(clientDir);
@@ -181,9 +184,12 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
     }));
     const notFound = withSite(readFileSync(join(clientDir, '404.html'), 'utf8'));
     for (const setting of payInFullSettings) {
-      const values = siteValues(agency, setting);
+      const values = siteValues(agency, setting, social);
       const filled = (text: string) =>
-        fillTokens(text.replaceAll(SITE_VALUES_PLACEHOLDER, escapeHtml(JSON.stringify(values))), values, escapeValue);
+        withoutEmptySocialLinks(
+          fillTokens(text.replaceAll(SITE_VALUES_PLACEHOLDER, escapeHtml(JSON.stringify(values))), values, escapeValue),
+          values,
+        );
       variants.set(setting, {
         pages: new Map([...files].map(([path, text]) => [path, filled(text)])),
         spaHtml: filled(spa),
@@ -203,7 +209,7 @@ export function loadSiteFiles({ clientDir, publicSiteUrl, agency = DEMO_AGENCY_I
     // A plain `vite build` has no prerendered values: give the browser the tokens' values all the same.
     const index = readFileSync(join(clientDir, 'index.html'), 'utf8');
     for (const setting of payInFullSettings) {
-      const meta = `<meta name="site-values" content="${escapeHtml(JSON.stringify(siteValues(agency, setting)))}" />`;
+      const meta = `<meta name="site-values" content="${escapeHtml(JSON.stringify(siteValues(agency, setting, social)))}" />`;
       const spaHtml = index.includes('name="site-values"') ? index : index.replace(/<\/head>/, `  ${meta}\n  </head>`);
       variants.set(setting, { pages: new Map(), spaHtml, shells: [], notFoundHtml: spaHtml });
     }

@@ -42,6 +42,12 @@ export const LATE_SEND_WINDOW_MS = 7 * DAY_MS;
 
 type MemberRow = typeof members.$inferSelect;
 
+/** The first name of a member's profile, read with the caller's executor (the auth service's mails, decision 198). */
+export async function memberFirstName(exec: Pick<Db, 'select'>, memberId: string): Promise<string | null> {
+  const [row] = await exec.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
+  return row ? firstNameOf(row.profile) : null;
+}
+
 /** The first name the profile holds, if any: the only personal data a mail carries besides its address. */
 export function firstNameOf(profile: unknown): string | null {
   if (!profile || typeof profile !== 'object') return null;

@@ -3,6 +3,7 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
+import { MEETINGS } from '#machines/glossary.ts';
 
 /**
  * The agency's own mails (decision 111): one function per mail, one layout. Each mail carries
@@ -168,7 +169,9 @@ export function paymentReceivedMail(
 export function meetingBookedMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
   return layout(site, recipient, 'agency-meeting-booked', 'Votre entretien personnalisé est réservé', [
     { text: `Votre entretien personnalisé avec une conseillère est réservé le ${dateTimeFr(input.at)} (heure de Paris).` },
-    { text: 'Vous recevrez un rappel la veille. Pour déplacer ou annuler ce rendez-vous, utilisez le lien reçu lors de la réservation.' },
+    {
+      text: `Vous recevrez un rappel la veille. Pour déplacer ou annuler ce rendez-vous, écrivez-nous à ${site.agency.email} ou appelez-nous au ${site.agency.phone}.`,
+    },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
 }
@@ -177,7 +180,10 @@ export function meetingBookedMail(site: AgencyMailSite, recipient: Recipient, in
 export function meetingReminderMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
   return layout(site, recipient, 'agency-meeting-reminder', 'Rappel : votre entretien personnalisé a lieu demain', [
     { text: `Nous vous rappelons votre entretien personnalisé avec une conseillère, le ${dateTimeFr(input.at)} (heure de Paris).` },
-    { text: 'Si vous ne pouvez pas être présent(e), merci de déplacer le rendez-vous avec le lien reçu lors de la réservation.' },
+    {
+      text: `En cas d’empêchement, prévenez-nous pour déplacer le rendez-vous : écrivez-nous à ${site.agency.email} ou appelez-nous au ${site.agency.phone}.`,
+    },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
 }
 
@@ -208,7 +214,7 @@ export function withdrawalPeriodOverMail(site: AgencyMailSite, recipient: Recipi
     {
       text: `Le délai de rétractation de 14 jours qui suit la signature de votre contrat a pris fin le ${civilDayText(input.lastDay)} à 24 heures.`,
     },
-    { text: 'La prochaine étape est votre entretien de mise en relation avec votre conseillère.' },
+    { text: `La prochaine étape est votre ${MEETINGS.matchmaking} avec votre conseillère.` },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
 }
@@ -254,7 +260,8 @@ export function renunciationConfirmedMail(site: AgencyMailSite, recipient: Recip
     {
       text: `Nous confirmons avoir reçu, le ${dateFr(input.at)}, votre renonciation au contrat dans le délai de 7 jours qui suit sa signature.`,
     },
-    { text: 'Le contrat est sans effet. Aucune somme ne vous est due ni demandée.' },
+    { text: 'Le contrat est sans effet : vous ne nous devez rien, et rien ne vous sera prélevé.' },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
   ]);
 }
 

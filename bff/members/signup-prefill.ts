@@ -93,7 +93,9 @@ export async function prefillOf(db: Db, memberId: string): Promise<{ postcode: s
 /** The pre-registration's confirmation: thanks, and the link that opens the sign-up pre-filled. */
 export function preRegistrationMail(site: AgencyMailSite, to: string, token: string): OutgoingMail {
   return layout(site, { to }, 'pre-registration-confirmed', 'Votre pré-inscription est bien reçue', [
-    { text: `Merci pour votre pré-inscription auprès de ${site.agency.legalName}. Une conseillère pourra vous recontacter.` },
+    {
+      text: `Merci pour votre pré-inscription : l’agence ${site.agency.legalName} l’a bien reçue. Une conseillère pourra vous recontacter.`,
+    },
     {
       text: `Vous pouvez dès maintenant créer votre compte : vous n’aurez pas à redonner les informations déjà transmises. Ce lien est personnel et valable ${SIGNUP_LINK_DAYS} jours.`,
     },

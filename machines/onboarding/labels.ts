@@ -174,7 +174,7 @@ export const bookingStatusLabels = covering<'active' | 'canceled'>()({ active: '
 /** The kinds of the staff agenda (machines/agenda/agenda.ts, decision 122). */
 export const agendaKindLabels = covering<'entretien-personnalise' | 'entretien-matchmaking' | 'premiere-rencontre'>()({
   'entretien-personnalise': 'Entretien personnalisé',
-  'entretien-matchmaking': 'Entretien de matchmaking',
+  'entretien-matchmaking': 'Entretien de rapprochement',
   'premiere-rencontre': 'Première rencontre (mise en relation)',
 });
 
@@ -212,7 +212,7 @@ export const stateLabels = covering<StateKey>()({
   'attente-contrat.paiement': 'Paiement de l’abonnement',
   attente: 'Délai légal',
   'attente.delai-retractation': 'Délai de rétractation de 14 jours',
-  'attente.entretien-matchmaking': 'Entretien de matchmaking à tenir',
+  'attente.entretien-matchmaking': 'Entretien de rapprochement à tenir',
   'membre-actif': 'Membre actif',
   renonce: 'Contrat annulé (renonciation)',
   retracte: 'Contrat résilié (rétractation)',
@@ -259,7 +259,7 @@ export const eventLabels = covering<OtherEventType>()({
   SUBMIT_CONTRACT_FORM: 'Remplir le formulaire du contrat',
   SIGN_CONTRACT: 'Signer le contrat',
   PAY_SUBSCRIPTION: 'Payer l’abonnement',
-  RECORD_MATCHMAKING_MEETING: 'Valider l’entretien de matchmaking',
+  RECORD_MATCHMAKING_MEETING: 'Valider l’entretien de rapprochement',
   RESET_ONBOARDING: 'Réinitialiser l’inscription',
   RENOUNCE_CONTRACT: 'Renoncer au contrat (7 jours)',
   WITHDRAW_CONTRACT: 'Se rétracter (14 jours)',
@@ -308,7 +308,7 @@ export const contextSentences = {
   contractForm: 'Formulaire du contrat rempli',
   sub_date: 'Contrat signé',
   sub: 'Abonnement payé',
-  meeting_mm: 'Entretien de matchmaking effectué : le membre est actif',
+  meeting_mm: 'Entretien de rapprochement effectué : le membre est actif',
   lmnop: 'Inscription réinitialisée',
   renounce: 'Renonciation au contrat (délai de 7 jours)',
   withdraw: 'Rétractation (délai de 14 jours)',

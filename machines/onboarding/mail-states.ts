@@ -13,7 +13,7 @@ export const scheduledMailStates = {
   'agency-meeting-reminder': ['prendre-un-rendez-vous', 'attente-entretien-personnalise'],
   /** « le paiement est ouvert — Régler mon inscription »: only while there is something to pay. */
   'agency-renunciation-period-over': ['attente-contrat', 'frais-de-dossier'],
-  /** « la prochaine étape est votre entretien de mise en relation ». */
+  /** « la prochaine étape est votre entretien de rapprochement ». */
   'agency-withdrawal-period-over': ['attente'],
   /** « Vous êtes désormais membre ». */
   'agency-active-member': ['membre-actif'],

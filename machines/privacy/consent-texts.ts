@@ -82,12 +82,18 @@ export const consentTexts: { readonly [K in ConsentKind]: ConsentKindInfo } = {
     title: 'Démarrage avant la fin du délai de rétractation',
     withdrawable: false,
     effect: `Cette demande ne se retire pas : vous gardez votre droit de rétractation pendant ${WITHDRAWAL_PERIOD_DAYS} jours, en payant alors le service déjà fourni (article L221‑25 du Code de la consommation).`,
-    current: '2026-11-21',
+    current: '2026-12-07',
     versions: {
       '2026-11-21': {
         version: '2026-11-21',
         label: `Je demande expressément que l’accompagnement commence avant la fin du délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours.`,
         description: `Vous disposez d’un délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de mise en relation n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les ${WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.`,
+      },
+      // « entretien de rapprochement », the glossary's name of the meeting (decision 198).
+      '2026-12-07': {
+        version: '2026-12-07',
+        label: `Je demande expressément que l’accompagnement commence avant la fin du délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours.`,
+        description: `Vous disposez d’un délai de rétractation de ${WITHDRAWAL_PERIOD_DAYS} jours après la signature du contrat. L’entretien de rapprochement n’a lieu qu’à la fin de ce délai. Si vous cochez cette case, l’accompagnement pourra commencer dès le paiement de l’abonnement ; vous pourrez toujours vous rétracter dans les ${WITHDRAWAL_PERIOD_DAYS} jours, mais vous paierez alors le service déjà fourni. Le code de réduction sur les frais de dossier ne sera plus disponible.`,
       },
     },
   },

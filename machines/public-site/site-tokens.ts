@@ -3,6 +3,7 @@ import type { SiteValues } from '#machines/public-site/fill-tokens.ts';
 import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { activePlans, FILE_FEE_CENTS, type PayInFullSetting, type Plan } from '#machines/onboarding/plans.ts';
 import { lazy } from '#machines/lazy.ts';
+import { type SocialLinks, socialValues } from '#machines/public-site/social-links.ts';
 
 /**
  * The site's copy (`content/`) names the agency and quotes prices through tokens, `{{agence.adresse}}`,
@@ -14,6 +15,7 @@ import { lazy } from '#machines/lazy.ts';
  */
 
 export type { SiteValues } from '#machines/public-site/fill-tokens.ts';
+export type { SocialLinks } from '#machines/public-site/social-links.ts';
 
 /**
  * Names used for each meeting and each legal period in the public copy and the plans (the
@@ -89,7 +91,7 @@ export function offerValues(setting: PayInFullSetting): SiteValues {
   return values;
 }
 
-/** Every token's value: the agency's identity and the offers under the staff's setting. */
-export function siteValues(identity: AgencyIdentity, setting: PayInFullSetting): SiteValues {
-  return { ...agencyValues(identity), ...offerValues(setting) };
+/** Every token's value: the agency's identity, the offers under the staff's setting and its social pages. */
+export function siteValues(identity: AgencyIdentity, setting: PayInFullSetting, social: SocialLinks = {}): SiteValues {
+  return { ...agencyValues(identity), ...offerValues(setting), ...socialValues(social) };
 }

@@ -133,7 +133,7 @@ test('staff read the week’s meetings, open a day, move between periods and ope
   await expect(items.nth(1).getByRole('link', { name: 'Amina Benali' })).toBeVisible();
   await expect(items.nth(1).getByRole('link', { name: 'Youssef Haddad' })).toBeVisible();
   await expect(items.nth(2)).toContainText(/17\sh\s00/);
-  await expect(items.nth(2)).toContainText('Entretien de matchmaking');
+  await expect(items.nth(2)).toContainText('Entretien de rapprochement');
   await expect(page.getByRole('heading', { level: 3 })).toHaveCount(7);
   await expect(page.getByText('Aucun rendez-vous.')).toHaveCount(4);
   await screenshots(page, 'agenda-semaine');
@@ -145,7 +145,7 @@ test('staff read the week’s meetings, open a day, move between periods and ope
   await screenshots(page, 'agenda-jour');
   await page.getByRole('link', { name: 'Jour suivant' }).click();
   await expect(page.getByTestId('agenda-item')).toHaveCount(1);
-  await expect(page.getByTestId('agenda-item')).toContainText('Entretien de matchmaking');
+  await expect(page.getByTestId('agenda-item')).toContainText('Entretien de rapprochement');
   await page.getByRole('link', { name: 'Jour précédent' }).click();
   await page.getByRole('link', { name: 'Voir la mise en relation' }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/mises-en-relation/${introductionId}$`));

@@ -158,7 +158,7 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await screenshots(page, 'fiche-membre');
 
   // Mark the onboarding meeting done (once it has started), confirmed in a dialog.
-  await expect(page.getByRole('button', { name: 'Entretien de matchmaking effectué' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Entretien de rapprochement effectué' })).toHaveCount(0);
   // The page was loaded before the meeting's start when the action shows its reason: wait for the
   // start, then reload (the server decides, as of the time of each request).
   const reason = page.getByTestId('reason-onb_meet_done');

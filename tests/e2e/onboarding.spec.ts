@@ -1,3 +1,4 @@
+import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { expect, type Page, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { mailMatch } from '#tests/e2e/support/mailbox.ts';
@@ -102,7 +103,7 @@ test('a new member walks the onboarding from account creation to the booking of 
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2 }) }),
   ).toHaveCount(4);
-  await expect(page.getByText('Recommandée')).toHaveCount(1);
+  await expect(page.getByText('La plus choisie')).toHaveCount(1);
   await expect(page.getByRole('checkbox', { name: /Je demande expressément/ })).not.toBeChecked();
   await page.getByRole('button', { name: 'Choisir Sérénité mensuel' }).click();
 
@@ -110,6 +111,13 @@ test('a new member walks the onboarding from account creation to the booking of 
   await expectStep(page, 'informations-et-tarifs', 4, 'Informations précontractuelles');
   await expect(page.getByText(/Pas de reconduction tacite/)).toBeVisible();
   await expect(page.getByText(/Rien n’est à payer aujourd’hui/)).toBeVisible();
+  // Everything the law asks before signing, from the contract's sources (decision 198): the agency,
+  // its consumer mediator, renunciation, withdrawal and the cost of an early start.
+  await expect(page.getByTestId('pre-contract-identity')).toContainText(/SIRET .+ téléphone .+ e-mail/);
+  await expect(page.getByTestId('pre-contract-mediator')).toContainText(/médiateur de la consommation[\s\S]+https:\/\//);
+  await expect(page.getByTestId('pre-contract-early-start')).toContainText(/une rétractation le 14e jour coûterait \d+,\d{2}\s€/);
+  await expect(page.getByText(/Délai de renonciation\s: aucun paiement/)).toBeVisible();
+  await screenshots(page, 'informations-precontractuelles');
   await expect(page.getByText(/déjà réglés/)).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Payer/ })).toHaveCount(0);
   await page.goto('/mon-compte/inscription/frais-de-dossier');
@@ -293,6 +301,14 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   await expect(page.getByText(/demeurant 12 rue de la République, 69003 Lyon/)).toBeVisible();
   await expect(page.getByRole('heading', { level: 3, name: /Modèle de formulaire de rétractation/ })).toBeVisible();
   await expect(page.getByRole('heading', { level: 3, name: 'Annexe — Qualités de la personne recherchée' })).toBeVisible();
+  // The contract on screen has the PDF's structure (decision 198): articles apart, under their headings.
+  const articles = page.getByTestId('contract-document').locator(':scope > section');
+  expect(await articles.count()).toBeGreaterThanOrEqual(8);
+  const apart = await articles
+    .nth(1)
+    .evaluate((section) => parseFloat(getComputedStyle(section).paddingTop) + parseFloat(getComputedStyle(section).borderTopWidth));
+  expect(apart).toBeGreaterThan(16);
+  await screenshots(page, 'contrat-a-lecran');
   await expect(page.getByRole('link', { name: /Voir le contrat en PDF/ })).toHaveAttribute('href', '/api/v1/user/contract-preview.pdf');
   const preview = await page.request.get('/api/v1/user/contract-preview.pdf');
   expect(preview.status()).toBe(200);

@@ -119,7 +119,7 @@ describe('the staff agenda', () => {
     expect(body.items.map((i) => [i.kindLabel, i.at, i.members.map((m) => m.name)])).toEqual([
       ['Entretien personnalisé', at(0, 30), ['Nadia Benali']],
       ['Première rencontre (mise en relation)', at(2, 14 * 60), ['Amina Exemple', 'Youssef Exemple']],
-      ['Entretien de matchmaking', at(3, 960), ['Amina Exemple']],
+      ['Entretien de rapprochement', at(3, 960), ['Amina Exemple']],
       ['Entretien personnalisé', at(4, 600), ['Youssef Exemple']],
     ]);
     const [onboarding, first, matchmaking] = body.items;

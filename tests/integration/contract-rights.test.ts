@@ -87,7 +87,7 @@ describe('renunciation within 7 civil days (L224-91)', () => {
     }
     const mails = (await outboxOf(member.email)).filter((m) => m.kind === 'agency-renunciation-confirmed');
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.text).toMatch(/Aucune somme ne vous est due ni demandée/);
+    expect(mails[0]?.text).toMatch(/vous ne nous devez rien, et rien ne vous sera prélevé/);
 
     const view = await staffView(member.id);
     expect(view.member.state).toBe('renonce');

@@ -4,7 +4,8 @@ import { loadContent } from '#bff/content/content-store.ts';
 import { activePlans, FILE_FEE_CENTS, type PayInFullSetting } from '#machines/onboarding/plans.ts';
 import { DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { escapeHtml, fillTokens } from '#machines/public-site/fill-tokens.ts';
-import { offerValues, siteValues } from '#machines/public-site/site-tokens.ts';
+import { offerValues, type SocialLinks, siteValues } from '#machines/public-site/site-tokens.ts';
+import { withoutEmptySocialLinks } from '#machines/public-site/social-links.ts';
 import { renderPage } from '#src/entry-prerender.tsx';
 import { PUBLIC_PATHS } from '../../scripts/prerender.ts';
 
@@ -92,5 +93,30 @@ describe('prerendered public pages (decision 106)', () => {
       const served = fillTokens(rendered.get(path) ?? '', offerValues(setting), escapeHtml);
       expect(quotedCents(served), path).toEqual(expect.arrayContaining(inFull));
     }
+  });
+});
+
+describe('the footer’s social links (decision 198)', () => {
+  const served = (path: string, social: SocialLinks) => {
+    const values = siteValues(DEMO_AGENCY_IDENTITY, 'cash', social);
+    return withoutEmptySocialLinks(fillTokens(rendered.get(path) ?? '', values, escapeHtml), values);
+  };
+
+  it('are hidden, block and title, when none is configured', () => {
+    for (const path of ['/', '/mentions-legales', '/blog']) {
+      const html = served(path, {});
+      expect(html, path).not.toContain('Suivez-nous');
+      expect(html, path).not.toMatch(/facebook|instagram|tiktok/i);
+      expect(html, path).not.toContain('data-reseau');
+    }
+  });
+
+  it('link to the configured pages only, never to a network’s home page', () => {
+    const html = served('/', { facebook: 'https://www.facebook.com/unionsincere', tiktok: 'https://www.tiktok.com/@unionsincere' });
+    expect(html).toContain('Suivez-nous');
+    expect(html).toContain('href="https://www.facebook.com/unionsincere"');
+    expect(html).toContain('href="https://www.tiktok.com/@unionsincere"');
+    expect(html).not.toMatch(/instagram/i);
+    expect(html).not.toMatch(/href="https:\/\/www\.(facebook|instagram|tiktok)\.com\/"/);
   });
 });

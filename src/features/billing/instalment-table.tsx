@@ -3,6 +3,7 @@ import { formatEuros } from '#machines/onboarding/plans.ts';
 import type { MySchedule } from '#src/features/billing/billing-api.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { count } from '#machines/french/plural.ts';
+import { cardTable } from '#src/styles/card-table.css.ts';
 
 const day = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
@@ -17,7 +18,7 @@ export function InstalmentTable({
   caption: string;
 }) {
   return (
-    <table className={tableClass} data-testid="instalment-schedule">
+    <table className={tableClass ? `${cardTable} ${tableClass}` : cardTable} data-testid="instalment-schedule">
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -30,12 +31,12 @@ export function InstalmentTable({
       <tbody>
         {schedule.rows.map((row) => (
           <tr key={row.number} data-status={row.status}>
-            <td>
+            <td data-label="Mensualité">
               {row.number} sur {row.of}
             </td>
-            <td>{day(row.dueAt)}</td>
-            <td>{formatEuros(row.amountCents)}</td>
-            <td>
+            <td data-label="Échéance">{day(row.dueAt)}</td>
+            <td data-label="Montant">{formatEuros(row.amountCents)}</td>
+            <td data-label="Statut">
               {instalmentStatusLabels[row.status]}
               {row.status === 'payee' && row.paidAt ? ` le ${day(row.paidAt)}` : ''}
               {row.status === 'payee' && row.refundedCents > 0 ? ` (dont ${formatEuros(row.refundedCents)} remboursés)` : ''}

@@ -90,7 +90,7 @@ function FunnelCard() {
         </li>
         <li className={styles.waitingItem}>
           <strong>{funnel?.waitingOnStaff.matchmakingMeeting ?? '—'}</strong>{' '}
-          {plural(funnel?.waitingOnStaff.matchmakingMeeting ?? 0, 'entretien', 'entretiens')} de matchmaking à tenir
+          {plural(funnel?.waitingOnStaff.matchmakingMeeting ?? 0, 'entretien', 'entretiens')} de rapprochement à tenir
         </li>
       </ul>
       <ol className={styles.funnel} aria-label="Membres par étape">

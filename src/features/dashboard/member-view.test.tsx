@@ -228,7 +228,7 @@ function fullMember(): MemberDetail {
       },
       {
         id: 'meeting_mm',
-        label: 'Entretien de matchmaking effectué',
+        label: 'Entretien de rapprochement effectué',
         confirm: 'Le membre devient membre actif.',
         endpoint: '/user/update',
         body: { context: 'meeting_mm', uid: MEMBER_ID },
@@ -396,7 +396,7 @@ describe('the dashboard member page speaks French (issue 21)', () => {
 
   it('marks cancelling actions as destructive', () => {
     expect(html).toMatch(/<button[^>]*data-danger="true"[^>]*>Annuler le rendez-vous<\/button>/);
-    expect(html).not.toMatch(/<button[^>]*data-danger="true"[^>]*>Entretien de matchmaking effectué<\/button>/);
+    expect(html).not.toMatch(/<button[^>]*data-danger="true"[^>]*>Entretien de rapprochement effectué<\/button>/);
   });
 
   it('formats dates for France', () => {

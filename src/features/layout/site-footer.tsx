@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
 import { BRAND_NAME, type NavItem } from '#src/features/layout/navigation.ts';
 import * as styles from '#src/features/layout/site-footer.css.ts';
+import { pageSiteValues } from '#src/features/public-site/site-values.ts';
+import { socialNetworks } from '#machines/public-site/social-links.ts';
 import { container, srOnly } from '#src/styles/global.css.ts';
 
 /** The footer's links: with the footer, out of the header's first load. */
@@ -19,21 +21,23 @@ const footerLegal: readonly NavItem[] = [
   { label: 'Politique de confidentialité', to: '/politique-de-confidentialite' },
 ];
 
-interface SocialLink {
-  label: string;
-  href: string;
+/**
+ * The agency's pages on the networks, from the configuration (decision 198): during the prerender
+ * each link keeps its `{{reseau.…}}` token and its `data-reseau` mark, and the server removes the
+ * ones without an address (and the whole block when none has one) as it fills the tokens in; the
+ * browser, which reads the values from the page, renders the same.
+ */
+function socialLinks(): { key: string; label: string; href: string }[] {
+  const values = pageSiteValues();
+  return socialNetworks
+    .map(({ key, label }) => ({ key, label, href: values ? (values[`reseau.${key}`] ?? '') : `{{reseau.${key}}}` }))
+    .filter((link) => link.href !== '');
 }
-
-/** Placeholder profile addresses until the agency gives its own. */
-const socialLinks: readonly SocialLink[] = [
-  { label: 'Facebook', href: 'https://www.facebook.com/' },
-  { label: 'Instagram', href: 'https://www.instagram.com/' },
-  { label: 'TikTok', href: 'https://www.tiktok.com/' },
-];
 
 /** The site footer (spec §2): sitemap, customer information, cookies, social links, copyright. */
 export function SiteFooter() {
   const year = new Date().getFullYear();
+  const social = socialLinks();
   return (
     <footer className={styles.footer}>
       <div className={container}>
@@ -76,21 +80,23 @@ export function SiteFooter() {
               </li>
             </ul>
           </nav>
-          <div>
-            <h2 id="footer-social" className={styles.heading}>
-              Suivez-nous
-            </h2>
-            <ul className={styles.list} aria-labelledby="footer-social">
-              {socialLinks.map((social) => (
-                <li key={social.label}>
-                  <a href={social.href} className={styles.link} target="_blank" rel="noopener noreferrer">
-                    {social.label}
-                    <span className={srOnly}> (nouvel onglet)</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </div>
+          {social.length > 0 ? (
+            <div data-reseaux="">
+              <h2 id="footer-social" className={styles.heading}>
+                Suivez-nous
+              </h2>
+              <ul className={styles.list} aria-labelledby="footer-social">
+                {social.map((link) => (
+                  <li key={link.key} data-reseau={link.key}>
+                    <a href={link.href} className={styles.link} target="_blank" rel="noopener noreferrer">
+                      {link.label}
+                      <span className={srOnly}> (nouvel onglet)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
         <div className={styles.bottom}>
           <p>

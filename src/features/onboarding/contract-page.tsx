@@ -173,7 +173,7 @@ function SectionText({ section, level }: { section: ContractSection; level: 3 | 
 /** The whole contract, the same text as the PDF. */
 function ContractText({ document, note }: { document: ContractDocument; note?: string }) {
   return (
-    <article className={styles.section} aria-labelledby="contract-title">
+    <article className={`${styles.section} ${styles.contractDocument}`} aria-labelledby="contract-title" data-testid="contract-document">
       <h2 id="contract-title" className={styles.sectionTitle}>
         {document.title}
       </h2>

@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { media, vars } from '#src/styles/theme.css.ts';
 
 export const title = style({ fontSize: vars.fontSize['3xl'], color: vars.color.primary[900] });
@@ -182,3 +182,32 @@ export const requiredToggle = style({
   backgroundColor: vars.color.gray[50],
   fontSize: vars.fontSize.sm,
 });
+
+/**
+ * The contract on screen with the PDF's structure (decision 198): the title, then each article
+ * under its heading, apart from the next by a rule and space; the annex likewise.
+ */
+export const contractDocument = style({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[6],
+  maxWidth: '46rem',
+  lineHeight: vars.lineHeight.relaxed,
+});
+
+globalStyle(`${contractDocument} > section`, {
+  display: 'flex',
+  flexDirection: 'column',
+  gap: vars.space[3],
+  paddingTop: vars.space[5],
+  borderTop: `1px solid ${vars.color.border}`,
+});
+
+globalStyle(`${contractDocument} h3`, {
+  fontSize: vars.fontSize.lg,
+  fontWeight: vars.fontWeight.bold,
+  color: vars.color.primary[900],
+});
+
+globalStyle(`${contractDocument} > p`, { fontWeight: vars.fontWeight.medium });
+globalStyle(`${contractDocument} ul`, { margin: 0, paddingInlineStart: vars.space[6] });

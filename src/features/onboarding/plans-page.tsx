@@ -1,3 +1,4 @@
+import { PLAN_BADGE } from '#machines/glossary.ts';
 import { useEffect, useRef, useState } from 'react';
 import { activePlans, formatEuros, isPlanId, type PayInFullSetting, type Plan, type PlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -31,7 +32,7 @@ function PlanCard({ plan, submitting, onChoose }: { plan: Plan; submitting: bool
   const titleId = `plan-${plan.id}`;
   return (
     <li className={plan.highlight ? styles.cardHighlight : styles.card} aria-labelledby={titleId}>
-      {plan.highlight ? <p className={styles.badge}>Recommandée</p> : null}
+      {plan.highlight ? <p className={styles.badge}>{PLAN_BADGE}</p> : null}
       <h2 id={titleId} className={styles.cardTitle}>
         {plan.title} — {plan.durationMonths} mois{plan.type === 'monthly' ? ', mensuel' : ', en une fois'}
       </h2>

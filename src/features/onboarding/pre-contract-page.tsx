@@ -15,6 +15,8 @@ import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { siteText } from '#src/features/public-site/site-values.ts';
+import { AGENCY_IDENTITY_TEXT, earlyStartCostText, MEDIATOR_TEXT } from '#machines/onboarding/pre-contract-info.ts';
 
 /** Step 4: pre-contract information (prices, term, withdrawal rights), acknowledged by the member; the plan may still change. */
 export function PreContractPage() {
@@ -47,6 +49,17 @@ export function PreContractPage() {
 
   return (
     <StepPage step="informations-et-tarifs" {...STEP_FRAMES['informations-et-tarifs']}>
+      <section className={styles.section} aria-labelledby="agency">
+        <h2 id="agency" className={styles.sectionTitle}>
+          L’agence
+        </h2>
+        <p data-testid="pre-contract-identity">{siteText(AGENCY_IDENTITY_TEXT)}.</p>
+        <p>
+          Le contrat qui vous sera proposé est un contrat de courtage matrimonial (articles L224‑90 à L224‑95 du Code de la consommation) :
+          l’agence étudie votre dossier, vous reçoit en entretien et vous présente, avec l’accord des deux personnes, des profils
+          compatibles avec votre questionnaire.
+        </p>
+      </section>
       <section className={styles.section} aria-labelledby="prices">
         <h2 id="prices" className={styles.sectionTitle}>
           Prix
@@ -97,7 +110,7 @@ export function PreContractPage() {
         </h2>
         <ul className={styles.list}>
           <li>
-            Délai de réflexion : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
+            Délai de renonciation : aucun paiement, de quelque nature que ce soit (frais de dossier compris), ne peut être exigé avant{' '}
             {NO_PAYMENT_PERIOD_DAYS} jours pleins après la signature du contrat (article L224‑91 du Code de la consommation) ; vous pouvez
             renoncer au contrat sans frais pendant ce délai.
           </li>
@@ -113,7 +126,22 @@ export function PreContractPage() {
             {untilText(today.renunciation)}, le paiement s’ouvrirait {dayAfterText(today.renunciation)} et vous pourriez vous rétracter{' '}
             {untilText(today.withdrawal)}.
           </li>
+          <li data-testid="pre-contract-early-start">Démarrage anticipé : {earlyStartCostText(plan, Date.now())}</li>
           <li>Vous recevrez une copie de votre contrat au format PDF.</li>
+        </ul>
+      </section>
+      <section className={styles.section} aria-labelledby="mediation">
+        <h2 id="mediation" className={styles.sectionTitle}>
+          Réclamations et médiation
+        </h2>
+        <ul className={styles.list}>
+          <li>
+            Pour toute réclamation, écrivez à l’agence : {siteText('{{agence.email}}')}, ou {siteText('{{agence.adresse}}')}.
+          </li>
+          <li data-testid="pre-contract-mediator">
+            En cas de litige non résolu, vous pouvez recourir gratuitement au médiateur de la consommation dont relève l’agence (articles
+            L612‑1 et suivants du Code de la consommation) : {siteText(MEDIATOR_TEXT)}.
+          </li>
         </ul>
       </section>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
@@ -122,7 +150,7 @@ export function PreContractPage() {
           name="acknowledged"
           required
           error={fieldErrors.acknowledged}
-          label="J’ai pris connaissance des informations précontractuelles : prix, durée et droit de rétractation."
+          label="J’ai pris connaissance des informations précontractuelles : identité de l’agence, prix, durée, renonciation, rétractation et médiation."
         />
         <div className={styles.actions}>
           <Button type="submit" loading={submitting} loadingText="Enregistrement…">

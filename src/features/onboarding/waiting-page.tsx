@@ -43,8 +43,8 @@ export function WaitingPage() {
         </h2>
         <p>
           {waiting
-            ? 'À la fin de ce délai, l’équipe vous contactera pour l’entretien de matchmaking, première étape de votre accompagnement.'
-            : 'L’équipe vous contactera pour l’entretien de matchmaking, première étape de votre accompagnement.'}
+            ? 'À la fin de ce délai, l’équipe vous contactera pour l’entretien de rapprochement, première étape de votre accompagnement.'
+            : 'L’équipe vous contactera pour l’entretien de rapprochement, première étape de votre accompagnement.'}
         </p>
         <p>
           <a href={CONTRACT_PDF_URL} target="_blank" rel="noopener" type="application/pdf">

@@ -1,3 +1,4 @@
+import { PLAN_BADGE } from '#machines/glossary.ts';
 import faq from 'virtual:content/data/faq';
 import testimonials from 'virtual:content/data/testimonials';
 import publicPlans from 'virtual:public-plans';
@@ -102,7 +103,7 @@ export function PlansSection({ titleId = 'plans-title' }: { titleId?: string }) 
         <ul className={sections.plans}>
           {monthly.map((plan) => (
             <li key={plan.id} {...(plan.highlight ? { 'data-highlight': '' } : {})}>
-              {plan.highlight ? <p className={styles.badge}>La plus choisie</p> : null}
+              {plan.highlight ? <p className={styles.badge}>{PLAN_BADGE}</p> : null}
               <h3 className={styles.cardTitle}>
                 {plan.title} — {plan.durationMonths} mois
               </h3>

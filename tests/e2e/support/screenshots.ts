@@ -44,6 +44,7 @@ export async function screenshots(page: Page, name: string, fullPage = true): Pr
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     if (SHOTS) await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: wholePage });
     expect(await pastTheRightEdge(page), `${name} scrolls sideways at ${width} px`).toEqual([]);
+    expect(await brokenInTables(page), `${name}: a word or a number broken across lines in a table at ${width} px`).toEqual([]);
     if (!wholePage) expect(await dialogsOffScreen(page), `${name}: a dialog reaches past the screen at ${width} px`).toEqual([]);
   }
   if (size) await page.setViewportSize(size);
@@ -71,6 +72,32 @@ function pastTheRightEdge(page: Page): Promise<string[]> {
       .slice(0, 5)
       .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ${(element.textContent ?? '').slice(0, 60)}`);
     return innermost.length > 0 ? innermost : [`the page is ${pageWidth} px wide`];
+  });
+}
+
+/**
+ * The words and numbers of a table's cells that a line break cuts in two (« Mens/ualité »,
+ * « 85,0/0 € », decision 198): each piece of a cell's text between the places French may break a
+ * line (an ordinary space, after a hyphen or a slash; never a non-breaking space) must lie on one
+ * line, which a Range's client rectangles tell (two lines: two tops).
+ */
+export function brokenInTables(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    for (const cell of document.querySelectorAll('table th, table td, table caption')) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (const match of text.matchAll(/[^ \t\n\-/]+[-/]?/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          if (tops.size > 1) broken.push(`« ${match[0]} » in « ${(cell.textContent ?? '').trim().slice(0, 60)} »`);
+        }
+      }
+    }
+    return broken.slice(0, 10);
   });
 }
 

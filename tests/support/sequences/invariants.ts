@@ -524,7 +524,7 @@ export function mailContradiction(ledger: Ledger, kind: string, t: number): stri
   switch (kind) {
     case 'agency-renunciation-period-over': // « le paiement est ouvert — Régler mon inscription »
       return live && c && t >= legalPeriods(c.signedAt).paymentOpensAtMs && !paid ? null : `asks to pay, but ${state}`;
-    case 'agency-withdrawal-period-over': // « la prochaine étape est votre entretien de mise en relation »
+    case 'agency-withdrawal-period-over': // « la prochaine étape est votre entretien de rapprochement »
       return live && paid && !active ? null : `announces the matchmaking meeting, but ${state}`;
     case 'agency-active-member':
       return live && active ? null : `says « vous êtes désormais membre », but ${state}`;
