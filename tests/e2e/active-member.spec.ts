@@ -119,7 +119,6 @@ test('a member goes from the signed contract to active member across the 7- and 
   await travel(page, deadlines.withdrawal.endsAtMs + HOUR - (await agencyNow(page.request, base)));
   await staffPost({ context: 'meeting_mm', uid: id });
 
-
   // Staff read the member's payments on « Facturation »: on a phone each line is a card whose
   // cells name their columns.
   const staffContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
