@@ -283,7 +283,7 @@ describe('the agency identity and the offers in served pages (decision 106)', ()
     expect(plain(await (await app.request('/')).text())).toContain('Horizon : 570 € en une fois</p>');
     files.setPayInFull('cashback');
     const discounted = plain(await (await app.request('/')).text());
-    expect(discounted).toContain('Horizon : 513 € en une fois (remise de 10 % pour un paiement en une fois, au lieu de 570 €)</p>');
+    expect(discounted).toContain('Horizon : 513 € en une fois (10 % de moins que les 6 mensualités, qui font 570 €)</p>');
     expect(plain(await (await app.request('/page-inconnue')).text())).toContain('513 €');
     files.setPayInFull('cash');
     expect(plain(await (await app.request('/')).text())).not.toContain('513');

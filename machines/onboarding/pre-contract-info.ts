@@ -37,7 +37,7 @@ export function earlyStartCost(plan: Plan, signedAtMs: number): { lastDayCents: 
 
 /** The sentence of the pre-contract step on the cost of an early start. */
 export function earlyStartCostText(plan: Plan | null, signedAtMs: number): string {
-  const base = `Si vous demandez que l’accompagnement commence avant la fin du délai de rétractation, puis que vous vous rétractez, vous payez le service déjà fourni : les jours écoulés depuis la signature, au prorata du prix total convenu (frais de dossier et formule), article L221‑25.`;
+  const base = `Si vous demandez que l’accompagnement commence avant la fin du délai de rétractation, puis que vous vous rétractez, vous payez le service déjà fourni\u00a0: les jours écoulés depuis la signature, au prorata du prix total convenu (frais de dossier et formule), article L221‑25.`;
   if (!plan) return base;
   const cost = earlyStartCost(plan, signedAtMs);
   return `${base} Pour la formule ${plan.title} (${formatEuros(cost.totalCents)} au total), une rétractation le ${WITHDRAWAL_PERIOD_DAYS}e jour coûterait ${formatEuros(cost.lastDayCents)}. Sans cette demande, la rétractation ne coûte rien.`;

@@ -183,7 +183,7 @@ describe('GET /api/v1/subscription/offers', () => {
     const body = (await response.json()) as {
       plans: { id: string; priceCents: number; highlight: boolean }[];
       allPlans: { id: string; priceCents: number }[];
-      fileFee: { priceCents: number; discount: { originalPriceCents: number } };
+      fileFee: { priceCents: number; discount: { originalPriceCents: number } | null };
       payInFull: string;
     };
     expect(body.payInFull).toBe('cash');
@@ -198,7 +198,8 @@ describe('GET /api/v1/subscription/offers', () => {
       plan_serenity_year_cachback: 91800,
     });
     expect(body.fileFee.priceCents).toBe(16900);
-    expect(body.fileFee.discount.originalPriceCents).toBe(22800);
+    // No reference price: 228 € was never a price the agency charged (decision 195).
+    expect(body.fileFee.discount).toBeNull();
   });
 
   it('offers the −10 % pay-in-full plans when staff chose them', async () => {

@@ -81,7 +81,9 @@ describe('public pages and the app show the same offers, and the configured agen
     }
     for (const price of inFullPrices(after.plans)) expect(discounted).toContain(`${price} en une seule fois`);
     expect(discounted).toContain('513 € en une seule fois');
-    expect(discounted).toContain('au lieu de 570 €');
+    // Compared with the same plan's instalments, offered at the same time (decision 195), never « au lieu de ».
+    expect(discounted).toContain('10 % de moins que les 6 mensualités, qui font 570 €');
+    expect(discounted).not.toContain('au lieu de');
   }, 15_000);
 
   it('follows a staff change through the dashboard at once on this instance', async () => {
