@@ -184,6 +184,19 @@ export default defineConfig({
               includeDependenciesRecursively: false,
               test: /src[\\/]features[\\/]dashboard[\\/](dashboard-api|dashboard\.css|format-fr|select-field|search-field|stacked-cell)\.tsx?$|machines[\\/]follow-up[\\/]follow-up\.ts$/,
             },
+            // French dates and plurals: two small modules every area uses together (decision 159).
+            {
+              name: 'french',
+              includeDependenciesRecursively: false,
+              test: /machines[\\/]french[\\/](dates|plural)\.ts$/,
+            },
+            // The instants and the legal deadlines in civil days (decision 165): small modules
+            // that both areas' pages use together; one chunk instead of four (decision 159).
+            {
+              name: 'calendar',
+              includeDependenciesRecursively: false,
+              test: /machines[\\/]onboarding[\\/](instant|legal-deadlines|deadline-texts|periods)\.ts$/,
+            },
             // The legal sentences the member's pages quote: the consents' texts and how to terminate,
             // which they quote (decision 189), and the consent's version. One chunk, not three, in the wizard's shells (decision 159).
             {

@@ -1,5 +1,5 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { stateLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -12,9 +12,7 @@ import {
 } from '#src/features/dashboard/dashboard-search.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { CouponsCard } from '#src/features/dashboard/coupons-card.tsx';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
-import { PresentationReviewCard } from '#src/features/dashboard/presentation-review-card.tsx';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
@@ -56,6 +54,13 @@ const placeholderSteps: { id: DashboardSearch['step']; number: number | null; ti
   ...dashboardEndStates.map((id) => ({ id, number: null, title: stateLabel(id), count: null })),
 ];
 
+// The presentations to examine and the coupons load after the page's first paint: their modules
+// (forms, dates, dialogs) would add files to the dashboard's shell (decision 159's ceiling).
+const PresentationReviewCard = lazy(() =>
+  import('#src/features/dashboard/presentation-review-card.tsx').then((m) => ({ default: m.PresentationReviewCard })),
+);
+const CouponsCard = lazy(() => import('#src/features/dashboard/coupons-card.tsx').then((m) => ({ default: m.CouponsCard })));
+
 /** `/dashboard`: the funnel, the presentations to examine (decision 200), the plan setting and the member list (search, step filter, sorting, paging). */
 export function DashboardHomePage() {
   return (
@@ -63,10 +68,14 @@ export function DashboardHomePage() {
       <h1 className={styles.title}>Tableau de bord</h1>
       <FunnelCard />
       <LeadFunnelCard />
-      <PresentationReviewCard />
+      <Suspense fallback={null}>
+        <PresentationReviewCard />
+      </Suspense>
       <MemberList />
       <PlanSettingCard />
-      <CouponsCard />
+      <Suspense fallback={null}>
+        <CouponsCard />
+      </Suspense>
     </div>
   );
 }
