@@ -176,7 +176,7 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
   await screenshots(page, 'candidats-criteres');
 
   // Propose Youssef with a short note.
-  await youssef.getByRole('button', { name: 'Proposer Youssef à Amina' }).click();
+  await youssef.getByRole('button', { name: 'Proposer Youssef à Amina Exemple', exact: true }).click();
   const proposeYoussef = page.getByRole('dialog');
   await proposeYoussef.getByLabel(/^Note pour Amina/).fill('Youssef vit à Paris et partage votre attachement à la famille.');
   const first = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v1/dashboard/introductions'));
@@ -191,7 +191,7 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
   await expect(karim.getByTestId('candidate-broken')).toHaveText(/Hors critères indispensables d’Amina\s: situation familiale/);
   await expect(karim.getByText(/Divorcé ·|· Divorcé$/)).toBeVisible();
   await screenshots(page, 'candidats-hors-criteres');
-  await karim.getByRole('button', { name: 'Proposer Karim à Amina' }).click();
+  await karim.getByRole('button', { name: 'Proposer Karim à Amina Exemple', exact: true }).click();
   const proposeKarim = page.getByRole('dialog');
   const reasonField = proposeKarim.getByLabel(
     /^Pour Amina\s: pourquoi cette proposition malgré son critère indispensable \(situation familiale\)/,

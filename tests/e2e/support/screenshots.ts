@@ -78,8 +78,8 @@ function pastTheRightEdge(page: Page): Promise<string[]> {
 /**
  * The words and numbers of a table's cells that a line break cuts in two (« Mens/ualité »,
  * « 85,0/0 € », decision 198): each piece of a cell's text between the places French may break a
- * line (an ordinary space, after a hyphen or a slash; never a non-breaking space) must lie on one
- * line, which a Range's client rectangles tell (two lines: two tops).
+ * line (an ordinary space, after a hyphen, a slash or a dash, as in « 28–40 »; never a non-breaking
+ * space) must lie on one line, which a Range's client rectangles tell (two lines: two tops).
  */
 export function brokenInTables(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -88,7 +88,9 @@ export function brokenInTables(page: Page): Promise<string[]> {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? '';
-        for (const match of text.matchAll(/[^ \t\n\-/]+[-/]?/g)) {
+        for (const match of text.matchAll(/[^ \t\n\-/–—]+[-/–—]?/g)) {
+          // An address is no word: a long one in a narrow cell may wrap anywhere.
+          if (match[0].includes('@')) continue;
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
