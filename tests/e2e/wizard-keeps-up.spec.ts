@@ -3,6 +3,21 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import type { Product } from '#bff/start.ts';
+
+// Its own product: the shared server's registrations from one address are limited to ten an hour
+// (bff/http/rate-limit.ts), which the other walks use up.
+const PORT = Number(process.env.E2E_PORT ?? 4173) + 96;
+const base = `http://localhost:${PORT}`;
+let product: Product | undefined;
+
+test.beforeAll(async () => {
+  product = await startSpecProduct(PORT, 'brouillon');
+});
+test.afterAll(async () => {
+  await product?.close();
+});
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -17,7 +32,7 @@ test('a phone shows the progress in one line; unsaved answers survive a reload',
   test.setTimeout(120_000);
   const consoleErrors = watchConsole(page, [400, 409]);
   await page.setViewportSize({ width: 390, height: 844 });
-  await createAccount(page, { gender: 'femme', email: `brouillon.${Date.now()}@example.fr`, password: 'bismillah-2026' });
+  await createAccount(page, { gender: 'femme', email: `brouillon.${Date.now()}@example.fr`, password: 'bismillah-2026', base });
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   const nav = page.getByRole('navigation', { name: /Étape 1 sur 9 — / });
