@@ -105,6 +105,9 @@ test('a member goes from the signed contract to active member across the 7- and 
   await expect(page.getByTestId('payment-total')).toContainText('95,00');
   await expect(page.getByRole('button', { name: 'Appliquer le code' })).toHaveCount(0);
   await expect(page.getByText(/Frais de dossier offerts\. Reste à régler\s: 95,00/)).toBeVisible();
+  // One payment left, and the page says so (not « en deux passages »).
+  await expect(page.getByText(/pour l’abonnement seul/)).toBeVisible();
+  await expect(page.getByText(/en deux passages/)).toHaveCount(0);
   await screenshots(page, 'paiement-code-avantage');
   // One "Payer": the first instalment alone, on the secure page.
   await page.getByRole('button', { name: /^Payer 95,00/ }).click();

@@ -200,8 +200,9 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
           <p className={styles.cycle}>Le code avantage n’est pas disponible lorsque vous avez demandé à commencer sans attendre.</p>
         ) : null}
         <p className={styles.cycle}>
-          Le paiement est sécurisé par Stripe. Il se fait en deux passages sur la page de paiement : les frais de dossier, puis
-          l’abonnement ; vous revenez ici automatiquement après chacun.
+          {feePaid
+            ? `Le paiement est sécurisé par Stripe. Il se fait sur la page de paiement, pour l’abonnement seul ; vous revenez ici automatiquement après.`
+            : `Le paiement est sécurisé par Stripe. Il se fait en deux passages sur la page de paiement : les frais de dossier, puis l’abonnement ; vous revenez ici automatiquement après chacun.`}
         </p>
       </section>
       <MyRights />
