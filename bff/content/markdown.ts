@@ -1,6 +1,7 @@
 import matter from 'gray-matter';
 import { Marked, type Tokens } from 'marked';
 import * as v from 'valibot';
+import { steps } from '#machines/onboarding/steps.ts';
 import { TERMINATION_HOW, TERMINATION_PROOF } from '#machines/onboarding/termination-texts.ts';
 import { fillTokens } from '#machines/public-site/fill-tokens.ts';
 
@@ -88,16 +89,28 @@ export interface ParsedDocument<F> {
   html: string;
 }
 
+/** The number of steps in words, for « neuf étapes ». */
+const STEP_COUNT_WORDS: Readonly<Record<number, string>> = { 7: 'sept', 8: 'huit', 9: 'neuf', 10: 'dix', 11: 'onze', 12: 'douze' };
+
 /**
  * Sentences the copy shares with the app and the contract, filled in when a file is parsed (at
  * build time and when the content API loads): `{{resiliation.modalites}}` and
  * `{{resiliation.justificatif}}` say how to terminate exactly as the signed contract, « Mon
  * profil » and the member's screen do (decision 189). The tokens of the agency's identity and
- * offers stay for the server to fill in as it serves a page (decision 106).
+ * offers stay for the server to fill in as it serves a page (decision 106). `{{etape.<id>}}` is
+ * « N. Titre » of the onboarding chart's step (`{{etape.<id>.titre}}` the title alone) (`{{etapes.nombre}}` their number, in words), so
+ * the public pages number and name the journey's steps as the member's area does (decision 198).
  */
 export const SHARED_TEXTS: Readonly<Record<string, string>> = {
   'resiliation.modalites': TERMINATION_HOW,
   'resiliation.justificatif': TERMINATION_PROOF,
+  'etapes.nombre': STEP_COUNT_WORDS[steps.length] ?? String(steps.length),
+  ...Object.fromEntries(
+    steps.flatMap((step) => [
+      [`etape.${step.id}`, `${step.number}. ${step.title}`],
+      [`etape.${step.id}.titre`, step.title],
+    ]),
+  ),
 };
 
 /** Parses and validates one file without rendering it; throws a `ContentError` naming the file and the field. */

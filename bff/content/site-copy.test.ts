@@ -168,7 +168,7 @@ describe('the site copy (decision 106)', () => {
       { name: 'merci', steps: listSteps(pageOf('/pre-inscription/merci')) },
       {
         name: 'article',
-        steps: headingSteps(pageOf('/blog/notre-accompagnement-etape-par-etape'), 'h2').filter((step) => step.title.startsWith('Étape')),
+        steps: headingSteps(pageOf('/blog/notre-accompagnement-etape-par-etape'), 'h2').filter((step) => /^\d+\. /.test(step.title)),
       },
       {
         // The terms of sale's list has no titles: the whole item is its title.

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { steps as journey } from '#machines/onboarding/steps.ts';
 import { listSteps, sectionKind, splitContent, stripNumber, tableOfContents } from '#src/features/public-site/content-sections.ts';
 import { stepIcon } from '#src/features/public-site/page-sections.tsx';
 import { renderPage } from '#src/entry-prerender.tsx';
@@ -135,9 +136,10 @@ describe('the content pages as prerendered (issue 21)', () => {
     ]) {
       const html = pages.get(path) ?? '';
       const steps = section(html, 'votre-parcours-d-inscription');
-      expect(count(steps, /<li>/g), path).toBe(10);
-      expect(count(steps, /<svg[^>]*aria-hidden="true"/g), path).toBe(10);
-      expect(steps.replaceAll('<!-- -->', ''), path).toContain('Étape 10');
+      // The onboarding chart's steps (tests/unit/journey-steps.test.ts checks their names and order).
+      expect(count(steps, /<li>/g), path).toBe(journey.length);
+      expect(count(steps, /<svg[^>]*aria-hidden="true"/g), path).toBe(journey.length);
+      expect(steps.replaceAll('<!-- -->', ''), path).toContain(`Étape ${journey.length}`);
       expect(section(html, 'plans-title'), path).toContain('Je me pré-inscris');
       expect(html, path).not.toContain('id="les-formules-en-detail"');
       expect(html, path).not.toContain('id="temoignage-illustratif"');
@@ -146,8 +148,8 @@ describe('the content pages as prerendered (issue 21)', () => {
     }
     const overview = pages.get('/inscription-agence-matrimoniale-musulmane') ?? '';
     const steps = section(overview, 'les-etapes-de-l-inscription');
-    expect(count(steps, /<li>/g)).toBe(11);
-    expect(steps).toContain('<h3>La pré-inscription</h3>');
+    expect(count(steps, /<li>/g)).toBe(journey.length);
+    expect(steps).toContain(`<h3>${journey[0]?.title}</h3>`);
     expect(overview).not.toContain('<table');
   });
 

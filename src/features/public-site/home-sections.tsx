@@ -7,6 +7,7 @@ import { ResponsiveImage } from '#src/features/public-site/responsive-image.tsx'
 import * as sections from '#src/features/public-site/sections.css.ts';
 import { siteText } from '#src/features/public-site/site-values.ts';
 import { container } from '#src/styles/global.css.ts';
+import { type StepId, steps } from '#machines/onboarding/steps.ts';
 
 /**
  * The home page below the hero: static copy and designed components (trust signals, paths, a
@@ -53,30 +54,29 @@ const OFFER: Item[] = [
   },
 ];
 
-const STEPS: Item[] = [
-  { icon: 'form', title: 'Vous vous pré-inscrivez', text: 'En une minute, gratuitement, puis vous créez votre espace membre.' },
-  {
-    icon: 'person',
-    title: 'Vous vous présentez',
-    text: 'Vos informations personnelles, puis le questionnaire de rapprochement : votre pratique et la personne que vous recherchez.',
-  },
-  { icon: 'card', title: 'Vous choisissez votre formule', text: 'Horizon ou Sérénité : vous ne payez rien à cette étape.' },
-  {
-    icon: 'calendar',
-    title: 'Nous faisons connaissance',
-    text: 'Lors d’un entretien personnalisé de 15 minutes, au créneau que vous choisissez.',
-  },
-  {
+/**
+ * The journey's steps as the member's area names and numbers them (the onboarding chart's
+ * `steps`): only the one line under each title is the home page's own.
+ */
+const STEP_LINES: Record<StepId, { icon: IconName; text: string }> = {
+  profil: { icon: 'person', text: 'Votre situation, avec votre accord explicite pour votre pratique religieuse.' },
+  'questionnaire-profil': { icon: 'form', text: 'Votre pratique et la personne que vous recherchez.' },
+  formules: { icon: 'card', text: 'Horizon ou Sérénité : vous ne payez rien à cette étape.' },
+  'informations-et-tarifs': { icon: 'check', text: 'Toutes les conditions sur une page, avant de vous engager.' },
+  'prendre-un-rendez-vous': { icon: 'calendar', text: 'Un créneau de 15 minutes, au moment que vous choisissez.' },
+  'attente-entretien-personnalise': { icon: 'listen', text: 'Nous faisons connaissance, sans frais.' },
+  'attente-contrat': {
     icon: 'contract',
-    title: 'Vous signez votre contrat',
     text: 'À durée déterminée, sans reconduction tacite ; puis {{delai-renonciation}}, sans aucun paiement.',
   },
-  {
-    icon: 'handshake',
-    title: 'L’accompagnement commence',
-    text: 'Le délai de renonciation écoulé, vous réglez les frais de dossier et votre formule ; puis, sauf demande expresse, à la fin du {{delai-retractation}} : un entretien de rapprochement.',
-  },
-];
+  'frais-de-dossier': { icon: 'lock', text: 'Le délai de renonciation écoulé : frais de dossier et formule, un seul total.' },
+  attente: { icon: 'handshake', text: 'Le {{delai-retractation}}, puis l’entretien de rapprochement : les propositions commencent.' },
+};
+
+const STEPS: (Item & { number: number })[] = steps.map((step) => ({ ...STEP_LINES[step.id], title: step.title, number: step.number }));
+
+/** « neuf » for the heading: the chart decides how many steps there are. */
+const COUNT_WORDS: Readonly<Record<number, string>> = { 7: 'Sept', 8: 'Huit', 9: 'Neuf', 10: 'Dix', 11: 'Onze', 12: 'Douze' };
 
 export function HomeSections({ page }: { page: PageContent }) {
   return (
@@ -172,14 +172,17 @@ export function HomeSections({ page }: { page: PageContent }) {
         <div className={container}>
           <div className={sections.head}>
             <p>Comment ça marche</p>
-            <h2 id="home-steps">Six étapes, à votre rythme</h2>
-            <p>Vous avancez depuis votre espace membre : vous savez toujours où vous en êtes, ce qui vient ensuite et ce que cela coûte.</p>
+            <h2 id="home-steps">{`${COUNT_WORDS[steps.length] ?? steps.length} étapes, à votre rythme`}</h2>
+            <p>
+              Après une pré-inscription gratuite, vous avancez depuis votre espace membre : vous savez toujours où vous en êtes, ce qui
+              vient ensuite et ce que cela coûte.
+            </p>
           </div>
           <ol className={sections.steps}>
-            {STEPS.map((step, index) => (
+            {STEPS.map((step) => (
               <li key={step.title}>
                 <IconBadge name={step.icon} />
-                <p>Étape {index + 1}</p>
+                <p>Étape {step.number}</p>
                 <h3>{step.title}</h3>
                 <p>{siteText(step.text)}</p>
               </li>
