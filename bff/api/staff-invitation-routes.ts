@@ -4,7 +4,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { staffName } from '#bff/api/team-routes.ts';
+import { firstNameOf, staffName } from '#bff/api/team-routes.ts';
 import { type Caller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { adminClient, requestClient } from '#bff/auth/supabase.ts';
 import type { Transaction } from '#bff/db/database.ts';
@@ -15,6 +15,7 @@ import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { refuseWeakPassword } from '#bff/auth/strong-password.ts';
 import { log } from '#bff/logger.ts';
+import { type AgencyMailSite, layout } from '#bff/mail/agency-mails.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
   AcceptInvitationSchema,
@@ -58,29 +59,25 @@ const EXPIRED = () =>
   );
 const AUTH_DOWN = () => new ApiError(503, 'AUTH_UNAVAILABLE', 'Le service d’authentification ne répond pas, réessayez dans un instant.');
 
-/** The French invitation mail (the same for a resend: only the link and the date change). */
-export function invitationMail(input: { to: string; name: string; actor: string; link: string; expiresAt: Date }) {
-  return {
-    to: input.to,
-    subject: 'Invitation à rejoindre l’équipe Union Sincère',
-    text: [
-      `Bonjour ${input.name},`,
-      '',
-      `${input.actor} vous invite à rejoindre l’équipe de l’agence Union Sincère sur son tableau de bord.`,
-      '',
-      'Pour créer votre accès, ouvrez ce lien, choisissez votre mot de passe, puis enregistrez le second facteur (une application d’authentification sur votre téléphone : Google Authenticator, Microsoft Authenticator, FreeOTP…) :',
-      '',
-      input.link,
-      '',
-      `Ce lien est personnel, ne sert qu’une fois et reste valable jusqu’au ${parisDate.format(input.expiresAt)} (heure de Paris).`,
-      '',
-      'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : aucun compte ne sera ouvert.',
-      '',
-      '—',
-      'L’équipe Union Sincère',
-    ].join('\n'),
-    kind: 'staff-invitation',
-  };
+/** The French invitation mail (the same for a resend: only the link and the date change), in the agency's mail layout. */
+export function invitationMail(site: AgencyMailSite, input: { to: string; name: string; actor: string; link: string; expiresAt: Date }) {
+  return layout(
+    site,
+    { to: input.to, firstName: firstNameOf(input.name) },
+    'staff-invitation',
+    'Invitation à rejoindre l’équipe Union Sincère',
+    [
+      { text: `${input.actor} vous invite à rejoindre l’équipe de l’agence Union Sincère sur son tableau de bord.` },
+      {
+        text: 'Pour créer votre accès, ouvrez ce lien, choisissez votre mot de passe, puis enregistrez le second facteur (une application d’authentification sur votre téléphone : Google Authenticator, Microsoft Authenticator, FreeOTP…).',
+      },
+      { link: input.link, label: 'Créer mon accès' },
+      {
+        text: `Ce lien est personnel, ne sert qu’une fois et reste valable jusqu’au ${parisDate.format(input.expiresAt)} (heure de Paris).`,
+      },
+      { text: 'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : aucun compte ne sera ouvert.' },
+    ],
+  );
 }
 
 /**
@@ -97,6 +94,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
   const db = deps.database.db;
   const staffOnly = staffOnlyFor(deps);
   const site = () => deps.config.publicSiteUrl.replace(/\/$/, '');
+  const mailSite = () => ({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency });
   const linkOf = (token: string) => `${site()}${INVITATION_PATH}?token=${token}`;
   const actorOf = (staff: Caller) =>
     staffName(staff.member) === staff.email ? staff.email : `${staffName(staff.member)} (${staff.email})`;
@@ -229,7 +227,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               .returning();
             if (!row) throw new Error('invitation non enregistrée');
             await logOnActor(tx, staff, 'INVITE', { invitationId: row.id, email }, now);
-            await enqueueMail(tx, invitationMail({ to: email, name, actor: actorOf(staff), link: linkOf(token), expiresAt }));
+            await enqueueMail(tx, invitationMail(mailSite(), { to: email, name, actor: actorOf(staff), link: linkOf(token), expiresAt }));
             return row;
           })
           .catch((error: unknown) => {
@@ -264,7 +262,10 @@ export function staffInvitationRoutes(deps: ApiDeps) {
             .set({ tokenDigest: digestOf(token), sentAt: now, expiresAt })
             .where(eq(staffInvitations.id, id));
           await logOnActor(tx, staff, 'RESEND', { invitationId: id, email: row.email }, now);
-          await enqueueMail(tx, invitationMail({ to: row.email, name: row.name, actor: actorOf(staff), link: linkOf(token), expiresAt }));
+          await enqueueMail(
+            tx,
+            invitationMail(mailSite(), { to: row.email, name: row.name, actor: actorOf(staff), link: linkOf(token), expiresAt }),
+          );
         });
         deps.mailQueued();
         return c.json({ id, sentAt: now.toISOString(), expiresAt: expiresAt.toISOString() }, 200);

@@ -7,6 +7,7 @@ import { type Caller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { type AgencyMailSite, layout, siteLink } from '#bff/mail/agency-mails.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 import { log } from '#bff/logger.ts';
@@ -33,27 +34,24 @@ export function staffName(row: Pick<MemberRow, 'email' | 'onboarding'>): string 
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : row.email;
 }
 
-/** The French notice sent to a colleague whose second factor was reset. */
-export function mfaResetMail(input: { to: string; name: string; actor: string; at: Date; site: string }) {
-  return {
-    to: input.to,
-    subject: 'Votre second facteur a été réinitialisé',
-    text: [
-      `Bonjour ${input.name},`,
-      '',
-      `${input.actor} a réinitialisé le second facteur de votre compte de l’équipe Union Sincère le ${parisTime.format(input.at)} (heure de Paris).`,
-      '',
-      'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
-      '',
-      `Se connecter : ${input.site}/dashboard/connexion`,
-      '',
-      'Si vous n’avez pas demandé cette réinitialisation, prévenez immédiatement l’agence.',
-      '',
-      '—',
-      'L’équipe Union Sincère',
-    ].join('\n'),
-    kind: 'staff-mfa-reset',
-  };
+/** The French notice sent to a colleague whose second factor was reset, in the agency's mail layout. */
+export function mfaResetMail(site: AgencyMailSite, input: { to: string; name: string; actor: string; at: Date }) {
+  return layout(site, { to: input.to, firstName: firstNameOf(input.name) }, 'staff-mfa-reset', 'Votre second facteur a été réinitialisé', [
+    {
+      text: `${input.actor} a réinitialisé le second facteur de votre compte de l’équipe Union Sincère le ${parisTime.format(input.at)} (heure de Paris).`,
+    },
+    {
+      text: 'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
+    },
+    { link: siteLink(site, '/dashboard/connexion'), label: 'Se connecter' },
+    { text: 'Si vous n’avez pas demandé cette réinitialisation, prévenez immédiatement l’agence.' },
+  ]);
+}
+
+/** The greeting's name: a colleague's given name, never the address that stands in for it. */
+export function firstNameOf(name: string): string | null {
+  const trimmed = name.trim();
+  return trimmed === '' || trimmed.includes('@') ? null : trimmed;
 }
 
 /**
@@ -200,7 +198,7 @@ export function teamRoutes(deps: ApiDeps) {
       }
 
       const now = deps.clock.now();
-      const site = deps.config.publicSiteUrl.replace(/\/$/, '');
+      const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
       const actor = staffName(staff.member) === staff.email ? staff.email : `${staffName(staff.member)} (${staff.email})`;
       await db.transaction(async (tx) => {
         // The version moves with every logged event (UNIQUE (member_id, version)), as for the ban.
@@ -222,7 +220,7 @@ export function teamRoutes(deps: ApiDeps) {
           version: bumped.version,
           createdAt: now,
         });
-        await enqueueMail(tx, mfaResetMail({ to: target.email, name: staffName(target), actor, at: now, site }));
+        await enqueueMail(tx, mfaResetMail(site, { to: target.email, name: staffName(target), actor, at: now }));
       });
       deps.mailQueued();
       return c.json({ id, removedFactors: removed.length, resetAt: now.toISOString(), resetBy: staff.email }, 200);

@@ -83,7 +83,7 @@ describe('mails', () => {
       emailChangeRequestedNotice({ to: 'a@example.org', next: 'b@example.org', ...site }),
       emailChangedNotice({ to: 'a@example.org', next: 'b@example.org', siteName: site.siteName, site: site.site }),
       reauthenticationMail({ to: 'a@example.org', otp: '123456', siteName: site.siteName, site: site.site, validitySeconds: 600 }),
-      mfaResetMail({ to: 'a@example.org', name: 'Samia', actor: 'Karim', at: new Date(), site: site.siteUrl }),
+      mfaResetMail(site.site, { to: 'a@example.org', name: 'Samia', actor: 'Karim', at: new Date() }),
     ];
     for (const mail of mails) {
       expect(`${mail.subject}\n${mail.text}\n${'html' in mail ? mail.html : ''}`, mail.subject).not.toMatch(PLACEHOLDER_PATTERN);

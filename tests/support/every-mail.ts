@@ -27,6 +27,8 @@ import {
   withdrawalConfirmedMail,
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
+import { invitationMail } from '#bff/api/staff-invitation-routes.ts';
+import { mfaResetMail } from '#bff/api/team-routes.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail } from '#bff/mail/guardian-mails.ts';
 import { chargeRefundedMail, instalmentFailedMail } from '#bff/mail/instalment-mails.ts';
@@ -159,6 +161,18 @@ export function everyMail(): RenderedMail[] {
       ),
       firstName: 'Karim',
     },
+    // The team's mails: a colleague named at the invitation, or one known only by address.
+    {
+      mail: invitationMail(site, {
+        to: 'samia@example.fr',
+        name: 'Samia',
+        actor: 'Karim Benali',
+        link: 'https://www.union-sincere.fr/dashboard/invitation?token=jeton',
+        expiresAt: later,
+      }),
+      firstName: 'Samia',
+    },
+    { mail: mfaResetMail(site, { to: 'samia@example.fr', name: 'samia@example.fr', actor: 'Karim Benali', at: later }), firstName: null },
   ];
 }
 
