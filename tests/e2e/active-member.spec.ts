@@ -150,6 +150,12 @@ test('a member goes from the signed contract to active member across the 7- and 
   };
   expect(settings.state).toBe('membre-actif');
   expect(settings.subscription.subscriptionFeesPaid).toBe(true);
+  // Her schedule: six lines, the first paid; at 390 px each line a card whose words and amounts
+  // stay whole (the screenshot helper fails on a word or number cut in a table).
+  const schedule = page.getByTestId('instalment-schedule');
+  await expect(schedule.locator('tbody tr')).toHaveCount(6);
+  await expect(schedule.locator('tbody tr').first()).toContainText('Payée');
+  await screenshots(page, 'mon-compte-echeancier');
 });
 
 test('the clock’s page moves the agency’s date from the keyboard, in French, accessible', async ({ page }) => {

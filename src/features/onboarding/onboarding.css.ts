@@ -27,6 +27,9 @@ export const section = style({
   maxWidth: vars.size.prose,
 });
 
+/** Paragraphs and lists of a section stand apart, as in the contract (the reset takes every margin). */
+globalStyle(`${section} > :is(p, ul, ol) + :is(p, ul, ol)`, { marginTop: vars.space[3] });
+
 export const sectionTitle = style({ fontSize: vars.fontSize.xl, color: vars.color.primary[900], marginBottom: vars.space[3] });
 
 export const list = style({
