@@ -1,6 +1,6 @@
 /**
  * Compiles the server: bundles `bff/server.ts` and everything it imports from `bff/` and
- * `machines/` into one ES module, `dist/server/server.mjs` (node20, packages left external:
+ * `machines/` into one ES module, `dist/server/server.mjs` (node22.12 as `engines` says, packages left external:
  * `node_modules` is loaded as usual), so that `npm start` runs plain JavaScript instead of
  * compiling TypeScript through tsx at every start (decision 080, start-up target).
  *
@@ -114,7 +114,7 @@ export async function buildServer(options: BuildServerOptions = {}): Promise<Bui
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22.12',
     packages: 'external',
     sourcemap: options.sourcemap ?? true,
     legalComments: 'none',

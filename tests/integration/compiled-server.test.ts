@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,21 @@ describe('the compiled server', () => {
       expect(built.lazy, name).toContain(name);
     }
     expect(built.external).toEqual(expect.arrayContaining(['@electric-sql/pglite', 'hono']));
+  });
+
+  it('needs at run time only packages of `dependencies`: `npm prune --omit=dev` leaves it whole', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; built-ins are not packages. */
+    const packageOf = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+    const needed = [...new Set([...built.external, ...built.lazy].filter((name) => !name.startsWith('node:')).map(packageOf))];
+    expect(needed.length).toBeGreaterThan(10);
+    expect(needed.filter((name) => !Object.hasOwn(manifest.dependencies, name))).toEqual([]);
+    // Build and test tools stay out of what production installs.
+    for (const tool of ['tsx', 'vite', 'vitest', 'lenis']) expect(Object.keys(manifest.dependencies)).not.toContain(tool);
   });
 
   it('starts from another folder on an empty DATA_DIR, migrates, serves, and stops cleanly', async () => {
