@@ -34,6 +34,13 @@ module.exports = {
       from: { path: '^src/' },
       to: { path: 'node_modules/@supabase/' },
     },
+    {
+      name: 'product-never-imports-tests',
+      comment: 'Fixtures, happy paths, seeded populations and harnesses live under tests/: the product (and its image) never loads them.',
+      severity: 'error',
+      from: { path: '^(bff|machines|src)/', pathNot: '[.](test|spec)[.]tsx?$' },
+      to: { path: '^tests/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true, dependencyTypesNot: ['type-only'] } },
   ],
   options: {

@@ -6,7 +6,7 @@
  *   its health check (built in Docker's format, which keeps `HEALTHCHECK`; OCI drops it);
  * - in production it refuses to start without the public address, in one French line;
  * - configured, it answers `/api/v1/health`, `/api/v1/ready` and the home page, its health check
- *   passes, its process is not root, its database is in `/data`;
+ *   passes, its process is not root, its database is in `/data`, it carries no test file;
  * - `podman stop` (SIGTERM) ends it cleanly (exit 0), and a new container on the same volume
  *   starts on the same database.
  *
@@ -197,6 +197,35 @@ async function main() {
   check('its process is not root', uid === '1000', uid);
   const files = podman(['exec', NAME, 'ls', '/data'], { allowFailure: true, quiet: true }).stdout.trim().split('\n').filter(Boolean);
   check('its database is in /data', files.length > 0, files.join(' '));
+  // The image carries the product only: no test file, and no tests/ folder (issue 61).
+  const testFiles = podman(
+    [
+      'exec',
+      NAME,
+      'find',
+      '/app',
+      '-path',
+      '/app/node_modules',
+      '-prune',
+      '-o',
+      '(',
+      '-name',
+      '*.test.ts',
+      '-o',
+      '-name',
+      '*.test.tsx',
+      '-o',
+      '-name',
+      '*.spec.ts',
+      '-o',
+      '-path',
+      '/app/tests',
+      ')',
+      '-print',
+    ],
+    { allowFailure: true, quiet: true },
+  ).stdout.trim();
+  check('it carries no test file', testFiles === '', testFiles.split('\n').slice(0, 5).join(' '));
 
   const stopping = Date.now();
   podman(['stop', '--time', '10', NAME], { quiet: true });

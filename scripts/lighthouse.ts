@@ -32,7 +32,7 @@ import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-id
 import { type Product, startProduct } from '#bff/start.ts';
 import { seedActiveMember } from '#tests/support/active-member-seed.ts';
 import { Secret, TOTP } from 'otpauth';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { median, writeSection } from './bench/support.ts';
 
 const ROOT = join(import.meta.dirname, '..');

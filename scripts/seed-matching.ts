@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { migrate } from '#bff/db/migrate.ts';
-import { seedPopulation } from '#bff/matching/seed-population.ts';
+import { seedPopulation } from '#tests/support/seed-population.ts';
 import { scriptConfig, openConfiguredDatabase } from './script-config.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { AuthSessionMissingError } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 /** Issue 19, decision 102: an address changes only once confirmed, a password only with a proof. */
 describe('e-mail and password changes through supabase-js', () => {

@@ -2,7 +2,7 @@ import { AuthSessionMissingError, type SupabaseClient } from '@supabase/supabase
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AuthApiError, AuthSessionMissingError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('admin API through supabase-js (service-role key)', () => {
   let h: AuthHarness;

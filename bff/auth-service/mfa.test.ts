@@ -2,7 +2,7 @@ import { AuthApiError, AuthSessionMissingError, type SupabaseClient } from '@sup
 import { decodeJwt } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthHarness, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('TOTP second factor through supabase-js', () => {
   let h: AuthHarness;

@@ -1,7 +1,7 @@
 import { AuthApiError } from '@supabase/supabase-js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('password recovery through supabase-js', () => {
   let h: AuthHarness;

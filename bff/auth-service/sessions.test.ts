@@ -2,7 +2,7 @@ import { AuthApiError, AuthSessionMissingError, type Session } from '@supabase/s
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens, sessions } from '#bff/auth-service/schema.ts';
-import { type AuthHarness, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('sessions through supabase-js', () => {
   let h: AuthHarness;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '#bff/auth-service/schema.ts';
-import { type AuthHarness, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('sign-up and sign-in through supabase-js', () => {
   let h: AuthHarness;

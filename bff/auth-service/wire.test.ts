@@ -1,7 +1,7 @@
 import { AuthApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
-import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#bff/auth-service/test-harness.ts';
+import { type AuthHarness, SITE_URL, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('wire details', () => {
   let h: AuthHarness;

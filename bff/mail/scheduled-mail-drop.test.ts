@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
 import { scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
-import { happyPath, type Member } from '#machines/onboarding/happy-path.ts';
+import { happyPath, type Member } from '#tests/support/happy-path.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';

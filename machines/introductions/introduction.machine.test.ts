@@ -15,7 +15,7 @@ import {
   T0,
   walk,
   walks,
-} from '#machines/introductions/fixtures.ts';
+} from '#tests/support/introduction-fixtures.ts';
 import { introductionGuards as g, introductionMachine } from '#machines/introductions/introduction.machine.ts';
 import type { IntroductionSnapshot } from '#machines/introductions/restore.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';

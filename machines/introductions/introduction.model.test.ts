@@ -3,7 +3,7 @@ import { type AnyStateNode, type AnyTransitionDefinition, createActor, transitio
 import { createTestModel } from 'xstate/graph';
 import { type Actor, sides } from '#machines/introductions/context.ts';
 import { eventTypes, type IntroductionEvent, memberEventTypes, staffOnlyEventTypes } from '#machines/introductions/events.ts';
-import { DAY_MS, ev, HOUR_MS, memberOf, pairInput, staff } from '#machines/introductions/fixtures.ts';
+import { DAY_MS, ev, HOUR_MS, memberOf, pairInput, staff } from '#tests/support/introduction-fixtures.ts';
 import { clockOf, introductionMachine } from '#machines/introductions/introduction.machine.ts';
 import { feedbackOutcomeLabels, type FeedbackOutcome, stateLabel, stateLabels } from '#machines/introductions/labels.ts';
 import {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { introductionMachine } from '#machines/introductions/introduction.machine.ts';
-import { DAY_MS, ev, HOUR_MS, memberOf, proposed, T0, walks } from '#machines/introductions/fixtures.ts';
+import { DAY_MS, ev, HOUR_MS, memberOf, proposed, T0, walks } from '#tests/support/introduction-fixtures.ts';
 import {
   decideEvent,
   inconsistencies,

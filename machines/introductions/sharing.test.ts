@@ -1,6 +1,6 @@
 import { contactViaFor, waliOnlyContactOf } from '#machines/introductions/guardian.ts';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, ev, HOUR_MS, MEETING_AT, step, T0, walks } from '#machines/introductions/fixtures.ts';
+import { DAY_MS, ev, HOUR_MS, MEETING_AT, step, T0, walks } from '#tests/support/introduction-fixtures.ts';
 import type { Side } from '#machines/introductions/labels.ts';
 import { stateKeyOf } from '#machines/introductions/restore.ts';
 import { endReasonFor, goodStanding, type SharingInput, type Standing, sharingOf, standingOf } from '#machines/introductions/sharing.ts';

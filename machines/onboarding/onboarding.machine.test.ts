@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, transition } from 'xstate';
-import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { happyPath, type Member, samplePayloads } from '#tests/support/happy-path.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { type OnboardingEvent, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { emptyRecord, type OnboardingRecord, recordOf } from '#machines/onboarding/record.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AnyStateNode, type AnyTransitionDefinition, createActor } from 'xstate';
 import { createTestModel } from 'xstate/graph';
-import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { happyPath, type Member, samplePayloads } from '#tests/support/happy-path.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import { type OnboardingEvent, onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { termEndsAtMs, termOver } from '#machines/onboarding/periods.ts';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { type AnyStateMachine, createActor } from 'xstate';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { paymentLinkUrl } from '#machines/onboarding/payment-links.ts';
 import { emptyRecord, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { happyPath, type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { happyPath, type Member, samplePayloads } from '#tests/support/happy-path.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import {

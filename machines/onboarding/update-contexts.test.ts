@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { type Member, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { type Member, samplePayloads } from '#tests/support/happy-path.ts';
 import { emptyRecord, type OnboardingRecord } from '#machines/onboarding/record.ts';
 import {
   applyBan,

@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as OTPAuth from 'otpauth';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { agencyEnv, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { HttpMember, startServerProcess } from '#tests/faults/support.ts';
 import { COMPILED_SERVER, dropDatabase, ensureBuilt, postgresUrl, ROOT, writeSection } from './support.ts';

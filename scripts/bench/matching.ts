@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { rankCandidates } from '#bff/matching/candidates.ts';
-import { seedPopulation } from '#bff/matching/seed-population.ts';
+import { seedPopulation } from '#tests/support/seed-population.ts';
 import { dropDatabase, postgresUrl } from './support.ts';
 
 export const MATCHING_P95_FLOOR_MS = 100;

@@ -7,7 +7,7 @@ import { accessLog } from '#bff/db/access-log-schema.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
 import { ACCESS_RESOURCE_LABELS, STAFF_ROLE_LABEL } from '#bff/privacy/access-log.ts';
 import { RETENTION, runRetention } from '#bff/retention/retention-job.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import { signUp } from '#tests/support/sign-up.ts';

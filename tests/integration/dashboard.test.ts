@@ -4,7 +4,7 @@ import { directMessages } from '#bff/db/messages-schema.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
 import { readPayInFull } from '#bff/onboarding/plan-settings.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { signInStaff, type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { signUp } from '#tests/support/sign-up.ts';

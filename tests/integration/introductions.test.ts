@@ -7,7 +7,7 @@ import { mailbox } from '#bff/db/schema.ts';
 import { runIntroductionDeadlines } from '#bff/introductions/introductions.ts';
 import { refreshWaitingMatchProfiles } from '#bff/matching/refresh.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { type ActiveMember, activeMember as makeActiveMember } from '#tests/support/active-member.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 import { signUp } from '#tests/support/sign-up.ts';
 

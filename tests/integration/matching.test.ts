@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
 import { type CandidateFilters, matchProfileOf, rankCandidates, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
-import { generatePopulation, insertMembers } from '#bff/matching/seed-population.ts';
+import { generatePopulation, insertMembers } from '#tests/support/seed-population.ts';
 import { brokenRequired, eligible, type MatchProfile, pairCriteria, pairScore, proposable } from '#machines/matching/criteria.ts';
 import type { HomeRegion } from '#machines/matching/regions.ts';
 import { MATCHING_NOW, matchProfileArbitrary, smallDomain } from '#tests/support/match-profiles.ts';
@@ -220,7 +220,7 @@ describe('upsertMatchProfile and the members trigger', () => {
   it('the pool index drives the hard filter (no scan of every profile)', async () => {
     await database.db.execute(sql`DELETE FROM match_profiles`);
     await database.db.execute(sql`DELETE FROM members`);
-    const { seedPopulation } = await import('#bff/matching/seed-population.ts');
+    const { seedPopulation } = await import('#tests/support/seed-population.ts');
     await seedPopulation(database.db, 2_000, 3, NOW);
     await database.exec('ANALYZE match_profiles');
     const plan = (await database.db.execute(

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberCacheOf } from '#bff/members/member-cache.ts';
 import { signUpMember } from '#tests/security/support.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 
 /**
  * The member cache of decision 090 against a real database (PGlite here, PostgreSQL in

@@ -5,7 +5,7 @@ import { fakeClock } from '#bff/clock.ts';
 import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
 import { signUp } from '#tests/support/sign-up.ts';

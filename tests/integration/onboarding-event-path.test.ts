@@ -6,7 +6,7 @@ import type { MemberRow } from '#bff/members/members.ts';
 import { matchProfileOf, upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { enqueueMailOnce, mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { applyOnboardingUpdate, eventCount } from '#bff/onboarding/apply-update.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { signUpMember } from '#tests/security/support.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';

@@ -4,7 +4,7 @@ import { fakeClock } from '#bff/clock.ts';
 import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { eventCount } from '#bff/onboarding/apply-update.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
-import { happyPath, samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { happyPath, samplePayloads } from '#tests/support/happy-path.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { expectedAmountCents } from '#machines/onboarding/plans.ts';

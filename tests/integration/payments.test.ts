@@ -7,7 +7,7 @@ import { fakeClock } from '#bff/clock.ts';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { checkoutSessions, members, onboardingEvents, webhookEvents } from '#bff/db/schema.ts';
 import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { FILE_FEE_CENTS, offerById, offerIds } from '#machines/onboarding/plans.ts';
 import { walkOnboarding, walkToPayment } from '#tests/support/onboarding-walk.ts';

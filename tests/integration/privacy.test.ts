@@ -21,7 +21,7 @@ import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { consentTextHash } from '#bff/privacy/consents.ts';
 import { runRetention } from '#bff/retention/retention-job.ts';
-import { happyPath } from '#machines/onboarding/happy-path.ts';
+import { happyPath } from '#tests/support/happy-path.ts';
 import { expectedAmountCents, type OfferId } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import * as OTPAuth from 'otpauth';

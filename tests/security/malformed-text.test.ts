@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { type SecurityProduct, signUpMember, startTestProduct, TEST_SITE } from '#tests/security/support.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
 import { stripeWebhookSecret } from '#bff/payments/stripe-settings.ts';
-import { happyPath } from '#machines/onboarding/happy-path.ts';
+import { happyPath } from '#tests/support/happy-path.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import type { PlanId } from '#machines/onboarding/plans.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { happyPath, type HappyPathOptions, type Member } from '#machines/onboarding/happy-path.ts';
+import { happyPath, type HappyPathOptions, type Member } from '#tests/support/happy-path.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import type { ContextName } from '#machines/onboarding/update-contexts.ts';
@@ -7,7 +7,7 @@ import { signContract } from '#tests/support/contract-signature.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
 
 /**
- * Walks a member over HTTP along the canonical path (machines/onboarding/happy-path.ts) up to and
+ * Walks a member over HTTP along the canonical path (tests/support/happy-path.ts) up to and
  * including the step `until`, moving the product's clock to each step's time; staff steps are sent
  * by a staff session that passed its TOTP. Payments (`app`, `sub`) are not walked: they need a
  * checkout session, which each test makes as it needs.

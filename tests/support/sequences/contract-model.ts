@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { samplePayloads } from '#machines/onboarding/happy-path.ts';
+import { samplePayloads } from '#tests/support/happy-path.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
