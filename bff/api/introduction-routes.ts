@@ -1,3 +1,4 @@
+import { assertCounsels, counselledIds } from '#bff/auth/staff-policy.ts';
 import { memberPresentations } from '#bff/db/presentation-schema.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { eq, inArray } from 'drizzle-orm';
@@ -336,13 +337,19 @@ export function introductionRoutes(deps: ApiDeps) {
       })
       .get('/dashboard/introductions', staffOnly, vValidator('query', IntroductionsQuery, hook), async (c) => {
         const { etat } = c.req.valid('query');
-        const introductions = await staffIntroductions(db, etat);
+        const all = await staffIntroductions(db, etat);
+        const mine = await counselledIds(db, c.var.staff);
+        const introductions = mine
+          ? all.filter((i) => mine.has(i.members.a.id.toLowerCase()) || mine.has(i.members.b.id.toLowerCase()))
+          : all;
         c.header('Cache-Control', 'private, no-store');
         return c.json({ introductions }, 200);
       })
       .post('/dashboard/introductions', staffOnly, jsonBody(ProposeBody), async (c) => {
         const body = c.req.valid('json');
         const staff = c.var.staff;
+        // A counsellor proposes for one of their members (decision 206).
+        await assertCounsels(db, staff, [body.a, body.b], 'some');
         // A pair staff said never to propose (decision 201): refused, nothing written.
         const never = await neverProposeReasonOf(db, body.a, body.b);
         if (never !== null) throw new ApiError(422, 'NEVER_PROPOSE', neverProposeRefusal(never));
