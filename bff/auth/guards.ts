@@ -3,23 +3,12 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '#bff/db/database.ts';
 import { fastVerifiedClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
+import type { Caller } from '#bff/auth/caller.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { enforceStaffPolicy, recordPolicyRead } from '#bff/auth/staff-policy.ts';
 import { type CachedMember, cachedMember } from '#bff/members/member-cache.ts';
-import type { MemberRow } from '#bff/members/members.ts';
 
-/** Who is calling, as proven by a verified access token and the member record. */
-export interface Caller {
-  id: string;
-  email: string;
-  role: 'homme' | 'femme' | 'staff';
-  aal: 'aal1' | 'aal2';
-  sessionId: string;
-  /** The member row, shared by concurrent requests through the member cache: read-only. */
-  member: Readonly<MemberRow>;
-  /** Set while matchmaking is paused by a withdrawn sensitive-data consent (decision 070). */
-  matchmakingPausedAt: Date | null;
-}
+export type { Caller } from '#bff/auth/caller.ts';
 
 export interface GuardDeps {
   database: Database;

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
-import type { Caller } from '#bff/auth/guards.ts';
+import type { Caller } from '#bff/auth/caller.ts';
 import type { AccessResource } from '#bff/db/access-log-schema.ts';
 import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
 import type { Db } from '#bff/db/database.ts';

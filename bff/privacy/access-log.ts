@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Caller } from '#bff/auth/guards.ts';
+import type { Caller } from '#bff/auth/caller.ts';
 import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
