@@ -27,7 +27,7 @@ import { feedbackStep, guardianLines } from '#src/features/introductions/progres
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { useSession } from '#src/lib/use-session.ts';
-import { contractEndStates } from '#machines/onboarding/steps.ts';
+import { isContractEndState } from '#machines/onboarding/steps.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
@@ -42,10 +42,7 @@ type Send = (id: string, body: MemberEventBody, success: string) => Promise<stri
  * Whether the member's contract has ended (renounced, withdrawn, terminated, at its term): the agency
  * then makes no proposal and plans no meeting, and the page says so instead of promising one.
  */
-export function accompanimentEnded(state: string | null | undefined): boolean {
-  const top = state?.split('.', 1)[0] ?? '';
-  return (contractEndStates as readonly string[]).includes(top);
-}
+export const accompanimentEnded = isContractEndState;
 
 /** The page's opening words: what the agency does for the member now. */
 export function proposalsIntro(ended: boolean, count: number): string[] {
