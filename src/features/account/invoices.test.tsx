@@ -38,7 +38,7 @@ describe('invoices in Mon espace and on the payment step', () => {
     expect(text(renderToStaticMarkup(<InvoiceList invoices={[]} />))).toContain('Aucune facture pour le moment');
     // After a contract's end, no payment is promised (issue 59 point 3).
     const ended = text(renderToStaticMarkup(<InvoiceList invoices={[]} ended />));
-    expect(ended).toContain('vous n’avez rien payé');
+    expect(ended).toContain('Aucune facture n’a été émise.');
     expect(ended).not.toContain('chaque paiement');
   });
 });

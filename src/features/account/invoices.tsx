@@ -55,7 +55,7 @@ export function InvoiceList({ invoices, ended = false }: { invoices: InvoiceSumm
       {invoices.length === 0 ? (
         <p className={styles.text}>
           {ended
-            ? 'Aucune facture\u00a0: vous n’avez rien payé.'
+            ? 'Aucune facture n’a été émise.'
             : 'Aucune facture pour le moment\u00a0: chaque paiement en fait une, que vous retrouverez ici.'}
         </p>
       ) : (
