@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
-import { ProposalCard } from '#src/features/introductions/proposals-page.tsx';
+import { accompanimentEnded, ProposalCard, proposalsIntro } from '#src/features/introductions/proposals-page.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = Date.parse('2026-12-01T09:00:00Z');
@@ -164,5 +164,41 @@ describe('an introduction that ended (decision 194)', () => {
     const e = text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />));
     expect(e).toContain('Félicitations !');
     expect(e).toContain('Cette mise en relation a pris fin. Ses coordonnées et ses photos ne vous sont plus accessibles.');
+  });
+});
+
+describe('after the member’s contract ended (issue 59 point 3)', () => {
+  it('an accepted proposal promises no meeting date, offers no action, and says it ended with the contract', () => {
+    const accepted: MemberIntroduction = {
+      ...proposal,
+      state: 'acceptee',
+      stateLabel: 'Acceptée des deux côtés',
+      myAnswer: { status: 'accepted', at: new Date(now - DAY).toISOString(), reason: null },
+    };
+    // While the contract runs, the agency will propose a date.
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={accepted} now={now} send={send} />))).toContain('proposera bientôt une date');
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={accepted} now={now} send={send} ended />));
+    expect(t).not.toContain('proposera bientôt une date');
+    expect(t).not.toContain('Comment cette personne vous contacte');
+    expect(t).toContain('Cette mise en relation a pris fin avec votre contrat.');
+    expect(t).toContain('Terminée');
+  });
+
+  it('one the other declined does not say the adviser keeps searching', () => {
+    const declined: MemberIntroduction = { ...proposal, state: 'declinee', stateLabel: 'Déclinée' };
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} />))).toContain('continue de chercher');
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} ended />))).not.toContain(
+      'continue de chercher',
+    );
+  });
+
+  it('the page says the accompaniment has ended, for the end states only', () => {
+    for (const state of ['renonce', 'retracte', 'resilie', 'contrat-termine']) expect(accompanimentEnded(state)).toBe(true);
+    for (const state of ['membre-actif', 'resiliation-demandee', 'attente.entretien-matchmaking', null]) {
+      expect(accompanimentEnded(state)).toBe(false);
+    }
+    expect(proposalsIntro(false, 0)).toEqual([]);
+    expect(proposalsIntro(true, 0).join(' ')).toContain('Votre accompagnement a pris fin');
+    expect(proposalsIntro(true, 2).join(' ')).toContain('restent pour mémoire');
   });
 });
