@@ -35,6 +35,7 @@ const proposal: MemberIntroduction = {
   meeting: null,
   contact: null,
   myFeedback: null,
+  feedbackDeadline: null,
   contactAlsoToGuardian: null,
   myContactVia: { via: 'moi', label: 'Mes propres coordonnées', fromSettings: true, waliPhone: false },
   photos: [],
@@ -139,7 +140,7 @@ describe('an introduction that ended (decision 194)', () => {
     myAnswer: { status: 'accepted', at: new Date(now - 20 * DAY).toISOString(), reason: null },
     other: null,
     reasons: [],
-    ended: { at: '2026-11-30T23:00:00.000Z', why: null, wasShared: true },
+    ended: { at: '2026-11-30T23:00:00.000Z', why: null, wasShared: true, message: null },
     ...over,
   });
 
@@ -156,11 +157,11 @@ describe('an introduction that ended (decision 194)', () => {
   });
 
   it('says the member’s own cause, and ends a card whose state has not caught up yet', () => {
-    const own = ended({ state: 'acceptee', ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true } });
+    const own = ended({ state: 'acceptee', ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true, message: null } });
     const t = text(renderToStaticMarkup(<ProposalCard proposal={own} now={now} send={send} />));
     expect(t).toContain('Cette mise en relation a pris fin : votre contrat est arrivé à son terme.');
     expect(t).not.toContain('Vous avez accepté tous les deux');
-    const engaged = ended({ state: 'fiancailles', ended: { at: null, why: null, wasShared: true } });
+    const engaged = ended({ state: 'fiancailles', ended: { at: null, why: null, wasShared: true, message: null } });
     const e = text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />));
     expect(e).toContain('Félicitations !');
     expect(e).toContain('Cette mise en relation a pris fin. Ses coordonnées et ses photos ne vous sont plus accessibles.');
