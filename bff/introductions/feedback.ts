@@ -50,7 +50,7 @@ export function feedbackFieldsOf(state: string, context: IntroductionContext, si
       lastDay: period.lastDay,
       passed,
       text: passed
-        ? `Le délai pour donner votre retour est passé (${civilDayText(period.lastDay)}) : votre conseillère vous appellera pour le recueillir.`
+        ? `Le délai pour donner votre retour est passé (${civilDayText(period.lastDay)}) : votre conseillère vous appellera pour le recueillir.`
         : `Votre retour est attendu ${feedbackDeadlineText(held)}.`,
     };
   }
@@ -80,7 +80,7 @@ export function lateFeedbackRefusal(
   return new ApiError(
     409,
     'FEEDBACK_LATE',
-    `Le délai pour donner votre retour est passé (il courait ${feedbackDeadlineText(context.meetingHeldAt)}) : votre conseillère vous appellera pour le recueillir.`,
+    `Le délai pour donner votre retour est passé (il courait ${feedbackDeadlineText(context.meetingHeldAt)}) : votre conseillère vous appellera pour le recueillir.`,
     { state },
   );
 }

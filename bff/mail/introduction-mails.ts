@@ -139,9 +139,9 @@ export const FEEDBACK_DAYS = 7;
  * to the member who has not given it (re-checked at sending: dropped once given or closed).
  */
 export function introductionFeedbackReminderMail(site: AgencyMailSite, recipient: Recipient, input: { until: string }): OutgoingMail {
-  return layout(site, recipient, 'introduction-feedback-reminder', 'Rappel : votre retour après la première rencontre', [
+  return layout(site, recipient, 'introduction-feedback-reminder', 'Rappel : votre retour après la première rencontre', [
     {
-      text: `Votre retour après la première rencontre est attendu dans votre espace ${input.until} : souhaitez-vous continuer à vous connaître, arrêter, ou annoncer vos fiançailles ?`,
+      text: `Votre retour après la première rencontre est attendu dans votre espace ${input.until} : souhaitez-vous continuer à vous connaître, arrêter, ou annoncer vos fiançailles ?`,
     },
     { text: 'Passé ce délai, votre conseillère vous appellera pour le recueillir par téléphone.' },
     { link: siteLink(site, PROPOSALS_PATH), label: 'Donner mon retour' },
@@ -163,7 +163,7 @@ export function introductionEndedMail(site: AgencyMailSite, recipient: Recipient
           },
         ]
       : [
-          { text: 'Votre conseillère a mis fin à votre mise en relation et vous écrit :' },
+          { text: 'Votre conseillère a mis fin à votre mise en relation et vous écrit :' },
           ...input.message.split(/\n{2,}/).map((text) => ({ text })),
         ]),
     { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },

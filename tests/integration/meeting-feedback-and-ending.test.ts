@@ -142,7 +142,7 @@ describe('the feedback after the first meeting', () => {
     const lateBody = (await late.json()) as ErrorBody;
     expect(lateBody.error.code).toBe('FEEDBACK_LATE');
     expect(lateBody.error.message).toBe(
-      'Le délai pour donner votre retour est passé (il courait jusqu’au mercredi 10 mars 2027 inclus) : votre conseillère vous appellera pour le recueillir.',
+      'Le délai pour donner votre retour est passé (il courait jusqu’au mercredi 10 mars 2027 inclus) : votre conseillère vous appellera pour le recueillir.',
     );
     expect((await viewOf(youssef, id)).feedbackDeadline?.passed).toBe(true);
 
@@ -191,7 +191,7 @@ describe('ending an introduction', () => {
     const mails = await mailsOf(id, 'introduction-ended');
     expect(mails.map((m) => m.toAddress)).toEqual([karim.email]);
     const text = mails[0]?.textBody ?? '';
-    expect(text).toContain('Votre conseillère a mis fin à votre mise en relation et vous écrit :');
+    expect(text).toContain('Votre conseillère a mis fin à votre mise en relation et vous écrit :');
     expect(text).toContain('Sarah a souhaité ne pas poursuivre. Je vous appelle cette semaine pour en parler.');
     expect(text).not.toContain('Appel de Sarah'); // the internal note stays with staff
 

@@ -157,7 +157,10 @@ describe('an introduction that ended (decision 194)', () => {
   });
 
   it('says the member’s own cause, and ends a card whose state has not caught up yet', () => {
-    const own = ended({ state: 'acceptee', ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true, message: null } });
+    const own = ended({
+      state: 'acceptee',
+      ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true, message: null },
+    });
     const t = text(renderToStaticMarkup(<ProposalCard proposal={own} now={now} send={send} />));
     expect(t).toContain('Cette mise en relation a pris fin : votre contrat est arrivé à son terme.');
     expect(t).not.toContain('Vous avez accepté tous les deux');
@@ -165,5 +168,32 @@ describe('an introduction that ended (decision 194)', () => {
     const e = text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />));
     expect(e).toContain('Félicitations !');
     expect(e).toContain('Cette mise en relation a pris fin. Ses coordonnées et ses photos ne vous sont plus accessibles.');
+  });
+
+  it('reads the counsellor’s message instead of a bare « Close » (decision 205)', () => {
+    const closed = ended({
+      ended: { at: null, why: 'l’autre personne a souhaité ne pas poursuivre', wasShared: true, message: 'Je vous appelle cette semaine.' },
+    });
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={closed} now={now} send={send} />));
+    expect(t).toContain('Cette mise en relation a pris fin : l’autre personne a souhaité ne pas poursuivre.');
+    expect(t).toContain('Le mot de votre conseillère Je vous appelle cette semaine.');
+    expect(t).not.toContain('Close.');
+  });
+
+  it('shows the feedback’s deadline above the form, and only the sentence once it passed (decision 205)', () => {
+    const waiting = {
+      ...proposal,
+      state: 'retours',
+      stateLabel: 'Retours',
+      myAnswer: { status: 'accepted' as const, at: null, reason: null },
+    };
+    const open = { lastDay: '2027-03-10', passed: false, text: 'Votre retour est attendu jusqu’au mercredi 10 mars 2027 inclus.' };
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={{ ...waiting, feedbackDeadline: open }} now={now} send={send} />));
+    expect(t).toContain('Votre retour est attendu jusqu’au mercredi 10 mars 2027 inclus.');
+    expect(t).toContain('Envoyer mon retour');
+    const passed = { ...open, passed: true, text: 'Le délai pour donner votre retour est passé.' };
+    const p = text(renderToStaticMarkup(<ProposalCard proposal={{ ...waiting, feedbackDeadline: passed }} now={now} send={send} />));
+    expect(p).toContain('Le délai pour donner votre retour est passé.');
+    expect(p).not.toContain('Envoyer mon retour');
   });
 });
