@@ -850,7 +850,8 @@ function sentenceOf(e: LoggedEvent, names: SideNames): string {
     ...(typeof p.cause === 'string' && Object.hasOwn(endCauseLabels, p.cause) ? { cause: p.cause as EndCause } : {}),
     ...(p.party === 'a' || p.party === 'b' ? { party: p.party } : {}),
   };
-  return timelineSentence(event, names);
+  // Decision 205: a feedback staff heard by phone says so.
+  return `${timelineSentence(event, names)}${e.event === 'FEEDBACK' && e.actorRole === 'staff' ? ' (recueilli par téléphone)' : ''}`;
 }
 
 async function eventsOf(db: Db, introductionId: string): Promise<LoggedEvent[]> {

@@ -166,6 +166,7 @@ describe('the feedback after the first meeting', () => {
       }
     ).introduction;
     expect(detail.state).toBe('poursuivie');
+    expect((detail as unknown as { events: { sentence: string }[] }).events.at(-1)?.sentence).toMatch(/\(recueilli par téléphone\)$/);
     expect(detail.feedbackRecordedBy.a).toBeNull();
     expect(detail.feedbackRecordedBy.b?.name).toBeTruthy();
     expect(Date.parse(detail.feedbackRecordedBy.b?.at ?? '')).toBe(ends + 3600_000);
