@@ -1,5 +1,6 @@
 import { type AgencyMailSite, dateTimeFr, layout, type Recipient, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
+import { FEEDBACK_DEADLINE_DAYS } from '#machines/introductions/feedback-deadline.ts';
 
 /**
  * The mails of introductions (issue 22), French, through the outbox. Like the agency's mails
@@ -131,8 +132,8 @@ export function introductionMeetingMail(
   ]);
 }
 
-/** Days after the meeting within which each member is asked for their feedback (decision 197). */
-export const FEEDBACK_DAYS = 7;
+/** Days after the meeting within which each member is asked for their feedback (decisions 197 and 205: the chart's rule). */
+export const FEEDBACK_DAYS = FEEDBACK_DEADLINE_DAYS;
 
 /**
  * Decision 205: 2 days before the end of the period to give one's feedback after the first meeting,
