@@ -10,8 +10,9 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 /**
  * The first meeting organised and what follows it (issue 62 point 5, decisions 197 and 205), as
  * people would: staff plan the meeting on the introduction's page, both members and Amina's walī
- * get the mail (read in the SMTP stand-in's mailbox); once held, Amina reads the deadline of her
- * feedback, staff record Youssef's feedback heard by phone (and he sees it as given), then close at
+ * get the mail (read in the SMTP stand-in's mailbox), then the reminder the day before; once held,
+ * Amina reads the deadline of her feedback, staff record Youssef's feedback heard by phone (and he
+ * sees it as given), Amina alone is reminded 2 days before her deadline, then staff close at
  * Amina's request with a message from a template, edited, which Youssef receives by mail and reads
  * on his screen. Its own product; screenshots at 390 and 1440 px with SCREENSHOTS=1.
  */
@@ -144,8 +145,13 @@ test('plan the meeting (members and walī mailed), phone feedback, close with a 
   expect(toWali?.text).toContain('Mme Karima Haddad, conseillère');
   expect(toWali?.text).toContain('comme walī de Amina');
 
+  // The day before, the reminder goes to the three of them (the clock's move runs the jobs due).
+  await moveAgencyClock(staff, base, DAY + 4 * 60 * 60 * 1000, pages);
+  await expect
+    .poll(() => recipientsOf(page, 'Rappel\u00a0: votre première rencontre, demain'), { timeout: 30_000 })
+    .toEqual([people.amina.email, people.youssef.email, WALI].sort());
   // The meeting takes place; staff record it held.
-  await moveAgencyClock(staff, base, 2 * DAY + 2 * 60 * 60 * 1000, pages);
+  await moveAgencyClock(staff, base, DAY - 2 * 60 * 60 * 1000, pages);
   const held = await staff.post(`/api/v1/dashboard/introductions/${id}/events`, { data: { type: 'RECORD_MEETING_HELD' } });
   expect(held.status(), await held.text()).toBe(200);
 
@@ -168,6 +174,13 @@ test('plan the meeting (members and walī mailed), phone feedback, close with a 
   await youssef.goto(`${base}/mon-compte/propositions`);
   await expect(youssef.getByText(/recueilli par téléphone par votre conseillère\s: continuer à se connaître\./)).toBeVisible();
   await expect(youssef.getByRole('form', { name: 'Votre retour après la rencontre' })).toHaveCount(0);
+
+  // Two days before the end of her period, Amina (who has not answered) is reminded; Youssef is not.
+  await moveAgencyClock(staff, base, 6 * DAY, pages);
+  await expect
+    .poll(() => recipientsOf(page, 'Rappel\u00a0: votre retour après la première rencontre'), { timeout: 30_000 })
+    .toEqual([people.amina.email]);
+  await page.reload();
 
   // Amina phones to stop: staff close at her request, with the template filled for Youssef, edited.
   await page.getByRole('button', { name: 'Clore' }).click();
