@@ -22,6 +22,7 @@ import {
   staffIntroductions,
   stateFilters,
 } from '#bff/introductions/introductions.ts';
+import { PhoneFeedbackBody, phoneFeedbackEvent } from '#bff/introductions/feedback.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { log } from '#bff/logger.ts';
 import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/candidates.ts';
@@ -391,5 +392,36 @@ export function introductionRoutes(deps: ApiDeps) {
         c.header('Cache-Control', 'private, no-store');
         return c.json({ introduction }, 200);
       })
+      // Decision 205: a member's feedback heard by phone, recorded by staff (who and when are kept).
+      .post(
+        '/dashboard/introductions/:id/feedback',
+        staffOnly,
+        vValidator('param', IdParam, hook),
+        jsonBody(PhoneFeedbackBody),
+        async (c) => {
+          const { id } = c.req.valid('param');
+          const body = c.req.valid('json');
+          const staff = c.var.staff;
+          const applied = await applyIntroductionEvent(db, {
+            introductionId: id,
+            body: phoneFeedbackEvent(body),
+            actor: { id: staff.id, role: 'staff' },
+            now: deps.clock.now(),
+            expectedVersion: body.expectedVersion,
+            mail: site,
+            byPhone: true,
+          });
+          deps.mailQueued();
+          log.info('mise en relation : retour recueilli par téléphone', {
+            reqId: c.get('requestId'),
+            introductionId: id,
+            staffId: staff.id,
+            state: applied.state,
+          });
+          const introduction = await staffIntroduction(db, id);
+          c.header('Cache-Control', 'private, no-store');
+          return c.json({ introduction }, 200);
+        },
+      )
   );
 }

@@ -86,6 +86,7 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   // Introductions.
   'GET /api/v1/dashboard/introductions/:id': team('introduction', 'member_introductions'),
   'POST /api/v1/dashboard/introductions/:id/events': team('introduction'),
+  'POST /api/v1/dashboard/introductions/:id/feedback': team('introduction'),
   // Money: the administration only.
   'GET /api/v1/dashboard/members/:id/billing': admin('member', 'member_billing'),
   'GET /api/v1/dashboard/members/:id/invoices': admin('member', 'member_invoice'),

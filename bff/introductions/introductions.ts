@@ -10,6 +10,14 @@ import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { contactChoiceOf, type DescribedMember, guardianContactFor, guardianOf, queueGuardianMails } from '#bff/introductions/guardian.ts';
 import { meetingOf, meetingRecipients, meetingReminderDue, queueMeetingMails } from '#bff/introductions/meeting-mails.ts';
+import { type EndedView, endedViewOf, queueEndingMails } from '#bff/introductions/ending.ts';
+import {
+  type FeedbackFields,
+  feedbackFieldsOf,
+  feedbackRecordersOf,
+  lateFeedbackRefusal,
+  queueFeedbackReminders,
+} from '#bff/introductions/feedback.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
@@ -45,7 +53,6 @@ import {
   endCauseLabels,
   endReasonForMember,
   type FeedbackOutcome,
-  feedbackOutcomeLabels,
   type IntroductionStateKey,
   type Side,
   type SideNames,
@@ -67,7 +74,7 @@ import {
   REMINDER_DAY,
   reminderDueAt,
 } from '#machines/introductions/rules.ts';
-import { endReasonFor, type Standing, sharingOf, standingEndOf } from '#machines/introductions/sharing.ts';
+import { type Standing, sharingOf, standingEndOf } from '#machines/introductions/sharing.ts';
 import {
   availableAt,
   brokenRequired,
@@ -291,6 +298,9 @@ async function mailsForEvent(
             : 'planned';
     const recipients = await meetingRecipients(executor, row, (id) => personOf(executor, id));
     await queueMeetingMails(executor, site, row.id, `v${after.version}`, moment, meeting, recipients);
+  } else if (after.state === 'close' && before?.state !== 'close') {
+    // Decision 205: the other member hears of the end (staff's message, or the plain sentence of a member's stop).
+    await queueEndingMails(executor, site, row, round, context, (id) => personOf(executor, id));
   }
 }
 
@@ -490,6 +500,8 @@ export interface ApplyInput {
   /** Staff may name the version they read: another write since then answers 409 instead of acting twice. */
   expectedVersion?: number | undefined;
   mail?: AgencyMailSite | undefined;
+  /** Staff record a member's FEEDBACK heard by phone (decision 205): the body names the side, the staff is the recorder. */
+  byPhone?: boolean | undefined;
 }
 
 export interface AppliedIntroductionEvent {
@@ -518,7 +530,7 @@ function logPayload(body: IntroductionBody): Record<string, unknown> {
  * Validates the body for this actor. A member's side is never read from the body: whatever it
  * says is replaced by the placeholder `a` until the stored row tells theirs.
  */
-function validatedBody(input: unknown, actor: IntroductionActor): IntroductionBody {
+function validatedBody(input: unknown, actor: IntroductionActor, byPhone = false): IntroductionBody {
   const isMember = actor.role === 'member';
   const type = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as { type?: unknown }).type : undefined;
   const memberEvent = typeof type === 'string' && (memberEventTypes as readonly string[]).includes(type);
@@ -533,7 +545,7 @@ function validatedBody(input: unknown, actor: IntroductionActor): IntroductionBo
   }
   if (typeof type === 'string' && Object.hasOwn(chartEvents, type)) {
     if (isMember && !memberEvent) throw new ApiError(403, 'FORBIDDEN', 'Cette action est réservée à l’équipe de l’agence.');
-    if (!isMember && memberEvent) {
+    if (!isMember && memberEvent && !(byPhone && type === 'FEEDBACK')) {
       throw new ApiError(
         403,
         'FORBIDDEN',
@@ -623,7 +635,7 @@ function endedError(cause: EndCause, party: Side, memberSide: Side | null, state
  * `INTRODUCTION_ENDED`: nothing more is shared or mailed from that instant.
  */
 export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise<AppliedIntroductionEvent> {
-  const body = validatedBody(input.body, input.actor);
+  const body = validatedBody(input.body, input.actor, input.byPhone === true && input.actor.role === 'staff');
   // Decision 197: a first meeting in the past is refused with words that say so (the chart refuses it too).
   if (body.type === 'PLAN_MEETING' && Date.parse(body.meetingAt) <= input.now.getTime()) {
     throw new ApiError(
@@ -670,8 +682,12 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
           return { ended: endedError(found.cause, found.party, memberSide, ending.stored.state) };
         }
       }
-      const decision = decideEvent(stored, toMachineEvent(eventBody, chartActor, nowMs));
-      if (!decision.allowed) throw refused(decision.state);
+      const chartEvent = toMachineEvent(eventBody, chartActor, nowMs);
+      if (chartEvent.type === 'FEEDBACK' && input.byPhone && input.actor.role === 'staff')
+        chartEvent.recordedBy = input.actor.id ?? undefined;
+      const decision = decideEvent(stored, chartEvent);
+      if (!decision.allowed)
+        throw lateFeedbackRefusal(row.state, stored.context, chartActor, eventBody.type, nowMs) ?? refused(decision.state);
       if (eventBody.type === 'REOPEN') await checkReopen(tx, row, nowMs);
       const next = decision.stored;
       const updated = await writeDecided(tx, row, stored, next, eventBody, input);
@@ -718,6 +734,8 @@ export interface DeadlineReport {
   expired: number;
   /** First meetings' reminders queued (decision 197), one per recipient. */
   meetingReminders: number;
+  /** Reminders to give one's feedback before its deadline (decision 205), one per member. */
+  feedbackReminders: number;
 }
 
 /**
@@ -733,7 +751,7 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
     .where(
       sql`${introductions.state} LIKE 'proposee.%' AND ${introductions.proposedAt} <= ${new Date(nowMs - REMINDER_DAY * DAY_MS).toISOString()}::timestamptz`,
     );
-  const report: DeadlineReport = { reminded: 0, expired: 0, meetingReminders: 0 };
+  const report: DeadlineReport = { reminded: 0, expired: 0, meetingReminders: 0, feedbackReminders: 0 };
   // The first meeting's reminder, the day before (decision 197): once per meeting instant, re-checked at sending.
   if (mail) {
     const planned = await db.select().from(introductions).where(eq(introductions.state, 'rencontre-planifiee'));
@@ -744,6 +762,7 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
       const recipients = await meetingRecipients(db, row, (id) => personOf(db, id));
       report.meetingReminders += await queueMeetingMails(db, mail, row.id, String(meeting.at.getTime()), 'reminder', meeting, recipients);
     }
+    report.feedbackReminders = await queueFeedbackReminders(db, mail, now, (id) => personOf(db, id));
   }
   for (const row of waiting) {
     const context = (row.context as IntroductionContext) ?? null;
@@ -831,7 +850,8 @@ function sentenceOf(e: LoggedEvent, names: SideNames): string {
     ...(typeof p.cause === 'string' && Object.hasOwn(endCauseLabels, p.cause) ? { cause: p.cause as EndCause } : {}),
     ...(p.party === 'a' || p.party === 'b' ? { party: p.party } : {}),
   };
-  return timelineSentence(event, names);
+  // Decision 205: a feedback staff heard by phone says so.
+  return `${timelineSentence(event, names)}${e.event === 'FEEDBACK' && e.actorRole === 'staff' ? ' (recueilli par téléphone)' : ''}`;
 }
 
 async function eventsOf(db: Db, introductionId: string): Promise<LoggedEvent[]> {
@@ -879,7 +899,7 @@ export interface OtherSummary {
   presentation: string | null;
 }
 
-export interface MemberIntroductionView {
+export interface MemberIntroductionView extends FeedbackFields {
   id: string;
   /** For a member, a proposal is only ever `proposee` (whether the other answered is not shown). */
   state: string;
@@ -917,8 +937,6 @@ export interface MemberIntroductionView {
    * holds, in words, and whether it is the settings' (the member may choose otherwise here).
    */
   myContactVia: { via: ContactVia; label: string; fromSettings: boolean; waliPhone: boolean };
-  /** The caller's own feedback after the meeting in this round (the form is then not offered again), or null. */
-  myFeedback: { outcome: FeedbackOutcome; outcomeLabel: string; at: string } | null;
   /** The relation (in French) of the other's guardian, who receives the caller's contact too at mutual acceptance; or null. */
   contactAlsoToGuardian: string | null;
   /** Only while shared (`sharingOf`, decision 194): the other's photos, each through this introduction's own URL (decision 116). */
@@ -929,7 +947,7 @@ export interface MemberIntroductionView {
    * theirs (else null), and whether anything had been shared. Null while it runs, and for a declined
    * or expired proposal (which say so themselves). The history stays; contact and photos are gone.
    */
-  ended: { at: string | null; why: string | null; wasShared: boolean } | null;
+  ended: EndedView | null;
   /** The member's side of the log, in French, oldest first. */
   timeline: TimelineEntry[];
 }
@@ -1022,7 +1040,6 @@ export function memberView(
   const end = sharing.end && sharing.end.kind !== 'declinee' && sharing.end.kind !== 'expiree' ? sharing.end : null;
   const phone = (people.other?.profile as { phone?: unknown } | null)?.phone;
   const answer = context.answers[side];
-  const feedback = context.feedback[side];
   const otherGuardian = people.other?.guardian ?? null;
   return {
     id: introduction.id,
@@ -1050,13 +1067,13 @@ export function memberView(
       fromSettings: choiceOf(side) !== 'moi' && choiceOf(side) !== 'wali',
       waliPhone: people.mine?.waliPhone ?? false,
     },
-    myFeedback: feedback ? { outcome: feedback.outcome, outcomeLabel: feedbackOutcomeLabels[feedback.outcome], at: feedback.at } : null,
+    ...feedbackFieldsOf(introduction.state, context, side, now),
     // Said before answering; nothing of the other's guardian once it ended.
     contactAlsoToGuardian: otherGuardian && !end ? otherGuardian.relation : null,
     photos: sharing.photos
       ? (people.other?.photoIds ?? []).map((photoId) => ({ id: photoId, url: introductionPhotoUrl(introduction.id, photoId) }))
       : [],
-    ended: end ? { at: end.at, why: endReasonFor(end, side), wasShared: mutual } : null,
+    ended: end ? endedViewOf(end, context, side, mutual) : null,
     timeline: memberTimeline(events, side, mutual, {
       ...sideLabels,
       [side]: people.myFirstName ?? sideLabels[side],
@@ -1272,6 +1289,7 @@ export async function staffIntroduction(db: Db, id: string) {
     contact: { a: await contactOfSide(row.memberA, row.contactViaA), b: await contactOfSide(row.memberB, row.contactViaB) },
     notes: { a: row.noteA, b: row.noteB },
     context: row.context as IntroductionContext,
+    feedbackRecordedBy: await feedbackRecordersOf(db, row.context as IntroductionContext),
     events: events.map((e) => ({
       event: e.event,
       actorRole: e.actorRole,

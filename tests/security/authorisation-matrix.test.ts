@@ -241,6 +241,11 @@ const MATRIX: Record<string, Row> = {
     access: 'staff-aal2',
     request: () => ({ body: { type: 'CLOSE', note: 'Une note.' } }),
   },
+  // Decision 205: a member's feedback heard by phone, recorded by staff; `:id` stays literal past the guard (404).
+  'POST /api/v1/dashboard/introductions/:id/feedback': {
+    access: 'staff-aal2',
+    request: () => ({ body: { side: 'a', outcome: 'continuer' } }),
+  },
   // Photos (decision 116). A member's own only (`:id` is a member's, not a photo's: 404 past the
   // guard); another's only through a mutually accepted introduction (literal `:introId`: 400).
   'GET /api/v1/user/photos': {

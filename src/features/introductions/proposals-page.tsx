@@ -380,11 +380,22 @@ function ContactChoice({ proposal, onChanged }: { proposal: MemberIntroduction; 
 
 /** An introduction that ended (decision 194): when, why when it is the member's own cause, and that nothing is shared any more. */
 function EndedNote({ ended }: { ended: NonNullable<MemberIntroduction['ended']> }) {
-  return (
+  const note = (
     <p className={styles.paragraph} data-testid="proposal-ended">
       Cette mise en relation a pris fin{ended.at ? ` le ${formatLongDateTime(ended.at)}` : ''}
       {ended.why ? ` : ${ended.why}` : ''}.{ended.wasShared ? ' Ses coordonnées et ses photos ne vous sont plus accessibles.' : ''}
     </p>
+  );
+  // Decision 205: staff's message when they closed it, to the member who did not ask for it.
+  if (!ended.message) return note;
+  return (
+    <>
+      {note}
+      <h3 className={styles.sectionTitle}>Le mot de votre conseillère</h3>
+      <p className={styles.note} data-testid="proposal-end-message">
+        {ended.message}
+      </p>
+    </>
   );
 }
 
@@ -545,9 +556,23 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
   // Feedback already given (decision 117): the form is not offered again where the chart would refuse it.
   const step = feedbackStep(proposal);
   if (!step.form) return step.given ? <p className={styles.paragraph}>{step.given}</p> : null;
+  // Decision 205: the deadline said above the form; once passed, the counsellor records it by phone.
+  const deadline = proposal.feedbackDeadline ?? null;
+  if (deadline?.passed) {
+    return (
+      <p className={styles.paragraph} data-testid="feedback-deadline">
+        {deadline.text}
+      </p>
+    );
+  }
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Votre retour après la rencontre">
       <h3 className={styles.sectionTitle}>Votre retour après la rencontre</h3>
+      {deadline ? (
+        <p className={styles.paragraph} data-testid="feedback-deadline">
+          {deadline.text}
+        </p>
+      ) : null}
       {step.given ? <p className={styles.paragraph}>{step.given}</p> : null}
       <div
         className={styles.plainFieldset}
