@@ -21,7 +21,7 @@ export const todayScopes = ['mine', 'agency'] as const;
 export type TodayScope = (typeof todayScopes)[number];
 
 export const TodayQuery = v.object({
-  scope: v.optional(v.picklist(todayScopes, 'Portée inconnue : « mine » (mes membres) ou « agency » (toute l’agence)'), 'mine'),
+  scope: v.optional(v.picklist(todayScopes, 'Portée inconnue : « mine » (mes membres) ou « agency » (toute l’agence)'), 'mine'),
 });
 
 export const todayGroupIds = [
@@ -303,7 +303,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     people: [text(r.name)],
     at: null,
     day: text(r.day),
-    detail: typeof r.subject === 'string' && r.subject.trim() !== '' ? `Objet : ${r.subject.trim()}` : null,
+    detail: typeof r.subject === 'string' && r.subject.trim() !== '' ? `Objet : ${r.subject.trim()}` : null,
     overdue: text(r.day) < today,
     link: { kind: 'leads' },
   }));
@@ -314,7 +314,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     people: [text(r.name)],
     at: iso(r.at),
     day: null,
-    detail: typeof r.subject === 'string' && r.subject.trim() !== '' ? `Objet : ${r.subject.trim()}` : null,
+    detail: typeof r.subject === 'string' && r.subject.trim() !== '' ? `Objet : ${r.subject.trim()}` : null,
     overdue: false,
     link: { kind: 'messages', memberId: text(r.id) },
   }));

@@ -125,7 +125,7 @@ function whenOf(group: GroupId, item: TodayItem, nowMs: number): string | null {
     case 'toValidate':
       return `Prévu ${at}`;
     case 'answers':
-      return item.label.startsWith('Retour') ? `Rencontre tenue ${at}` : `Délai de réponse : ${at}`;
+      return item.label.startsWith('Retour') ? `Rencontre tenue ${at}` : `Délai de réponse : ${at}`;
     case 'presentations':
       return `Écrite ${at}`;
     case 'messages':

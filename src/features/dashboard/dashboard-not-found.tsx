@@ -1,0 +1,27 @@
+import { Link, useLocation } from '@tanstack/react-router';
+import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { useDocumentTitle } from '#src/lib/document-title.tsx';
+
+/**
+ * An unknown `/dashboard/…` address (issue 63): a back-office « Page introuvable » inside the
+ * staff's layout, with the way back to the day, not the public site's 404. The server answers
+ * such an address with the application's shell and status 404 (bff/http/site-pages.ts).
+ */
+export function DashboardNotFound() {
+  const { pathname } = useLocation();
+  useDocumentTitle('Page introuvable — Union Sincère');
+  return (
+    <div className={styles.page} data-testid="dashboard-not-found">
+      <div>
+        <h1 className={styles.title}>Page introuvable</h1>
+        <p className={styles.text}>
+          Aucune page de l’espace équipe ne se trouve à l’adresse <code className={styles.code}>{pathname}</code>. Elle a peut-être été
+          déplacée, ou l’adresse contient une faute de frappe.
+        </p>
+      </div>
+      <p>
+        <Link to="/dashboard">Retour au tableau de bord (Aujourd’hui)</Link>
+      </p>
+    </div>
+  );
+}
