@@ -1,12 +1,23 @@
 import { Link, useLocation } from '@tanstack/react-router';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
+import { DashboardLayout } from '#src/features/layout/dashboard-layout.tsx';
 import { useDocumentTitle } from '#src/lib/document-title.tsx';
 
 /**
  * An unknown `/dashboard/…` address (issue 63): a back-office « Page introuvable » inside the
  * staff's layout, with the way back to the day, not the public site's 404. The server answers
- * such an address with the application's shell and status 404 (bff/http/site-pages.ts).
+ * such an address with the application's shell and status 404 (bff/http/site-pages.ts); the
+ * root's not-found page (the router's `notFoundMode` is `root`) hands it over here.
  */
+export function BackOfficeNotFound() {
+  return (
+    <DashboardLayout>
+      <DashboardNotFound />
+    </DashboardLayout>
+  );
+}
+
+/** The page itself, in the dashboard's layout. */
 export function DashboardNotFound() {
   const { pathname } = useLocation();
   useDocumentTitle('Page introuvable — Union Sincère');
