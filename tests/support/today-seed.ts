@@ -84,6 +84,8 @@ export function todaySeeder(product: Seeded, nowMs: number) {
         onboardingMeetingReserved: true,
         onboardingMeetingDate: at(-2).toISOString(),
         onboardingMeetingDone: false,
+        // A signature date: the file shows the contract's card, where a termination is decided.
+        subscriptionDate: at(-24 * 60).toISOString(),
       })}::jsonb WHERE id = ${owner}::uuid`,
     );
     const proposal = await introduction(
