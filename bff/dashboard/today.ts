@@ -280,7 +280,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
       people: [text(r.name_a), text(r.name_b)],
       at: feedback ? iso(r.held_at) : deadline,
       day: null,
-      detail: `${introductionStateLabel(text(r.state))}${waiting.length > 0 ? ` — attendu de ${waiting.join(' et ')}` : ''}`,
+      detail: `${introductionStateLabel(text(r.state))}${waiting.length > 0 ? ` — ${feedback ? 'retour attendu' : 'réponse attendue'} : ${waiting.join(' et ')}` : ''}`,
       overdue: !feedback && deadline !== null && Date.parse(deadline) <= nowMs,
       link: { kind: 'introduction', introductionId: text(r.id) },
     };

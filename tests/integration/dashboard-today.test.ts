@@ -130,7 +130,7 @@ describe('GET /api/v1/dashboard/today', () => {
     expect(proposal).toMatchObject({ overdue: true, link: { kind: 'introduction', introductionId: mine.proposal } });
     expect(proposal?.label).toBe('Réponse à une proposition attendue');
     expect(feedback).toMatchObject({ label: 'Retour après la première rencontre attendu', link: { introductionId: mine.feedback } });
-    expect((feedback as unknown as { detail: string }).detail).toContain('attendu de MienneDeux Test');
+    expect((feedback as unknown as { detail: string }).detail).toContain('retour attendu\u00a0: MienneDeux Test');
     expect(items('presentations')[0]?.link).toEqual({ kind: 'member', memberId: mine.owner, section: 'profil' });
     expect(groups.find((g) => g.id === 'leads')?.items.find((i) => i.people[0] === 'Prospect Mienne')).toMatchObject({
       day: YESTERDAY,
