@@ -1,6 +1,8 @@
 import { Link, useLocation } from '@tanstack/react-router';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { DashboardLayout } from '#src/features/layout/dashboard-layout.tsx';
+import * as layout from '#src/features/layout/layouts.css.ts';
+import { BRAND_NAME } from '#src/features/layout/navigation.ts';
+import { container } from '#src/styles/global.css.ts';
 import { useDocumentTitle } from '#src/lib/document-title.tsx';
 
 /**
@@ -10,10 +12,22 @@ import { useDocumentTitle } from '#src/lib/document-title.tsx';
  * root's not-found page (the router's `notFoundMode` is `root`) hands it over here.
  */
 export function BackOfficeNotFound() {
+  // The dashboard layout's own bar and frame, drawn here rather than by importing the layout: this
+  // page is loaded apart, and sharing the layout's module would split it out of the dashboard's
+  // first load (one more file, past decision 159's ceiling).
   return (
-    <DashboardLayout>
-      <DashboardNotFound />
-    </DashboardLayout>
+    <div className={layout.dashShell}>
+      <header className={layout.dashBar}>
+        <div className={`${container} ${layout.dashBarInner}`}>
+          <Link to="/dashboard" className={layout.dashBrand}>
+            {BRAND_NAME} — Espace équipe
+          </Link>
+        </div>
+      </header>
+      <main id="contenu" tabIndex={-1} className={`${container} ${layout.dashMain}`}>
+        <DashboardNotFound />
+      </main>
+    </div>
   );
 }
 

@@ -1,5 +1,4 @@
 import { Link, Outlet } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
 import { useSignOut } from '#src/features/auth/api/sign-out.ts';
 import * as styles from '#src/features/layout/layouts.css.ts';
 import { BRAND_NAME } from '#src/features/layout/navigation.ts';
@@ -8,8 +7,8 @@ import { useStaffUnread } from '#src/features/messages/unread.ts';
 import { container } from '#src/styles/global.css.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
-/** Staff shell: a plain top bar; the staff menu shows only to a staff member at aal2. `children`: the back office's « Page introuvable » (issue 63). */
-export function DashboardLayout({ children }: { children?: ReactNode } = {}) {
+/** Staff shell: a plain top bar; the staff menu shows only to a staff member at aal2. */
+export function DashboardLayout() {
   const session = useSession();
   const isStaff = session.status === 'signed-in' && session.user?.role === 'staff' && session.aal === 'aal2';
   const { signOut, pending } = useSignOut();
@@ -70,7 +69,7 @@ export function DashboardLayout({ children }: { children?: ReactNode } = {}) {
         </div>
       </header>
       <main id="contenu" tabIndex={-1} className={`${container} ${styles.dashMain}`}>
-        {children ?? <Outlet />}
+        <Outlet />
       </main>
     </div>
   );
