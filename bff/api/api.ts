@@ -1,3 +1,4 @@
+import { accessJournalRoutes } from '#bff/privacy/access-journal.ts';
 import { Hono } from 'hono';
 import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import { accountRoutes } from '#bff/api/account-routes.ts';
@@ -128,6 +129,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', invoiceRoutes(deps))
       .route('/', billingRoutes(deps))
       .route('/', privacyRoutes(deps))
+      .route('/', accessJournalRoutes(deps))
     // No `onError` here: the app's own (`createApp`, the same `onApiError`) answers for these
     // routes. A sub-app with one has every handler wrapped in one more compose and promise.
   );

@@ -1,3 +1,4 @@
+import { assertCounsels } from '#bff/auth/staff-policy.ts';
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
 import { subscriptionGateway } from '#bff/payments/instalments.ts';
@@ -107,6 +108,11 @@ export function userRoutes(deps: ApiDeps) {
         }
         if (caller.role === 'staff' && caller.aal !== 'aal2') {
           throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
+        }
+        // A counsellor acts only for the members assigned to them (decision 206).
+        if (caller.role === 'staff') {
+          const uid = (input as { uid?: unknown } | null)?.uid;
+          await assertCounsels(deps.database.db, caller, [typeof uid === 'string' ? uid.toLowerCase() : '']);
         }
         const now = deps.clock.now();
         // A member's own event: the member cache keeps the row the event's UPDATE returned

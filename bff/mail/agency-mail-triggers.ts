@@ -1,3 +1,4 @@
+import { feedbackReminderDropReason } from '#bff/introductions/feedback.ts';
 import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
@@ -244,6 +245,8 @@ export async function scheduledMailDropReason(
 ): Promise<string | null> {
   // The first meeting's reminder (decision 197): the meeting must still be the one it names.
   if (mail.kind === 'introduction-meeting-reminder') return meetingReminderDropReason(db, mail.dedupeKey);
+  // The feedback's reminder (decision 205): dropped once given, or the introduction moved on.
+  if (mail.kind === 'introduction-feedback-reminder') return feedbackReminderDropReason(db, mail.dedupeKey);
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');

@@ -11,6 +11,8 @@ export interface SessionUser {
   email: string;
   /** `homme`, `femme` or `staff`. */
   role: string;
+  /** A staff account's role (decision 206); absent for members. */
+  staffRole?: 'administration' | 'conseil';
   aal: Aal;
   selectedPlanId: string | null;
   /** Whether the matchmaking meeting took place (the spec's `meeting`). */

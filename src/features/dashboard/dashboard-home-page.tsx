@@ -1,3 +1,4 @@
+import { useSession } from '#src/lib/use-session.ts';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { stateLabel } from '#machines/onboarding/labels.ts';
@@ -65,6 +66,9 @@ const CouponsCard = lazy(() => import('#src/features/dashboard/coupons-card.tsx'
 
 /** `/dashboard`: « Aujourd’hui » (issue 63), the funnel, the presentations to examine (decision 200), the plan setting and the member list (search, step filter, sorting, paging). */
 export function DashboardHomePage() {
+  const session = useSession();
+  // The plans and the codes are the administration's (decision 206).
+  const isAdministration = session.user?.staffRole === 'administration';
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Tableau de bord</h1>
@@ -77,10 +81,14 @@ export function DashboardHomePage() {
         <PresentationReviewCard />
       </Suspense>
       <MemberList />
-      <PlanSettingCard />
-      <Suspense fallback={null}>
-        <CouponsCard />
-      </Suspense>
+      {isAdministration ? (
+        <>
+          <PlanSettingCard />
+          <Suspense fallback={null}>
+            <CouponsCard />
+          </Suspense>
+        </>
+      ) : null}
     </div>
   );
 }

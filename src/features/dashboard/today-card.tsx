@@ -8,6 +8,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { getToday, saveScope, savedScope, type TodayGroup, type TodayItem, type TodayScope } from '#src/features/dashboard/today-api.ts';
 import * as own from '#src/features/dashboard/today.css.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useSession } from '#src/lib/use-session.ts';
 
 const TIME_ZONE = 'Europe/Paris';
 const dayInWords = frenchDateFormat({ timeZone: TIME_ZONE, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
@@ -183,7 +184,10 @@ function Group({ group, nowMs }: { group: TodayGroup; nowMs: number }) {
  * nobody or one's own) or « Toute l’agence ». Loaded after the dashboard's first paint.
  */
 export function TodayCard() {
-  const [scope, setScope] = useState<TodayScope>(savedScope);
+  // A counsellor's day is their members' (decision 206): the toggle is the administration's.
+  const agencyWide = useSession().user?.staffRole === 'administration';
+  const [chosen, setScope] = useState<TodayScope>(savedScope);
+  const scope = agencyWide ? chosen : 'mine';
   const { data, error, loading } = useLoaded(() => getToday(scope), [scope]);
   const nowMs = data ? Date.parse(data.at) : Date.now();
   const choose = (next: TodayScope) => {
@@ -203,15 +207,17 @@ export function TodayCard() {
             {total === null ? '' : ` — ${total === 0 ? 'rien en attente' : count(total, 'chose à faire', 'choses à faire')}`}
           </p>
         </div>
-        {/* biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form's radio group */}
-        <div className={own.toggle} role="group" aria-label="Portée">
-          <button type="button" className={own.toggleButton} aria-pressed={scope === 'mine'} onClick={() => choose('mine')}>
-            Mes membres
-          </button>
-          <button type="button" className={own.toggleButton} aria-pressed={scope === 'agency'} onClick={() => choose('agency')}>
-            Toute l’agence
-          </button>
-        </div>
+        {agencyWide ? (
+          // biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form's radio group
+          <div className={own.toggle} role="group" aria-label="Portée">
+            <button type="button" className={own.toggleButton} aria-pressed={scope === 'mine'} onClick={() => choose('mine')}>
+              Mes membres
+            </button>
+            <button type="button" className={own.toggleButton} aria-pressed={scope === 'agency'} onClick={() => choose('agency')}>
+              Toute l’agence
+            </button>
+          </div>
+        ) : null}
       </div>
       <FormAlert tone="error">{error}</FormAlert>
       {data ? (
