@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
-import { startWithStaffForSuite, type StaffSession } from '#tests/support/staff.ts';
+import { signInStaff, startWithStaffForSuite, type StaffSession } from '#tests/support/staff.ts';
 import { todayClock, todaySeeder } from '#tests/support/today-seed.ts';
 import type { TestProduct } from '#tests/support/test-product.ts';
 
@@ -160,6 +160,18 @@ describe('GET /api/v1/dashboard/today', () => {
       expect(peopleOf(own.body.groups, 'leads')).toEqual(['Prospect Libre', 'Prospect Mienne']);
       expect(own.body.groups.every((g) => g.total === g.items.length && g.total > 0)).toBe(true);
     }
+  });
+
+  it('a counsellor’s day is always their own members’, whatever scope they ask (decision 206)', async () => {
+    const counsellor = await signInStaff(product, { staffRole: 'conseil' });
+    await counsellor.passTotp();
+    await seedAll('Suivie', counsellor.id);
+    const response = await counsellor.agent.get('/api/v1/dashboard/today?scope=agency');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { scope: string; groups: Group[] };
+    expect(body.scope).toBe('mine');
+    expect(peopleOf(body.groups, 'presentations')).toEqual(['Suivie Test']);
+    expect(peopleOf(body.groups, 'messages')).toEqual(['Suivie Test']);
   });
 
   it('refuses an unknown scope in French and changes nothing', async () => {
