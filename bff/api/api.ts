@@ -18,6 +18,7 @@ import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
 import { staffInvitationRoutes } from '#bff/api/staff-invitation-routes.ts';
 import { teamRoutes } from '#bff/api/team-routes.ts';
+import { todayRoutes } from '#bff/api/today-routes.ts';
 import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
@@ -118,6 +119,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', photoRoutes(deps))
       .route('/', terminationRoutes(deps))
       .route('/', agendaRoutes(deps))
+      .route('/', todayRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))

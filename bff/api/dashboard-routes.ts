@@ -18,7 +18,7 @@ import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts'
 import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
 import { accessLogForStaff } from '#bff/privacy/access-log.ts';
-import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
+import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
@@ -217,7 +217,7 @@ export function dashboardRoutes(deps: ApiDeps) {
           );
         }
         if (query.tag)
-          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag = ${query.tag})`);
+          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag_key = ${tagKey(query.tag)})`);
         if (query.counsellor === NO_COUNSELLOR)
           conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
         else if (query.counsellor)

@@ -53,6 +53,8 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   'GET /api/v1/dashboard/introductions': team('filtered', 'agency_introductions'),
   'POST /api/v1/dashboard/introductions': team('handler'),
   'GET /api/v1/dashboard/agenda': team('filtered', 'agency_agenda'),
+  // « Aujourd’hui » (issue 63, decision 203): a counsellor's answer is always « mine ».
+  'GET /api/v1/dashboard/today': team('filtered', 'member_list'),
   'GET /api/v1/dashboard/presentations': team('filtered', 'member_presentation'),
   'GET /api/v1/dashboard/tags': team('none'),
   'GET /api/v1/dashboard/access-journal': admin('none', 'access_journal'),

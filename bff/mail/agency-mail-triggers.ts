@@ -10,6 +10,7 @@ import {
   activeMemberMail,
   contractReadyMail,
   meetingBookedMail,
+  meetingMissedMail,
   meetingReminderMail,
   renunciationPeriodOverMail,
   termEndedMail,
@@ -94,6 +95,11 @@ export async function queueAgencyMailsForUpdate(
     }
     case 'onb_meet_ok':
       if (update.status) await once(contractReadyMail(site, to), 'contract');
+      // Missed (issue 63): the member hears it, once for that meeting.
+      else if (input.previous.onboardingMeetingDate) {
+        const date = input.previous.onboardingMeetingDate;
+        await once(meetingMissedMail(site, to, { at: new Date(instantMs(date)) }), date);
+      }
       break;
     default:
       break;

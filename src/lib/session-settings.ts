@@ -21,6 +21,7 @@ export function toSessionUser(body: unknown): SessionUser | null {
     state: typeof source.state === 'string' ? source.state : null,
     onboarding: isRecord(source.onboarding) ? source.onboarding : null,
     version: typeof source.version === 'number' ? source.version : 0,
+    firstName: typeof source.firstName === 'string' && source.firstName.trim() !== '' ? source.firstName.trim() : null,
   };
 }
 

@@ -24,6 +24,8 @@ export interface SessionUser {
   onboarding?: unknown;
   /** The record's version (changes with every accepted event). */
   version?: number;
+  /** The first name of the member's answers (step 1), to greet them by it; null before it, and for staff. */
+  firstName?: string | null;
 }
 
 export interface SessionError {

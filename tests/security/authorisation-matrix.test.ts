@@ -275,6 +275,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/terminations/:terminationId/proof': { access: 'staff-aal2', request: () => ({}) },
   // The staff agenda (decision 122): every member's meetings, staff only.
   'GET /api/v1/dashboard/agenda': { access: 'staff-aal2', request: () => ({ query: 'du=2026-11-23&au=2026-11-29' }) },
+  // « Aujourd’hui » (issue 63, decision 203): what needs a person today, mine or the agency's.
+  'GET /api/v1/dashboard/today': { access: 'staff-aal2', request: () => ({ query: 'scope=agency' }) },
   // The member's guardian and « Mon accompagnement » (decision 117): the caller's own only, keyed by the session.
   'GET /api/v1/user/guardian': {
     access: 'member-only',

@@ -315,6 +315,7 @@ const QUERY_KEYS = [
   'minScore',
   'du',
   'au',
+  'scope',
 ];
 
 const HUGE = ['a'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000), `${'x'.repeat(300_000)}`];

@@ -7,6 +7,7 @@ import { getMember } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { notify } from '#src/lib/notifications.ts';
+import { useScrollToHash } from '#src/lib/scroll-to-hash.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
@@ -35,6 +36,8 @@ export const COPIED_RESET_MS = 1500;
 /** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
 export function DashboardMemberPage() {
   const { memberId } = route.useParams();
+  // A link to one of the file's cards (« Aujourd’hui », issue 63) lands on it once drawn.
+  useScrollToHash(memberId);
   // Billing and the access log are the administration's (decision 206).
   const isAdministration = useSession().user?.staffRole === 'administration';
   // The internal follow-up is fetched beside the file, not once the page has drawn: its card sits
