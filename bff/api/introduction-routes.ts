@@ -412,7 +412,7 @@ export function introductionRoutes(deps: ApiDeps) {
             byPhone: true,
           });
           deps.mailQueued();
-          log.info('mise en relation : retour recueilli par téléphone', {
+          log.info('mise en relation : retour recueilli par téléphone', {
             reqId: c.get('requestId'),
             introductionId: id,
             staffId: staff.id,

@@ -191,7 +191,7 @@ export async function enforceStaffPolicy(c: Context, db: Db, staff: Caller): Pro
   const key = routeKeyOf(c);
   const policy = Object.hasOwn(STAFF_ROUTE_POLICY, key) ? STAFF_ROUTE_POLICY[key] : undefined;
   if (!policy) {
-    log.error('route de l’équipe absente de la table des rôles : refusée', { route: key });
+    log.error('route de l’équipe absente de la table des rôles : refusée', { route: key });
     throw new ApiError(403, 'ROLE_FORBIDDEN', 'Cette action n’est ouverte à aucun rôle de l’équipe.');
   }
   const role = staffRoleOfCaller(staff);

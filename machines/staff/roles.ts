@@ -14,7 +14,7 @@ export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
 /** What each role may do, in one sentence (team page, invitation form). */
 export const STAFF_ROLE_SCOPES: Record<StaffRole, string> = {
   administration: 'Tous les membres, la facturation, l’équipe, les réglages et le journal des accès.',
-  conseil: 'Les membres qui lui sont confiés et les contacts que personne n’a encore pris ; ni facturation ni équipe.',
+  conseil: 'Les membres qui lui sont confiés et les contacts que personne n’a encore pris ; ni facturation ni équipe.',
 };
 
 /** A staff row's role: an unknown or missing value gives the narrower one, never more rights. */

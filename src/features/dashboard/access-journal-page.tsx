@@ -27,7 +27,7 @@ export function AccessJournalPage() {
       <div>
         <h1 className={styles.title}>Journal des accès</h1>
         <p className={styles.text}>
-          Chaque lecture des données des membres par l’équipe : qui, quand, quoi. Les membres retrouvent les lectures de leur dossier dans
+          Chaque lecture des données des membres par l’équipe : qui, quand, quoi. Les membres retrouvent les lectures de leur dossier dans
           l’export de leurs données, sans le nom de la personne. Les entrées sont conservées 12 mois.
         </p>
       </div>
