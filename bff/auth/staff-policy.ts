@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
 import type { Caller } from '#bff/auth/caller.ts';
-import type { AccessResource } from '#bff/db/access-log-schema.ts';
+import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
 import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { memberCounsellors } from '#bff/db/follow-up-schema.ts';
@@ -296,12 +296,27 @@ export async function recordPolicyRead(c: Context, db: Db, staff: Caller, policy
     const [exists] = await db.select({ id: members.id }).from(members).where(eq(members.id, memberId)).limit(1);
     if (!exists) return;
   }
-  await recordStaffAccess(db, {
-    staff,
-    memberId,
-    resource,
-    requestId: c.get('requestId'),
-    now,
-    detail: memberId ? null : detailOf(c),
-  });
+  const detail = memberId ? null : detailOf(c);
+  // The same agency-wide list asked again by the same colleague within minutes (a page's polling,
+  // a reload) is one read: recorded once per window, so the journal stays readable.
+  if (memberId === null) {
+    const [recent] = await db
+      .select({ id: accessLog.id })
+      .from(accessLog)
+      .where(
+        and(
+          eq(accessLog.staffId, staff.id),
+          eq(accessLog.resource, resource),
+          detail === null ? isNull(accessLog.detail) : eq(accessLog.detail, detail),
+          isNull(accessLog.memberId),
+          gte(accessLog.createdAt, new Date(now.getTime() - REPEATED_LIST_READ_MS)),
+        ),
+      )
+      .limit(1);
+    if (recent) return;
+  }
+  await recordStaffAccess(db, { staff, memberId, resource, requestId: c.get('requestId'), now, detail });
 }
+
+/** An agency-wide list read again within this window by the same colleague is not recorded again. */
+export const REPEATED_LIST_READ_MS = 10 * 60_000;

@@ -13,6 +13,7 @@ import { validationError } from '#bff/http/errors.ts';
 import { textCell } from '#bff/payments/billing.ts';
 import { ACCESS_RESOURCE_LABELS } from '#bff/privacy/access-log.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { journalFiltersText } from '#machines/staff/journal-filters.ts';
 import { parisDayStartMs } from '#machines/paris-time.ts';
 
 /**
@@ -145,17 +146,17 @@ export function accessJournalRoutes(deps: ApiDeps) {
           const rows = await journalRows(db, filter, EXPORT_CHUNK, offset);
           if (rows.length > 0)
             await out.write(
-              rows
+              `${rows
                 .map((r) =>
                   [
                     textCell(parisDateTime.format(new Date(r.at))),
                     textCell(r.staff.name),
                     textCell(r.member?.name ?? '—'),
                     textCell(r.label),
-                    textCell(r.detail ?? ''),
+                    textCell(r.detail ? journalFiltersText(r.detail) : ''),
                   ].join(';'),
                 )
-                .join('\r\n') + '\r\n',
+                .join('\r\n')}\r\n`,
             );
           if (rows.length < EXPORT_CHUNK) break;
         }

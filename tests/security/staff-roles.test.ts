@@ -164,14 +164,24 @@ describe('every staff read is recorded', () => {
 
   it('an agency-wide read leaves one entry naming nobody, with what it asked', async () => {
     const since = await lastEntryId();
-    expect((await counsellor.agent.get('/api/v1/dashboard/member-search?q=securite')).status).toBe(200);
+    expect((await counsellor.agent.get('/api/v1/dashboard/member-search?q=securite.')).status).toBe(200);
     expect((await admin.agent.get('/api/v1/dashboard/billing?status=echouee')).status).toBe(200);
     const entries = [...(await entriesSince(counsellor.id, since)), ...(await entriesSince(admin.id, since))];
     expect(entries.map((e) => [e.memberId, e.resource, e.detail])).toEqual([
       // The search's words are not kept: they may name someone (erasure could not find them there).
-      [null, 'member_search', 'q=(8 caractères)'],
+      [null, 'member_search', 'q=(9 caractères)'],
       [null, 'agency_billing', 'status=echouee'],
     ]);
+  });
+
+  it('the same list asked again within ten minutes (a polling badge, a reload) is one read; another filter is another read', async () => {
+    const since = await lastEntryId();
+    for (let i = 0; i < 3; i++) expect((await admin.agent.get('/api/v1/dashboard/billing?status=payee')).status).toBe(200);
+    expect((await admin.agent.get('/api/v1/dashboard/billing?status=a-venir')).status).toBe(200);
+    expect((await entriesSince(admin.id, since)).map((e) => e.detail)).toEqual(['status=payee', 'status=a-venir']);
+    // A member's file is recorded at every read.
+    for (let i = 0; i < 2; i++) expect((await admin.agent.get(`/api/v1/dashboard/members/${theirs.id}`)).status).toBe(200);
+    expect((await entriesSince(admin.id, since)).filter((e) => e.resource === 'member_file')).toHaveLength(2);
   });
 
   it('the member still finds the reads of their file in their export, by role, never by name', async () => {

@@ -5,6 +5,7 @@ import { accessJournalExportHref, getAccessJournal, type JournalFilters } from '
 import { listStaff } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
+import { journalFiltersText } from '#machines/staff/journal-filters.ts';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 import { count } from '#machines/french/plural.ts';
@@ -117,7 +118,7 @@ export function AccessJournalPage() {
                           )}
                         </StackedCell>
                         <StackedCell label="Lecture">{e.label}</StackedCell>
-                        <StackedCell label="Filtres">{e.detail ?? '—'}</StackedCell>
+                        <StackedCell label="Filtres">{journalFiltersText(e.detail)}</StackedCell>
                       </tr>
                     ))}
                   </tbody>

@@ -118,6 +118,8 @@ export const dashLink = style({
   paddingInline: vars.space[3],
   borderRadius: vars.radius.md,
   whiteSpace: 'nowrap',
+  // Wrapped under a long menu, it stays at the bar's end.
+  marginInlineStart: 'auto',
   color: vars.color.gray[200],
   textDecoration: 'none',
   selectors: {
@@ -134,6 +136,8 @@ export const dashSignOut = style({
   border: `1px solid ${vars.color.gray[600]}`,
   borderRadius: vars.radius.md,
   whiteSpace: 'nowrap',
+  // Wrapped under a long menu, it stays at the bar's end.
+  marginInlineStart: 'auto',
   background: 'transparent',
   color: vars.color.gray[100],
   cursor: 'pointer',
