@@ -260,6 +260,7 @@ async function startOn(
 /** The demo accounts, then the demo agency (once per data folder); answers what the start prints. */
 async function seedDemoData(config: Config, admin: SupabaseClient, db: Db, clock: Clock): Promise<DemoAccount[]> {
   const accounts = await seedDemo(admin, db);
+  if (!config.demoAgency) return accounts;
   const staff = DEMO_ACCOUNTS.filter((a) => a.kind === 'staff');
   const report = await seedDemoAgency(admin, db, config, {
     now: clock.now(),
