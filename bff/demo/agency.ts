@@ -379,7 +379,7 @@ export async function seedDemoAgency(
   if (assigned.length > 0) await db.insert(memberCounsellors).values(assigned).onConflictDoNothing();
 
   const byName = new Map(CAST.map((member, index) => [member.firstName, ids[index] as string]));
-  if (created.some(Boolean)) {
+  if (created.every(Boolean)) {
     await seedIntroductions(seeding, byName);
     await seedLeads(db, now);
     await seedMessages(db, now, staffId, byName);
