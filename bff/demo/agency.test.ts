@@ -11,7 +11,7 @@ import { contactMessages } from '#bff/db/leads-schema.ts';
 import { directMessages } from '#bff/db/messages-schema.ts';
 import { memberPhotos } from '#bff/db/photos-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import { members, preSubscriptions } from '#bff/db/schema.ts';
 import { CAST, DEMO_AGENCY_ACCOUNTS, seedDemoAgency } from '#bff/demo/agency.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { passwordWeakness } from '#bff/auth/password-strength.ts';
@@ -97,6 +97,10 @@ describe('the demo agency (issue 63)', () => {
     expect(new Set(refundRows.map((r) => `${r.reason}:${r.status}`))).toEqual(new Set(['termination:pending', 'withdrawal:succeeded']));
     const creditNotes = await db().execute(sql`SELECT count(*)::int AS n FROM credit_notes`);
     expect(((creditNotes as { rows: { n: number }[] }).rows[0] as { n: number }).n).toBeGreaterThanOrEqual(2);
+    // The leads: contact messages, and pre-registrations of which some opened an account and three did not.
+    const pres = await db().select({ memberId: preSubscriptions.memberId }).from(preSubscriptions);
+    expect(pres.filter((p) => p.memberId !== null).length).toBeGreaterThanOrEqual(15);
+    expect(pres.filter((p) => p.memberId === null)).toHaveLength(3);
     const [leads] = await db().select({ n: count() }).from(contactMessages);
     expect(Number(leads?.n)).toBeGreaterThanOrEqual(3);
     const unread = await db().select().from(directMessages);

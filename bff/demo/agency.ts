@@ -7,7 +7,7 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import { memberCounsellors } from '#bff/db/follow-up-schema.ts';
 import { contactMessages, leadFollowUps } from '#bff/db/leads-schema.ts';
 import { directMessages } from '#bff/db/messages-schema.ts';
-import { checkoutSessions, members, onboardingEvents, settings } from '#bff/db/schema.ts';
+import { checkoutSessions, members, onboardingEvents, preSubscriptions, settings } from '#bff/db/schema.ts';
 import { avatarPng } from '#bff/demo/avatar.ts';
 import { applyIntroductionEvent, type IntroductionActor, proposeIntroduction } from '#bff/introductions/introductions.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
@@ -21,6 +21,7 @@ import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { expectedAmountCents, type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
+import { PRIVACY_POLICY_VERSION } from '#machines/public-site/public-forms.ts';
 import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboarding/record.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -382,6 +383,7 @@ export async function seedDemoAgency(
   if (created.every(Boolean)) {
     await seedIntroductions(seeding, byName);
     await seedLeads(db, now);
+    await seedPreRegistrations(db, now, ids);
     await seedMessages(db, now, staffId, byName);
   }
   await db
@@ -389,6 +391,50 @@ export async function seedDemoAgency(
     .values({ key: DEMO_AGENCY_KEY, value: DEMO_AGENCY_VERSION })
     .onConflictDoUpdate({ target: settings.key, set: { value: DEMO_AGENCY_VERSION, updatedAt: new Date() } });
   return { seeded: true, members: CAST.length, ms: Math.round(performance.now() - started) };
+}
+
+/** When the member opened their account: weeks before the signature, or days ago for the steps before it. */
+function signedUpAt(member: CastMember, index: number, signedAt: number | null, now: number): Date {
+  const before = signedAt !== null ? signedAt - (18 + (index % 9)) * DAY_MS : now - (LEVEL[member.stage] * 3 + (index % 4)) * DAY_MS;
+  return new Date(before - ((index * 7) % 10) * HOUR_MS - ((index * 13) % 60) * 60_000);
+}
+
+/** Pre-registrations (the site's first form): every other member came through one, and three never opened an account. */
+async function seedPreRegistrations(db: Db, now: number, ids: readonly string[]): Promise<void> {
+  const came = CAST.flatMap((member, index) => {
+    if (index % 2 === 1) return [];
+    const createdAt = new Date(signedUpAt(member, index, null, now).getTime() - 2 * DAY_MS);
+    return [
+      {
+        gender: member.gender,
+        email: emailOf(member),
+        age: member.age,
+        zipCode: member.city[0],
+        city: member.city[1],
+        consentVersion: PRIVACY_POLICY_VERSION,
+        createdAt,
+        memberId: ids[index] as string,
+        convertedAt: new Date(createdAt.getTime() + DAY_MS),
+      },
+    ];
+  });
+  const strangers = [
+    ['femme', 'houda.benyahia@exemple.fr', 27, '92100', 'Boulogne-Billancourt'],
+    ['homme', 'slimane.ferhat@exemple.fr', 34, '69100', 'Villeurbanne'],
+    ['femme', 'aya.toure@exemple.fr', 23, '33000', 'Bordeaux'],
+  ] as const;
+  await db.insert(preSubscriptions).values([
+    ...came,
+    ...strangers.map(([gender, email, age, zipCode, city], i) => ({
+      gender,
+      email,
+      age,
+      zipCode,
+      city,
+      consentVersion: PRIVACY_POLICY_VERSION,
+      createdAt: new Date(now - (i + 1) * DAY_MS - 5 * HOUR_MS),
+    })),
+  ]);
 }
 
 async function seedMember(s: Seeding, member: CastMember, index: number, id: string): Promise<void> {
@@ -405,7 +451,7 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
       questionnaire: built.questionnaire,
       disabled: record.disabled,
       version: 1,
-      createdAt: new Date((signedAt ?? now - 6 * DAY_MS) - 25 * DAY_MS),
+      createdAt: signedUpAt(member, index, signedAt, now),
     })
     .where(eq(members.id, id));
   // The member's latest step, as the log of accepted events records it (version 1: their next event takes 2).
