@@ -20,7 +20,7 @@ export const DEMO_ACCOUNTS = [
     name: 'Équipe démo',
   },
   {
-    label: 'Conseillère (ses membres seulement ; TOTP à la 1re connexion)',
+    label: 'Conseillère (ses membres seulement\u00a0; TOTP à la 1re connexion)',
     email: 'conseil@demo.union-sincere.fr',
     password: 'grenadier-astrolabe-2026',
     kind: 'staff' as const,
