@@ -95,6 +95,11 @@ describe('the demo agency (issue 63)', () => {
     expect(instalmentRows.some((r) => r.status === 'failed')).toBe(true);
     const refundRows = await db().select().from(refunds);
     expect(new Set(refundRows.map((r) => `${r.reason}:${r.status}`))).toEqual(new Set(['termination:pending', 'withdrawal:succeeded']));
+    // Every signed member has the signed copy of their contract.
+    const copies = await db().execute(sql`SELECT count(DISTINCT member_id)::int AS n FROM contract_copies`);
+    expect(((copies as { rows: { n: number }[] }).rows[0] as { n: number }).n).toBe(
+      CAST.filter((m) => m.signedDaysAgo !== undefined).length,
+    );
     const creditNotes = await db().execute(sql`SELECT count(*)::int AS n FROM credit_notes`);
     expect(((creditNotes as { rows: { n: number }[] }).rows[0] as { n: number }).n).toBeGreaterThanOrEqual(2);
     // The leads: contact messages, and pre-registrations of which some opened an account and three did not.

@@ -17,6 +17,7 @@ import { ensureContract, recordContractStop } from '#bff/payments/contract-ledge
 import { recordInstalmentEvent } from '#bff/payments/instalments.ts';
 import { executePendingRefunds, recordTerminationRefunds, recordWithdrawalRefunds, standInRefundGateway } from '#bff/payments/refunds.ts';
 import { addPhoto, processPhoto } from '#bff/photos/member-photos.ts';
+import { storeSignedContract } from '#bff/privacy/contract-copy.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { expectedAmountCents, type PlanId, planById } from '#machines/onboarding/plans.ts';
@@ -210,6 +211,14 @@ function signInPassword(email: string): string | undefined {
   return DEMO_AGENCY_ACCOUNTS.find((a) => a.email === email)?.password;
 }
 
+const STREETS = [
+  'rue des Lilas',
+  'avenue Jean-Jaurès',
+  'rue Victor-Hugo',
+  'boulevard Voltaire',
+  'rue de la République',
+  'allée des Tilleuls',
+];
 const LAST_NAMES = ['Benali', 'Haddad', 'Mansouri', 'Cherif', 'Belkacem', 'Diallo', 'Ouali', 'Rahmani', 'Kaci', 'Nour'];
 const QUALITIES = [
   'Sérieux, bienveillant et attaché à la famille.',
@@ -443,18 +452,46 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
   const built = build(member, index, id, email, now);
   const { record, signedAt, paidAt } = built;
   const state = stateKey(stateFromRecord(record, now));
+  // The contract form (step 7), as the member fills it in: their name, a street and their signature.
+  const fullName = built.profile ? `${built.profile.firstName} ${built.profile.lastName}` : member.firstName;
+  const contract =
+    LEVEL[member.stage] >= 7
+      ? {
+          fullName,
+          address: `${3 + ((index * 7) % 90)} ${STREETS[index % STREETS.length]}`,
+          postcode: member.city[0],
+          city: member.city[1],
+          signature: fullName,
+          termsAccepted: true,
+        }
+      : null;
   await db
     .update(members)
     .set({
       onboarding: record,
       profile: built.profile,
       questionnaire: built.questionnaire,
+      contract,
       disabled: record.disabled,
-      version: 1,
+      version: contract ? 2 : 1,
       createdAt: signedUpAt(member, index, signedAt, now),
     })
     .where(eq(members.id, id));
-  // The member's latest step, as the log of accepted events records it (version 1: their next event takes 2).
+  // The contract form's event: the contract's PDF is dated by it.
+  if (contract)
+    await db.insert(onboardingEvents).values({
+      memberId: id,
+      context: 'contractForm',
+      event: 'demo',
+      payload: {},
+      fromState: 'attente-contrat.formulaire-contrat',
+      toState: 'attente-contrat.signature',
+      actorId: id,
+      actorRole: 'member',
+      version: 1,
+      createdAt: new Date((signedAt ?? now - DAY_MS) - 3 * HOUR_MS),
+    });
+  // The member's latest step, as the log of accepted events records it (their next event takes the next version).
   await db.insert(onboardingEvents).values({
     memberId: id,
     context: 'demo',
@@ -463,7 +500,7 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
     fromState: 'profil',
     toState: state,
     actorRole: 'staff',
-    version: 1,
+    version: contract ? 2 : 1,
     createdAt: new Date(Math.min(now - HOUR_MS, (signedAt ?? now - 3 * DAY_MS) + 16 * DAY_MS)),
   });
 
@@ -488,6 +525,9 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
 
   if (signedAt === null) return;
   const contractId = await ensureContract(db, id, record, new Date(signedAt));
+  // The signed copy handed over at signature (L224-90), downloadable by the member and the staff.
+  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  if (row) await storeSignedContract(db, row, { agency: config.agency, now: new Date(signedAt) });
   if (paidAt !== null && record.selectedPlanId) await seedPayments(s, member, id, record, contractId, paidAt);
 
   const stop = record.contractRenouncedAt ?? record.contractWithdrawnAt ?? record.terminatedAt ?? null;
