@@ -121,6 +121,19 @@ describe('the agency identity (decision 106)', () => {
     expect(config.agencyEmail).toBe('bonjour@union-sincere.fr');
   });
 
+  it('never carries the demo accounts nor the demo agency in production (issue 63, decision 207)', () => {
+    expect(parseConfig({ ...production, ...identity })).toMatchObject({ demoData: false, demoAgency: false });
+    expect(refusal({ ...production, ...identity, DEMO_DATA: 'true' })).toMatch(/DEMO_DATA=true est refusé en production/);
+    // Only on the embedded services, as the audits run the production build (scripts/lighthouse.ts).
+    const embedded = { NODE_ENV: 'production', PUBLIC_SITE_URL: 'http://localhost', ALLOW_EMBEDDED_IN_PRODUCTION: 'true', ...identity };
+    expect(parseConfig(embedded).demoData).toBe(false);
+    expect(parseConfig({ ...embedded, DEMO_DATA: 'true', DEMO_AGENCY: 'false' })).toMatchObject({ demoData: true, demoAgency: false });
+    // Outside production: both by default, the agency left out on request.
+    expect(parseConfig({})).toMatchObject({ demoData: true, demoAgency: true });
+    expect(parseConfig({ DEMO_AGENCY: 'false' })).toMatchObject({ demoData: true, demoAgency: false });
+    expect(parseConfig({ DEMO_DATA: 'false' })).toMatchObject({ demoData: false, demoAgency: false });
+  });
+
   it.each(Object.keys(identity))('refuses to start in production without %s, naming it in one line', (name) => {
     const env = { ...production, ...identity } as Record<string, string>;
     delete env[name];

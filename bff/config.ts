@@ -76,6 +76,7 @@ export const EnvSchema = v.pipe(
     CONTENT_PREVIEW_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'un jeton d’au moins 16 caractères'))),
     ALLOW_EMBEDDED_IN_PRODUCTION: v.optional(v.picklist(['true', 'false'], 'true ou false'), 'false'),
     DEMO_DATA: v.optional(v.picklist(['true', 'false'], 'true ou false')),
+    DEMO_AGENCY: v.optional(v.picklist(['true', 'false'], 'true ou false')),
     TRUST_PROXY: v.optional(
       v.pipe(v.string(), v.regex(/^(true|false|[0-9])$/, 'le nombre de proxys devant le serveur (0 à 9 ; true vaut 1, false vaut 0)')),
       '0',
@@ -125,6 +126,8 @@ export interface Config {
   /** Shows draft articles to a content API request carrying it (`x-preview-token`). */
   contentPreviewToken: string | undefined;
   demoData: boolean;
+  /** With the demo accounts, the demo agency of about forty members (issue 63, decision 207); `DEMO_AGENCY=false` leaves it out. */
+  demoAgency: boolean;
   /**
    * How many reverse proxies you run in front of the server (0: none). The client's address is
    * the `X-Forwarded-For` hop the outermost of them appended (the N-th from the right); hops an
@@ -166,6 +169,12 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
       `Configuration invalide : ${missing} est requis en production (ou ALLOW_EMBEDDED_IN_PRODUCTION=true pour les services embarqués)`,
     );
   }
+  // Demo accounts and the demo agency are for trying the product: a production start with real
+  // services refuses them (decision 207); only the embedded services may carry them (the audits).
+  if (env.NODE_ENV === 'production' && env.DEMO_DATA === 'true' && env.ALLOW_EMBEDDED_IN_PRODUCTION !== 'true')
+    throw new ConfigError(
+      'Configuration invalide : DEMO_DATA=true est refusé en production (comptes et agence de démonstration ; seulement avec ALLOW_EMBEDDED_IN_PRODUCTION=true)',
+    );
   // In production the public address is never guessed: links in mails, cookies' Secure flag and
   // the allowed Origin of writes all come from it.
   if (env.NODE_ENV === 'production' && !env.PUBLIC_SITE_URL)
@@ -238,6 +247,7 @@ export function parseConfig(raw: Record<string, string | undefined>): Config {
     gtmId: env.GTM_ID,
     contentPreviewToken: env.CONTENT_PREVIEW_TOKEN,
     demoData: env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production',
+    demoAgency: (env.DEMO_DATA ? env.DEMO_DATA === 'true' : env.NODE_ENV !== 'production') && env.DEMO_AGENCY !== 'false',
     trustProxy: env.TRUST_PROXY === 'true' ? 1 : env.TRUST_PROXY === 'false' ? 0 : Number(env.TRUST_PROXY),
     secureCookies: !['localhost', '127.0.0.1', '[::1]'].includes(host),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),

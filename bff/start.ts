@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -10,10 +11,11 @@ import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
-import { type Database, openDatabase } from '#bff/db/database.ts';
+import { type Database, type Db, openDatabase } from '#bff/db/database.ts';
 import { migrate } from '#bff/db/migrate.ts';
-import { createLogger, setLogger } from '#bff/logger.ts';
-import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
+import { createLogger, log, setLogger } from '#bff/logger.ts';
+import { DEMO_AGENCY_ACCOUNTS, seedDemoAgency } from '#bff/demo/agency.ts';
+import { DEMO_ACCOUNTS, type DemoAccount, seedDemo } from '#bff/demo/seed.ts';
 import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SiteFiles } from '#bff/http/site-pages.ts';
@@ -35,7 +37,7 @@ export interface Product {
   auth: AuthConnection;
   url: string;
   port: number;
-  demoAccounts: typeof DEMO_ACCOUNTS | [];
+  demoAccounts: DemoAccount[];
   embedded: { auth: boolean; mail: boolean };
   /** Sends pending mails now (tests use it to avoid waiting for the timer). */
   flushMail(): Promise<number>;
@@ -214,8 +216,9 @@ async function startOn(
 
   // Independent of serving the site: the demo accounts are created while the server already
   // answers (start-up target, decisions 080 and 091); startProduct resolves once they are.
+  // Then, once per data folder, the demo agency (issue 63, decision 207).
   const seeding: Promise<Product['demoAccounts']> =
-    config.demoData && !config.supabase ? seedDemo(adminClient(auth), database.db) : Promise.resolve([]);
+    config.demoData && !config.supabase ? seedDemoData(config, adminClient(auth), database.db, clock) : Promise.resolve([]);
 
   const server = listening?.server;
   const port = listening?.port ?? config.port;
@@ -252,4 +255,18 @@ async function startOn(
       if (!options.database) await database.close();
     },
   };
+}
+
+/** The demo accounts, then the demo agency (once per data folder); answers what the start prints. */
+async function seedDemoData(config: Config, admin: SupabaseClient, db: Db, clock: Clock): Promise<DemoAccount[]> {
+  const accounts = await seedDemo(admin, db);
+  if (!config.demoAgency) return accounts;
+  const staff = DEMO_ACCOUNTS.filter((a) => a.kind === 'staff');
+  const report = await seedDemoAgency(admin, db, config, {
+    now: clock.now(),
+    staffEmail: staff[0]?.email ?? '',
+    counsellorEmail: staff[1]?.email ?? '',
+  });
+  if (report.seeded) log.info('Agence de démonstration créée', { membres: report.members, ms: report.ms });
+  return [...accounts, ...DEMO_AGENCY_ACCOUNTS];
 }

@@ -189,6 +189,8 @@ async function main() {
     DATA_DIR: dataDir,
     // The demo accounts: the signed-in pages are measured with them.
     DEMO_DATA: 'true',
+    // Measured as before: the demo accounts, not the demo agency.
+    DEMO_AGENCY: 'false',
     NODE_ENV: 'production',
     // Required in production; the port is only known once listening.
     PUBLIC_SITE_URL: 'http://localhost',

@@ -19,7 +19,22 @@ export const DEMO_ACCOUNTS = [
     kind: 'staff' as const,
     name: 'Équipe démo',
   },
+  {
+    label: 'Conseillère (ses membres seulement\u00a0; TOTP à la 1re connexion)',
+    email: 'conseil@demo.union-sincere.fr',
+    password: 'grenadier-astrolabe-2026',
+    kind: 'staff' as const,
+    name: 'Nora, conseillère',
+    staffRole: 'conseil' as const,
+  },
 ];
+
+/** What the start's log prints of a demo account. */
+export interface DemoAccount {
+  label: string;
+  email: string;
+  password: string;
+}
 
 /** The `settings` key noting that the demo accounts hold the passwords above (set once per data folder). */
 const DEMO_PASSWORDS_KEY = 'demo-passwords';

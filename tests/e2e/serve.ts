@@ -25,6 +25,8 @@ const config = parseConfig({
   PUBLIC_SITE_URL: `http://localhost:${port}`,
   DATA_DIR: dataDir,
   DEMO_DATA: 'true',
+  // The demo accounts without the demo agency: the browser tests start from an empty agency.
+  DEMO_AGENCY: 'false',
   DATABASE_URL: process.env.E2E_DATABASE_URL,
 });
 // The build's migrated cluster (dist/pglite-template) copied into the fresh folder, as `npm start`
