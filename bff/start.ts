@@ -1,3 +1,4 @@
+import { refreshStaleStages } from '#bff/members/stage.ts';
 import type { Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
@@ -12,7 +13,7 @@ import { type Clock, systemClock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { migrate } from '#bff/db/migrate.ts';
-import { createLogger, setLogger } from '#bff/logger.ts';
+import { createLogger, log, setLogger } from '#bff/logger.ts';
 import { type DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
@@ -123,6 +124,9 @@ async function startOn(
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
   await migrate(database, migrationSetsOf(config));
+  // Migration 0045's companion: the stage of rows written before it (or without it), from their records.
+  const staged = await refreshStaleStages(database.db);
+  if (staged > 0) log.info('étapes des membres calculées', { members: staged });
   // Live payments with no way to refund or cancel them stop the start (issue 59); config.ts says it first.
   refundGateway(config);
   subscriptionGateway(config);
