@@ -62,3 +62,7 @@ CREATE INDEX members_term_ends_at ON members (term_ends_at) WHERE term_ends_at I
 CREATE INDEX members_stage_missing ON members (id) WHERE stage IS NULL;
 CREATE INDEX members_created_at ON members (created_at);
 CREATE INDEX members_updated_at ON members (updated_at);
+
+-- The agency's billing view, paged and filtered by period in SQL (bff/payments/billing.ts).
+CREATE INDEX checkout_sessions_created_at ON checkout_sessions (created_at);
+CREATE INDEX invoices_checkout_session ON invoices (checkout_session_id);
