@@ -337,6 +337,23 @@ async function main() {
     const started = await startServer(databaseUrl);
     server = started.child;
     console.log(`server ready in ${(started.startMs / 1000).toFixed(1)} s (stages of every member computed at start-up)`);
+    // The start-up backfill rewrote every row: the visibility map autovacuum would keep, at once.
+    const vacuum = new pg.Client({ connectionString: databaseUrl });
+    await vacuum.connect();
+    await vacuum.query('VACUUM ANALYZE members');
+    await vacuum.end();
+    // The agency's jobs take their first passes over the population 5–20 s after start (mails,
+    // retention, match profiles, introductions): measured apart, once they are done, as the server
+    // idles between them in production.
+    const quietFrom = performance.now();
+    await mark(server);
+    for (let quiet = 0; quiet < 2 && performance.now() - quietFrom < 300_000; ) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const m = await mark(server);
+      quiet = m.cpuUs < 150_000 ? quiet + 1 : 0;
+    }
+    const jobsMs = performance.now() - quietFrom;
+    console.log(`server idle after ${(jobsMs / 1000).toFixed(1)} s (the jobs' first passes)`);
     const staff = await signedInStaff(started.url);
     const month = new Date(Date.now() - 40 * DAY).toISOString().slice(0, 10);
     const monthEnd = new Date(Date.now() - 10 * DAY).toISOString().slice(0, 10);
@@ -387,7 +404,7 @@ async function main() {
     const section = [
       `## Back office at scale — ${new Date().toISOString().slice(0, 16).replace('T', ' ')}Z, ${machine}`,
       '',
-      `\`npm run bench:backoffice -- --members ${MEMBERS}\` on PostgreSQL (${counts.members} members, ${counts.payments} payments, ${counts.instalments} instalments, ${counts.refunds} refunds, ${counts.introductions} introductions, ${counts.leads} leads; seeded in ${(seedMs / 1000).toFixed(1)} s; server ready in ${(started.startMs / 1000).toFixed(1)} s, every stage computed at start-up). Each figure asked ${ROUNDS} times one after the other by a staff session, from another process; loop: the server's longest event-loop delay during the figure; CPU: the server process's per answer. Floors: p95 < ${P95_FLOOR_MS} ms, loop < ${LOOP_FLOOR_MS} ms.`,
+      `\`npm run bench:backoffice -- --members ${MEMBERS}\` on PostgreSQL (${counts.members} members, ${counts.payments} payments, ${counts.instalments} instalments, ${counts.refunds} refunds, ${counts.introductions} introductions, ${counts.leads} leads; seeded in ${(seedMs / 1000).toFixed(1)} s; server ready in ${(started.startMs / 1000).toFixed(1)} s, every stage computed at start-up; measured once the jobs' first passes were over, ${(jobsMs / 1000).toFixed(0)} s later). Each figure asked ${ROUNDS} times one after the other by a staff session, from another process; loop: the server's longest event-loop delay during the figure; CPU: the server process's per answer. Floors: p95 < ${P95_FLOOR_MS} ms, loop < ${LOOP_FLOOR_MS} ms.`,
       '',
       '| Answer | Rows (total) | Size | p50 | p95 | Loop, max | CPU/answer | met |',
       '|---|---:|---:|---:|---:|---:|---:|---|',
