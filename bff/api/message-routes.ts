@@ -1,3 +1,4 @@
+import { assertCounsels, counselledOnly } from '#bff/auth/staff-policy.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
@@ -237,11 +238,13 @@ export function messageRoutes(deps: ApiDeps) {
       })
       .get('/dashboard/messages', staffOnly, vValidator('query', MessagesQuery, hook), async (c) => {
         const { memberId } = c.req.valid('query');
+        // A counsellor reads the conversations of their members only (decision 206).
+        if (memberId) await assertCounsels(db, c.var.staff, [memberId]);
         const rows = await db
           .select({ message: directMessages, memberEmail: members.email })
           .from(directMessages)
           .innerJoin(members, eq(members.id, directMessages.memberId))
-          .where(memberId ? eq(directMessages.memberId, memberId) : undefined)
+          .where(and(memberId ? eq(directMessages.memberId, memberId) : undefined, counselledOnly(c.var.staff, directMessages.memberId)))
           .orderBy(desc(directMessages.id))
           .limit(CONVERSATION_LIMIT);
         const authorIds = [...new Set(rows.map((r) => r.message.authorId).filter((a): a is string => a !== null))];
@@ -281,7 +284,13 @@ export function messageRoutes(deps: ApiDeps) {
           })
           .from(directMessages)
           .innerJoin(members, eq(members.id, directMessages.memberId))
-          .where(and(eq(directMessages.direction, 'to_agency'), isNull(directMessages.staffReadAt)))
+          .where(
+            and(
+              eq(directMessages.direction, 'to_agency'),
+              isNull(directMessages.staffReadAt),
+              counselledOnly(c.var.staff, directMessages.memberId),
+            ),
+          )
           .groupBy(directMessages.memberId, members.email, members.profile)
           .orderBy(desc(max(directMessages.createdAt)));
         c.header('Cache-Control', 'private, no-store');
@@ -325,6 +334,7 @@ export function messageRoutes(deps: ApiDeps) {
           .where(
             and(
               eq(members.role, 'member'),
+              counselledOnly(c.var.staff, members.id),
               sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
             ),
           )
@@ -383,6 +393,7 @@ export function messageRoutes(deps: ApiDeps) {
       .get('/dashboard/message-templates/:id/fill', staffOnly, vValidator('query', FillQuery, hook), async (c) => {
         const id = param(templateIdSchema, c.req.param('id'));
         const { memberId } = c.req.valid('query');
+        await assertCounsels(db, c.var.staff, [memberId]);
         const [[template], [member]] = await Promise.all([
           db.select().from(messageTemplates).where(eq(messageTemplates.id, id)).limit(1),
           db.select({ role: members.role, profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1),

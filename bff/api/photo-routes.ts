@@ -23,7 +23,6 @@ import {
   releasedPhotoBytes,
   staffPhotoBytes,
 } from '#bff/photos/member-photos.ts';
-import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 
 /**
  * Members' photos over HTTP (issue 22, decision 116). The member's own: upload (the raw file as
@@ -144,14 +143,6 @@ export function photoRoutes(deps: ApiDeps) {
         const photoId = parse(uuid, c.req.param('photoId'));
         const photo = await staffPhotoBytes(db, memberId, photoId, variantOf(c));
         if (!photo) throw photoNotFound();
-        // Staff access log (decision 107): written before the photo leaves; if it fails, so does the read.
-        await recordStaffAccess(db, {
-          staff: c.var.staff,
-          memberId,
-          resource: 'member_photo',
-          requestId: c.get('requestId'),
-          now: deps.clock.now(),
-        });
         return photoResponse(c, photo);
       })
   );

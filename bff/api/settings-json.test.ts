@@ -14,6 +14,7 @@ function rowSignedOn(subscriptionDate: string, version = 7): MemberRow {
     id,
     email: 'amina@example.fr',
     gender: 'femme',
+    staffRole: null,
     role: 'member',
     onboarding: {
       ...emptyRecord(id, 'amina@example.fr', 'femme'),

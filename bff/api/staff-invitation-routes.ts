@@ -161,6 +161,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               id: invitation.id,
               email: invitation.email,
               name: invitation.name,
+              role: invitation.staffRole,
               invitedBy: inviter ? { email: inviter.email, name: staffName(inviter) } : null,
               createdAt: invitation.createdAt.toISOString(),
               sentAt: invitation.sentAt.toISOString(),
@@ -174,7 +175,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
 
       .post('/dashboard/staff-invitations', staffOnly, jsonBody(StaffInvitationSchema, firstIssue), async (c) => {
         const staff = c.var.staff;
-        const { email, name } = c.req.valid('json');
+        const { email, name, role } = c.req.valid('json');
         const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
         if (holder?.role === 'staff')
           throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
@@ -217,6 +218,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               .values({
                 email,
                 name,
+                staffRole: role,
                 authUserId,
                 tokenDigest: digestOf(token),
                 invitedBy: staff.id,
@@ -226,7 +228,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               })
               .returning();
             if (!row) throw new Error('invitation non enregistrée');
-            await logOnActor(tx, staff, 'INVITE', { invitationId: row.id, email }, now);
+            await logOnActor(tx, staff, 'INVITE', { invitationId: row.id, email, role }, now);
             await enqueueMail(tx, invitationMail(mailSite(), { to: email, name, actor: actorOf(staff), link: linkOf(token), expiresAt }));
             return row;
           })
@@ -245,7 +247,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
           });
         deps.mailQueued();
         log.info('collègue invité', { invitationId: invitation.id, actorId: staff.id });
-        return c.json({ id: invitation.id, email, name, expiresAt: expiresAt.toISOString() }, 201);
+        return c.json({ id: invitation.id, email, name, role, expiresAt: expiresAt.toISOString() }, 201);
       })
 
       .post('/dashboard/staff-invitations/:id/resend', staffOnly, vValidator('param', InvitationIdParam, hook), async (c) => {
@@ -346,6 +348,7 @@ export function staffInvitationRoutes(deps: ApiDeps) {
               email: invitation.email,
               gender: 'staff',
               role: 'staff',
+              staffRole: invitation.staffRole,
               onboarding: { staff: true, name: invitation.name },
               version: 1,
               createdAt: now,

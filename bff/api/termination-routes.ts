@@ -27,7 +27,6 @@ import { log } from '#bff/logger.ts';
 import { settleMemberWrite, watchMemberWrite } from '#bff/members/member-cache.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { applyOnboardingUpdate, refusalBeforehand } from '#bff/onboarding/apply-update.ts';
-import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { type TerminationReason, terminationReasons, strict } from '#machines/onboarding/update-payloads.ts';
 import { MAX_PROOF_BYTES, PROOF_RULES, type ProofMime } from '#machines/onboarding/termination-texts.ts';
 
@@ -267,13 +266,6 @@ export function terminationRoutes(deps: ApiDeps) {
         const id = parse(TerminationId, c.req.param('terminationId'));
         const proof = await proofBytes(db, memberId, id);
         if (!proof) throw proofNotFound();
-        await recordStaffAccess(db, {
-          staff: c.var.staff,
-          memberId,
-          resource: 'termination_proof',
-          requestId: c.get('requestId'),
-          now: deps.clock.now(),
-        });
         return proofResponse(c, proof, id);
       })
   );

@@ -1,3 +1,4 @@
+import { assertCounsels } from '#bff/auth/staff-policy.ts';
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
 import { subscriptionGateway } from '#bff/payments/instalments.ts';
@@ -9,6 +10,7 @@ import { readJson } from '#bff/http/validate.ts';
 import { settleMemberWrite, watchMemberWrite } from '#bff/members/member-cache.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import * as v from 'valibot';
@@ -16,10 +18,17 @@ import * as v from 'valibot';
 /** Settings of the spec plus where the member stands in the onboarding chart. */
 export function settingsWithState(row: Readonly<MemberRow>, now: Date) {
   const view = settingsView(row);
-  if (row.role === 'staff') return { ...view, state: null, version: row.version, onboarding: null };
+  if (row.role === 'staff') return { ...view, state: null, version: row.version, onboarding: null, firstName: null };
   const record = recordOf(row);
   // The record lets the SPA restore the same chart (machines/onboarding) and run it in the browser.
-  return { ...view, state: stateKey(stateFromRecord(record, now.getTime())), version: row.version, onboarding: record };
+  return {
+    ...view,
+    state: stateKey(stateFromRecord(record, now.getTime())),
+    version: row.version,
+    onboarding: record,
+    // The first name of the member's answers, to greet them by it (issue 63); null before step 1.
+    firstName: firstNameOf(row.profile),
+  };
 }
 
 /**
@@ -99,6 +108,11 @@ export function userRoutes(deps: ApiDeps) {
         }
         if (caller.role === 'staff' && caller.aal !== 'aal2') {
           throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
+        }
+        // A counsellor acts only for the members assigned to them (decision 206).
+        if (caller.role === 'staff') {
+          const uid = (input as { uid?: unknown } | null)?.uid;
+          await assertCounsels(deps.database.db, caller, [typeof uid === 'string' ? uid.toLowerCase() : '']);
         }
         const now = deps.clock.now();
         // A member's own event: the member cache keeps the row the event's UPDATE returned

@@ -3,26 +3,18 @@ import { createMiddleware } from 'hono/factory';
 import type { Database } from '#bff/db/database.ts';
 import { fastVerifiedClaims } from '#bff/auth/access-token.ts';
 import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
+import type { Caller } from '#bff/auth/caller.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { enforceStaffPolicy, recordPolicyRead } from '#bff/auth/staff-policy.ts';
 import { type CachedMember, cachedMember } from '#bff/members/member-cache.ts';
-import type { MemberRow } from '#bff/members/members.ts';
 
-/** Who is calling, as proven by a verified access token and the member record. */
-export interface Caller {
-  id: string;
-  email: string;
-  role: 'homme' | 'femme' | 'staff';
-  aal: 'aal1' | 'aal2';
-  sessionId: string;
-  /** The member row, shared by concurrent requests through the member cache: read-only. */
-  member: Readonly<MemberRow>;
-  /** Set while matchmaking is paused by a withdrawn sensitive-data consent (decision 070). */
-  matchmakingPausedAt: Date | null;
-}
+export type { Caller } from '#bff/auth/caller.ts';
 
 export interface GuardDeps {
   database: Database;
   auth: AuthConnection;
+  /** The agency's clock, for the access log's instants (the system's when absent). */
+  clock?: { now(): Date };
 }
 
 const NOT_SIGNED_IN = () => new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
@@ -106,8 +98,11 @@ export async function requireMember(c: Context, deps: GuardDeps): Promise<Caller
   return caller;
 }
 
-/** Staff at aal2 (password + TOTP); 401 when not signed in, 403 otherwise. */
-export async function requireStaff(c: Context, deps: GuardDeps): Promise<Caller> {
+/**
+ * Staff at aal2 (password + TOTP); 401 when not signed in, 403 otherwise. Routes use `staffOnly`,
+ * which adds the role, the counsellor's scope and the access log (decision 206).
+ */
+async function requireStaff(c: Context, deps: GuardDeps): Promise<Caller> {
   const caller = await requireCaller(c, deps);
   if (caller.role !== 'staff') throw new ApiError(403, 'FORBIDDEN', 'Accès réservé à l’équipe de l’agence.');
   if (caller.aal !== 'aal2') throw new ApiError(403, 'MFA_REQUIRED', 'Validez d’abord votre second facteur (code à usage unique).');
@@ -120,8 +115,12 @@ export async function requireStaff(c: Context, deps: GuardDeps): Promise<Caller>
  */
 export function staffOnly(deps: GuardDeps) {
   return createMiddleware<{ Variables: { staff: Caller } }>(async (c, next) => {
-    c.set('staff', await requireStaff(c, deps));
+    const staff = await requireStaff(c, deps);
+    // The role and the member's counsellor (decision 206), then the read recorded once answered.
+    const policy = await enforceStaffPolicy(c, deps.database.db, staff);
+    c.set('staff', staff);
     await next();
+    if (policy.reads && c.res.status < 300) await recordPolicyRead(c, deps.database.db, staff, policy, deps.clock?.now() ?? new Date());
   });
 }
 

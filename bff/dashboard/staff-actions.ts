@@ -46,7 +46,7 @@ const candidates: readonly Candidate[] = [
   {
     id: 'onb_meet_missed',
     label: 'Entretien manqué',
-    confirm: 'L’entretien est noté comme manqué : la date est effacée et le membre devra reprendre un rendez-vous.',
+    confirm: 'L’entretien est noté comme manqué : le créneau est libéré, le membre reçoit un e-mail et devra reprendre un rendez-vous.',
     danger: true,
     body: (uid) => ({ context: 'onb_meet_ok', status: false, uid }),
   },
@@ -91,12 +91,12 @@ const candidates: readonly Candidate[] = [
 
 const parisDateTime = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'full', timeStyle: 'short' });
 
-/** The onboarding meeting cannot be marked held before it starts (the chart's `meetingStarted` guard). */
-function meetingNotStartedReason(record: OnboardingRecord, now: number, state: unknown): string | null {
+/** The onboarding meeting cannot be marked held, nor missed, before it starts (the chart's `meetingStarted` guard). */
+function meetingNotStartedReason(record: OnboardingRecord, now: number, state: unknown, missed: boolean): string | null {
   if (state !== 'attente-entretien-personnalise' || record.onboardingMeetingDate === null) return null;
   const start = instantMs(record.onboardingMeetingDate);
   if (!Number.isFinite(start) || start <= now) return null;
-  return `L’entretien est prévu le ${parisDateTime.format(start)} (heure de Paris) : il ne pourra être noté comme effectué qu’à partir de son heure de début.`;
+  return `L’entretien est prévu le ${parisDateTime.format(start)} (heure de Paris) : il ne pourra être noté comme ${missed ? 'manqué' : 'effectué'} qu’à partir de son heure de début.`;
 }
 
 /** Every staff action with `allowed` as the chart answers it now. */
@@ -120,7 +120,10 @@ export function staffActions(record: OnboardingRecord, now: number): StaffAction
       body,
       danger: candidate.danger,
       allowed,
-      reason: !allowed && candidate.id === 'onb_meet_done' ? meetingNotStartedReason(record, now, snapshot.value) : null,
+      reason:
+        !allowed && (candidate.id === 'onb_meet_done' || candidate.id === 'onb_meet_missed')
+          ? meetingNotStartedReason(record, now, snapshot.value, candidate.id === 'onb_meet_missed')
+          : null,
     };
   });
 }

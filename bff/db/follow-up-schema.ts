@@ -20,12 +20,14 @@ export const memberCounsellors = pgTable('member_counsellors', {
   assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().default(sql`now()`),
 });
 
-/** Free labels on a member, lower-case, one of each. */
+/** Free labels on a member, as typed; one of each whatever the case (`tagKey`, migration 0044). */
 export const memberTags = pgTable(
   'member_tags',
   {
     memberId: uuid('member_id').notNull(),
     tag: text('tag').notNull(),
+    /** The tag in lower case (`tagKey` of machines/follow-up): unique per member, what matching compares. */
+    tagKey: text('tag_key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.memberId, t.tag] })],

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { StaffRole } from '#machines/staff/roles.ts';
 import { bigint, bigserial, boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
@@ -13,6 +14,8 @@ export const members = pgTable('members', {
   email: text('email').notNull(),
   gender: text('gender').notNull(),
   role: text('role').notNull().default('member'),
+  /** A staff account's role (decision 206): `administration` or `conseil`; null for a member. */
+  staffRole: text('staff_role').$type<StaffRole>(),
   /** The onboarding record (`machines/onboarding` OnboardingRecord), validated on read and write. */
   onboarding: jsonb('onboarding').notNull(),
   profile: jsonb('profile'),

@@ -1,3 +1,4 @@
+import type { StaffRole } from '#machines/staff/roles.ts';
 import { sql } from 'drizzle-orm';
 import { pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
@@ -6,6 +7,8 @@ export const staffInvitations = pgTable('staff_invitations', {
   id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
   email: text('email').notNull(),
   name: text('name').notNull(),
+  /** The role the colleague will have (decision 206). */
+  staffRole: text('staff_role').$type<StaffRole>().notNull().default('conseil'),
   authUserId: uuid('auth_user_id').notNull(),
   /** SHA-256 (hex) of the link's secret; the secret itself is only in the mail. */
   tokenDigest: text('token_digest').notNull(),

@@ -136,6 +136,17 @@ describe('sitePages', () => {
     expect(text).not.toContain('<script>alert(1)');
   });
 
+  it('answers an unknown back-office path with the application’s shell and 404: its layout says « Page introuvable » (issue 63)', async () => {
+    for (const path of ['/dashboard/nimporte', '/dashboard/member/42/de-trop']) {
+      const response = await app.request(path);
+      expect(response.status, path).toBe(404);
+      const text = await response.text();
+      expect(text, path).toContain('<title>Espace</title>');
+      expect(text, path).not.toContain('Page introuvable : ');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
   it('redirects a trailing slash and /index.html to the canonical path', async () => {
     const slash = await app.request('/qui-sommes-nous/?a=1');
     expect(slash.status).toBe(301);

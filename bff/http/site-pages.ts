@@ -390,6 +390,11 @@ export function sitePages(source: SiteFiles | SitePagesOptions, { mayPreloadData
     );
   };
 
+  const backOfficeNotFound = (c: Context) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(files.spaHtml, 404);
+  };
+
   return (
     new Hono()
       // gzip for HTML, JS, CSS, SVG, XML (images are already compressed).
@@ -425,6 +430,9 @@ export function sitePages(source: SiteFiles | SitePagesOptions, { mayPreloadData
         }
         if (!manifest) return html(c, files.spaHtml);
         const kind = classifyPath(path, manifest);
+        // An unknown back-office path: the application's shell, whose dashboard layout says
+        // « Page introuvable » (issue 63), with the status of a missing page.
+        if (kind === 'not-found' && path.startsWith('/dashboard/')) return backOfficeNotFound(c);
         if (kind === 'not-found') return notFound(c, path);
         if (kind === 'page') return html(c, files.pages.get(path) as string);
         return shell(c, path);

@@ -97,8 +97,7 @@ export function customerAddressOf(row: { contract: unknown; profile: unknown }):
 export function invoiceLines(offerId: string, totalCents: number): { lines: InvoiceLine[]; subtotalCents: number; discountCents: number } {
   if (!isOfferId(offerId)) return { lines: [{ label: 'Paiement', amountCents: totalCents }], subtotalCents: totalCents, discountCents: 0 };
   const offer = offerById(offerId);
-  const label =
-    offer.monthlyPayments !== null ? `${offerLabel(offerId)} — 1re mensualité sur ${offer.monthlyPayments}` : offerLabel(offerId);
+  const label = offer.monthlyPayments !== null ? `${offerLabel(offerId)} — mensualité 1 sur ${offer.monthlyPayments}` : offerLabel(offerId);
   // Only the file fee has a promotion code (the coupon): the difference is shown as a discount.
   if (offerId === 'file_fee' && totalCents < offer.amountCents) {
     const discountCents = offer.amountCents - totalCents;

@@ -1,3 +1,4 @@
+import { feedbackReminderDropReason } from '#bff/introductions/feedback.ts';
 import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
@@ -9,6 +10,7 @@ import {
   activeMemberMail,
   contractReadyMail,
   meetingBookedMail,
+  meetingMissedMail,
   meetingReminderMail,
   renunciationPeriodOverMail,
   termEndedMail,
@@ -93,6 +95,11 @@ export async function queueAgencyMailsForUpdate(
     }
     case 'onb_meet_ok':
       if (update.status) await once(contractReadyMail(site, to), 'contract');
+      // Missed (issue 63): the member hears it, once for that meeting.
+      else if (input.previous.onboardingMeetingDate) {
+        const date = input.previous.onboardingMeetingDate;
+        await once(meetingMissedMail(site, to, { at: new Date(instantMs(date)) }), date);
+      }
       break;
     default:
       break;
@@ -238,6 +245,8 @@ export async function scheduledMailDropReason(
 ): Promise<string | null> {
   // The first meeting's reminder (decision 197): the meeting must still be the one it names.
   if (mail.kind === 'introduction-meeting-reminder') return meetingReminderDropReason(db, mail.dedupeKey);
+  // The feedback's reminder (decision 205): dropped once given, or the introduction moved on.
+  if (mail.kind === 'introduction-feedback-reminder') return feedbackReminderDropReason(db, mail.dedupeKey);
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');

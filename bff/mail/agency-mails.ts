@@ -25,6 +25,7 @@ export const agencyMailKinds = [
   'agency-payment-received',
   'agency-meeting-booked',
   'agency-meeting-reminder',
+  'agency-meeting-missed',
   'agency-contract-ready',
   'agency-renunciation-period-over',
   'agency-withdrawal-period-over',
@@ -184,6 +185,19 @@ export function meetingReminderMail(site: AgencyMailSite, recipient: Recipient, 
       text: `En cas d’empêchement, prévenez-nous pour déplacer le rendez-vous : écrivez-nous à ${site.agency.email} ou appelez-nous au ${site.agency.phone}.`,
     },
     { link: siteLink(site, ACCOUNT_PATH), label: 'Mon espace membre' },
+  ]);
+}
+
+/** Staff noted the onboarding meeting as missed (issue 63): its slot is freed, a new one is to be booked. */
+export function meetingMissedMail(site: AgencyMailSite, recipient: Recipient, input: { at: Date }): OutgoingMail {
+  return layout(site, recipient, 'agency-meeting-missed', 'Votre entretien personnalisé n’a pas pu avoir lieu', [
+    {
+      text: `Nous vous attendions le ${dateTimeFr(input.at)} (heure de Paris) pour votre entretien personnalisé, qui n’a pas pu avoir lieu. Ce créneau est libéré.`,
+    },
+    {
+      text: `Pour poursuivre votre inscription, choisissez un nouveau créneau depuis votre espace membre. Une question ? Écrivez-nous à ${site.agency.email} ou appelez-nous au ${site.agency.phone}.`,
+    },
+    { link: siteLink(site, ACCOUNT_PATH), label: 'Choisir un nouveau créneau' },
   ]);
 }
 

@@ -1,5 +1,6 @@
 import { type AgencyMailSite, dateTimeFr, layout, type Recipient, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
+import { FEEDBACK_DEADLINE_DAYS } from '#machines/introductions/feedback-deadline.ts';
 
 /**
  * The mails of introductions (issue 22), French, through the outbox. Like the agency's mails
@@ -17,6 +18,8 @@ export const introductionMailKinds = [
   'introduction-meeting-cancelled',
   'introduction-meeting-held',
   'introduction-meeting-reminder',
+  'introduction-feedback-reminder',
+  'introduction-ended',
 ] as const;
 export type IntroductionMailKind = (typeof introductionMailKinds)[number];
 
@@ -129,5 +132,41 @@ export function introductionMeetingMail(
   ]);
 }
 
-/** Days after the meeting within which each member is asked for their feedback (decision 197). */
-export const FEEDBACK_DAYS = 7;
+/** Days after the meeting within which each member is asked for their feedback (decisions 197 and 205: the chart's rule). */
+export const FEEDBACK_DAYS = FEEDBACK_DEADLINE_DAYS;
+
+/**
+ * Decision 205: 2 days before the end of the period to give one's feedback after the first meeting,
+ * to the member who has not given it (re-checked at sending: dropped once given or closed).
+ */
+export function introductionFeedbackReminderMail(site: AgencyMailSite, recipient: Recipient, input: { until: string }): OutgoingMail {
+  return layout(site, recipient, 'introduction-feedback-reminder', 'Rappel : votre retour après la première rencontre', [
+    {
+      text: `Votre retour après la première rencontre est attendu dans votre espace ${input.until} : souhaitez-vous continuer à vous connaître, arrêter, ou annoncer vos fiançailles ?`,
+    },
+    { text: 'Passé ce délai, votre conseillère vous appellera pour le recueillir par téléphone.' },
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Donner mon retour' },
+  ]);
+}
+
+/**
+ * Decision 205: an introduction ended, to the member who did not ask for it: the counsellor's own
+ * message when staff closed it (chosen from the templates, edited), else the plain sentence that the
+ * other person chose not to go on. Nothing else about the other person.
+ */
+export function introductionEndedMail(site: AgencyMailSite, recipient: Recipient, input: { message: string | null }): OutgoingMail {
+  return layout(site, recipient, 'introduction-ended', 'Votre mise en relation a pris fin', [
+    ...(input.message === null
+      ? [
+          { text: 'L’autre personne a choisi de ne pas poursuivre la mise en relation après votre rencontre.' },
+          {
+            text: 'Ses coordonnées et ses photos ne vous sont plus accessibles. Votre conseillère reste à vos côtés et continue de chercher pour vous.',
+          },
+        ]
+      : [
+          { text: 'Votre conseillère a mis fin à votre mise en relation et vous écrit :' },
+          ...input.message.split(/\n{2,}/).map((text) => ({ text })),
+        ]),
+    { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
+  ]);
+}

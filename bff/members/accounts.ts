@@ -1,3 +1,4 @@
+import type { StaffRole } from '#machines/staff/roles.ts';
 import type { AdminUserAttributes, SupabaseClient } from '@supabase/supabase-js';
 import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
@@ -16,7 +17,7 @@ import type { Gender } from '#machines/onboarding/record.ts';
 export async function ensureAccount(
   admin: SupabaseClient,
   db: Db,
-  input: { email: string; password: string; kind: Gender | 'staff'; name?: string },
+  input: { email: string; password: string; kind: Gender | 'staff'; name?: string; staffRole?: StaffRole },
 ): Promise<{ id: string; created: boolean }> {
   const [existing] = await db.select({ id: members.id }).from(members).where(eq(members.email, input.email)).limit(1);
   if (existing) return { id: existing.id, created: false };
@@ -35,6 +36,8 @@ export async function ensureAccount(
       email: input.email,
       gender: 'staff',
       role: 'staff',
+      // `npm run staff:create` makes the agency's first accounts: administrators (decision 206).
+      staffRole: input.staffRole ?? 'administration',
       onboarding: { staff: true, name: input.name ?? input.email },
     });
   } else {

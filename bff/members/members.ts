@@ -1,3 +1,4 @@
+import { type StaffRole, staffRoleOf } from '#machines/staff/roles.ts';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db, Transaction } from '#bff/db/database.ts';
@@ -59,6 +60,8 @@ export interface SettingsView {
   id: string;
   email: string;
   role: 'homme' | 'femme' | 'staff';
+  /** A staff account's role (decision 206): what the dashboard shows them; the server decides. */
+  staffRole?: StaffRole;
   selectedPlanId: string | null;
   meeting: boolean;
   subscription: {
@@ -81,6 +84,7 @@ export function settingsView(row: MemberRow): SettingsView {
       id: row.id,
       email: row.email,
       role,
+      staffRole: staffRoleOf(row.staffRole),
       selectedPlanId: null,
       meeting: false,
       subscription: {

@@ -1,5 +1,6 @@
 import { stageColumns } from '#bff/members/stage.ts';
 import { and, eq, sql } from 'drizzle-orm';
+import { freeMissedMeetingSlot } from '#bff/agenda/agenda.ts';
 import type { Db } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
@@ -99,13 +100,10 @@ export function refusalBeforehand(record: OnboardingRecord, input: unknown, nowM
 
 /** The refusals a person may run into with a reason worth saying (decision 105). */
 function refusalMessage(record: OnboardingRecord, update: UpdatePayload, nowMs: number): string | undefined {
-  if (
-    update.context === 'onb_meet_ok' &&
-    update.status &&
-    record.onboardingMeetingDate !== null &&
-    Date.parse(record.onboardingMeetingDate) > nowMs
-  )
-    return 'L’entretien n’a pas encore commencé : il ne peut être noté comme effectué qu’à partir de son heure de début.';
+  if (update.context === 'onb_meet_ok' && record.onboardingMeetingDate !== null && Date.parse(record.onboardingMeetingDate) > nowMs)
+    return update.status
+      ? 'L’entretien n’a pas encore commencé : il ne peut être noté comme effectué qu’à partir de son heure de début.'
+      : 'L’entretien n’a pas encore eu lieu : il ne peut être noté comme manqué qu’une fois son heure de début passée. Pour le déplacer, annulez le rendez-vous.';
   // The deadlines said with their day (civil days, decision 165).
   const deadlines = contractDeadlines(record.subscriptionDate);
   if (
@@ -320,6 +318,9 @@ export async function applyOnboardingUpdate(
           agency: options.agency,
           actorId: options.actor.id,
         });
+        // A missed onboarding meeting frees its slot in the agenda (issue 63), same transaction.
+        if (update.context === 'onb_meet_ok' && !update.status && record.onboardingMeetingDate !== null)
+          await freeMissedMeetingSlot(tx, { memberId, meetingAt: record.onboardingMeetingDate, now: options.now });
         // The agency's mails this event causes (decision 111), queued once, same transaction.
         if (options.mail)
           await queueAgencyMailsForUpdate(tx, {

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import type { Caller } from '#bff/auth/guards.ts';
+import type { Caller } from '#bff/auth/caller.ts';
 import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
@@ -17,6 +17,23 @@ export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
   member_photo: 'Une photo du membre',
   member_presentation: 'La présentation du membre (à côté des candidats)',
   termination_proof: 'Le justificatif d’une demande de résiliation',
+  member_billing: 'Les paiements et l’échéancier du membre',
+  member_invoice: 'Les factures et avoirs du membre',
+  member_follow_up: 'Le suivi du membre (notes, conseiller·ère, étiquettes)',
+  member_messages: 'Les messages échangés avec le membre',
+  member_candidates: 'Les candidats proposables au membre',
+  member_change_requests: 'Les demandes de modification du membre',
+  member_lists: 'La sélection et les exclusions du membre',
+  member_introductions: 'Une mise en relation du membre',
+  member_list: 'La liste des membres',
+  member_search: 'Une recherche de membres',
+  member_export: 'Un export de la liste des membres',
+  agency_billing: 'La facturation de l’agence',
+  agency_messages: 'La messagerie de l’agence',
+  agency_introductions: 'La liste des mises en relation',
+  agency_agenda: 'L’agenda des rendez-vous',
+  agency_leads: 'Les contacts reçus',
+  access_journal: 'Le journal des accès de l’agence',
 };
 
 /** How the member's export names whoever read their file: the role, never a person (decision 107). */
@@ -31,13 +48,23 @@ function staffNameOf(staff: Caller): string | null {
 /** Records one staff read of one member's file. Throws when it cannot: the read must not go on. */
 export async function recordStaffAccess(
   db: Db,
-  input: { staff: Caller; memberId: string; resource: AccessResource; requestId: string | undefined; now: Date },
+  input: {
+    staff: Caller;
+    /** Null for an agency-wide read (decision 206). */
+    memberId: string | null;
+    resource: AccessResource;
+    requestId: string | undefined;
+    now: Date;
+    /** What an agency-wide read asked (its filters). */
+    detail?: string | null;
+  },
 ): Promise<void> {
   await db.insert(accessLog).values({
     memberId: input.memberId,
     staffId: input.staff.id,
     staffName: staffNameOf(input.staff),
     resource: input.resource,
+    detail: input.detail?.slice(0, 500) ?? null,
     requestId: input.requestId?.slice(0, 64) ?? null,
     createdAt: input.now,
   });

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { memberOnly, requireStaff } from '#bff/auth/guards.ts';
+import { memberOnly, staffOnly } from '#bff/auth/guards.ts';
 import { requestClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
-import { recordStaffAccess } from '#bff/privacy/access-log.ts';
 import { signedContractOf } from '#bff/privacy/contract-copy.ts';
 import { consentHistory, consentStatuses, withdrawSensitiveData } from '#bff/privacy/consents.ts';
 import { eraseMember } from '#bff/privacy/erasure.ts';
@@ -113,20 +112,12 @@ export function privacyRoutes(deps: ApiDeps) {
       if (!copy) throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat signé pour le moment.');
       return pdfResponse(c, copy.pdf, `contrat-signe-union-sincere-${copy.signedAt.toISOString().slice(0, 10)}.pdf`);
     })
-    .get('/dashboard/members/:id/contract.pdf', async (c) => {
-      const staff = await requireStaff(c, deps);
+    .get('/dashboard/members/:id/contract.pdf', staffOnly(deps), async (c) => {
       const id = v.safeParse(MemberIdParam, c.req.param('id'));
       if (!id.success) throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat signé pour ce membre.');
       const copy = await signedContractOf(db, id.output);
       if (!copy) throw new ApiError(404, 'CONTRACT_NOT_FOUND', 'Aucun contrat signé pour ce membre.');
-      // Staff access log (decision 107): written before the PDF leaves; if it fails, so does the read.
-      await recordStaffAccess(db, {
-        staff,
-        memberId: id.output,
-        resource: 'signed_contract',
-        requestId: c.get('requestId'),
-        now: deps.clock.now(),
-      });
+      // Staff access log (decisions 107, 206): `staffOnly` records the read before the PDF leaves.
       return pdfResponse(c, copy.pdf, `contrat-${id.output}.pdf`);
     });
 }

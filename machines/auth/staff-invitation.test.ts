@@ -10,6 +10,7 @@ describe('StaffInvitationSchema', () => {
     expect(v.parse(StaffInvitationSchema, { email: '  Samira@Agence.FR ', name: '  Samira Benali ' })).toEqual({
       email: 'samira@agence.fr',
       name: 'Samira Benali',
+      role: 'conseil',
     });
   });
 
@@ -35,5 +36,17 @@ describe('AcceptInvitationSchema', () => {
       'Les deux mots de passe ne sont pas identiques.',
     ]);
     expect(firstMessage(v.safeParse(AcceptInvitationSchema, { token: 'abc', password, passwordRepeat: password }))).toMatch(/incomplet/);
+  });
+});
+
+describe('the invitation’s role (decision 206)', () => {
+  it('is a counsellor unless the administration is chosen; anything else is refused in French', () => {
+    const base = { email: 'samira@agence.fr', name: 'Samira Benali' };
+    const parsed = v.parse(StaffInvitationSchema, base);
+    expect(parsed.role).toBe('conseil');
+    expect(v.parse(StaffInvitationSchema, { ...base, role: 'administration' }).role).toBe('administration');
+    expect(firstMessage(v.safeParse(StaffInvitationSchema, { ...base, role: 'chef' }))).toBe(
+      'Choisissez le rôle du collègue : administration ou conseiller·ère.',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PASSWORD_MAX_LENGTH } from '#machines/auth/credentials.ts';
 import { hasGoTrueEmailFormat } from '#machines/auth/email-address.ts';
+import { STAFF_ROLES } from '#machines/staff/roles.ts';
 
 /**
  * Rules of a colleague's invitation to the dashboard (decision 126), shared by the SPA forms and
@@ -32,6 +33,8 @@ export const StaffInvitationSchema = v.object(
       v.maxLength(80, 'Le nom ne doit pas dépasser 80 caractères.'),
       v.regex(/^[^\p{Cc}]*$/u, 'Le nom ne doit contenir que des lettres, espaces et signes usuels.'),
     ),
+    /** The colleague's role (decision 206); a counsellor unless said otherwise. */
+    role: v.optional(v.picklist(STAFF_ROLES, 'Choisissez le rôle du collègue : administration ou conseiller·ère.'), 'conseil'),
   },
   'Saisissez l’adresse e-mail et le nom du collègue.',
 );

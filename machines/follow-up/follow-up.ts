@@ -21,17 +21,23 @@ export const NoteBody = v.object({
 export const TAG_MAX_LENGTH = 40;
 
 /**
- * A free short label: trimmed, inner spaces collapsed, lower-case (one tag whatever the case it
- * was typed in); letters (accents included), digits, spaces, hyphens and apostrophes only.
+ * A free short label: trimmed, inner spaces collapsed, kept in the case it was typed in (« VIP »
+ * stays « VIP », issue 63); letters (accents included), digits, spaces, hyphens and apostrophes
+ * only. One tag whatever the case: tags are matched by their `tagKey`.
  */
 export const TagSchema = v.pipe(
   v.string('Écrivez l’étiquette'),
   v.trim(),
-  v.transform((tag) => tag.replace(/\s+/g, ' ').replace(/’/g, "'").toLocaleLowerCase('fr-FR')),
+  v.transform((tag) => tag.replace(/\s+/g, ' ').replace(/’/g, "'")),
   v.minLength(1, 'Écrivez l’étiquette'),
   v.maxLength(TAG_MAX_LENGTH, `Étiquette trop longue (${TAG_MAX_LENGTH} caractères au plus)`),
   v.regex(/^[\p{L}\p{N}][\p{L}\p{N} '-]*$/u, 'Lettres, chiffres, espaces, tirets et apostrophes seulement'),
 );
+
+/** What tags are matched by (a member has one of each, filters and removals find it): the tag in lower case. */
+export function tagKey(tag: string): string {
+  return tag.toLocaleLowerCase('fr-FR');
+}
 
 /** `POST /api/v1/dashboard/members/:id/tags`. */
 export const TagBody = v.object({ tag: TagSchema });

@@ -52,6 +52,14 @@ export interface Feedback {
   outcome: FeedbackOutcome;
   reason: DeclineReason | null;
   at: string;
+  /** The staff account that recorded it as heard by phone (decision 205); null when the member gave it. */
+  recordedBy: string | null;
+}
+
+/** Staff's message to the member(s) at a close (decision 205): the text, and who asked to stop (null: the agency). */
+export interface CloseMessage {
+  text: string;
+  askedBy: Side | null;
 }
 
 /** What one proposal of the pair went through (the first one, or one after a staff re-opening). */
@@ -72,6 +80,8 @@ export interface Round {
   expiredAt: string | null;
   closedAt: string | null;
   closeNote: string | null;
+  /** Staff's message to the other member (or to both) when they closed it (decision 205); null when none. */
+  closeMessage: CloseMessage | null;
   /**
    * The agency ended it because a member's contract or account ended (event END, decision 194):
    * when, why, and whose. Nothing is shared from then on, in an engagement too (which stays one).
@@ -122,6 +132,7 @@ export function newRound(summaryConsentAt: Record<Side, string>, at: string, reo
     expiredAt: null,
     closedAt: null,
     closeNote: null,
+    closeMessage: null,
     ended: null,
   };
 }
@@ -177,12 +188,17 @@ const roundEntries = {
         outcome: v.picklist(Object.keys(feedbackOutcomeLabels) as FeedbackOutcome[]),
         reason: v.nullable(reasonSchema),
         at: instant,
+        recordedBy: v.optional(v.nullable(v.string()), null),
       }),
     ),
   ),
   expiredAt: nullableInstant,
   closedAt: nullableInstant,
   closeNote: v.nullable(v.string()),
+  closeMessage: v.optional(
+    v.nullable(v.strictObject({ text: v.string(), askedBy: v.nullable(v.picklist(Object.keys(sideLabels) as Side[])) })),
+    null,
+  ),
   ended: v.nullable(
     v.strictObject({
       at: instant,

@@ -26,6 +26,7 @@ export const feedbackOutcomes = Object.keys(feedbackOutcomeLabels) as FeedbackOu
 export const COMMENT_MAX_LENGTH = 1000;
 export const NOTE_MAX_LENGTH = 2000;
 export const PLACE_MAX_LENGTH = 200;
+export const CLOSE_MESSAGE_MAX_LENGTH = 4000;
 
 function strict<const TEntries extends v.ObjectEntries>(entries: TEntries) {
   return v.strictObject(entries, objectMessage);
@@ -81,7 +82,14 @@ export const cancelMeetingBodySchema = strict({ type: v.literal('CANCEL_MEETING'
 
 export const recordMeetingHeldBodySchema = strict({ type: v.literal('RECORD_MEETING_HELD') });
 
-export const closeBodySchema = strict({ type: v.literal('CLOSE'), note: boundedText(NOTE_MAX_LENGTH, 'Une note est demandée') });
+export const closeBodySchema = strict({
+  type: v.literal('CLOSE'),
+  note: boundedText(NOTE_MAX_LENGTH, 'Une note est demandée'),
+  /** Decision 205: the message the other member (both, when the agency decided) receives by mail and on screen. */
+  message: v.optional(boundedText(CLOSE_MESSAGE_MAX_LENGTH, 'Veuillez écrire le message au membre')),
+  /** Who asked to stop; absent: the agency decided. The message goes to the other side (to both when absent). */
+  askedBy: v.optional(sideSchema),
+});
 
 export const reopenBodySchema = strict({ type: v.literal('REOPEN'), note: boundedText(NOTE_MAX_LENGTH, 'Une note est demandée') });
 
@@ -146,11 +154,18 @@ interface Sent {
 
 export type AcceptEvent = Sent & { type: 'ACCEPT'; side: Side };
 export type DeclineEvent = Sent & { type: 'DECLINE'; side: Side; reason: DeclineReason; comment: string | null };
-export type FeedbackEvent = Sent & { type: 'FEEDBACK'; side: Side; outcome: FeedbackOutcome; reason: DeclineReason | null };
+export type FeedbackEvent = Sent & {
+  type: 'FEEDBACK';
+  side: Side;
+  outcome: FeedbackOutcome;
+  reason: DeclineReason | null;
+  /** Decision 205: the staff account recording it as heard by phone (set by the BFF from the session, never from a body). */
+  recordedBy?: string | undefined;
+};
 export type PlanMeetingEvent = Sent & { type: 'PLAN_MEETING'; meetingAt: string; place: string; accompaniedBy?: string | undefined };
 export type CancelMeetingEvent = Sent & { type: 'CANCEL_MEETING' };
 export type RecordMeetingHeldEvent = Sent & { type: 'RECORD_MEETING_HELD' };
-export type CloseEvent = Sent & { type: 'CLOSE'; note: string };
+export type CloseEvent = Sent & { type: 'CLOSE'; note: string; message?: string | undefined; askedBy?: Side | undefined };
 export type ReopenEvent = Sent & { type: 'REOPEN'; note: string };
 export type ExpireEvent = Sent & { type: 'EXPIRE' };
 export type RemindEvent = Sent & { type: 'REMIND' };

@@ -107,8 +107,22 @@ describe('guards (pure)', () => {
     expect(g.meetingStarted(args(ctx(), ev.held(MEETING_AT)))).toBe(false);
   });
 
+  it('feedback by phone and its deadline (decision 205)', () => {
+    const heldAt = Date.parse('2026-12-02T18:00:00Z'); // a Wednesday, Paris: 7 civil days → Wednesday 9, ends at 0 h on the 10th
+    const c = ctx({ meetingHeldAt: iso(heldAt) });
+    const endsAt = Date.parse('2026-12-09T23:00:00Z');
+    const byPhone = { ...ev.feedback('a', 'continuer', heldAt, staff), recordedBy: 'staff-1' } as IntroductionEvent;
+    expect(g.feedbackSender(args(c, ev.feedback('a', 'continuer', heldAt)))).toBe(true);
+    expect(g.feedbackSender(args(c, ev.feedback('a', 'continuer', heldAt, memberOf('b'))))).toBe(false);
+    expect(g.feedbackSender(args(c, ev.feedback('a', 'continuer', heldAt, staff)))).toBe(false);
+    expect(g.feedbackSender(args(c, byPhone))).toBe(true);
+    expect(g.feedbackInTime(args(c, ev.feedback('a', 'continuer', endsAt - 1)))).toBe(true);
+    expect(g.feedbackInTime(args(c, ev.feedback('a', 'continuer', endsAt)))).toBe(false);
+    expect(g.feedbackInTime(args(c, { ...byPhone, at: endsAt + DAY_MS } as IntroductionEvent))).toBe(true);
+  });
+
   it('feedback guards', () => {
-    const c = ctx({ feedback: { a: { outcome: 'fiances', reason: null, at: iso(T0) }, b: null } });
+    const c = ctx({ feedback: { a: { outcome: 'fiances', reason: null, at: iso(T0), recordedBy: null }, b: null } });
     expect(g.feedbackPending(args(c, ev.feedback('a', 'continuer', T0)))).toBe(false);
     expect(g.feedbackPending(args(c, ev.feedback('b', 'continuer', T0)))).toBe(true);
     expect(g.otherSideFeedbackGiven(args(c, ev.feedback('b', 'continuer', T0)))).toBe(true);
@@ -262,7 +276,7 @@ describe('feedback', () => {
   it('one side stopping closes it at once, with the reason', () => {
     const next = accepted(walks.feedbackPhase(), ev.feedback('b', 'arreter', later));
     expect(next.value).toBe('close');
-    expect(next.context.feedback.b).toEqual({ outcome: 'arreter', reason: 'pas-de-feeling', at: iso(later) });
+    expect(next.context.feedback.b).toEqual({ outcome: 'arreter', reason: 'pas-de-feeling', at: iso(later), recordedBy: null });
     expect(next.context.closedAt).toBe(iso(later));
   });
 

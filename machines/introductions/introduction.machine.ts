@@ -9,6 +9,7 @@ import {
 } from '#machines/introductions/context.ts';
 import type { IntroductionEvent } from '#machines/introductions/events.ts';
 import type { IntroductionStateKey, Side } from '#machines/introductions/labels.ts';
+import { feedbackInTime } from '#machines/introductions/feedback-deadline.ts';
 import { deadlineOf, reminderDueAt } from '#machines/introductions/rules.ts';
 import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 
@@ -19,7 +20,8 @@ import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
  * event's instant and `at`), so a snapshot and an event always give the same answer.
  *
  * Member events (ACCEPT, DECLINE, FEEDBACK) are accepted only from the member of the side they
- * name: a consent cannot be given by someone else, staff included. Every other event is staff-only
+ * name: a consent cannot be given by someone else, staff included; staff may only record a feedback
+ * heard by phone, named as such (decision 205). Every other event is staff-only
  * (EXPIRE, REMIND and END are sent by the agency's server, as staff). A refused event changes nothing.
  */
 
@@ -67,6 +69,16 @@ export const introductionGuards = {
   meetingInFuture: ({ context, event }: GuardArgs) => event.type === 'PLAN_MEETING' && instantMs(event.meetingAt) > clockOf(context, event),
   /** The planned meeting's start has come: it may be recorded as held. */
   meetingStarted: ({ context, event }: GuardArgs) => context.meeting !== null && clockOf(context, event) >= instantMs(context.meeting.at),
+  /**
+   * A feedback sent by the member of the side it names, or recorded by staff as heard by phone
+   * (decision 205: `recordedBy`, set by the BFF from the staff session).
+   */
+  feedbackSender: ({ event }: GuardArgs) =>
+    event.type === 'FEEDBACK' &&
+    ((event.actor.kind === 'member' && event.actor.side === event.side) || (event.actor.kind === 'staff' && Boolean(event.recordedBy))),
+  /** A member's first feedback comes within its deadline (decision 205); staff's record of a phone call at any time. */
+  feedbackInTime: ({ context, event }: GuardArgs) =>
+    event.actor.kind === 'staff' || feedbackInTime(context.meetingHeldAt, clockOf(context, event)),
   /** The named side has given no feedback yet in this round. */
   feedbackPending: ({ context, event }: GuardArgs) => {
     const side = sideOf(event);
@@ -160,7 +172,15 @@ export const introductionMachine = setup({
       if (event.type !== 'FEEDBACK') return {};
       const now = at(context, event);
       return {
-        feedback: { ...context.feedback, [event.side]: { outcome: event.outcome, reason: event.reason, at: now } },
+        feedback: {
+          ...context.feedback,
+          [event.side]: {
+            outcome: event.outcome,
+            reason: event.reason,
+            at: now,
+            recordedBy: event.actor.kind === 'staff' ? (event.recordedBy ?? null) : null,
+          },
+        },
         lastEventAt: now,
       };
     }),
@@ -172,7 +192,13 @@ export const introductionMachine = setup({
     }),
     close: assign(({ context, event }) => {
       const now = at(context, event);
-      return { closedAt: now, closeNote: event.type === 'CLOSE' ? event.note.trim() : null, lastEventAt: now };
+      const message = event.type === 'CLOSE' ? event.message?.trim() : undefined;
+      return {
+        closedAt: now,
+        closeNote: event.type === 'CLOSE' ? event.note.trim() : null,
+        closeMessage: event.type === 'CLOSE' && message ? { text: message, askedBy: event.askedBy ?? null } : null,
+        lastEventAt: now,
+      };
     }),
     /** Staff re-open the pair: the round so far is archived whole, and a new proposal starts now. */
     reopen: assign(({ context, event }, params: { endedIn: IntroductionStateKey }) => {
@@ -257,14 +283,22 @@ export const introductionMachine = setup({
     retours: {
       on: {
         FEEDBACK: [
-          { guard: and(['byMemberOfSide', 'feedbackPending', 'wantsToStop']), target: 'close', actions: ['recordFeedback', 'close'] },
           {
-            guard: and(['byMemberOfSide', 'feedbackPending', 'announcesEngagement', 'otherSideEngaged']),
+            guard: and(['feedbackSender', 'feedbackInTime', 'feedbackPending', 'wantsToStop']),
+            target: 'close',
+            actions: ['recordFeedback', 'close'],
+          },
+          {
+            guard: and(['feedbackSender', 'feedbackInTime', 'feedbackPending', 'announcesEngagement', 'otherSideEngaged']),
             target: 'fiancailles',
             actions: 'recordFeedback',
           },
-          { guard: and(['byMemberOfSide', 'feedbackPending', 'otherSideFeedbackGiven']), target: 'poursuivie', actions: 'recordFeedback' },
-          { guard: and(['byMemberOfSide', 'feedbackPending']), actions: 'recordFeedback' },
+          {
+            guard: and(['feedbackSender', 'feedbackInTime', 'feedbackPending', 'otherSideFeedbackGiven']),
+            target: 'poursuivie',
+            actions: 'recordFeedback',
+          },
+          { guard: and(['feedbackSender', 'feedbackInTime', 'feedbackPending']), actions: 'recordFeedback' },
         ],
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
         END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },
@@ -274,15 +308,15 @@ export const introductionMachine = setup({
     poursuivie: {
       on: {
         FEEDBACK: [
-          { guard: and(['byMemberOfSide', 'wantsToStop']), target: 'close', actions: ['recordFeedback', 'close'] },
+          { guard: and(['feedbackSender', 'wantsToStop']), target: 'close', actions: ['recordFeedback', 'close'] },
           {
-            guard: and(['byMemberOfSide', 'announcesEngagement', not('alreadyEngaged'), 'otherSideEngaged']),
+            guard: and(['feedbackSender', 'announcesEngagement', not('alreadyEngaged'), 'otherSideEngaged']),
             target: 'fiancailles',
             actions: 'recordFeedback',
           },
-          { guard: and(['byMemberOfSide', 'announcesEngagement', not('alreadyEngaged')]), actions: 'recordFeedback' },
+          { guard: and(['feedbackSender', 'announcesEngagement', not('alreadyEngaged')]), actions: 'recordFeedback' },
           // Taking back an engagement announced alone: back to plainly continuing.
-          { guard: and(['byMemberOfSide', 'wantsToContinue', 'alreadyEngaged']), actions: 'recordFeedback' },
+          { guard: and(['feedbackSender', 'wantsToContinue', 'alreadyEngaged']), actions: 'recordFeedback' },
         ],
         CLOSE: { guard: and(['byStaff', 'hasNote']), target: 'close', actions: 'close' },
         END: { guard: 'byStaff', target: 'close', actions: ['recordEnd', 'close'] },

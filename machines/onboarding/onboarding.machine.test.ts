@@ -184,7 +184,9 @@ describe('steps 5-6: booking, onboarding meeting', () => {
     ['a cancelled booking', 'onb_meet_cancel', {}],
     ['a missed meeting', 'onb_meet_ok', { status: false }],
   ] as const)('%s returns to booking with the meeting cleared', (_label, context, patch) => {
-    const after = next(snapshotAfter('onb_meet_resa'), sample(context, patch));
+    const booked = snapshotAfter('onb_meet_resa');
+    // A meeting is missed once its time has come (issue 63); a booking may be cancelled at any time.
+    const after = next(booked, sample(context, patch, Date.parse(booked.context.onboardingMeetingDate ?? '')));
     expect(after.value).toEqual({ 'prendre-un-rendez-vous': 'choix-creneau' });
     expect(after.context).toMatchObject({
       onboardingMeetingDateSelected: false,
@@ -192,6 +194,14 @@ describe('steps 5-6: booking, onboarding meeting', () => {
       onboardingMeetingDate: null,
       onboardingMeetingDone: false,
     });
+  });
+
+  it('staff cannot mark the meeting missed before it starts (issue 63)', () => {
+    const booked = snapshotAfter('onb_meet_resa');
+    const start = Date.parse(booked.context.onboardingMeetingDate ?? '');
+    expect(booked.can(sample('onb_meet_ok', { status: false }, start - 1))).toBe(false);
+    expect(next(booked, sample('onb_meet_ok', { status: false }, start - 1)).value).toBe('attente-entretien-personnalise');
+    expect(booked.can(sample('onb_meet_ok', { status: false }, start))).toBe(true);
   });
 
   it('staff marking the meeting held opens the contract, never before the meeting starts', () => {

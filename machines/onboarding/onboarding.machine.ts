@@ -82,7 +82,7 @@ export const onboardingMachine = setup({
       const update = updateOf(event);
       return update?.context === 'sub_date' && signatureDateIsCurrent(update.subDate, clock(context, event));
     },
-    /** Staff may mark the onboarding meeting held only once it has started. */
+    /** Staff may mark the onboarding meeting held, or missed, only once it has started. */
     meetingStarted: ({ context, event }) =>
       context.onboardingMeetingDate !== null && instantMs(context.onboardingMeetingDate) <= clock(context, event),
     /** The 7-day renunciation period is over, in civil days (L224-91, decision 165): before that, no money of any kind. */
@@ -181,13 +181,14 @@ export const onboardingMachine = setup({
         },
       },
     },
-    // 6. Wait for the meeting; staff mark it held (never before its start) or missed; a cancellation returns to 5.
+    // 6. Wait for the meeting; staff mark it held or missed (neither before its start); a cancellation returns to 5.
     'attente-entretien-personnalise': {
       on: {
         RECORD_ONBOARDING_MEETING: [
           { guard: and(['isMemberUid', 'statusIsTrue', 'meetingStarted']), target: 'attente-contrat', actions: 'applyUpdate' },
+          // Missed: only once its time has come too (issue 63), the slot then freed by the server.
           {
-            guard: and(['isMemberUid', not('statusIsTrue')]),
+            guard: and(['isMemberUid', not('statusIsTrue'), 'meetingStarted']),
             target: 'prendre-un-rendez-vous',
             actions: 'applyUpdate',
           },

@@ -90,12 +90,14 @@ function modelEvents(snapshot: OnboardingSnapshot): OnboardingEvent[] {
     { type: 'DISABLE', now },
     { type: 'TICK', now },
   ];
-  // Staff mark the meeting held at its start, the earliest they may.
+  // Staff mark the meeting held, or missed (issue 63), at its start, the earliest they may.
   const meetingAt = snapshot.context.onboardingMeetingDate === null ? null : Date.parse(snapshot.context.onboardingMeetingDate);
   if (meetingAt !== null && meetingAt > now) {
     events.push(
       ev(samplePayloads(member, meetingAt).onb_meet_ok, meetingAt),
       ev(samplePayloads(member, meetingAt - 1).onb_meet_ok, meetingAt - 1),
+      ev({ ...samplePayloads(member, meetingAt).onb_meet_ok, status: false }, meetingAt),
+      ev({ ...samplePayloads(member, meetingAt - 1).onb_meet_ok, status: false }, meetingAt - 1),
     );
   }
   // Payments sent at the last millisecond of the renunciation period (refused) and as payment opens.

@@ -1,5 +1,6 @@
 import { FILE_FEE_CENTS, formatEuros, type Plan } from '#machines/onboarding/plans.ts';
 import { WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
+import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { contractEndsAtMs, withdrawalRefundCents } from '#machines/onboarding/periods.ts';
 
 /**
@@ -19,7 +20,9 @@ export const MEDIATOR_TEXT = '{{agence.mediateur}} ({{agence.mediateur-site}})';
 
 /**
  * What an early start costs if the member then withdraws (L221-25): the days elapsed since
- * signature, pro rata of the whole price (file fee and plan); at most this on the last day.
+ * signature, pro rata of the whole price (file fee and plan); at most this on the last day of the
+ * withdrawal period, counted in civil days (`deadlinesOfSignature`: 14 days, moved past a weekend
+ * or a public holiday), so at the period's last instant.
  */
 export function earlyStartCost(plan: Plan, signedAtMs: number): { lastDayCents: number; totalCents: number } {
   const totalCents = plan.totalCents + FILE_FEE_CENTS;
@@ -30,7 +33,7 @@ export function earlyStartCost(plan: Plan, signedAtMs: number): { lastDayCents: 
     earlyStart: true,
     signedAtMs,
     endsAtMs,
-    now: signedAtMs + WITHDRAWAL_PERIOD_DAYS * 24 * 60 * 60 * 1000,
+    now: deadlinesOfSignature(signedAtMs).withdrawal.endsAtMs - 1,
   });
   return { lastDayCents: keptCents, totalCents };
 }
@@ -40,5 +43,5 @@ export function earlyStartCostText(plan: Plan | null, signedAtMs: number): strin
   const base = `Si vous demandez que l’accompagnement commence avant la fin du délai de rétractation, puis que vous vous rétractez, vous payez le service déjà fourni\u00a0: les jours écoulés depuis la signature, au prorata du prix total convenu (frais de dossier et formule), article L221‑25.`;
   if (!plan) return base;
   const cost = earlyStartCost(plan, signedAtMs);
-  return `${base} Pour la formule ${plan.title} (${formatEuros(cost.totalCents)} au total), une rétractation le ${WITHDRAWAL_PERIOD_DAYS}e jour coûterait ${formatEuros(cost.lastDayCents)}. Sans cette demande, la rétractation ne coûte rien.`;
+  return `${base} Pour la formule ${plan.title} (${formatEuros(cost.totalCents)} au total), une rétractation le dernier jour des ${WITHDRAWAL_PERIOD_DAYS} jours coûterait au plus ${formatEuros(cost.lastDayCents)}. Sans cette demande, la rétractation ne coûte rien.`;
 }

@@ -180,9 +180,13 @@ describe('decideUpdate (what the BFF asks the chart)', () => {
     const held = (now: number) => parse({ context: 'onb_meet_ok', status: true, uid: member.id }, now);
     expect(decideUpdate(reserved, held(start - 1), start - 1)).toEqual({ allowed: false, state: 'attente-entretien-personnalise' });
     expect(decideUpdate(reserved, held(start), start)).toMatchObject({ allowed: true, state: { 'attente-contrat': 'formulaire-contrat' } });
-    // A missed meeting may be recorded at any time (the booking goes back to step 5).
-    const missed = parse({ context: 'onb_meet_ok', status: false, uid: member.id }, start - 1);
-    expect(decideUpdate(reserved, missed, start - 1)).toMatchObject({ allowed: true });
+    // Nor missed (issue 63): only once its start has come (the booking then goes back to step 5).
+    const missed = (now: number) => parse({ context: 'onb_meet_ok', status: false, uid: member.id }, now);
+    expect(decideUpdate(reserved, missed(start - 1), start - 1)).toEqual({ allowed: false, state: 'attente-entretien-personnalise' });
+    expect(decideUpdate(reserved, missed(start), start)).toMatchObject({
+      allowed: true,
+      state: { 'prendre-un-rendez-vous': 'choix-creneau' },
+    });
   });
 
   it('a step cannot be opened out of order', () => {

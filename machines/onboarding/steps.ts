@@ -13,6 +13,12 @@ export type TopState = StepId | 'membre-actif' | 'resiliation-demandee' | 'desac
 export const contractEndStates = ['renonce', 'retracte', 'contrat-termine', 'resilie'] as const;
 export type ContractEndState = (typeof contractEndStates)[number];
 
+/** Whether a chart state (`top` or `top.sub`) is one where the contract is over: the screens then promise nothing to come. */
+export function isContractEndState(state: string | null | undefined): boolean {
+  const top = state?.split('.', 1)[0] ?? '';
+  return (contractEndStates as readonly string[]).includes(top);
+}
+
 export type BookingSubstate = 'choix-creneau' | 'confirmation';
 export type ContractSubstate = 'formulaire-contrat' | 'signature' | 'delai-renonciation';
 export type WaitingSubstate = 'delai-retractation' | 'entretien-matchmaking';

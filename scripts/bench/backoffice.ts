@@ -209,7 +209,7 @@ async function seed(client: pg.Client, count: number): Promise<number> {
   );
   // Follow-up: a tag on one member in twenty; introductions between active members (one per four).
   await client.query(
-    `INSERT INTO member_tags (member_id, tag) SELECT id, 'prioritaire' FROM members WHERE role = 'member' AND abs(hashtext(id::text)) % 20 = 0`,
+    `INSERT INTO member_tags (member_id, tag, tag_key) SELECT id, 'prioritaire', 'prioritaire' FROM members WHERE role = 'member' AND abs(hashtext(id::text)) % 20 = 0`,
   );
   await client.query(
     `WITH active AS (SELECT id, gender, row_number() OVER (PARTITION BY gender ORDER BY id) AS n FROM members

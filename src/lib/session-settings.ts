@@ -13,6 +13,7 @@ export function toSessionUser(body: unknown): SessionUser | null {
     id: source.id,
     email: typeof source.email === 'string' ? source.email : '',
     role: typeof source.role === 'string' ? source.role : '',
+    ...(source.role === 'staff' && { staffRole: source.staffRole === 'administration' ? 'administration' : 'conseil' }),
     aal: source.aal === 'aal2' ? 'aal2' : 'aal1',
     selectedPlanId: typeof source.selectedPlanId === 'string' ? source.selectedPlanId : null,
     meeting: source.meeting === true,
@@ -20,6 +21,7 @@ export function toSessionUser(body: unknown): SessionUser | null {
     state: typeof source.state === 'string' ? source.state : null,
     onboarding: isRecord(source.onboarding) ? source.onboarding : null,
     version: typeof source.version === 'number' ? source.version : 0,
+    firstName: typeof source.firstName === 'string' && source.firstName.trim() !== '' ? source.firstName.trim() : null,
   };
 }
 

@@ -11,6 +11,8 @@ export interface SessionUser {
   email: string;
   /** `homme`, `femme` or `staff`. */
   role: string;
+  /** A staff account's role (decision 206); absent for members. */
+  staffRole?: 'administration' | 'conseil';
   aal: Aal;
   selectedPlanId: string | null;
   /** Whether the matchmaking meeting took place (the spec's `meeting`). */
@@ -22,6 +24,8 @@ export interface SessionUser {
   onboarding?: unknown;
   /** The record's version (changes with every accepted event). */
   version?: number;
+  /** The first name of the member's answers (step 1), to greet them by it; null before it, and for staff. */
+  firstName?: string | null;
 }
 
 export interface SessionError {

@@ -173,11 +173,12 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await aminaPage.reload();
   await expect(aminaPage.getByText(/Première rencontre\s: le .* à 15\sh\s00, À l’agence, salon du rez-de-chaussée/)).toBeVisible();
 
-  // Staff close the pair with a note, then re-open it: both notes stay on the page for the team.
+  // Staff close the pair with a message to both (decision 205) and a note, then re-open it: both notes stay on the page for the team.
   await page.getByRole('button', { name: 'Clore' }).click();
   const close = page.getByRole('dialog');
-  await close.getByLabel('Note (obligatoire)').fill('Les familles demandent une pause.');
-  await close.getByRole('button', { name: 'Clore' }).click();
+  await close.getByLabel(/^Message à Amina et Youssef/).fill('Vos familles ont demandé une pause : nous vous rappelons bientôt.');
+  await close.getByLabel('Note pour l’équipe (obligatoire)').fill('Les familles demandent une pause.');
+  await close.getByRole('button', { name: 'Clore et envoyer le message' }).click();
   await expect(close).toBeHidden();
   await expect(page.getByText('L’équipe a clos la mise en relation')).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: 'Les familles demandent une pause.' })).toBeVisible();

@@ -19,7 +19,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   test.setTimeout(90_000);
   const stamp = Date.now();
   const email = `suivi.${stamp}@example.fr`;
-  const tag = `prioritaire ${stamp}`;
+  const tag = `Prioritaire ${stamp}`;
 
   // The member signs up through the API, in their own request context.
   const memberApi = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL ?? '' } });
@@ -66,7 +66,7 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
   // The history of the file says it as a sentence.
   await expect(page.getByText(new RegExp(`Suivi confié à ${name} par ${name}, `))).toBeVisible();
 
-  // A tag, typed with capitals and extra spaces: stored lower-case.
+  // A tag, typed with a capital and extra spaces: kept as typed (issue 63), its spaces tidied.
   await card.getByLabel('Nouvelle étiquette').fill(`  Prioritaire   ${stamp} `);
   await card.getByRole('button', { name: 'Ajouter l’étiquette' }).click();
   await expect(card.getByRole('list', { name: 'Étiquettes du membre' }).getByText(tag)).toBeVisible();

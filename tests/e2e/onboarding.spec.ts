@@ -115,7 +115,9 @@ test('a new member walks the onboarding from account creation to the booking of 
   // its consumer mediator, renunciation, withdrawal and the cost of an early start.
   await expect(page.getByTestId('pre-contract-identity')).toContainText(/SIRET .+ téléphone .+ e-mail/);
   await expect(page.getByTestId('pre-contract-mediator')).toContainText(/médiateur de la consommation[\s\S]+https:\/\//);
-  await expect(page.getByTestId('pre-contract-early-start')).toContainText(/une rétractation le 14e jour coûterait \d+,\d{2}\s€/);
+  await expect(page.getByTestId('pre-contract-early-start')).toContainText(
+    /une rétractation le dernier jour des 14 jours coûterait au plus \d+,\d{2}\s€/,
+  );
   await expect(page.getByText(/Délai de renonciation\s: aucun paiement/)).toBeVisible();
   await screenshots(page, 'informations-precontractuelles');
   await expect(page.getByText(/déjà réglés/)).toHaveCount(0);

@@ -347,15 +347,15 @@ describe('introductions over HTTP', () => {
     const db = product.database.db;
     const deadline = (now: number) => runIntroductionDeadlines(db, new Date(now), site);
 
-    expect(await deadline(proposedAt + 4 * DAY_MS)).toEqual({ reminded: 0, expired: 0, meetingReminders: 0 });
+    expect(await deadline(proposedAt + 4 * DAY_MS)).toEqual({ reminded: 0, expired: 0, meetingReminders: 0, feedbackReminders: 0 });
     clock.set(new Date(proposedAt + 5 * DAY_MS + 60_000));
-    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 1, expired: 0, meetingReminders: 0 });
-    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 0, meetingReminders: 0 });
+    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 1, expired: 0, meetingReminders: 0, feedbackReminders: 0 });
+    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 0, meetingReminders: 0, feedbackReminders: 0 });
     expect((await mailsTo(sarah.email)).map((m) => m.subject)).toContain('Rappel : une proposition attend votre réponse');
     expect((await mailsTo(bilal.email)).map((m) => m.subject)).not.toContain('Rappel : une proposition attend votre réponse');
 
     clock.set(new Date(proposedAt + 7 * DAY_MS + 60_000));
-    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 1, meetingReminders: 0 });
+    expect(await deadline(clock.now().getTime())).toEqual({ reminded: 0, expired: 1, meetingReminders: 0, feedbackReminders: 0 });
     const [view] = (await mine(sarah)).filter((v) => v.id === intro.id);
     expect(view).toMatchObject({ state: 'expiree', contact: null });
     expect((await mailsTo(bilal.email)).map((m) => m.subject)).toContain('Une proposition a expiré');

@@ -173,31 +173,42 @@ describe('tags and the member list', () => {
     const tags = (id: string) => `/api/v1/dashboard/members/${id}/tags`;
     let response = await nadia.agent.post(tags(amina.id), { tag: '  Dossier   Prioritaire ' });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({ tag: 'dossier prioritaire', added: true });
-    // Same tag, any case: one tag.
+    // Kept as typed (issue 63), spaces tidied.
+    expect(await response.json()).toEqual({ tag: 'Dossier Prioritaire', added: true });
+    // Same tag, any case: one tag, spelled as first typed.
     response = await nadia.agent.post(tags(amina.id), { tag: 'DOSSIER prioritaire' });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ tag: 'dossier prioritaire', added: false });
+    expect(await response.json()).toEqual({ tag: 'Dossier Prioritaire', added: false });
+    // « VIP » stays « VIP »; « vip » on another member is the same tag in the list of tags in use.
+    expect(await (await nadia.agent.post(tags(amina.id), { tag: 'VIP' })).json()).toEqual({ tag: 'VIP', added: true });
+    expect((await nadia.agent.post(tags(sara.id), { tag: 'vip' })).status).toBe(201);
     expect((await nadia.agent.post(tags(amina.id), { tag: 'île-de-france' })).status).toBe(201);
     expect((await nadia.agent.post(tags(sara.id), { tag: 'île-de-france' })).status).toBe(201);
     for (const bad of ['', '<script>', 'x'.repeat(41), '-tiret', 42]) {
       const refused = await nadia.agent.post(tags(amina.id), { tag: bad });
       expect(refused.status, String(bad)).toBe(400);
     }
-    expect((await followUp(nadia.agent, amina.id)).tags).toEqual(['dossier prioritaire', 'île-de-france']);
+    expect((await followUp(nadia.agent, amina.id)).tags).toEqual(['Dossier Prioritaire', 'VIP', 'île-de-france']);
     const inUse = await nadia.agent.json<{ tags: { tag: string; members: number }[] }>(nadia.agent.get('/api/v1/dashboard/tags'));
-    expect(inUse.tags).toEqual(expect.arrayContaining([{ tag: 'île-de-france', members: 2 }]));
+    expect(inUse.tags).toEqual(
+      expect.arrayContaining([
+        { tag: 'île-de-france', members: 2 },
+        { tag: 'VIP', members: 2 },
+      ]),
+    );
+    expect(inUse.tags.filter((t) => t.tag.toLowerCase() === 'vip')).toHaveLength(1);
 
-    // Remove through the URL (encoded accents and spaces).
-    response = await nadia.agent.request('DELETE', `${tags(amina.id)}/${encodeURIComponent('Dossier prioritaire')}`);
-    expect(await response.json()).toEqual({ tag: 'dossier prioritaire', removed: true });
-    expect((await followUp(nadia.agent, amina.id)).tags).toEqual(['île-de-france']);
-
-    await nadia.agent.request('PUT', `/api/v1/dashboard/members/${sara.id}/counsellor`, { counsellorId: nadia.id });
     const list = async (query: string) =>
       (await nadia.agent.json<{ items: { id: string }[] }>(nadia.agent.get(`/api/v1/dashboard/members?perPage=100&${query}`))).items.map(
         (m) => m.id,
       );
+    // Remove through the URL (encoded accents and spaces), in any case.
+    response = await nadia.agent.request('DELETE', `${tags(amina.id)}/${encodeURIComponent('Dossier prioritaire')}`);
+    expect(await response.json()).toEqual({ tag: 'Dossier Prioritaire', removed: true });
+    expect((await followUp(nadia.agent, amina.id)).tags).toEqual(['VIP', 'île-de-france']);
+    expect((await list('tag=vip')).sort()).toEqual([amina.id, sara.id].sort());
+
+    await nadia.agent.request('PUT', `/api/v1/dashboard/members/${sara.id}/counsellor`, { counsellorId: nadia.id });
     expect((await list(`tag=${encodeURIComponent('Île-de-France')}`)).sort()).toEqual([amina.id, sara.id].sort());
     expect(await list(`tag=${encodeURIComponent('Île-de-France')}&counsellor=${nadia.id}`)).toEqual([sara.id]);
     expect(await list(`tag=${encodeURIComponent('Île-de-France')}&counsellor=aucun`)).toEqual([amina.id]);
@@ -205,7 +216,7 @@ describe('tags and the member list', () => {
     expect((await nadia.agent.get('/api/v1/dashboard/members?counsellor=quelqu-un')).status).toBe(400);
     expect((await nadia.agent.get('/api/v1/dashboard/members?tag=%3Cb%3E')).status).toBe(400);
     const stored = await product.database.db.select().from(memberTags).where(eq(memberTags.memberId, sara.id));
-    expect(stored.map((t) => t.tag)).toEqual(['île-de-france']);
+    expect(stored.map((t) => t.tag).sort()).toEqual(['vip', 'île-de-france']);
   });
 });
 

@@ -56,14 +56,15 @@ describe('inviting a colleague', () => {
   it('invite → French mail → password → TOTP enrolment → a working staff session; logged at every step', async () => {
     const inviter = await staffAtAal2();
     const email = address();
-    const invited = await inviter.agent.post(INVITE, { email: `  ${email.toUpperCase()} `, name: 'Samira Benali' });
+    // An administrator (decision 206): she will open the team page below.
+    const invited = await inviter.agent.post(INVITE, { email: `  ${email.toUpperCase()} `, name: 'Samira Benali', role: 'administration' });
     expect(invited.status).toBe(201);
     const { id } = (await invited.json()) as { id: string };
 
     // Pending on the team page, with who invited and until when.
     const listed = await inviter.agent.json<{ invitations: Record<string, unknown>[] }>(inviter.agent.get(INVITE));
     const row = listed.invitations.find((i) => i.id === id);
-    expect(row).toMatchObject({ email, name: 'Samira Benali', invitedBy: { email: inviter.email }, expired: false });
+    expect(row).toMatchObject({ email, name: 'Samira Benali', role: 'administration', invitedBy: { email: inviter.email }, expired: false });
     const days = (Date.parse(String(row?.expiresAt)) - Date.parse(String(row?.sentAt))) / 86_400_000;
     expect(days).toBe(7);
 
@@ -109,10 +110,15 @@ describe('inviting a colleague', () => {
     const enrolled = await colleague.json<{ factorId: string; secret: string }>(colleague.post('/api/v1/auth/mfa/enroll', {}));
     const code = new TOTP({ secret: Secret.fromBase32(enrolled.secret) }).generate();
     expect((await colleague.post('/api/v1/auth/mfa/verify', { factorId: enrolled.factorId, code })).status).toBe(200);
-    const team = await colleague.json<{ staff: { email: string; name: string; self: boolean; secondFactor: string }[] }>(
+    const team = await colleague.json<{ staff: { email: string; name: string; self: boolean; secondFactor: string; role: string }[] }>(
       colleague.get('/api/v1/dashboard/staff'),
     );
-    expect(team.staff.find((s) => s.email === email)).toMatchObject({ name: 'Samira Benali', self: true, secondFactor: 'actif' });
+    expect(team.staff.find((s) => s.email === email)).toMatchObject({
+      name: 'Samira Benali',
+      self: true,
+      secondFactor: 'actif',
+      role: 'administration',
+    });
 
     // The link served once: used again, it is refused in French.
     const again = await product.agent().post('/api/v1/staff-invitation/accept', { token, password: PASSWORD, passwordRepeat: PASSWORD });
@@ -133,7 +139,7 @@ describe('inviting a colleague', () => {
       .select()
       .from(onboardingEvents)
       .where(and(eq(onboardingEvents.memberId, inviter.id), eq(onboardingEvents.context, 'staff_invitation')));
-    expect(inviteEvents).toEqual([expect.objectContaining({ event: 'INVITE', actorId: inviter.id, payload: { invitationId: id, email } })]);
+    expect(inviteEvents).toEqual([expect.objectContaining({ event: 'INVITE', actorId: inviter.id, payload: { invitationId: id, email, role: 'administration' } })]);
     const acceptEvents = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, colleagueId));
     expect(acceptEvents).toEqual([
       expect.objectContaining({ context: 'staff_invitation', event: 'ACCEPT', payload: { invitationId: id, invitedBy: inviter.id } }),

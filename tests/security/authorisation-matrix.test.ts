@@ -13,6 +13,7 @@ import {
 } from '#tests/security/support.ts';
 import { endingCases, type Env, otherPhotoUrl, setUpPair, viewOf } from '#tests/support/ended-introductions.ts';
 import { signInStaff } from '#tests/support/staff.ts';
+import { STAFF_ROUTE_POLICY } from '#bff/auth/staff-policy.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
 
 /**
@@ -27,12 +28,13 @@ type Access = 'public' | 'signed-in' | 'member-only' | 'staff-enrol' | 'member-o
 const INTENDED: Record<Access, CallerName[]> = {
   public: [...CALLER_NAMES],
   // Any live session: members and staff (a disabled account is refused whatever its session).
-  'signed-in': ['member', 'other member', 'staff aal1', 'staff aal2'],
+  'signed-in': ['member', 'other member', 'staff aal1', 'staff aal2', 'counsellor'],
   'member-only': ['member', 'other member'],
   // Staff enrol their TOTP factor while at aal1: that is how they reach aal2.
-  'staff-enrol': ['staff aal1', 'staff aal2'],
-  // The member's own record, or staff at aal2 acting for them.
-  'member-or-staff-aal2': ['member', 'staff aal2'],
+  'staff-enrol': ['staff aal1', 'staff aal2', 'counsellor'],
+  // The member's own record, or staff at aal2 acting for them (the counsellor: `member` is theirs).
+  'member-or-staff-aal2': ['member', 'staff aal2', 'counsellor'],
+  // The administration; the counsellor too where the roles' table opens the route to the whole team.
   'staff-aal2': ['staff aal2'],
   // A cookie never opens a webhook: only the provider's signature does (checked separately below).
   'signature-only': [],
@@ -186,6 +188,10 @@ const MATRIX: Record<string, Row> = {
   // Disabling / re-enabling a colleague (decision 124): past the guard a member's id is 404, changing nothing.
   'POST /api/v1/dashboard/staff/:id/disable': { access: 'staff-aal2', request: () => ({ body: {} }) },
   'POST /api/v1/dashboard/staff/:id/enable': { access: 'staff-aal2', request: () => ({ body: {} }) },
+  // Roles (decision 206): the administration changes them; its journal of every staff read.
+  'PUT /api/v1/dashboard/staff/:id/role': { access: 'staff-aal2', request: () => ({ body: { role: 'chef' } }) },
+  'GET /api/v1/dashboard/access-journal': { access: 'staff-aal2', request: () => ({ query: 'du=2026-01-01' }) },
+  'GET /api/v1/dashboard/access-journal/export': { access: 'staff-aal2', request: () => ({ query: 'quoi=member_file' }) },
   // Inviting colleagues (decision 126). `:id` is a member's, not an invitation's: past the guard 404, changing nothing.
   'GET /api/v1/dashboard/staff-invitations': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/staff-invitations': {
@@ -235,6 +241,11 @@ const MATRIX: Record<string, Row> = {
     access: 'staff-aal2',
     request: () => ({ body: { type: 'CLOSE', note: 'Une note.' } }),
   },
+  // Decision 205: a member's feedback heard by phone, recorded by staff; `:id` stays literal past the guard (404).
+  'POST /api/v1/dashboard/introductions/:id/feedback': {
+    access: 'staff-aal2',
+    request: () => ({ body: { side: 'a', outcome: 'continuer' } }),
+  },
   // Photos (decision 116). A member's own only (`:id` is a member's, not a photo's: 404 past the
   // guard); another's only through a mutually accepted introduction (literal `:introId`: 400).
   'GET /api/v1/user/photos': {
@@ -264,6 +275,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/members/:id/terminations/:terminationId/proof': { access: 'staff-aal2', request: () => ({}) },
   // The staff agenda (decision 122): every member's meetings, staff only.
   'GET /api/v1/dashboard/agenda': { access: 'staff-aal2', request: () => ({ query: 'du=2026-11-23&au=2026-11-29' }) },
+  // « Aujourd’hui » (issue 63, decision 203): what needs a person today, mine or the agency's.
+  'GET /api/v1/dashboard/today': { access: 'staff-aal2', request: () => ({ query: 'scope=agency' }) },
   // The member's guardian and « Mon accompagnement » (decision 117): the caller's own only, keyed by the session.
   'GET /api/v1/user/guardian': {
     access: 'member-only',
@@ -387,6 +400,12 @@ beforeAll(async () => {
 });
 afterAll(() => product.stop());
 
+/** Who may pass a row: its access, and for staff routes the roles' table (decision 206). */
+function intended(key: string, row: Row): CallerName[] {
+  const callers = INTENDED[row.access];
+  return row.access === 'staff-aal2' && STAFF_ROUTE_POLICY[key]?.who === 'equipe' ? [...callers, 'counsellor'] : callers;
+}
+
 function apiRoutes(): string[] {
   const keys = new Set<string>();
   for (const route of product.app.routes) {
@@ -482,7 +501,7 @@ describe('authorisation matrix', () => {
         expect(status, `${caller}: ${JSON.stringify(json)}`).toBeLessThan(500);
         const passed = !refused(row, status, json);
         outcome[caller] = passed ? `pass (${status})` : `refused (${status})`;
-        expected[caller] = INTENDED[row.access].includes(caller) ? `pass (${status})` : `refused (${status})`;
+        expected[caller] = intended(key, row).includes(caller) ? `pass (${status})` : `refused (${status})`;
         if (passed && row.ownData && status === 200) row.ownData(json, callers.ids[caller], caller);
       }
       expect(outcome).toEqual(expected);

@@ -137,8 +137,14 @@ function seeds(key: string): Record<string, unknown>[] {
     case 'POST /api/v1/dashboard/introductions/:id/events':
       return [
         { type: 'CLOSE', note: 'Fin de la mise en relation.' },
+        { type: 'CLOSE', note: 'À la demande du membre.', message: 'Bonjour,\n\nNous mettons fin à la mise en relation.', askedBy: 'a' },
         { type: 'PLAN_MEETING', meetingAt: '2026-12-01T10:00:00.000Z', place: 'Agence', expectedVersion: 2 },
         { type: 'REOPEN', note: 'À la demande du membre.' },
+      ];
+    case 'POST /api/v1/dashboard/introductions/:id/feedback':
+      return [
+        { side: 'a', outcome: 'continuer' },
+        { side: 'b', outcome: 'arreter', reason: 'autre', expectedVersion: 3 },
       ];
     case 'POST /api/v1/user/introductions/:id/events':
       return [
@@ -309,6 +315,7 @@ const QUERY_KEYS = [
   'minScore',
   'du',
   'au',
+  'scope',
 ];
 
 const HUGE = ['a'.repeat(70_000), 'é'.repeat(40_000), '\u{1F600}'.repeat(20_000), `${'x'.repeat(300_000)}`];

@@ -83,8 +83,20 @@ export async function signUpMember(product: SecurityProduct, gender: 'homme' | '
   return { agent, id, email, password };
 }
 
-export type CallerName = 'anonymous' | 'member' | 'other member' | 'disabled member' | 'staff aal1' | 'staff aal2';
-export const CALLER_NAMES: CallerName[] = ['anonymous', 'member', 'other member', 'disabled member', 'staff aal1', 'staff aal2'];
+/**
+ * `staff aal2` is an administrator; `counsellor` is a colleague with the `conseil` role (decision
+ * 206), at aal2, to whom `member` is assigned (and not `other member`).
+ */
+export type CallerName = 'anonymous' | 'member' | 'other member' | 'disabled member' | 'staff aal1' | 'staff aal2' | 'counsellor';
+export const CALLER_NAMES: CallerName[] = [
+  'anonymous',
+  'member',
+  'other member',
+  'disabled member',
+  'staff aal1',
+  'staff aal2',
+  'counsellor',
+];
 
 export interface Callers {
   agents: Record<CallerName, TestAgent>;
@@ -101,6 +113,10 @@ export async function makeCallers(product: SecurityProduct): Promise<Callers> {
   await staff2.passTotp();
   const ban = await staff2.agent.post('/api/v1/auth/ban', { disable: true, uid: disabled.id });
   expect(ban.status).toBe(200);
+  const counsellor = await signInStaff(product, { staffRole: 'conseil' });
+  await counsellor.passTotp();
+  const assigned = await staff2.agent.request('PUT', `/api/v1/dashboard/members/${member.id}/counsellor`, { counsellorId: counsellor.id });
+  expect(assigned.status).toBe(200);
   return {
     agents: {
       anonymous: product.agent(),
@@ -109,6 +125,7 @@ export async function makeCallers(product: SecurityProduct): Promise<Callers> {
       'disabled member': disabled.agent,
       'staff aal1': staff1.agent,
       'staff aal2': staff2.agent,
+      counsellor: counsellor.agent,
     },
     ids: {
       anonymous: null,
@@ -117,6 +134,7 @@ export async function makeCallers(product: SecurityProduct): Promise<Callers> {
       'disabled member': disabled.id,
       'staff aal1': staff1.id,
       'staff aal2': staff2.id,
+      counsellor: counsellor.id,
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   contractReadyMail,
   creditNoteMail,
   meetingBookedMail,
+  meetingMissedMail,
   meetingReminderMail,
   paymentReceivedMail,
   renunciationConfirmedMail,
@@ -34,7 +35,9 @@ import { guardianContactMail, guardianProposalCopyMail } from '#bff/mail/guardia
 import { chargeRefundedMail, instalmentFailedMail } from '#bff/mail/instalment-mails.ts';
 import {
   introductionAcceptedMail,
+  introductionEndedMail,
   introductionExpiredMail,
+  introductionFeedbackReminderMail,
   introductionProposedMail,
   introductionReminderMail,
 } from '#bff/mail/introduction-mails.ts';
@@ -79,6 +82,7 @@ export function everyMail(): RenderedMail[] {
     ),
     member(meetingBookedMail(site, to, { at })),
     member(meetingReminderMail(site, to, { at })),
+    member(meetingMissedMail(site, to, { at })),
     member(contractReadyMail(site, to)),
     member(renunciationPeriodOverMail(site, to, { lastDay: '2026-12-14' })),
     member(withdrawalPeriodOverMail(site, to, { lastDay: '2026-12-21' })),
@@ -99,6 +103,9 @@ export function everyMail(): RenderedMail[] {
     member(introductionAcceptedMail(site, to)),
     member(introductionReminderMail(site, to, { deadline: later })),
     member(introductionExpiredMail(site, to)),
+    member(introductionFeedbackReminderMail(site, to, { until: 'jusqu’au mercredi 16 décembre 2026 inclus' })),
+    member(introductionEndedMail(site, to, { message: 'Bonjour,\n\nJe vous appelle cette semaine.' })),
+    member(introductionEndedMail(site, to, { message: null })),
     member(signatureCodeMail(site, to, '123456')),
     member(signedContractMail(site, to, { signedAt: at, textSha256: 'ab'.repeat(32), pdf, filename: 'contrat-signe.pdf' })),
     member(

@@ -4,6 +4,7 @@ import { adminClient } from '#bff/auth/supabase.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import type { Clock } from '#bff/clock.ts';
 import type { Product } from '#bff/start.ts';
+import type { StaffRole } from '#machines/staff/roles.ts';
 import { startTestProduct, type TestAgent, type TestProduct } from '#tests/support/test-product.ts';
 
 /**
@@ -14,7 +15,7 @@ import { startTestProduct, type TestAgent, type TestProduct } from '#tests/suppo
 const staffCounts = new WeakMap<object, number>();
 
 /** A staff account signed in with password only (aal1), and a way to pass the TOTP step (aal2). */
-export async function signInStaff(product: Product & { agent(): TestAgent }) {
+export async function signInStaff(product: Product & { agent(): TestAgent }, options: { staffRole?: StaffRole } = {}) {
   const n = (staffCounts.get(product.database) ?? 0) + 1;
   staffCounts.set(product.database, n);
   const email = `equipe.${n}.${Date.now()}@example.fr`;
@@ -24,6 +25,7 @@ export async function signInStaff(product: Product & { agent(): TestAgent }) {
     password,
     kind: 'staff',
     name: `Équipe ${n}`,
+    ...(options.staffRole && { staffRole: options.staffRole }),
   });
   const agent = product.agent();
   const signin = await agent.post('/api/v1/auth/signin', { email, password });

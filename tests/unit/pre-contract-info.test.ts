@@ -38,12 +38,15 @@ describe('pre-contract information', () => {
   });
 
   it('says what an early start costs, from the withdrawal refund’s computation', () => {
+    // Signed on Wednesday 18 November 2026: the 14th day, Wednesday 2 December, ends the period.
+    const weekday = earlyStartCost(plan, Date.UTC(2026, 10, 18, 9));
+    expect(weekday.lastDayCents).toBe(Math.round((weekday.totalCents * 14) / 365));
+    // Signed on Saturday 21 November: the 14th day is Saturday 5 December, so the period runs to
+    // Monday 7 December (civil days, decision 165): 16 days of a 12-month term at most.
     const signedAt = Date.UTC(2026, 10, 21, 9);
     const cost = earlyStartCost(plan, signedAt);
     expect(cost.totalCents).toBe(plan.totalCents + FILE_FEE_CENTS);
-    // 14 days of a 12-month term, pro rata of the whole price.
-    expect(cost.lastDayCents).toBeGreaterThan(0);
-    expect(cost.lastDayCents).toBe(Math.round((cost.totalCents * 14) / 365));
+    expect(cost.lastDayCents).toBe(Math.round((cost.totalCents * 16) / 365));
     const text = earlyStartCostText(plan, signedAt);
     expect(text).toContain(formatEuros(cost.lastDayCents));
     expect(text).toContain(formatEuros(cost.totalCents));

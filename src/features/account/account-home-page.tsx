@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import * as styles from '#src/features/account/account.css.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { welcome } from '#src/features/account/welcome.ts';
 import { MatchmakingPausedNotice, useConsents } from '#src/features/privacy/privacy-status.tsx';
 
 const AccountHomeSections = lazy(() =>
@@ -16,7 +17,7 @@ export function AccountHomePage() {
   return (
     <>
       <h1 className={styles.title}>Mon compte</h1>
-      <p className={styles.text}>Bienvenue dans votre espace personnel{user?.email ? `, ${user.email}` : ''}.</p>
+      <p className={styles.text}>{welcome(user?.firstName)}</p>
       <MatchmakingPausedNotice matchmaking={matchmaking} />
       <section className={styles.panel} aria-labelledby="account-next">
         <h2 id="account-next">{active ? 'Votre accompagnement' : 'Votre espace'}</h2>

@@ -36,5 +36,9 @@ describe('invoices in Mon espace and on the payment step', () => {
     expect(text(html)).toContain('Formule Sérénité — 95,00 €, payé le 4 décembre 2026 : Facture 2026-000008 (PDF)');
     expect(html).toContain(`href="${invoiceHref('2026-000007')}"`);
     expect(text(renderToStaticMarkup(<InvoiceList invoices={[]} />))).toContain('Aucune facture pour le moment');
+    // After a contract's end, no payment is promised (issue 59 point 3).
+    const ended = text(renderToStaticMarkup(<InvoiceList invoices={[]} ended />));
+    expect(ended).toContain('Aucune facture n’a été émise.');
+    expect(ended).not.toContain('chaque paiement');
   });
 });

@@ -3,6 +3,8 @@ import { formatEuros } from '#machines/onboarding/plans.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { api, send } from '#src/lib/api-client.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { isContractEndState } from '#machines/onboarding/steps.ts';
+import { useSession } from '#src/lib/use-session.ts';
 
 /** One invoice as `GET /api/v1/user/invoices` lists it (decision 110). */
 export interface InvoiceSummary {
@@ -46,12 +48,16 @@ function InvoiceLink({ invoice }: { invoice: InvoiceSummary }) {
 }
 
 /** The "Mes factures" section for a loaded list. */
-export function InvoiceList({ invoices }: { invoices: InvoiceSummary[] }) {
+export function InvoiceList({ invoices, ended = false }: { invoices: InvoiceSummary[]; ended?: boolean }) {
   return (
     <section className={styles.panel} aria-labelledby="my-invoices" data-testid="my-invoices">
       <h2 id="my-invoices">Mes factures</h2>
       {invoices.length === 0 ? (
-        <p className={styles.text}>Aucune facture pour le moment : chaque paiement en fait une, que vous retrouverez ici.</p>
+        <p className={styles.text}>
+          {ended
+            ? 'Aucune facture n’a été émise.'
+            : 'Aucune facture pour le moment\u00a0: chaque paiement en fait une, que vous retrouverez ici.'}
+        </p>
       ) : (
         <ul className={styles.messageList}>
           {invoices.map((invoice) => (
@@ -119,9 +125,11 @@ export function CreditNoteList({ notes }: { notes: CreditNoteSummary[] }) {
 export function MyInvoices() {
   const invoices = useInvoices();
   const notes = useCreditNotes();
+  // A contract that ended (renounced, withdrawn, terminated, at its term) promises no payment to come.
+  const ended = isContractEndState(useSession().user?.state);
   return invoices === null ? null : (
     <>
-      <InvoiceList invoices={invoices} />
+      <InvoiceList invoices={invoices} ended={ended} />
       <CreditNoteList notes={notes} />
     </>
   );

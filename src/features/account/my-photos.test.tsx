@@ -84,6 +84,7 @@ describe('the other’s photos on a proposal', () => {
     meeting: null,
     contact: { via: 'moi', email: 'youssef@example.fr', phone: null, guardian: null },
     myFeedback: null,
+    feedbackDeadline: null,
     contactAlsoToGuardian: null,
     myContactVia: { via: 'moi', label: 'Mes propres coordonnées', fromSettings: true, waliPhone: false },
     photos: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { offeredRights } from '#src/features/account/my-rights.tsx';
+import { endedRefundText, offeredRights } from '#src/features/account/my-rights.tsx';
 
 // Signed Monday 7 Dec 2026 at 11:03 Paris: renunciation until Monday 14 Dec included, withdrawal
 // until Monday 21 Dec included (civil days, decision 165).
@@ -25,5 +25,22 @@ describe('« Mes droits » offers a right only while its period runs', () => {
       canRenounce: false,
       canWithdraw: false,
     });
+  });
+});
+
+describe('« Mes droits » after the end says what the ledger refunded (issue 59 point 3)', () => {
+  const ended = (refundedCents: number) => ({ on: '2026-12-17', reason: 'rétractation dans les 14 jours', refundedCents });
+  const plain = (s: string) => s.replace(/[\u00a0\u202f\u2011]/g, (c) => (c === '\u2011' ? '-' : ' '));
+  it('names the amount refunded', () => {
+    expect(plain(endedRefundText('retracte', ended(26_400)))).toBe(
+      'Remboursé sur votre moyen de paiement : 264,00 € ; le détail vous a été envoyé par e-mail.',
+    );
+    expect(plain(endedRefundText('resilie', ended(5_115)))).toContain('51,15 €');
+  });
+  it('says why nothing was refunded, per end', () => {
+    expect(endedRefundText('renonce', ended(0))).toContain('Aucune somme ne vous a été ni ne vous sera demandée');
+    expect(endedRefundText('retracte', ended(0))).toContain('Vous n’aviez rien payé');
+    expect(endedRefundText('contrat-termine', ended(0))).toContain('mené à son terme');
+    expect(endedRefundText('resilie', ended(0))).toContain('couvre la période écoulée');
   });
 });

@@ -9,6 +9,9 @@ import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-upd
 import { useSession } from '#src/lib/use-session.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { frenchDateFormat } from '#machines/french/dates.ts';
+import { formatEuros } from '#machines/onboarding/plans.ts';
+import { useEffect, useState } from 'react';
+import { getProgress } from '#src/features/introductions/accompaniment-api.ts';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
@@ -73,11 +76,50 @@ export function offeredRights(state: string, subscriptionDate: string | null, no
   };
 }
 
+/** The contract's end as the server reads it from the ledger (`GET /user/progress`, decision 176). */
+export interface EndedContract {
+  on: string;
+  reason: string;
+  refundedCents: number;
+}
+
+/**
+ * What an ended contract gave back, from its ledger (issue 59 point 3): the amount refunded (the
+ * refunds of this contract that did not fail), or why nothing was. `top` is the member's end state.
+ */
+export function endedRefundText(top: string, ended: EndedContract): string {
+  if (ended.refundedCents > 0) {
+    return `Remboursé sur votre moyen de paiement\u00a0: ${formatEuros(ended.refundedCents)}\u00a0; le détail vous a été envoyé par e\u2011mail.`;
+  }
+  if (top === 'renonce') return 'Aucune somme ne vous a été ni ne vous sera demandée\u00a0: rien n’est à rembourser.';
+  if (top === 'retracte') return 'Vous n’aviez rien payé\u00a0: rien n’est à rembourser.';
+  if (top === 'resilie') return 'Aucun remboursement n’est dû\u00a0: ce que vous avez payé couvre la période écoulée.';
+  return 'Aucun remboursement n’est dû\u00a0: le contrat a été mené à son terme.';
+}
+
+/** The end of the member's contract from the server, once the page shows an end state. */
+function useEndedContract(ended: boolean): EndedContract | null {
+  const [value, setValue] = useState<EndedContract | null>(null);
+  useEffect(() => {
+    if (!ended) return;
+    let live = true;
+    void getProgress().then((result) => {
+      if (live && result.ok) setValue(result.data.term.ended);
+    });
+    return () => {
+      live = false;
+    };
+  }, [ended]);
+  return value;
+}
+
 export function MyRights() {
   const { user } = useSession();
   const state = user?.state ?? null;
+  const top = state?.split('.', 1)[0] ?? '';
+  const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine' || top === 'resilie';
+  const endedContract = useEndedContract(ended);
   if (!user || !state) return null;
-  const top = state.split('.', 1)[0] ?? '';
   const signed = user.subscription.subscriptionDate;
   const planId = isPlanId(user.selectedPlanId) ? user.selectedPlanId : null;
   const deadlines = contractDeadlines(signed);
@@ -88,8 +130,9 @@ export function MyRights() {
   const terminatedAt = recordField(user.onboarding, 'terminatedAt');
   const now = Date.now();
   const { canRenounce, canWithdraw } = offeredRights(state, signed, now);
-  const ended = top === 'renonce' || top === 'retracte' || top === 'contrat-termine' || top === 'resilie';
   const terminationPending = top === 'resiliation-demandee';
+  // After the last day the term's job moves the state; until it runs, nothing is offered the server would refuse.
+  const termPassed = termEnds !== null && now >= termEnds;
   if (!canRenounce && !canWithdraw && !ended && !terminationPending && top !== 'membre-actif') return null;
 
   return (
@@ -99,8 +142,7 @@ export function MyRights() {
       </h2>
       {top === 'renonce' ? (
         <p className={styles.text} data-testid="rights-state">
-          Contrat annulé (renonciation) le {dateTime(renouncedAt ? Date.parse(renouncedAt) : null)}. Aucune somme ne vous a été ni ne vous
-          sera demandée.
+          Contrat annulé (renonciation) le {dateTime(renouncedAt ? Date.parse(renouncedAt) : null)}.
         </p>
       ) : null}
       {top === 'retracte' ? (
@@ -116,8 +158,12 @@ export function MyRights() {
       ) : null}
       {top === 'resilie' ? (
         <p className={styles.text} data-testid="rights-state">
-          Contrat résilié pour motif légitime le {dateTime(terminatedAt ? Date.parse(terminatedAt) : null)}. Le remboursement au prorata
-          vous a été détaillé par e-mail.
+          Contrat résilié pour motif légitime le {dateTime(terminatedAt ? Date.parse(terminatedAt) : null)}.
+        </p>
+      ) : null}
+      {ended && endedContract ? (
+        <p className={styles.text} data-testid="rights-refund">
+          {endedRefundText(top, endedContract)}
         </p>
       ) : null}
       {terminationPending ? (
@@ -130,7 +176,7 @@ export function MyRights() {
         </p>
       ) : null}
       {terminationPending ? <PendingTermination /> : null}
-      {top === 'membre-actif' ? (
+      {top === 'membre-actif' && !termPassed ? (
         <p className={styles.text}>
           Votre contrat prend fin le {lastDay(termEnds)}, sans reconduction tacite. Nous vous écrirons 30 jours et 7 jours avant cette date.
         </p>
@@ -159,7 +205,7 @@ export function MyRights() {
           body={{ context: 'withdraw', confirm: true }}
         />
       ) : null}
-      {top === 'membre-actif' ? <TerminationRequest /> : null}
+      {top === 'membre-actif' && !termPassed ? <TerminationRequest /> : null}
       {ended ? (
         <ConfirmRight
           trigger="Choisir une nouvelle formule"

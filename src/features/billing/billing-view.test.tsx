@@ -102,6 +102,10 @@ describe('the instalment schedule as members and staff read it (decision 120)', 
     expect(scheduleSummary(schedule).replace(/[\u202f\u00a0]/g, ' ')).toBe(
       '2 mensualités payées sur 6 (190,00 €) ; reste à payer : 380,00 €. Prochaine échéance : 95,00 € le 4 février 2027.',
     );
+    // After a stop: what was refunded, nothing left, no next instalment (issue 59 point 2).
+    expect(scheduleSummary({ ...schedule, refundedCents: 19_000, leftCents: 0, next: null }).replace(/[\u202f\u00a0]/g, ' ')).toBe(
+      '2 mensualités payées sur 6 (190,00 €, dont 190,00 € remboursés) ; reste à payer : 0,00 €.',
+    );
   });
 
   it('billing lines: kind, status and amounts in French; an instalment outside the contract is flagged', () => {

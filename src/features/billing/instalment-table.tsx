@@ -51,5 +51,7 @@ export function InstalmentTable({
 
 export function scheduleSummary(schedule: NonNullable<MySchedule>): string {
   const next = schedule.next ? ` Prochaine échéance : ${formatEuros(schedule.next.amountCents)} le ${day(schedule.next.dueAt)}.` : '';
-  return `${count(schedule.paidCount, 'mensualité payée', 'mensualités payées')} sur ${schedule.of} (${formatEuros(schedule.paidCents)}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
+  // What the contract's refunds gave back from these instalments (decision 175), once there is any.
+  const refunded = schedule.refundedCents > 0 ? `, dont ${formatEuros(schedule.refundedCents)} remboursés` : '';
+  return `${count(schedule.paidCount, 'mensualité payée', 'mensualités payées')} sur ${schedule.of} (${formatEuros(schedule.paidCents)}${refunded}) ; reste à payer : ${formatEuros(schedule.leftCents)}.${next}`;
 }

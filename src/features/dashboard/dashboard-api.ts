@@ -107,7 +107,7 @@ export function listInvitations() {
   return send(api.dashboard['staff-invitations'].$get());
 }
 export type PendingInvitation = Ok<Awaited<ReturnType<typeof listInvitations>>>['invitations'][number];
-export function inviteStaff(json: { email: string; name: string }) {
+export function inviteStaff(json: { email: string; name: string; role: 'administration' | 'conseil' }) {
   return send(api.dashboard['staff-invitations'].$post({ json }));
 }
 export function resendInvitation(id: string) {

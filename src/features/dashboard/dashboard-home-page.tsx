@@ -1,3 +1,4 @@
+import { useSession } from '#src/lib/use-session.ts';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { stateLabel } from '#machines/onboarding/labels.ts';
@@ -59,24 +60,46 @@ const placeholderSteps: { id: DashboardSearch['step']; number: number | null; ti
 const PresentationReviewCard = lazy(() =>
   import('#src/features/dashboard/presentation-review-card.tsx').then((m) => ({ default: m.PresentationReviewCard })),
 );
+// « Aujourd’hui » (issue 63, decision 203): loaded after the first paint as well, its place kept by its title.
+const TodayCard = lazy(() => import('#src/features/dashboard/today-card.tsx').then((m) => ({ default: m.TodayCard })));
 const CouponsCard = lazy(() => import('#src/features/dashboard/coupons-card.tsx').then((m) => ({ default: m.CouponsCard })));
 
-/** `/dashboard`: the funnel, the presentations to examine (decision 200), the plan setting and the member list (search, step filter, sorting, paging). */
+/** `/dashboard`: « Aujourd’hui » (issue 63), the funnel, the presentations to examine (decision 200), the plan setting and the member list (search, step filter, sorting, paging). */
 export function DashboardHomePage() {
+  const session = useSession();
+  // The plans and the codes are the administration's (decision 206).
+  const isAdministration = session.user?.staffRole === 'administration';
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Tableau de bord</h1>
+      <Suspense fallback={<TodayPlaceholder />}>
+        <TodayCard />
+      </Suspense>
       <FunnelCard />
       <LeadFunnelCard />
       <Suspense fallback={null}>
         <PresentationReviewCard />
       </Suspense>
       <MemberList />
-      <PlanSettingCard />
-      <Suspense fallback={null}>
-        <CouponsCard />
-      </Suspense>
+      {isAdministration ? (
+        <>
+          <PlanSettingCard />
+          <Suspense fallback={null}>
+            <CouponsCard />
+          </Suspense>
+        </>
+      ) : null}
     </div>
+  );
+}
+
+function TodayPlaceholder() {
+  return (
+    <section className={styles.card} aria-labelledby="today-title" aria-busy>
+      <h2 id="today-title" className={styles.cardTitle}>
+        Aujourd’hui
+      </h2>
+    </section>
   );
 }
 

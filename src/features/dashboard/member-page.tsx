@@ -1,3 +1,4 @@
+import { useSession } from '#src/lib/use-session.ts';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
@@ -6,6 +7,7 @@ import { getMember } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { notify } from '#src/lib/notifications.ts';
+import { useScrollToHash } from '#src/lib/scroll-to-hash.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /**
@@ -34,6 +36,10 @@ export const COPIED_RESET_MS = 1500;
 /** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
 export function DashboardMemberPage() {
   const { memberId } = route.useParams();
+  // A link to one of the file's cards (« Aujourd’hui », issue 63) lands on it once drawn.
+  useScrollToHash(memberId);
+  // Billing and the access log are the administration's (decision 206).
+  const isAdministration = useSession().user?.staffRole === 'administration';
   // The internal follow-up is fetched beside the file, not once the page has drawn: its card sits
   // at the top, and arriving later it pushed the whole page down.
   const [followUp, setFollowUp] = useState<FollowUpResult | null>(null);
@@ -88,12 +94,14 @@ export function DashboardMemberPage() {
           <Suspense fallback={null}>
             <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
             <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
-            <MemberBilling memberId={member.id} />
+            {isAdministration ? <MemberBilling memberId={member.id} /> : null}
           </Suspense>
           <ChangeRequestsSection memberId={member.id} onChanged={load} />
-          <Suspense fallback={null}>
-            <MemberAccessLog memberId={member.id} />
-          </Suspense>
+          {isAdministration ? (
+            <Suspense fallback={null}>
+              <MemberAccessLog memberId={member.id} />
+            </Suspense>
+          ) : null}
         </Suspense>
       ) : null}
     </div>

@@ -1,3 +1,4 @@
+import { STAFF_ROLE_LABELS, STAFF_ROLE_SCOPES, STAFF_ROLES } from '#machines/staff/roles.ts';
 import { useState } from 'react';
 import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
 import { type ActionOutcome, ActionDialog } from '#src/components/ui/action-dialog.tsx';
@@ -79,6 +80,8 @@ function InvitationCard({ invitation, onDone }: { invitation: PendingInvitation;
       <dl className={styles.teamDefinitions}>
         <dt>E-mail</dt>
         <dd className={styles.breakAnywhere}>{invitation.email}</dd>
+        <dt>Rôle</dt>
+        <dd>{STAFF_ROLE_LABELS[invitation.role]}</dd>
         <dt>Invité par</dt>
         <dd>{invitation.invitedBy ? invitation.invitedBy.name : 'un compte supprimé'}</dd>
         <dt>Envoyée le</dt>
@@ -126,7 +129,11 @@ function RevokeDialog({ invitation, onDone }: { invitation: PendingInvitation; o
 
 function InviteDialog({ onDone }: { onDone: () => Promise<void> }) {
   const invite = async (data: FormData): Promise<ActionOutcome> => {
-    const checked = validate(StaffInvitationSchema, { email: textOf(data, 'email'), name: textOf(data, 'name') });
+    const checked = validate(StaffInvitationSchema, {
+      email: textOf(data, 'email'),
+      name: textOf(data, 'name'),
+      role: textOf(data, 'role'),
+    });
     if (!checked.success) return { fieldErrors: checked.fieldErrors };
     const result = await inviteStaff(checked.output);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
@@ -165,6 +172,15 @@ function InviteDialog({ onDone }: { onDone: () => Promise<void> }) {
             error={fieldErrors.email}
           />
           <TextField name="name" label="Prénom et nom" autoComplete="off" required error={fieldErrors.name} />
+          <fieldset className={styles.control}>
+            <legend>Rôle</legend>
+            {STAFF_ROLES.map((role) => (
+              <label key={role}>
+                <input type="radio" name="role" value={role} defaultChecked={role === 'conseil'} /> {STAFF_ROLE_LABELS[role]} —{' '}
+                <span className={styles.muted}>{STAFF_ROLE_SCOPES[role]}</span>
+              </label>
+            ))}
+          </fieldset>
         </>
       )}
     </ActionDialog>

@@ -1,4 +1,6 @@
-import { useRef } from 'react';
+import { useId, useRef, useState } from 'react';
+import { STAFF_ROLE_LABELS, STAFF_ROLE_SCOPES, STAFF_ROLES, type StaffRole } from '#machines/staff/roles.ts';
+import { setStaffRole } from '#src/features/dashboard/access-journal-api.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { listStaff, resetStaffMfa, type StaffAccount } from '#src/features/dashboard/dashboard-api.ts';
@@ -10,6 +12,7 @@ import { useLoaded } from '#src/lib/use-loaded.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
 import { count } from '#machines/french/plural.ts';
+import { srOnly } from '#src/styles/global.css.ts';
 
 const factorLabels: Record<StaffAccount['secondFactor'], string> = {
   actif: 'Actif',
@@ -63,6 +66,10 @@ export function TeamPage() {
                 <dl className={styles.teamDefinitions}>
                   <dt>E-mail</dt>
                   <dd>{account.email}</dd>
+                  <dt>Rôle</dt>
+                  <dd>
+                    <RoleField account={account} onDone={load} />
+                  </dd>
                   <dt>Second facteur</dt>
                   <dd>{factorLabels[account.secondFactor]}</dd>
                   <dt>Dernière réinitialisation</dt>
@@ -88,6 +95,51 @@ export function TeamPage() {
         </section>
       )}
     </div>
+  );
+}
+
+/** The colleague's role (decision 206): a select that saves at once; the server keeps one administrator. */
+function RoleField({ account, onDone }: { account: StaffAccount; onDone: () => Promise<void> }) {
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <label htmlFor={id} className={srOnly}>
+        Rôle de {account.name}
+      </label>
+      <select
+        id={id}
+        className={styles.input}
+        value={account.role}
+        disabled={busy}
+        aria-describedby={`${id}-scope`}
+        onChange={async (event) => {
+          const role = event.target.value as StaffRole;
+          setBusy(true);
+          setError(null);
+          const result = await setStaffRole(account.id, role);
+          setBusy(false);
+          if (!result.ok) {
+            setError(result.error.message);
+            return;
+          }
+          notify({ title: `${account.name} : ${STAFF_ROLE_LABELS[role]}.`, description: STAFF_ROLE_SCOPES[role], variant: 'success' });
+          await onDone();
+        }}
+      >
+        {STAFF_ROLES.map((role) => (
+          <option key={role} value={role}>
+            {STAFF_ROLE_LABELS[role]}
+          </option>
+        ))}
+      </select>
+      <span id={`${id}-scope`} className={styles.muted}>
+        {' '}
+        {STAFF_ROLE_SCOPES[account.role]}
+      </span>
+      {error ? <FormAlert tone="error">{error}</FormAlert> : null}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { buttonClass } from '#src/components/ui/button.css.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/errors/error-page.css.ts';
@@ -127,8 +127,19 @@ export function RouteErrorPage({ error, reset }: { error: unknown; reset?: () =>
 /** The root's `notFoundComponent`: 'Page introuvable : {path}' in the site's layout. */
 export function NotFoundPage() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // An unknown back-office address: the back office's own page, in its layout (issue 63).
+  if (pathname.startsWith('/dashboard/'))
+    return (
+      <Suspense fallback={null}>
+        <BackOfficeNotFound />
+      </Suspense>
+    );
   return <NotFoundContent path={pathname} />;
 }
+
+const BackOfficeNotFound = lazy(() =>
+  import('#src/features/dashboard/dashboard-not-found.tsx').then((m) => ({ default: m.BackOfficeNotFound })),
+);
 
 /** An error's HTTP status when it carries one; 500 for any other thrown error. */
 function statusOf(error: unknown): number {

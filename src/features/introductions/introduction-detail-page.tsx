@@ -23,6 +23,8 @@ import {
   sideNames,
   staffActionsFor,
 } from '#src/features/introductions/introductions-view.ts';
+import { CloseDialog, PhoneFeedbackDialog } from '#src/features/introductions/staff-ending-dialogs.tsx';
+import { feedbackDeadlineText } from '#machines/introductions/feedback-deadline.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
 
@@ -99,8 +101,21 @@ export function IntroductionDetailPage() {
                 <dd className={styles.pre}>{detail.context.closeNote}</dd>
               </>
             ) : null}
+            {detail.context.closeMessage ? (
+              <>
+                <dt>
+                  Message envoyé à{' '}
+                  {detail.context.closeMessage.askedBy === null
+                    ? `${names.a} et ${names.b}`
+                    : names[detail.context.closeMessage.askedBy === 'a' ? 'b' : 'a']}
+                </dt>
+                <dd className={styles.pre} data-testid="close-message">
+                  {detail.context.closeMessage.text}
+                </dd>
+              </>
+            ) : null}
           </dl>
-          <StaffActions state={detail.state} meetingAt={meeting?.at ?? null} run={run} />
+          <StaffActions detail={detail} names={names} meetingAt={meeting?.at ?? null} run={run} reload={load} />
           <EarlierRounds rounds={detail.context.history ?? []} />
         </section>
         <section className={styles.card} aria-labelledby="log-title">
@@ -130,6 +145,7 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
   const answer = detail.context.answers?.[side];
   const feedback = detail.context.feedback?.[side];
   const contact = detail.contact?.[side];
+  const recordedBy = detail.feedbackRecordedBy?.[side] ?? null;
   const titleId = `side-${side}`;
   return (
     <section className={styles.card} aria-labelledby={titleId}>
@@ -160,7 +176,15 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
         {feedback ? (
           <>
             <dt>Retour</dt>
-            <dd>{timelineSentence({ type: 'FEEDBACK', actor: { kind: 'member', side }, side, ...feedback }, { a: name, b: name })}</dd>
+            <dd data-testid={`feedback-${side}`}>
+              {timelineSentence({ type: 'FEEDBACK', actor: { kind: 'member', side }, side, ...feedback }, { a: name, b: name })}
+              {recordedBy ? ` — recueilli par téléphone par ${recordedBy.name} le ${formatDateTime(recordedBy.at)}` : ''}
+            </dd>
+          </>
+        ) : detail.state === 'retours' && detail.context.meetingHeldAt ? (
+          <>
+            <dt>Retour</dt>
+            <dd>Attendu {feedbackDeadlineText(detail.context.meetingHeldAt)}</dd>
           </>
         ) : null}
         <dt>Mot de l’équipe</dt>
@@ -181,15 +205,33 @@ function SideCard({ detail, side, name }: { detail: StaffIntroductionDetail; sid
 }
 
 /** The staff events the chart allows in this state, each in a dialog ("held" only once the meeting has started). */
-function StaffActions({ state, meetingAt, run }: { state: string; meetingAt: string | null; run: Run }) {
+function StaffActions({
+  detail,
+  names,
+  meetingAt,
+  run,
+  reload,
+}: {
+  detail: StaffIntroductionDetail;
+  names: Record<Side, string>;
+  meetingAt: string | null;
+  run: Run;
+  reload: () => Promise<void>;
+}) {
+  const state = detail.state;
   const actions = staffActionsFor(state);
+  // Decision 205: whose feedback staff may record as heard by phone (the first one in `retours`, any later one).
+  const phoneSides = (['a', 'b'] as const).filter((s) => (state === 'retours' ? !detail.context.feedback?.[s] : state === 'poursuivie'));
   if (actions.length === 0) return <p className={styles.muted}>Aucune action possible dans cet état.</p>;
   const notStarted = meetingAt !== null && Date.parse(meetingAt) > Date.now();
   return (
     <>
       <div className={styles.actions}>
+        <PhoneFeedbackDialog introductionId={detail.id} names={names} sides={phoneSides} reload={reload} />
         {actions.map((type) =>
-          type === 'RECORD_MEETING_HELD' && notStarted ? null : (
+          type === 'RECORD_MEETING_HELD' && notStarted ? null : type === 'CLOSE' ? (
+            <CloseDialog key={type} names={names} members={detail.members} run={run} />
+          ) : (
             <StaffEventDialog key={type} type={type} moving={type === 'PLAN_MEETING' && meetingAt !== null} run={run} />
           ),
         )}

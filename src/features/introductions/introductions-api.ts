@@ -118,7 +118,7 @@ export type StaffEventBody =
   | { type: 'PLAN_MEETING'; meetingAt: string; place: string; accompaniedBy?: string }
   | { type: 'RECORD_MEETING_HELD' }
   | { type: 'CANCEL_MEETING' }
-  | { type: 'CLOSE'; note: string }
+  | { type: 'CLOSE'; note: string; message?: string; askedBy?: 'a' | 'b' }
   | { type: 'REOPEN'; note: string };
 
 export function listIntroductions(etat: string) {
@@ -131,6 +131,11 @@ export function getIntroduction(id: string) {
 
 export function sendStaffEvent(id: string, body: StaffEventBody) {
   return request<{ introduction: unknown }>(`/dashboard/introductions/${encodeURIComponent(id)}/events`, { method: 'POST', body });
+}
+
+/** Staff record a member's feedback heard by phone (decision 205). */
+export function recordPhoneFeedback(id: string, body: { side: 'a' | 'b'; outcome: string; reason?: string }) {
+  return request<{ introduction: unknown }>(`/dashboard/introductions/${encodeURIComponent(id)}/feedback`, { method: 'POST', body });
 }
 
 /** Staff: a member's candidates; with `outside`, those outside an indispensable criterion of either side (decision 193). */

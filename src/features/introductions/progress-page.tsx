@@ -50,7 +50,9 @@ export function ProgressView({ progress }: { progress: MemberProgress }) {
       </ul>
       {progress.introductions.length === 0 ? (
         <p className={accountStyles.text}>
-          Pas encore de proposition. Votre conseillère vous écrira dès qu’une personne correspondant à vos critères aura été trouvée.
+          {progress.term.ended
+            ? 'Aucune proposition ne vous a été faite pendant ce contrat.'
+            : 'Pas encore de proposition. Votre conseillère vous écrira dès qu’une personne correspondant à vos critères aura été trouvée.'}
         </p>
       ) : (
         <ol className={styles.list} aria-label="Vos propositions, de la plus ancienne à la plus récente">

@@ -72,10 +72,13 @@ export interface FeedbackStep {
  */
 export function feedbackStep(p: {
   state: string;
-  myFeedback?: { outcome: string; outcomeLabel: string; at: string } | null;
+  myFeedback?: { outcome: string; outcomeLabel: string; at: string; byPhone?: boolean } | null;
 }): FeedbackStep {
   const mine = p.myFeedback ?? null;
-  const given = mine ? `Votre retour du ${formatLongDateTime(mine.at)} : ${mine.outcomeLabel.toLowerCase()}.` : null;
+  // Decision 205: a feedback staff heard by phone is said as such, and counts as given.
+  const given = mine
+    ? `Votre retour du ${formatLongDateTime(mine.at)}${mine.byPhone ? ', recueilli par téléphone par votre conseillère' : ''} : ${mine.outcomeLabel.toLowerCase()}.`
+    : null;
   if (p.state === 'retours') {
     return mine
       ? { form: false, options: [], given: `${given} Votre conseillère vous recontactera après le retour de l’autre personne.` }

@@ -26,6 +26,8 @@ import { setContactChoice } from '#src/features/introductions/introductions-api.
 import { feedbackStep, guardianLines } from '#src/features/introductions/progress-view.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useSession } from '#src/lib/use-session.ts';
+import { isContractEndState } from '#machines/onboarding/steps.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 
 type Send = (id: string, body: MemberEventBody, success: string) => Promise<string | null>;
@@ -36,8 +38,26 @@ type Send = (id: string, body: MemberEventBody, success: string) => Promise<stri
  * decline (with a reason); once both accepted, the contact details and the first meeting; after
  * the meeting, the member's feedback.
  */
+/**
+ * Whether the member's contract has ended (renounced, withdrawn, terminated, at its term): the agency
+ * then makes no proposal and plans no meeting, and the page says so instead of promising one.
+ */
+export const accompanimentEnded = isContractEndState;
+
+/** The page's opening words: what the agency does for the member now. */
+export function proposalsIntro(ended: boolean, count: number): string[] {
+  if (!ended) return [];
+  return [
+    count === 0
+      ? 'Votre accompagnement a pris fin\u00a0: l’agence ne vous fait plus de proposition et aucune rencontre ne sera organisée. Aucune proposition ne vous a été faite pendant ce contrat.'
+      : 'Votre accompagnement a pris fin\u00a0: l’agence ne vous fait plus de proposition et aucune rencontre ne sera organisée. Les propositions ci-dessous restent pour mémoire.',
+  ];
+}
+
 export function ProposalsPage() {
   const { data, error: failed, reload: load } = useLoaded(listMyIntroductions, []);
+  const { user } = useSession();
+  const ended = accompanimentEnded(user?.state);
   const items = data?.introductions ?? null;
 
   const send: Send = async (id, body, success) => {
@@ -63,7 +83,14 @@ export function ProposalsPage() {
         {failed && items === null ? (
           <p className={accountStyles.text}>Vos propositions n’ont pas pu être chargées. Réessayez dans un instant.</p>
         ) : null}
-        {items?.length === 0 ? (
+        {items
+          ? proposalsIntro(ended, items.length).map((line) => (
+              <p key={line} className={accountStyles.text} data-testid="accompaniment-ended">
+                {line}
+              </p>
+            ))
+          : null}
+        {items?.length === 0 && !ended ? (
           <p className={accountStyles.text}>
             Vous n’avez pas encore de proposition. Votre conseillère vous écrira dès qu’une personne correspondant à vos critères aura été
             trouvée.
@@ -73,7 +100,7 @@ export function ProposalsPage() {
           <ol className={styles.list}>
             {sortProposals(items, now).map((item) => (
               <li key={item.id}>
-                <ProposalCard proposal={item} now={now} send={send} onChanged={load} />
+                <ProposalCard proposal={item} now={now} send={send} onChanged={load} ended={ended} />
               </li>
             ))}
           </ol>
@@ -100,14 +127,17 @@ export function ProposalCard({
   now,
   send,
   onChanged,
+  ended = false,
 }: {
   proposal: MemberIntroduction;
   now: number;
   send: Send;
   onChanged?: () => Promise<void> | void;
+  /** The member's contract has ended: nothing more is done on any proposal (the server refuses it too). */
+  ended?: boolean;
 }) {
   const titleId = useId();
-  const stage = proposalStage(proposal, now);
+  const stage = ended && proposal.state.split('.')[0] !== 'fiancailles' ? 'ended' : proposalStage(proposal, now);
   // Once the member has answered (or it has moved on), what happens next comes first; the reasons fold away.
   const decided = stage !== 'answer';
   const badge = stageBadges[stage];
@@ -234,6 +264,11 @@ function Reasons({ proposal }: { proposal: MemberIntroduction }) {
   );
 }
 
+/** The introduction chart's own end states (the rest are under way). */
+function proposalStateEnded(state: string): boolean {
+  return ['declinee', 'expiree', 'close'].includes(state.split('.')[0] ?? '');
+}
+
 function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; stage: ReturnType<typeof proposalStage>; now: number }) {
   const answeredAt = proposal.myAnswer.at ? formatLongDateTime(proposal.myAnswer.at) : null;
   switch (stage) {
@@ -273,7 +308,11 @@ function StageBody({ proposal, stage, now }: { proposal: MemberIntroduction; sta
           ) : null}
           {proposal.ended ? (
             <EndedNote ended={proposal.ended} />
-          ) : proposal.state === 'fiancailles' ? null : (
+          ) : proposal.state === 'fiancailles' ? null : stage === 'ended' && !proposalStateEnded(proposal.state) ? (
+            <p className={styles.paragraph} data-testid="proposal-ended">
+              Cette mise en relation a pris fin avec votre contrat.
+            </p>
+          ) : (
             <p className={styles.paragraph}>{proposal.stateLabel}.</p>
           )}
         </>
@@ -341,11 +380,22 @@ function ContactChoice({ proposal, onChanged }: { proposal: MemberIntroduction; 
 
 /** An introduction that ended (decision 194): when, why when it is the member's own cause, and that nothing is shared any more. */
 function EndedNote({ ended }: { ended: NonNullable<MemberIntroduction['ended']> }) {
-  return (
+  const note = (
     <p className={styles.paragraph} data-testid="proposal-ended">
       Cette mise en relation a pris fin{ended.at ? ` le ${formatLongDateTime(ended.at)}` : ''}
       {ended.why ? ` : ${ended.why}` : ''}.{ended.wasShared ? ' Ses coordonnées et ses photos ne vous sont plus accessibles.' : ''}
     </p>
+  );
+  // Decision 205: staff's message when they closed it, to the member who did not ask for it.
+  if (!ended.message) return note;
+  return (
+    <>
+      {note}
+      <h3 className={styles.sectionTitle}>Le mot de votre conseillère</h3>
+      <p className={styles.note} data-testid="proposal-end-message">
+        {ended.message}
+      </p>
+    </>
   );
 }
 
@@ -506,9 +556,23 @@ function FeedbackForm({ proposal, send }: { proposal: MemberIntroduction; send: 
   // Feedback already given (decision 117): the form is not offered again where the chart would refuse it.
   const step = feedbackStep(proposal);
   if (!step.form) return step.given ? <p className={styles.paragraph}>{step.given}</p> : null;
+  // Decision 205: the deadline said above the form; once passed, the counsellor records it by phone.
+  const deadline = proposal.feedbackDeadline ?? null;
+  if (deadline?.passed) {
+    return (
+      <p className={styles.paragraph} data-testid="feedback-deadline">
+        {deadline.text}
+      </p>
+    );
+  }
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-label="Votre retour après la rencontre">
       <h3 className={styles.sectionTitle}>Votre retour après la rencontre</h3>
+      {deadline ? (
+        <p className={styles.paragraph} data-testid="feedback-deadline">
+          {deadline.text}
+        </p>
+      ) : null}
       {step.given ? <p className={styles.paragraph}>{step.given}</p> : null}
       <div
         className={styles.plainFieldset}

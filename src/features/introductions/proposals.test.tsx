@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
-import { ProposalCard } from '#src/features/introductions/proposals-page.tsx';
+import { accompanimentEnded, ProposalCard, proposalsIntro } from '#src/features/introductions/proposals-page.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = Date.parse('2026-12-01T09:00:00Z');
@@ -35,6 +35,7 @@ const proposal: MemberIntroduction = {
   meeting: null,
   contact: null,
   myFeedback: null,
+  feedbackDeadline: null,
   contactAlsoToGuardian: null,
   myContactVia: { via: 'moi', label: 'Mes propres coordonnées', fromSettings: true, waliPhone: false },
   photos: [],
@@ -139,7 +140,7 @@ describe('an introduction that ended (decision 194)', () => {
     myAnswer: { status: 'accepted', at: new Date(now - 20 * DAY).toISOString(), reason: null },
     other: null,
     reasons: [],
-    ended: { at: '2026-11-30T23:00:00.000Z', why: null, wasShared: true },
+    ended: { at: '2026-11-30T23:00:00.000Z', why: null, wasShared: true, message: null },
     ...over,
   });
 
@@ -156,13 +157,79 @@ describe('an introduction that ended (decision 194)', () => {
   });
 
   it('says the member’s own cause, and ends a card whose state has not caught up yet', () => {
-    const own = ended({ state: 'acceptee', ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true } });
+    const own = ended({
+      state: 'acceptee',
+      ended: { at: null, why: 'votre contrat est arrivé à son terme', wasShared: true, message: null },
+    });
     const t = text(renderToStaticMarkup(<ProposalCard proposal={own} now={now} send={send} />));
     expect(t).toContain('Cette mise en relation a pris fin : votre contrat est arrivé à son terme.');
     expect(t).not.toContain('Vous avez accepté tous les deux');
-    const engaged = ended({ state: 'fiancailles', ended: { at: null, why: null, wasShared: true } });
+    const engaged = ended({ state: 'fiancailles', ended: { at: null, why: null, wasShared: true, message: null } });
     const e = text(renderToStaticMarkup(<ProposalCard proposal={engaged} now={now} send={send} />));
     expect(e).toContain('Félicitations !');
     expect(e).toContain('Cette mise en relation a pris fin. Ses coordonnées et ses photos ne vous sont plus accessibles.');
+  });
+
+  it('reads the counsellor’s message instead of a bare « Close » (decision 205)', () => {
+    const closed = ended({
+      ended: { at: null, why: 'l’autre personne a souhaité ne pas poursuivre', wasShared: true, message: 'Je vous appelle cette semaine.' },
+    });
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={closed} now={now} send={send} />));
+    expect(t).toContain('Cette mise en relation a pris fin : l’autre personne a souhaité ne pas poursuivre.');
+    expect(t).toContain('Le mot de votre conseillère Je vous appelle cette semaine.');
+    expect(t).not.toContain('Close.');
+  });
+
+  it('shows the feedback’s deadline above the form, and only the sentence once it passed (decision 205)', () => {
+    const waiting = {
+      ...proposal,
+      state: 'retours',
+      stateLabel: 'Retours',
+      myAnswer: { status: 'accepted' as const, at: null, reason: null },
+    };
+    const open = { lastDay: '2027-03-10', passed: false, text: 'Votre retour est attendu jusqu’au mercredi 10 mars 2027 inclus.' };
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={{ ...waiting, feedbackDeadline: open }} now={now} send={send} />));
+    expect(t).toContain('Votre retour est attendu jusqu’au mercredi 10 mars 2027 inclus.');
+    expect(t).toContain('Envoyer mon retour');
+    const passed = { ...open, passed: true, text: 'Le délai pour donner votre retour est passé.' };
+    const p = text(renderToStaticMarkup(<ProposalCard proposal={{ ...waiting, feedbackDeadline: passed }} now={now} send={send} />));
+    expect(p).toContain('Le délai pour donner votre retour est passé.');
+    expect(p).not.toContain('Envoyer mon retour');
+  });
+});
+
+describe('after the member’s contract ended (issue 59 point 3)', () => {
+  it('an accepted proposal promises no meeting date, offers no action, and says it ended with the contract', () => {
+    const accepted: MemberIntroduction = {
+      ...proposal,
+      state: 'acceptee',
+      stateLabel: 'Acceptée des deux côtés',
+      myAnswer: { status: 'accepted', at: new Date(now - DAY).toISOString(), reason: null },
+    };
+    // While the contract runs, the agency will propose a date.
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={accepted} now={now} send={send} />))).toContain('proposera bientôt une date');
+    const t = text(renderToStaticMarkup(<ProposalCard proposal={accepted} now={now} send={send} ended />));
+    expect(t).not.toContain('proposera bientôt une date');
+    expect(t).not.toContain('Comment cette personne vous contacte');
+    expect(t).toContain('Cette mise en relation a pris fin avec votre contrat.');
+    expect(t).toContain('Terminée');
+  });
+
+  it('one the other declined does not say the adviser keeps searching', () => {
+    const declined: MemberIntroduction = { ...proposal, state: 'declinee', stateLabel: 'Déclinée' };
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} />))).toContain('continue de chercher');
+    expect(text(renderToStaticMarkup(<ProposalCard proposal={declined} now={now} send={send} ended />))).not.toContain(
+      'continue de chercher',
+    );
+  });
+
+  it('the page says the accompaniment has ended, for the end states only', () => {
+    for (const state of ['renonce', 'retracte', 'resilie', 'contrat-termine']) expect(accompanimentEnded(state)).toBe(true);
+    for (const state of ['membre-actif', 'resiliation-demandee', 'attente.entretien-matchmaking', null]) {
+      expect(accompanimentEnded(state)).toBe(false);
+    }
+    expect(proposalsIntro(false, 0)).toEqual([]);
+    expect(proposalsIntro(true, 0).join(' ')).toContain('Votre accompagnement a pris fin');
+    expect(proposalsIntro(true, 2).join(' ')).toContain('restent pour mémoire');
   });
 });

@@ -11,6 +11,8 @@ import { useSession } from '#src/lib/use-session.ts';
 export function DashboardLayout() {
   const session = useSession();
   const isStaff = session.status === 'signed-in' && session.user?.role === 'staff' && session.aal === 'aal2';
+  // The administration's pages (decision 206): the server refuses them to a counsellor anyway.
+  const isAdministration = isStaff && session.user?.staffRole === 'administration';
   const { signOut, pending } = useSignOut();
   return (
     <div className={styles.dashShell}>
@@ -49,16 +51,25 @@ export function DashboardLayout() {
                       Prospects
                     </Link>
                   </li>
-                  <li>
-                    <Link to="/dashboard/facturation" className={styles.dashLink}>
-                      Facturation
-                    </Link>
-                  </li>
-                  <li>
-                    <Link to="/dashboard/equipe" className={styles.dashLink}>
-                      Équipe
-                    </Link>
-                  </li>
+                  {isAdministration ? (
+                    <>
+                      <li>
+                        <Link to="/dashboard/facturation" className={styles.dashLink}>
+                          Facturation
+                        </Link>
+                      </li>
+                      <li>
+                        <Link to="/dashboard/equipe" className={styles.dashLink}>
+                          Équipe
+                        </Link>
+                      </li>
+                      <li>
+                        <Link to="/dashboard/journal" className={styles.dashLink}>
+                          Journal des accès
+                        </Link>
+                      </li>
+                    </>
+                  ) : null}
                 </ul>
               </nav>
               <button type="button" className={styles.dashSignOut} onClick={signOut} disabled={pending}>

@@ -133,6 +133,7 @@ export const dashSignOut = style({
   paddingInline: vars.space[3],
   border: `1px solid ${vars.color.gray[600]}`,
   borderRadius: vars.radius.md,
+  whiteSpace: 'nowrap',
   background: 'transparent',
   color: vars.color.gray[100],
   cursor: 'pointer',

@@ -1,0 +1,73 @@
+import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
+import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
+import { introductionEndedMail } from '#bff/mail/introduction-mails.ts';
+import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
+import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
+import type { Side } from '#machines/introductions/labels.ts';
+import { endReasonFor, type SharingEnd } from '#machines/introductions/sharing.ts';
+
+/**
+ * The end of an introduction told to the member who did not ask for it (issue 62 point 5, decision
+ * 205): staff's close carries a message (chosen from the templates, edited) for the other member,
+ * or for both when the agency decided; a member's stop gives the other side a plain sentence. By
+ * mail (the shared layout) and on the member's screen, instead of a bare « Close ».
+ */
+
+export interface EndedView {
+  at: string | null;
+  /** Why, in the member's words (their own cause, the agency's close, the other's choice), or null. */
+  why: string | null;
+  wasShared: boolean;
+  /** The counsellor's message to this member when staff closed it (decision 205), else null. */
+  message: string | null;
+}
+
+/** Who hears of the close, and with what message (null: the plain sentence of a member's stop). */
+function endingRecipients(context: IntroductionContext): { sides: Side[]; message: string | null } {
+  if (context.ended !== null) return { sides: [], message: null };
+  if (context.closeMessage) {
+    const asked = context.closeMessage.askedBy;
+    return { sides: asked === null ? ['a', 'b'] : [otherSide(asked)], message: context.closeMessage.text };
+  }
+  // A member's stop after the meeting (their feedback, or staff's record of it heard by phone).
+  const stopper = (['a', 'b'] as const).find((s) => context.feedback[s]?.outcome === 'arreter');
+  if (context.closeNote === null && stopper) return { sides: [otherSide(stopper)], message: null };
+  return { sides: [], message: null };
+}
+
+export function endedViewOf(end: SharingEnd, context: IntroductionContext, side: Side, wasShared: boolean): EndedView {
+  const base = { at: end.at, wasShared };
+  if (end.kind === 'arret' && end.by !== 'equipe' && end.by !== side) {
+    return { ...base, why: 'l’autre personne a choisi de ne pas poursuivre', message: null };
+  }
+  if (end.kind === 'arret' && end.by === 'equipe' && context.closeMessage) {
+    const asked = context.closeMessage.askedBy;
+    if (asked === side) return { ...base, why: 'vous avez demandé à arrêter', message: null };
+    return {
+      ...base,
+      why: asked === null ? 'votre conseillère l’a close' : 'l’autre personne a souhaité ne pas poursuivre',
+      message: context.closeMessage.text,
+    };
+  }
+  return { ...base, why: endReasonFor(end, side), message: null };
+}
+
+/** Queues the end's mail to each member who hears of it, once per round and side. */
+export async function queueEndingMails(
+  executor: Executor,
+  site: AgencyMailSite,
+  row: Pick<IntroductionRow, 'id' | 'memberA' | 'memberB'>,
+  round: number,
+  context: IntroductionContext,
+  personOf: (memberId: string) => Promise<{ email: string; firstName: string | null } | null>,
+): Promise<number> {
+  const { sides, message } = endingRecipients(context);
+  let queued = 0;
+  for (const side of sides) {
+    const person = await personOf(side === 'a' ? row.memberA : row.memberB);
+    if (!person) continue;
+    const mail = introductionEndedMail(site, { to: person.email, firstName: person.firstName }, { message });
+    if ((await enqueueMailOnce(executor, mail, `introduction-ended:${row.id}:${round}:${side}`)) !== null) queued += 1;
+  }
+  return queued;
+}
