@@ -1,3 +1,4 @@
+import { refreshStaleStages } from '#bff/members/stage.ts';
 import type { Server as HttpServer } from 'node:http';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { join } from 'node:path';
@@ -125,6 +126,9 @@ async function startOn(
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
   await migrate(database, migrationSetsOf(config));
+  // Migration 0045's companion: the stage of rows written before it (or without it), from their records.
+  const staged = await refreshStaleStages(database.db);
+  if (staged > 0) log.info('étapes des membres calculées', { members: staged });
   // Live payments with no way to refund or cancel them stop the start (issue 59); config.ts says it first.
   refundGateway(config);
   subscriptionGateway(config);

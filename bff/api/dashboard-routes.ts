@@ -14,12 +14,13 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
+import { refreshStaleStages, stageKeySql, topStateSql } from '#bff/members/stage.ts';
+import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
 import { accessLogForStaff } from '#bff/privacy/access-log.ts';
 import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
-import { instantMs } from '#machines/onboarding/instant.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
@@ -138,6 +139,35 @@ function summary(row: MemberRow, now: number) {
   };
 }
 
+/** A line of the member list, from the columns the list reads and the stage computed in SQL. */
+function listItem(row: {
+  id: string;
+  email: string;
+  firstName: unknown;
+  lastName: unknown;
+  gender: string;
+  disabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  state: string | null;
+}) {
+  // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
+  const value = stateOfKey(row.state ?? 'profil');
+  const step = stepOf(value);
+  return {
+    id: row.id,
+    email: row.email,
+    name: nameOf({ profile: { firstName: row.firstName, lastName: row.lastName } }),
+    gender: row.gender,
+    state: stateKey(value),
+    top: topStateOf(value),
+    step: step ? { id: step.id, number: step.number, title: step.title } : null,
+    disabled: row.disabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
 function plansView(setting: 'cash' | 'cashback') {
   return {
     payInFull: setting,
@@ -162,30 +192,48 @@ export function dashboardRoutes(deps: ApiDeps) {
   return (
     new Hono()
       .get('/dashboard/funnel', staffOnly, async (c) => {
-        const now = deps.clock.now().getTime();
-        const rows = await db.select().from(members).where(eq(members.role, 'member'));
+        const now = deps.clock.now();
+        await refreshStaleStages(db);
+        // One grouped query over the stored stage (decision 204), from an index alone: members per state
+        // at `now`; and of those at step 6, whose meeting time has passed.
+        const key = stageKeySql(now);
+        const [grouped, [past]] = await Promise.all([
+          db
+            .select({ state: key, count: sql<number>`count(*)::int` })
+            .from(members)
+            .where(eq(members.role, 'member'))
+            // By position: the instant is a parameter, and `$1` and `$3` are not the same expression to PostgreSQL.
+            .groupBy(sql`1`),
+          // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
+          db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(members)
+            .where(
+              and(
+                eq(members.role, 'member'),
+                eq(members.stage, 'attente-entretien-personnalise'),
+                sql`(${members.onboarding}->>'onboardingMeetingDate')::timestamptz <= ${now.toISOString()}::timestamptz`,
+              ),
+            ),
+        ]);
         const byState = new Map<string, number>();
         const byTop = new Map<TopState, number>();
-        let onboardingMeeting = 0;
-        let onboardingMeetingPast = 0;
-        let matchmakingMeeting = 0;
-        for (const row of rows) {
-          const value = stateOf(row, now);
-          const key = stateKey(value);
-          byState.set(key, (byState.get(key) ?? 0) + 1);
-          const top = topStateOf(value);
-          byTop.set(top, (byTop.get(top) ?? 0) + 1);
-          if (top === 'attente-entretien-personnalise') {
-            onboardingMeeting += 1;
-            const date = recordOf(row).onboardingMeetingDate;
-            if (date !== null && instantMs(date) <= now) onboardingMeetingPast += 1;
-          }
-          if (key === 'attente.entretien-matchmaking') matchmakingMeeting += 1;
+        let total = 0;
+        for (const row of grouped) {
+          // A record the server could not read keeps no stage: counted in the total, as before it failed the whole answer.
+          total += row.count;
+          if (row.state === null) continue;
+          byState.set(row.state, row.count);
+          const top = topStateOf(stateOfKey(row.state));
+          byTop.set(top, (byTop.get(top) ?? 0) + row.count);
         }
+        const onboardingMeetingPast = past?.n ?? 0;
+        const onboardingMeeting = byTop.get('attente-entretien-personnalise') ?? 0;
+        const matchmakingMeeting = byState.get('attente.entretien-matchmaking') ?? 0;
         c.header('Cache-Control', 'private, no-store');
         return c.json(
           {
-            total: rows.length,
+            total,
             steps: topStates.map((id) => ({
               id,
               number: steps.find((s) => s.id === id)?.number ?? null,
@@ -208,7 +256,7 @@ export function dashboardRoutes(deps: ApiDeps) {
       })
       .get('/dashboard/members', staffOnly, vValidator('query', MembersQuery, hook), async (c) => {
         const query = c.req.valid('query');
-        const now = deps.clock.now().getTime();
+        const now = deps.clock.now();
         const conditions = [eq(members.role, 'member')];
         if (query.q) {
           const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -224,26 +272,42 @@ export function dashboardRoutes(deps: ApiDeps) {
           conditions.push(
             sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id} AND mc.counsellor_id = ${query.counsellor}::uuid)`,
           );
+        if (query.step) conditions.push(topStateSql(query.step, now));
         const dir = query.dir ?? (query.sort === 'email' ? 'asc' : 'desc');
         const column =
           query.sort === 'email' ? sql`lower(${members.email})` : query.sort === 'updated' ? members.updatedAt : members.createdAt;
-        const rows = await db
-          .select()
-          .from(members)
-          .where(and(...conditions))
-          .orderBy(dir === 'asc' ? asc(column) : desc(column), asc(members.id));
-        // The step comes from the chart restored from each record (time settles sub-states), so the
-        // step filter and the paging run here rather than in SQL.
-        const all = rows.map((row) => summary(row, now)).filter((m) => !query.step || m.top === query.step);
-        const start = (query.page - 1) * query.perPage;
+        await refreshStaleStages(db);
+        // The step, the filters, the order and the page in SQL, over the stored stage (decision 204).
+        const where = and(...conditions);
+        const [rows, [counted]] = await Promise.all([
+          db
+            .select({
+              id: members.id,
+              email: members.email,
+              firstName: sql<unknown>`${members.profile}->'firstName'`,
+              lastName: sql<unknown>`${members.profile}->'lastName'`,
+              gender: members.gender,
+              disabled: members.disabled,
+              createdAt: members.createdAt,
+              updatedAt: members.updatedAt,
+              state: stageKeySql(now),
+            })
+            .from(members)
+            .where(where)
+            .orderBy(dir === 'asc' ? asc(column) : desc(column), asc(members.id))
+            .limit(query.perPage)
+            .offset((query.page - 1) * query.perPage),
+          db.select({ n: sql<number>`count(*)::int` }).from(members).where(where),
+        ]);
+        const total = counted?.n ?? 0;
         c.header('Cache-Control', 'private, no-store');
         return c.json(
           {
-            items: all.slice(start, start + query.perPage),
-            total: all.length,
+            items: rows.map((row) => listItem(row)),
+            total,
             page: query.page,
             perPage: query.perPage,
-            pageCount: Math.max(1, Math.ceil(all.length / query.perPage)),
+            pageCount: Math.max(1, Math.ceil(total / query.perPage)),
             sort: query.sort,
             dir,
           },

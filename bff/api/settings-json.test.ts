@@ -38,6 +38,12 @@ function rowSignedOn(subscriptionDate: string, version = 7): MemberRow {
     version,
     createdAt: new Date('2026-10-20T08:00:00.000Z'),
     updatedAt: new Date('2026-11-02T10:00:00.000Z'),
+    stage: null,
+    stageSub: null,
+    renunciationEndsAt: null,
+    withdrawalEndsAt: null,
+    termEndsAt: null,
+    stageVersion: null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { stageColumns } from '#bff/members/stage.ts';
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
@@ -81,7 +82,7 @@ export function staffRoutes(deps: ApiDeps) {
         const version = row.version + 1;
         const [updated] = await tx
           .update(members)
-          .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now })
+          .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now, ...stageColumns(next, version) })
           .where(eq(members.id, row.id))
           .returning();
         // A disabled account ends its introductions at once (decision 194); lifting the ban brings none back.

@@ -26,6 +26,17 @@ export const members = pgTable('members', {
   version: integer('version').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),
+  /**
+   * The stage, written with every change of `onboarding` (machines/onboarding/stored-stage.ts,
+   * migration 0045): NULL until written, or when the record changed without it (a trigger clears it).
+   */
+  stage: text('stage'),
+  stageSub: text('stage_sub'),
+  renunciationEndsAt: timestamp('renunciation_ends_at', { withTimezone: true }),
+  withdrawalEndsAt: timestamp('withdrawal_ends_at', { withTimezone: true }),
+  termEndsAt: timestamp('term_ends_at', { withTimezone: true }),
+  /** The `version` the stage was written at. */
+  stageVersion: integer('stage_version'),
 });
 
 /** Append-only log of every accepted onboarding event (a trigger refuses UPDATE and DELETE). */

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
+import { stageColumns } from '#bff/members/stage.ts';
 import { emptyRecord, type Gender, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
 
 export type MemberRow = typeof members.$inferSelect;
@@ -26,12 +27,15 @@ export async function createMember(
 
 /** The member row of a new account, in the caller's transaction. */
 export async function insertMember(tx: Transaction, input: { id: string; email: string; gender: Gender; now?: Date }): Promise<void> {
+  const record = emptyRecord(input.id, input.email, input.gender);
   await tx.insert(members).values({
     id: input.id,
     email: input.email,
     gender: input.gender,
     role: 'member',
-    onboarding: emptyRecord(input.id, input.email, input.gender),
+    onboarding: record,
+    // Its stage with it (migration 0045), at the row's first version.
+    ...stageColumns(record, 0),
     ...(input.now ? { createdAt: input.now, updatedAt: input.now } : {}),
   });
 }

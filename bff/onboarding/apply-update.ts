@@ -1,3 +1,4 @@
+import { stageColumns } from '#bff/members/stage.ts';
 import { and, eq, sql } from 'drizzle-orm';
 import { freeMissedMeetingSlot } from '#bff/agenda/agenda.ts';
 import type { Db } from '#bff/db/database.ts';
@@ -265,7 +266,14 @@ export async function applyOnboardingUpdate(
             })
             .returning({ id: onboardingEvents.id }),
         );
-        const columns = { onboarding: decision.record, version, updatedAt: options.now, ...dataColumns(update) };
+        // The stage follows the record in the same statement (decision 204): the back office's lists read it.
+        const columns = {
+          onboarding: decision.record,
+          version,
+          updatedAt: options.now,
+          ...dataColumns(update),
+          ...stageColumns(decision.record, version),
+        };
         const [updated] = await tx
           .with(event)
           .update(members)
@@ -293,7 +301,8 @@ export async function applyOnboardingUpdate(
         }
         // The row as stored: the one read, with what this UPDATE set. Every writer of a member row
         // bumps its version, so the version check above means nobody changed it in between, and
-        // no trigger rewrites a member row before it is stored (migrations: AFTER triggers only).
+        // no trigger rewrites a member row before it is stored (migrations: AFTER triggers only, but
+        // 0045's, which clears a stage not written with the record: this one is).
         // Its privacy columns come back from the UPDATE: they are written without the version.
         // `apply-update-row.test.ts` compares this row with a fresh read after each kind of event.
         const next: MemberRow = { ...row, ...columns };

@@ -5,7 +5,15 @@ import { existingMemberId } from '#bff/api/member-param.ts';
 import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
-import { billingCsv, billingEntries, BillingQuerySchema, billingTotals, entryJson } from '#bff/payments/billing.ts';
+import {
+  agencyBillingCsv,
+  agencyBillingPage,
+  billingEntries,
+  BillingPageSchema,
+  BillingQuerySchema,
+  billingTotals,
+  entryJson,
+} from '#bff/payments/billing.ts';
 import { type MemberInstalments, memberInstalments } from '#bff/payments/instalments.ts';
 
 /**
@@ -77,21 +85,37 @@ export function billingRoutes(deps: ApiDeps) {
       );
     })
     .get('/dashboard/billing', staffOnly, async (c) => {
-      const query = queryOf(c.req.query());
-      const entries = await billingEntries(db, query, deps.clock.now());
+      const raw = c.req.query();
+      const query = queryOf(raw);
+      const paging = v.safeParse(BillingPageSchema, { page: raw.page, perPage: raw.perPage });
+      if (!paging.success) throw validationError(paging.issues, 'Filtres invalides.');
+      // Filtered, counted, summed and paged by the database (decision 204).
+      const page = await agencyBillingPage(db, query, paging.output, deps.clock.now());
       c.header('Cache-Control', 'private, no-store');
-      return c.json({ entries: entries.map(entryJson), totals: billingTotals(entries) }, 200);
+      return c.json({ ...page, entries: page.entries.map(entryJson) }, 200);
     })
     .get('/dashboard/billing/export', staffOnly, async (c) => {
       const query = queryOf(c.req.query());
       const now = deps.clock.now();
-      const entries = await billingEntries(db, query, now);
       // A bulk export of members' payments: who, when, what (decision 120).
-      log.info('export de facturation', { staffId: c.var.staff?.id ?? null, rows: entries.length, ...query });
+      log.info('export de facturation', { staffId: c.var.staff?.id ?? null, ...query });
       c.header('Content-Type', 'text/csv; charset=utf-8');
       c.header('Content-Disposition', `attachment; filename="facturation-${now.toISOString().slice(0, 10)}.csv"`);
       c.header('Cache-Control', 'private, no-store');
       c.header('X-Content-Type-Options', 'nosniff');
-      return c.body(billingCsv(entries), 200);
+      // Streamed chunk by chunk as the database gives them (decision 204): never the whole file in memory.
+      const chunks = agencyBillingCsv(db, query, now);
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        },
+        async cancel() {
+          await chunks.return(undefined);
+        },
+      });
+      return c.body(body, 200);
     });
 }

@@ -1,3 +1,4 @@
+import { stageColumns } from '#bff/members/stage.ts';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
@@ -249,6 +250,7 @@ export async function eraseMemberData(
         disabled: true,
         version: row.version + 1,
         updatedAt: now,
+        ...stageColumns(record, row.version + 1),
       })
       .where(eq(members.id, memberId));
     await tx.update(memberPrivacy).set({ erasedAt: now, matchmakingPausedAt: now }).where(eq(memberPrivacy.id, memberId));

@@ -11,6 +11,7 @@ import { instalmentDueAt } from '#machines/onboarding/instalments.ts';
 import { offerLabels } from '#machines/onboarding/labels.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { offerLabel } from '#bff/payments/offers.ts';
+import { type BillingQuery, billingCsv, billingEntries, billingOrder, billingTotals, entryJson } from '#bff/payments/billing.ts';
 import { sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { TEST_SITE, type TestProduct } from '#tests/support/test-product.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';
@@ -284,6 +285,47 @@ describe('the billing view and its CSV export', () => {
       expect(answer.status, query).toBe(400);
       expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/[ée]/);
     }
+    // The agency's view in SQL (decision 204) gives, page after page, the very lines and totals the
+    // former in-memory reading gives on this file's data (kept for one member's view), for each filter.
+    const now = clock.now();
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const queries: BillingQuery[] = [
+      {},
+      { kind: 'instalment' },
+      { status: 'a-venir' },
+      { status: 'annulee' },
+      { kind: 'refund' },
+      { status: 'payee' },
+      { from: day(now.getTime() - 60 * DAY_MS), to: day(now.getTime() + 90 * DAY_MS) },
+      { from: day(now.getTime() + 30 * DAY_MS), kind: 'instalment' },
+    ];
+    for (const query of queries) {
+      // Lines at the same instant for the same name came in the order the tables were read; the view orders them (billingOrder).
+      const expected = (await billingEntries(product.database.db, query, now)).sort(billingOrder);
+      expect(expected.length, JSON.stringify(query)).toBeGreaterThanOrEqual(0);
+      const lines: unknown[] = [];
+      let totals: unknown;
+      for (let page = 1; page <= 50; page += 1) {
+        const params = new URLSearchParams({ ...(query as Record<string, string>), page: String(page), perPage: '3' });
+        const answer = await staff.agent.json<{ entries: unknown[]; totals: unknown; pageCount: number; total: number }>(
+          staff.agent.get(`/api/v1/dashboard/billing?${params}`),
+        );
+        lines.push(...answer.entries);
+        totals = answer.totals;
+        expect(answer.total, JSON.stringify(query)).toBe(expected.length);
+        if (page >= answer.pageCount) break;
+      }
+      expect(lines, JSON.stringify(query)).toEqual(expected.map(entryJson));
+      // As the former answer said it over the wire (its -0 is 0 in JSON).
+      expect(totals, JSON.stringify(query)).toEqual(JSON.parse(JSON.stringify(billingTotals(expected))));
+      const csv = await (
+        await staff.agent.get(`/api/v1/dashboard/billing/export?${new URLSearchParams(query as Record<string, string>)}`)
+      ).text();
+      // (`text()` drops the BOM, checked byte by byte above.)
+      expect(csv, JSON.stringify(query)).toBe(billingCsv(expected).slice(1));
+    }
+    expect((await billingEntries(product.database.db, { status: 'a-venir' }, now)).length).toBeGreaterThan(0);
+
     // A period filter: nothing before the first payment of this run.
     const old = await staff.agent.json<{ entries: unknown[] }>(staff.agent.get('/api/v1/dashboard/billing?from=2000-01-01&to=2000-12-31'));
     expect(old.entries).toEqual([]);

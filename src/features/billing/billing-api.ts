@@ -20,7 +20,8 @@ function cleaned(filters: BillingFilters): Record<string, string> {
   return Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
 }
 
-export const getAgencyBilling = (filters: BillingFilters) => send(api.dashboard.billing.$get({ query: cleaned(filters) }));
+export const getAgencyBilling = (filters: BillingFilters, page = 1) =>
+  send(api.dashboard.billing.$get({ query: { ...cleaned(filters), ...(page > 1 ? { page: String(page) } : {}) } }));
 
 /** The CSV export of the same filters (a download: a plain link the browser follows with its cookie). */
 export function billingExportHref(filters: BillingFilters): string {

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { billingKindLabels, billingStatusLabels } from '#machines/onboarding/labels.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { type BillingFilters, billingExportHref, getAgencyBilling } from '#src/features/billing/billing-api.ts';
+import { Button } from '#src/components/ui/button.tsx';
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
@@ -17,8 +18,13 @@ const KINDS = ['payment', 'instalment', 'refund'] as const;
 export function BillingPage() {
   const ids = { from: useId(), to: useId(), status: useId(), kind: useId() };
   const [filters, setFilters] = useState<BillingFilters>({});
-  const { data, error, loading } = useLoaded(() => getAgencyBilling(filters), [filters]);
-  const set = (patch: Partial<BillingFilters>) => setFilters((prev) => ({ ...prev, ...patch }));
+  // The database pages the list (decision 204); a new filter starts again at page 1.
+  const [page, setPage] = useState(1);
+  const { data, error, loading } = useLoaded(() => getAgencyBilling(filters, page), [filters, page]);
+  const set = (patch: Partial<BillingFilters>) => {
+    setFilters((prev) => ({ ...prev, ...patch }));
+    setPage(1);
+  };
 
   return (
     <div className={styles.page}>
@@ -88,6 +94,19 @@ export function BillingPage() {
               {formatEuros(data.totals.expectedCents)} · Mensualités échouées : {data.totals.failedCount}
             </p>
             <BillingEntries entries={data.entries} withMember empty="Aucune opération pour ces critères." />
+            {data.pageCount > 1 ? (
+              <nav className={styles.pager} aria-label="Pagination">
+                <Button variant="secondary" disabled={data.page <= 1} onClick={() => setPage(data.page - 1)}>
+                  Précédent
+                </Button>
+                <span>
+                  Page {data.page} sur {data.pageCount}
+                </span>
+                <Button variant="secondary" disabled={data.page >= data.pageCount} onClick={() => setPage(data.page + 1)}>
+                  Suivant
+                </Button>
+              </nav>
+            ) : null}
           </>
         ) : null}
       </section>
