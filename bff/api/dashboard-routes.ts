@@ -1,3 +1,4 @@
+import { counselledOnly } from '#bff/auth/staff-policy.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';
 import { vValidator } from '@hono/valibot-validator';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
@@ -201,7 +202,8 @@ export function dashboardRoutes(deps: ApiDeps) {
           db
             .select({ state: key, count: sql<number>`count(*)::int` })
             .from(members)
-            .where(eq(members.role, 'member'))
+            // A counsellor's funnel counts their members (decision 206).
+            .where(and(eq(members.role, 'member'), counselledOnly(c.var.staff, members.id)))
             // By position: the instant is a parameter, and `$1` and `$3` are not the same expression to PostgreSQL.
             .groupBy(sql`1`),
           // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
@@ -211,6 +213,7 @@ export function dashboardRoutes(deps: ApiDeps) {
             .where(
               and(
                 eq(members.role, 'member'),
+                counselledOnly(c.var.staff, members.id),
                 eq(members.stage, 'attente-entretien-personnalise'),
                 sql`(${members.onboarding}->>'onboardingMeetingDate')::timestamptz <= ${now.toISOString()}::timestamptz`,
               ),
@@ -258,6 +261,9 @@ export function dashboardRoutes(deps: ApiDeps) {
         const query = c.req.valid('query');
         const now = deps.clock.now();
         const conditions = [eq(members.role, 'member')];
+        // A counsellor's list: the members assigned to them (decision 206).
+        const mine = counselledOnly(c.var.staff, members.id);
+        if (mine) conditions.push(mine);
         if (query.q) {
           const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
           conditions.push(

@@ -134,6 +134,14 @@ describe('a counsellor works with their members only', () => {
     for (const m of [mine, theirs]) {
       expect((await m.agent.post('/api/v1/user/messages', { subject: 'Question', body: 'Bonjour, une question.' })).status).toBe(201);
     }
+    // The member list and the funnel count theirs only; the administration's, everyone.
+    const list = await counsellor.agent.json<{ items: { id: string }[]; total: number }>(counsellor.agent.get('/api/v1/dashboard/members'));
+    expect(list.items.map((m) => m.id)).toEqual([mine.id]);
+    expect(list.total).toBe(1);
+    const everyone = await admin.agent.json<{ total: number }>(admin.agent.get('/api/v1/dashboard/members'));
+    expect(everyone.total).toBeGreaterThanOrEqual(2);
+    const funnel = await counsellor.agent.json<{ total: number }>(counsellor.agent.get('/api/v1/dashboard/funnel'));
+    expect(funnel.total).toBe(1);
     const unread = await counsellor.agent.json<{ members: { memberId: string }[] }>(
       counsellor.agent.get('/api/v1/dashboard/messages/unread'),
     );
