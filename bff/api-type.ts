@@ -12,7 +12,7 @@ export type { MemberIntroductionView, StaffIntroductionItem } from '#bff/introdu
 export type { MemberProgress } from '#bff/introductions/progress.ts';
 export type { OwnPhoto } from '#bff/photos/member-photos.ts';
 export type { TerminationView } from '#bff/contract/contract-rights.ts';
-export type { Block as ContractBlock, ContractDocument, Section as ContractSection } from '#bff/contract/contract-text.ts';
+export type { ContractDocument, Section as ContractSection } from '#bff/contract/contract-text.ts';
 export type { ConsentStatus } from '#bff/privacy/consents.ts';
 export type { FieldChange } from '#bff/db/change-requests-schema.ts';
 export type { SettingsView } from '#bff/members/members.ts';

@@ -18,7 +18,7 @@ const agencyEntries = Object.fromEntries(
 ) as { [K in keyof AgencyIdentity as (typeof AGENCY_ENV)[K]]: v.OptionalSchema<(typeof AgencyIdentitySchema.entries)[K], undefined> };
 
 /** pino's levels (bff/logger.ts, decision 107). */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The agency's page on a network (decision 198): an https address on that network, not its home page. */
@@ -38,7 +38,7 @@ const socialUrl = (domain: string) =>
     ),
   );
 
-export const EnvSchema = v.pipe(
+const EnvSchema = v.pipe(
   v.object({
     NODE_ENV: v.optional(v.picklist(['development', 'production', 'test'], 'development, production ou test'), 'development'),
     PORT: v.optional(
@@ -94,7 +94,7 @@ export const EnvSchema = v.pipe(
   ),
 );
 
-export type Env = v.InferOutput<typeof EnvSchema>;
+type Env = v.InferOutput<typeof EnvSchema>;
 
 export interface Config {
   nodeEnv: Env['NODE_ENV'];

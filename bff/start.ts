@@ -98,7 +98,7 @@ interface Listening {
 }
 
 /** How long an idle keep-alive connection stays open (decision 104). */
-export const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_MS = 65_000;
 
 async function listenEarly(config: Config, site: SiteFiles | undefined): Promise<Listening> {
   const gate = startingGate({ securityHeaders: appSecurityHeaders(config), site });

@@ -11,12 +11,12 @@ import type { Database } from '#bff/db/database.ts';
  * sequences moved past the highest id. A PGlite backup restores on PostgreSQL and back.
  */
 
-export const BACKUP_FORMAT = 'union-sincere/db-backup';
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = 'union-sincere/db-backup';
+const BACKUP_VERSION = 1;
 const SCHEMAS = ['public', 'embedded_auth'];
 const BOOKKEEPING = 'public.schema_migrations';
 
-export interface BackupTable {
+interface BackupTable {
   name: string;
   rows: unknown[];
 }
@@ -40,7 +40,7 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const qualified = (name: string) => name.split('.').map(quoteIdent).join('.');
 
 /** Every table of the backed-up schemas, as `schema.table`, parents before children (FK order). */
-export async function tablesInOrder(database: Database): Promise<string[]> {
+async function tablesInOrder(database: Database): Promise<string[]> {
   const tables = (
     await rows<{ name: string }>(
       database,

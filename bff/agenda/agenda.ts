@@ -21,7 +21,7 @@ import { members } from '#bff/db/schema.ts';
  * with « Membre effacé ».
  */
 
-export interface AgendaMember {
+interface AgendaMember {
   id: string;
   name: string;
 }

@@ -13,7 +13,7 @@ import { CODE_DAILY_LIMIT_MESSAGE, EMAIL_MESSAGE, EmailSchema, PASSWORD_MAX_LENG
 import { log } from '#bff/logger.ts';
 
 /** Where the confirmation link of an e-mail change leads (a page of the SPA, outside the guarded area). */
-export const EMAIL_CONFIRMATION_PATH = '/mon-compte/confirmer-email';
+const EMAIL_CONFIRMATION_PATH = '/mon-compte/confirmer-email';
 
 const CurrentPassword = v.pipe(
   v.string('Saisissez votre mot de passe actuel'),

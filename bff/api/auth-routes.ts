@@ -514,5 +514,3 @@ export function authRoutes(deps: ApiDeps) {
       })
   );
 }
-
-export { checkCredentials };

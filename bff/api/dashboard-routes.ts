@@ -69,7 +69,7 @@ const intParam = (min: number, max: number, fallback: string) =>
   );
 
 /** `GET /dashboard/members` query: search, step filter, sorting and paging. */
-export const MembersQuery = v.object({
+const MembersQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Recherche trop longue'))),
   step: v.optional(v.picklist(topStates, 'Étape inconnue')),
   // Staff's follow-up (decision 124): members with this tag; with this counsellor, or with none.

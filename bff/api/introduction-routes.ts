@@ -77,7 +77,7 @@ const intParam = (min: number, max: number, message: string) =>
   );
 
 /** `GET /dashboard/members/:id/candidates`: staff's filters only narrow what the hard criteria allow. */
-export const CandidatesQuery = v.object({
+const CandidatesQuery = v.object({
   limit: intParam(1, MAX_CANDIDATES, 'Nombre de candidats invalide'),
   region: v.optional(v.picklist(homeRegions, 'Région inconnue')),
   practice: v.optional(v.picklist(Object.keys(prayerPracticeLabels) as PrayerPractice[], 'Pratique inconnue')),
@@ -104,7 +104,7 @@ const PairParam = v.object({
   otherId: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')),
 });
 
-export const IntroductionsQuery = v.object({
+const IntroductionsQuery = v.object({
   etat: v.optional(v.picklist(stateFilters, 'État inconnu'), 'ouvertes'),
 });
 

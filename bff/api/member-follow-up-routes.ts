@@ -17,7 +17,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
 import { recordOf } from '#bff/members/members.ts';
 
 /** The event-log context of a change of counsellor (`onboarding_events`, decision 124). */
-export const COUNSELLOR_CONTEXT = 'counsellor';
+const COUNSELLOR_CONTEXT = 'counsellor';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');

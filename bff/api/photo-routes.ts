@@ -47,7 +47,7 @@ export const limitPhotoBody = declaredBodyLimit({
  * Decoding a photo costs up to a second or two of CPU (50 megapixels at most): 30 uploads that look
  * like images per member and hour, far above what choosing three photos takes.
  */
-export const PHOTO_UPLOADS_PER_HOUR: Limit = { name: 'photo-upload', points: 30, durationSeconds: 60 * 60 };
+const PHOTO_UPLOADS_PER_HOUR: Limit = { name: 'photo-upload', points: 30, durationSeconds: 60 * 60 };
 
 const uuid = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
 const VariantQuery = v.object({ taille: v.optional(v.picklist(['vignette'], 'Taille inconnue : « vignette » ou rien.')) });

@@ -27,7 +27,7 @@ import { activePlans, fileFee, plans } from '#machines/onboarding/plans.ts';
 import { consentTexts } from '#machines/privacy/consent-texts.ts';
 
 /** Proofs of consent: a visitor changes their mind a few times at most. */
-export const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSeconds: 10 * 60 };
+const CONSENT_LIMIT: Limit = { name: 'consent-ip', points: 30, durationSeconds: 10 * 60 };
 
 /** Key of the `settings` row holding which pay-in-full plan is offered (`cash` or `cashback`). */
 

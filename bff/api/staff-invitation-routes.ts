@@ -26,10 +26,10 @@ import {
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /** The event-log context of invitations (`onboarding_events`): INVITE, RESEND, REVOKE, ACCEPT. */
-export const INVITATION_CONTEXT = 'staff_invitation';
+const INVITATION_CONTEXT = 'staff_invitation';
 const STAFF_STATE = 'equipe';
 /** Where the mail's link leads: the SPA page that sets the password, then the TOTP enrolment. */
-export const INVITATION_PATH = '/dashboard/invitation';
+const INVITATION_PATH = '/dashboard/invitation';
 
 const DAY_MS = 24 * 3600 * 1000;
 const parisDate = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });

@@ -16,9 +16,9 @@ import { STAFF_ROLES, staffRoleOf } from '#machines/staff/roles.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 
 /** The event-log context of a second-factor reset (`onboarding_events`, staff's own rows). */
-export const MFA_RESET_CONTEXT = 'mfa_reset';
+const MFA_RESET_CONTEXT = 'mfa_reset';
 /** The event-log context of a role change (decision 206). */
-export const STAFF_ROLE_CONTEXT = 'staff_role';
+const STAFF_ROLE_CONTEXT = 'staff_role';
 const RoleBody = v.object(
   { role: v.picklist(STAFF_ROLES, 'Choisissez un rôle : administration ou conseiller·ère.') },
   'Choisissez un rôle : administration ou conseiller·ère.',

@@ -42,7 +42,7 @@ import { MAX_PROOF_BYTES, PROOF_RULES, type ProofMime } from '#machines/onboardi
  */
 
 /** The form's field of the proof. */
-export const PROOF_FIELD = 'justificatif';
+const PROOF_FIELD = 'justificatif';
 
 /** The routes that take a proof: 5 MB for the file plus the form's text and framing. */
 export const PROOF_UPLOAD_PATHS: readonly RegExp[] = [
@@ -51,7 +51,7 @@ export const PROOF_UPLOAD_PATHS: readonly RegExp[] = [
   /^\/api\/v1\/dashboard\/members\/[^/]+\/terminations$/,
 ];
 export const isProofUploadPath = (path: string) => PROOF_UPLOAD_PATHS.some((pattern) => pattern.test(path));
-export const MAX_PROOF_REQUEST_BYTES = MAX_PROOF_BYTES + 64 * 1024;
+const MAX_PROOF_REQUEST_BYTES = MAX_PROOF_BYTES + 64 * 1024;
 
 /** The body limit of those routes, refused early from `Content-Length` when it says so. */
 export const limitProofBody = declaredBodyLimit({
@@ -62,7 +62,7 @@ export const limitProofBody = declaredBodyLimit({
 });
 
 /** Decoding an image costs CPU: 20 uploads that look like images per person and hour, far above what one request takes. */
-export const PROOF_UPLOADS_PER_HOUR: Limit = { name: 'termination-proof-upload', points: 20, durationSeconds: 60 * 60 };
+const PROOF_UPLOADS_PER_HOUR: Limit = { name: 'termination-proof-upload', points: 20, durationSeconds: 60 * 60 };
 
 const reasonSchema = v.picklist(terminationReasons, 'Veuillez choisir un motif');
 const explanationSchema = v.pipe(

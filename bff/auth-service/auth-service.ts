@@ -18,10 +18,8 @@ import { type CodeCapOptions, createCodeCaps } from '#bff/auth-service/code-caps
 import { userRoutes } from '#bff/auth-service/user-routes.ts';
 import { log } from '#bff/logger.ts';
 
-export { authMigrations } from '#bff/auth-service/migrations.ts';
-
 /** The largest request body the service reads (GoTrue's own limit is of the same order). */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** GoTrue's default naming of the client: the first value of the gateway's `sb-forwarded-for`. */
 function forwardedFor(c: Context): string | undefined {

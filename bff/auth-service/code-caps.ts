@@ -55,7 +55,7 @@ export interface CodeCaps {
 }
 
 /** Per-instance counts on the service clock (the auth service alone, its tests). */
-export function memoryCodeCounter(clock: Clock): DailyCodeCounter {
+function memoryCodeCounter(clock: Clock): DailyCodeCounter {
   const buckets = new Map<number, TokenBuckets>();
   return {
     async take(key, points) {

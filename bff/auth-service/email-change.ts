@@ -21,13 +21,13 @@ import { withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
  * password or address without the current password: the BFF's reset flow verifies the link and
  * sets the password in the same request, seconds apart (decision 102).
  */
-export const RECOVERY_SESSION_SECONDS = 10 * 60;
+const RECOVERY_SESSION_SECONDS = 10 * 60;
 
 /** GoTrue's `IsRecovery()` methods: the session proves the mailbox, as a reset link does. */
 const RECOVERY_METHODS = new Set(['recovery', 'otp', 'magiclink']);
 
 /** Whether the session was opened by an e-mail code or link within the last ten minutes. */
-export function isRecentRecoverySession(session: SessionRow, now: Date): boolean {
+function isRecentRecoverySession(session: SessionRow, now: Date): boolean {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   return session.amr.some((entry) => RECOVERY_METHODS.has(entry.method) && nowSeconds - entry.timestamp <= RECOVERY_SESSION_SECONDS);
 }

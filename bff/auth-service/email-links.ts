@@ -35,7 +35,7 @@ export function emailVerifyType(raw: string): EmailVerifyType {
 }
 
 /** The authentication method a verified link records (amr and PKCE flow states). */
-export function authenticationMethodOf(type: EmailVerifyType): string {
+function authenticationMethodOf(type: EmailVerifyType): string {
   return type === 'signup' || type === 'invite' ? 'email/signup' : type === 'email' ? 'otp' : type;
 }
 

@@ -7,7 +7,7 @@ import { CODE_DAILY_LIMIT_MESSAGE } from '#machines/auth/credentials.ts';
  * (AuthApiError with `code`, AuthWeakPasswordError, AuthSessionMissingError...).
  */
 
-export const API_VERSION_HEADER = 'X-Supabase-Api-Version';
+const API_VERSION_HEADER = 'X-Supabase-Api-Version';
 const API_VERSION_2024 = '2024-01-01';
 
 /** A GoTrue `HTTPError`: `{code, message}` (2024-01-01) or `{code, error_code, msg}` (legacy). */
@@ -34,7 +34,7 @@ export class OAuthError extends Error {
 }
 
 /** True when the request asked for the 2024-01-01 API (or later), the only version that changes errors. */
-export function wants2024Errors(c: Context): boolean {
+function wants2024Errors(c: Context): boolean {
   const raw = c.req.header(API_VERSION_HEADER)?.trim();
   if (!raw || !/^\d{4}-\d{2}-\d{2}$/.test(raw)) return false;
   const asked = Date.parse(`${raw}T00:00:00Z`);

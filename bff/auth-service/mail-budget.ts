@@ -35,14 +35,14 @@ export function spendServiceMail(deps: AuthDeps): void {
 const SERVICE = 'service';
 
 /** At most one mail of a kind per address per minute (GoTrue's `*_sent_at` checks). */
-export const MAIL_REPEAT_SECONDS = 60;
+const MAIL_REPEAT_SECONDS = 60;
 
 /**
  * Claims the right to mail `address` now: at most one mail of a kind per address per minute,
  * for every address alike, known or not (so the answer reveals no account). Atomic across
  * instances: the upsert only moves the date when the previous one is old enough.
  */
-export async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
+async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
   const threshold = new Date(now.getTime() - MAIL_REPEAT_SECONDS * 1000);
   await exec.delete(mailRequests).where(lt(mailRequests.lastRequestedAt, new Date(now.getTime() - 3600 * 1000)));
   const claimed = await exec

@@ -12,7 +12,7 @@ import { accessTokenResponse, aalOf, rotateSessionTokens, withAmr } from '#bff/a
 import { findUserById, isUuid, recordOf } from '#bff/auth-service/store.ts';
 
 /** GoTrue's MFA defaults (conf): challenges live 300 s, at most 10 factors. */
-export const CHALLENGE_TTL_SECONDS = 300;
+const CHALLENGE_TTL_SECONDS = 300;
 const MAX_FACTORS = 10;
 
 const EnrollBody = v.object({

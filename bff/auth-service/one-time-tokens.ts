@@ -3,7 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '#bff/auth-service/deps.ts';
 import { type OneTimeTokenType, oneTimeTokens } from '#bff/auth-service/schema.ts';
 
-export const OTP_LENGTH = 6;
+const OTP_LENGTH = 6;
 
 /** A six-digit code, uniformly drawn. */
 export function generateOtp(): string {

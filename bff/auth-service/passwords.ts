@@ -4,7 +4,7 @@ import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 
 /** GoTrue's floor (GOTRUE_PASSWORD_MIN_LENGTH cannot go lower) and its bcrypt-era ceiling. */
-export const MIN_PASSWORD_LENGTH = 6;
+const MIN_PASSWORD_LENGTH = 6;
 export const MAX_PASSWORD_LENGTH = 72;
 
 const WEAK_LENGTH_MESSAGE = `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`;
@@ -41,7 +41,7 @@ function length(password: string): number {
 }
 
 /** The weak-password reasons of the current policy, or none. */
-export function weakPasswordReasons(password: string): string[] {
+function weakPasswordReasons(password: string): string[] {
   return length(password) < MIN_PASSWORD_LENGTH ? ['length'] : [];
 }
 

@@ -7,7 +7,7 @@ import { type AccessTokenResponse, type ClientInfo, signIn } from '#bff/auth-ser
 import { findUserById, isBanned } from '#bff/auth-service/store.ts';
 
 /** How long a flow state (and its auth code) lives (GoTrue: 300 s). */
-export const FLOW_STATE_TTL_SECONDS = 300;
+const FLOW_STATE_TTL_SECONDS = 300;
 
 export interface CodeChallenge {
   challenge: string;

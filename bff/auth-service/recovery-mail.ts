@@ -12,10 +12,6 @@ export function recoveryLink(target: string, tokenHash: string): string {
   return url.toString();
 }
 
-export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-}
-
 export function validity(seconds: number): string {
   if (seconds % 3600 === 0) {
     const hours = seconds / 3600;

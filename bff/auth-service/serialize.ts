@@ -29,7 +29,7 @@ export function serializeFactor(factor: FactorRow): Record<string, unknown> {
   });
 }
 
-export function serializeIdentity(identity: IdentityRow): Record<string, unknown> {
+function serializeIdentity(identity: IdentityRow): Record<string, unknown> {
   return compact({
     identity_id: identity.id,
     id: identity.providerId,

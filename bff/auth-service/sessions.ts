@@ -7,7 +7,7 @@ import { serializeUser, type UserRecord, type WireUser } from '#bff/auth-service
 import { findUserById, isBanned, recordOf } from '#bff/auth-service/store.ts';
 
 /** Within this many seconds a revoked refresh token may be presented again (supabase CLI default). */
-export const REFRESH_TOKEN_REUSE_INTERVAL_SECONDS = 10;
+const REFRESH_TOKEN_REUSE_INTERVAL_SECONDS = 10;
 
 const SECOND_FACTOR_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 
@@ -29,7 +29,7 @@ export interface ClientInfo {
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-export function hashRefreshToken(token: string): string {
+function hashRefreshToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -62,7 +62,7 @@ async function insertRefreshToken(exec: Executor, session: SessionRow, parent: s
 }
 
 /** Opens a session for a user who just authenticated with `method`, and records the sign-in. */
-export async function openSession(
+async function openSession(
   deps: AuthDeps,
   exec: Executor,
   user: UserRow,

@@ -51,11 +51,6 @@ export async function recordOf(exec: Executor, row: UserRow): Promise<UserRecord
   return { row, identities: ids, factors };
 }
 
-export async function loadUserRecord(exec: Executor, id: string): Promise<UserRecord | undefined> {
-  const row = await findUserById(exec, id);
-  return row ? recordOf(exec, row) : undefined;
-}
-
 export interface NewUser {
   id?: string;
   email: string;

@@ -17,7 +17,7 @@ import { recordDailyCapReached } from '#bff/members/cap-history.ts';
  */
 
 /** The history's context per kind of code (their French sentences: machines/onboarding/labels.ts). */
-export const CODE_CAP_CONTEXTS: Record<CodeKind, string> = {
+const CODE_CAP_CONTEXTS: Record<CodeKind, string> = {
   recovery: 'recovery_code_cap',
   signup: 'signup_code_cap',
   invite: 'invite_code_cap',

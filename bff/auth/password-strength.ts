@@ -10,7 +10,7 @@ import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core';
  */
 
 /** zxcvbn's 3: about 10^8 guesses or more ("safely unguessable" against a slow hash offline). */
-export const MIN_SCORE = 3;
+const MIN_SCORE = 3;
 
 export type PasswordWeakness = { reason: 'PASSWORD_TOO_COMMON' | 'PASSWORD_PERSONAL'; message: string };
 
@@ -35,7 +35,7 @@ function strengthChecker(): Promise<ZxcvbnFactory> {
 }
 
 /** The words of a person's details that a password must not be built on: names, the address's parts. */
-export function personalWords(details: (string | null | undefined)[]): string[] {
+function personalWords(details: (string | null | undefined)[]): string[] {
   const words = new Set<string>();
   for (const detail of details) {
     if (!detail) continue;

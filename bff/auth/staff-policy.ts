@@ -32,7 +32,7 @@ import { type StaffRole, staffRoleOf } from '#machines/staff/roles.ts';
  * - `reads`: the access-log entry written after a successful (2xx) answer, before it leaves; a
  *   read of one member names them, an agency-wide read names nobody and keeps its query.
  */
-export type StaffScope = 'member' | 'introduction' | 'change-request' | 'lead' | 'filtered' | 'handler' | 'none';
+type StaffScope = 'member' | 'introduction' | 'change-request' | 'lead' | 'filtered' | 'handler' | 'none';
 
 export interface StaffRoutePolicy {
   who: 'administration' | 'equipe';
@@ -132,12 +132,12 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
 };
 
 /** The policy's key of the route now running: its method (HEAD as GET) and registered path. */
-export function routeKeyOf(c: Context): string {
+function routeKeyOf(c: Context): string {
   const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
   return `${method} ${routePath(c)}`;
 }
 
-export const ADMINISTRATION_ONLY = () => new ApiError(403, 'ROLE_FORBIDDEN', 'Cette page est réservée à l’administration de l’agence.');
+const ADMINISTRATION_ONLY = () => new ApiError(403, 'ROLE_FORBIDDEN', 'Cette page est réservée à l’administration de l’agence.');
 const NOT_YOURS = () =>
   new ApiError(403, 'NOT_YOUR_MEMBER', 'Ce membre n’est pas suivi par vous : demandez à l’administration de vous le confier.');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -147,7 +147,7 @@ export function staffRoleOfCaller(staff: Caller): StaffRole {
 }
 
 /** SQL: `memberId` is assigned to this counsellor. */
-export function counselledBy(staffId: string, memberId: unknown) {
+function counselledBy(staffId: string, memberId: unknown) {
   return sql`EXISTS (SELECT 1 FROM ${memberCounsellors} mc WHERE mc.member_id = ${memberId} AND mc.counsellor_id = ${staffId})`;
 }
 
@@ -319,4 +319,4 @@ export async function recordPolicyRead(c: Context, db: Db, staff: Caller, policy
 }
 
 /** An agency-wide list read again within this window by the same colleague is not recorded again. */
-export const REPEATED_LIST_READ_MS = 10 * 60_000;
+const REPEATED_LIST_READ_MS = 10 * 60_000;

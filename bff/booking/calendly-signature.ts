@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 
 /** Calendly's examples accept a signature at most 3 minutes old. */
-export const CALENDLY_SIGNATURE_TOLERANCE_S = 180;
+const CALENDLY_SIGNATURE_TOLERANCE_S = 180;
 
 export const CALENDLY_SIGNATURE_HEADER = 'Calendly-Webhook-Signature';
 

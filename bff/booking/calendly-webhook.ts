@@ -21,8 +21,8 @@ import { log } from '#bff/logger.ts';
  * (sync-booking.ts). A refusal by the chart is logged and still answered 200.
  */
 
-export const CALENDLY_EVENTS = ['invitee.created', 'invitee.canceled'] as const;
-export type CalendlyEventName = (typeof CALENDLY_EVENTS)[number];
+const CALENDLY_EVENTS = ['invitee.created', 'invitee.canceled'] as const;
+type CalendlyEventName = (typeof CALENDLY_EVENTS)[number];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const text = (max: number) => v.nullish(v.pipe(v.string(), v.maxLength(max)));
@@ -47,7 +47,7 @@ const InviteeSchema = v.object({
   reschedule_url: text(1000),
   created_at: v.nullish(instant),
 });
-export type CalendlyInvitee = v.InferOutput<typeof InviteeSchema>;
+type CalendlyInvitee = v.InferOutput<typeof InviteeSchema>;
 
 export type BookingOutcome = 'recorded' | 'duplicate' | 'ignored';
 
@@ -66,7 +66,7 @@ async function memberFromTracking(db: Db, invitee: CalendlyInvitee): Promise<{ i
  * Records one verified delivery: the webhook row (insert-if-absent) and the booking, in one
  * transaction. A booking once canceled stays canceled, whichever event arrives first.
  */
-export async function recordInviteeEvent(
+async function recordInviteeEvent(
   db: Db,
   name: CalendlyEventName,
   invitee: CalendlyInvitee,

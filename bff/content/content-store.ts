@@ -18,7 +18,7 @@ export type Collection = (typeof collections)[number];
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** What the content API lists (no body). */
-export interface ContentSummary {
+interface ContentSummary {
   collection: Collection;
   slug: string;
   /** Site path of the document (`/blog/<slug>` for articles). */
@@ -34,7 +34,7 @@ export interface ContentSummary {
   readingMinutes: number;
 }
 
-export interface ContentDocument extends ContentSummary {
+interface ContentDocument extends ContentSummary {
   html: string;
 }
 

@@ -18,7 +18,6 @@ export const PageFrontMatterSchema = v.object({
   description: text('description'),
   heading: text('heading'),
 });
-export type PageFrontMatter = v.InferOutput<typeof PageFrontMatterSchema>;
 
 export const BlogFrontMatterSchema = v.object({
   title: text('title'),
@@ -30,7 +29,6 @@ export const BlogFrontMatterSchema = v.object({
   draft: v.optional(v.boolean('draft : true ou false'), false),
   tags: v.optional(v.array(v.string()), []),
 });
-export type BlogFrontMatter = v.InferOutput<typeof BlogFrontMatterSchema>;
 
 /** `Titre « avec » accents` → `titre-avec-accents` (heading anchors). */
 export function slugify(value: string): string {

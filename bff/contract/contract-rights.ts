@@ -222,7 +222,7 @@ const PROOF_RULE_LABELS = {
 } as const;
 
 /** A request row as staff and the member read it; `proofUrl` names the reader's own route. */
-export function terminationView(
+function terminationView(
   row: typeof contractTerminations.$inferSelect,
   proof: { mime: ProofMime; sizeBytes: number; uploadedAt: Date } | undefined,
   proofUrl: (id: number) => string,

@@ -25,7 +25,7 @@ import { count } from '#machines/french/plural.ts';
  * the BFF sends the chart's `sub_date` event, stores the evidence record and mails the signed PDF.
  */
 
-export const CODE_VALIDITY_MS = 15 * 60 * 1000;
+const CODE_VALIDITY_MS = 15 * 60 * 1000;
 export const MAX_CODE_ATTEMPTS = 5;
 /** A new code may be asked for once a minute. */
 const RESEND_AFTER_MS = 60 * 1000;
@@ -52,7 +52,7 @@ export const contractSignatures = pgTable('contract_signatures', {
   codeAttempts: smallint('code_attempts').notNull(),
 });
 
-export const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 /** The code is hashed with the member's id: the table never holds a code in clear. */
 const codeHash = (memberId: string, code: string) => sha256Hex(`contract-signature:${memberId}:${code}`);
 

@@ -1,7 +1,6 @@
 import type { ContractForm, Questionnaire, RequirableCriterion } from '#machines/onboarding/forms.ts';
 import {
   maritalStatusLabelFor,
-  maritalStatusLabels,
   professionalSituationLabels,
   regionLabels,
   soughtPracticeLabels,

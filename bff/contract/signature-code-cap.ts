@@ -5,9 +5,9 @@ import { log } from '#bff/logger.ts';
 import { recordDailyCapReached } from '#bff/members/cap-history.ts';
 
 /** The member's event-log context of a reached daily cap (its line in the staff's history). */
-export const SIGNATURE_CODE_CAP_CONTEXT = 'signature_code_cap';
+const SIGNATURE_CODE_CAP_CONTEXT = 'signature_code_cap';
 
-export const SIGNATURE_CODE_CAP_MESSAGE =
+const SIGNATURE_CODE_CAP_MESSAGE =
   'Vous avez atteint le nombre maximal de codes de signature pour aujourd’hui. Contactez l’agence\u00a0: elle vous aidera à signer votre contrat.';
 
 /**

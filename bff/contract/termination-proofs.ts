@@ -36,7 +36,7 @@ const proofUnreadable = () =>
 export const proofNotFound = () => new ApiError(404, 'PROOF_NOT_FOUND', 'Justificatif introuvable.');
 
 /** What the bytes say they are (their signature), or null. */
-export function sniffProof(bytes: Uint8Array): ProofMime | null {
+function sniffProof(bytes: Uint8Array): ProofMime | null {
   const at = (i: number) => bytes[i];
   if (bytes.length >= 5 && Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-') return 'application/pdf';
   if (bytes.length >= 3 && at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return 'image/jpeg';

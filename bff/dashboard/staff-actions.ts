@@ -11,7 +11,7 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
  * `POST /api/v1/auth/ban` for the ban).
  */
 
-export type StaffActionId = 'onb_meet_done' | 'onb_meet_missed' | 'onb_meet_cancel' | 'meeting_mm' | 'lmnop' | 'disable' | 'enable';
+type StaffActionId = 'onb_meet_done' | 'onb_meet_missed' | 'onb_meet_cancel' | 'meeting_mm' | 'lmnop' | 'disable' | 'enable';
 
 export interface StaffAction {
   id: StaffActionId;

@@ -17,33 +17,24 @@ import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
  * them or to nobody. Each item says where the SPA links to (`link`), one click away.
  */
 
-export const todayScopes = ['mine', 'agency'] as const;
+const todayScopes = ['mine', 'agency'] as const;
 export type TodayScope = (typeof todayScopes)[number];
 
 export const TodayQuery = v.object({
   scope: v.optional(v.picklist(todayScopes, 'Portée inconnue : « mine » (mes membres) ou « agency » (toute l’agence)'), 'mine'),
 });
 
-export const todayGroupIds = [
-  'meetings',
-  'toValidate',
-  'answers',
-  'presentations',
-  'leads',
-  'messages',
-  'terminations',
-  'payments',
-] as const;
-export type TodayGroupId = (typeof todayGroupIds)[number];
+const todayGroupIds = ['meetings', 'toValidate', 'answers', 'presentations', 'leads', 'messages', 'terminations', 'payments'] as const;
+type TodayGroupId = (typeof todayGroupIds)[number];
 
 /** Where an item leads in the back office. */
-export type TodayLink =
+type TodayLink =
   | { kind: 'member'; memberId: string; section: 'actions' | 'profil' | 'rendez-vous' | 'contrat' | 'paiements' }
   | { kind: 'introduction'; introductionId: string }
   | { kind: 'messages'; memberId: string }
   | { kind: 'leads' };
 
-export interface TodayItem {
+interface TodayItem {
   /** Stable within the answer. */
   key: string;
   /** What it is, in French (« Entretien personnalisé », « Mensualité n° 3 échouée »…). */
@@ -68,7 +59,7 @@ export interface TodayGroup {
   items: TodayItem[];
 }
 
-export const ITEMS_PER_GROUP = 50;
+const ITEMS_PER_GROUP = 50;
 
 type Row = Record<string, unknown>;
 

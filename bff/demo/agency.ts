@@ -41,7 +41,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
  * clock, except the week's meetings.
  */
 
-export const DEMO_AGENCY_KEY = 'demo-agency';
+const DEMO_AGENCY_KEY = 'demo-agency';
 const DEMO_AGENCY_VERSION = 1;
 const DOMAIN = 'demo.union-sincere.fr';
 const HOUR_MS = 3_600_000;
@@ -203,7 +203,7 @@ function slug(name: string): string {
 }
 
 /** Each cast member's address: the first name, or the documented sign-in account. */
-export function emailOf(member: CastMember): string {
+function emailOf(member: CastMember): string {
   return `${slug(member.firstName)}@${DOMAIN}`;
 }
 

@@ -17,7 +17,7 @@ const PALETTES: readonly (readonly [string, string, string])[] = [
   ['#582f0e', '#a68a64', '#ede0d4'],
 ];
 
-export function avatarSvg(initial: string, seed: number): string {
+function avatarSvg(initial: string, seed: number): string {
   const [ground, shape, accent] = PALETTES[seed % PALETTES.length] as readonly [string, string, string];
   const turn = (seed * 37) % 360;
   const letter = initial

@@ -31,7 +31,7 @@ export class ApiError extends HTTPException {
 v.setGlobalMessage((issue) => (issue.received === 'undefined' ? 'Champ obligatoire' : 'Valeur invalide'), 'fr');
 v.setGlobalConfig({ lang: 'fr' });
 
-export function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
+function issuesOf(issues: readonly v.BaseIssue<unknown>[]): { path: string; message: string }[] {
   return issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }));
 }
 

@@ -4,9 +4,9 @@ import { ApiError, errorBody } from '#bff/http/errors.ts';
 import { isLoopbackRequest } from '#bff/http/rate-limit.ts';
 
 /** The largest body a route reads: the API's (256 kB), the auth service's being smaller still. */
-export const MAX_REQUEST_BYTES = 256 * 1024;
+const MAX_REQUEST_BYTES = 256 * 1024;
 /** A photo upload's (decision 116) or a termination proof's (decision 189), on their own paths only. */
-export const MAX_UPLOAD_BYTES = 8 * 1024 * 1024 + 64 * 1024;
+const MAX_UPLOAD_BYTES = 8 * 1024 * 1024 + 64 * 1024;
 
 /**
  * One body-size limit in front of every route of the app (issue 60): the API, the embedded auth

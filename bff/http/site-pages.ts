@@ -145,7 +145,7 @@ export interface SiteFiles {
   compressed(): Promise<void>;
 }
 
-export interface HtmlAnswer {
+interface HtmlAnswer {
   /** The encoded bytes, made once (a Uint8Array takes @hono/node-server's direct path). */
   body: Uint8Array<ArrayBuffer>;
   headers: Record<string, string>;

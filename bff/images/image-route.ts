@@ -15,13 +15,13 @@ import { RenderSlots } from '#bff/images/render-slots.ts';
  */
 
 /** Image breakpoints of the spec: xs 320, sm 640, md 768, lg 1024, xl 1280, 2xl 1536. */
-export const IMAGE_BREAKPOINTS = [320, 640, 768, 1024, 1280, 1536] as const;
-export const IMAGE_DENSITIES = [1, 2] as const;
+const IMAGE_BREAKPOINTS = [320, 640, 768, 1024, 1280, 1536] as const;
+const IMAGE_DENSITIES = [1, 2] as const;
 /** Every width the endpoint renders: each breakpoint at density 1 and 2. */
 export const IMAGE_WIDTHS: readonly number[] = [...new Set(IMAGE_BREAKPOINTS.flatMap((w) => IMAGE_DENSITIES.map((d) => w * d)))].sort(
   (a, b) => a - b,
 );
-export const DEFAULT_QUALITY = 100;
+const DEFAULT_QUALITY = 100;
 /**
  * The only qualities rendered (issue 60): the SPA and the prerender ask none (100 by default);
  * 75 and 80 are the usual `q` of image CDNs (Vercel's default is 75), 50 a light variant. Any
@@ -43,7 +43,7 @@ function loadSharp(): Promise<typeof Sharp> {
 }
 
 /** The repository's `public/` folder (images of the site, before and without a build). */
-export const PUBLIC_DIR = join(import.meta.dirname, '..', '..', 'public');
+const PUBLIC_DIR = join(import.meta.dirname, '..', '..', 'public');
 
 export interface ImageRouteOptions {
   /** `DATA_DIR`: rendered images are kept in `DATA_DIR/image-cache`. */
@@ -63,10 +63,10 @@ export interface ImageMetadata {
   ratio: number;
 }
 
-export class ImageRequestError extends Error {}
+class ImageRequestError extends Error {}
 
 /** Resolves `url` to a file inside one of the roots, or throws `ImageRequestError`. */
-export function resolveLocalImage(url: string, roots: readonly string[]): string {
+function resolveLocalImage(url: string, roots: readonly string[]): string {
   if (!url.startsWith('/') || url.startsWith('//') || url.includes('\\') || /[\0?#]/.test(url)) {
     throw new ImageRequestError('Seules les images locales du site sont acceptées (chemin commençant par /).');
   }
@@ -121,7 +121,7 @@ export async function imageMetadata(file: string): Promise<ImageMetadata> {
 }
 
 /** Renders `file` as a WebP `width` pixels wide (never enlarging a raster source). */
-export async function renderWebp(file: string, width: number, quality: number): Promise<Buffer> {
+async function renderWebp(file: string, width: number, quality: number): Promise<Buffer> {
   const isSvg = extname(file).toLowerCase() === '.svg';
   const sharp = await loadSharp();
   let input = sharp(file, { animated: false, limitInputPixels: 50_000_000 });

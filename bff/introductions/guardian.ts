@@ -40,7 +40,7 @@ function isReceives(value: string): value is GuardianReceives {
   return Object.hasOwn(guardianReceivesLabels, value);
 }
 
-export function guardianOfRow(row: GuardianRow): Guardian | null {
+function guardianOfRow(row: GuardianRow): Guardian | null {
   if (!isRelation(row.relation) || !isReceives(row.receives)) return null;
   return {
     name: row.name,
@@ -140,7 +140,7 @@ export interface GuardianMailInput {
 }
 
 /** The dedupe key of a guardian's mail: once per introduction, round and member (erasure finds them by the introduction). */
-export function guardianMailKey(kind: 'copy' | 'contact', introductionId: string, round: number, memberId: string): string {
+function guardianMailKey(kind: 'copy' | 'contact', introductionId: string, round: number, memberId: string): string {
   return `guardian-${kind}:${introductionId}:${round}:${memberId}`;
 }
 

@@ -48,7 +48,7 @@ import { UUID, memberOfSide, notFound, sideOfMember } from '#bff/introductions/i
 
 type LoggedEvent = typeof introductionEvents.$inferSelect;
 
-export interface TimelineEntry {
+interface TimelineEntry {
   at: string;
   sentence: string;
 }
@@ -223,7 +223,7 @@ function outsideCriteriaOf(me: MatchProfile | null, other: MatchProfile | null, 
  * ONLY what `side` may see of an introduction: their own answer, the other's summary, and the
  * other's contact and photos while `sharingOf` says so (decision 194) — never once it ended.
  */
-export function memberView(
+function memberView(
   introduction: IntroductionRow,
   side: Side,
   people: {
@@ -358,7 +358,7 @@ export async function memberIntroductions(db: Db, memberId: string, now: Date): 
 }
 
 /** `PUT /user/introductions/:id/contact` (decision 196): this introduction's choice, or back to the settings'. */
-export const ContactChoiceBody = v.strictObject(
+const ContactChoiceBody = v.strictObject(
   { via: v.picklist(['moi', 'wali', 'reglages'], 'Choix inconnu : choisissez dans la liste') },
   'Requête invalide',
 );

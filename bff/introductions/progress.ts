@@ -18,7 +18,7 @@ import { planById } from '#machines/onboarding/plans.ts';
  * the signed contract prints (`contractEndDate`: signature day + the plan's months − 1 day).
  */
 
-export interface MemberTerm {
+interface MemberTerm {
   /** The plan's title, or null before one is chosen. */
   plan: string | null;
   durationMonths: number | null;
@@ -43,7 +43,7 @@ export interface MemberProgress {
 
 type TermFields = Parameters<typeof contractEnd>[0];
 
-export function termOf(onboarding: TermFields, now: number, refundedCents = 0): MemberTerm {
+function termOf(onboarding: TermFields, now: number, refundedCents = 0): MemberTerm {
   const plan = onboarding.selectedPlanId ? planById(onboarding.selectedPlanId) : null;
   const signed = onboarding.subscriptionDate ? new Date(instantMs(onboarding.subscriptionDate)) : null;
   const end = plan && signed && Number.isFinite(signed.getTime()) ? contractEndDate(signed, plan.durationMonths) : null;

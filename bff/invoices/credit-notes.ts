@@ -18,10 +18,7 @@ import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
  * their number). Its PDF is stored, mailed and downloadable next to the invoices.
  */
 
-/** "AV-2026-000001" (and "AV-2026-00001", issued before decision 186). */
-export const CREDIT_NOTE_NUMBER = /^AV-(\d{4})-(\d{5,6})$/;
-
-export function creditNoteNumber(year: number, rank: number): string {
+function creditNoteNumber(year: number, rank: number): string {
   return `AV-${year}-${String(rank).padStart(NUMBER_DIGITS, '0')}`;
 }
 

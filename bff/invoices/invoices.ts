@@ -31,10 +31,7 @@ const PAID = new Set(['paid']);
 export const NUMBER_DIGITS = 6;
 export const MAX_RANK = 10 ** NUMBER_DIGITS - 1;
 
-/** "2026-000123". */
-export const INVOICE_NUMBER = /^(\d{4})-(\d{6})$/;
-
-export function invoiceNumber(year: number, rank: number): string {
+function invoiceNumber(year: number, rank: number): string {
   return `${year}-${String(rank).padStart(NUMBER_DIGITS, '0')}`;
 }
 
@@ -94,7 +91,7 @@ export function customerAddressOf(row: { contract: unknown; profile: unknown }):
 }
 
 /** What the invoice says was bought and what was paid, from the offer and the amount paid. */
-export function invoiceLines(offerId: string, totalCents: number): { lines: InvoiceLine[]; subtotalCents: number; discountCents: number } {
+function invoiceLines(offerId: string, totalCents: number): { lines: InvoiceLine[]; subtotalCents: number; discountCents: number } {
   if (!isOfferId(offerId)) return { lines: [{ label: 'Paiement', amountCents: totalCents }], subtotalCents: totalCents, discountCents: 0 };
   const offer = offerById(offerId);
   const label = offer.monthlyPayments !== null ? `${offerLabel(offerId)} — mensualité 1 sur ${offer.monthlyPayments}` : offerLabel(offerId);
@@ -113,7 +110,7 @@ export function invoiceLines(offerId: string, totalCents: number): { lines: Invo
   return { lines: [{ label, amountCents: totalCents }], subtotalCents: totalCents, discountCents: 0 };
 }
 
-export function paymentMethodOf(totalCents: number, livemode: boolean): string {
+function paymentMethodOf(totalCents: number, livemode: boolean): string {
   if (totalCents === 0) return 'aucun débit (remise de 100 %)';
   return livemode ? 'carte bancaire (Stripe)' : 'carte bancaire (Stripe, mode test)';
 }

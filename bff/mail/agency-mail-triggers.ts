@@ -40,7 +40,7 @@ import * as v from 'valibot';
 /** How often the job runs in the server: fine enough for a reminder « la veille ». */
 export const AGENCY_MAIL_INTERVAL_MS = 15 * 60 * 1000;
 /** A period-over mail is still sent this long after the instant (a server down for a while). */
-export const LATE_SEND_WINDOW_MS = 7 * DAY_MS;
+const LATE_SEND_WINDOW_MS = 7 * DAY_MS;
 
 type MemberRow = typeof members.$inferSelect;
 
@@ -58,7 +58,7 @@ export function firstNameOf(profile: unknown): string | null {
 }
 
 /** The last day of a term ending at `end` (midnight, Paris): what the contract prints as « prend fin le ». */
-export function lastDayOf(end: Date): Date {
+function lastDayOf(end: Date): Date {
   return new Date(end.getTime() - 1);
 }
 
@@ -121,7 +121,7 @@ export async function termEndOf(_executor: Executor, _memberId: string, record: 
 }
 
 /** When the member became active: the first event that led to `membre-actif` (or `meeting_mm`). */
-export async function activeSinceOf(executor: Executor, memberId: string): Promise<Date | null> {
+async function activeSinceOf(executor: Executor, memberId: string): Promise<Date | null> {
   const [first] = await executor
     .select({ at: onboardingEvents.createdAt })
     .from(onboardingEvents)

@@ -39,7 +39,6 @@ export const agencyMailKinds = [
   'agency-termination-refused',
   'agency-credit-note',
 ] as const;
-export type AgencyMailKind = (typeof agencyMailKinds)[number];
 
 export interface Recipient {
   to: string;
@@ -50,7 +49,7 @@ export interface Recipient {
 /** One paragraph of a mail: plain text, or a link shown as a button. */
 export type Block = { text: string } | { link: string; label: string };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 

@@ -6,7 +6,7 @@ import type { OutgoingMail } from '#bff/mail/outbox.ts';
  * was answered and where to read the answer: neither the fields, the old or new values, nor the
  * staff's note (the answers may reveal religious practice or family life, GDPR art. 9).
  */
-export const CHANGE_REQUEST_ANSWERED_KIND = 'change-request-answered';
+const CHANGE_REQUEST_ANSWERED_KIND = 'change-request-answered';
 
 export function changeRequestAnsweredMail(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
   return layout(site, recipient, CHANGE_REQUEST_ANSWERED_KIND, 'Votre demande de modification a reçu une réponse', [

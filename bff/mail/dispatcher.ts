@@ -154,9 +154,3 @@ export function createMailDispatcher(options: {
   };
   return dispatcher;
 }
-
-/** Counts mails not yet sent (for health and tests). */
-export async function pendingMailCount(db: Db): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.status, 'pending'));
-  return row?.n ?? 0;
-}

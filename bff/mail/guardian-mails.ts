@@ -10,9 +10,6 @@ import type { OutgoingMail } from '#bff/mail/outbox.ts';
  * anonymised summary, never a surname nor a contact), or the contact details once both accepted.
  */
 
-export const guardianMailKinds = ['guardian-proposal-copy', 'guardian-contact'] as const;
-export type GuardianMailKind = (typeof guardianMailKinds)[number];
-
 /** The anonymised summary of the person proposed, as members read it. */
 export interface SummaryLines {
   firstName: string | null;

@@ -8,23 +8,8 @@ import { FEEDBACK_DEADLINE_DAYS } from '#machines/introductions/feedback-deadlin
  * other person (no name, no age, no town), who is only ever shown in the member's space.
  */
 
-export const introductionMailKinds = [
-  'introduction-proposed',
-  'introduction-accepted',
-  'introduction-reminder',
-  'introduction-expired',
-  'introduction-meeting-planned',
-  'introduction-meeting-moved',
-  'introduction-meeting-cancelled',
-  'introduction-meeting-held',
-  'introduction-meeting-reminder',
-  'introduction-feedback-reminder',
-  'introduction-ended',
-] as const;
-export type IntroductionMailKind = (typeof introductionMailKinds)[number];
-
 /** Where a member reads their proposals. */
-export const PROPOSALS_PATH = '/mon-compte/propositions';
+const PROPOSALS_PATH = '/mon-compte/propositions';
 
 /** A new proposal (or a re-opened one): nothing about the other person, only where to read it and until when. */
 export function introductionProposedMail(site: AgencyMailSite, recipient: Recipient, input: { deadline: Date }): OutgoingMail {
@@ -133,7 +118,7 @@ export function introductionMeetingMail(
 }
 
 /** Days after the meeting within which each member is asked for their feedback (decisions 197 and 205: the chart's rule). */
-export const FEEDBACK_DAYS = FEEDBACK_DEADLINE_DAYS;
+const FEEDBACK_DAYS = FEEDBACK_DEADLINE_DAYS;
 
 /**
  * Decision 205: 2 days before the end of the period to give one's feedback after the first meeting,

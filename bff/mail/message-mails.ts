@@ -7,8 +7,6 @@ import type { OutgoingMail } from '#bff/mail/outbox.ts';
  * practice or family life (GDPR art. 9), which has no place in a mail. They say where to read it.
  */
 
-export const messageMailKinds = ['message-notice-member', 'message-notice-agency'] as const;
-
 /** To the member: the agency wrote; read it in your space. */
 export function memberMessageNotice(site: AgencyMailSite, recipient: Recipient): OutgoingMail {
   return layout(site, recipient, 'message-notice-member', 'Un nouveau message vous attend dans votre espace', [

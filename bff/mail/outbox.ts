@@ -12,7 +12,7 @@ function base64Bytes(value: string): number {
   return (value.length / 4) * 3 - padding;
 }
 
-export const MailAttachmentSchema = v.object({
+const MailAttachmentSchema = v.object({
   /** The file name the recipient sees, without any path. */
   filename: v.pipe(v.string(), v.minLength(1), v.maxLength(120), v.regex(/^[^/\\\r\n"]+$/, 'Nom de pièce jointe invalide')),
   contentType: v.pipe(v.string(), v.regex(/^[a-z]+\/[a-z0-9.+-]+$/, 'Type de pièce jointe invalide')),

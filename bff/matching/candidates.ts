@@ -323,7 +323,7 @@ export interface RankOptions {
   now?: number;
 }
 
-export interface RankedCandidate {
+interface RankedCandidate {
   memberId: string;
   score: number;
   maxScore: number;
@@ -476,7 +476,7 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
 }
 
 /** The one statement of `rankCandidates` for an available member, or null when nobody can be in it. */
-export function candidatesSql(me: MatchProfile, options: RankOptions & { now: number }): SQL | null {
+function candidatesSql(me: MatchProfile, options: RankOptions & { now: number }): SQL | null {
   const now = options.now;
   const limit = Math.max(1, Math.min(MAX_CANDIDATES + 1, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
   const offset = Math.max(0, Math.floor(options.offset ?? 0));

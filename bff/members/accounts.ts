@@ -67,7 +67,7 @@ export async function createAuthUser(admin: SupabaseClient, db: Db, attributes: 
 }
 
 /** The auth user with this address, through the admin list (paged; supabase-js has no lookup by e-mail). */
-export async function authUserByEmail(admin: SupabaseClient, email: string) {
+async function authUserByEmail(admin: SupabaseClient, email: string) {
   const wanted = email.toLowerCase();
   for (let page = 1; ; page += 1) {
     const { data, error } = await admin.auth.admin.listUsers({ page, perPage: 1000 });

@@ -18,7 +18,7 @@ export const INVITATION_INVALID_MESSAGE =
   'Ce lien d’inscription n’est plus valable (déjà utilisé ou expiré). Vous pouvez créer votre compte ci-dessous.';
 
 /** How long the link stays valid. */
-export const SIGNUP_LINK_DAYS = 30;
+const SIGNUP_LINK_DAYS = 30;
 
 /** The token as the URL carries it: 43 base64url characters. */
 export const InvitationSchema = v.pipe(

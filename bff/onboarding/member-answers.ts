@@ -29,7 +29,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
  * from the privacy section (decision 070); the stored value is kept.
  */
 
-export type Section = ChangeSection;
+type Section = ChangeSection;
 const CONSENT = 'sensitiveDataConsent';
 
 function profileEditEntries(now: number) {
@@ -74,7 +74,7 @@ const columnOf = (section: Section) => (section === 'profil' ? 'profile' : 'ques
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The fields that change, in the label table's order, old → new. */
-export function changesOf(section: Section, stored: Record<string, unknown> | null, answers: Record<string, unknown>): FieldChange[] {
+function changesOf(section: Section, stored: Record<string, unknown> | null, answers: Record<string, unknown>): FieldChange[] {
   return fieldsOf(section)
     .filter((field) => field.key !== CONSENT && Object.hasOwn(answers, field.key) && !same(stored?.[field.key], answers[field.key]))
     .map((field) => ({ field: field.key, old: stored?.[field.key] ?? null, new: answers[field.key] }));
@@ -278,7 +278,7 @@ export async function changeRequestsOf(db: Db, memberId: string): Promise<Change
   return rows.map(viewOf);
 }
 
-export const decisionSchema = v.strictObject(
+const decisionSchema = v.strictObject(
   {
     decision: v.picklist(['apply', 'decline'], 'Décision invalide'),
     note: noteSchema,

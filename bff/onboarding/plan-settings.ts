@@ -6,7 +6,7 @@ import type { Transaction } from '#bff/db/database.ts';
 import { type PayInFullSetting, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 
 /** Which pay-in-full plan each pack offers (decisions §5); staff change it from the dashboard. */
-export const PAY_IN_FULL_KEY = 'plans.pay_in_full';
+const PAY_IN_FULL_KEY = 'plans.pay_in_full';
 /** Plain price by default: a permanent "10 % off" would be a reference-price claim to justify. */
 export const DEFAULT_PAY_IN_FULL: PayInFullSetting = 'cash';
 
@@ -16,7 +16,7 @@ export async function readPayInFull(executor: Db | Transaction): Promise<PayInFu
 }
 
 /** The stored value, or the default when it is absent or not one of the settings. */
-export function payInFullOf(value: unknown): PayInFullSetting {
+function payInFullOf(value: unknown): PayInFullSetting {
   const parsed = v.safeParse(payInFullSettingSchema, value);
   return parsed.success ? parsed.output : DEFAULT_PAY_IN_FULL;
 }

@@ -19,9 +19,9 @@ import { parisDayStartMs } from '#machines/paris-time.ts';
  * feed the JSON view and the CSV export.
  */
 
-export const billingKinds = ['payment', 'instalment', 'refund'] as const;
-export type BillingKind = (typeof billingKinds)[number];
-export const billingStatuses = [
+const billingKinds = ['payment', 'instalment', 'refund'] as const;
+type BillingKind = (typeof billingKinds)[number];
+const billingStatuses = [
   'payee',
   'a-venir',
   'echouee',
@@ -31,7 +31,7 @@ export const billingStatuses = [
   'rembourse',
   'remboursement-echoue',
 ] as const;
-export type BillingStatus = (typeof billingStatuses)[number];
+type BillingStatus = (typeof billingStatuses)[number];
 
 export interface BillingEntry {
   /** Unique within a list (a stable React key). */
@@ -246,7 +246,7 @@ export function textCell(value: string): string {
   return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const BILLING_CSV_HEADERS = ['Date', 'Type', 'Membre', 'E-mail', 'Libellé', 'Montant (€)', 'Statut', 'Facture', 'Remarque'];
+const BILLING_CSV_HEADERS = ['Date', 'Type', 'Membre', 'E-mail', 'Libellé', 'Montant (€)', 'Statut', 'Facture', 'Remarque'];
 
 export function billingCsv(entries: readonly BillingEntry[]): string {
   const lines = [BILLING_CSV_HEADERS.join(';')];

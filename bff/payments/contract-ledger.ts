@@ -242,11 +242,6 @@ export async function cancelStoppedSubscriptions(
   return { cancelled: cancelled.length, failed: broken.size };
 }
 
-/** A member's contracts, newest first (the staff's billing card and the member's « Mes droits »). */
-export async function contractsOf(executor: Executor, memberId: string) {
-  return executor.select().from(contracts).where(eq(contracts.memberId, memberId)).orderBy(sql`${contracts.signedAt} DESC`);
-}
-
 /** The row of the member's current contract (the record's signature), if any. */
 export async function currentContractOf(executor: Executor, memberId: string, record: Pick<OnboardingRecord, 'subscriptionDate'>) {
   if (!record.subscriptionDate) return null;

@@ -81,7 +81,7 @@ export function contractStoppedAt(record: OnboardingRecord): number | null {
   return stops.length > 0 ? Math.min(...stops) : null;
 }
 
-export type InstalmentOutcome = 'recorded' | 'duplicate' | 'ignored';
+type InstalmentOutcome = 'recorded' | 'duplicate' | 'ignored';
 
 export interface InstalmentRecorded {
   outcome: InstalmentOutcome;

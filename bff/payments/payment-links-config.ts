@@ -8,7 +8,7 @@ import { type OfferId, offerIds } from '#machines/onboarding/plans.ts';
  * Stripe copies from the link to its sessions). Validated at start (bff/config.ts).
  */
 
-export interface PaymentLink {
+interface PaymentLink {
   url: string;
   /** The Payment Link's id (`plink_…`), when given. */
   id: string | null;
@@ -45,7 +45,7 @@ export const paymentLinksEnvSchema = v.pipe(
 );
 
 /** Test-mode Payment Links live at `https://buy.stripe.com/test_…`; live ones never do. */
-export function isTestLink(url: string): boolean {
+function isTestLink(url: string): boolean {
   return new URL(url).pathname.startsWith('/test_');
 }
 

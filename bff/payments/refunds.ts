@@ -27,7 +27,7 @@ import type { OnboardingRecord } from '#machines/onboarding/record.ts';
  * otherwise — with the row's id as idempotency key, so a retry never refunds twice.
  */
 
-export interface RefundRequest {
+interface RefundRequest {
   checkoutSessionId: string;
   amountCents: number;
   idempotencyKey: string;

@@ -39,7 +39,7 @@ import { log } from '#bff/logger.ts';
  */
 
 /** Checkout events that change what the server knows of a session. */
-export const CHECKOUT_EVENTS = [
+const CHECKOUT_EVENTS = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',

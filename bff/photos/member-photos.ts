@@ -31,15 +31,15 @@ export const MAX_PHOTOS_PER_MEMBER = 3;
 export const MAX_PHOTO_BYTES = 8 * 1024 * 1024;
 
 /** The long side of a stored photo: sharp enough on a large screen, far below a print. */
-export const MAX_PHOTO_SIDE = 1200;
+const MAX_PHOTO_SIDE = 1200;
 
 /** The long side of the member's own thumbnails. */
-export const THUMBNAIL_SIDE = 320;
+const THUMBNAIL_SIDE = 320;
 
 /** A decompression bomb (a small file of huge dimensions) is refused before it is decoded: 50 megapixels. */
 const MAX_INPUT_PIXELS = 50_000_000;
 
-export const PHOTO_MIME = 'image/webp' as const;
+const PHOTO_MIME = 'image/webp' as const;
 
 export type PhotoVariant = 'full' | 'thumbnail';
 
@@ -129,7 +129,7 @@ export interface OwnPhoto {
   thumbnailUrl: string;
 }
 
-export const ownPhotoUrl = (id: string) => `/api/v1/user/photos/${id}`;
+const ownPhotoUrl = (id: string) => `/api/v1/user/photos/${id}`;
 export const introductionPhotoUrl = (introductionId: string, photoId: string) =>
   `/api/v1/user/introductions/${introductionId}/photos/${photoId}`;
 

@@ -106,7 +106,7 @@ async function journalRows(db: Db, filter: JournalFilter, limit: number, offset:
   });
 }
 
-export const ACCESS_JOURNAL_CSV_HEADERS = ['Date (heure de Paris)', 'Membre de l’équipe', 'Membre', 'Lecture', 'Filtres'];
+const ACCESS_JOURNAL_CSV_HEADERS = ['Date (heure de Paris)', 'Membre de l’équipe', 'Membre', 'Lecture', 'Filtres'];
 
 export function accessJournalRoutes(deps: ApiDeps) {
   const db = deps.database.db;

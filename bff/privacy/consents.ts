@@ -100,7 +100,7 @@ export function consentStatuses(history: ConsentView[]): ConsentStatus[] {
 
 /** Fields of step 1 and step 2 that reveal religious practice (GDPR art. 9). */
 export const SENSITIVE_PROFILE_FIELDS = ['prayerPractice', 'practiceDetails'] as const;
-export const SENSITIVE_QUESTIONNAIRE_FIELDS = ['soughtPractice'] as const;
+const SENSITIVE_QUESTIONNAIRE_FIELDS = ['soughtPractice'] as const;
 
 function without(value: unknown, fields: readonly string[]): Record<string, unknown> | null {
   if (value === null || typeof value !== 'object') return null;

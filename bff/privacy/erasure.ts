@@ -24,7 +24,7 @@ import { log } from '#bff/logger.ts';
  */
 
 /** Legal basis stated on each kept record. */
-export const LEGAL_BASIS = {
+const LEGAL_BASIS = {
   contract:
     'Contrat de courtage matrimonial et son annexe : preuve du contrat et des délais légaux (Code de la consommation L224‑90 à L224‑95 ; Code de commerce L123‑22 ; Code civil 2224), RGPD art. 6.1.c et 6.1.f. Conservé 10 ans, accès restreint.',
   payment:
@@ -32,12 +32,12 @@ export const LEGAL_BASIS = {
 } as const;
 
 /** 10 years after the end of the financial year (taken as the calendar year) of the event. */
-export function retainUntil(occurredAt: Date): Date {
+function retainUntil(occurredAt: Date): Date {
   return new Date(Date.UTC(occurredAt.getUTCFullYear() + 10, 11, 31, 23, 59, 59));
 }
 
 /** The address that replaces the member's: unique (the e-mail index), valid, never deliverable. */
-export function erasedEmail(memberId: string): string {
+function erasedEmail(memberId: string): string {
   return `efface-${memberId}@efface.invalid`;
 }
 

@@ -8,7 +8,7 @@ import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 
 /** The identity printed on stored contracts when the caller does not say (the configuration's default). */
-export const DEFAULT_AGENCY = DEMO_AGENCY_IDENTITY;
+const DEFAULT_AGENCY = DEMO_AGENCY_IDENTITY;
 
 /**
  * Called by `applyOnboardingUpdate` inside its transaction, once an update is accepted: records

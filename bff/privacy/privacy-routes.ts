@@ -18,7 +18,7 @@ const EraseBody = v.strictObject(
 );
 const MemberIdParam = v.pipe(v.string(), v.uuid('Identifiant invalide'));
 
-export const MATCHMAKING_PAUSED_MESSAGE =
+const MATCHMAKING_PAUSED_MESSAGE =
   'Vous avez retiré votre consentement au traitement de votre pratique religieuse : la recherche de profils compatibles est suspendue et ces informations ont été retirées de votre dossier. L’équipe vous contactera pour voir si l’accompagnement peut se poursuivre.';
 
 function pdfResponse(c: import('hono').Context, pdf: Uint8Array, fileName: string) {

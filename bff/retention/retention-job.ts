@@ -83,7 +83,7 @@ function addMonths(date: Date, months: number): Date {
 }
 
 /** When the member's contract ends (signature + the plan's term), or null without a signed contract. */
-export function contractEnd(record: OnboardingRecord): Date | null {
+function contractEnd(record: OnboardingRecord): Date | null {
   // The one end of the term (decision 118), the one the chart and the mails read.
   const end = termEndsAtMs(record);
   return end === null ? null : new Date(end);

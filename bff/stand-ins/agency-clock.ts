@@ -12,7 +12,7 @@ import type { JobOutcome, JobRegistry } from '#bff/scheduled-jobs.ts';
  * (like the stand-ins' webhook secrets), so a restarted demo keeps its date. Production never
  * builds one: its clock is the system's.
  */
-export const AGENCY_CLOCK_KEY = 'stand-ins.agency_clock_offset_ms';
+const AGENCY_CLOCK_KEY = 'stand-ins.agency_clock_offset_ms';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A long move crosses at most this many stops (one a day up to 400 days). */

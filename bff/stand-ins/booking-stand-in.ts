@@ -19,7 +19,7 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
  * Stateless: a booking's cancel and reschedule links carry its reference.
  */
 
-export const MEETING_MINUTES = 15;
+const MEETING_MINUTES = 15;
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
 /** Slot starts, in UTC (10:00, 11:30, 14:00 and 16:30 in Paris in winter). */
@@ -37,7 +37,7 @@ const parisDay = frenchDateFormat({ timeZone: 'Europe/Paris', weekday: 'long', d
 const parisTime = frenchDateFormat({ timeZone: 'Europe/Paris', timeStyle: 'short' });
 
 /** The slots offered at `now`: from tomorrow, a few each day, Sundays excepted. */
-export function availableSlots(now: Date): Date[] {
+function availableSlots(now: Date): Date[] {
   const slots: Date[] = [];
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   for (let day = 1; slots.length < SLOT_DAYS * SLOT_TIMES_UTC.length && day <= SLOT_DAYS + 2; day += 1) {
@@ -86,7 +86,7 @@ function uris(site: string, reference: BookingReference) {
 }
 
 /** An `invitee.*` webhook body in Calendly's shape. */
-export function inviteeWebhook(
+function inviteeWebhook(
   site: string,
   name: 'invitee.created' | 'invitee.canceled',
   reference: BookingReference,

@@ -61,13 +61,13 @@ async function amountOf(deps: StandInDeps, offerId: OfferId, promoCode: string |
 }
 
 /** The member's page after payment: where the Payment Link's redirect sends them. */
-export function successUrl(config: Config, _offerId: OfferId, sessionId: string): string {
+function successUrl(config: Config, _offerId: OfferId, sessionId: string): string {
   // Since decision 105 both payments (file fee, subscription) are made on the payment step.
   return `${config.publicSiteUrl}/mon-compte/inscription/frais-de-dossier?csid=${encodeURIComponent(sessionId)}`;
 }
 
 /** A Checkout Session and its `checkout.session.completed` event, in Stripe's shape. */
-export async function completedCheckoutEvent(input: {
+async function completedCheckoutEvent(input: {
   config: Config;
   offerId: OfferId;
   sessionId: string;

@@ -14,7 +14,7 @@ ${options.script ? html`<script src="${options.script}" defer></script>` : ''}</
 <body>${body}</body></html>`;
 }
 
-export const standInStyles = [
+const standInStyles = [
   'body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1f2933;line-height:1.5}',
   'main{max-width:34rem;margin:auto;padding:1.5rem}',
   'h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:0}',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { FieldErrors } from '#src/lib/api-client.ts';
 
 /** valibot issues → `{ field: message }`, first message per field (dot path); `rename` maps paths. */
-export function fieldErrorsOf(issues: readonly v.BaseIssue<unknown>[], rename: Record<string, string> = {}): FieldErrors {
+function fieldErrorsOf(issues: readonly v.BaseIssue<unknown>[], rename: Record<string, string> = {}): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
     const path = v.getDotPath(issue) ?? '';

@@ -10,9 +10,9 @@ export const NOTIFICATION_TIMEOUT_MS = 5000;
 export const NOTIFICATION_EXIT_MS = 200;
 const MAX_VISIBLE = 5;
 
-export type NotificationVariant = 'info' | 'success' | 'warning' | 'error';
+type NotificationVariant = 'info' | 'success' | 'warning' | 'error';
 
-export interface NotificationAction {
+interface NotificationAction {
   label: string;
   /** Read by screen readers instead of the label when the action is not reachable in time. */
   altText?: string;
@@ -28,7 +28,7 @@ export interface NotificationInput {
   duration?: number;
 }
 
-export interface Notification {
+interface Notification {
   id: string;
   title: string;
   description?: string;

@@ -9,9 +9,9 @@ import type { Aal, SessionError, SessionUser, SettingsOutcome } from '#src/lib/s
  * A tiny external store (for `useSyncExternalStore`); guards `await store.ensure()`.
  */
 
-export type { Aal, SessionError, SessionUser, SettingsOutcome, SubscriptionSettings } from '#src/lib/session-types.ts';
+export type { SessionUser, SettingsOutcome } from '#src/lib/session-types.ts';
 
-export type SessionStatus = 'unknown' | 'signed-in' | 'signed-out' | 'failed';
+type SessionStatus = 'unknown' | 'signed-in' | 'signed-out' | 'failed';
 
 export interface SessionState {
   status: SessionStatus;
@@ -38,7 +38,7 @@ export interface SessionStore {
 
 const MAX_ERRORS = 20;
 
-export const initialSessionState: SessionState = { status: 'unknown', user: null, aal: null, loading: false, errors: [] };
+const initialSessionState: SessionState = { status: 'unknown', user: null, aal: null, loading: false, errors: [] };
 
 export function createSessionStore(loadSettings: () => Promise<SettingsOutcome>, now: () => Date = () => new Date()): SessionStore {
   let state = initialSessionState;
@@ -120,7 +120,7 @@ export function createSessionStore(loadSettings: () => Promise<SettingsOutcome>,
  * request, sent at once; the code that reads its answer (session-settings.ts) is fetched beside
  * it: the session loads on every page, neither needs to be in its first load.
  */
-export function fetchSettings(): Promise<SettingsOutcome> {
+function fetchSettings(): Promise<SettingsOutcome> {
   const request = fetch('/api/v1/auth/session', { credentials: 'same-origin' });
   request.catch(() => undefined); // handled by `readSettings`, once loaded: not an unhandled rejection meanwhile
   return import('#src/lib/session-settings.ts').then(({ readSettings }) => readSettings(request));

@@ -1,9 +1,9 @@
 /** How often the SPA asks whether a newer build is live (and whenever the tab becomes visible). */
-export const VERSION_CHECK_INTERVAL_MS = 5 * 60 * 1000;
+const VERSION_CHECK_INTERVAL_MS = 5 * 60 * 1000;
 
 declare const __BUILD_ID__: string;
 /** This bundle's build id (`scripts/vite-plugin-version.ts`). */
-export const currentBuildId: string = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
+const currentBuildId: string = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
 
 export interface VersionCheckerOptions {
   current: string;
@@ -32,7 +32,7 @@ export function createVersionChecker(options: VersionCheckerOptions) {
 }
 
 /** `GET /version.json`, never from a cache. */
-export async function fetchLiveVersion(): Promise<string | null> {
+async function fetchLiveVersion(): Promise<string | null> {
   const response = await fetch('/version.json', { cache: 'no-store', credentials: 'omit' });
   if (!response.ok) return null;
   const body = (await response.json()) as { version?: unknown };

@@ -64,7 +64,13 @@ describe('inviting a colleague', () => {
     // Pending on the team page, with who invited and until when.
     const listed = await inviter.agent.json<{ invitations: Record<string, unknown>[] }>(inviter.agent.get(INVITE));
     const row = listed.invitations.find((i) => i.id === id);
-    expect(row).toMatchObject({ email, name: 'Samira Benali', role: 'administration', invitedBy: { email: inviter.email }, expired: false });
+    expect(row).toMatchObject({
+      email,
+      name: 'Samira Benali',
+      role: 'administration',
+      invitedBy: { email: inviter.email },
+      expired: false,
+    });
     const days = (Date.parse(String(row?.expiresAt)) - Date.parse(String(row?.sentAt))) / 86_400_000;
     expect(days).toBe(7);
 
@@ -139,7 +145,9 @@ describe('inviting a colleague', () => {
       .select()
       .from(onboardingEvents)
       .where(and(eq(onboardingEvents.memberId, inviter.id), eq(onboardingEvents.context, 'staff_invitation')));
-    expect(inviteEvents).toEqual([expect.objectContaining({ event: 'INVITE', actorId: inviter.id, payload: { invitationId: id, email, role: 'administration' } })]);
+    expect(inviteEvents).toEqual([
+      expect.objectContaining({ event: 'INVITE', actorId: inviter.id, payload: { invitationId: id, email, role: 'administration' } }),
+    ]);
     const acceptEvents = await product.database.db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, colleagueId));
     expect(acceptEvents).toEqual([
       expect.objectContaining({ context: 'staff_invitation', event: 'ACCEPT', payload: { invitationId: id, invitedBy: inviter.id } }),

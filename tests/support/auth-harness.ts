@@ -12,7 +12,7 @@ import { openTestDatabase } from '#tests/support/test-database.ts';
 
 export const SITE_URL = 'http://localhost:3000';
 
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
 }

@@ -5,7 +5,7 @@ import type { Database } from '#bff/db/database.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
 
 /** The code in the last signature-code mail queued for `email`, read from the outbox as the member would read the mail. */
-export async function lastSignatureCode(agent: TestAgent, email: string): Promise<string> {
+async function lastSignatureCode(agent: TestAgent, email: string): Promise<string> {
   if (!agent.database) throw new Error('this agent has no product database');
   return lastSignatureCodeIn(agent.database.db, email);
 }

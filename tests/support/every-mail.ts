@@ -10,7 +10,6 @@ import { signatureCodeMail, signedContractMail } from '#bff/contract/contract-si
 import {
   activeMemberMail,
   type AgencyMailSite,
-  agencyMailKinds,
   contractReadyMail,
   creditNoteMail,
   meetingBookedMail,
@@ -182,6 +181,3 @@ export function everyMail(): RenderedMail[] {
     { mail: mfaResetMail(site, { to: 'samia@example.fr', name: 'samia@example.fr', actor: 'Karim Benali', at: later }), firstName: null },
   ];
 }
-
-/** The agency's own kinds, each rendered above. */
-export const everyMailKind = agencyMailKinds;

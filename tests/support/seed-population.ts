@@ -21,7 +21,7 @@ import { emptyRecord, type Gender, type OnboardingRecord } from '#machines/onboa
  */
 
 /** mulberry32: a small, fast, seeded PRNG giving floats in [0, 1). */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -187,7 +187,7 @@ export function generatePopulation(count: number, seed: number, now: number): Se
 }
 
 /** The match profile of a seeded member: derived as for any member, active for six more months. */
-export function seedProfile(member: SeedMember, now: number): MatchProfile {
+function seedProfile(member: SeedMember, now: number): MatchProfile {
   const derived = profileFromOnboarding({
     memberId: member.id,
     gender: member.gender,

@@ -38,12 +38,3 @@ export async function confirmationTokenIn(db: Database['db'], email: string): Pr
   if (!token) throw new Error(`no confirmation mail for ${email}`);
   return token;
 }
-
-/** The confirmation link of the last sign-up confirmation mailed to `email`, as a path on the site. */
-export async function confirmationPathIn(db: Database['db'], email: string): Promise<string> {
-  const [mail] = await mailsTo(db, email, 'auth-signup-confirmation');
-  const link = /https?:\/\/\S+\/connexion\/confirmation\?\S+/.exec(mail?.textBody ?? '')?.[0];
-  if (!link) throw new Error(`no confirmation mail for ${email}`);
-  const url = new URL(link);
-  return `${url.pathname}${url.search}`;
-}

@@ -56,10 +56,10 @@ export async function ensureTestTemplates(setsList: MigrationSet[][]): Promise<v
   }
 }
 
-export const TEST_TEMPLATE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'union-sincere', 'test-db');
+const TEST_TEMPLATE_DIR = join(import.meta.dirname, '..', '..', 'node_modules', '.cache', 'union-sincere', 'test-db');
 
 /** A short hash naming the database that `sets` give on the installed PGlite. */
-export function templateKey(sets: MigrationSet[]): string {
+function templateKey(sets: MigrationSet[]): string {
   const hash = createHash('sha256').update(`pglite ${installedPgliteVersion() ?? '?'}\n`);
   for (const set of sets) {
     hash.update(`set ${set.name}\n`);

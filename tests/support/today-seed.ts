@@ -13,7 +13,7 @@ import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
  * waiting for feedback, a first meeting held), a presentation, a lead to call back since
  * yesterday, an unread message, a termination request, a failed instalment and a refund to make.
  */
-export const HOUR = 3_600_000;
+const HOUR = 3_600_000;
 
 export function todayClock(nowMs: number) {
   const at = (hours: number) => new Date(nowMs + hours * HOUR);

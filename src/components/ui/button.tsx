@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { buttonClass, fullWidth, spinner } from '#src/components/ui/button.css.ts';
 
-export type ButtonVariant = keyof typeof buttonClass;
+type ButtonVariant = keyof typeof buttonClass;
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;

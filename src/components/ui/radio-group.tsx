@@ -1,7 +1,7 @@
 import * as styles from '#src/components/ui/field.css.ts';
 import { FieldError, useFieldIds } from '#src/components/ui/field-parts.tsx';
 
-export interface RadioOption {
+interface RadioOption {
   value: string;
   label: string;
 }

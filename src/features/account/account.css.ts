@@ -27,10 +27,6 @@ export const messageSubject = style({ fontSize: vars.fontSize.lg, color: vars.co
 /** The conversation under the « Écrire à l'agence » panel, apart from it. */
 export const conversationBlock = style({ marginTop: vars.space[6] });
 
-export const messageDate = style({ marginTop: vars.space[1], color: vars.color.textMuted, fontSize: vars.fontSize.sm });
-
-export const messageBody = style({ marginTop: vars.space[3], whiteSpace: 'pre-wrap' });
-
 /* Mon profil: the address and password sections (decision 102) look like its data-rights section. */
 export { heading as sectionHeading, section, text as sectionText } from '#src/features/privacy/privacy.css.ts';
 

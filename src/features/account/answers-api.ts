@@ -1,7 +1,5 @@
 import type { FieldChange } from '#bff/api-type.ts';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
-
-export type { FieldChange } from '#bff/api-type.ts';
 export interface ChangeRequest {
   id: number;
   section: 'profil' | 'questionnaire';

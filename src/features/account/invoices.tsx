@@ -17,14 +17,14 @@ export interface InvoiceSummary {
 }
 
 /** `GET /api/v1/user/invoices`: the member's invoices, newest first. */
-export const fetchInvoices = () => send(api.user.invoices.$get());
+const fetchInvoices = () => send(api.user.invoices.$get());
 
 export const invoiceHref = (number: string) => `/api/v1/user/invoices/${encodeURIComponent(number)}.pdf`;
 
 const paidOn = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
 /** The member's invoices; reloaded when `refresh` changes (a payment just confirmed). */
-export function useInvoices(refresh: unknown = null): InvoiceSummary[] | null {
+function useInvoices(refresh: unknown = null): InvoiceSummary[] | null {
   const [invoices, setInvoices] = useState<InvoiceSummary[] | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` only triggers a reload.
   useEffect(() => {
@@ -96,7 +96,7 @@ function useCreditNotes(): CreditNoteSummary[] {
 }
 
 /** "Mes avoirs": the credit note of each refund (withdrawal, termination), with its PDF. */
-export function CreditNoteList({ notes }: { notes: CreditNoteSummary[] }) {
+function CreditNoteList({ notes }: { notes: CreditNoteSummary[] }) {
   if (notes.length === 0) return null;
   return (
     <section className={styles.panel} aria-labelledby="my-credit-notes" data-testid="my-credit-notes">

@@ -21,13 +21,13 @@ const DEFAULT_MAX = 3;
 
 type PhotosAnswer = { photos: OwnPhoto[]; max?: number };
 
-export const fetchMyPhotos = () =>
+const fetchMyPhotos = () =>
   send(fetch('/api/v1/user/photos', { credentials: 'same-origin', headers: { accept: 'application/json' } })) as Promise<
     ApiResult<PhotosAnswer>
   >;
 
 /** The file itself as the body: no form encoding, the server reads and checks the bytes. */
-export const uploadPhoto = (file: Blob) =>
+const uploadPhoto = (file: Blob) =>
   send(
     fetch('/api/v1/user/photos', {
       method: 'POST',
@@ -37,7 +37,7 @@ export const uploadPhoto = (file: Blob) =>
     }),
   ) as Promise<ApiResult<PhotosAnswer & { photo: OwnPhoto }>>;
 
-export const deletePhoto = (id: string) =>
+const deletePhoto = (id: string) =>
   send(
     fetch(`/api/v1/user/photos/${encodeURIComponent(id)}`, {
       method: 'DELETE',

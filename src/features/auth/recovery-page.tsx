@@ -10,7 +10,7 @@ import { requestRecovery } from '#src/features/auth/api/password-recovery.ts';
 import * as styles from '#src/features/auth/auth.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 
-export const RECOVERY_SENT_MESSAGE = 'Si un compte existe pour cette adresse, un e-mail vient d’être envoyé';
+const RECOVERY_SENT_MESSAGE = 'Si un compte existe pour cette adresse, un e-mail vient d’être envoyé';
 
 const RecoverySchema = v.object({ email: EmailSchema });
 

@@ -32,5 +32,5 @@ export function billingExportHref(filters: BillingFilters): string {
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type MySchedule = Ok<Awaited<ReturnType<typeof getMyInstalments>>>['schedule'];
 export type MemberBilling = Ok<Awaited<ReturnType<typeof getMemberBilling>>>;
-export type AgencyBilling = Ok<Awaited<ReturnType<typeof getAgencyBilling>>>;
+type AgencyBilling = Ok<Awaited<ReturnType<typeof getAgencyBilling>>>;
 export type BillingEntryView = AgencyBilling['entries'][number];

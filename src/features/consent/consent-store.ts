@@ -2,7 +2,6 @@ import {
   CONSENT_VERSION,
   type ConsentChoices,
   consentModeState,
-  noChoices,
   type StoredConsent,
   tagManagerAllowed,
   validStoredConsent,
@@ -16,9 +15,9 @@ import { api, send } from '#src/lib/api-client.ts';
  * when a category it serves is accepted. Before any choice, nothing but necessary storage.
  */
 
-export const CONSENT_STORAGE_KEY = 'union:cookie-consent';
+const CONSENT_STORAGE_KEY = 'union:cookie-consent';
 
-export interface ConsentSnapshot {
+interface ConsentSnapshot {
   /** The valid stored choice, or null: the banner must ask. */
   consent: StoredConsent | null;
   /** The banner is shown (no valid choice, or reopened from the footer). */
@@ -64,7 +63,7 @@ function applyChoices(choices: ConsentChoices): void {
   }
 }
 
-export function createConsentStore(now: () => Date = () => new Date()) {
+function createConsentStore(now: () => Date = () => new Date()) {
   const listeners = new Set<Listener>();
   let snapshot: ConsentSnapshot = { consent: null, open: false, reopened: false };
   let started = false;
@@ -117,8 +116,4 @@ export function createConsentStore(now: () => Date = () => new Date()) {
   };
 }
 
-export type ConsentStore = ReturnType<typeof createConsentStore>;
-
 export const consentStore = createConsentStore();
-
-export const refuseAll = (): ConsentChoices => ({ ...noChoices });

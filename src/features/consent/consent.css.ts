@@ -30,7 +30,6 @@ export const actions = style({
   gridTemplateColumns: '1fr',
   '@media': { [media.sm]: { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' } },
 });
-export const actionsTwo = style([actions, { '@media': { [media.sm]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } } }]);
 
 export const categories = style({
   display: 'flex',

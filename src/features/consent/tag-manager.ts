@@ -14,7 +14,7 @@ declare global {
   }
 }
 
-export const GTM_SCRIPT_ORIGIN = 'https://www.googletagmanager.com';
+const GTM_SCRIPT_ORIGIN = 'https://www.googletagmanager.com';
 
 function dataLayer(): unknown[] {
   window.dataLayer = window.dataLayer ?? [];
@@ -22,7 +22,7 @@ function dataLayer(): unknown[] {
 }
 
 /** The `gtag()` of Google's snippet: pushes its `arguments` object, as GTM expects. */
-export function gtag(..._args: unknown[]): void {
+function gtag(..._args: unknown[]): void {
   // biome-ignore lint/complexity/noArguments: Consent Mode reads the Arguments object, not an array
   dataLayer().push(arguments);
 }

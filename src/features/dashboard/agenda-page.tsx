@@ -11,14 +11,14 @@ import { parisDayOf } from '#machines/agenda/agenda.ts';
 const route = getRouteApi('/dashboard/_staff/agenda');
 
 /** `GET /api/v1/dashboard/agenda?du&au`: the meetings of the period. */
-export function getAgenda(du: string, au: string) {
+function getAgenda(du: string, au: string) {
   return send(api.dashboard.agenda.$get({ query: { du, au } }));
 }
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type AgendaItem = Ok<Awaited<ReturnType<typeof getAgenda>>>['items'][number];
 
 /** One meeting: its time, kind, member(s) with a link to each file, place, and the introduction to open. */
-export function AgendaEntry({ item }: { item: AgendaItem }) {
+function AgendaEntry({ item }: { item: AgendaItem }) {
   return (
     <li className={own.item} data-testid="agenda-item">
       <span className={own.time}>

@@ -44,7 +44,7 @@ const time = frenchTimeFormat(AGENDA_TIME_ZONE);
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** '2026-11-25' → 'Mercredi 25 novembre 2026'. */
-export function dayTitle(day: string): string {
+function dayTitle(day: string): string {
   return capital(longDay.format(noon(day)));
 }
 

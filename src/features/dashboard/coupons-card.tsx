@@ -9,7 +9,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
 
 /** What a code takes off the file fee, in words. */
-export function discountText(coupon: Pick<CouponRow, 'discount'>): string {
+function discountText(coupon: Pick<CouponRow, 'discount'>): string {
   return coupon.discount.kind === 'waiver' ? 'frais de dossier offerts' : `${formatEuros(coupon.discount.amountCents)} de remise`;
 }
 

@@ -38,8 +38,6 @@ export function getMember(id: string) {
 
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type MemberDetail = Ok<Awaited<ReturnType<typeof getMember>>>;
-export type MemberSummary = Ok<Awaited<ReturnType<typeof listMembers>>>['items'][number];
-export type Funnel = Ok<Awaited<ReturnType<typeof getFunnel>>>;
 export type StaffAction = MemberDetail['actions'][number];
 
 /** Sends a staff action through the same authority as the member's own events (or the ban). */
@@ -141,7 +139,6 @@ export type Lead = LeadList['items'][number];
 export function getLeadFunnel() {
   return send(api.dashboard['leads-funnel'].$get());
 }
-export type LeadFunnel = Ok<Awaited<ReturnType<typeof getLeadFunnel>>>;
 
 export function getLeadHistory(id: string) {
   return send(api.dashboard.leads[':id'].history.$get({ param: { id } }));
@@ -168,7 +165,6 @@ export function eraseLead(id: string) {
 export function searchMembers(q: string) {
   return send(api.dashboard['member-search'].$get({ query: { q } }));
 }
-export type MemberHit = Ok<Awaited<ReturnType<typeof searchMembers>>>['items'][number];
 
 /** Marks what this member wrote to the agency as read by staff. */
 export function markMemberMessagesRead(memberId: string) {

@@ -32,7 +32,7 @@ export function BackOfficeNotFound() {
 }
 
 /** The page itself, in the dashboard's layout. */
-export function DashboardNotFound() {
+function DashboardNotFound() {
   const { pathname } = useLocation();
   useDocumentTitle('Page introuvable — Union Sincère');
   return (

@@ -12,7 +12,7 @@ export const dashboardEndStates = [
   'desactive',
 ] as const;
 export type DashboardEndState = (typeof dashboardEndStates)[number];
-export const dashboardTopStates = [...stepIds, ...dashboardEndStates] as const;
+const dashboardTopStates = [...stepIds, ...dashboardEndStates] as const;
 
 export interface DashboardSearch {
   q?: string;

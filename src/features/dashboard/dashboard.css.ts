@@ -175,7 +175,6 @@ export const chartState = style({
     },
   },
 });
-export const chartPassed = style({ color: vars.color.textMuted });
 export const chartEvents = style({
   display: 'block',
   fontSize: vars.fontSize.xs,

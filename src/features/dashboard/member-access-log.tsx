@@ -4,7 +4,7 @@ import { formatDateTime } from '#src/features/dashboard/member-view.ts';
 import { api, send } from '#src/lib/api-client.ts';
 
 /** `GET /api/v1/dashboard/members/:id/access-log`: who on the staff read this file, newest first. */
-export function getAccessLog(memberId: string) {
+function getAccessLog(memberId: string) {
   return send(api.dashboard.members[':id']['access-log'].$get({ param: { id: memberId } }));
 }
 

@@ -17,7 +17,7 @@ export function getFollowUp(memberId: string) {
 }
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
-export type FollowUp = Ok<FollowUpResult>;
+type FollowUp = Ok<FollowUpResult>;
 type Note = FollowUp['notes'][number];
 
 /**

@@ -31,7 +31,7 @@ const MemberAccessLog = lazy(() => import('#src/features/dashboard/member-access
 const route = getRouteApi('/dashboard/_staff/member/$memberId');
 
 /** How long the copy button says "Copié" (spec §9). */
-export const COPIED_RESET_MS = 1500;
+const COPIED_RESET_MS = 1500;
 
 /** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
 export function DashboardMemberPage() {

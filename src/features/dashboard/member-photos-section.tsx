@@ -6,7 +6,7 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { api, send } from '#src/lib/api-client.ts';
 
 /** `GET /api/v1/dashboard/members/:id/photos`: the member's photos (metadata and the staff URL of each; no bytes). */
-export function getMemberPhotos(memberId: string) {
+function getMemberPhotos(memberId: string) {
   return send(api.dashboard.members[':id'].photos.$get({ param: { id: memberId } }));
 }
 

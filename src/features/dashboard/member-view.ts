@@ -1,6 +1,6 @@
 import { ageOn } from '#machines/onboarding/age.ts';
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
-import { formatAmount, formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
+import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import {
   actorPhrase,
   bookingStatusLabels,
@@ -30,7 +30,7 @@ import { frenchDateFormat } from '#machines/french/dates.ts';
  * browser (member-view.test.tsx).
  */
 
-export { formatAmount, formatDateTime, formatDay };
+export { formatAmount, formatDateTime };
 
 const EMPTY = '—';
 const longDayFormat = frenchDateFormat({ timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
@@ -42,9 +42,7 @@ export function formatBirthDate(value: string, now: number): string {
   const age = ageOn(value, now);
   return age === null ? longDayFormat.format(date) : `${longDayFormat.format(date)} (${age} ans)`;
 }
-
 /** '+33612345678' → '06 12 34 56 78'; a foreign number in its international form (one formatter: machines/onboarding/phone-format.ts). */
-export { formatPhone };
 
 function label(table: Readonly<Record<string, string>>, code: unknown): string {
   return typeof code === 'string' && Object.hasOwn(table, code) ? (table[code] ?? 'Valeur inconnue') : 'Valeur inconnue';

@@ -14,7 +14,7 @@ import { useSessionStore } from '#src/lib/use-session.ts';
 const route = getRouteApi('/dashboard/invitation');
 
 /** `?token=…` of the invitation mail; the page says when it is missing or malformed. */
-export function StaffInvitationSearchSchema(search: Record<string, unknown>): { token?: string } {
+function StaffInvitationSearchSchema(search: Record<string, unknown>): { token?: string } {
   return { token: matching(search.token, /^[A-Za-z0-9_-]{43}$/, true) };
 }
 

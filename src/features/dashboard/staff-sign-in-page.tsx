@@ -26,7 +26,7 @@ type Step = { kind: 'password' } | { kind: 'loading' } | { kind: 'code'; factorI
  * (not URL-encoded); raw `<svg…>` markup is accepted too. The SVG is re-encoded into a `data:` URL for
  * an `<img>`, where it cannot run scripts; anything else is not shown.
  */
-export function qrImageSrc(qrCode: string): string | null {
+function qrImageSrc(qrCode: string): string | null {
   const svg = qrCode.startsWith('data:image/svg+xml') ? qrCode.slice(qrCode.indexOf(',') + 1) : qrCode;
   if (!svg.trimStart().startsWith('<svg')) return null;
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;

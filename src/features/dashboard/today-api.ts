@@ -8,7 +8,7 @@ export function getToday(scope: TodayScope) {
 }
 
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
-export type Today = Ok<Awaited<ReturnType<typeof getToday>>>;
+type Today = Ok<Awaited<ReturnType<typeof getToday>>>;
 export type TodayGroup = Today['groups'][number];
 export type TodayItem = TodayGroup['items'][number];
 

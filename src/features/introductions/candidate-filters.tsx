@@ -10,19 +10,19 @@ import { type CandidateFilterValues, NO_CANDIDATE_FILTERS } from '#src/features/
 
 const any = (label: string): SelectOption => ({ value: '', label });
 
-export const regionOptions: SelectOption[] = [any('Toutes les régions'), ...homeRegions.map((r) => ({ value: r, label: regionLabels[r] }))];
-export const practiceOptions: SelectOption[] = [
+const regionOptions: SelectOption[] = [any('Toutes les régions'), ...homeRegions.map((r) => ({ value: r, label: regionLabels[r] }))];
+const practiceOptions: SelectOption[] = [
   any('Toutes les pratiques'),
   ...Object.entries(prayerPracticeLabels).map(([value, label]) => ({ value, label })),
 ];
 /** Family situations as a filter on people of either sex: « Divorcé ou divorcée », never « Divorcé(e) ». */
-export const maritalOptions: SelectOption[] = [
+const maritalOptions: SelectOption[] = [
   any('Toutes les situations'),
   { value: 'celibataire', label: maritalStatusLabels.celibataire },
   { value: 'divorce', label: 'Divorcé ou divorcée' },
   { value: 'veuf', label: 'Veuf ou veuve' },
 ];
-export const childrenOptions: SelectOption[] = [
+const childrenOptions: SelectOption[] = [
   any('Avec ou sans enfants'),
   { value: 'sans', label: 'Sans enfant' },
   { value: 'avec', label: 'Avec enfants' },

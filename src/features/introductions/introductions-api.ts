@@ -26,7 +26,7 @@ function request<T>(path: string, init?: { method: 'POST' | 'PUT' | 'DELETE'; bo
 export type { MemberIntroductionView as MemberIntroduction } from '#bff/api-type.ts';
 
 /** A candidate's criterion, one way: `side` says whose criterion it is (the member's or the candidate's), judged on the other. */
-export interface CandidateReason {
+interface CandidateReason {
   criterion: string;
   side?: CriterionSide;
   verdict?: Verdict;

@@ -48,7 +48,7 @@ export function criterionLabel(code: string): string {
   return Object.hasOwn(criteria, code) ? criteria[code as CriterionId].label : 'Critère';
 }
 
-export const answerLabels = { pending: 'Pas encore de réponse', accepted: 'Acceptée', declined: 'Déclinée' } as const;
+const answerLabels = { pending: 'Pas encore de réponse', accepted: 'Acceptée', declined: 'Déclinée' } as const;
 export function answerLabel(status: string): string {
   return Object.hasOwn(answerLabels, status) ? answerLabels[status as keyof typeof answerLabels] : 'Réponse inconnue';
 }

@@ -67,8 +67,6 @@ export const factValue = style({
   '@media': { [media.md]: { marginBottom: 0 } },
 });
 
-export const criteria = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: vars.space[2] });
-export const criterion = style({ display: 'flex', gap: vars.space[2], alignItems: 'flex-start', overflowWrap: 'anywhere' });
 export const mark = styleVariants({
   met: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.success, minWidth: '1.25rem' },
   unmet: { flex: 'none', fontWeight: vars.fontWeight.bold, color: vars.color.danger, minWidth: '1.25rem' },
@@ -174,9 +172,7 @@ export const textarea = style({
   resize: 'vertical',
   selectors: { '&:focus-visible': { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: '1px' } },
 });
-
 /* Radix dialogs: one look everywhere */
-export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';
 
 /* Staff: candidates */
 export const candidates = style({
@@ -197,12 +193,6 @@ export const candidate = style({
   flexDirection: 'column',
   gap: vars.space[3],
   minWidth: 0,
-});
-export const sides = style({
-  display: 'grid',
-  gap: vars.space[4],
-  gridTemplateColumns: 'minmax(0, 1fr)',
-  '@media': { [media.md]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } },
 });
 
 export const plainFieldset = style({ border: 0, margin: 0, padding: 0, minWidth: 0 });

@@ -9,7 +9,7 @@ type HeadMeta = { title?: string; name?: string; content?: string } | undefined;
  * dashboard), the deepest route winning. The root's default title is the HTML's own, and public
  * pages write their head tags with `usePageMeta`: neither is set from here.
  */
-export function routeHeadOf(matches: readonly { routeId: string; meta?: readonly HeadMeta[] | undefined }[]): {
+function routeHeadOf(matches: readonly { routeId: string; meta?: readonly HeadMeta[] | undefined }[]): {
   title: string | null;
   robots: string | null;
 } {

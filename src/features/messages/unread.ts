@@ -3,7 +3,7 @@ import { api, send } from '#src/lib/api-client.ts';
 import { browserEnvironment, type PollSchedule, poll } from '#src/lib/poll.ts';
 
 /** Dispatched on `window` when a conversation was read or written: the badges ask again. */
-export const MESSAGES_CHANGED = 'union:messages-changed';
+const MESSAGES_CHANGED = 'union:messages-changed';
 
 export function messagesChanged(): void {
   window.dispatchEvent(new Event(MESSAGES_CHANGED));

@@ -64,7 +64,7 @@ export function clearDrafts(storage: DraftStorage = localStorage): void {
 }
 
 /** The form's current values, without the excluded fields (consents). */
-export function draftOf(form: HTMLFormElement, exclude: readonly string[]): Draft {
+function draftOf(form: HTMLFormElement, exclude: readonly string[]): Draft {
   const draft: Draft = {};
   for (const [name, value] of new FormData(form)) {
     if (exclude.includes(name) || typeof value !== 'string') continue;

@@ -60,7 +60,7 @@ export const CONTRACT_PDF_URL = '/api/v1/user/contract.pdf';
 export const CONTRACT_PREVIEW_URL = '/api/v1/user/contract-preview.pdf';
 
 /** The contract's text as the PDF prints it (bff/contract/contract-text.ts). */
-export type { ContractBlock, ContractDocument, ContractSection } from '#bff/api-type.ts';
+export type { ContractDocument, ContractSection } from '#bff/api-type.ts';
 
 export interface ContractAnswer {
   details: { fullName: string; address: string; postcode: string; city: string };

@@ -21,7 +21,7 @@ type ChartActor = Actor<typeof onboardingMachine>;
 const ChartContext = createContext<ChartActor | undefined>(undefined);
 
 /** How often the browser's chart is told the time (the 7-day and 14-day periods). */
-export const CHART_TICK_MS = 30_000;
+const CHART_TICK_MS = 30_000;
 
 export function OnboardingChartProvider({ children }: { children: ReactNode }) {
   const { user } = useSession();

@@ -140,12 +140,6 @@ export const badge = style({
   fontWeight: vars.fontWeight.semibold,
 });
 export const price = style({ fontSize: vars.fontSize['2xl'], fontWeight: vars.fontWeight.bold, color: vars.color.text });
-export const struck = style({
-  color: vars.color.textMuted,
-  fontSize: vars.fontSize.lg,
-  marginInlineEnd: vars.space[2],
-  fontWeight: vars.fontWeight.normal,
-});
 export const cycle = style({ fontSize: vars.fontSize.sm, color: vars.color.textMuted, fontWeight: vars.fontWeight.normal });
 export const features = style({
   paddingInlineStart: vars.space[5],

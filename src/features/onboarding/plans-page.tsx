@@ -16,7 +16,7 @@ import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 /** The exact text whose hash is stored with the express request (machines/privacy/consent-texts.ts). */
 const EARLY_START_CONSENT = currentConsentText('early_start');
 
-export function PlanPrice({ plan }: { plan: Plan }) {
+function PlanPrice({ plan }: { plan: Plan }) {
   return (
     <p className={styles.price}>
       {formatEuros(plan.priceCents)} <span className={styles.cycle}>{plan.cycleLabel}</span>

@@ -43,6 +43,4 @@ export const notice = style({
 export const danger = style({ borderColor: vars.color.danger, backgroundColor: vars.color.dangerSurface });
 
 export const actions = style({ display: 'flex', flexWrap: 'wrap', gap: vars.space[3], alignItems: 'center' });
-
 /* Radix dialogs: one look everywhere */
-export { dialog, dialogTitle, overlay } from '#src/components/ui/dialog.css.ts';

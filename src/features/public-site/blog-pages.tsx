@@ -7,7 +7,7 @@ import * as styles from '#src/features/public-site/public-site.css.ts';
 import { imageUrl, ResponsiveImage } from '#src/features/public-site/responsive-image.tsx';
 import { container } from '#src/styles/global.css.ts';
 
-export const BLOG_META = {
+const BLOG_META = {
   title: 'Blog : conseils pour un mariage sincère | Union Sincère',
   description:
     'Préparer son mariage, le rôle du wali, choisir son conjoint, premières rencontres : les conseils et repères de l’agence matrimoniale Union Sincère.',

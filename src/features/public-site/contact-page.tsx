@@ -1,7 +1,7 @@
 import { ContactForm } from '#src/features/public-site/contact-form.tsx';
 import { ContentPage, type PageContent } from '#src/features/public-site/content-page.tsx';
 
-export const CONTACT_PATH = '/contactez-agence-matrimoniale-musulmane';
+const CONTACT_PATH = '/contactez-agence-matrimoniale-musulmane';
 
 /** `/contactez-agence-matrimoniale-musulmane`: the agency's details and the contact form. */
 export function ContactPage({ page }: { page: PageContent }) {

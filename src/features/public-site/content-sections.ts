@@ -5,7 +5,7 @@
  * parts. Pure functions on our own trusted HTML; the Markdown stays the single source of the copy.
  */
 
-export interface ContentPart {
+interface ContentPart {
   id: string;
   /** Inner HTML of the heading. */
   title: string;

@@ -22,19 +22,19 @@ export interface PageMeta {
 
 /** Replaced by the server with `PUBLIC_SITE_URL` in every HTML page it serves. */
 export const SITE_URL_PLACEHOLDER = '__PUBLIC_SITE_URL__';
-export const DEFAULT_OG_IMAGE = '/images/og-default.png';
-export const DEFAULT_OG_IMAGE_ALT = 'Union Sincère, agence matrimoniale musulmane';
-export const SITE_NAME = 'Union Sincère';
+const DEFAULT_OG_IMAGE = '/images/og-default.png';
+const DEFAULT_OG_IMAGE_ALT = 'Union Sincère, agence matrimoniale musulmane';
+const SITE_NAME = 'Union Sincère';
 
 /** The public site address: from the page's `<meta name="public-site-url">`, else the current origin. */
-export function siteUrl(): string {
+function siteUrl(): string {
   if (typeof document === 'undefined') return SITE_URL_PLACEHOLDER;
   const meta = document.querySelector<HTMLMetaElement>('meta[name="public-site-url"]')?.content ?? '';
   if (/^https?:\/\/[^/]+/.test(meta)) return meta.replace(/\/+$/, '');
   return window.location.origin;
 }
 
-export function absoluteUrl(pathOrUrl: string, base: string): string {
+function absoluteUrl(pathOrUrl: string, base: string): string {
   return /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${base}${pathOrUrl}`;
 }
 

@@ -4,7 +4,7 @@ import { PreRegistrationForm } from '#src/features/public-site/pre-registration-
 import * as styles from '#src/features/public-site/public-site.css.ts';
 import { container } from '#src/styles/global.css.ts';
 
-export const PRE_REGISTRATION_META = {
+const PRE_REGISTRATION_META = {
   title: 'Pré-inscription gratuite | Union Sincère',
   description:
     'Pré-inscrivez-vous gratuitement chez Union Sincère, agence matrimoniale musulmane : quelques informations suffisent pour que nous vous guidions vers votre espace membre.',

@@ -125,9 +125,8 @@ globalStyle(`${prose} #nos-coordonnees + p + ul`, {
 
 export const section = style({ paddingBlock: vars.space[12], '@media': { [media.md]: { paddingBlock: vars.space[16] } } });
 export const sectionMuted = style([section, { backgroundColor: vars.color.surface }]);
-export const sectionTitle = style({ fontSize: vars.fontSize['2xl'], color: vars.color.primary[900], marginBottom: vars.space[6] });
 
-export const grid3 = style({
+const grid3 = style({
   display: 'grid',
   gap: vars.space[4],
   margin: 0,
@@ -137,9 +136,7 @@ export const grid3 = style({
   '@media': { [media.md]: { gridTemplateColumns: 'repeat(3, minmax(0, 1fr))' } },
 });
 
-export const grid2 = style([grid3, { '@media': { [media.md]: { gridTemplateColumns: 'repeat(2, minmax(0, 1fr))' } } }]);
-
-export const card = style({
+const card = style({
   display: 'flex',
   flexDirection: 'column',
   gap: vars.space[3],
@@ -150,7 +147,6 @@ export const card = style({
   boxShadow: vars.shadow.sm,
 });
 
-export const cardHighlight = style([card, { borderColor: vars.color.primary[600], borderWidth: '2px' }]);
 export const cardTitle = style({ fontSize: vars.fontSize.xl, color: vars.color.primary[800] });
 export const cardText = style({ color: vars.color.textMuted });
 
@@ -259,18 +255,7 @@ export const badge = style({
   fontSize: vars.fontSize.sm,
   fontWeight: vars.fontWeight.semibold,
 });
-export const featureList = style({
-  margin: 0,
-  paddingInlineStart: vars.space[5],
-  display: 'flex',
-  flexDirection: 'column',
-  gap: vars.space[1],
-});
 export const note = style({ marginTop: vars.space[6], fontSize: vars.fontSize.sm, color: vars.color.textMuted, maxWidth: vars.size.prose });
-
-/** Testimonials. */
-export const quote = style([card, { margin: 0, fontStyle: 'italic' }]);
-export const quoteAuthor = style({ fontStyle: 'normal', fontSize: vars.fontSize.sm, color: vars.color.textMuted });
 
 /** Forms. */
 export const formCard = style([card, { padding: vars.space[6], gap: vars.space[5], '@media': { [media.md]: { padding: vars.space[8] } } }]);
@@ -330,15 +315,6 @@ export const articleCover = style({
 });
 export const draftBadge = style([badge, { backgroundColor: vars.color.warningSurface, color: vars.color.warning }]);
 export const backLink = style({ display: 'inline-block', marginTop: vars.space[10], fontWeight: vars.fontWeight.semibold });
-export const tagList = style({
-  display: 'flex',
-  flexWrap: 'wrap',
-  gap: vars.space[2],
-  margin: 0,
-  padding: 0,
-  listStyle: 'none',
-  marginTop: vars.space[4],
-});
 
 /** Bio page (no layout). */
 export const bioPage = style({

@@ -1,5 +1,5 @@
 /** Image breakpoints of the spec (xs 320 … 2xl 1536) at densities 1 and 2: the widths `/_image` renders. */
-export const IMAGE_WIDTHS = [320, 640, 768, 1024, 1280, 1536, 2048, 2560, 3072] as const;
+const IMAGE_WIDTHS = [320, 640, 768, 1024, 1280, 1536, 2048, 2560, 3072] as const;
 
 export interface ResponsiveImageProps {
   src: string;

@@ -17,7 +17,7 @@ import {
  */
 
 /** English interface words, as they appear when a default was left untranslated. */
-export const ENGLISH_UI_WORDS = [
+const ENGLISH_UI_WORDS = [
   'Not Found',
   'Page not found',
   'Go back',
@@ -53,7 +53,7 @@ export function englishWords(text: string): string[] {
 const FRENCH_COMPOUNDS = new Set(['outre-mer']);
 
 /** Every code of the label table made of several words (kebab-case, snake_case or SCREAMING_SNAKE). */
-export const KNOWN_CODES: readonly string[] = [
+const KNOWN_CODES: readonly string[] = [
   ...new Set(
     [
       maritalStatusLabels,

@@ -8,7 +8,7 @@ import { seedActiveMember } from '#tests/e2e/support/active-record.ts';
  * within each other's criteria (introductions, presentation): one copy, so that what the walks
  * read on the screens (ages, region, « pourquoi ce profil ») comes from the same data.
  */
-export const PAIR_ANSWERS: Record<'amina' | 'youssef', { profile: PersonalInfo; questionnaire: Questionnaire }> = {
+const PAIR_ANSWERS: Record<'amina' | 'youssef', { profile: PersonalInfo; questionnaire: Questionnaire }> = {
   amina: {
     profile: {
       firstName: 'Amina',

@@ -81,7 +81,7 @@ function pastTheRightEdge(page: Page): Promise<string[]> {
  * line (an ordinary space, after a hyphen, a slash or a dash, as in « 28–40 »; never a non-breaking
  * space) must lie on one line, which a Range's client rectangles tell (two lines: two tops).
  */
-export function brokenInTables(page: Page): Promise<string[]> {
+function brokenInTables(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const broken: string[] = [];
     for (const cell of document.querySelectorAll('table th, table td, table caption')) {

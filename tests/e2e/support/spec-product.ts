@@ -6,7 +6,6 @@ import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
-import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
@@ -41,10 +40,4 @@ export async function startSpecProduct(port: number, name: string, clock: Clock 
     name: 'spare',
   });
   return product;
-}
-
-/** The site and agency the agency's mails name in the product of `startSpecProduct(port, …)`. */
-export function specMailSite(port: number): AgencyMailSite {
-  const config = specConfig(port);
-  return { siteUrl: config.publicSiteUrl, agency: config.agency };
 }

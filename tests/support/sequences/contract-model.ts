@@ -30,8 +30,8 @@ import type { Run } from '#tests/support/sequences/sequence-world.ts';
  * (`invariants.ts`).
  */
 
-export type Phase = 'new' | 'signed' | 'paid' | 'active' | 'termination-requested' | 'ended';
-export type StopReason = 'renunciation' | 'withdrawal' | 'termination' | 'term';
+type Phase = 'new' | 'signed' | 'paid' | 'active' | 'termination-requested' | 'ended';
+type StopReason = 'renunciation' | 'withdrawal' | 'termination' | 'term';
 
 export interface Model {
   phase: Phase;
@@ -77,7 +77,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const MINUTE_MS = 60_000;
 
-export const paris = (ms: number) => `${parisDay(ms)} ${parisTime(ms)}`;
+const paris = (ms: number) => `${parisDay(ms)} ${parisTime(ms)}`;
 
 const END_STATE: Record<StopReason, string> = {
   renunciation: 'renonce',
@@ -87,7 +87,7 @@ const END_STATE: Record<StopReason, string> = {
 };
 
 /** The member's state as the chart must give it for the model (a state key's top or whole key). */
-export function expectedState(m: Model): string | null {
+function expectedState(m: Model): string | null {
   if (m.phase === 'new') return null;
   if (m.phase === 'ended') return END_STATE[m.ended ?? 'term'];
   if (m.phase === 'signed')
@@ -463,7 +463,7 @@ type Mark = 'renunciation-end' | 'withdrawal-end' | 'next-instalment' | 'term-en
 type Target = { days: number } | { mark: Mark; deltaMs: number };
 
 /** The longest move a sequence makes at once, in days (a move crosses the time a day at a time, running the jobs). */
-export const MAX_MOVE_DAYS = Number(process.env.SEQUENCE_MAX_MOVE_DAYS ?? 200);
+const MAX_MOVE_DAYS = Number(process.env.SEQUENCE_MAX_MOVE_DAYS ?? 200);
 
 /** `POST /_local/clock` to a day count or to an instant of the contract (a period's end, the next instalment, the term), give or take a minute. */
 class Move extends Step {
@@ -604,4 +604,4 @@ export const commands = {
   Move,
   RunJobs,
 };
-export { MINUTE_MS, HOUR_MS, DAY_MS };
+export { MINUTE_MS, DAY_MS };

@@ -118,7 +118,7 @@ interface TerminationRow {
   decidedAt: number | null;
 }
 
-export interface Ledger {
+interface Ledger {
   now: number;
   contracts: ContractRow[];
   sessions: SessionRow[];
@@ -139,7 +139,7 @@ async function rows<T>(run: Run, query: SQL): Promise<T[]> {
 }
 
 /** Everything the ledger holds of the run's member (and every invoice and credit note: the numbering is the agency's). */
-export async function readLedger(run: Run): Promise<Ledger> {
+async function readLedger(run: Run): Promise<Ledger> {
   const id = run.member.id;
   const contracts = await rows<Record<string, unknown>>(
     run,
@@ -252,7 +252,7 @@ export async function readLedger(run: Run): Promise<Ledger> {
 // The ledger's own reading of a contract
 
 /** When the contract stopped or reached its term (the earlier), or null while it runs. */
-export function endOf(c: ContractRow): number | null {
+function endOf(c: ContractRow): number | null {
   const ends = [c.stoppedAt, c.endsAt].filter((x): x is number => x !== null);
   return ends.length > 0 ? Math.min(...ends) : null;
 }
@@ -328,7 +328,7 @@ function contractPriceCents(c: ContractRow): number {
 // ---------------------------------------------------------------------------
 // (a)–(f): the ledger alone
 
-export function ledgerViolations(ledger: Ledger, facts: ContractFacts): string[] {
+function ledgerViolations(ledger: Ledger, facts: ContractFacts): string[] {
   const v: string[] = [];
   const charges = new Set(ledger.refunds.map((r) => r.charge));
   // (a) per charge, per contract, the refund's contract, what a stop refunds.
@@ -509,7 +509,7 @@ export function ledgerViolations(ledger: Ledger, facts: ContractFacts): string[]
  * says something true, else why not. Event mails (confirmations, invoices, credit notes) are sent
  * in the transaction of the event they confirm.
  */
-export function mailContradiction(ledger: Ledger, kind: string, t: number): string | null {
+function mailContradiction(ledger: Ledger, kind: string, t: number): string | null {
   const c = contractAt(ledger, t);
   const live = c !== null && liveAt(c, t);
   const paidAt = c ? paidAtOf(ledger, c) : null;
@@ -563,7 +563,7 @@ interface Screens {
   state: string;
 }
 
-export async function readScreens(run: Run): Promise<Screens> {
+async function readScreens(run: Run): Promise<Screens> {
   const member = run.member.agent;
   const get = async <T>(agent: typeof member, path: string): Promise<T> => {
     const response = await agent.get(path);
@@ -600,7 +600,7 @@ const END_REASONS: Readonly<Record<string, string>> = {
   term: contractEndReasonLabels.terme,
 };
 
-export function screenViolations(ledger: Ledger, screens: Screens): string[] {
+function screenViolations(ledger: Ledger, screens: Screens): string[] {
   const v: string[] = [];
   const now = ledger.now;
   if (JSON.stringify(screens.memberSchedule) !== JSON.stringify(screens.staffSchedule))
@@ -693,7 +693,7 @@ export async function checkInvariants(run: Run, facts: ContractFacts): Promise<v
   if (violations.length > 0) throw new InvariantBroken(violations);
 }
 
-export class InvariantBroken extends Error {
+class InvariantBroken extends Error {
   constructor(readonly violations: string[]) {
     super(`invariants broken:\n- ${violations.join('\n- ')}`);
   }
