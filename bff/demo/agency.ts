@@ -348,7 +348,7 @@ export async function seedDemoAgency(
   if (marker) return { seeded: false, members: 0, ms: Math.round(performance.now() - started) };
   const staffId = await staffIdOf(db, input.staffEmail);
   const counsellorId = await staffIdOf(db, input.counsellorEmail);
-  if (!staffId || !counsellorId) throw new Error('agence de démonstration : comptes de l’équipe introuvables');
+  if (!staffId || !counsellorId) throw new Error('agence de démonstration : comptes de l’équipe introuvables');
   const now = input.now.getTime();
   const seeding: Seeding = { admin, db, config, now, staffId };
 
@@ -717,7 +717,7 @@ async function seedLeads(db: Db, now: number): Promise<void> {
       name: 'Mourad Saidi',
       email: 'mourad.saidi@exemple.fr',
       subject: 'Inscription pour mon frère',
-      message: 'Salam, mon frère aimerait s’inscrire mais n’est pas à l’aise avec internet. Pouvez-vous l’appeler ?',
+      message: 'Salam, mon frère aimerait s’inscrire mais n’est pas à l’aise avec internet. Pouvez-vous l’appeler ?',
       daysAgo: 4,
       status: 'contacte',
       followUpIn: 0,
@@ -726,7 +726,7 @@ async function seedLeads(db: Db, now: number): Promise<void> {
       name: 'Kenza Brahimi',
       email: 'kenza.brahimi@exemple.fr',
       subject: 'Question sur la confidentialité',
-      message: 'Qui voit mes photos ? Je ne souhaite pas qu’elles soient visibles par tous.',
+      message: 'Qui voit mes photos ? Je ne souhaite pas qu’elles soient visibles par tous.',
       daysAgo: 6,
       status: 'contacte',
       followUpIn: 2,
@@ -735,7 +735,7 @@ async function seedLeads(db: Db, now: number): Promise<void> {
       name: 'Yacine Meziane',
       email: 'yacine.meziane@exemple.fr',
       subject: 'Tarifs pour la région lyonnaise',
-      message: 'Les tarifs sont-ils les mêmes à Lyon ? Je suis intéressé par la formule annuelle.',
+      message: 'Les tarifs sont-ils les mêmes à Lyon ? Je suis intéressé par la formule annuelle.',
       daysAgo: 12,
       status: 'sans_suite',
       followUpIn: null,
@@ -762,7 +762,7 @@ async function seedMessages(db: Db, now: number, staffId: string, byName: Map<st
       authorId: staffId,
       direction: 'to_member' as const,
       subject: 'Votre rencontre avec Karim',
-      body: 'Bonjour Salma, comment s’est passée votre rencontre ? Nous restons disponibles si vous souhaitez en parler.',
+      body: 'Bonjour Salma, comment s’est passée votre rencontre ? Nous restons disponibles si vous souhaitez en parler.',
       createdAt: at(27),
       memberReadAt: at(27),
       staffReadAt: at(27),
@@ -771,8 +771,8 @@ async function seedMessages(db: Db, now: number, staffId: string, byName: Map<st
       memberId: byName.get('Salma') as string,
       authorId: byName.get('Salma') as string,
       direction: 'to_agency' as const,
-      subject: 'Re : Votre rencontre avec Karim',
-      body: 'Très bien, merci ! Nous souhaitons continuer à nous connaître.',
+      subject: 'Re : Votre rencontre avec Karim',
+      body: 'Très bien, merci ! Nous souhaitons continuer à nous connaître.',
       createdAt: at(26),
       memberReadAt: at(26),
       staffReadAt: at(26),
@@ -782,7 +782,7 @@ async function seedMessages(db: Db, now: number, staffId: string, byName: Map<st
       authorId: byName.get('Naïma') as string,
       direction: 'to_agency' as const,
       subject: 'Question sur le contrat',
-      body: 'Bonjour, puis-je payer la formule annuelle en deux fois ?',
+      body: 'Bonjour, puis-je payer la formule annuelle en deux fois ?',
       createdAt: at(1),
       memberReadAt: at(1),
       staffReadAt: null,

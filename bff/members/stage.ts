@@ -73,7 +73,7 @@ export async function refreshStaleStages(db: Db, batch = 2000): Promise<number> 
       const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
       if (!parsed.success) {
         // A corrupt record is an error where it is read; here it keeps no stage (never a false one).
-        log.warn('étape non calculable : dossier illisible', { memberId: row.id });
+        log.warn('étape non calculable : dossier illisible', { memberId: row.id });
         continue;
       }
       const c = stageColumns(parsed.output, row.version);

@@ -72,7 +72,7 @@ describe('contracts, signatures, invoices and credit notes after 10 years', () =
   beforeAll(async () => {
     // A staff row (the job never erases staff) holds the signatures' foreign key.
     await database.db.execute(
-      sql`INSERT INTO members (id, email, gender, role, onboarding) VALUES (${memberId}, 'equipe@example.fr', 'femme', 'staff', '{}'::jsonb)`,
+      sql`INSERT INTO members (id, email, gender, role, staff_role, onboarding) VALUES (${memberId}, 'equipe@example.fr', 'femme', 'staff', 'administration', '{}'::jsonb)`,
     );
     await legalRecord('contrat-2026', '2036-12-31T23:59:59Z');
     await legalRecord('contrat-2027', '2037-12-31T23:59:59Z');
