@@ -191,10 +191,10 @@ export function ProfileFields({ errors, gender }: { errors: Errors; gender?: str
         error={errors.practiceDetails}
       />
       {gender === 'femme' && (
-        <RadioGroup name="hijab" legend="Portez-vous le voile ? (facultatif)" options={optionsOf(hijabLabels)} error={errors.hijab} />
+        <RadioGroup name="hijab" legend="Portez-vous le voile ? (facultatif)" options={optionsOf(hijabLabels)} error={errors.hijab} />
       )}
       {gender === 'homme' && (
-        <RadioGroup name="beard" legend="Portez-vous la barbe ? (facultatif)" options={optionsOf(beardLabels)} error={errors.beard} />
+        <RadioGroup name="beard" legend="Portez-vous la barbe ? (facultatif)" options={optionsOf(beardLabels)} error={errors.beard} />
       )}
       <RadioGroup
         name="madhhab"
