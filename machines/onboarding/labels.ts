@@ -443,7 +443,7 @@ export const profileFields = [
   { key: 'practiceDetails', label: 'Précisions sur la pratique' },
   { key: 'languages', label: 'Langues parlées' },
   { key: 'educationLevel', label: 'Niveau d’études' },
-  { key: 'heightCm', label: 'Taille (cm)' },
+  { key: 'heightCm', label: 'Taille' },
   { key: 'hijab', label: 'Port du voile' },
   { key: 'beard', label: 'Port de la barbe' },
   { key: 'madhhab', label: 'École juridique (madhhab)' },
