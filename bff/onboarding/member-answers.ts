@@ -120,7 +120,7 @@ async function checkProfileEdit(tx: Transaction, row: MemberRow, section: Sectio
     throw new ApiError(
       409,
       'SENSITIVE_CONSENT_WITHDRAWN',
-      'Vous avez retiré votre consentement aux données sensibles : le voile, la barbe et l’école juridique ne peuvent pas être enregistrés.',
+      'Vous avez retiré votre consentement aux données sensibles : le voile, la barbe et l’école juridique ne peuvent pas être enregistrés.',
     );
 }
 

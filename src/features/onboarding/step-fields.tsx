@@ -200,7 +200,7 @@ export function ProfileFields({ errors, gender }: { errors: Errors; gender?: str
         name="madhhab"
         legend="École juridique suivie (madhhab, facultatif)"
         options={optionsOf(madhhabLabels)}
-        hint="Comme votre pratique, ces réponses sont des données sensibles : elles ne sont traitées qu’avec votre consentement explicite."
+        hint="Comme votre pratique, ces réponses sont des données sensibles : elles ne sont traitées qu’avec votre consentement explicite."
         error={errors.madhhab}
       />
     </>
