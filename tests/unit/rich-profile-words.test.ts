@@ -10,8 +10,8 @@ describe('the richer profile in words', () => {
       NOW,
     );
     expect(rows).toEqual([
-      { label: 'Langues parlées', value: 'Français, Berbère (tamazight, kabyle…)' },
       { label: 'Niveau d’études', value: 'Bac + 2 (BTS, DUT…)' },
+      { label: 'Langues parlées', value: 'Français, Berbère (tamazight, kabyle…)' },
       { label: 'Taille', value: '1,78\u00a0m' },
       { label: 'Port du voile', value: 'Non' },
       { label: 'Port de la barbe', value: 'Oui' },
