@@ -39,11 +39,15 @@ import {
 } from '#bff/matching/candidate-lists.ts';
 import { neverProposeRefusal } from '#machines/introductions/candidate-lists.ts';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
-import { type MatchProfile, unavailableReasonLabels } from '#machines/matching/criteria.ts';
+import { affinities, type MatchProfile, pairAffinities, unavailableReasonLabels } from '#machines/matching/criteria.ts';
 import type { RequirableCriterion } from '#machines/onboarding/forms.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
-import { ageOn, type MaritalStatus, type PrayerPractice } from '#machines/onboarding/forms.ts';
+import { ageOn, languages, type MaritalStatus, madhhabs, type PrayerPractice } from '#machines/onboarding/forms.ts';
 import {
+  educationLevelLabels,
+  heightText,
+  languageLabels,
+  madhhabLabels,
   maritalStatusLabelFor,
   maritalStatusLabels,
   prayerPracticeLabels,
@@ -97,6 +101,9 @@ const CandidatesQuery = v.object({
       v.check((value) => value === NO_COUNSELLOR || v.is(v.pipe(v.string(), v.uuid()), value), 'Conseiller inconnu'),
     ),
   ),
+  // Decision 208: a language the candidate speaks, the school of thought they follow.
+  langue: v.optional(v.picklist(languages, 'Langue inconnue')),
+  madhhab: v.optional(v.picklist(madhhabs, 'École juridique inconnue')),
 });
 
 const PairParam = v.object({
@@ -220,6 +227,8 @@ export function introductionRoutes(deps: ApiDeps) {
               ...(query.region ? { regions: [query.region] } : {}),
               ...(query.practice ? { practices: [query.practice] } : {}),
               ...(query.maritalStatus ? { maritalStatuses: [query.maritalStatus] } : {}),
+              ...(query.langue ? { languages: [query.langue] } : {}),
+              ...(query.madhhab ? { madhhabs: [query.madhhab] } : {}),
               ...(query.ageMin !== undefined ? { ageMin: query.ageMin } : {}),
               ...(query.ageMax !== undefined ? { ageMax: query.ageMax } : {}),
               ...(query.withoutChildren === 'true' || query.enfants === 'sans' ? { withoutChildren: true } : {}),
@@ -276,6 +285,12 @@ export function introductionRoutes(deps: ApiDeps) {
                 familySituation: maritalStatusLabelFor(k.profile.maritalStatus, k.profile.gender),
                 childrenCount: k.profile.childrenCount,
                 profession: k.profile.profession,
+                // The richer profile (decision 208), in words; absent answers are empty.
+                languages: (k.profile.languages ?? []).map((l) => languageLabels[l]),
+                educationLevel: k.profile.educationLevel ? educationLevelLabels[k.profile.educationLevel] : null,
+                height: k.profile.heightCm ? heightText(k.profile.heightCm) : null,
+                madhhab: k.profile.madhhab ? madhhabLabels[k.profile.madhhab] : null,
+                affinities: me ? pairAffinities(me, k.profile).map((a) => affinities[a].label) : [],
                 score: k.score,
                 maxScore: k.maxScore,
                 reasons: k.reasons.map((r) => ({

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import {
+  affinities,
   availableAt,
   birthDateBounds,
   brokenRequired,
@@ -23,6 +24,9 @@ import {
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
 import {
   ageOn,
+  type EducationLevel,
+  type Language,
+  type Madhhab,
   type MaritalStatus,
   type PrayerPractice,
   type RequirableCriterion,
@@ -62,6 +66,10 @@ interface ProfileRow extends Record<string, unknown> {
   sought_professional_situation: string;
   wants_children: string;
   ready_to_relocate: boolean | null;
+  languages: string[];
+  education_level: string | null;
+  height_cm: number | null;
+  madhhab: string | null;
   required_criteria: string[];
   available: boolean;
   unavailable_reason: string | null;
@@ -71,7 +79,7 @@ interface ProfileRow extends Record<string, unknown> {
 const PROFILE_COLUMNS_TEXT = `member_id::text AS member_id, gender, birth_date::text AS birth_date, region, practice, marital_status,
   children_count::int AS children_count, profession, age_min::int AS age_min, age_max::int AS age_max, regions_accepted,
   sought_practice, practices_accepted, family_situations_accepted, accepts_children, sought_professional_situation,
-  wants_children, ready_to_relocate, required_criteria, available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`;
+  wants_children, ready_to_relocate, languages, education_level, height_cm::int AS height_cm, madhhab, required_criteria, available, unavailable_reason, (extract(epoch FROM contract_ends_at) * 1000)::float8 AS contract_ends_ms`;
 const PROFILE_COLUMNS = sql.raw(PROFILE_COLUMNS_TEXT);
 
 function profileOf(row: ProfileRow): MatchProfile {
@@ -86,6 +94,10 @@ function profileOf(row: ProfileRow): MatchProfile {
     profession: row.profession,
     wantsChildren: row.wants_children as MatchProfile['wantsChildren'],
     readyToRelocate: row.ready_to_relocate,
+    languages: (row.languages ?? []) as Language[],
+    educationLevel: (row.education_level ?? null) as EducationLevel | null,
+    heightCm: row.height_cm === null || row.height_cm === undefined ? null : Number(row.height_cm),
+    madhhab: (row.madhhab ?? null) as Madhhab | null,
     ageMin: Number(row.age_min),
     ageMax: Number(row.age_max),
     regionsAccepted: row.regions_accepted as HomeRegion[],
@@ -135,6 +147,10 @@ export async function writeMatchProfiles(executor: MatchingExecutor, profiles: r
       sought_professional_situation: p.soughtProfessionalSituation,
       wants_children: p.wantsChildren,
       ready_to_relocate: p.readyToRelocate,
+      languages: arrayLiteral(p.languages ?? []),
+      education_level: p.educationLevel ?? null,
+      height_cm: p.heightCm ?? null,
+      madhhab: p.madhhab ?? null,
       required_criteria: arrayLiteral(p.requiredCriteria),
       available: p.available,
       unavailable_reason: p.unavailableReason,
@@ -143,17 +159,17 @@ export async function writeMatchProfiles(executor: MatchingExecutor, profiles: r
     await executor.execute(sql`
       INSERT INTO match_profiles (member_id, gender, birth_date, region, practice, marital_status, children_count, profession,
         age_min, age_max, regions_accepted, sought_practice, practices_accepted, family_situations_accepted, accepts_children,
-        sought_professional_situation, wants_children, ready_to_relocate, required_criteria, available, unavailable_reason,
-        contract_ends_at, updated_at)
+        sought_professional_situation, wants_children, ready_to_relocate, languages, education_level, height_cm, madhhab,
+        required_criteria, available, unavailable_reason, contract_ends_at, updated_at)
       SELECT member_id, gender, birth_date, region, practice, marital_status, children_count, profession,
         age_min, age_max, regions_accepted, sought_practice, practices_accepted, family_situations_accepted, accepts_children,
-        sought_professional_situation, wants_children, ready_to_relocate, required_criteria, available, unavailable_reason,
-        contract_ends_at, now()
+        sought_professional_situation, wants_children, ready_to_relocate, languages, education_level, height_cm, madhhab,
+        required_criteria, available, unavailable_reason, contract_ends_at, now()
       FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(member_id uuid, gender text, birth_date date, region text,
         practice text, marital_status text, children_count smallint, profession text, age_min smallint, age_max smallint,
         regions_accepted text[], sought_practice text, practices_accepted text[], family_situations_accepted text[],
         accepts_children boolean, sought_professional_situation text, wants_children text, ready_to_relocate boolean,
-        required_criteria text[], available boolean, unavailable_reason text, contract_ends_at timestamptz)
+        languages text[], education_level text, height_cm smallint, madhhab text, required_criteria text[], available boolean, unavailable_reason text, contract_ends_at timestamptz)
       ON CONFLICT (member_id) DO UPDATE SET
         gender = EXCLUDED.gender, birth_date = EXCLUDED.birth_date, region = EXCLUDED.region, practice = EXCLUDED.practice,
         marital_status = EXCLUDED.marital_status, children_count = EXCLUDED.children_count, profession = EXCLUDED.profession,
@@ -161,7 +177,8 @@ export async function writeMatchProfiles(executor: MatchingExecutor, profiles: r
         sought_practice = EXCLUDED.sought_practice, practices_accepted = EXCLUDED.practices_accepted,
         family_situations_accepted = EXCLUDED.family_situations_accepted, accepts_children = EXCLUDED.accepts_children,
         sought_professional_situation = EXCLUDED.sought_professional_situation, wants_children = EXCLUDED.wants_children,
-        ready_to_relocate = EXCLUDED.ready_to_relocate, required_criteria = EXCLUDED.required_criteria, available = EXCLUDED.available,
+        ready_to_relocate = EXCLUDED.ready_to_relocate, languages = EXCLUDED.languages, education_level = EXCLUDED.education_level,
+        height_cm = EXCLUDED.height_cm, madhhab = EXCLUDED.madhhab, required_criteria = EXCLUDED.required_criteria, available = EXCLUDED.available,
         unavailable_reason = EXCLUDED.unavailable_reason, contract_ends_at = EXCLUDED.contract_ends_at, updated_at = now()`);
   }
 }
@@ -307,6 +324,10 @@ export interface CandidateFilters {
   withChildren?: boolean;
   /** Only candidates followed by this counsellor, or (`null`) by none (decision 201). */
   counsellorId?: string | null;
+  /** Only candidates who speak one of these languages (decision 208). */
+  languages?: readonly Language[];
+  /** Only candidates who follow one of these schools of thought (decision 208). */
+  madhhabs?: readonly Madhhab[];
   minScore?: number;
 }
 
@@ -443,6 +464,15 @@ function scoreSql(me: MatchProfile, myAge: number, now: number): SQL {
       else if (met !== false) terms.push(sql`CASE WHEN ${met} THEN ${sql.raw(String(points))} ELSE 0 END`);
     }
   }
+  // The affinities (criteria.ts `affinityPoints`): once per pair, only where the member answered.
+  const mine = me.languages ?? [];
+  if (mine.length > 0)
+    terms.push(sql`CASE WHEN c.languages && ${arrayLiteral(mine)}::text[] THEN ${sql.raw(String(affinities.langue.points))} ELSE 0 END`);
+  if (me.educationLevel)
+    terms.push(sql`CASE WHEN c.education_level = ${me.educationLevel} THEN ${sql.raw(String(affinities.etudes.points))} ELSE 0 END`);
+  if (me.madhhab && me.madhhab !== 'sans-preference')
+    terms.push(sql`CASE WHEN c.madhhab = ${me.madhhab} THEN ${sql.raw(String(affinities.madhhab.points))} ELSE 0 END`);
+  if (terms.length === 0) return sql.raw(String(constant));
   return sql`(${sql.raw(String(constant))} + ${sql.join(terms, sql` + `)})`;
 }
 
@@ -513,6 +543,8 @@ function candidatesSql(me: MatchProfile, options: RankOptions & { now: number })
   if (excluded.length > 0) conditions.push(sql`NOT (c.member_id = ANY(${arrayLiteral(excluded)}::uuid[]))`);
   if (filters.regions) conditions.push(sql`c.region = ANY(${arrayLiteral(filters.regions)}::text[])`);
   if (filters.practices) conditions.push(sql`c.practice = ANY(${arrayLiteral(filters.practices)}::text[])`);
+  if (filters.languages && filters.languages.length > 0) conditions.push(sql`c.languages && ${arrayLiteral(filters.languages)}::text[]`);
+  if (filters.madhhabs && filters.madhhabs.length > 0) conditions.push(sql`c.madhhab = ANY(${arrayLiteral(filters.madhhabs)}::text[])`);
   if (filters.maritalStatuses) conditions.push(sql`c.marital_status = ANY(${arrayLiteral(filters.maritalStatuses)}::text[])`);
 
   const score = scoreSql(me, myAge, now);

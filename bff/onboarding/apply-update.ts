@@ -16,6 +16,7 @@ import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { redeemCoupon } from '#bff/payments/coupons.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { civilDayText, dayAfterText } from '#machines/onboarding/deadline-texts.ts';
+import { genderedAnswerIssues } from '#machines/onboarding/forms.ts';
 import { contractDeadlines, renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { contractRightsHook } from '#bff/contract/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
@@ -239,6 +240,11 @@ export async function applyOnboardingUpdate(
             now: options.now,
           });
           if (reason) throw new ApiError(402, 'PAYMENT_NOT_CONFIRMED', reason);
+        }
+        // The hijab is asked of a woman, the beard of a man (decision 208): the other one is refused.
+        if (update.context === 'profil') {
+          const issues = genderedAnswerIssues(row.gender, update);
+          if (issues.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'Certaines informations sont à corriger.', { issues });
         }
         const fromState = stateKey(stateFromRecord(record, nowMs));
         const toState = stateKey(decision.state);

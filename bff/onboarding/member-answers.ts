@@ -7,7 +7,15 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { enqueueMail, type OutgoingMail } from '#bff/mail/outbox.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { AGE_RANGE_MESSAGE, ageRangeInOrder, personalInfoEntries, questionnaireEntries } from '#machines/onboarding/forms.ts';
+import { consents } from '#bff/db/privacy-schema.ts';
+import {
+  AGE_RANGE_MESSAGE,
+  ageRangeInOrder,
+  genderedAnswerIssues,
+  personalInfoEntries,
+  questionnaireEntries,
+  SENSITIVE_PROFILE_DETAILS,
+} from '#machines/onboarding/forms.ts';
 import { profileFields, questionnaireFields } from '#machines/onboarding/labels.ts';
 import { objectMessage } from '#machines/onboarding/messages.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -92,6 +100,39 @@ async function lockMember(tx: Transaction, memberId: string): Promise<MemberRow>
   return row;
 }
 
+/**
+ * Step 1's edit as the server alone can check it (decision 208): the hijab is a woman's question,
+ * the beard a man's; and while the consent to sensitive data is withdrawn, no new sensitive detail
+ * (hijab, beard, school of thought) is stored.
+ */
+async function checkProfileEdit(tx: Transaction, row: MemberRow, section: Section, answers: Record<string, unknown>): Promise<void> {
+  if (section !== 'profil') return;
+  const issues = genderedAnswerIssues(row.gender, answers);
+  if (issues.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'Certaines informations sont à corriger.', { issues });
+  if (!SENSITIVE_PROFILE_DETAILS.some((field) => answers[field] !== undefined)) return;
+  const [latest] = await tx
+    .select({ given: consents.given })
+    .from(consents)
+    .where(and(eq(consents.memberId, row.id), eq(consents.kind, 'sensitive_data')))
+    .orderBy(desc(consents.createdAt), desc(consents.id))
+    .limit(1);
+  if (latest && !latest.given)
+    throw new ApiError(
+      409,
+      'SENSITIVE_CONSENT_WITHDRAWN',
+      'Vous avez retiré votre consentement aux données sensibles : le voile, la barbe et l’école juridique ne peuvent pas être enregistrés.',
+    );
+}
+
+/** Step 1's optional answers (decision 208): one left empty in an edit is no longer stored. */
+const OPTIONAL_PROFILE_FIELDS = ['languages', 'educationLevel', 'heightCm', 'hijab', 'beard', 'madhhab'] as const;
+
+function withoutUnanswered(section: Section, stored: Record<string, unknown> | null): Record<string, unknown> {
+  const copy = { ...(stored ?? {}) };
+  if (section === 'profil') for (const field of OPTIONAL_PROFILE_FIELDS) delete copy[field];
+  return copy;
+}
+
 /** Writes the section's new answers and logs the event, in the caller's transaction. */
 async function writeAnswers(
   tx: Transaction,
@@ -101,10 +142,11 @@ async function writeAnswers(
   log: EventLog,
   now: Date,
 ): Promise<void> {
+  await checkProfileEdit(tx, row, section, answers);
   const stored = (section === 'profil' ? row.profile : row.questionnaire) as Record<string, unknown> | null;
   await tx
     .update(members)
-    .set({ [columnOf(section)]: { ...(stored ?? {}), ...answers } })
+    .set({ [columnOf(section)]: { ...withoutUnanswered(section, stored), ...answers } })
     .where(eq(members.id, row.id));
   await logEvent(tx, row, log, now);
   // The match profile follows steps 1-2 (decision 113).
@@ -217,6 +259,7 @@ export async function requestChange(db: Db, memberId: string, input: unknown, no
       throw new ApiError(409, 'ACCOUNT_DISABLED', 'Votre compte est désactivé : vos informations ne peuvent plus être modifiées.');
     if (!signed(record))
       throw new ApiError(409, 'DIRECT_EDIT_AVAILABLE', 'Votre contrat n’est pas encore signé : modifiez directement vos informations.');
+    await checkProfileEdit(tx, row, edit.section, edit.answers);
     const stored = (edit.section === 'profil' ? row.profile : row.questionnaire) as Record<string, unknown> | null;
     const changes = changesOf(edit.section, stored, edit.answers);
     if (changes.length === 0)

@@ -4,6 +4,7 @@ import type { Db, Transaction } from '#bff/db/database.ts';
 import { consents, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members, preSubscriptions } from '#bff/db/schema.ts';
 import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
+import { SENSITIVE_PROFILE_FIELDS } from '#machines/onboarding/forms.ts';
 import { type ConsentKind, consentTexts, consentTextToHash, currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 type Executor = Db | Transaction;
@@ -98,8 +99,8 @@ export function consentStatuses(history: ConsentView[]): ConsentStatus[] {
   }));
 }
 
-/** Fields of step 1 and step 2 that reveal religious practice (GDPR art. 9). */
-export const SENSITIVE_PROFILE_FIELDS = ['prayerPractice', 'practiceDetails'] as const;
+/** Fields of step 1 and step 2 that reveal religious practice (GDPR art. 9; step 1's list in forms.ts, decision 208). */
+export { SENSITIVE_PROFILE_FIELDS };
 const SENSITIVE_QUESTIONNAIRE_FIELDS = ['soughtPractice'] as const;
 
 function without(value: unknown, fields: readonly string[]): Record<string, unknown> | null {
@@ -132,6 +133,8 @@ export async function withdrawSensitiveData(db: Db, memberId: string, now: Date)
         updatedAt: now,
       })
       .where(eq(members.id, memberId));
+    // The school of thought leaves matchmaking with the answers (decision 208); the row itself is withdrawn below.
+    await tx.execute(sql`UPDATE match_profiles SET madhhab = NULL WHERE member_id = ${memberId}::uuid`);
     await tx
       .update(memberPrivacy)
       .set({ matchmakingPausedAt: now })

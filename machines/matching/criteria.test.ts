@@ -11,6 +11,7 @@ import {
   eligible,
   judge,
   LEGACY_REQUIRED_CRITERIA,
+  affinityPoints,
   MAX_SCORE,
   type MatchProfile,
   memberReasons,
@@ -121,6 +122,11 @@ describe('profileFromOnboarding', () => {
       maritalStatus: 'celibataire',
       childrenCount: 0,
       profession: 'Pharmacienne',
+      // Step 1 saved before decision 208: no language, level, height or school.
+      languages: [],
+      educationLevel: null,
+      heightCm: null,
+      madhhab: null,
       wantsChildren: 'oui',
       readyToRelocate: false,
       ageMin: 28,
@@ -492,7 +498,7 @@ describe('properties over generated pairs', () => {
         expect(criteriaOf(q, p, 'candidat', NOW)).toEqual(results.slice(criterionIds.length));
         const score = pairScore(p, q, NOW);
         expect(score).toBe(pairScore(q, p, NOW));
-        expect(score).toBe(results.reduce((sum, r) => sum + r.points, 0));
+        expect(score).toBe(results.reduce((sum, r) => sum + r.points, 0) + affinityPoints(p, q));
         expect(score).toBeGreaterThanOrEqual(0);
         expect(score).toBeLessThanOrEqual(MAX_SCORE);
       }),

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import {
   ageOn,
+  type EducationLevel,
+  educationLevels,
+  type Language,
+  languages as languageChoices,
+  type Madhhab,
   type MaritalStatus,
+  madhhabs,
   type PrayerPractice,
   type ProfessionalSituation,
   type Region,
@@ -58,6 +64,14 @@ export interface MatchProfile {
   wantsChildren: ChildrenWish;
   /** Whether they would move to live with their spouse (step 2); null when saved before the question existed. */
   readyToRelocate: boolean | null;
+  /**
+   * The richer profile (step 1, decision 208): they only rank, never exclude. Absent (or empty)
+   * when the member has not answered; the school of thought only under the sensitive-data consent.
+   */
+  languages?: Language[];
+  educationLevel?: EducationLevel | null;
+  heightCm?: number | null;
+  madhhab?: Madhhab | null;
   /** The annex (step 2). */
   ageMin: number;
   ageMax: number;
@@ -111,6 +125,11 @@ const storedProfileSchema = v.object({
   childrenCount: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20)),
   profession: v.string(),
   prayerPractice: v.picklist(practiceLevels),
+  // Decision 208: optional, read as absent when unreadable.
+  languages: v.fallback(v.optional(v.array(v.picklist(languageChoices))), undefined),
+  educationLevel: v.fallback(v.optional(v.picklist(educationLevels)), undefined),
+  heightCm: v.fallback(v.optional(v.pipe(v.number(), v.integer())), undefined),
+  madhhab: v.fallback(v.optional(v.picklist(madhhabs)), undefined),
 });
 
 /**
@@ -140,6 +159,10 @@ export function profileFromOnboarding(input: {
     maritalStatus: p.maritalStatus,
     childrenCount: p.childrenCount,
     profession: p.profession,
+    languages: languageChoices.filter((l) => p.languages?.includes(l)),
+    educationLevel: p.educationLevel ?? null,
+    heightCm: p.heightCm ?? null,
+    madhhab: p.madhhab ?? null,
     wantsChildren: q.wantsChildren ?? 'inconnu',
     readyToRelocate: q.readyToRelocate ?? null,
     ageMin: q.soughtAgeMin,
@@ -416,12 +439,43 @@ export function eligible(a: MatchProfile, b: MatchProfile, now: number): boolean
   return broken.a.length === 0 && broken.b.length === 0;
 }
 
-/** The most points a pair can score: every criterion met, both ways. */
-export const MAX_SCORE = 2 * criterionIds.reduce((sum, id) => sum + criteria[id].points, 0);
+// ---------------------------------------------------------------------------
+// Affinities (decision 208): what two answers of the richer profile share. They rank and never
+// exclude, and are not criteria (nobody asked for them): a pair earns their points once, not per side.
 
-/** The two-way score of a pair: the points of every criterion met, both ways (symmetric). */
+export const affinities = {
+  langue: { label: 'Langue commune', points: 2 },
+  etudes: { label: 'Même niveau d’études', points: 1 },
+  madhhab: { label: 'Même école juridique', points: 1 },
+} as const;
+export type AffinityId = keyof typeof affinities;
+export const affinityIds = Object.keys(affinities) as AffinityId[];
+
+/** The languages both speak, in the order of the form. */
+export function sharedLanguages(a: Pick<MatchProfile, 'languages'>, b: Pick<MatchProfile, 'languages'>): Language[] {
+  return (a.languages ?? []).filter((l) => b.languages?.includes(l));
+}
+
+/** The affinities of a pair (symmetric); « sans préférence » shares no school. */
+export function pairAffinities(a: MatchProfile, b: MatchProfile): AffinityId[] {
+  const found: AffinityId[] = [];
+  if (sharedLanguages(a, b).length > 0) found.push('langue');
+  if (a.educationLevel && a.educationLevel === b.educationLevel) found.push('etudes');
+  if (a.madhhab && a.madhhab !== 'sans-preference' && a.madhhab === b.madhhab) found.push('madhhab');
+  return found;
+}
+
+export function affinityPoints(a: MatchProfile, b: MatchProfile): number {
+  return pairAffinities(a, b).reduce((sum, id) => sum + affinities[id].points, 0);
+}
+
+/** The most points a pair can score: every criterion met, both ways, and every affinity. */
+export const MAX_SCORE =
+  2 * criterionIds.reduce((sum, id) => sum + criteria[id].points, 0) + affinityIds.reduce((sum, id) => sum + affinities[id].points, 0);
+
+/** The two-way score of a pair: the points of every criterion met, both ways, and of their affinities (symmetric). */
 export function pairScore(a: MatchProfile, b: MatchProfile, now: number): number {
-  return pairCriteria(a, b, now).reduce((sum, r) => sum + r.points, 0);
+  return pairCriteria(a, b, now).reduce((sum, r) => sum + r.points, 0) + affinityPoints(a, b);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,13 @@
 import { isValidPhoneNumber, parsePhoneNumber } from 'libphonenumber-js/min';
 import * as v from 'valibot';
 import {
+  beardLabels,
+  educationLevelLabels,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
+  hijabLabels,
+  languageLabels,
+  madhhabLabels,
   maritalStatusLabels,
   prayerPracticeLabels,
   professionalSituationLabels,
@@ -46,6 +53,17 @@ const professionalSituations = Object.keys(professionalSituationLabels) as Profe
 
 export type WantsChildren = keyof typeof wantsChildrenLabels;
 const wantsChildrenChoices = Object.keys(wantsChildrenLabels) as WantsChildren[];
+
+export type Language = keyof typeof languageLabels;
+export const languages = Object.keys(languageLabels) as Language[];
+export type EducationLevel = keyof typeof educationLevelLabels;
+export const educationLevels = Object.keys(educationLevelLabels) as EducationLevel[];
+export type Hijab = keyof typeof hijabLabels;
+const hijabChoices = Object.keys(hijabLabels) as Hijab[];
+export type Beard = keyof typeof beardLabels;
+const beardChoices = Object.keys(beardLabels) as Beard[];
+export type Madhhab = keyof typeof madhhabLabels;
+export const madhhabs = Object.keys(madhhabLabels) as Madhhab[];
 
 /** A criterion the member marks as indispensable (else it is only wished), decision 193. */
 export type RequirableCriterion = keyof typeof requirableCriterionLabels;
@@ -117,9 +135,54 @@ export function personalInfoEntries(now: number) {
       v.pipe(v.string('Texte invalide'), v.trim(), v.maxLength(1000, 'Texte trop long (1000 caractères au plus)')),
       '',
     ),
+    /**
+     * The richer profile (decision 208): every one optional, so that answers saved before read as
+     * they were. Languages, education and height are ordinary data.
+     */
+    languages: v.optional(
+      v.pipe(
+        v.array(v.picklist(languages, 'Langue invalide'), 'Langues invalides'),
+        v.maxLength(languages.length, 'Trop de langues'),
+        v.check((list) => new Set(list).size === list.length, 'Langue choisie deux fois'),
+      ),
+    ),
+    educationLevel: v.optional(v.picklist(educationLevels, 'Niveau d’études invalide')),
+    heightCm: v.optional(
+      v.pipe(
+        v.number('Taille invalide'),
+        v.integer('Indiquez votre taille en centimètres, sans virgule'),
+        v.minValue(HEIGHT_MIN_CM, `Taille invalide (entre ${HEIGHT_MIN_CM} et ${HEIGHT_MAX_CM}\u00a0cm)`),
+        v.maxValue(HEIGHT_MAX_CM, `Taille invalide (entre ${HEIGHT_MIN_CM} et ${HEIGHT_MAX_CM}\u00a0cm)`),
+      ),
+    ),
+    /** Sensitive data (religious practice), like the prayer practice: only with the consent below. */
+    hijab: v.optional(v.picklist(hijabChoices, 'Réponse invalide sur le port du voile')),
+    beard: v.optional(v.picklist(beardChoices, 'Réponse invalide sur le port de la barbe')),
+    madhhab: v.optional(v.picklist(madhhabs, 'École juridique invalide')),
     /** Explicit consent (GDPR art. 9(2)(a)): a clear, unticked checkbox that must be ticked. */
     sensitiveDataConsent: v.literal(true, 'Votre consentement explicite est nécessaire pour que nous traitions ces informations'),
   };
+}
+
+/** The answers of step 1 that reveal religious practice (GDPR art. 9): kept only under the consent. */
+export const SENSITIVE_PROFILE_FIELDS = ['prayerPractice', 'practiceDetails', 'hijab', 'beard', 'madhhab'] as const;
+/** The richer profile's sensitive answers (decision 208): refused while the consent is withdrawn. */
+export const SENSITIVE_PROFILE_DETAILS = ['hijab', 'beard', 'madhhab'] as const;
+
+/**
+ * The questions asked of one sex only: the hijab of a woman, the beard of a man. The form does not
+ * know who fills it in; the server, which does, refuses the other one (French messages, by field).
+ */
+export function genderedAnswerIssues(
+  gender: string | null | undefined,
+  answers: Record<string, unknown>,
+): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (answers.hijab !== undefined && gender !== 'femme')
+    issues.push({ path: 'hijab', message: 'La question du voile n’est posée qu’aux femmes' });
+  if (answers.beard !== undefined && gender !== 'homme')
+    issues.push({ path: 'beard', message: 'La question de la barbe n’est posée qu’aux hommes' });
+  return issues;
 }
 
 export function personalInfoSchema(now: number) {

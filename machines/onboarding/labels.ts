@@ -92,6 +92,59 @@ export const wantsChildrenLabels = {
 } as const;
 
 /**
+ * The richer matching profile (issue 62 point 8, decision 208). Languages spoken (several), level
+ * of education, height: ordinary answers. The hijab, the beard and the school of thought reveal
+ * religious practice (GDPR art. 9): asked and kept only under the explicit consent of step 1, as
+ * the prayer practice is. No ethnic or national origin is ever asked (CNIL): nothing here says it.
+ */
+export const languageLabels = {
+  francais: 'Français',
+  arabe: 'Arabe',
+  'arabe-dialectal': 'Arabe dialectal (darija…)',
+  berbere: 'Berbère (tamazight, kabyle…)',
+  anglais: 'Anglais',
+  turc: 'Turc',
+  ourdou: 'Ourdou',
+  wolof: 'Wolof',
+  comorien: 'Comorien',
+  espagnol: 'Espagnol',
+  allemand: 'Allemand',
+  autre: 'Autre langue',
+} as const;
+
+export const educationLevelLabels = {
+  'sans-diplome': 'Sans diplôme',
+  'cap-bep': 'CAP ou BEP',
+  bac: 'Baccalauréat',
+  'bac-2': 'Bac + 2 (BTS, DUT…)',
+  'bac-3': 'Bac + 3 (licence, BUT)',
+  'bac-5': 'Bac + 5 (master, école d’ingénieur…)',
+  doctorat: 'Doctorat',
+} as const;
+
+/** For a woman: whether she wears the hijab. */
+export const hijabLabels = { oui: 'Oui', parfois: 'Parfois', non: 'Non' } as const;
+/** For a man: whether he wears a beard. */
+export const beardLabels = { oui: 'Oui', non: 'Non' } as const;
+/** The school of thought (madhhab) followed. */
+export const madhhabLabels = {
+  hanafite: 'Hanafite',
+  malikite: 'Malikite',
+  chafiite: 'Chafiite',
+  hanbalite: 'Hanbalite',
+  'sans-preference': 'Sans préférence',
+} as const;
+
+/** The height a member may give, in centimetres (optional). */
+export const HEIGHT_MIN_CM = 130;
+export const HEIGHT_MAX_CM = 230;
+
+export function heightText(cm: number): string {
+  const metres = Math.floor(cm / 100);
+  return `${metres},${String(cm % 100).padStart(2, '0')}\u00a0m`;
+}
+
+/**
  * The criteria of the questionnaire a member marks as indispensable or only wished (decision 193):
  * an indispensable one is never broken by a proposal, either way; a wished one ranks.
  */
@@ -386,8 +439,14 @@ export const profileFields = [
   { key: 'maritalStatus', label: 'Situation familiale' },
   { key: 'childrenCount', label: 'Enfants' },
   { key: 'profession', label: 'Profession' },
+  { key: 'educationLevel', label: 'Niveau d’études' },
+  { key: 'languages', label: 'Langues parlées' },
+  { key: 'heightCm', label: 'Taille' },
   { key: 'prayerPractice', label: 'Pratique de la prière' },
   { key: 'practiceDetails', label: 'Précisions sur la pratique' },
+  { key: 'hijab', label: 'Port du voile' },
+  { key: 'beard', label: 'Port de la barbe' },
+  { key: 'madhhab', label: 'École juridique (madhhab)' },
   { key: 'sensitiveDataConsent', label: 'Consentement (données sensibles)' },
 ] as const;
 

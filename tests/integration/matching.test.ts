@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
 import { type CandidateFilters, matchProfileOf, rankCandidates, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
 import { generatePopulation, insertMembers } from '#tests/support/seed-population.ts';
-import { brokenRequired, eligible, type MatchProfile, pairCriteria, pairScore, proposable } from '#machines/matching/criteria.ts';
+import {
+  affinityPoints,
+  brokenRequired,
+  eligible,
+  type MatchProfile,
+  pairCriteria,
+  pairScore,
+  proposable,
+} from '#machines/matching/criteria.ts';
 import type { HomeRegion } from '#machines/matching/regions.ts';
 import { MATCHING_NOW, matchProfileArbitrary, smallDomain } from '#tests/support/match-profiles.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
@@ -109,10 +117,10 @@ describe('rankCandidates over generated populations', () => {
               expect(candidate.broken).toEqual({ membre: [], candidat: [] });
               expect(excluded.has(candidate.memberId)).toBe(false);
               expect(candidate.profile).toEqual(other);
-              // Its reasons: every criterion both ways, their points adding up to the SQL's score.
+              // Its reasons: every criterion both ways, their points and the pair's affinities (decision 208) adding up to the SQL's score.
               expect(candidate.reasons).toEqual(pairCriteria(me, other, NOW));
               expect(candidate.reasons.filter((r) => r.required).every((r) => r.met)).toBe(true);
-              expect(candidate.reasons.reduce((sum, r) => sum + r.points, 0)).toBe(candidate.score);
+              expect(candidate.reasons.reduce((sum, r) => sum + r.points, 0) + affinityPoints(me, other)).toBe(candidate.score);
             }
             const expected = expectedRanking(me, population, limit, excluded, filters);
             expect(ranking.candidates.map((c) => ({ memberId: c.memberId, score: c.score }))).toEqual(expected);

@@ -3,6 +3,10 @@ import type { ChildrenWish, MatchProfile, UnavailableReason } from '#machines/ma
 import { practiceLevels, practicesAcceptedFor, regionsAcceptedFor } from '#machines/matching/criteria.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
 import {
+  type EducationLevel,
+  type Language,
+  languages,
+  type Madhhab,
   type MaritalStatus,
   type ProfessionalSituation,
   type Region,
@@ -73,6 +77,11 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       profession: fc.constantFrom('Infirmière', 'Ingénieur', 'Étudiant', 'étudiante en droit', 'Sans emploi', 'En recherche d’emploi'),
       wantsChildren: fc.constantFrom(...wishes),
       readyToRelocate: fc.constantFrom(true, false, null),
+      // Decision 208: a few languages, levels and schools, often none (answers saved before).
+      languages: fc.uniqueArray(fc.constantFrom<Language>('francais', 'arabe', 'anglais', 'turc'), { maxLength: 3 }),
+      educationLevel: fc.constantFrom<EducationLevel | null>(null, 'bac', 'bac-5'),
+      heightCm: fc.constantFrom<number | null>(null, 165, 182),
+      madhhab: fc.constantFrom<Madhhab | null>(null, 'malikite', 'hanafite', 'sans-preference'),
       // Percentiles, not doubles (fast-check's doubles lean to 0 and the bounds).
       requiredCriteria: fc.array(fc.integer({ min: 0, max: 99 }), {
         minLength: requirableCriteria.length,
@@ -108,6 +117,10 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       profession: g.profession,
       wantsChildren: g.wantsChildren,
       readyToRelocate: g.readyToRelocate,
+      languages: languages.filter((l) => g.languages.includes(l)),
+      educationLevel: g.educationLevel,
+      heightCm: g.heightCm,
+      madhhab: g.madhhab,
       ageMin: g.ageFrom,
       ageMax: Math.min(99, g.ageFrom + g.ageSpan),
       regionsAccepted: regionsAcceptedFor(g.soughtRegions),

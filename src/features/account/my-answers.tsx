@@ -48,11 +48,13 @@ function EditForm({
   section,
   answers,
   signed,
+  gender,
   onDone,
 }: {
   section: Section;
   answers: Record<string, unknown>;
   signed: boolean;
+  gender: string;
   onDone: () => void;
 }) {
   const formRef = useRef<HTMLFormElement>(null);
@@ -91,7 +93,7 @@ function EditForm({
   return (
     <form ref={formRef} className={styles.form} onSubmit={submit} noValidate aria-label={`Modifier : ${answerSectionLabels[section]}`}>
       <FormAlert tone="error">{failure}</FormAlert>
-      {section === 'profil' ? <ProfileFields errors={errors} /> : <QuestionnaireFields errors={errors} />}
+      {section === 'profil' ? <ProfileFields errors={errors} gender={gender} /> : <QuestionnaireFields errors={errors} />}
       {signed ? (
         <TextAreaField
           name="note"
@@ -177,6 +179,7 @@ export function MyAnswersSection() {
                 section={section.id}
                 answers={section.data}
                 signed={answers.signed}
+                gender={user.role}
                 onDone={() => {
                   setEditing(null);
                   load();

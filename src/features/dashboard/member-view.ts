@@ -3,9 +3,15 @@ import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import {
   actorPhrase,
+  beardLabels,
   bookingStatusLabels,
   contractFields,
+  educationLevelLabels,
   eventSentence,
+  heightText,
+  hijabLabels,
+  languageLabels,
+  madhhabLabels,
   maritalStatusLabels,
   offerLabels,
   paymentStatusLabels,
@@ -73,6 +79,13 @@ function formatterOf(now: number): Record<string, (value: unknown) => string> {
     soughtFamilySituations: (value) => list(maritalStatusLabels, value),
     soughtProfessionalSituation: (value) => label(professionalSituationLabels, value),
     wantsChildren: (value) => label(wantsChildrenLabels, value),
+    // Decision 208: the richer profile, in words.
+    languages: (value) => list(languageLabels, value),
+    educationLevel: (value) => label(educationLevelLabels, value),
+    heightCm: (value) => (typeof value === 'number' ? heightText(value) : plain(value)),
+    hijab: (value) => label(hijabLabels, value),
+    beard: (value) => label(beardLabels, value),
+    madhhab: (value) => label(madhhabLabels, value),
     // Decision 193: none ticked is an answer (every criterion only wished).
     requiredCriteria: (value) =>
       Array.isArray(value) && value.length === 0 ? 'Aucun : tous les critères sont des souhaits' : list(requirableCriterionLabels, value),

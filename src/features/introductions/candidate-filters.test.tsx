@@ -12,7 +12,18 @@ const STAFF = [
 describe('the candidates’ filters', () => {
   it('offer age, region, practice, family situation, children and counsellor, in French words', () => {
     const html = renderToStaticMarkup(<CandidateFilters value={NO_CANDIDATE_FILTERS} onChange={() => {}} staff={STAFF} />);
-    for (const label of ['Âge minimum', 'Âge maximum', 'Région', 'Pratique', 'Situation familiale', 'Enfants', 'Conseiller du candidat']) {
+    for (const label of [
+      'Âge minimum',
+      'Âge maximum',
+      'Région',
+      'Pratique',
+      'Situation familiale',
+      'Enfants',
+      'Conseiller du candidat',
+      // Decision 208.
+      'Langue parlée',
+      'École juridique',
+    ]) {
       expect(html, label).toContain(label);
     }
     for (const option of [
@@ -23,6 +34,9 @@ describe('the candidates’ filters', () => {
       'Sans conseiller',
       'Moi (Nadia)',
       'Karim',
+      'Arabe dialectal (darija…)',
+      'Malikite',
+      'Sans préférence',
     ]) {
       expect(html, option).toContain(option);
     }
@@ -48,5 +62,8 @@ describe('the candidates’ filters', () => {
       candidatesQuery(false, { ...NO_CANDIDATE_FILTERS, ageMin: ' 30 ', region: 'bretagne', enfants: 'avec', counsellor: 'aucun' }, 3),
     ).toBe('?ageMin=30&region=bretagne&enfants=avec&counsellor=aucun&page=3');
     expect(candidatesQuery(true, { ...NO_CANDIDATE_FILTERS, practice: 'reguliere' }, 1)).toBe('?horsCriteres=true&practice=reguliere');
+    expect(candidatesQuery(false, { ...NO_CANDIDATE_FILTERS, langue: 'arabe', madhhab: 'malikite' }, 1)).toBe(
+      '?langue=arabe&madhhab=malikite',
+    );
   });
 });

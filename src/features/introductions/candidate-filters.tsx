@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
 import { homeRegions } from '#machines/matching/regions.ts';
-import { maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import { languageLabels, madhhabLabels, maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { getTags } from '#src/features/dashboard/member-list-filters.tsx';
@@ -22,6 +22,15 @@ const maritalOptions: SelectOption[] = [
   { value: 'divorce', label: 'Divorcé ou divorcée' },
   { value: 'veuf', label: 'Veuf ou veuve' },
 ];
+/** Decision 208: a language the candidate speaks, the school of thought they follow. */
+const languageOptions: SelectOption[] = [
+  any('Toutes les langues'),
+  ...Object.entries(languageLabels).map(([value, label]) => ({ value, label })),
+];
+const madhhabOptions: SelectOption[] = [
+  any('Toutes les écoles'),
+  ...Object.entries(madhhabLabels).map(([value, label]) => ({ value, label })),
+];
 const childrenOptions: SelectOption[] = [
   any('Avec ou sans enfants'),
   { value: 'sans', label: 'Sans enfant' },
@@ -30,7 +39,7 @@ const childrenOptions: SelectOption[] = [
 
 /**
  * Staff's filters on the candidates (issue 62 point 7, decision 201): age, region, practice,
- * family situation, children and counsellor. They only narrow the list the rules allow; the server
+ * family situation, children, counsellor, and (decision 208) language and school of thought. They only narrow the list the rules allow; the server
  * checks each value again. « Appliquer » sends them (the ages are typed, the rest applies at once).
  */
 export function CandidateFilters({
@@ -51,6 +60,8 @@ export function CandidateFilters({
     marital: useId(),
     children: useId(),
     counsellor: useId(),
+    langue: useId(),
+    madhhab: useId(),
   };
   const [ages, setAges] = useState({ ageMin: value.ageMin, ageMax: value.ageMax });
   const [loadedStaff, setLoadedStaff] = useState(staff ?? null);
@@ -134,6 +145,20 @@ export function CandidateFilters({
         value={value.enfants}
         options={childrenOptions}
         onChange={(enfants) => set({ ...ages, enfants: enfants as CandidateFilterValues['enfants'] })}
+      />
+      <SelectField
+        id={ids.langue}
+        label="Langue parlée"
+        value={value.langue}
+        options={languageOptions}
+        onChange={(langue) => set({ ...ages, langue })}
+      />
+      <SelectField
+        id={ids.madhhab}
+        label="École juridique"
+        value={value.madhhab}
+        options={madhhabOptions}
+        onChange={(madhhab) => set({ ...ages, madhhab })}
       />
       <SelectField
         id={ids.counsellor}

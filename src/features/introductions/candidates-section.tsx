@@ -253,6 +253,10 @@ function CandidateItem({
         <span className={styles.badge.neutral}>{scoreText(c.score, c.maxScore)}</span>
       </div>
       <p className={styles.muted}>{[c.region, c.practice, c.profession, c.familySituation].filter(Boolean).join(' · ')}</p>
+      {richerLine(c) ? <p className={styles.muted}>{richerLine(c)}</p> : null}
+      {c.affinities && c.affinities.length > 0 ? (
+        <p data-testid="candidate-affinities">En commun : {c.affinities.join(', ').toLowerCase()}.</p>
+      ) : null}
       {brokenLines.length > 0 ? (
         <p data-testid="candidate-broken">
           <strong>Hors</strong> {brokenLines.join(' ; ')}
@@ -460,4 +464,16 @@ function NeverProposeDialog({
       </label>
     </ActionDialog>
   );
+}
+
+/** The candidate's richer profile in one line (decision 208): languages, level, height, school; empty when none was given. */
+function richerLine(c: Candidate): string {
+  return [
+    c.languages && c.languages.length > 0 ? `Parle : ${c.languages.join(', ')}` : null,
+    c.educationLevel ?? null,
+    c.height ?? null,
+    c.madhhab ? `École ${c.madhhab.toLowerCase()}` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }

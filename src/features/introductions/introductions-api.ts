@@ -81,6 +81,12 @@ export interface Candidate {
   hasPresentation?: boolean;
   /** Whether staff keep the candidate in the member's shortlist (decision 201). */
   shortlisted?: boolean;
+  /** The richer profile in words, and what the pair shares (decision 208). */
+  languages?: string[];
+  educationLevel?: string | null;
+  height?: string | null;
+  madhhab?: string | null;
+  affinities?: string[];
 }
 
 /** Staff's filters on the candidates (decision 201), as the screen holds them: '' is « any ». */
@@ -92,6 +98,9 @@ export interface CandidateFilterValues {
   maritalStatus: string;
   enfants: '' | 'sans' | 'avec';
   counsellor: string;
+  /** A language the candidate speaks, their school of thought (decision 208). */
+  langue: string;
+  madhhab: string;
 }
 
 export const NO_CANDIDATE_FILTERS: CandidateFilterValues = {
@@ -102,6 +111,8 @@ export const NO_CANDIDATE_FILTERS: CandidateFilterValues = {
   maritalStatus: '',
   enfants: '',
   counsellor: '',
+  langue: '',
+  madhhab: '',
 };
 
 /** The candidates' query string: the mode, each filter given, the page (decision 201). */

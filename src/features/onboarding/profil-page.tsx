@@ -79,7 +79,7 @@ export function ProfilPage() {
     <StepPage step="profil" {...STEP_FRAMES.profil}>
       <form ref={formRef} className={styles.form} onSubmit={onSubmit} noValidate>
         <FormAlert tone="error">{formError}</FormAlert>
-        <ProfileFields errors={fieldErrors} />
+        <ProfileFields errors={fieldErrors} gender={user?.role} />
         <CheckboxField
           name="sensitiveDataConsent"
           required

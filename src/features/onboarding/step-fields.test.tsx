@@ -18,8 +18,12 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
       'maritalStatus',
       'childrenCount',
       'profession',
+      'educationLevel',
+      'languages',
+      'heightCm',
       'prayerPractice',
       'practiceDetails',
+      'madhhab',
     ]);
     for (const label of [
       'Prénom',
@@ -31,6 +35,34 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
       expect(html).toContain(label);
     expect(html).toContain('Numéro invalide.');
     expect(html).not.toContain('sensitiveDataConsent');
+    // Decision 208: the hijab is asked of a woman only, the beard of a man only; neither when the sex is unknown.
+    expect(html).not.toContain('name="hijab"');
+    expect(html).not.toContain('name="beard"');
+    const woman = renderToStaticMarkup(<ProfileFields errors={{}} gender="femme" />);
+    expect(woman).toContain('Portez-vous le voile ? (facultatif)'.replace(' ?', '\u00a0?'));
+    expect(woman).toContain('name="hijab"');
+    expect(woman).not.toContain('name="beard"');
+    const man = renderToStaticMarkup(<ProfileFields errors={{}} gender="homme" />);
+    expect(man).toContain('name="beard"');
+    expect(man).not.toContain('name="hijab"');
+    for (const label of ['Langues parlées (facultatif)', 'Niveau d’études (facultatif)', 'Taille en centimètres (facultatif)', 'Malikite'])
+      expect(man).toContain(label);
+  });
+
+  it('step 1 read back: the new answers only when given', () => {
+    const data = new FormData();
+    data.append('languages', 'francais');
+    data.append('languages', 'arabe');
+    data.set('heightCm', '172');
+    data.set('madhhab', 'malikite');
+    expect(profileInputOf(data)).toMatchObject({
+      languages: ['francais', 'arabe'],
+      heightCm: 172,
+      madhhab: 'malikite',
+      educationLevel: undefined,
+      hijab: undefined,
+      beard: undefined,
+    });
   });
 
   it('step 2: the questionnaire’s fields in order, Oui/Non for children, « Indispensable » under each criterion', () => {

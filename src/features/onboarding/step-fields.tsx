@@ -1,5 +1,12 @@
 import { useId } from 'react';
 import {
+  beardLabels,
+  educationLevelLabels,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
+  hijabLabels,
+  languageLabels,
+  madhhabLabels,
   maritalStatusLabels,
   prayerPracticeLabels,
   professionalSituationLabels,
@@ -48,6 +55,13 @@ export function profileInputOf(data: FormData) {
     profession: textOf(data, 'profession'),
     prayerPractice: data.get('prayerPractice') ?? undefined,
     practiceDetails: textOf(data, 'practiceDetails'),
+    // Decision 208: optional; an unanswered question is not sent.
+    languages: data.getAll('languages'),
+    educationLevel: data.get('educationLevel') ?? undefined,
+    heightCm: numberOf(data, 'heightCm'),
+    hijab: data.get('hijab') ?? undefined,
+    beard: data.get('beard') ?? undefined,
+    madhhab: data.get('madhhab') ?? undefined,
   };
 }
 
@@ -86,8 +100,11 @@ function RequiredToggle({ criterion, label }: { criterion: RequirableCriterion; 
   );
 }
 
-/** Step 1's fields: who the member is (the consent checkbox is added by the wizard's step only). */
-export function ProfileFields({ errors }: { errors: Errors }) {
+/**
+ * Step 1's fields: who the member is (the consent checkbox is added by the wizard's step only). The
+ * hijab is asked of a woman, the beard of a man (`gender`: the session's; neither when unknown).
+ */
+export function ProfileFields({ errors, gender }: { errors: Errors; gender?: string | undefined }) {
   return (
     <>
       <div className={styles.twoColumns}>
@@ -137,6 +154,29 @@ export function ProfileFields({ errors }: { errors: Errors }) {
       />
       <TextField name="profession" label="Profession" autoComplete="organization-title" required error={errors.profession} />
       <RadioGroup
+        name="educationLevel"
+        legend="Niveau d’études (facultatif)"
+        options={optionsOf(educationLevelLabels)}
+        error={errors.educationLevel}
+      />
+      <CheckboxGroup
+        name="languages"
+        legend="Langues parlées (facultatif)"
+        options={optionsOf(languageLabels)}
+        hint="Cochez toutes celles que vous parlez."
+        error={errors.languages}
+      />
+      <TextField
+        name="heightCm"
+        type="number"
+        min={HEIGHT_MIN_CM}
+        max={HEIGHT_MAX_CM}
+        inputMode="numeric"
+        label="Taille en centimètres (facultatif)"
+        hint="Par exemple 172."
+        error={errors.heightCm}
+      />
+      <RadioGroup
         name="prayerPractice"
         legend="Votre pratique de la prière"
         options={optionsOf(prayerPracticeLabels)}
@@ -149,6 +189,19 @@ export function ProfileFields({ errors }: { errors: Errors }) {
         maxLength={1000}
         rows={4}
         error={errors.practiceDetails}
+      />
+      {gender === 'femme' && (
+        <RadioGroup name="hijab" legend="Portez-vous le voile ? (facultatif)" options={optionsOf(hijabLabels)} error={errors.hijab} />
+      )}
+      {gender === 'homme' && (
+        <RadioGroup name="beard" legend="Portez-vous la barbe ? (facultatif)" options={optionsOf(beardLabels)} error={errors.beard} />
+      )}
+      <RadioGroup
+        name="madhhab"
+        legend="École juridique suivie (madhhab, facultatif)"
+        options={optionsOf(madhhabLabels)}
+        hint="Comme votre pratique, ces réponses sont des données sensibles : elles ne sont traitées qu’avec votre consentement explicite."
+        error={errors.madhhab}
       />
     </>
   );
