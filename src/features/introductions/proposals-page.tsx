@@ -407,7 +407,7 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
       {proposal.contact?.via === 'wali' ? (
         <div data-testid="contact-through-wali">
           <p className={styles.paragraph}>
-            {proposal.other?.firstName ?? 'Cette personne'} souhaite être contacté(e) uniquement par son walī.
+            Le contact avec {proposal.other?.firstName ?? proposal.otherFirstName ?? 'cette personne'} passe uniquement par son walī.
           </p>
           {proposal.contact.guardian ? (
             <dl className={styles.facts} aria-label="Coordonnées du walī">
