@@ -73,6 +73,8 @@ test('contact through her walī only: Youssef reads the walī’s name and phone
   await section.getByRole('button', { name: 'Associer ce proche' }).click();
   await expect(section).toContainText('À l’acceptation mutuelle : uniquement par mon walī.');
   await expect(section.getByTestId('guardian-no-email')).toBeVisible();
+  // The saved phone is shown as people write it, never as the stored code.
+  await expect(section.getByLabel('Téléphone (facultatif)')).toHaveValue('06 55 44 33 22');
   await screenshots(amina, 'wali-profil');
 
   // Staff propose Youssef; both accept.
@@ -96,7 +98,7 @@ test('contact through her walī only: Youssef reads the walī’s name and phone
   await youssef.goto(`${base}/mon-compte/propositions`);
   const through = youssef.getByTestId('contact-through-wali');
   await expect(through).toContainText('Ahmed Benali (père)');
-  await expect(through).toContainText('06 55 44 33 22');
+  await expect(through.getByRole('link', { name: '06 55 44 33 22' })).toHaveAttribute('href', 'tel:+33655443322');
   const screen = (await youssef.locator('main').innerText()).replace(/\s+/g, ' ');
   expect(screen).not.toContain(people.amina.email);
   expect(screen).not.toContain('06 98 76 54 32');
