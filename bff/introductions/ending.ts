@@ -1,6 +1,9 @@
-import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
+import { eq } from 'drizzle-orm';
+import type { Db } from '#bff/db/database.ts';
+import { introductions, type IntroductionRow } from '#bff/db/introductions-schema.ts';
+import { meetingRecipients } from '#bff/introductions/meeting-mails.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
-import { introductionEndedMail } from '#bff/mail/introduction-mails.ts';
+import { introductionEndedMail, introductionEndedWaliMail } from '#bff/mail/introduction-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
 import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
 import type { Side } from '#machines/introductions/labels.ts';
@@ -52,11 +55,14 @@ export function endedViewOf(end: SharingEnd, context: IntroductionContext, side:
   return { ...base, why: endReasonFor(end, side), message: null };
 }
 
-/** Queues the end's mail to each member who hears of it, once per round and side. */
+/**
+ * Queues the end's mail to each member who hears of it, once per round and side, and a short word to
+ * the walī of either member who receives the member's news (the first meeting's rule, decision 197).
+ */
 export async function queueEndingMails(
   executor: Executor,
   site: AgencyMailSite,
-  row: Pick<IntroductionRow, 'id' | 'memberA' | 'memberB'>,
+  row: Pick<IntroductionRow, 'id' | 'memberA' | 'memberB' | 'contactViaA' | 'contactViaB'>,
   round: number,
   context: IntroductionContext,
   personOf: (memberId: string) => Promise<{ email: string; firstName: string | null } | null>,
@@ -69,5 +75,35 @@ export async function queueEndingMails(
     const mail = introductionEndedMail(site, { to: person.email, firstName: person.firstName }, { message });
     if ((await enqueueMailOnce(executor, mail, `introduction-ended:${row.id}:${round}:${side}`)) !== null) queued += 1;
   }
+  if (sides.length === 0) return queued;
+  for (const r of await meetingRecipients(executor, row, personOf)) {
+    if (!r.who.startsWith('wali-')) continue;
+    const mail = introductionEndedWaliMail(site, { to: r.to, firstName: r.firstName }, { waliOf: r.waliOf ?? null });
+    if ((await enqueueMailOnce(executor, mail, `introduction-ended:${row.id}:${round}:${r.who}`)) !== null) queued += 1;
+  }
   return queued;
+}
+
+const WALI_ENDED_KEY = /^introduction-ended:([0-9a-f-]{36}):(\d+):wali-(a|b)$/i;
+
+/**
+ * Asked by the dispatcher when it sends the walī's word of the end (decision 191's check): dropped
+ * when the introduction is gone (erased) or no longer closed, or when the member's walī no longer
+ * has this address or no longer receives the member's news. Null: send it.
+ */
+export async function waliEndedDropReason(db: Db, dedupeKey: string | null, to: string): Promise<string | null> {
+  const key = WALI_ENDED_KEY.exec(dedupeKey ?? '');
+  if (!key) return 'message au walī sans mise en relation';
+  const [row] = await db
+    .select()
+    .from(introductions)
+    .where(eq(introductions.id, key[1] as string))
+    .limit(1);
+  if (!row) return 'mise en relation introuvable';
+  if (row.state !== 'close') return `ne s’applique plus à l’état ${row.state}`;
+  const recipients = await meetingRecipients(db, row, async () => ({ email: '', firstName: null }));
+  const wali = recipients.find((r) => r.who === `wali-${key[3]}`);
+  if (!wali) return 'le walī ne reçoit plus les nouvelles du membre';
+  if (wali.to !== to) return 'l’adresse du walī a changé';
+  return null;
 }

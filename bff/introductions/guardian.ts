@@ -196,10 +196,10 @@ export async function queueGuardianMails(
 
 /**
  * Guardians' mails about any introduction of `memberId` (theirs or the other side's), for erasure:
- * the copies and contacts, and the first meeting's mails to a walī (decision 197, `…:wali-a|b`).
+ * the copies and contacts, and the first meeting's and the end's mails to a walī (decisions 197 and 205, `…:wali-a|b`).
  */
 export function guardianMailsOfMember(memberId: string) {
-  return sql`(dedupe_key LIKE 'guardian-%' OR (dedupe_key LIKE 'introduction-meeting-%' AND split_part(dedupe_key, ':', 4) LIKE 'wali-%'))
+  return sql`(dedupe_key LIKE 'guardian-%' OR ((dedupe_key LIKE 'introduction-meeting-%' OR dedupe_key LIKE 'introduction-ended:%') AND split_part(dedupe_key, ':', 4) LIKE 'wali-%'))
     AND split_part(dedupe_key, ':', 2) IN (
     SELECT id::text FROM introductions WHERE member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid)`;
 }

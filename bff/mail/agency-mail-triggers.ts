@@ -1,3 +1,4 @@
+import { waliEndedDropReason } from '#bff/introductions/ending.ts';
 import { feedbackReminderDropReason } from '#bff/introductions/feedback.ts';
 import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
@@ -247,6 +248,8 @@ export async function scheduledMailDropReason(
   if (mail.kind === 'introduction-meeting-reminder') return meetingReminderDropReason(db, mail.dedupeKey);
   // The feedback's reminder (decision 205): dropped once given, or the introduction moved on.
   if (mail.kind === 'introduction-feedback-reminder') return feedbackReminderDropReason(db, mail.dedupeKey);
+  // The walī's word of an introduction's end (decision 205): he must still receive the member's news.
+  if (mail.kind === 'introduction-ended-wali') return waliEndedDropReason(db, mail.dedupeKey, mail.to);
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');

@@ -155,3 +155,17 @@ export function introductionEndedMail(site: AgencyMailSite, recipient: Recipient
     { link: siteLink(site, PROPOSALS_PATH), label: 'Voir mes propositions' },
   ]);
 }
+
+/**
+ * Decision 205 (issue 62): the end told to the walī who receives the member's news (the same rule as
+ * the first meeting's mails, decision 197): a short word, neither the counsellor's message to the
+ * member nor anything about the other person. Re-checked at sending (`waliEndedDropReason`).
+ */
+export function introductionEndedWaliMail(site: AgencyMailSite, recipient: Recipient, input: { waliOf: string | null }): OutgoingMail {
+  const who = input.waliOf ?? 'la personne que vous accompagnez';
+  return layout(site, recipient, 'introduction-ended-wali', 'Une mise en relation a pris fin', [
+    { text: `Vous recevez ce message comme walī de ${who}, à sa demande.` },
+    { text: `La mise en relation proposée à ${who} a pris fin. Les coordonnées échangées ne sont plus communiquées.` },
+    { text: 'Sa conseillère reste à votre disposition si vous souhaitez en parler.' },
+  ]);
+}

@@ -201,6 +201,11 @@ test('plan the meeting (members and walī mailed), phone feedback, close with a 
   const ended = (await mailbox(page)).find((m) => m.subject === 'Votre mise en relation a pris fin');
   expect(ended?.text).toContain('Je vous appelle cette semaine pour en parler.');
   expect(ended?.text).not.toContain('Amina a appelé ce matin.');
+  // Amina's walī hears of the end too, in a short word without the counsellor's message.
+  await expect.poll(() => recipientsOf(page, 'Une mise en relation a pris fin'), { timeout: 30_000 }).toEqual([WALI]);
+  const toWaliEnded = (await mailbox(page)).find((m) => m.to === WALI && m.subject === 'Une mise en relation a pris fin');
+  expect(toWaliEnded?.text).toContain('La mise en relation proposée à Amina a pris fin.');
+  expect(toWaliEnded?.text).not.toContain('Je vous appelle cette semaine');
   await youssef.goto(`${base}/mon-compte/propositions`);
   await expect(youssef.getByTestId('proposal-ended')).toContainText('l’autre personne a souhaité ne pas poursuivre');
   await expect(youssef.getByTestId('proposal-end-message')).toContainText('Je vous appelle cette semaine pour en parler.');

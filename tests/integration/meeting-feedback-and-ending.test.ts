@@ -24,6 +24,10 @@ let youssef: ActiveMember;
 let sarah: ActiveMember;
 let karim: ActiveMember;
 
+const GUARDIAN = { name: 'Ahmed Benali', relation: 'pere', phone: '06 55 44 33 22', receives: 'rien', informed: true };
+const SARAH_WALI = 'yacine.wali@example.fr';
+const AMINA_WALI = 'ahmed.pere@example.fr';
+
 interface View {
   id: string;
   state: string;
@@ -180,6 +184,12 @@ describe('the feedback after the first meeting', () => {
 
 describe('ending an introduction', () => {
   it('staff close with a message: the other member receives it by mail and reads it on screen', async () => {
+    // Sarah is to be contacted through her walī (who has an e-mail); Karim's brother receives nothing.
+    const walis = [
+      [sarah, { ...GUARDIAN, name: 'Yacine Amrani', email: SARAH_WALI, contactVia: 'wali' }],
+      [karim, { ...GUARDIAN, name: 'Omar Haddad', relation: 'frere', email: 'omar.rien@example.fr' }],
+    ] as const;
+    for (const [member, body] of walis) expect((await member.agent.request('PUT', '/api/v1/user/guardian', body)).status).toBe(200);
     const id = await acceptedPair(sarah, karim);
     const message = 'Bonjour Karim,\n\nSarah a souhaité ne pas poursuivre. Je vous appelle cette semaine pour en parler.';
     const missing = await staffAct(id, { type: 'CLOSE', note: 'Appel de Sarah', message: '   ', askedBy: 'a' });
@@ -196,16 +206,40 @@ describe('ending an introduction', () => {
     expect(text).toContain('Sarah a souhaité ne pas poursuivre. Je vous appelle cette semaine pour en parler.');
     expect(text).not.toContain('Appel de Sarah'); // the internal note stays with staff
 
+    // Sarah's walī receives a short word of the end (the shared layout), not the counsellor's message.
+    const toWali = await mailsOf(id, 'introduction-ended-wali');
+    expect(toWali.map((m) => m.toAddress)).toEqual([SARAH_WALI]);
+    const waliText = (toWali[0]?.textBody ?? '').replace(/\s+/g, ' ');
+    expect(waliText).toContain('Bonjour Yacine Amrani');
+    expect(waliText).toContain('Vous recevez ce message comme walī de Sarah, à sa demande.');
+    expect(waliText).toContain('La mise en relation proposée à Sarah a pris fin.');
+    expect(waliText).not.toContain('Je vous appelle');
+    expect(waliText).not.toContain('Karim');
+    await product.flushMail();
+    expect((await mailsOf(id, 'introduction-ended-wali'))[0]?.status).toBe('sent');
+
     expect((await viewOf(karim, id)).ended).toMatchObject({ why: 'l’autre personne a souhaité ne pas poursuivre', message });
     expect((await viewOf(sarah, id)).ended).toMatchObject({ why: 'vous avez demandé à arrêter', message: null });
   });
 
   it('a close decided by the agency writes to both; a member’s stop tells the other side in a plain sentence', async () => {
+    // Amina's father receives copies of her proposals; he is removed before the word of the end leaves.
+    const father = { ...GUARDIAN, email: AMINA_WALI, receives: 'copie-propositions' };
+    expect((await amina.agent.request('PUT', '/api/v1/user/guardian', father)).status).toBe(200);
     const both = await acceptedPair(amina, karim);
     expect(
       (await staffAct(both, { type: 'CLOSE', note: 'Décision de l’agence', message: 'Nous mettons fin à cette mise en relation.' })).status,
     ).toBe(200);
     expect((await mailsOf(both, 'introduction-ended')).map((m) => m.toAddress).sort()).toEqual([amina.email, karim.email].sort());
+    const queued = await mailsOf(both, 'introduction-ended-wali');
+    expect(queued.map((m) => m.toAddress)).toEqual([AMINA_WALI]);
+    expect((await amina.agent.request('DELETE', '/api/v1/user/guardian')).status).toBe(200);
+    await product.flushMail();
+    const [dropped] = await product.database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.id, queued[0]?.id ?? -1));
+    expect(dropped).toMatchObject({ status: 'dropped', lastError: 'le walī ne reçoit plus les nouvelles du membre' });
     expect((await viewOf(amina, both)).ended).toMatchObject({
       why: 'votre conseillère l’a close',
       message: 'Nous mettons fin à cette mise en relation.',
@@ -220,6 +254,8 @@ describe('ending an introduction', () => {
       'L’autre personne a choisi de ne pas poursuivre la mise en relation après votre rencontre.',
     );
     expect(mails[0]?.textBody).not.toContain('feeling');
+    // Her stop is told to her walī too (she is contacted through him).
+    expect((await mailsOf(id, 'introduction-ended-wali')).map((m) => m.toAddress)).toEqual([SARAH_WALI]);
     expect((await viewOf(youssef, id)).ended).toMatchObject({ why: 'l’autre personne a choisi de ne pas poursuivre', message: null });
     expect((await viewOf(sarah, id)).ended).toMatchObject({ why: 'vous avez choisi d’arrêter' });
   });

@@ -35,6 +35,7 @@ import { chargeRefundedMail, instalmentFailedMail } from '#bff/mail/instalment-m
 import {
   introductionAcceptedMail,
   introductionEndedMail,
+  introductionEndedWaliMail,
   introductionExpiredMail,
   introductionFeedbackReminderMail,
   introductionProposedMail,
@@ -166,6 +167,10 @@ export function everyMail(): RenderedMail[] {
         },
       ),
       firstName: 'Karim',
+    },
+    {
+      mail: introductionEndedWaliMail(site, { to: 'ahmed@example.fr', firstName: 'Ahmed Benali' }, { waliOf: 'Amina' }),
+      firstName: 'Ahmed Benali',
     },
     // The team's mails: a colleague named at the invitation, or one known only by address.
     {

@@ -63,4 +63,4 @@ export const option = style({
   },
 });
 
-export const radio = style({ width: '1.125rem', height: '1.125rem', accentColor: vars.color.accent, margin: 0 });
+export const radio = style({ width: '1.125rem', height: '1.125rem', flexShrink: 0, accentColor: vars.color.accent, margin: 0 });

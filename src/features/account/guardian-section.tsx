@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { contactViaLabels, guardianReceivesLabels, guardianRelationLabels } from '#machines/introductions/guardian-labels.ts';
+import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -79,9 +80,9 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
 
   return (
     <section className={styles.panel} aria-labelledby="my-guardian" data-testid="my-guardian">
-      <h2 id="my-guardian">Mon proche associé (wali)</h2>
+      <h2 id="my-guardian">Mon proche associé (walī)</h2>
       <p className={styles.text}>
-        Facultatif. Votre wali ou un proche peut être associé à vos propositions : il peut recevoir une copie de chaque proposition (un
+        Facultatif. Votre walī ou un proche peut être associé à vos propositions : il peut recevoir une copie de chaque proposition (un
         résumé anonyme, sans nom ni coordonnées), ou bien les coordonnées à l’acceptation mutuelle — ses coordonnées sont alors aussi
         transmises à la personne présentée. Vous pouvez le modifier ou le retirer à tout moment.
       </p>
@@ -122,7 +123,7 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
           type="tel"
           label="Téléphone (facultatif)"
           autoComplete="off"
-          defaultValue={guardian?.phone ?? ''}
+          defaultValue={guardian?.phone ? formatPhone(guardian.phone) : ''}
           error={errors.phone}
         />
         <RadioGroup

@@ -405,9 +405,9 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
     <div className={styles.highlight}>
       <h3 className={styles.sectionTitle}>Vous avez accepté tous les deux</h3>
       {proposal.contact?.via === 'wali' ? (
-        <div data-testid="contact-through-wali">
+        <div className={styles.details} data-testid="contact-through-wali">
           <p className={styles.paragraph}>
-            {proposal.other?.firstName ?? 'Cette personne'} souhaite être contacté(e) uniquement par son walī.
+            Le contact avec {proposal.other?.firstName ?? proposal.otherFirstName ?? 'cette personne'} passe uniquement par son walī.
           </p>
           {proposal.contact.guardian ? (
             <dl className={styles.facts} aria-label="Coordonnées du walī">
@@ -417,7 +417,11 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
               </dd>
               <dt className={styles.factLabel}>Téléphone</dt>
               <dd className={styles.factValue}>
-                {proposal.contact.guardian.phone ? formatPhone(proposal.contact.guardian.phone) : 'non communiqué'}
+                {proposal.contact.guardian.phone ? (
+                  <a href={`tel:${proposal.contact.guardian.phone}`}>{formatPhone(proposal.contact.guardian.phone)}</a>
+                ) : (
+                  'non communiqué'
+                )}
               </dd>
             </dl>
           ) : (
@@ -431,7 +435,13 @@ function Contact({ proposal }: { proposal: MemberIntroduction }) {
             <a href={`mailto:${proposal.contact.email}`}>{proposal.contact.email}</a>
           </dd>
           <dt className={styles.factLabel}>Téléphone</dt>
-          <dd className={styles.factValue}>{proposal.contact.phone ? formatPhone(proposal.contact.phone) : 'non communiqué'}</dd>
+          <dd className={styles.factValue}>
+            {proposal.contact.phone ? (
+              <a href={`tel:${proposal.contact.phone}`}>{formatPhone(proposal.contact.phone)}</a>
+            ) : (
+              'non communiqué'
+            )}
+          </dd>
         </dl>
       ) : (
         <p className={styles.paragraph}>Les coordonnées vous seront transmises par votre conseillère.</p>
