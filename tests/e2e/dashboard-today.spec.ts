@@ -16,7 +16,7 @@ import { todaySeeder } from '#tests/support/today-seed.ts';
  * back-office address says « Page introuvable » in the dashboard's layout. Its own product, the
  * rows written straight into its database (tests/support/today-seed.ts).
  */
-const PORT = Number(process.env.E2E_TODAY_PORT ?? 4199);
+const PORT = Number(process.env.E2E_TODAY_PORT ?? 4205);
 const base = `http://localhost:${PORT}`;
 let product: Product;
 

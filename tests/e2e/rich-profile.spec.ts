@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import type { Product } from '#bff/start.ts';
+import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
@@ -6,6 +8,17 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
+});
+
+// Its own product: the shared server's ten registrations an hour from one address belong to the other walks.
+const PORT = Number(process.env.E2E_RICH_PROFILE_PORT ?? 4209);
+const base = `http://localhost:${PORT}`;
+let product: Product;
+test.beforeAll(async () => {
+  product = await startSpecProduct(PORT, 'profil-riche');
+});
+test.afterAll(async () => {
+  await product?.close();
 });
 
 /**
@@ -16,7 +29,7 @@ test.beforeEach(async ({ context }) => {
 test('a woman answers languages, level, height, hijab and school of thought at step 1', async ({ page }) => {
   test.setTimeout(90_000);
   const consoleErrors = watchConsole(page, [400]);
-  await createAccount(page, { gender: 'femme', email: `profil-riche.${Date.now()}@example.fr`, password: 'bismillah-2026' });
+  await createAccount(page, { gender: 'femme', email: `profil-riche.${Date.now()}@example.fr`, password: 'bismillah-2026', base });
   await expect(page).toHaveURL(/\/mon-compte\/inscription\/profil/);
 
   await expect(page.getByRole('group', { name: /Portez-vous le voile/ })).toBeVisible();

@@ -7,13 +7,7 @@ import { adminClient } from '#bff/auth/supabase.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
-import {
-  E2E_COUNSELLORS,
-  E2E_STAFF_DISPLAY_NAMES,
-  E2E_STAFF_NAMES,
-  E2E_STAFF_PASSWORD,
-  e2eStaffEmail,
-} from '#tests/e2e/support/staff-accounts.ts';
+import { E2E_STAFF_DISPLAY_NAMES, E2E_STAFF_NAMES, E2E_STAFF_PASSWORD, e2eStaffEmail } from '#tests/e2e/support/staff-accounts.ts';
 
 /** The product as `npm start` runs it, on a throw-away data folder, for the browser tests. */
 const port = process.env.E2E_PORT ?? '4173';
@@ -39,7 +33,6 @@ for (const name of E2E_STAFF_NAMES) {
     password: E2E_STAFF_PASSWORD,
     kind: 'staff',
     name: E2E_STAFF_DISPLAY_NAMES[name],
-    staffRole: E2E_COUNSELLORS.includes(name) ? 'conseil' : 'administration',
   });
 }
 console.log(`e2e server on ${product.url} (${dataDir})`);

@@ -21,8 +21,6 @@ export const E2E_STAFF_NAMES = [
   'messages',
   'templates',
   'inviter',
-  'journal',
-  'counsellor',
 ] as const;
 export type E2EStaffName = (typeof E2E_STAFF_NAMES)[number];
 /** The name each account is created with, as staff read it on the team page and in access logs. */
@@ -41,11 +39,7 @@ export const E2E_STAFF_DISPLAY_NAMES: Record<E2EStaffName, string> = {
   messages: 'Houda Tazi',
   templates: 'Zineb Alaoui',
   inviter: 'Hafsa Karimi',
-  journal: 'Amel Bensaïd',
-  counsellor: 'Mouna Haddou',
 };
-/** The accounts with the counsellor's role (decision 206); every other one is an administrator. */
-export const E2E_COUNSELLORS: readonly E2EStaffName[] = ['counsellor'];
 export const e2eStaffEmail = (name: E2EStaffName) => `equipe.${name}@e2e.union-sincere.test`;
 
 /** Signs a request context in as that staff account and passes the TOTP step (enrols on first use). */
