@@ -19,6 +19,8 @@ import { todaySeeder } from '#tests/support/today-seed.ts';
 const PORT = Number(process.env.E2E_TODAY_PORT ?? 4205);
 const base = `http://localhost:${PORT}`;
 let product: Product;
+// One product, one port: the file's tests run one after the other in one worker.
+test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   product = await startSpecProduct(PORT, 'aujourdhui');
