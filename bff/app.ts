@@ -9,7 +9,8 @@ import { errorBody, onApiError } from '#bff/http/errors.ts';
 import { requestIdOf, requestLog } from '#bff/http/request-log.ts';
 import { localOnlyInProduction, requestBodyLimit } from '#bff/http/request-limits.ts';
 import { type SecurityHeaderEntries, securityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
-import { loadSiteFiles, prerenderedPages, type SiteFiles, sitePages } from '#bff/http/site-pages.ts';
+import { loadSiteFiles, type SiteFiles } from '#bff/http/site-files.ts';
+import { prerenderedPages, sitePages } from '#bff/http/site-pages.ts';
 import { imageRoutes } from '#bff/images/image-route.ts';
 import { clientAddress } from '#bff/http/rate-limit.ts';
 import { bookingEmbedded } from '#bff/booking/calendly-settings.ts';
@@ -32,10 +33,12 @@ export interface AppOptions extends ApiDeps {
   clientDir?: string | undefined;
   /** The built site already read from `clientDir` (`siteFilesOf`), when the server listened first. */
   site?: SiteFiles | undefined;
+  /** The security headers of every answer (`appSecurityHeaders`), made once at start-up. */
+  securityHeaders: SecurityHeaderEntries;
 }
 
 /** The security headers of every response, from the configuration. */
-export function appSecurityHeaders(config: AppOptions['config']): SecurityHeaderEntries {
+export function appSecurityHeaders(config: AppOptions['config']): Promise<SecurityHeaderEntries> {
   return securityHeaderEntries({
     gtmId: config.gtmId,
     calendlyOrigin: config.calendlyUrl ? new URL(config.calendlyUrl).origin : undefined,
@@ -59,7 +62,7 @@ export function createApp(options: AppOptions) {
   // One request path (decision 104): every request goes through this chain, from the first.
   // A prerendered public page is answered from memory at once, stored whole with its security
   // headers (as a CDN would, decision 133); every other answer gets them from the next middleware.
-  const security = appSecurityHeaders(options.config);
+  const security = options.securityHeaders;
   const site = options.site ?? siteFilesOf(options.clientDir, options.config);
   if (site) app.use(prerenderedPages(site, security));
   app.use(securityHeaders(security));

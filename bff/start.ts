@@ -15,11 +15,13 @@ import type { Config } from '#bff/config.ts';
 import { type Database, type Db, openDatabase } from '#bff/db/database.ts';
 import { migrate } from '#bff/db/migrate.ts';
 import { createLogger, log, setLogger } from '#bff/logger.ts';
-import { DEMO_AGENCY_ACCOUNTS, seedDemoAgency } from '#bff/demo/agency.ts';
+import { seedDemoAgency } from '#bff/demo/agency.ts';
+import { DEMO_AGENCY_ACCOUNTS } from '#bff/demo/cast.ts';
 import { DEMO_ACCOUNTS, type DemoAccount, seedDemo } from '#bff/demo/seed.ts';
 import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
-import type { SiteFiles } from '#bff/http/site-pages.ts';
+import type { SecurityHeaderEntries } from '#bff/http/security-headers.ts';
+import type { SiteFiles } from '#bff/http/site-files.ts';
 import { startingGate } from '#bff/http/starting-gate.ts';
 import { memberFirstName, scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
@@ -73,12 +75,13 @@ export async function startProduct(config: Config, options: StartOptions = {}): 
   // Listen first (decision 091): the public pages are answered from memory while the database
   // opens; every other request is held until the product is ready.
   const site = siteFilesOf(clientDir, config);
-  const listening = options.listen === false ? undefined : await listenEarly(config, site);
+  const security = await appSecurityHeaders(config);
+  const listening = options.listen === false ? undefined : await listenEarly(config, site, security);
   // The logger (pino) is loaded once the server listens: the pages are answered meanwhile.
   setLogger(createLogger(config.logLevel, options.logDestination));
   if (listening) options.onListening?.(listening.port);
   try {
-    return await startOn(config, options, { clock, clientDir, site, listening });
+    return await startOn(config, options, { clock, clientDir, site, security, listening });
   } catch (error) {
     if (listening) {
       listening.gate.fail();
@@ -100,8 +103,8 @@ interface Listening {
 /** How long an idle keep-alive connection stays open (decision 104). */
 const KEEP_ALIVE_MS = 65_000;
 
-async function listenEarly(config: Config, site: SiteFiles | undefined): Promise<Listening> {
-  const gate = startingGate({ securityHeaders: appSecurityHeaders(config), site });
+async function listenEarly(config: Config, site: SiteFiles | undefined, security: SecurityHeaderEntries): Promise<Listening> {
+  const gate = startingGate({ securityHeaders: security, site });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
     const s = serve({ fetch: gate.fetch, port: config.port, hostname: config.host }, (info) => resolve({ server: s, port: info.port }));
     s.once('error', reject);
@@ -118,9 +121,15 @@ async function listenEarly(config: Config, site: SiteFiles | undefined): Promise
 async function startOn(
   config: Config,
   options: StartOptions,
-  start: { clock: Clock; clientDir: string; site: SiteFiles | undefined; listening: Listening | undefined },
+  start: {
+    clock: Clock;
+    clientDir: string;
+    site: SiteFiles | undefined;
+    security: SecurityHeaderEntries;
+    listening: Listening | undefined;
+  },
 ): Promise<Product> {
-  const { clientDir, site, listening } = start;
+  const { clientDir, site, security, listening } = start;
   await options.beforeDatabase;
   const database =
     options.database ??
@@ -204,6 +213,7 @@ async function startOn(
   );
   const app = createApp({
     config,
+    securityHeaders: security,
     database,
     clock,
     auth,

@@ -18,6 +18,7 @@ export const IMAGE_INPUTS = [
   'package-lock.json',
   'scripts/build-server.ts',
   'scripts/prerender.ts',
+  'scripts/prerender-html.ts',
   'scripts/image-check.ts',
   'scripts/image-inputs.ts',
 ];

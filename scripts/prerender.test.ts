@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import * as serverSide from '#bff/http/site-pages.ts';
+import * as serverSide from '#bff/http/site-files.ts';
 import { contentPlugin } from './vite-plugin-content.ts';
 import { headEntries, pageHeadTags, SITE_URL_PLACEHOLDER } from '#src/features/public-site/page-meta.ts';
 import { imageSrcSet, imageUrl } from '#src/features/public-site/responsive-image.tsx';
-import {
-  criticalStylesheets,
-  deferredStylesheets,
-  inlineStylesheets,
-  PUBLIC_PATHS,
-  pageBeasties,
-  preloadedStylesheets,
-  routeIdOfFile,
-} from './prerender.ts';
+import { PUBLIC_PATHS, routeIdOfFile } from './prerender.ts';
+import { criticalStylesheets, deferredStylesheets, inlineStylesheets, pageBeasties, preloadedStylesheets } from './prerender-html.ts';
 
 describe('prerender', () => {
   it('maps route chunks to route ids', () => {

@@ -6,16 +6,15 @@ import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import {
   acceptedCodings,
-  classifyPath,
   dataPreloadLink,
+  loadSiteFiles,
   NOT_FOUND_PATH_PLACEHOLDER,
   type PrerenderManifest,
   routePatternToRegExp,
   SITE_URL_PLACEHOLDER,
   SITE_VALUES_PLACEHOLDER,
-  loadSiteFiles,
-  sitePages,
-} from '#bff/http/site-pages.ts';
+} from '#bff/http/site-files.ts';
+import { classifyPath, sitePages } from '#bff/http/site-pages.ts';
 import { DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { siteValues } from '#machines/public-site/site-tokens.ts';
 

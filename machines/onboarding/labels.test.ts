@@ -9,12 +9,7 @@ import {
   questionnaireEntries,
 } from '#machines/onboarding/forms.ts';
 import {
-  actorPhrase,
-  contextSentences,
   contractFields,
-  eventLabel,
-  eventLabels,
-  eventSentence,
   genderLabels,
   maritalStatusLabels,
   offerLabels,
@@ -30,6 +25,7 @@ import {
   stateShortLabel,
   wantsChildrenLabels,
 } from '#machines/onboarding/labels.ts';
+import { actorPhrase, contextSentences, eventLabel, eventLabels, eventSentence } from '#machines/onboarding/event-labels.ts';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { offerIds, planIds } from '#machines/onboarding/plans.ts';
 import { genders } from '#machines/onboarding/record.ts';

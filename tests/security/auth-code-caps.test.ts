@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { DEFAULT_DAILY_CODE_CAPS } from '#bff/auth-service/code-caps.ts';
 import { CODE_DAILY_LIMIT_MESSAGE } from '#machines/auth/credentials.ts';
-import { eventSentence } from '#machines/onboarding/labels.ts';
+import { eventSentence } from '#machines/onboarding/event-labels.ts';
 import { MEMBER_PASSWORD, type OutsideProduct, startOutsideProduct } from '#tests/security/outsider.ts';
 import { type StaffSession, signInStaff } from '#tests/support/staff.ts';
 import { TestAgent } from '#tests/support/test-product.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { LIMITS } from '#bff/http/rate-limit.ts';
-import { eventSentence } from '#machines/onboarding/labels.ts';
+import { eventSentence } from '#machines/onboarding/event-labels.ts';
 import { lastSignatureCodeIn } from '#tests/support/contract-signature.ts';
 import { walkOnboarding } from '#tests/support/onboarding-walk.ts';
 import { type StaffSession, startWithStaffForSuite } from '#tests/support/staff.ts';

@@ -1,6 +1,7 @@
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
-import { eventLabel, genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
+import { genderLabels, stateLabel, withdrawalChoiceLabel } from '#machines/onboarding/labels.ts';
+import { eventLabel } from '#machines/onboarding/event-labels.ts';
 import { type ChartNode, type ChartTransition, chartOutline, rootTransitions } from '#src/features/dashboard/chart-outline.ts';
 import { ContractRightsCard } from '#src/features/dashboard/contract-rights-card.tsx';
 import { type MemberDetail, runStaffAction, type StaffAction } from '#src/features/dashboard/dashboard-api.ts';

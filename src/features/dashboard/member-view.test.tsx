@@ -4,9 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bookingStatusLabels,
   checkoutStatusLabels,
-  contextSentences,
   contractFields,
-  eventLabels,
   genderLabels,
   maritalStatusLabels,
   offerLabels,
@@ -20,6 +18,7 @@ import {
   soughtPracticeLabels,
   stateLabels,
 } from '#machines/onboarding/labels.ts';
+import { contextSentences, eventLabels } from '#machines/onboarding/event-labels.ts';
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { contextNames, eventTypes } from '#machines/onboarding/update-contexts.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';

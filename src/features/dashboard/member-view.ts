@@ -2,12 +2,10 @@ import { ageOn } from '#machines/onboarding/age.ts';
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { formatAmount, formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import {
-  actorPhrase,
   beardLabels,
   bookingStatusLabels,
   contractFields,
   educationLevelLabels,
-  eventSentence,
   heightText,
   hijabLabels,
   languageLabels,
@@ -27,6 +25,7 @@ import {
   wantsChildrenLabels,
   yesNo,
 } from '#machines/onboarding/labels.ts';
+import { actorPhrase, eventSentence } from '#machines/onboarding/event-labels.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /**

@@ -1,5 +1,4 @@
 import {
-  eventLabels,
   maritalStatusLabels,
   offerLabels,
   paymentStatusLabels,
@@ -9,6 +8,7 @@ import {
   soughtPracticeLabels,
   stateLabels,
 } from '#machines/onboarding/labels.ts';
+import { eventLabels } from '#machines/onboarding/event-labels.ts';
 
 /**
  * What a French walk (tests/e2e/french-walk.spec.ts) refuses in what a person reads: English
