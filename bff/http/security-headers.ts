@@ -52,7 +52,7 @@ export function secureHeadersOptions(options: SecurityHeadersOptions, framedBySi
 }
 
 /** The headers Hono's `secureHeaders` sets with these options, read once from an answer of its own. */
-async function headersOf(options: HonoSecureHeadersOptions): Promise<readonly [string, string][]> {
+async function headersOf(options: HonoSecureHeadersOptions): Promise<readonly (readonly [string, string])[]> {
   const answer = await new Hono()
     .use(secureHeaders(options))
     .get('/', (c) => c.body(null, 204))
