@@ -36,7 +36,7 @@ import { topStateOf } from '#machines/onboarding/steps.ts';
  * how staff follow it up and answer it by mail. Storage is `leads-store.ts`; the routes validate.
  */
 
-export const LEAD_NOT_FOUND = () => new ApiError(404, 'LEAD_NOT_FOUND', 'Prospect introuvable.');
+const LEAD_NOT_FOUND = () => new ApiError(404, 'LEAD_NOT_FOUND', 'Prospect introuvable.');
 const DELETED = 'Compte supprimé';
 
 /** A staff account's display name: the name given at `staff:create`, else the address. */
