@@ -76,6 +76,7 @@ test('staff see a lead’s subject, answer it with a template, and find the answ
   await expect(preview.getByText(`À\u00a0: ${email}`)).toBeVisible();
   await expect(preview.getByText('Réponse à\u00a0: contact@union-sincere.localhost')).toBeVisible();
   await expect(preview.getByText(/^Bonjour Khadija,/)).toBeVisible();
+  await preview.scrollIntoViewIfNeeded();
   await screenshots(page, 'prospect-reponse-apercu', false);
   const sent = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/answers'));
   await preview.getByRole('button', { name: 'Envoyer la réponse' }).click();
@@ -98,6 +99,7 @@ test('staff see a lead’s subject, answer it with a template, and find the answ
   await expect(row.getByRole('cell', { name: 'Contacté' })).toBeVisible();
   await row.getByRole('button', { name: `Suivre Khadija (${email})` }).click();
   await expect(answers.getByText('Envoyé', { exact: true })).toBeVisible();
+  await answers.scrollIntoViewIfNeeded();
   await screenshots(page, 'prospect-reponse-historique', false);
   expect(errors).toEqual([]);
 });

@@ -91,7 +91,7 @@ describe('answering a lead by mail', () => {
     const prospect = templates.filter((t) => t.kind === 'prospect');
     expect(prospect.map((t) => t.title)).toContain('Prospect — formules et prix');
     const template = prospect.find((t) => t.title === 'Prospect — formules et prix') as Template;
-    const body = 'Bonjour {prenom},\n\nNos formules commencent par un entretien sans engagement.\n\nL’équipe de {agence}';
+    const body = 'Bonjour {prenom},\n\nNos formules commencent par un entretien sans engagement.\n\n{agence}';
     const input = { subject: 'Nos formules, {prenom}', body, templateId: template.id };
 
     const preview = await admin.agent.json<{ to: string; replyTo: string; subject: string; text: string }>(

@@ -38,14 +38,14 @@ CREATE INDEX lead_follow_ups_assignee ON lead_follow_ups (assignee_id) WHERE ass
 INSERT INTO message_templates (title, subject, body, kind) VALUES
   ('Prospect — premier contact',
    'Votre message à {agence}',
-   E'Bonjour {prenom},\n\nMerci pour votre message. Nous serions heureux d’échanger avec vous de vive voix pour vous présenter notre accompagnement et répondre à vos questions.\n\nPouvez-vous nous indiquer deux ou trois créneaux où vous êtes disponible cette semaine, et le numéro auquel vous joindre ?\n\nBien cordialement,\nL’équipe de {agence}',
+   E'Bonjour {prenom},\n\nMerci pour votre message. Nous serions heureux d’échanger avec vous de vive voix pour vous présenter notre accompagnement et répondre à vos questions.\n\nPouvez-vous nous indiquer deux ou trois créneaux où vous êtes disponible cette semaine, et le numéro auquel vous joindre ?\n\nBien cordialement,\n{agence}',
    'prospect'),
   ('Prospect — formules et prix',
    'Nos formules d’accompagnement',
-   E'Bonjour {prenom},\n\nMerci de votre intérêt pour {agence}. Nos formules et leurs prix sont détaillés sur la page « Nos offres » du site ; l’inscription commence par un entretien personnalisé, sans engagement.\n\nNous restons à votre disposition pour toute question.\n\nBien cordialement,\nL’équipe de {agence}',
+   E'Bonjour {prenom},\n\nMerci de votre intérêt pour {agence}. Nos formules et leurs prix sont détaillés sur la page « Nos offres » du site ; l’inscription commence par un entretien personnalisé, sans engagement.\n\nNous restons à votre disposition pour toute question.\n\nBien cordialement,\n{agence}',
    'prospect'),
   ('Prospect — suite de la pré-inscription',
    'Votre pré-inscription chez {agence}',
-   E'Bonjour {prenom},\n\nNous avons bien reçu votre pré-inscription, merci. Pour la compléter, suivez le lien reçu par e-mail après votre pré-inscription : il vous permet de créer votre espace et de réserver votre entretien personnalisé.\n\nSi vous ne le retrouvez pas, répondez simplement à ce message.\n\nBien cordialement,\nL’équipe de {agence}',
+   E'Bonjour {prenom},\n\nNous avons bien reçu votre pré-inscription, merci. Pour la compléter, suivez le lien reçu par e-mail après votre pré-inscription : il vous permet de créer votre espace et de réserver votre entretien personnalisé.\n\nSi vous ne le retrouvez pas, répondez simplement à ce message.\n\nBien cordialement,\n{agence}',
    'prospect')
 ON CONFLICT DO NOTHING;
