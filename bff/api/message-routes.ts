@@ -98,6 +98,7 @@ function templateView(row: typeof messageTemplates.$inferSelect) {
     title: row.title,
     subject: row.subject,
     body: row.body,
+    kind: row.kind,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -116,6 +116,8 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   'GET /api/v1/dashboard/leads/:id/history': team('lead', 'agency_leads'),
   'PATCH /api/v1/dashboard/leads/:id': team('lead'),
   'POST /api/v1/dashboard/leads/:id/notes': team('lead'),
+  'POST /api/v1/dashboard/leads/:id/answers/preview': team('lead'),
+  'POST /api/v1/dashboard/leads/:id/answers': team('lead'),
   'POST /api/v1/dashboard/leads/:id/erase': admin('lead'),
   // The team.
   'GET /api/v1/dashboard/staff': admin('none'),

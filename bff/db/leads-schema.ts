@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** Tables of the leads inbox (migration `0013_leads.sql`, decision 112); see `tests/integration/leads.test.ts`. */
 
@@ -40,5 +40,18 @@ export const leadEvents = pgTable('lead_events', {
   field: text('field').notNull(),
   fromValue: text('from_value'),
   toValue: text('to_value'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
+});
+
+/** An answer staff mailed to a lead (migration 0051, decision 211); its mail's status is in the outbox. */
+export const leadAnswers = pgTable('lead_answers', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  leadId: uuid('lead_id').notNull(),
+  authorId: uuid('author_id'),
+  templateId: bigint('template_id', { mode: 'number' }),
+  toAddress: text('to_address').notNull(),
+  subject: text('subject').notNull(),
+  body: text('body').notNull(),
+  mailId: bigint('mail_id', { mode: 'number' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
 });

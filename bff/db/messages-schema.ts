@@ -29,6 +29,10 @@ export const messageTemplates = pgTable('message_templates', {
   title: text('title').notNull(),
   subject: text('subject').notNull().default(''),
   body: text('body').notNull(),
+  /** `membre` (the message form) or `prospect` (the answer to a lead, migration 0051). */
+  kind: text('kind', { enum: ['membre', 'prospect'] })
+    .notNull()
+    .default('membre'),
   authorId: uuid('author_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`now()`),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().default(sql`now()`),

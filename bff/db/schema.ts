@@ -78,6 +78,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   subject: text('subject').notNull(),
   textBody: text('text_body').notNull(),
   htmlBody: text('html_body'),
+  /** Where the recipient's answer goes, when not to the sender (migration 0051): the agency. */
+  replyTo: text('reply_to'),
   kind: text('kind').notNull(),
   /** `[{ filename, contentType, contentBase64 }]` (bff/mail/outbox.ts), or null without any. */
   attachments: jsonb('attachments').$type<{ filename: string; contentType: string; contentBase64: string }[]>(),

@@ -39,6 +39,8 @@ export const LIMITS = {
   contractCodesPerDay: { name: 'contract-codes', points: 5, durationSeconds: 24 * 60 * 60 },
   /** The contract's signing codes tried by one member in a day, right or wrong (decision 182). */
   contractTriesPerDay: { name: 'contract-tries', points: 15, durationSeconds: 24 * 60 * 60 },
+  /** Answers one colleague mails to leads in ten minutes (decision 211): a day's work, never a mass mailing. */
+  leadAnswerPerStaff: { name: 'lead-answer', points: 20, durationSeconds: 10 * 60 },
 } satisfies Record<string, Limit>;
 
 export type RateLimiter = (limit: Limit, key: string) => Promise<void>;

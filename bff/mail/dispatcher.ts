@@ -14,6 +14,7 @@ type ClaimedMail = {
   subject: string;
   text_body: string;
   html_body: string | null;
+  reply_to: string | null;
   attachments: MailAttachment[] | null;
   attempts: number;
   kind: string;
@@ -72,7 +73,7 @@ export function createMailDispatcher(options: {
           AND (status = 'pending' OR (status = 'sending' AND claimed_until < ${now}))
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
       )
-      RETURNING id, to_address, subject, text_body, html_body, attachments, attempts, kind, dedupe_key`);
+      RETURNING id, to_address, subject, text_body, html_body, reply_to, attachments, attempts, kind, dedupe_key`);
     const row = (claimed as unknown as { rows: ClaimedMail[] }).rows[0];
     if (!row) return false;
     try {
@@ -93,6 +94,7 @@ export function createMailDispatcher(options: {
         subject: row.subject,
         text: row.text_body,
         html: row.html_body ?? undefined,
+        ...(row.reply_to ? { replyTo: row.reply_to } : {}),
         attachments: (row.attachments ?? []).map((a) => ({
           filename: a.filename,
           contentType: a.contentType,

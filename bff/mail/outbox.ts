@@ -29,6 +29,8 @@ export const OutgoingMailSchema = v.object({
   subject: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   text: v.pipe(v.string(), v.minLength(1)),
   html: v.optional(v.string()),
+  /** Where the recipient's answer goes (the agency's address), when not to the sender. */
+  replyTo: v.optional(v.pipe(v.string(), v.email())),
   /** What the mail is for (recovery, contact, direct-message…), for the log and retention. */
   kind: v.pipe(v.string(), v.minLength(1)),
   /** Files sent with the mail (the signed contract, an invoice), at most 2 MiB in all. */
@@ -68,6 +70,7 @@ function outboxRow(mail: OutgoingMail) {
     subject: parsed.subject,
     textBody: parsed.text,
     htmlBody: parsed.html ?? null,
+    replyTo: parsed.replyTo ?? null,
     kind: parsed.kind,
     attachments: parsed.attachments?.length ? parsed.attachments : null,
   };

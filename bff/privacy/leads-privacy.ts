@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, inArray, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { contactMessages, leadFollowUps, leadNotes } from '#bff/db/leads-schema.ts';
+import { contactMessages, leadAnswers, leadFollowUps, leadNotes } from '#bff/db/leads-schema.ts';
 import { type LeadStatus, leadStatusLabels } from '#machines/leads/labels.ts';
 
 /**
@@ -25,6 +25,8 @@ export interface LeadFollowUpExport {
   status: string;
   followUpOn: string | null;
   notes: { text: string; writtenAt: string; by: string }[];
+  /** The answers the agency mailed to the person from the inbox (decision 211). */
+  answers: { subject: string; text: string; sentAt: string }[];
 }
 
 /**
@@ -39,7 +41,7 @@ export async function leadFollowUpsForExport(
 ): Promise<Map<string, LeadFollowUpExport>> {
   const byLead = new Map<string, LeadFollowUpExport>();
   if (ids.length === 0) return byLead;
-  const [followUps, notes] = await Promise.all([
+  const [followUps, notes, answers] = await Promise.all([
     db
       .select()
       .from(leadFollowUps)
@@ -49,11 +51,16 @@ export async function leadFollowUpsForExport(
       .from(leadNotes)
       .where(inArray(leadNotes.leadId, [...ids]))
       .orderBy(asc(leadNotes.id)),
+    db
+      .select()
+      .from(leadAnswers)
+      .where(inArray(leadAnswers.leadId, [...ids]))
+      .orderBy(asc(leadAnswers.id)),
   ]);
   const entry = (id: string) => {
     let found = byLead.get(id);
     if (!found) {
-      found = { status: leadStatusLabels.nouveau, followUpOn: null, notes: [] };
+      found = { status: leadStatusLabels.nouveau, followUpOn: null, notes: [], answers: [] };
       byLead.set(id, found);
     }
     return found;
@@ -62,6 +69,7 @@ export async function leadFollowUpsForExport(
     Object.assign(entry(f.leadId), { status: leadStatusLabels[f.status as LeadStatus] ?? f.status, followUpOn: f.followUpOn });
   }
   for (const n of notes) entry(n.leadId).notes.push({ text: n.body, writtenAt: n.createdAt.toISOString(), by: 'l’équipe' });
+  for (const a of answers) entry(a.leadId).answers.push({ subject: a.subject, text: a.body, sentAt: a.createdAt.toISOString() });
   if (options.converted) for (const id of ids) entry(id).status = leadStatusLabels.converti;
   return byLead;
 }
@@ -89,8 +97,8 @@ export async function contactMessagesForExport(db: Db, email: string) {
 }
 
 /**
- * In the erasure's transaction, before the pre-registrations go: staff's follow-up, notes and
- * history of every lead of the member, then their contact messages. Nothing of them is kept.
+ * In the erasure's transaction, before the pre-registrations go: staff's follow-up, notes,
+ * history and answers of every lead of the member, then their contact messages. Nothing of them is kept.
  */
 export async function eraseLeads(tx: Transaction, memberId: string | null, email: string): Promise<Record<string, number>> {
   const count = counter(tx);
@@ -99,6 +107,7 @@ export async function eraseLeads(tx: Transaction, memberId: string | null, email
     lead_follow_ups: await count(sql`DELETE FROM lead_follow_ups WHERE lead_id IN ${ids} RETURNING 1`),
     lead_notes: await count(sql`DELETE FROM lead_notes WHERE lead_id IN ${ids} RETURNING 1`),
     lead_events: await count(sql`DELETE FROM lead_events WHERE lead_id IN ${ids} RETURNING 1`),
+    lead_answers: await count(sql`DELETE FROM lead_answers WHERE lead_id IN ${ids} RETURNING 1`),
     contact_messages: await count(sql`DELETE FROM contact_messages WHERE lower(email) = lower(${email}) RETURNING 1`),
   };
 }

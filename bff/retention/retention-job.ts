@@ -135,6 +135,7 @@ export async function runRetention(deps: {
   const leadFollowUps = await affected(db, sql`DELETE FROM lead_follow_ups WHERE ${orphan('lead_id')} RETURNING 1`);
   await db.execute(sql`DELETE FROM lead_notes WHERE ${orphan('lead_id')}`);
   await db.execute(sql`DELETE FROM lead_events WHERE ${orphan('lead_id')}`);
+  await db.execute(sql`DELETE FROM lead_answers WHERE ${orphan('lead_id')}`);
 
   // Mail logs: sent, failed or dropped mails; pending ones are still to be sent.
   const mailOutbox = await affected(

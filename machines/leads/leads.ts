@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { NoteBody } from '#machines/follow-up/follow-up.ts';
-import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
+import { leadKinds, leadStatuses, PRE_REGISTRATION_SUBJECT } from '#machines/leads/labels.ts';
+import { BODY_MAX, knownPlaceholders, SUBJECT_MAX } from '#machines/messages/messages.ts';
+import { CONTACT_SUBJECTS } from '#machines/public-site/public-forms.ts';
 
 /**
  * The leads inbox (decision 112): pre-registrations and contact messages that staff follow up.
@@ -33,7 +35,10 @@ const pageParam = (max: number, fallback: string) =>
     v.maxValue(max, `Au plus ${max}`),
   );
 
-/** `GET /api/v1/dashboard/leads`. */
+/** The inbox's « Objet » filter: the contact form's subjects, and the pre-registrations. */
+export const leadSubjects = [...CONTACT_SUBJECTS, PRE_REGISTRATION_SUBJECT] as const;
+
+/** `GET /api/v1/dashboard/leads`: filters, a period of reception (days in Paris, both included), a page. */
 export const LeadsQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Recherche trop longue'))),
   status: v.optional(v.picklist(leadStatuses, 'Statut inconnu')),
@@ -44,6 +49,9 @@ export const LeadsQuery = v.object({
       v.check((value) => value === UNASSIGNED || v.is(uuid, value), 'Personne en charge inconnue'),
     ),
   ),
+  subject: v.optional(v.picklist(leadSubjects, 'Objet inconnu')),
+  from: v.optional(DaySchema),
+  to: v.optional(DaySchema),
   page: pageParam(100_000, '1'),
   perPage: pageParam(100, '50'),
 });
@@ -65,3 +73,29 @@ export { NOTE_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
 
 /** `POST /api/v1/dashboard/leads/:id/notes`: the same note as on a member's file. */
 export const LeadNoteBody = NoteBody;
+
+/**
+ * `POST /api/v1/dashboard/leads/:id/answers` (and its preview): the mail staff write to a lead,
+ * from a template or freely; `{prenom}` and `{agence}` are filled by the server.
+ */
+export const LeadAnswerBody = v.strictObject(
+  {
+    subject: v.pipe(
+      v.string('Objet requis'),
+      v.trim(),
+      v.minLength(1, 'Indiquez l’objet de l’e-mail'),
+      v.maxLength(SUBJECT_MAX, `Objet trop long (${SUBJECT_MAX} caractères au plus)`),
+      knownPlaceholders,
+    ),
+    body: v.pipe(
+      v.string('Message requis'),
+      v.trim(),
+      v.minLength(1, 'Écrivez le message'),
+      v.maxLength(BODY_MAX, 'Message trop long (5 000 caractères au plus)'),
+      knownPlaceholders,
+    ),
+    templateId: v.optional(v.nullable(v.pipe(v.number('Modèle inconnu'), v.integer('Modèle inconnu'), v.minValue(1, 'Modèle inconnu')))),
+  },
+  'Champ inconnu',
+);
+export type LeadAnswer = v.InferOutput<typeof LeadAnswerBody>;

@@ -48,11 +48,19 @@ export function unknownPlaceholders(text: string): string[] {
   return [...unknown];
 }
 
-const knownPlaceholders = v.check(
+/** A text's placeholders must all be known (a template, an answer to a lead). */
+export const knownPlaceholders = v.check(
   (text: string) => unknownPlaceholders(text).length === 0,
   (issue: v.CheckIssue<string>) =>
     `Champ inconnu : ${unknownPlaceholders(String(issue.input)).join(', ')}. Champs possibles : ${placeholders.map((p) => `{${p}}`).join(', ')}.`,
 );
+
+/** Who a template is written for (`message_templates.kind`, migration 0051). */
+export const templateKinds = ['membre', 'prospect'] as const;
+export const templateKindLabels: Record<(typeof templateKinds)[number], string> = {
+  membre: 'Membres',
+  prospect: 'Prospects',
+};
 
 /** A template as staff write it: a title, an optional subject, a body; only known placeholders. */
 export const TemplateInput = v.strictObject(
@@ -65,6 +73,8 @@ export const TemplateInput = v.strictObject(
     ),
     subject: v.pipe(subjectSchema, knownPlaceholders),
     body: v.pipe(bodySchema, knownPlaceholders),
+    /** For members (the message form, by default) or for prospects (the answer to a lead). */
+    kind: v.optional(v.picklist(templateKinds, 'Type de modèle inconnu')),
   },
   'Champ inconnu',
 );

@@ -63,7 +63,7 @@ test('a contact message reaches the leads inbox, where staff follow it up', asyn
   expect(
     await row
       .locator('td')
-      .nth(3)
+      .nth(4)
       .evaluate((td) => getComputedStyle(td, '::before').content),
   ).toBe('"Statut"');
   const address = await row.getByText(email).boundingBox();

@@ -228,6 +228,11 @@ async function followUpLeads(member: TestMember, staff: { agent: TestAgent }, no
     const changed = await staff.agent.request('PATCH', `/api/v1/dashboard/leads/${item.id}`, change);
     expect(changed.status).toBe(200);
     expect((await staff.agent.post(`/api/v1/dashboard/leads/${item.id}/notes`, { body: note })).status).toBe(201);
+    // And answers the contact message by mail (decision 211): the answer is hers too.
+    if (item.kind === 'contact')
+      expect((await staff.agent.post(`/api/v1/dashboard/leads/${item.id}/answers`, { subject: 'Votre message', body: note })).status).toBe(
+        201,
+      );
   }
   return items.map((i) => i.id);
 }
@@ -350,7 +355,17 @@ describe('export', () => {
         subject: 'Mon inscription',
         message: `Bonjour, je suis ${AMINA.firstName}, mon numéro est ${AMINA.phoneRaw}.`,
         sentAt: expect.any(String),
-        followUp,
+        // The answer mailed from the inbox (decision 211) is hers too.
+        followUp: {
+          ...followUp,
+          answers: [
+            {
+              subject: 'Votre message',
+              text: `Rappelé ${AMINA.firstName} au ${AMINA.phoneRaw} : rappeler en janvier.`,
+              sentAt: expect.any(String),
+            },
+          ],
+        },
       },
     ]);
     expect(data.signedContracts).toHaveLength(1);
@@ -557,7 +572,7 @@ describe('erasure', () => {
     }
     expect(kept.find((k) => k.kind === 'contract')?.document?.length).toBeGreaterThan(1000);
     // The leads inbox (decision 155): her contact message, and staff's follow-up, notes and history of both her leads.
-    for (const table of ['lead_follow_ups', 'lead_notes', 'lead_events']) {
+    for (const table of ['lead_follow_ups', 'lead_notes', 'lead_events', 'lead_answers']) {
       const left = (await db.execute(
         sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE lead_id IN (${aminaLeads.map((id) => `'${id}'`).join(', ')})`),
       )) as unknown as { rows: { n: number }[] };
@@ -571,6 +586,7 @@ describe('erasure', () => {
         onboarding_events: events.length,
         contact_messages: 1,
         lead_follow_ups: aminaLeads.length,
+        lead_answers: 1,
       }),
     });
 

@@ -212,6 +212,14 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/leads/:id/history': { access: 'staff-aal2', request: () => ({}) },
   'PATCH /api/v1/dashboard/leads/:id': { access: 'staff-aal2', request: () => ({ body: { status: 'contacte' } }) },
   'POST /api/v1/dashboard/leads/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: 'Une note.' } }) },
+  'POST /api/v1/dashboard/leads/:id/answers/preview': {
+    access: 'staff-aal2',
+    request: () => ({ body: { subject: 'Votre message', body: 'Bonjour {prenom}.' } }),
+  },
+  'POST /api/v1/dashboard/leads/:id/answers': {
+    access: 'staff-aal2',
+    request: () => ({ body: { subject: 'Votre message', body: 'Bonjour.' } }),
+  },
   'POST /api/v1/dashboard/leads/:id/erase': { access: 'staff-aal2', request: () => ({}) },
   // A member's follow-up by staff (decision 124): notes, counsellor, tags. `:noteId` and `:tag` stay
   // literal: past the guard the handler answers 400, changing nothing.

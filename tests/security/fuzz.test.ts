@@ -125,6 +125,12 @@ function seeds(key: string): Record<string, unknown>[] {
       return [{ status: 'contacte', assigneeId: null, followUpOn: '2026-12-03' }];
     case 'POST /api/v1/dashboard/leads/:id/notes':
       return [{ body: 'Rappelée ce matin.' }];
+    case 'POST /api/v1/dashboard/leads/:id/answers/preview':
+    case 'POST /api/v1/dashboard/leads/:id/answers':
+      return [
+        { subject: 'Votre message, {prenom}', body: 'Bonjour {prenom},\nMerci.\n{agence}' },
+        { subject: 'Bonjour', body: 'Merci.', templateId: 1 },
+      ];
     case 'POST /api/v1/dashboard/members/:id/notes':
     case 'PATCH /api/v1/dashboard/members/:id/notes/:noteId':
       return [{ body: 'Appelée ce matin.' }];

@@ -123,7 +123,17 @@ export function acceptInvitation(json: { token: string; password: string; passwo
 
 // Leads: pre-registrations and contact messages followed up by staff (decision 112).
 
-export type LeadsFilters = { q?: string; status?: string; assignee?: string; kind?: string; page?: number };
+export type LeadsFilters = {
+  q?: string;
+  status?: string;
+  assignee?: string;
+  kind?: string;
+  subject?: string;
+  /** Received from / until these days (`YYYY-MM-DD`, both included). */
+  from?: string;
+  to?: string;
+  page?: number;
+};
 
 export function listLeads(filters: LeadsFilters) {
   const query: Record<string, string> = { page: String(filters.page ?? 1) };
@@ -131,6 +141,9 @@ export function listLeads(filters: LeadsFilters) {
   if (filters.status) query.status = filters.status;
   if (filters.assignee) query.assignee = filters.assignee;
   if (filters.kind) query.kind = filters.kind;
+  if (filters.subject) query.subject = filters.subject;
+  if (filters.from) query.from = filters.from;
+  if (filters.to) query.to = filters.to;
   return send(api.dashboard.leads.$get({ query }));
 }
 export type LeadList = Ok<Awaited<ReturnType<typeof listLeads>>>;
@@ -144,6 +157,19 @@ export function getLeadHistory(id: string) {
   return send(api.dashboard.leads[':id'].history.$get({ param: { id } }));
 }
 export type LeadEvent = Ok<Awaited<ReturnType<typeof getLeadHistory>>>['events'][number];
+export type LeadAnswerSent = Ok<Awaited<ReturnType<typeof getLeadHistory>>>['answers'][number];
+
+/** An answer by mail to a lead (decision 211): `{prenom}` and `{agence}` filled by the server. */
+export type LeadAnswerDraft = { subject: string; body: string; templateId?: number | null };
+
+/** Exactly what « Envoyer » would send, nothing written. */
+export function previewLeadAnswer(id: string, json: LeadAnswerDraft) {
+  return send(api.dashboard.leads[':id'].answers.preview.$post({ param: { id }, json }));
+}
+
+export function sendLeadAnswer(id: string, json: LeadAnswerDraft) {
+  return send(api.dashboard.leads[':id'].answers.$post({ param: { id }, json }));
+}
 
 export function changeLead(
   id: string,
@@ -175,7 +201,7 @@ export function listTemplates() {
   return send(api.dashboard['message-templates'].$get());
 }
 export type MessageTemplate = Ok<Awaited<ReturnType<typeof listTemplates>>>['templates'][number];
-export type TemplateDraft = { title: string; subject: string; body: string };
+export type TemplateDraft = { title: string; subject: string; body: string; kind: 'membre' | 'prospect' };
 
 export function createTemplate(draft: TemplateDraft) {
   return send(api.dashboard['message-templates'].$post({ json: draft }));

@@ -55,6 +55,8 @@ export function DirectMessagePage() {
     const result = await listTemplates();
     if (result.ok) setTemplates(result.data.templates);
   }, []);
+  // The message form offers the templates written for members; the panel below edits them all.
+  const memberTemplates = templates.filter((t) => t.kind === 'membre');
 
   const loadUnread = useCallback(async () => {
     const result = await getStaffUnread();
@@ -143,14 +145,17 @@ export function DirectMessagePage() {
               {formError}
             </FormAlert>
             <MemberCombobox selected={member} onSelect={choose} search={search} error={fieldErrors.member} />
-            {templates.length > 0 ? (
+            {memberTemplates.length > 0 ? (
               <div className={styles.filters}>
                 <SelectField
                   id={templateSelectId}
                   label="Modèle"
                   value={templateId}
                   onChange={setTemplateId}
-                  options={[{ value: '', label: 'Choisir un modèle…' }, ...templates.map((t) => ({ value: String(t.id), label: t.title }))]}
+                  options={[
+                    { value: '', label: 'Choisir un modèle…' },
+                    ...memberTemplates.map((t) => ({ value: String(t.id), label: t.title })),
+                  ]}
                 />
                 <Button type="button" variant="secondary" disabled={!templateId} onClick={() => void insertTemplate()}>
                   Insérer le modèle

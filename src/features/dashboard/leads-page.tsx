@@ -1,45 +1,33 @@
-import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { count } from '#machines/french/plural.ts';
 import { leadKinds, leadStatuses } from '#machines/leads/labels.ts';
-import { NOTE_MAX_LENGTH, UNASSIGNED } from '#machines/leads/leads.ts';
+import { leadSubjects, UNASSIGNED } from '#machines/leads/leads.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import {
-  addLeadNote,
-  changeLead,
-  eraseLead,
-  getLeadHistory,
-  type Lead,
-  type LeadEvent,
-  type LeadList,
-  type LeadsFilters,
-  listLeads,
-} from '#src/features/dashboard/dashboard-api.ts';
-import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
+import { type LeadsFilters, listLeads } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
-import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
-import { notify } from '#src/lib/notifications.ts';
+import { LeadDialog } from '#src/features/dashboard/lead-dialog.tsx';
+import { followUpDue, formatFollowUp, kindLabel, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
-import { count } from '#machines/french/plural.ts';
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 
 const SEARCH_DELAY_MS = 300;
-type Staff = LeadList['staff'][number];
 
 /**
  * `/dashboard/prospects`: pre-registrations and contact messages in one list, newest first
- * (decision 112). Filters by status, assignee and kind, a search box; each row opens a dialog
- * where staff change the status, the assignee and the follow-up date, add a note and read the
- * history. A converted pre-registration links to the member's page. A prospect who asks for the
+ * (decision 112), each with its subject. Filters by status, assignee, kind, subject and period of
+ * reception, a search box; each row opens a dialog (`lead-dialog.tsx`) where staff change the
+ * status, the assignee and the follow-up date, add a note, answer by mail (decision 211) and read
+ * the history. A converted pre-registration links to the member's page. A prospect who asks for the
  * erasure of their data is erased from the same dialog (decision 157).
  */
-const LEAD_COLUMNS = ['Reçu le', 'Type', 'Nom et e-mail', 'Statut', 'En charge', 'Relance', 'Suivi'] as const;
+const LEAD_COLUMNS = ['Reçu le', 'Type', 'Objet', 'Nom et e-mail', 'Statut', 'En charge', 'Relance', 'Suivi'] as const;
 
 /** A cell of the leads table, named by one of its columns. */
 function LeadCell({ column, children }: { column: (typeof LEAD_COLUMNS)[number]; children: ReactNode }) {
@@ -47,7 +35,7 @@ function LeadCell({ column, children }: { column: (typeof LEAD_COLUMNS)[number];
 }
 
 export function LeadsPage() {
-  const ids = { q: useId(), status: useId(), assignee: useId(), kind: useId() };
+  const ids = { q: useId(), status: useId(), assignee: useId(), kind: useId(), subject: useId(), from: useId(), to: useId() };
   const [text, setText] = useState('');
   const [filters, setFilters] = useState<LeadsFilters>({});
 
@@ -110,6 +98,15 @@ export function LeadsPage() {
             onChange={(value) => set({ kind: value || undefined })}
             options={[{ value: '', label: 'Tous les types' }, ...leadKinds.map((k) => ({ value: k, label: kindLabel(k) }))]}
           />
+          <SelectField
+            id={ids.subject}
+            label="Objet"
+            value={filters.subject ?? ''}
+            onChange={(value) => set({ subject: value || undefined })}
+            options={[{ value: '', label: 'Tous les objets' }, ...leadSubjects.map((s) => ({ value: s, label: s }))]}
+          />
+          <DayField id={ids.from} label="Reçu depuis le" value={filters.from} onChange={(from) => set({ from })} />
+          <DayField id={ids.to} label="Reçu jusqu’au" value={filters.to} onChange={(to) => set({ to })} />
         </div>
         <FormAlert tone="error">{error}</FormAlert>
         {data && data.items.length === 0 ? <p role="status">Aucun prospect ne correspond à ces critères.</p> : null}
@@ -131,6 +128,7 @@ export function LeadsPage() {
                   <tr key={lead.id}>
                     <LeadCell column="Reçu le">{formatDateTime(lead.createdAt)}</LeadCell>
                     <LeadCell column="Type">{kindLabel(lead.kind)}</LeadCell>
+                    <LeadCell column="Objet">{lead.subject}</LeadCell>
                     <LeadCell column="Nom et e-mail">
                       {lead.name ? (
                         <>
@@ -193,265 +191,22 @@ export function LeadsPage() {
   );
 }
 
-/** The follow-up of one lead in a dialog: its message, status, assignee, follow-up date, notes and history. */
-function LeadDialog({
-  lead,
-  staff,
-  onChanged,
-  listHeading,
+/** A day of the period filter: a date input, empty for no bound. */
+function DayField({
+  id,
+  label,
+  value,
+  onChange,
 }: {
-  lead: Lead;
-  staff: Staff[];
-  onChanged: () => Promise<void>;
-  listHeading: RefObject<HTMLHeadingElement | null>;
+  id: string;
+  label: string;
+  value: string | undefined;
+  onChange: (day: string | undefined) => void;
 }) {
-  const ids = { status: useId(), assignee: useId(), date: useId(), note: useId() };
-  const [open, setOpen] = useState(false);
-  const [status, setStatus] = useState(lead.status);
-  const [assigneeId, setAssigneeId] = useState(lead.assignee?.id ?? '');
-  const [followUpOn, setFollowUpOn] = useState(lead.followUpOn ?? '');
-  const [note, setNote] = useState('');
-  const [history, setHistory] = useState<LeadEvent[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [adding, setAdding] = useState(false);
-  const who = leadTitle(lead);
-  const converted = lead.member !== null;
-  const self = staff.find((s) => s.self);
-
-  const loadHistory = useCallback(async () => {
-    const result = await getLeadHistory(lead.id);
-    if (result.ok) setHistory(result.data.events);
-  }, [lead.id]);
-
-  function reset(next: boolean) {
-    setOpen(next);
-    setError(null);
-    if (next) {
-      setStatus(lead.status);
-      setAssigneeId(lead.assignee?.id ?? '');
-      setFollowUpOn(lead.followUpOn ?? '');
-      void loadHistory();
-    }
-  }
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setSaving(true);
-    setError(null);
-    const result = await changeLead(lead.id, {
-      ...(converted ? {} : { status }),
-      assigneeId: assigneeId || null,
-      followUpOn: followUpOn || null,
-    });
-    setSaving(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    notify({ title: result.data.changed.length > 0 ? 'Suivi enregistré.' : 'Rien n’a changé.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
-  }
-
-  async function addNote(event: FormEvent) {
-    event.preventDefault();
-    setAdding(true);
-    setError(null);
-    const result = await addLeadNote(lead.id, note);
-    setAdding(false);
-    if (!result.ok) {
-      setError(result.error.message);
-      return;
-    }
-    setNote('');
-    notify({ title: 'Note ajoutée.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
-  }
-
-  async function onErased() {
-    setOpen(false);
-    await onChanged();
-    listHeading.current?.focus();
-  }
-
   return (
-    <Dialog.Root open={open} onOpenChange={reset}>
-      <Dialog.Trigger asChild>
-        <Button variant="secondary" aria-label={`Suivre ${who}`}>
-          Suivre
-        </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.dialog}>
-          <Dialog.Title className={styles.dialogTitle}>
-            {kindLabel(lead.kind)} : {who}
-          </Dialog.Title>
-          <Dialog.Description className={styles.muted}>Reçu le {formatDateTime(lead.createdAt)}</Dialog.Description>
-          {lead.kind === 'contact' ? (
-            <div>
-              <p>
-                <strong>Objet :</strong> {lead.details.subject}
-              </p>
-              <p className={styles.pre}>{lead.details.message}</p>
-            </div>
-          ) : (
-            <p>
-              {lead.details.gender === 'homme' ? 'Homme' : 'Femme'}, {lead.details.age} ans, {lead.details.zipCode} {lead.details.city}
-            </p>
-          )}
-          {lead.member ? (
-            <p>
-              A ouvert un compte :{' '}
-              <Link to="/dashboard/member/$memberId" params={{ memberId: lead.member.id }}>
-                voir la fiche du membre
-              </Link>
-            </p>
-          ) : null}
-          <FormAlert tone="error">{error}</FormAlert>
-          <form className={styles.form} onSubmit={save} aria-label="Suivi du prospect">
-            <SelectField
-              id={ids.status}
-              label="Statut"
-              value={status}
-              disabled={converted}
-              onChange={(value) => setStatus(value as Lead['status'])}
-              options={statusOptions}
-            />
-            <SelectField
-              id={ids.assignee}
-              label="En charge"
-              value={assigneeId}
-              onChange={setAssigneeId}
-              options={[{ value: '', label: 'Personne' }, ...staffOptions(staff)]}
-            />
-            {self && assigneeId !== self.id ? (
-              <Button type="button" variant="ghost" onClick={() => setAssigneeId(self.id)}>
-                M’en charger
-              </Button>
-            ) : null}
-            <label className={styles.control} htmlFor={ids.date}>
-              Date de relance
-              <input
-                id={ids.date}
-                type="date"
-                className={styles.input}
-                value={followUpOn}
-                onChange={(e) => setFollowUpOn(e.target.value)}
-              />
-            </label>
-            <div className={styles.actions}>
-              <Button type="submit" loading={saving} loadingText="Enregistrement…">
-                Enregistrer le suivi
-              </Button>
-            </div>
-          </form>
-          <section aria-labelledby={`${ids.note}-title`}>
-            <h3 id={`${ids.note}-title`} className={styles.cardTitle}>
-              Notes
-            </h3>
-            {lead.notes.length === 0 ? <p className={styles.muted}>Aucune note.</p> : null}
-            <ul className={styles.messages}>
-              {lead.notes.map((n) => (
-                <li key={n.id} className={styles.message}>
-                  <p className={styles.muted}>
-                    {n.author}, le {formatDateTime(n.at)}
-                  </p>
-                  <p className={styles.pre}>{n.body}</p>
-                </li>
-              ))}
-            </ul>
-            <form className={styles.form} onSubmit={addNote}>
-              <label className={styles.control} htmlFor={ids.note}>
-                Nouvelle note
-                <textarea
-                  id={ids.note}
-                  className={styles.textarea}
-                  value={note}
-                  maxLength={NOTE_MAX_LENGTH}
-                  onChange={(e) => setNote(e.target.value)}
-                />
-              </label>
-              <div className={styles.actions}>
-                <Button type="submit" variant="secondary" loading={adding} loadingText="Ajout…" disabled={note.trim() === ''}>
-                  Ajouter la note
-                </Button>
-              </div>
-            </form>
-          </section>
-          <section aria-labelledby={`${ids.status}-history`}>
-            <h3 id={`${ids.status}-history`} className={styles.cardTitle}>
-              Historique
-            </h3>
-            {history === null ? (
-              <p className={styles.muted}>Chargement…</p>
-            ) : history.length === 0 ? (
-              <p className={styles.muted}>Aucune modification pour l’instant.</p>
-            ) : (
-              <ol className={styles.timeline}>
-                {history.map((e) => (
-                  <li key={e.id} className={styles.timelineItem}>
-                    {formatDateTime(e.at)} — {historyLine(e)}
-                  </li>
-                ))}
-              </ol>
-            )}
-          </section>
-          {converted ? null : (
-            <section aria-labelledby={`${ids.status}-erase`}>
-              <h3 id={`${ids.status}-erase`} className={styles.cardTitle}>
-                Demande d’effacement
-              </h3>
-              <p className={styles.muted}>
-                Si cette personne demande la suppression de ses données (RGPD, article 17), effacez tout ce qui concerne son adresse.
-              </p>
-              <EraseLeadDialog lead={lead} onErased={onErased} />
-            </section>
-          )}
-          <div className={styles.actions}>
-            <Dialog.Close asChild>
-              <Button variant="ghost">Fermer</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-
-/** The erasure of a prospect's data, after a confirmation that says what goes (decision 157). */
-function EraseLeadDialog({ lead, onErased }: { lead: Lead; onErased: () => Promise<void> }) {
-  const done = useRef(false);
-  return (
-    <ConfirmDialog
-      trigger={
-        <Button variant="dangerOutline" aria-label={`Effacer les données de ${lead.email}`}>
-          Effacer ses données
-        </Button>
-      }
-      title={<>Effacer les données de {lead.email} ?</>}
-      description={
-        <>
-          Les pré-inscriptions et messages de contact de cette adresse, leur suivi, leurs notes et leur historique, ainsi que les e-mails
-          qui la concernent, sont supprimés définitivement. Les preuves de consentement sont gardées sans rien qui permette de l’identifier.
-        </>
-      }
-      confirmLabel="Effacer définitivement"
-      busyLabel="Effacement…"
-      request={() => eraseLead(lead.id)}
-      onConfirmed={async (data) => {
-        notify({
-          title: `Données de ${lead.email} effacées.`,
-          description: `${count(data.erased.preRegistrations, 'pré-inscription', 'pré-inscriptions')}, ${count(data.erased.contactMessages, 'message de contact', 'messages de contact')}, ${count(data.erased.mails, 'e-mail', 'e-mails')}.`,
-          variant: 'success',
-        });
-        done.current = true;
-        await onErased();
-      }}
-      onCloseAutoFocus={(event) => {
-        // Cancelled: back to this button. Erased: the lead is gone, `onErased` moved the focus.
-        if (done.current) event.preventDefault();
-      }}
-    />
+    <label className={styles.control} htmlFor={id}>
+      {label}
+      <input id={id} type="date" className={styles.input} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)} />
+    </label>
   );
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { followUpDue, formatFollowUp, historyLine, kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
+import {
+  deliveryLabel,
+  deliveryTone,
+  followUpDue,
+  formatFollowUp,
+  historyLine,
+  kindLabel,
+  leadTitle,
+  statusLabel,
+} from '#src/features/dashboard/leads-view.ts';
 
 describe('leads view', () => {
   it('shows French labels for every stored code, never the code', () => {
@@ -31,6 +40,15 @@ describe('leads view', () => {
       'Samira a changé la date de relance : aucune → 3 déc. 2026',
     );
     expect(historyLine({ ...base, field: 'note' })).toBe('Samira a ajouté une note');
+    expect(historyLine({ ...base, field: 'answer', to: 'Nos formules' })).toBe('Samira a répondu par e-mail : « Nos formules »');
+  });
+
+  it('says where an answer’s mail stands in words, a failure in red', () => {
+    expect(deliveryLabel('sent')).toBe('Envoyé');
+    expect(deliveryLabel('retrying')).toBe('Échec de l’envoi, nouvel essai automatique');
+    expect(deliveryLabel('failed')).toMatch(/^Échec de l’envoi : /);
+    expect(deliveryLabel('sending')).toBe('Inconnu');
+    expect([deliveryTone('sent'), deliveryTone('retrying'), deliveryTone('failed')]).toEqual(['success', 'warning', 'danger']);
   });
 
   it('names a lead by name and address, or the address alone', () => {

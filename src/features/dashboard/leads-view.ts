@@ -1,4 +1,6 @@
 import {
+  type AnswerDelivery,
+  answerDeliveryLabels,
   type LeadField,
   type LeadKind,
   leadFieldLabels,
@@ -41,6 +43,8 @@ export function historyLine(event: {
       return `${sentence} : ${event.from ? statusLabel(event.from) : '—'} → ${event.to ? statusLabel(event.to) : '—'}`;
     case 'assignee':
       return `${sentence} : ${event.fromName ?? 'personne'} → ${event.toName ?? 'personne'}`;
+    case 'answer':
+      return event.to ? `${sentence} : « ${event.to} »` : sentence;
     case 'follow_up':
       return `${sentence} : ${event.from ? formatFollowUp(event.from) : 'aucune'} → ${event.to ? formatFollowUp(event.to) : 'aucune'}`;
     default:
@@ -51,4 +55,14 @@ export function historyLine(event: {
 /** Who the lead is, for the table and the dialog's title: name and address, or the address alone. */
 export function leadTitle(lead: { name: string | null; email: string }): string {
   return lead.name ? `${lead.name} (${lead.email})` : lead.email;
+}
+
+/** Where an answer's mail stands, in words (never the outbox's code). */
+export const deliveryLabel = (delivery: string) => answerDeliveryLabels[delivery as AnswerDelivery] ?? 'Inconnu';
+
+/** The badge's colour for an answer's mail: sent, on its way, or not sent. */
+export function deliveryTone(delivery: string): 'success' | 'warning' | 'danger' | 'neutral' {
+  if (delivery === 'sent') return 'success';
+  if (delivery === 'pending' || delivery === 'retrying') return 'warning';
+  return delivery === 'failed' || delivery === 'dropped' ? 'danger' : 'neutral';
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
@@ -8,7 +8,7 @@ import { createTemplate, deleteTemplate, type MessageTemplate, updateTemplate } 
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { textOf } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { placeholderLabels, placeholders } from '#machines/messages/messages.ts';
+import { placeholderLabels, placeholders, templateKindLabels, templateKinds } from '#machines/messages/messages.ts';
 
 interface Props {
   templates: MessageTemplate[];
@@ -17,12 +17,18 @@ interface Props {
 
 /** « Modèles de message »: staff write, edit and delete the reusable messages (decision 121). */
 export function MessageTemplatesPanel({ templates, onChanged }: Props) {
+  const kindId = useId();
   const [editing, setEditing] = useState<MessageTemplate | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
   const onSubmit = handleSubmit(async (data): Promise<SubmitOutcome | undefined> => {
-    const draft = { title: textOf(data, 'title').trim(), subject: textOf(data, 'subject').trim(), body: textOf(data, 'body').trim() };
+    const draft = {
+      title: textOf(data, 'title').trim(),
+      subject: textOf(data, 'subject').trim(),
+      body: textOf(data, 'body').trim(),
+      kind: textOf(data, 'kind') === 'prospect' ? ('prospect' as const) : ('membre' as const),
+    };
     const result = editing ? await updateTemplate(editing.id, draft) : await createTemplate(draft);
     if (!result.ok) return { fieldErrors: result.error.fieldErrors, formError: result.error.message };
     formRef.current?.reset();
@@ -56,7 +62,7 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
           {templates.map((t) => (
             <li key={t.id} className={styles.message}>
               <p>
-                <strong>{t.title}</strong>
+                <strong>{t.title}</strong> <span className={styles.badge.neutral}>Pour les {templateKindLabels[t.kind].toLowerCase()}</span>
               </p>
               {t.subject ? <p className={styles.muted}>Objet : {t.subject}</p> : null}
               <p className={styles.pre}>{t.body}</p>
@@ -101,6 +107,16 @@ export function MessageTemplatesPanel({ templates, onChanged }: Props) {
         <p className={styles.muted}>
           Champs remplis à l’insertion : {placeholders.map((p) => `{${p}} (${placeholderLabels[p]})`).join(', ')}.
         </p>
+        <label className={styles.control} htmlFor={kindId}>
+          Pour
+          <select id={kindId} name="kind" className={styles.input} defaultValue={editing?.kind ?? 'membre'}>
+            {templateKinds.map((kind) => (
+              <option key={kind} value={kind}>
+                {templateKindLabels[kind]}
+              </option>
+            ))}
+          </select>
+        </label>
         {templateFields.map(({ name, label, maxLength, required, ...field }) => {
           const Field = 'multiline' in field ? TextAreaField : TextField;
           return (

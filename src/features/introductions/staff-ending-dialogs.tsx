@@ -40,7 +40,7 @@ export function CloseDialog({ names, members, run }: { names: Names; members: Me
 
   useEffect(() => {
     void listTemplates().then((r) => {
-      if (r.ok) setTemplates(r.data.templates);
+      if (r.ok) setTemplates(r.data.templates.filter((t) => t.kind === 'membre'));
     });
   }, []);
 
