@@ -25,7 +25,7 @@ import {
 import { PhoneFeedbackBody, phoneFeedbackEvent } from '#bff/introductions/feedback.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { log } from '#bff/logger.ts';
-import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/candidates.ts';
+import { DEFAULT_CANDIDATES, MAX_CANDIDATES, rankCandidates } from '#bff/matching/ranking.ts';
 import {
   addNeverPropose,
   addToShortlist,
@@ -39,13 +39,27 @@ import {
 } from '#bff/matching/candidate-lists.ts';
 import { neverProposeRefusal } from '#machines/introductions/candidate-lists.ts';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
-import { affinities, type MatchProfile, pairAffinities, unavailableReasonLabels } from '#machines/matching/criteria.ts';
+import { affinities, pairAffinities } from '#machines/matching/criteria.ts';
+import { type MatchProfile, unavailableReasonLabels } from '#machines/matching/match-profile.ts';
 import type { RequirableCriterion } from '#machines/onboarding/forms.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
-import { ageOn, languages, type MaritalStatus, madhhabs, type PrayerPractice } from '#machines/onboarding/forms.ts';
 import {
+  ageOn,
+  type Beard,
+  educationLevels,
+  type Hijab,
+  languages,
+  type MaritalStatus,
+  madhhabs,
+  type PrayerPractice,
+} from '#machines/onboarding/forms.ts';
+import {
+  beardLabels,
   educationLevelLabels,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
   heightText,
+  hijabLabels,
   languageLabels,
   madhhabLabels,
   maritalStatusLabelFor,
@@ -104,6 +118,12 @@ const CandidatesQuery = v.object({
   // Decision 208: a language the candidate speaks, the school of thought they follow.
   langue: v.optional(v.picklist(languages, 'Langue inconnue')),
   madhhab: v.optional(v.picklist(madhhabs, 'École juridique inconnue')),
+  // Decision 212: the level of education, a height range (cm), and under the consent the hijab and the beard.
+  etudes: v.optional(v.picklist(educationLevels, 'Niveau d’études inconnu')),
+  tailleMin: intParam(HEIGHT_MIN_CM, HEIGHT_MAX_CM, 'Taille minimale invalide'),
+  tailleMax: intParam(HEIGHT_MIN_CM, HEIGHT_MAX_CM, 'Taille maximale invalide'),
+  voile: v.optional(v.picklist(Object.keys(hijabLabels) as Hijab[], 'Réponse inconnue sur le voile')),
+  barbe: v.optional(v.picklist(Object.keys(beardLabels) as Beard[], 'Réponse inconnue sur la barbe')),
 });
 
 const PairParam = v.object({
@@ -205,6 +225,9 @@ export function introductionRoutes(deps: ApiDeps) {
           if (query.ageMin !== undefined && query.ageMax !== undefined && query.ageMin > query.ageMax) {
             throw validationError([], 'L’âge minimum dépasse l’âge maximum.');
           }
+          if (query.tailleMin !== undefined && query.tailleMax !== undefined && query.tailleMin > query.tailleMax) {
+            throw validationError([], 'La taille minimale dépasse la taille maximale.');
+          }
           const [row] = await db
             .select({ id: members.id, role: members.role, profile: members.profile })
             .from(members)
@@ -229,6 +252,11 @@ export function introductionRoutes(deps: ApiDeps) {
               ...(query.maritalStatus ? { maritalStatuses: [query.maritalStatus] } : {}),
               ...(query.langue ? { languages: [query.langue] } : {}),
               ...(query.madhhab ? { madhhabs: [query.madhhab] } : {}),
+              ...(query.etudes ? { educationLevels: [query.etudes] } : {}),
+              ...(query.tailleMin !== undefined ? { heightMin: query.tailleMin } : {}),
+              ...(query.tailleMax !== undefined ? { heightMax: query.tailleMax } : {}),
+              ...(query.voile ? { hijabs: [query.voile] } : {}),
+              ...(query.barbe ? { beards: [query.barbe] } : {}),
               ...(query.ageMin !== undefined ? { ageMin: query.ageMin } : {}),
               ...(query.ageMax !== undefined ? { ageMax: query.ageMax } : {}),
               ...(query.withoutChildren === 'true' || query.enfants === 'sans' ? { withoutChildren: true } : {}),
@@ -290,6 +318,9 @@ export function introductionRoutes(deps: ApiDeps) {
                 educationLevel: k.profile.educationLevel ? educationLevelLabels[k.profile.educationLevel] : null,
                 height: k.profile.heightCm ? heightText(k.profile.heightCm) : null,
                 madhhab: k.profile.madhhab ? madhhabLabels[k.profile.madhhab] : null,
+                // Sensitive (decision 212): a candidate is always one who consented (no consent, no candidate).
+                hijab: k.profile.hijab ? hijabLabels[k.profile.hijab] : null,
+                beard: k.profile.beard ? beardLabels[k.profile.beard] : null,
                 affinities: me ? pairAffinities(me, k.profile).map((a) => affinities[a].label) : [],
                 score: k.score,
                 maxScore: k.maxScore,

@@ -94,6 +94,7 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
               : 'Les membres actifs qui s’écartent d’au moins un critère indispensable, d’un côté ou de l’autre. Pour en proposer un, écrivez au membre concerné pourquoi : il lira votre explication avec la proposition.'}
           </p>
           <CandidateFilters
+            sought={data?.member.gender === 'homme' ? 'femme' : data?.member.gender === 'femme' ? 'homme' : null}
             value={filters}
             onChange={(next) => {
               setFilters(next);
@@ -473,6 +474,9 @@ function richerLine(c: Candidate): string {
     c.educationLevel ?? null,
     c.height ?? null,
     c.madhhab ? `École ${c.madhhab.toLowerCase()}` : null,
+    // Decision 212: sensitive, shown only for candidates (who all consented).
+    c.hijab ? `Voile : ${c.hijab.toLowerCase()}` : null,
+    c.beard ? `Barbe : ${c.beard.toLowerCase()}` : null,
   ]
     .filter(Boolean)
     .join(' · ');
