@@ -285,5 +285,16 @@ describe('ending an introduction', () => {
     expect(mails[0]?.textBody).not.toContain('Bilal a appelé'); // the internal note stays with staff
     expect((await viewOf(leila, id)).ended).toMatchObject({ why: 'l’autre personne a souhaité ne pas poursuivre', message: word });
     expect((await viewOf(bilal, id)).ended).toMatchObject({ why: 'vous avez demandé à arrêter', message: null });
+
+    // The agency's own close, without a message either: both members read the agency's word.
+    const agency = await acceptedPair(leila, karim);
+    expect((await staffAct(agency, { type: 'CLOSE', note: 'Décision de l’agence, sans message' })).status).toBe(200);
+    const both = defaultCloseMessage(null);
+    expect(both).toContain('Nous avons mis fin à cette mise en relation.');
+    const toBoth = await mailsOf(agency, 'introduction-ended');
+    expect(toBoth.map((m) => m.toAddress).sort()).toEqual([leila.email, karim.email].sort());
+    for (const m of toBoth) expect(m.textBody.replace(/\s+/g, ' ')).toContain(both);
+    for (const m of [leila, karim])
+      expect((await viewOf(m, agency)).ended).toMatchObject({ why: 'votre conseillère l’a close', message: both });
   });
 });
