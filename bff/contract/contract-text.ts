@@ -1,5 +1,6 @@
 import type { ContractForm, Questionnaire, RequirableCriterion } from '#machines/onboarding/forms.ts';
 import {
+  heightWishText,
   maritalStatusLabelFor,
   professionalSituationLabels,
   regionLabels,
@@ -136,6 +137,7 @@ function annexBlocks(questionnaire: Questionnaire | null, member: Gender | null)
   if (!questionnaire) return ['Le questionnaire de rapprochement du membre n’est pas disponible.'];
   const list = (values: readonly string[], labels: Record<string, string>) => values.map((value) => labels[value] ?? value).join(', ');
   // Decision 193: the criteria the member marked indispensable say so (questionnaires saved before carry no mark).
+  const heightWish = heightWishText(questionnaire.soughtHeightMin, questionnaire.soughtHeightMax);
   const required = (criterion: RequirableCriterion) => (questionnaire.requiredCriteria?.includes(criterion) ? ' (indispensable)' : '');
   return [
     'Qualités de la personne recherchée, telles que le membre les a indiquées dans son questionnaire de rapprochement (article R224‑1 du Code de la consommation) :',
@@ -152,6 +154,8 @@ function annexBlocks(questionnaire: Questionnaire | null, member: Gender | null)
         ...(questionnaire.readyToRelocate === undefined
           ? []
           : [`${ready} à déménager : ${questionnaire.readyToRelocate ? 'oui' : 'non'}${required('demenagement')}`]),
+        // Decision 212: the wished height, a wish only (printed only when given).
+        ...(heightWish ? [`Taille souhaitée :${heightWish}`] : []),
         `Autres qualités essentielles : ${questionnaire.otherQualities}`,
       ],
     },

@@ -22,7 +22,8 @@ import { type EndCause, endCauseLabels, endReasonForMember, type IntroductionSta
 import { decideEvent, type StoredIntroduction, storedOf } from '#machines/introductions/restore.ts';
 import { canPropose, deadlineOf, isOpen } from '#machines/introductions/rules.ts';
 import { standingEndOf } from '#machines/introductions/sharing.ts';
-import { brokenRequired, criteriaWords, ExceptionReason, type MatchProfile } from '#machines/matching/criteria.ts';
+import { brokenRequired, criteriaWords, ExceptionReason } from '#machines/matching/criteria.ts';
+import type { MatchProfile } from '#machines/matching/match-profile.ts';
 import {
   type IntroductionActor,
   MAX_ATTEMPTS,

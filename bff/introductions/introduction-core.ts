@@ -12,7 +12,7 @@ import {
   MAX_OPEN_INTRODUCTIONS_PER_MEMBER,
   openStates,
 } from '#machines/introductions/rules.ts';
-import { availableAt, type MatchProfile, type UnavailableReason } from '#machines/matching/criteria.ts';
+import { availableAt, type MatchProfile, type UnavailableReason } from '#machines/matching/match-profile.ts';
 
 /**
  * The BFF's authority over introductions (issue 22), as `applyOnboardingUpdate` is over onboarding:

@@ -37,7 +37,8 @@ import {
 } from '#machines/introductions/labels.ts';
 import { deadlineOf, isOpen } from '#machines/introductions/rules.ts';
 import { type Standing, sharingOf } from '#machines/introductions/sharing.ts';
-import { brokenRequired, criteriaWords, type MatchProfile, memberReasons } from '#machines/matching/criteria.ts';
+import { brokenRequired, criteriaWords, memberReasons } from '#machines/matching/criteria.ts';
+import type { MatchProfile } from '#machines/matching/match-profile.ts';
 import { ageOn } from '#machines/onboarding/forms.ts';
 import { maritalStatusLabelFor, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
 import { count } from '#machines/french/plural.ts';

@@ -130,6 +130,8 @@ const OPTIONAL_PROFILE_FIELDS = ['languages', 'educationLevel', 'heightCm', 'hij
 function withoutUnanswered(section: Section, stored: Record<string, unknown> | null): Record<string, unknown> {
   const copy = { ...(stored ?? {}) };
   if (section === 'profil') for (const field of OPTIONAL_PROFILE_FIELDS) delete copy[field];
+  // Decision 212: the wished height is optional too.
+  else for (const field of ['soughtHeightMin', 'soughtHeightMax']) delete copy[field];
   return copy;
 }
 

@@ -133,8 +133,8 @@ export async function withdrawSensitiveData(db: Db, memberId: string, now: Date)
         updatedAt: now,
       })
       .where(eq(members.id, memberId));
-    // The school of thought leaves matchmaking with the answers (decision 208); the row itself is withdrawn below.
-    await tx.execute(sql`UPDATE match_profiles SET madhhab = NULL WHERE member_id = ${memberId}::uuid`);
+    // The school, the hijab and the beard leave matchmaking with the answers (decisions 208, 212); the row itself is withdrawn below.
+    await tx.execute(sql`UPDATE match_profiles SET madhhab = NULL, hijab = NULL, beard = NULL WHERE member_id = ${memberId}::uuid`);
     await tx
       .update(memberPrivacy)
       .set({ matchmakingPausedAt: now })

@@ -91,6 +91,19 @@ export const closeBodySchema = strict({
   askedBy: v.optional(sideSchema),
 });
 
+/**
+ * The word a member receives when staff close without writing one (issue 62 point 5, decision 212):
+ * whatever the client (the screen requires a message, the API does not), the member who did not ask
+ * for the end always reads a word, by mail and on screen. `askedBy` null: the agency decided (both read it).
+ */
+export function defaultCloseMessage(askedBy: Side | null): string {
+  const first =
+    askedBy === null
+      ? 'Nous avons mis fin à cette mise en relation.'
+      : 'L’autre personne a souhaité ne pas poursuivre cette mise en relation.';
+  return `${first} Votre conseillère reste à votre disposition pour en parler et pour préparer la suite de votre accompagnement.`;
+}
+
 export const reopenBodySchema = strict({ type: v.literal('REOPEN'), note: boundedText(NOTE_MAX_LENGTH, 'Une note est demandée') });
 
 export const expireBodySchema = strict({ type: v.literal('EXPIRE') });

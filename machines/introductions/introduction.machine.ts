@@ -7,7 +7,7 @@ import {
   otherSide,
   roundOf,
 } from '#machines/introductions/context.ts';
-import type { IntroductionEvent } from '#machines/introductions/events.ts';
+import { defaultCloseMessage, type IntroductionEvent } from '#machines/introductions/events.ts';
 import type { IntroductionStateKey, Side } from '#machines/introductions/labels.ts';
 import { feedbackInTime } from '#machines/introductions/feedback-deadline.ts';
 import { deadlineOf, reminderDueAt } from '#machines/introductions/rules.ts';
@@ -192,11 +192,13 @@ export const introductionMachine = setup({
     }),
     close: assign(({ context, event }) => {
       const now = at(context, event);
-      const message = event.type === 'CLOSE' ? event.message?.trim() : undefined;
+      // Decision 212: a close without a message (the API, an older client) still gives the member a word.
+      const askedBy = event.type === 'CLOSE' ? (event.askedBy ?? null) : null;
+      const message = event.type === 'CLOSE' ? event.message?.trim() || defaultCloseMessage(askedBy) : undefined;
       return {
         closedAt: now,
         closeNote: event.type === 'CLOSE' ? event.note.trim() : null,
-        closeMessage: event.type === 'CLOSE' && message ? { text: message, askedBy: event.askedBy ?? null } : null,
+        closeMessage: event.type === 'CLOSE' && message ? { text: message, askedBy } : null,
         lastEventAt: now,
       };
     }),

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  availableAt,
-  birthDateBounds,
   brokenRequired,
   type CriterionId,
   criteria,
@@ -10,21 +8,25 @@ import {
   criterionIds,
   eligible,
   judge,
-  LEGACY_REQUIRED_CRITERIA,
   affinityPoints,
   MAX_SCORE,
-  type MatchProfile,
   memberReasons,
   occupationOf,
   pairCriteria,
   pairScore,
+  type Verdict,
+  verdictMet,
+} from '#machines/matching/criteria.ts';
+import {
+  availableAt,
+  birthDateBounds,
+  LEGACY_REQUIRED_CRITERIA,
+  type MatchProfile,
   practicesAcceptedFor,
   profileFromOnboarding,
   regionsAcceptedFor,
   unavailableReasonOf,
-  type Verdict,
-  verdictMet,
-} from '#machines/matching/criteria.ts';
+} from '#machines/matching/match-profile.ts';
 import { homeRegions, regionOfPostcode, samplePostcode } from '#machines/matching/regions.ts';
 import { ageOn, requirableCriteria } from '#machines/onboarding/forms.ts';
 import { MATCHING_NOW, matchProfileArbitrary, wideDomain } from '#tests/support/match-profiles.ts';
@@ -127,6 +129,11 @@ describe('profileFromOnboarding', () => {
       educationLevel: null,
       heightCm: null,
       madhhab: null,
+      hijab: null,
+      beard: null,
+      // Questionnaire saved before decision 212: no wished height.
+      soughtHeightMin: null,
+      soughtHeightMax: null,
       wantsChildren: 'oui',
       readyToRelocate: false,
       ageMin: 28,
@@ -386,6 +393,47 @@ const verdictTable: [string, CriterionId, Partial<MatchProfile>, Partial<MatchPr
     { profession: 'Sans emploi' },
     'indifferent',
     'Sans emploi',
+  ],
+  // Decision 212: the wished height, only a wish; an unknown height is to check, never met.
+  [
+    'a height inside the wished range',
+    'taille',
+    { soughtHeightMin: 175, soughtHeightMax: 190 },
+    { heightCm: 181 },
+    'oui',
+    '1,81\u00a0m, dans la taille souhaitée (de 1,75\u00a0m à 1,90\u00a0m)',
+  ],
+  [
+    'a height below « au moins »',
+    'taille',
+    { soughtHeightMin: 175 },
+    { heightCm: 170 },
+    'non',
+    '1,70\u00a0m, hors de la taille souhaitée (au moins 1,75\u00a0m)',
+  ],
+  [
+    'the bound itself is inside',
+    'taille',
+    { soughtHeightMax: 170 },
+    { heightCm: 170 },
+    'oui',
+    '1,70\u00a0m, dans la taille souhaitée (au plus 1,70\u00a0m)',
+  ],
+  [
+    'a height not given',
+    'taille',
+    { soughtHeightMin: 175 },
+    { heightCm: null },
+    'a-verifier',
+    'Taille non indiquée ; souhaitée : au moins 1,75\u00a0m',
+  ],
+  [
+    'no height wished',
+    'taille',
+    { soughtHeightMin: null, soughtHeightMax: null },
+    { heightCm: 160 },
+    'indifferent',
+    'Pas de taille souhaitée',
   ],
 ];
 

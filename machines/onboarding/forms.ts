@@ -193,6 +193,15 @@ export type PersonalInfo = v.InferOutput<ReturnType<typeof personalInfoSchema>>;
 // ---------------------------------------------------------------------------
 // Step 2: matchmaking questionnaire (the contract's annex, R224-1)
 
+function soughtHeightSchema(message: string) {
+  return v.pipe(
+    v.number(message),
+    v.integer('Indiquez la taille en centimètres, sans virgule'),
+    v.minValue(HEIGHT_MIN_CM, `Taille invalide (entre ${HEIGHT_MIN_CM} et ${HEIGHT_MAX_CM}\u00a0cm)`),
+    v.maxValue(HEIGHT_MAX_CM, `Taille invalide (entre ${HEIGHT_MIN_CM} et ${HEIGHT_MAX_CM}\u00a0cm)`),
+  );
+}
+
 export const questionnaireEntries = {
   soughtPractice: v.picklist(soughtPractices, 'Veuillez indiquer la pratique recherchée'),
   soughtAgeMin: v.pipe(
@@ -223,6 +232,12 @@ export const questionnaireEntries = {
   soughtProfessionalSituation: v.picklist(professionalSituations, 'Veuillez indiquer la situation professionnelle recherchée'),
   wantsChildren: v.picklist(wantsChildrenChoices, 'Veuillez indiquer si vous souhaitez des enfants'),
   readyToRelocate: v.boolean('Veuillez indiquer si vous accepteriez de déménager'),
+  /**
+   * The height wished for the person sought, in centimetres (decision 212): optional, either bound
+   * alone (« au moins 1,75 m »); a wish that ranks the proposals, never an indispensable criterion.
+   */
+  soughtHeightMin: v.optional(soughtHeightSchema('Taille minimale souhaitée invalide')),
+  soughtHeightMax: v.optional(soughtHeightSchema('Taille maximale souhaitée invalide')),
   /** The criteria the member marks as indispensable; the others are only wished (none is a valid answer). */
   requiredCriteria: v.pipe(
     v.array(v.picklist(requirableCriteria, 'Critère invalide'), 'Critères indispensables invalides'),
@@ -237,6 +252,12 @@ export const questionnaireEntries = {
   ),
 };
 
+/** Cross-field rule of the wished height (decision 212), reported on `soughtHeightMax`. */
+export const HEIGHT_RANGE_MESSAGE = 'La taille maximale souhaitée doit être supérieure ou égale à la taille minimale';
+function heightRangeInOrder(input: { soughtHeightMin?: number | undefined; soughtHeightMax?: number | undefined }): boolean {
+  return input.soughtHeightMin === undefined || input.soughtHeightMax === undefined || input.soughtHeightMin <= input.soughtHeightMax;
+}
+
 /** Cross-field rule of the questionnaire, reported on `soughtAgeMax`. */
 export const AGE_RANGE_MESSAGE = 'L’âge maximum doit être supérieur ou égal à l’âge minimum';
 export function ageRangeInOrder(input: { soughtAgeMin: number; soughtAgeMax: number }): boolean {
@@ -247,6 +268,7 @@ export function ageRangeInOrder(input: { soughtAgeMin: number; soughtAgeMax: num
 export const questionnaireSchema = v.pipe(
   v.strictObject(questionnaireEntries, objectMessage),
   v.forward(v.partialCheck([['soughtAgeMin'], ['soughtAgeMax']], ageRangeInOrder, AGE_RANGE_MESSAGE), ['soughtAgeMax']),
+  v.forward(v.partialCheck([['soughtHeightMin'], ['soughtHeightMax']], heightRangeInOrder, HEIGHT_RANGE_MESSAGE), ['soughtHeightMax']),
 );
 
 /**
@@ -265,6 +287,7 @@ export const storedQuestionnaireSchema = v.pipe(
     objectMessage,
   ),
   v.forward(v.partialCheck([['soughtAgeMin'], ['soughtAgeMax']], ageRangeInOrder, AGE_RANGE_MESSAGE), ['soughtAgeMax']),
+  v.forward(v.partialCheck([['soughtHeightMin'], ['soughtHeightMax']], heightRangeInOrder, HEIGHT_RANGE_MESSAGE), ['soughtHeightMax']),
 );
 export type Questionnaire = v.InferOutput<typeof storedQuestionnaireSchema>;
 

@@ -144,6 +144,16 @@ export function heightText(cm: number): string {
   return `${metres},${String(cm % 100).padStart(2, '0')}\u00a0m`;
 }
 
+/** The height wished for the person sought (decision 212), or null when none was given. */
+export function heightWishText(min: number | null | undefined, max: number | null | undefined): string | null {
+  const hasMin = min !== null && min !== undefined;
+  const hasMax = max !== null && max !== undefined;
+  if (hasMin && hasMax) return `de ${heightText(min)} à ${heightText(max)}`;
+  if (hasMin) return `au moins ${heightText(min)}`;
+  if (hasMax) return `au plus ${heightText(max)}`;
+  return null;
+}
+
 /**
  * The criteria of the questionnaire a member marks as indispensable or only wished (decision 193):
  * an indispensable one is never broken by a proposal, either way; a wished one ranks.
@@ -325,6 +335,8 @@ export const questionnaireFields = [
   { key: 'soughtProfessionalSituation', label: 'Situation professionnelle recherchée' },
   { key: 'wantsChildren', label: 'Souhaite des enfants' },
   { key: 'readyToRelocate', label: 'Prêt ou prête à déménager' },
+  { key: 'soughtHeightMin', label: 'Taille souhaitée, au moins' },
+  { key: 'soughtHeightMax', label: 'Taille souhaitée, au plus' },
   { key: 'requiredCriteria', label: 'Critères indispensables' },
   { key: 'otherQualities', label: 'Autres qualités essentielles' },
 ] as const;

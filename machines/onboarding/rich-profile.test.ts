@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { affinityPoints, type MatchProfile, pairAffinities, profileFromOnboarding, sharedLanguages } from '#machines/matching/criteria.ts';
+import { affinityPoints, pairAffinities, sharedLanguages } from '#machines/matching/criteria.ts';
+import { type MatchProfile, profileFromOnboarding } from '#machines/matching/match-profile.ts';
 import {
   genderedAnswerIssues,
   personalInfoEntries,

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
-import { rankCandidates } from '#bff/matching/candidates.ts';
+import { rankCandidates } from '#bff/matching/ranking.ts';
 import { seedPopulation } from '#tests/support/seed-population.ts';
 import { dropDatabase, postgresUrl } from './support.ts';
 

@@ -184,6 +184,18 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
   expect((await first).status()).toBe(201);
   await expect(page).toHaveURL(/\/dashboard\/mises-en-relation\//);
 
+  // The other side (decision 212's audit): on Karim's file Amina is never among his candidates, since
+  // her indispensable « Célibataire » excludes him; she is only in his other list, her criterion named.
+  await page.goto(`${base}/dashboard/member/${people.karim.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Karim Exemple' })).toBeVisible();
+  // Amina is the only woman of this product: Karim has nobody in his criteria.
+  await expect(section.getByText('Aucun candidat pour l’instant.')).toBeVisible();
+  await expect(section.getByTestId('candidate').filter({ hasText: 'Amina' })).toHaveCount(0);
+  await section.getByRole('button', { name: 'Hors critères indispensables' }).click();
+  await expect(section.getByTestId('candidate').filter({ hasText: 'Amina' }).getByTestId('candidate-broken')).toContainText(
+    /critères indispensables d’Amina\s: situation familiale/,
+  );
+
   // Outside her indispensable criterion: Karim, in the other list, only with a reason written to Amina.
   await page.goto(`${base}/dashboard/member/${people.amina.id}`);
   await section.getByRole('button', { name: 'Hors critères indispensables' }).click();

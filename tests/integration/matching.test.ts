@@ -2,18 +2,14 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
-import { type CandidateFilters, matchProfileOf, rankCandidates, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
+import { matchProfileOf, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
+import { rankCandidates } from '#bff/matching/ranking.ts';
+import type { CandidateFilters } from '#bff/matching/ranking-sql.ts';
 import { generatePopulation, insertMembers } from '#tests/support/seed-population.ts';
-import {
-  affinityPoints,
-  brokenRequired,
-  eligible,
-  type MatchProfile,
-  pairCriteria,
-  pairScore,
-  proposable,
-} from '#machines/matching/criteria.ts';
+import { affinityPoints, brokenRequired, eligible, pairCriteria, pairScore, proposable } from '#machines/matching/criteria.ts';
+import type { MatchProfile } from '#machines/matching/match-profile.ts';
 import type { HomeRegion } from '#machines/matching/regions.ts';
+import type { Beard, EducationLevel, Hijab } from '#machines/onboarding/forms.ts';
 import { MATCHING_NOW, matchProfileArbitrary, smallDomain } from '#tests/support/match-profiles.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { MATCHING_P95_FLOOR_MS, matchingTable, measureMatching } from '../../scripts/bench/matching.ts';
@@ -58,14 +54,25 @@ function expectedRanking(
     const broken = brokenRequired(me, c, NOW);
     return broken.a.length + broken.b.length > 0;
   };
-  return population
-    .filter((c) => c.memberId !== me.memberId && !excluded.has(c.memberId))
-    .filter((c) => (outside ? proposable(me, c, NOW) && outsideRequired(c) : eligible(me, c, NOW)))
-    .filter((c) => !filters.regions || filters.regions.includes(c.region))
-    .map((c) => ({ memberId: c.memberId, score: pairScore(me, c, NOW) }))
-    .filter((c) => c.score >= (filters.minScore ?? 0))
-    .sort((x, y) => y.score - x.score || (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0))
-    .slice(0, limit);
+  return (
+    population
+      .filter((c) => c.memberId !== me.memberId && !excluded.has(c.memberId))
+      .filter((c) => (outside ? proposable(me, c, NOW) && outsideRequired(c) : eligible(me, c, NOW)))
+      .filter((c) => !filters.regions || filters.regions.includes(c.region))
+      // Decision 212: level, height (an unknown height is left out), the hijab and the beard.
+      .filter((c) => !filters.educationLevels || (c.educationLevel != null && filters.educationLevels.includes(c.educationLevel)))
+      .filter(
+        (c) =>
+          (filters.heightMin === undefined && filters.heightMax === undefined) ||
+          (c.heightCm != null && c.heightCm >= (filters.heightMin ?? 0) && c.heightCm <= (filters.heightMax ?? 999)),
+      )
+      .filter((c) => !filters.hijabs || (c.hijab != null && filters.hijabs.includes(c.hijab)))
+      .filter((c) => !filters.beards || (c.beard != null && filters.beards.includes(c.beard)))
+      .map((c) => ({ memberId: c.memberId, score: pairScore(me, c, NOW) }))
+      .filter((c) => c.score >= (filters.minScore ?? 0))
+      .sort((x, y) => y.score - x.score || (x.memberId < y.memberId ? -1 : x.memberId > y.memberId ? 1 : 0))
+      .slice(0, limit)
+  );
 }
 
 const populationArbitrary = fc
@@ -90,6 +97,7 @@ describe('rankCandidates over generated populations', () => {
     expect(densePopulation, 'a population with several eligible candidates').toBeDefined();
     let eligibleSeen = 0;
     let truncatedSeen = 0;
+    let heightWishSeen = 0;
     const outsideSeen = { membre: 0, candidat: 0 };
     await fc.assert(
       fc.asyncProperty(
@@ -98,12 +106,27 @@ describe('rankCandidates over generated populations', () => {
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.option(fc.uniqueArray(fc.constantFrom<HomeRegion>(...smallDomain.regions), { minLength: 1 }), { nil: undefined }),
         fc.option(fc.integer({ min: 0, max: 24 }), { nil: undefined, freq: 4 }),
-        async (population, limit, excludeShare, regions, minScore) => {
+        fc.option(
+          fc.oneof(
+            fc.record({ educationLevels: fc.uniqueArray(fc.constantFrom<EducationLevel>('bac', 'bac-5', 'doctorat'), { minLength: 1 }) }),
+            fc.record({ heightMin: fc.constantFrom(160, 170, 180) }),
+            fc.record({ heightMax: fc.constantFrom(170, 185) }),
+            fc.record({ heightMin: fc.constantFrom(160, 170), heightMax: fc.constantFrom(180, 230) }),
+            fc.record({ hijabs: fc.uniqueArray(fc.constantFrom<Hijab>('oui', 'parfois', 'non'), { minLength: 1 }) }),
+            fc.record({ beards: fc.uniqueArray(fc.constantFrom<Beard>('oui', 'non'), { minLength: 1 }) }),
+          ),
+          { nil: undefined, freq: 4 },
+        ),
+        async (population, limit, excludeShare, regions, minScore, narrower) => {
           await resetWith(population);
           for (const me of population.slice(0, 4)) {
             const excluded = new Set(population.filter((_, i) => (i * 0.618 + excludeShare) % 1 < excludeShare / 2).map((p) => p.memberId));
             excluded.delete(me.memberId);
-            const filters: CandidateFilters = { ...(regions ? { regions } : {}), ...(minScore !== undefined ? { minScore } : {}) };
+            const filters: CandidateFilters = {
+              ...(regions ? { regions } : {}),
+              ...(minScore !== undefined ? { minScore } : {}),
+              ...narrower,
+            };
             const ranking = await rankCandidates(database.db, me.memberId, { limit, excludeMemberIds: [...excluded], filters, now: NOW });
             if (!availableAtNow(me)) {
               expect(ranking.candidates).toEqual([]);
@@ -121,9 +144,10 @@ describe('rankCandidates over generated populations', () => {
               expect(candidate.reasons).toEqual(pairCriteria(me, other, NOW));
               expect(candidate.reasons.filter((r) => r.required).every((r) => r.met)).toBe(true);
               expect(candidate.reasons.reduce((sum, r) => sum + r.points, 0) + affinityPoints(me, other)).toBe(candidate.score);
+              if (candidate.reasons.some((r) => r.criterion === 'taille' && r.verdict !== 'indifferent')) heightWishSeen += 1;
             }
             const expected = expectedRanking(me, population, limit, excluded, filters);
-            expect(ranking.candidates.map((c) => ({ memberId: c.memberId, score: c.score }))).toEqual(expected);
+            // Which of decision 212's filters narrowed this answer (each must, somewhere in the runs).
             eligibleSeen += expected.length;
             if (expected.length === limit) truncatedSeen += 1;
 
@@ -151,14 +175,57 @@ describe('rankCandidates over generated populations', () => {
         // A fixed seed (MATCHING_SEED explores others): the coverage checks below count what the
         // generated cases exercised, and one unlucky draw of 40 once fell short (14 eligible).
         seed: Number(process.env.MATCHING_SEED ?? 2026),
-        examples: densePopulation ? [[densePopulation, 1, 0, undefined, undefined]] : [],
+        examples: densePopulation ? [[densePopulation, 1, 0, undefined, undefined, undefined]] : [],
       },
     );
     // The generated populations did exercise the ranking (not only empty answers), and both sides' criteria excluded someone.
     expect(eligibleSeen).toBeGreaterThan(20);
     expect(truncatedSeen).toBeGreaterThan(0);
+    // Decision 212: the wished height was judged (and scored by the SQL as by the rules) on ranked candidates.
+    expect(heightWishSeen).toBeGreaterThan(0);
     expect(outsideSeen.membre).toBeGreaterThan(0);
     expect(outsideSeen.candidat).toBeGreaterThan(0);
+  });
+
+  it('staff’s filters on level, height, hijab and beard (decision 212) narrow exactly as the rules say', async () => {
+    const filterCases: CandidateFilters[] = [
+      { educationLevels: ['bac-5'] },
+      { educationLevels: ['bac', 'doctorat'] },
+      { heightMin: 170 },
+      { heightMax: 170 },
+      { heightMin: 160, heightMax: 175 },
+      { hijabs: ['oui'] },
+      { hijabs: ['parfois', 'non'] },
+      { beards: ['oui'] },
+      { beards: ['non'] },
+    ];
+    // Populations where one of the first members has many eligible candidates, so that every filter has something to narrow.
+    const dense = fc
+      .sample(populationArbitrary, { seed: 212, numRuns: 400 })
+      .flatMap((population) =>
+        population
+          .slice(0, 4)
+          .filter((me) => availableAtNow(me) && expectedRanking(me, population, 99, new Set(), {}).length >= 4)
+          .map((me) => ({ population, me })),
+      )
+      .slice(0, 6);
+    expect(dense.length).toBeGreaterThan(3);
+    const narrowed = new Set<string>();
+    for (const { population, me } of dense) {
+      await resetWith(population);
+      const all = expectedRanking(me, population, 99, new Set(), {});
+      for (const filters of filterCases) {
+        const ranking = await rankCandidates(database.db, me.memberId, { limit: 99, filters, now: NOW });
+        const expected = expectedRanking(me, population, 99, new Set(), filters);
+        expect(
+          ranking.candidates.map((c) => ({ memberId: c.memberId, score: c.score })),
+          JSON.stringify(filters),
+        ).toEqual(expected);
+        if (expected.length < all.length) narrowed.add(Object.keys(filters).join('+'));
+      }
+    }
+    // Each filter did leave someone out somewhere (an unknown height, level or answer is left out too).
+    expect([...narrowed].sort()).toEqual(['beards', 'educationLevels', 'heightMax', 'heightMin', 'heightMin+heightMax', 'hijabs']);
   });
 
   it('an unknown member, or one without a profile, has no candidates', async () => {

@@ -2,6 +2,7 @@ import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
+import { defaultCloseMessage } from '#machines/introductions/events.ts';
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { type ActiveMember, introductionsOf, startWithActiveMembers } from '#tests/support/active-member.ts';
 import { TEST_SITE, type startTestProduct, type TestAgent } from '#tests/support/test-product.ts';
@@ -23,6 +24,8 @@ let amina: ActiveMember;
 let youssef: ActiveMember;
 let sarah: ActiveMember;
 let karim: ActiveMember;
+let leila: ActiveMember;
+let bilal: ActiveMember;
 
 const GUARDIAN = { name: 'Ahmed Benali', relation: 'pere', phone: '06 55 44 33 22', receives: 'rien', informed: true };
 const SARAH_WALI = 'yacine.wali@example.fr';
@@ -82,12 +85,14 @@ beforeAll(async () => {
   ({
     product,
     staff,
-    members: [amina, youssef, sarah, karim],
+    members: [amina, youssef, sarah, karim, leila, bilal],
   } = await startWithActiveMembers(clock, [
     ['Amina', 'femme', 29],
     ['Youssef', 'homme', 32],
     ['Sarah', 'femme', 27],
     ['Karim', 'homme', 30],
+    ['Leila', 'femme', 28],
+    ['Bilal', 'homme', 31],
   ]));
 }, 120_000);
 afterAll(() => product.stop());
@@ -258,5 +263,38 @@ describe('ending an introduction', () => {
     expect((await mailsOf(id, 'introduction-ended-wali')).map((m) => m.toAddress)).toEqual([SARAH_WALI]);
     expect((await viewOf(youssef, id)).ended).toMatchObject({ why: 'l’autre personne a choisi de ne pas poursuivre', message: null });
     expect((await viewOf(sarah, id)).ended).toMatchObject({ why: 'vous avez choisi d’arrêter' });
+  });
+
+  it('a close sent over the API without a message still gives the other member a word, by mail and on screen (decision 212)', async () => {
+    const id = await acceptedPair(leila, bilal);
+    // A script's request: the staff session's cookie and JSON, none of the SPA's headers (no Origin, no Sec-Fetch-*).
+    const closed = await product.app.request(`${TEST_SITE}/api/v1/dashboard/introductions/${id}/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: [...staff.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: JSON.stringify({ type: 'CLOSE', note: 'Bilal a appelé : il ne souhaite pas poursuivre', askedBy: 'b' }),
+    });
+    expect(closed.status, await closed.clone().text()).toBe(200);
+    const word = defaultCloseMessage('b');
+    expect(word).toContain('L’autre personne a souhaité ne pas poursuivre');
+    const mails = await mailsOf(id, 'introduction-ended');
+    expect(mails.map((m) => m.toAddress)).toEqual([leila.email]);
+    expect((mails[0]?.textBody ?? '').replace(/\s+/g, ' ')).toContain(word);
+    expect(mails[0]?.textBody).not.toContain('Bilal a appelé'); // the internal note stays with staff
+    expect((await viewOf(leila, id)).ended).toMatchObject({ why: 'l’autre personne a souhaité ne pas poursuivre', message: word });
+    expect((await viewOf(bilal, id)).ended).toMatchObject({ why: 'vous avez demandé à arrêter', message: null });
+
+    // The agency's own close, without a message either: both members read the agency's word.
+    const agency = await acceptedPair(leila, karim);
+    expect((await staffAct(agency, { type: 'CLOSE', note: 'Décision de l’agence, sans message' })).status).toBe(200);
+    const both = defaultCloseMessage(null);
+    expect(both).toContain('Nous avons mis fin à cette mise en relation.');
+    const toBoth = await mailsOf(agency, 'introduction-ended');
+    expect(toBoth.map((m) => m.toAddress).sort()).toEqual([leila.email, karim.email].sort());
+    for (const m of toBoth) expect(m.textBody.replace(/\s+/g, ' ')).toContain(both);
+    for (const m of [leila, karim])
+      expect((await viewOf(m, agency)).ended).toMatchObject({ why: 'votre conseillère l’a close', message: both });
   });
 });

@@ -28,6 +28,8 @@ type Candidate = {
   educationLevel: string | null;
   height: string | null;
   madhhab: string | null;
+  hijab?: string | null;
+  beard?: string | null;
   affinities: string[];
 };
 type Answer = { candidates: Candidate[] };
@@ -56,8 +58,17 @@ async function saveProfile(m: ActiveMember, changes: Record<string, unknown>, dr
 
 async function matchRow(memberId: string) {
   const result = (await product.database.db.execute(
-    sql`SELECT languages, education_level, height_cm, madhhab FROM match_profiles WHERE member_id = ${memberId}::uuid`,
-  )) as unknown as { rows: { languages: string[]; education_level: string | null; height_cm: number | null; madhhab: string | null }[] };
+    sql`SELECT languages, education_level, height_cm, madhhab, hijab, beard FROM match_profiles WHERE member_id = ${memberId}::uuid`,
+  )) as unknown as {
+    rows: {
+      languages: string[];
+      education_level: string | null;
+      height_cm: number | null;
+      madhhab: string | null;
+      hijab: string | null;
+      beard: string | null;
+    }[];
+  };
   return result.rows[0] ?? null;
 }
 
@@ -127,6 +138,9 @@ describe('the richer profile, saved and read', () => {
       education_level: 'bac-5',
       height_cm: 165,
       madhhab: 'malikite',
+      // Decision 212: copied for the staff's filters.
+      hijab: 'parfois',
+      beard: null,
     });
   });
 
@@ -167,6 +181,38 @@ describe('the richer profile, saved and read', () => {
   });
 });
 
+describe('staff’s filters on the rest of the richer profile (decision 212)', () => {
+  it('level of education, height, and the hijab of women or the beard of men sought; bad values are French 400s', async () => {
+    // Amina: bac + 5, 1,65 m, hijab « parfois »; Youssef: beard « oui », 1,81 m; Karim: beard « non », 1,81 m.
+    expect(await matchRow(amina.id)).toMatchObject({ hijab: 'parfois', beard: null, education_level: 'bac-5', height_cm: 165 });
+    expect(await matchRow(youssef.id)).toMatchObject({ beard: 'oui', hijab: null });
+    expect(names(await candidates(amina, 'barbe=oui'))).toEqual(['Youssef']);
+    expect(names(await candidates(amina, 'barbe=non'))).toEqual(['Karim']);
+    expect(names(await candidates(youssef, 'voile=parfois'))).toEqual(['Amina']);
+    expect(names(await candidates(youssef, 'voile=oui'))).toEqual([]);
+    expect((await candidates(youssef)).candidates[0]).toMatchObject({ hijab: 'Parfois', beard: null });
+    expect((await candidates(amina, 'barbe=oui')).candidates[0]).toMatchObject({ beard: 'Oui', hijab: null });
+    expect(names(await candidates(youssef, 'etudes=bac-5'))).toEqual(['Amina']);
+    expect(names(await candidates(youssef, 'etudes=bac'))).toEqual([]);
+    expect(names(await candidates(youssef, 'tailleMin=160&tailleMax=170'))).toEqual(['Amina']);
+    expect(names(await candidates(youssef, 'tailleMin=170'))).toEqual([]);
+    expect(names(await candidates(youssef, 'tailleMax=164'))).toEqual([]);
+    expect(names(await candidates(amina, 'tailleMin=181&tailleMax=181')).sort()).toEqual(['Karim', 'Youssef']);
+    for (const [query, message] of [
+      ['tailleMin=100', 'Au moins 130'],
+      ['tailleMax=250', 'Au plus 230'],
+      ['tailleMin=180&tailleMax=170', 'La taille minimale dépasse la taille maximale.'],
+      ['voile=niqab', 'Réponse inconnue sur le voile'],
+      ['barbe=longue', 'Réponse inconnue sur la barbe'],
+      ['etudes=bac-12', 'Niveau d’études inconnu'],
+    ]) {
+      const bad = await staff.get(`/api/v1/dashboard/members/${amina.id}/candidates?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(JSON.stringify(await bad.json()), query).toContain(message);
+    }
+  });
+});
+
 describe('under the sensitive-data consent, and gone with the erasure', () => {
   it('the consent withdrawn: the beard and the school are removed, and none can be saved again', async () => {
     // The seed writes no consent record: the one given at step 1, as the onboarding hook records it.
@@ -184,8 +230,8 @@ describe('under the sensitive-data consent, and gone with the erasure', () => {
     expect(row?.profile).not.toHaveProperty('prayerPractice');
     // The ordinary answers stay.
     expect(row?.profile).toMatchObject({ languages: ['anglais'], heightCm: 181 });
-    // No school of thought left in matchmaking either.
-    expect((await matchRow(youssef.id))?.madhhab ?? null).toBeNull();
+    // No school of thought, hijab or beard left in matchmaking either (decision 212: staff can no longer filter on them).
+    expect(await matchRow(youssef.id)).toMatchObject({ madhhab: null, beard: null, hijab: null });
     const { sensitiveDataConsent: _consent, ...kept } = row?.profile ?? {};
     const again = await youssef.agent.post('/api/v1/user/change-requests', {
       section: 'profil',

@@ -11,7 +11,7 @@ import {
   startTestProduct,
   stripeSignature,
 } from '#tests/security/support.ts';
-import { endingCases, type Env, otherPhotoUrl, setUpPair, viewOf } from '#tests/support/ended-introductions.ts';
+import { endingCases, type Env, otherPhotoUrl, proposeDuringRenunciation, setUpPair, viewOf } from '#tests/support/ended-introductions.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { STAFF_ROUTE_POLICY } from '#bff/auth/staff-policy.ts';
 import type { TestAgent } from '#tests/support/test-product.ts';
@@ -671,6 +671,14 @@ describe('an ended introduction: each side’s photo and contact, one row per ca
       if (c.gone !== 'b') expect((await viewOf(pair.b, pair.introductionId))?.contact).toBeNull();
     }, 120_000);
   }
+
+  it('contrat renoncé: no row needed, since nobody in the renunciation period can be proposed (decision 212)', async () => {
+    const refused = await proposeDuringRenunciation(env);
+    expect(refused.status).toBe(409);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('INTRODUCTION_REFUSED');
+    expect(body.error.message).toContain('l’accompagnement n’a pas encore commencé');
+  }, 120_000);
 });
 
 /**

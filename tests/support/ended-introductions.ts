@@ -288,6 +288,17 @@ export async function setUpPair(env: Env, c: Pick<EndingCase, 'mutual' | 'b' | '
   return { a, b, introductionId };
 }
 
+/**
+ * « A contract renounced » (decision 212's audit): within the 7-day renunciation period the member
+ * cannot be proposed at all, even when they asked to start at once — so no introduction is ever
+ * ended by a renunciation. The staff's proposal of such a member, as the matrix's other rows make it.
+ */
+export async function proposeDuringRenunciation(env: Env): Promise<Response> {
+  const a = await person(env, 'Amina', 'femme');
+  const b = await person(env, 'Youssef', 'homme', { signedAt: agencyNow(env) - 3 * DAY_MS, startedEarly: true });
+  return env.staff.post('/api/v1/dashboard/introductions', { a: a.id, b: b.id });
+}
+
 /** The highest mail id so far: mails queued after it are the ones a cause may have caused. */
 export async function lastMailId(env: Env): Promise<number> {
   const [row] = (

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { ChildrenWish, MatchProfile, UnavailableReason } from '#machines/matching/criteria.ts';
-import { practiceLevels, practicesAcceptedFor, regionsAcceptedFor } from '#machines/matching/criteria.ts';
+import type { ChildrenWish, MatchProfile, UnavailableReason } from '#machines/matching/match-profile.ts';
+import { practiceLevels, practicesAcceptedFor, regionsAcceptedFor } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions } from '#machines/matching/regions.ts';
 import {
   type EducationLevel,
@@ -82,6 +82,9 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       educationLevel: fc.constantFrom<EducationLevel | null>(null, 'bac', 'bac-5'),
       heightCm: fc.constantFrom<number | null>(null, 165, 182),
       madhhab: fc.constantFrom<Madhhab | null>(null, 'malikite', 'hanafite', 'sans-preference'),
+      // Decision 212: a wished height, often none, either bound alone, bounds on the generated heights.
+      heightWish: fc.constantFrom<[number | null, number | null]>([null, null], [170, null], [null, 170], [165, 182], [175, 190]),
+      practiceDetail: fc.constantFrom<'oui' | 'non' | 'parfois' | null>(null, 'oui', 'non', 'parfois'),
       // Percentiles, not doubles (fast-check's doubles lean to 0 and the bounds).
       requiredCriteria: fc.array(fc.integer({ min: 0, max: 99 }), {
         minLength: requirableCriteria.length,
@@ -121,6 +124,10 @@ export function matchProfileArbitrary(domain: ProfileDomain = smallDomain, now =
       educationLevel: g.educationLevel,
       heightCm: g.heightCm,
       madhhab: g.madhhab,
+      hijab: g.gender === 'femme' ? g.practiceDetail : null,
+      beard: g.gender === 'homme' && g.practiceDetail !== 'parfois' ? g.practiceDetail : null,
+      soughtHeightMin: g.heightWish[0],
+      soughtHeightMax: g.heightWish[1],
       ageMin: g.ageFrom,
       ageMax: Math.min(99, g.ageFrom + g.ageSpan),
       regionsAccepted: regionsAcceptedFor(g.soughtRegions),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type MatchingExecutor, writeMatchProfiles } from '#bff/matching/candidates.ts';
-import { type MatchProfile, practiceLevels, profileFromOnboarding } from '#machines/matching/criteria.ts';
+import { type MatchProfile, practiceLevels, profileFromOnboarding } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions, samplePostcode } from '#machines/matching/regions.ts';
 import type {
   MaritalStatus,

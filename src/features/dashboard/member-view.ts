@@ -90,6 +90,9 @@ function formatterOf(now: number): Record<string, (value: unknown) => string> {
       Array.isArray(value) && value.length === 0 ? 'Aucun : tous les critères sont des souhaits' : list(requirableCriterionLabels, value),
     soughtAgeMin: years,
     soughtAgeMax: years,
+    // Decision 212: the wished height.
+    soughtHeightMin: (value) => (typeof value === 'number' ? heightText(value) : plain(value)),
+    soughtHeightMax: (value) => (typeof value === 'number' ? heightText(value) : plain(value)),
   };
 }
 

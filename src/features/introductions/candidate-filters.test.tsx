@@ -23,6 +23,10 @@ describe('the candidates’ filters', () => {
       // Decision 208.
       'Langue parlée',
       'École juridique',
+      // Decision 212.
+      'Niveau d’études',
+      'Taille minimale (cm)',
+      'Taille maximale (cm)',
     ]) {
       expect(html, label).toContain(label);
     }
@@ -43,8 +47,23 @@ describe('the candidates’ filters', () => {
     // Stored codes are values, never what staff read; no « (e) ».
     expect(html).not.toContain('>cinq-prieres<');
     expect(html).not.toContain('(e)');
+    // The sex of the candidates is not known: neither the hijab nor the beard is offered.
+    expect(html).not.toContain('Port du voile');
+    expect(html).not.toContain('Port de la barbe');
     // Nothing to remove while nothing is chosen.
     expect(html).not.toContain('Retirer les filtres');
+  });
+
+  it('offer the hijab for women sought and the beard for men sought, never both (decision 212)', () => {
+    const women = renderToStaticMarkup(<CandidateFilters value={NO_CANDIDATE_FILTERS} onChange={() => {}} staff={STAFF} sought="femme" />);
+    expect(women).toContain('Port du voile');
+    expect(women).toContain('Voile\u00a0: peu importe');
+    expect(women).toContain('>Parfois<');
+    expect(women).not.toContain('Port de la barbe');
+    const men = renderToStaticMarkup(<CandidateFilters value={NO_CANDIDATE_FILTERS} onChange={() => {}} staff={STAFF} sought="homme" />);
+    expect(men).toContain('Port de la barbe');
+    expect(men).not.toContain('Port du voile');
+    expect(men).toContain('Bac + 5 (master, école d’ingénieur…)');
   });
 
   it('show what is chosen and offer to remove it', () => {
@@ -65,5 +84,8 @@ describe('the candidates’ filters', () => {
     expect(candidatesQuery(false, { ...NO_CANDIDATE_FILTERS, langue: 'arabe', madhhab: 'malikite' }, 1)).toBe(
       '?langue=arabe&madhhab=malikite',
     );
+    expect(
+      candidatesQuery(false, { ...NO_CANDIDATE_FILTERS, etudes: 'bac-5', tailleMin: '160', tailleMax: '175', voile: 'oui', barbe: '' }, 1),
+    ).toBe('?etudes=bac-5&tailleMin=160&tailleMax=175&voile=oui');
   });
 });

@@ -1,7 +1,18 @@
 import { useEffect, useId, useState } from 'react';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
 import { homeRegions } from '#machines/matching/regions.ts';
-import { languageLabels, madhhabLabels, maritalStatusLabels, prayerPracticeLabels, regionLabels } from '#machines/onboarding/labels.ts';
+import {
+  beardLabels,
+  educationLevelLabels,
+  HEIGHT_MAX_CM,
+  HEIGHT_MIN_CM,
+  hijabLabels,
+  languageLabels,
+  madhhabLabels,
+  maritalStatusLabels,
+  prayerPracticeLabels,
+  regionLabels,
+} from '#machines/onboarding/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { getTags } from '#src/features/dashboard/member-list-filters.tsx';
@@ -31,6 +42,19 @@ const madhhabOptions: SelectOption[] = [
   any('Toutes les écoles'),
   ...Object.entries(madhhabLabels).map(([value, label]) => ({ value, label })),
 ];
+/** Decision 212: the level of education; for women sought the hijab, for men sought the beard (sensitive, under the consent). */
+const educationOptions: SelectOption[] = [
+  any('Tous les niveaux'),
+  ...Object.entries(educationLevelLabels).map(([value, label]) => ({ value, label })),
+];
+const hijabOptions: SelectOption[] = [
+  any('Voile : peu importe'),
+  ...Object.entries(hijabLabels).map(([value, label]) => ({ value, label })),
+];
+const beardOptions: SelectOption[] = [
+  any('Barbe : peu importe'),
+  ...Object.entries(beardLabels).map(([value, label]) => ({ value, label })),
+];
 const childrenOptions: SelectOption[] = [
   any('Avec ou sans enfants'),
   { value: 'sans', label: 'Sans enfant' },
@@ -39,15 +63,20 @@ const childrenOptions: SelectOption[] = [
 
 /**
  * Staff's filters on the candidates (issue 62 point 7, decision 201): age, region, practice,
- * family situation, children, counsellor, and (decision 208) language and school of thought. They only narrow the list the rules allow; the server
- * checks each value again. « Appliquer » sends them (the ages are typed, the rest applies at once).
+ * family situation, children, counsellor, (decision 208) language and school of thought, and
+ * (decision 212) level of education, height, and the hijab of women or the beard of men sought.
+ * They only narrow the list the rules allow; the server checks each value again. « Appliquer »
+ * sends the typed ones (ages and heights); the lists apply at once.
  */
 export function CandidateFilters({
   value,
   onChange,
   staff,
+  sought,
 }: {
   value: CandidateFilterValues;
+  /** The sex of the candidates (the member's other): the hijab is asked of women, the beard of men. */
+  sought?: 'femme' | 'homme' | null;
   onChange: (next: CandidateFilterValues) => void;
   /** The staff accounts for the counsellor filter (loaded by the component when not given). */
   staff?: readonly { id: string; name: string; self: boolean }[];
@@ -62,8 +91,13 @@ export function CandidateFilters({
     counsellor: useId(),
     langue: useId(),
     madhhab: useId(),
+    etudes: useId(),
+    tailleMin: useId(),
+    tailleMax: useId(),
+    voile: useId(),
+    barbe: useId(),
   };
-  const [ages, setAges] = useState({ ageMin: value.ageMin, ageMax: value.ageMax });
+  const [ages, setAges] = useState({ ageMin: value.ageMin, ageMax: value.ageMax, tailleMin: value.tailleMin, tailleMax: value.tailleMax });
   const [loadedStaff, setLoadedStaff] = useState(staff ?? null);
   useEffect(() => {
     if (staff) return;
@@ -161,6 +195,57 @@ export function CandidateFilters({
         onChange={(madhhab) => set({ ...ages, madhhab })}
       />
       <SelectField
+        id={ids.etudes}
+        label="Niveau d’études"
+        value={value.etudes}
+        options={educationOptions}
+        onChange={(etudes) => set({ ...ages, etudes })}
+      />
+      <label className={styles.control} htmlFor={ids.tailleMin}>
+        Taille minimale (cm)
+        <input
+          id={ids.tailleMin}
+          name="tailleMin"
+          type="number"
+          inputMode="numeric"
+          min={HEIGHT_MIN_CM}
+          max={HEIGHT_MAX_CM}
+          value={ages.tailleMin}
+          onChange={(e) => setAges({ ...ages, tailleMin: e.currentTarget.value })}
+        />
+      </label>
+      <label className={styles.control} htmlFor={ids.tailleMax}>
+        Taille maximale (cm)
+        <input
+          id={ids.tailleMax}
+          name="tailleMax"
+          type="number"
+          inputMode="numeric"
+          min={HEIGHT_MIN_CM}
+          max={HEIGHT_MAX_CM}
+          value={ages.tailleMax}
+          onChange={(e) => setAges({ ...ages, tailleMax: e.currentTarget.value })}
+        />
+      </label>
+      {sought === 'femme' ? (
+        <SelectField
+          id={ids.voile}
+          label="Port du voile"
+          value={value.voile}
+          options={hijabOptions}
+          onChange={(voile) => set({ ...ages, voile })}
+        />
+      ) : null}
+      {sought === 'homme' ? (
+        <SelectField
+          id={ids.barbe}
+          label="Port de la barbe"
+          value={value.barbe}
+          options={beardOptions}
+          onChange={(barbe) => set({ ...ages, barbe })}
+        />
+      ) : null}
+      <SelectField
         id={ids.counsellor}
         label="Conseiller du candidat"
         value={value.counsellor}
@@ -169,14 +254,14 @@ export function CandidateFilters({
       />
       <div className={styles.actions}>
         <Button type="submit" variant="secondary">
-          Appliquer les âges
+          Appliquer âges et tailles
         </Button>
         {changed ? (
           <Button
             type="button"
             variant="ghost"
             onClick={() => {
-              setAges({ ageMin: '', ageMax: '' });
+              setAges({ ageMin: '', ageMax: '', tailleMin: '', tailleMax: '' });
               onChange(NO_CANDIDATE_FILTERS);
             }}
           >

@@ -86,6 +86,9 @@ export interface Candidate {
   educationLevel?: string | null;
   height?: string | null;
   madhhab?: string | null;
+  /** Sensitive answers of a candidate who consented (decision 212), in words. */
+  hijab?: string | null;
+  beard?: string | null;
   affinities?: string[];
 }
 
@@ -101,6 +104,12 @@ export interface CandidateFilterValues {
   /** A language the candidate speaks, their school of thought (decision 208). */
   langue: string;
   madhhab: string;
+  /** The level of education, a height range in cm, the hijab (women) or the beard (men) (decision 212). */
+  etudes: string;
+  tailleMin: string;
+  tailleMax: string;
+  voile: string;
+  barbe: string;
 }
 
 export const NO_CANDIDATE_FILTERS: CandidateFilterValues = {
@@ -113,6 +122,11 @@ export const NO_CANDIDATE_FILTERS: CandidateFilterValues = {
   counsellor: '',
   langue: '',
   madhhab: '',
+  etudes: '',
+  tailleMin: '',
+  tailleMax: '',
+  voile: '',
+  barbe: '',
 };
 
 /** The candidates' query string: the mode, each filter given, the page (decision 201). */
@@ -155,7 +169,7 @@ export function listCandidates(memberId: string, outside = false, filters: Candi
     page: number;
     perPage: number;
     hasMore: boolean;
-    member: { id: string; firstName: string | null; unavailableReason?: string };
+    member: { id: string; firstName: string | null; gender?: string; unavailableReason?: string };
     candidates: Candidate[];
   }>(`/dashboard/members/${encodeURIComponent(memberId)}/candidates${candidatesQuery(outside, filters, page)}`);
 }

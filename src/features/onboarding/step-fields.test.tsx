@@ -72,6 +72,8 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
       'requiredCriteria',
       'soughtAgeMin',
       'soughtAgeMax',
+      'soughtHeightMin',
+      'soughtHeightMax',
       'soughtRegions',
       'soughtFamilySituations',
       'acceptsChildren',
@@ -110,6 +112,7 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
     sought.append('soughtRegions', 'bretagne');
     sought.set('acceptsChildren', 'false');
     sought.set('soughtAgeMin', '25');
+    sought.set('soughtHeightMin', '175');
     sought.set('readyToRelocate', 'true');
     sought.append('requiredCriteria', 'age');
     sought.append('requiredCriteria', 'demenagement');
@@ -119,6 +122,8 @@ describe('the answer steps’ fields, shared by the wizard and « Mes informati
       acceptsChildren: false,
       soughtAgeMin: 25,
       soughtAgeMax: undefined,
+      soughtHeightMin: 175,
+      soughtHeightMax: undefined,
       wantsChildren: undefined,
       readyToRelocate: true,
       requiredCriteria: ['age', 'demenagement'],

@@ -73,6 +73,9 @@ export function questionnaireInputOf(data: FormData) {
     soughtPractice: data.get('soughtPractice') ?? undefined,
     soughtAgeMin: numberOf(data, 'soughtAgeMin'),
     soughtAgeMax: numberOf(data, 'soughtAgeMax'),
+    // Decision 212: optional, either bound alone.
+    soughtHeightMin: numberOf(data, 'soughtHeightMin'),
+    soughtHeightMax: numberOf(data, 'soughtHeightMax'),
     soughtRegions: data.getAll('soughtRegions'),
     soughtFamilySituations: data.getAll('soughtFamilySituations'),
     acceptsChildren: accepts === null ? undefined : accepts === 'true',
@@ -249,6 +252,31 @@ export function QuestionnaireFields({ errors }: { errors: Errors }) {
           />
         </div>
         <RequiredToggle criterion="age" label="aucune proposition hors de cette tranche d’âge" />
+      </div>
+      <div className={styles.criterionBlock}>
+        <div className={styles.twoColumns}>
+          <TextField
+            name="soughtHeightMin"
+            type="number"
+            min={HEIGHT_MIN_CM}
+            max={HEIGHT_MAX_CM}
+            inputMode="numeric"
+            label="Taille souhaitée, au moins (cm, facultatif)"
+            error={errors.soughtHeightMin}
+          />
+          <TextField
+            name="soughtHeightMax"
+            type="number"
+            min={HEIGHT_MIN_CM}
+            max={HEIGHT_MAX_CM}
+            inputMode="numeric"
+            label="Taille souhaitée, au plus (cm, facultatif)"
+            error={errors.soughtHeightMax}
+          />
+        </div>
+        <p className={styles.hint}>
+          Un souhait seulement : les personnes de cette taille vous sont proposées en premier, les autres ne sont pas écartées.
+        </p>
       </div>
       <div className={styles.criterionBlock}>
         <CheckboxGroup
