@@ -27,18 +27,8 @@ const GENERATED = /\.gen\.tsx?$/;
  * says when one has come under the limit).
  */
 export const ALLOWED: Record<string, string> = {
-  // Split by another engineer this session (issue 61 point 2: matching's candidates).
-  'bff/matching/candidates.ts': 'being split (issue 61)',
-  // Split by another engineer this session (issue 61 point 2: matching's criteria).
-  'machines/matching/criteria.ts': 'being split (issue 61)',
-  // Split by another engineer this session (introductions' pages, issue 62).
-  'src/features/introductions/candidates-section.tsx': 'being split (issue 62)',
-  // Split by another engineer this session (introductions' routes, issue 62); 442 lines on main, kept until that split lands.
-  'bff/api/introduction-routes.ts': 'being split (issue 62)',
   // Split by another engineer this session (introductions' pages, issue 62).
   'src/features/introductions/proposals-page.tsx': 'being split (issue 62)',
-  // Split by another engineer this session (the leads' page, issue 63).
-  'src/features/dashboard/leads-page.tsx': 'being split (issue 63)',
   // Split by another engineer this session (payments, issue 63).
   'bff/payments/billing.ts': 'being split (issue 63)',
   // Split by another engineer this session (payments, issue 63).
