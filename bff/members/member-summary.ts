@@ -124,6 +124,8 @@ export async function memberIntroductions(db: Db, memberId: string) {
     other: { id: otherOf(row), firstName: names.get(otherOf(row)) ?? null },
     stateLabel: introductionStateLabel(row.state),
     open: isOpen(row.state),
+    /** The answers are awaited until `deadlineAt` (a proposal not yet answered by both). */
+    awaitingAnswers: row.state === 'proposee' || row.state.startsWith('proposee.'),
     proposedAt: row.proposedAt.toISOString(),
     deadlineAt: row.deadlineAt.toISOString(),
   }));

@@ -42,7 +42,7 @@ export function IntroductionsTab({ memberId, memberName, active }: { memberId: s
                 — <strong>{i.stateLabel}</strong>
                 <p className={styles.muted}>
                   Proposée le {formatDay(i.proposedAt)}
-                  {i.open ? ` · réponse attendue avant le ${formatDay(i.deadlineAt)}` : ''}
+                  {i.awaitingAnswers ? ` · réponse attendue avant le ${formatDay(i.deadlineAt)}` : ''}
                 </p>
               </li>
             ))}

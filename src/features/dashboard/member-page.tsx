@@ -77,7 +77,7 @@ export function DashboardMemberPage() {
               ))}
             </ul>
           </nav>
-          <section className={file.panel} aria-label={label} data-testid="member-tab" data-tab={tab}>
+          <section className={file.panel} aria-label={`Onglet ${label}`} data-testid="member-tab" data-tab={tab}>
             <Suspense fallback={<p className={styles.muted}>Chargement…</p>}>
               <TabPanel
                 tab={tab}
