@@ -15,9 +15,17 @@ import { useSession } from '#src/lib/use-session.ts';
  * The tabs' contents, each chunk fetched when the tab first shows, beside the data (decisions
  * 138, 209): the labels, the chart and the phone formatter stay out of the page's first load.
  */
-const ProfileTab = lazy(() => import('#src/features/dashboard/member-sections.tsx').then((m) => ({ default: m.ProfileTab })));
-const ContractTab = lazy(() => import('#src/features/dashboard/member-sections.tsx').then((m) => ({ default: m.ContractTab })));
-const HistoryTab = lazy(() => import('#src/features/dashboard/member-sections.tsx').then((m) => ({ default: m.HistoryTab })));
+let sections: Promise<typeof import('#src/features/dashboard/member-sections.tsx')> | null = null;
+const sectionsChunk = () => {
+  sections ??= import('#src/features/dashboard/member-sections.tsx');
+  return sections;
+};
+// The chunk of the tabs that read the file is asked as soon as this page's code runs: it comes
+// beside the header's and the file's answers, not once the file has arrived.
+void sectionsChunk();
+const ProfileTab = lazy(() => sectionsChunk().then((m) => ({ default: m.ProfileTab })));
+const ContractTab = lazy(() => sectionsChunk().then((m) => ({ default: m.ContractTab })));
+const HistoryTab = lazy(() => sectionsChunk().then((m) => ({ default: m.HistoryTab })));
 const IntroductionsTab = lazy(() => import('#src/features/dashboard/member-file-tabs.tsx').then((m) => ({ default: m.IntroductionsTab })));
 const MessagesTab = lazy(() => import('#src/features/dashboard/member-file-tabs.tsx').then((m) => ({ default: m.MessagesTab })));
 const MemberFollowUpSection = lazy(() =>
