@@ -12,4 +12,3 @@ export function getMemberIntroductions(id: string) {
 
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type MemberSummaryView = Ok<Awaited<ReturnType<typeof getMemberSummary>>>;
-export type MemberIntroductionView = Ok<Awaited<ReturnType<typeof getMemberIntroductions>>>['introductions'][number];
