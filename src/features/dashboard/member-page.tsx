@@ -95,7 +95,6 @@ export function DashboardMemberPage() {
                 detailError={detail.error}
                 isAdministration={isAdministration}
                 onReload={reload}
-                onFollowUpChanged={reloadSummary}
               />
             </Suspense>
           </section>
@@ -133,7 +132,6 @@ function TabPanel({
   detailError,
   isAdministration,
   onReload,
-  onFollowUpChanged,
 }: {
   tab: MemberTab;
   memberId: string;
@@ -142,7 +140,6 @@ function TabPanel({
   detailError: string | null;
   isAdministration: boolean;
   onReload: () => Promise<void>;
-  onFollowUpChanged: () => Promise<void>;
 }) {
   switch (tab) {
     case 'mises-en-relation':
@@ -156,7 +153,8 @@ function TabPanel({
     case 'messages':
       return <MessagesTab memberId={memberId} />;
     case 'notes':
-      return <MemberFollowUpSection memberId={memberId} onChanged={onFollowUpChanged} />;
+      // A new counsellor or tag shows in the header, and in the history (« Suivi confié à … »).
+      return <MemberFollowUpSection memberId={memberId} onChanged={onReload} />;
     case 'acces':
       return <MemberAccessLog memberId={memberId} />;
     default:
