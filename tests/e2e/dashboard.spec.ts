@@ -194,7 +194,8 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(member.page).toHaveURL(step('attente-contrat'), { timeout: 75_000 });
   await expect(member.page.getByRole('heading', { level: 1, name: 'Votre contrat' })).toBeVisible();
 
-  // Disable the account: the member's open session stops working.
+  // Disable the account (a staff action, in « Profil »): the member's open session stops working.
+  await tabs.getByRole('link', { name: 'Profil' }).click();
   await page.getByRole('button', { name: 'Désactiver le compte' }).click();
   const disableDialog = page.getByRole('dialog', { name: 'Désactiver le compte' });
   // A destructive action: the dialog says what happens to the member and opens on the safe choice.
