@@ -137,9 +137,9 @@ function guardEntries(pattern: string): string[] {
  * GET with the session cookie) to take the preloaded answer.
  */
 function dataEntries(pattern: string): string[] | undefined {
-  // src/features/dashboard/member-page.tsx: the member's file and its follow-up, drawn together.
+  // src/features/dashboard/member-page.tsx: the file's header and the file, asked at once (decision 209).
   if (pattern === '/dashboard/member/$memberId')
-    return ['/api/v1/dashboard/members/$memberId', '/api/v1/dashboard/members/$memberId/follow-up'];
+    return ['/api/v1/dashboard/members/$memberId/summary', '/api/v1/dashboard/members/$memberId'];
   return undefined;
 }
 

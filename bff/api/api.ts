@@ -9,6 +9,7 @@ import { guardianRoutes } from '#bff/api/guardian-routes.ts';
 import { memberAnswersRoutes } from '#bff/api/member-answers-routes.ts';
 import { introductionRoutes } from '#bff/api/introduction-routes.ts';
 import { leadsRoutes } from '#bff/api/leads-routes.ts';
+import { memberFileRoutes } from '#bff/api/member-file-routes.ts';
 import { memberFollowUpRoutes } from '#bff/api/member-follow-up-routes.ts';
 import { messageRoutes } from '#bff/api/message-routes.ts';
 import { limitPhotoBody, PHOTO_UPLOAD_PATH, photoRoutes } from '#bff/api/photo-routes.ts';
@@ -113,6 +114,7 @@ export function createApi(deps: ApiDeps) {
       .route('/', staffInvitationRoutes(deps))
       .route('/', leadsRoutes(deps))
       .route('/', memberFollowUpRoutes(deps))
+      .route('/', memberFileRoutes(deps))
       .route('/', introductionRoutes(deps))
       .route('/', guardianRoutes(deps))
       .route('/', memberAnswersRoutes(deps))

@@ -63,6 +63,9 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   'GET /api/v1/dashboard/members/:id': team('member', 'member_file'),
   'GET /api/v1/dashboard/members/:id/contract.pdf': team('member', 'signed_contract'),
   'GET /api/v1/dashboard/members/:id/follow-up': team('member', 'member_follow_up'),
+  // The file's header and its introductions (issue 63 point 2, decision 209).
+  'GET /api/v1/dashboard/members/:id/summary': team('member', 'member_file'),
+  'GET /api/v1/dashboard/members/:id/introductions': team('member', 'member_introductions'),
   'POST /api/v1/dashboard/members/:id/notes': team('member'),
   'PATCH /api/v1/dashboard/members/:id/notes/:noteId': team('member'),
   'DELETE /api/v1/dashboard/members/:id/notes/:noteId': team('member'),

@@ -64,7 +64,7 @@ async function askToTerminate(member: Page) {
 }
 
 async function decide(desk: Page, accept: boolean) {
-  await desk.goto(`${base}/dashboard/member/${memberId}`);
+  await desk.goto(`${base}/dashboard/member/${memberId}?onglet=contrat`);
   const request = desk.getByTestId('termination-request');
   await expect(request.getByText('Déménagement')).toBeVisible();
   await expect(request.getByText('Je pars vivre à Montréal pour mon travail dès le mois prochain.')).toBeVisible();

@@ -140,9 +140,13 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   // The member page: chart drawn with the current state highlighted.
   await expect(page).toHaveURL(new RegExp(`/dashboard/member/${member.id}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Nadia Tableau' })).toBeVisible();
+  // The chart is in the « Historique » tab, folded (decision 209).
+  const tabs = page.getByRole('navigation', { name: 'Onglets de la fiche' });
+  await tabs.getByRole('link', { name: 'Historique' }).click();
   const current = page.locator('li[aria-current="step"]');
   await expect(current).toHaveCount(1);
   await expect(current).toHaveAttribute('data-state', 'attente-entretien-personnalise');
+  await tabs.getByRole('link', { name: 'Profil' }).click();
 
   // Copy the member id: the flag resets after 1500 ms.
   await page.getByRole('button', { name: 'Copier l’identifiant' }).click();
@@ -153,10 +157,12 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page.getByRole('heading', { name: 'Vos choix sur les cookies' })).toHaveCount(0);
   // This very read is in the file's access log, under the staff member's name (decision 107); the
   // page's other sections, read at the same time, have their own rows (decision 206).
+  await tabs.getByRole('link', { name: 'Accès' }).click();
   const accessLog = page.getByRole('region', { name: 'Consultations du dossier' });
   const fileRead = accessLog.getByRole('row').filter({ hasText: 'Dossier du membre' }).first();
   await expect(fileRead).toContainText(E2E_STAFF_DISPLAY_NAMES.dashboard);
   await screenshots(page, 'fiche-membre');
+  await tabs.getByRole('link', { name: 'Profil' }).click();
 
   // Mark the onboarding meeting done (once it has started), confirmed in a dialog.
   await expect(page.getByRole('button', { name: 'Entretien de rapprochement effectué' })).toHaveCount(0);
@@ -173,6 +179,8 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('member-facts')).toContainText('Contrat — Formulaire du contrat');
+  await tabs.getByRole('link', { name: 'Historique' }).click();
   await expect(current).toHaveAttribute('data-state', 'attente-contrat');
   const log = page.getByRole('list', { name: 'Historique des événements' });
   // The history reads as a sentence with actor and date, the step change as French step names.
@@ -186,7 +194,8 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(member.page).toHaveURL(step('attente-contrat'), { timeout: 75_000 });
   await expect(member.page.getByRole('heading', { level: 1, name: 'Votre contrat' })).toBeVisible();
 
-  // Disable the account: the member's open session stops working.
+  // Disable the account (a staff action, in « Profil »): the member's open session stops working.
+  await tabs.getByRole('link', { name: 'Profil' }).click();
   await page.getByRole('button', { name: 'Désactiver le compte' }).click();
   const disableDialog = page.getByRole('dialog', { name: 'Désactiver le compte' });
   // A destructive action: the dialog says what happens to the member and opens on the safe choice.

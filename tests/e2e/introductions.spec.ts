@@ -71,7 +71,7 @@ test('staff propose Youssef to Amina; both accept in turn; contact details appea
   await aminaFirst.context().close();
 
   // Amina's file: her candidates, Youssef among them with his reasons.
-  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  await page.goto(`${base}/dashboard/member/${people.amina.id}?onglet=mises-en-relation`);
   await expect(page.getByRole('heading', { level: 1, name: 'Amina Benali' })).toBeVisible();
   const section = page.getByRole('region', { name: 'Candidats' });
   await expect(section.getByRole('heading', { level: 2, name: 'Candidats' })).toBeVisible();

@@ -42,29 +42,37 @@ test('staff add a counsellor, a tag and a note on a member; the list filters by 
         if (!entry.hadRecentInput) w.__shift += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
-  // The file and its follow-up are fetched with the page (Link header, decision 135): one request each.
+  // The file's header and the file are fetched with the page (Link header, decisions 135, 209): one
+  // request each; the « Notes » tab asks for the follow-up once, beside them.
   const asked: string[] = [];
-  const counted = [`/api/v1/dashboard/members/${id}`, `/api/v1/dashboard/members/${id}/follow-up`];
+  const preloaded = [`/api/v1/dashboard/members/${id}/summary`, `/api/v1/dashboard/members/${id}`];
+  const counted = [...preloaded, `/api/v1/dashboard/members/${id}/follow-up`];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
     if (counted.includes(path)) asked.push(path);
   });
-  const shell = await page.goto(`/dashboard/member/${id}`);
-  expect(shell?.headers().link).toBe(counted.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`).join(', '));
+  const shell = await page.goto(`/dashboard/member/${id}?onglet=notes`);
+  expect(shell?.headers().link).toBe(preloaded.map((path) => `<${path}>; rel=preload; as=fetch; crossorigin`).join(', '));
   const card = page.getByRole('region', { name: 'Suivi interne' });
   await expect(card).toBeVisible();
   await expect(card.getByText('Aucune note.')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Parcours' })).toBeVisible();
+  const header = page.getByTestId('member-header');
+  await expect(header).toBeVisible();
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
   expect(asked.sort()).toEqual([...counted].sort());
 
-  // Counsellor: oneself.
+  // Counsellor: oneself; the header says it at once.
   await card.getByLabel('Conseiller ou conseillère du suivi').selectOption({ label: `Moi (${name})` });
   await card.getByRole('button', { name: 'Enregistrer le conseiller' }).click();
-  await expect(card.getByText(`En charge : ${name}, depuis le`)).toBeVisible();
+  await expect(card.getByText(`En charge : ${name}, depuis le`)).toBeVisible();
+  await expect(header).toContainText(name);
   // The history of the file says it as a sentence.
+  const tabs = page.getByRole('navigation', { name: 'Onglets de la fiche' });
+  await tabs.getByRole('link', { name: 'Historique' }).click();
   await expect(page.getByText(new RegExp(`Suivi confié à ${name} par ${name}, `))).toBeVisible();
+  await tabs.getByRole('link', { name: 'Notes' }).click();
+  await expect(card).toBeVisible();
 
   // A tag, typed with a capital and extra spaces: kept as typed (issue 63), its spaces tidied.
   await card.getByLabel('Nouvelle étiquette').fill(`  Prioritaire   ${stamp} `);

@@ -107,7 +107,8 @@ test('Youssef writes his presentation; staff read it and propose him; Amina read
   await waiting.getByRole('button', { name: 'Valider' }).click();
   expect((await reviewed).status()).toBe(200);
   await expect(waiting).toHaveCount(0);
-  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  // The candidates are in the file's « Mises en relation » tab (decision 209).
+  await page.goto(`${base}/dashboard/member/${people.amina.id}?onglet=mises-en-relation`);
   const section = page.getByRole('region', { name: 'Candidats' });
   const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
   await expect(youssef).toHaveCount(1);

@@ -147,7 +147,7 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
   await staff.dispose();
 
   // Amina's candidates: Youssef, never Karim (divorced, while « Célibataire » is indispensable to her).
-  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  await page.goto(`${base}/dashboard/member/${people.amina.id}?onglet=mises-en-relation`);
   await expect(page.getByRole('heading', { level: 1, name: 'Amina Exemple' })).toBeVisible();
   const section = page.getByRole('region', { name: 'Candidats' });
   const youssef = section.getByTestId('candidate').filter({ hasText: 'Youssef' });
@@ -197,7 +197,7 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
   );
 
   // Outside her indispensable criterion: Karim, in the other list, only with a reason written to Amina.
-  await page.goto(`${base}/dashboard/member/${people.amina.id}`);
+  await page.goto(`${base}/dashboard/member/${people.amina.id}?onglet=mises-en-relation`);
   await section.getByRole('button', { name: 'Hors critères indispensables' }).click();
   const karim = section.getByTestId('candidate').filter({ hasText: 'Karim' });
   await expect(karim.getByTestId('candidate-broken')).toHaveText(/Hors critères indispensables d’Amina\s: situation familiale/);

@@ -225,6 +225,9 @@ const MATRIX: Record<string, Row> = {
   // literal: past the guard the handler answers 400, changing nothing.
   'GET /api/v1/dashboard/tags': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/follow-up': { access: 'staff-aal2', request: () => ({}) },
+  // The file's header and its introductions (issue 63 point 2, decision 209).
+  'GET /api/v1/dashboard/members/:id/summary': { access: 'staff-aal2', request: () => ({}) },
+  'GET /api/v1/dashboard/members/:id/introductions': { access: 'staff-aal2', request: () => ({}) },
   'POST /api/v1/dashboard/members/:id/notes': { access: 'staff-aal2', request: () => ({ body: { body: '' } }) },
   'PATCH /api/v1/dashboard/members/:id/notes/:noteId': { access: 'staff-aal2', request: () => ({ body: { body: 'Modifiée.' } }) },
   'DELETE /api/v1/dashboard/members/:id/notes/:noteId': { access: 'staff-aal2', request: () => ({}) },

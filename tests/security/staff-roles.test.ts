@@ -154,7 +154,16 @@ describe('a counsellor works with their members only', () => {
 describe('every staff read is recorded', () => {
   it('a member’s file, their photos list, follow-up and billing each leave an entry naming the member; a failed read none', async () => {
     const since = await lastEntryId();
-    for (const path of ['', '/follow-up', '/billing', '/change-requests', '/shortlist', '/candidates?limit=5']) {
+    for (const path of [
+      '',
+      '/summary',
+      '/introductions',
+      '/follow-up',
+      '/billing',
+      '/change-requests',
+      '/shortlist',
+      '/candidates?limit=5',
+    ]) {
       const response = await admin.agent.get(`/api/v1/dashboard/members/${theirs.id}${path}`);
       expect(response.status, path).toBe(200);
     }
@@ -162,6 +171,8 @@ describe('every staff read is recorded', () => {
     const entries = await entriesSince(admin.id, since);
     expect(entries.map((e) => [e.memberId, e.resource])).toEqual([
       [theirs.id, 'member_file'],
+      [theirs.id, 'member_file'],
+      [theirs.id, 'member_introductions'],
       [theirs.id, 'member_follow_up'],
       [theirs.id, 'member_billing'],
       [theirs.id, 'member_change_requests'],

@@ -12,11 +12,11 @@ import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.t
 import { useLoaded } from '#src/lib/use-loaded.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
-export function getFollowUp(memberId: string) {
+function getFollowUp(memberId: string) {
   return send(api.dashboard.members[':id']['follow-up'].$get({ param: { id: memberId } }));
 }
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
-export type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
+type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
 type FollowUp = Ok<FollowUpResult>;
 type Note = FollowUp['notes'][number];
 

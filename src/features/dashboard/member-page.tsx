@@ -1,140 +1,241 @@
-import { useSession } from '#src/lib/use-session.ts';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
-import { Button } from '#src/components/ui/button.tsx';
+import { type KeyboardEvent, lazy, Suspense, useCallback } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { getMember } from '#src/features/dashboard/dashboard-api.ts';
+import { getMember, type MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { type FollowUpResult, getFollowUp, MemberFollowUpSection } from '#src/features/dashboard/member-follow-up-section.tsx';
-import { notify } from '#src/lib/notifications.ts';
+import { formatDay } from '#src/features/dashboard/format-fr.ts';
+import { getMemberSummary, type MemberSummaryView } from '#src/features/dashboard/member-file-api.ts';
+import * as file from '#src/features/dashboard/member-file.css.ts';
+import { MEMBER_TABS, type MemberTab, openTab } from '#src/features/dashboard/member-tabs.ts';
 import { useScrollToHash } from '#src/lib/scroll-to-hash.ts';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useSession } from '#src/lib/use-session.ts';
 
 /**
- * Everything below the file's top is fetched once the top is drawn (decision 138): the sections
- * (chart, actions, answers, contract, history, change requests) and, inside them, the photos,
- * candidates, billing and access log, which fetch their own data once shown (decision 134).
+ * The tabs' contents, each chunk fetched when the tab first shows, beside the data (decisions
+ * 138, 209): the labels, the chart and the phone formatter stay out of the page's first load.
  */
-const MemberSections = lazy(() => import('#src/features/dashboard/member-sections.tsx').then((m) => ({ default: m.MemberSections })));
-const ChangeRequestsSection = lazy(() =>
-  import('#src/features/dashboard/change-requests-section.tsx').then((m) => ({ default: m.ChangeRequestsSection })),
+let sections: Promise<typeof import('#src/features/dashboard/member-sections.tsx')> | null = null;
+const sectionsChunk = () => {
+  sections ??= import('#src/features/dashboard/member-sections.tsx');
+  return sections;
+};
+// The chunk of the tabs that read the file is asked as soon as this page's code runs: it comes
+// beside the header's and the file's answers, not once the file has arrived.
+void sectionsChunk();
+const ProfileTab = lazy(() => sectionsChunk().then((m) => ({ default: m.ProfileTab })));
+const ContractTab = lazy(() => sectionsChunk().then((m) => ({ default: m.ContractTab })));
+const HistoryTab = lazy(() => sectionsChunk().then((m) => ({ default: m.HistoryTab })));
+const IntroductionsTab = lazy(() => import('#src/features/dashboard/member-file-tabs.tsx').then((m) => ({ default: m.IntroductionsTab })));
+const MessagesTab = lazy(() => import('#src/features/dashboard/member-file-tabs.tsx').then((m) => ({ default: m.MessagesTab })));
+const MemberFollowUpSection = lazy(() =>
+  import('#src/features/dashboard/member-follow-up-section.tsx').then((m) => ({ default: m.MemberFollowUpSection })),
 );
-const MemberPhotosSection = lazy(() =>
-  import('#src/features/dashboard/member-photos-section.tsx').then((m) => ({ default: m.MemberPhotosSection })),
-);
-const CandidatesSection = lazy(() =>
-  import('#src/features/introductions/candidates-section.tsx').then((m) => ({ default: m.CandidatesSection })),
-);
-const MemberBilling = lazy(() => import('#src/features/billing/member-billing.tsx').then((m) => ({ default: m.MemberBilling })));
 const MemberAccessLog = lazy(() => import('#src/features/dashboard/member-access-log.tsx').then((m) => ({ default: m.MemberAccessLog })));
 
 const route = getRouteApi('/dashboard/_staff/member/$memberId');
 
-/** How long the copy button says "Copié" (spec §9). */
-const COPIED_RESET_MS = 1500;
-
-/** `/dashboard/member/{memberId}`: everything about one member, their chart, and the staff actions. */
+/**
+ * `/dashboard/member/{memberId}?onglet=…`: a member's file on one screen (issue 63 point 2,
+ * decision 209). A header that says who the member is and where they stand, then tabs. The
+ * header's answer and the file's are asked at once, with the open tab's own data: none waits for
+ * another.
+ */
 export function DashboardMemberPage() {
   const { memberId } = route.useParams();
-  // A link to one of the file's cards (« Aujourd’hui », issue 63) lands on it once drawn.
+  const { onglet } = route.useSearch();
+  // A link to one of the file's cards (« Aujourd’hui », issue 63) opens its tab, then lands on it once drawn.
   useScrollToHash(memberId);
   // Billing and the access log are the administration's (decision 206).
   const isAdministration = useSession().user?.staffRole === 'administration';
-  // The internal follow-up is fetched beside the file, not once the page has drawn: its card sits
-  // at the top, and arriving later it pushed the whole page down.
-  const [followUp, setFollowUp] = useState<FollowUpResult | null>(null);
-  useEffect(() => {
-    let live = true;
-    setFollowUp(null);
-    void getFollowUp(memberId).then((result) => {
-      if (live) setFollowUp(result);
-    });
-    return () => {
-      live = false;
-    };
-  }, [memberId]);
+  const tabs = MEMBER_TABS.filter((t) => t.id !== 'acces' || isAdministration);
+  const asked = openTab(onglet, globalThis.location?.hash ?? '');
+  const tab: MemberTab = tabs.some((t) => t.id === asked) ? asked : 'profil';
 
-  const { data: detail, error, reload: load } = useLoaded(() => getMember(memberId), [memberId]);
-  // The file's top (name, follow-up) is drawn first; the sections below it follow in a background
-  // render that yields to the browser, instead of one long task before anything of the file shows.
-  // They come under what is already drawn: nothing moves.
-  const below = useDeferredValue(detail, null);
+  const summary = useLoaded(() => getMemberSummary(memberId), [memberId]);
+  const detail = useLoaded(() => getMember(memberId), [memberId]);
+  const reloadSummary = summary.reload;
+  const reloadDetail = detail.reload;
+  // A staff action, a new counsellor or tag changes the header and the file: both are asked again.
+  const reload = useCallback(async () => {
+    await Promise.all([reloadSummary(), reloadDetail()]);
+  }, [reloadSummary, reloadDetail]);
 
-  if (!detail || !followUp) {
+  const label = tabs.find((t) => t.id === tab)?.label ?? 'Profil';
+  return (
+    <div className={styles.page}>
+      <MemberHeader memberId={memberId} summary={summary.data} error={summary.error} />
+      {summary.error && !summary.data ? null : (
+        <>
+          <nav className={file.tabBar} aria-label="Onglets de la fiche">
+            <ul className={file.tabList} onKeyDown={moveFocus}>
+              {tabs.map((t) => (
+                <li key={t.id}>
+                  <Link
+                    to="/dashboard/member/$memberId"
+                    params={{ memberId }}
+                    search={{ onglet: t.id }}
+                    resetScroll={false}
+                    className={file.tab}
+                    aria-current={t.id === tab ? 'page' : undefined}
+                  >
+                    {t.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <section className={file.panel} aria-label={`Onglet ${label}`} data-testid="member-tab" data-tab={tab}>
+            <Suspense fallback={<p className={styles.muted}>Chargement…</p>}>
+              <TabPanel
+                tab={tab}
+                memberId={memberId}
+                summary={summary.data}
+                detail={detail.data}
+                detailError={detail.error}
+                isAdministration={isAdministration}
+                onReload={reload}
+              />
+            </Suspense>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The arrows, Home and End move between the tabs (Enter opens one, as any link). */
+function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
+  const links = [...event.currentTarget.querySelectorAll('a')];
+  const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+  if (at < 0) return;
+  const next =
+    event.key === 'ArrowRight'
+      ? (at + 1) % links.length
+      : event.key === 'ArrowLeft'
+        ? (at - 1 + links.length) % links.length
+        : event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? links.length - 1
+            : null;
+  if (next === null) return;
+  event.preventDefault();
+  links[next]?.focus();
+}
+
+function TabPanel({
+  tab,
+  memberId,
+  summary,
+  detail,
+  detailError,
+  isAdministration,
+  onReload,
+}: {
+  tab: MemberTab;
+  memberId: string;
+  summary: MemberSummaryView | null;
+  detail: MemberDetail | null;
+  detailError: string | null;
+  isAdministration: boolean;
+  onReload: () => Promise<void>;
+}) {
+  switch (tab) {
+    case 'mises-en-relation':
+      return (
+        <IntroductionsTab
+          memberId={memberId}
+          memberName={summary ? (nameOf(summary) ?? summary.email) : 'ce membre'}
+          active={summary?.stage.key === 'membre-actif'}
+        />
+      );
+    case 'messages':
+      return <MessagesTab memberId={memberId} />;
+    case 'notes':
+      // A new counsellor or tag shows in the header, and in the history (« Suivi confié à … »).
+      return <MemberFollowUpSection memberId={memberId} onChanged={onReload} />;
+    case 'acces':
+      return <MemberAccessLog memberId={memberId} />;
+    default:
+      break;
+  }
+  // The tabs that read the member's file.
+  if (!detail) return detailError ? <FormAlert tone="error">{detailError}</FormAlert> : <p className={styles.muted}>Chargement…</p>;
+  const now = Date.now();
+  if (tab === 'contrat') return <ContractTab detail={detail} now={now} onReload={onReload} isAdministration={isAdministration} />;
+  if (tab === 'historique') return <HistoryTab detail={detail} />;
+  return <ProfileTab detail={detail} now={now} onReload={onReload} />;
+}
+
+function nameOf(summary: MemberSummaryView): string | null {
+  const name = [summary.firstName, summary.lastName].filter(Boolean).join(' ');
+  return name === '' ? null : name;
+}
+
+/** « Sérénité, 12 mois… · signé le 3 sept. 2026 · fin le 3 sept. 2027 · En cours ». */
+function contractText(contract: MemberSummaryView['contract']): string {
+  if (contract.signedAt === null) return [contract.planLabel, contract.statusLabel].filter(Boolean).join(' · ');
+  return [
+    contract.planLabel,
+    `signé le ${formatDay(contract.signedAt)}`,
+    contract.endsAt ? `fin le ${formatDay(contract.endsAt)}` : null,
+    contract.statusLabel,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function waliText(guardian: MemberSummaryView['guardian']): string {
+  if (!guardian) return 'Aucun walī indiqué · contact : ses propres coordonnées';
+  return `${guardian.name} (${guardian.relationLabel.toLowerCase()}), ${guardian.phone ?? 'aucun numéro'} · contact : ${guardian.contactLabel.toLowerCase()}`;
+}
+
+/** Who the member is and where they stand, in words: the file's top. */
+function MemberHeader({ memberId, summary, error }: { memberId: string; summary: MemberSummaryView | null; error: string | null }) {
+  if (!summary) {
     return (
-      <div className={styles.page}>
+      <div className={file.header}>
         <h1 className={styles.title}>Fiche membre</h1>
         <FormAlert tone="error">{error}</FormAlert>
         {error ? null : <p className={styles.muted}>Chargement…</p>}
       </div>
     );
   }
-
-  const { member } = detail;
+  const facts = [summary.age === null ? null : `${summary.age} ans`, summary.city, summary.stage.label].filter(Boolean).join(' · ');
   return (
-    <div className={styles.page}>
-      <div className={styles.header}>
-        <h1 className={styles.title}>{member.name ?? member.email}</h1>
-        {member.disabled ? <span className={styles.badge.danger}>Compte désactivé</span> : null}
+    <header className={file.header} data-testid="member-header">
+      <div className={file.headline}>
+        <h1 className={styles.title}>{nameOf(summary) ?? summary.email}</h1>
+        {summary.disabled ? <span className={styles.badge.danger}>Compte désactivé</span> : null}
       </div>
-      <div className={styles.idLine}>
-        <span className={styles.muted}>Identifiant :</span>
-        <code className={styles.code}>{member.id}</code>
-        <CopyButton value={member.id} />
-        <Link to="/dashboard/message-direct" search={{ memberId: member.id }}>
+      <p className={file.facts} data-testid="member-facts">
+        {facts}
+      </p>
+      <FormAlert tone="error">{error}</FormAlert>
+      <dl className={file.fields}>
+        <div className={file.field}>
+          <dt>Conseiller·ère</dt>
+          <dd>{summary.counsellor?.name ?? 'Personne'}</dd>
+        </div>
+        <div className={file.field}>
+          <dt>Étiquettes</dt>
+          <dd>{summary.tags.length === 0 ? 'Aucune' : summary.tags.join(' · ')}</dd>
+        </div>
+        <div className={file.field}>
+          <dt>Contrat</dt>
+          <dd>{contractText(summary.contract)}</dd>
+        </div>
+        <div className={file.field}>
+          <dt>Walī</dt>
+          <dd>{waliText(summary.guardian)}</dd>
+        </div>
+      </dl>
+      <p>
+        <Link to="/dashboard/message-direct" search={{ memberId }}>
           Écrire un message
         </Link>
-      </div>
-      <FormAlert tone="error">{error}</FormAlert>
-
-      <MemberFollowUpSection memberId={member.id} initial={followUp} onChanged={load} />
-      {below ? (
-        <Suspense fallback={<p className={styles.muted}>Chargement de la fiche…</p>}>
-          <MemberSections detail={below} now={Date.now()} onReload={load} />
-          <Suspense fallback={null}>
-            <MemberPhotosSection memberId={member.id} memberName={member.name ?? member.email} />
-            <CandidatesSection memberId={member.id} memberName={member.name ?? member.email} active={member.state === 'membre-actif'} />
-            {isAdministration ? <MemberBilling memberId={member.id} /> : null}
-          </Suspense>
-          <ChangeRequestsSection memberId={member.id} onChanged={load} />
-          {isAdministration ? (
-            <Suspense fallback={null}>
-              <MemberAccessLog memberId={member.id} />
-            </Suspense>
-          ) : null}
-        </Suspense>
-      ) : null}
-    </div>
-  );
-}
-
-/** Copies the value; its "Copié" flag resets after 1500 ms. */
-function CopyButton({ value }: { value: string }) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
-  return (
-    <Button
-      variant="ghost"
-      aria-live="polite"
-      onClick={async () => {
-        try {
-          await navigator.clipboard.writeText(value);
-        } catch {
-          notify({ title: 'Copie impossible : sélectionnez l’identifiant à la main.', variant: 'warning' });
-          return;
-        }
-        setCopied(true);
-        if (timer.current) clearTimeout(timer.current);
-        timer.current = setTimeout(() => setCopied(false), COPIED_RESET_MS);
-      }}
-    >
-      {copied ? 'Copié !' : 'Copier l’identifiant'}
-    </Button>
+      </p>
+    </header>
   );
 }

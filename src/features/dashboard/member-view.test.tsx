@@ -22,7 +22,7 @@ import { contextSentences, eventLabels } from '#machines/onboarding/event-labels
 import { onboardingMachine } from '#machines/onboarding/onboarding.machine.ts';
 import { contextNames, eventTypes } from '#machines/onboarding/update-contexts.ts';
 import type { MemberDetail } from '#src/features/dashboard/dashboard-api.ts';
-import { MemberSections } from '#src/features/dashboard/member-sections.tsx';
+import { ContractTab, HistoryTab, ProfileTab } from '#src/features/dashboard/member-sections.tsx';
 import { formatBirthDate, formatDateTime, profileRows, questionnaireRows, timeline } from '#src/features/dashboard/member-view.ts';
 
 const NOW = Date.parse('2026-11-24T10:30:00Z');
@@ -310,7 +310,14 @@ function leakedCodes(text: string): string[] {
 }
 
 describe('the dashboard member page speaks French (issue 21)', () => {
-  const html = renderToStaticMarkup(<MemberSections detail={fullMember()} now={NOW} onReload={async () => {}} />);
+  // The three tabs that read the member's file (decision 209), one after the other.
+  const html = renderToStaticMarkup(
+    <>
+      <ProfileTab detail={fullMember()} now={NOW} onReload={async () => {}} />
+      <ContractTab detail={fullMember()} now={NOW} onReload={async () => {}} isAdministration={false} />
+      <HistoryTab detail={fullMember()} />
+    </>,
+  );
   const text = textOf(html);
 
   it('shows no stored code, only its label', () => {
