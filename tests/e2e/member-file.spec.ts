@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import type { Product } from '#bff/start.ts';
-import { DEMO_AGENCY_ACCOUNTS } from '#bff/demo/agency.ts';
+import { DEMO_AGENCY_ACCOUNTS } from '#bff/demo/cast.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { demoMemberId, signInDemoAdministrator, startDemoAgencyProduct } from '#tests/e2e/support/demo-agency.ts';
