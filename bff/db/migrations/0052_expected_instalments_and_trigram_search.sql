@@ -52,13 +52,18 @@ END $$;
 
 CREATE TRIGGER expected_instalments_follow AFTER UPDATE OF onboarding, role ON members
   FOR EACH ROW EXECUTE FUNCTION expected_instalments_follow();
-CREATE TRIGGER expected_instalments_follow AFTER INSERT OR UPDATE OR DELETE ON checkout_sessions
+-- Only the columns a schedule reads (not, say, the subscription's cancellation at the provider).
+CREATE TRIGGER expected_instalments_follow
+  AFTER INSERT OR DELETE OR UPDATE OF member_id, offer_id, subscription_id, consumed_at, contract_id, created_at ON checkout_sessions
   FOR EACH ROW EXECUTE FUNCTION expected_instalments_follow();
-CREATE TRIGGER expected_instalments_follow AFTER INSERT OR UPDATE OR DELETE ON instalments
+CREATE TRIGGER expected_instalments_follow
+  AFTER INSERT OR DELETE OR UPDATE OF member_id, subscription_id, provider_invoice_id, number, status, amount_cents, paid_at, failed_at,
+    updated_at, outside_contract ON instalments
   FOR EACH ROW EXECUTE FUNCTION expected_instalments_follow();
-CREATE TRIGGER expected_instalments_follow AFTER INSERT OR UPDATE OR DELETE ON refunds
+CREATE TRIGGER expected_instalments_follow
+  AFTER INSERT OR DELETE OR UPDATE OF member_id, contract_id, checkout_session_id, amount_cents, status ON refunds
   FOR EACH ROW EXECUTE FUNCTION expected_instalments_follow();
-CREATE TRIGGER expected_instalments_follow AFTER INSERT OR UPDATE OR DELETE ON contracts
+CREATE TRIGGER expected_instalments_follow AFTER INSERT OR DELETE OR UPDATE OF member_id, signed_at, stopped_at ON contracts
   FOR EACH ROW EXECUTE FUNCTION expected_instalments_follow();
 
 INSERT INTO expected_instalments_stale (member_id)
