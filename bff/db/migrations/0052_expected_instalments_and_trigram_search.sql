@@ -79,3 +79,9 @@ CREATE INDEX members_search_first_last ON members USING gin (
   lower(coalesce(profile->>'firstName', '') || ' ' || coalesce(profile->>'lastName', '')) gin_trgm_ops);
 CREATE INDEX members_search_last_first ON members USING gin (
   lower(coalesce(profile->>'lastName', '') || ' ' || coalesce(profile->>'firstName', '')) gin_trgm_ops);
+
+-- The agency's jobs select only the members one of whose instants is due (bff/mail/agency-mail-triggers.ts,
+-- bff/retention/retention-job.ts): the indexes 0045 did not make.
+CREATE INDEX members_withdrawal_ends_at ON members (withdrawal_ends_at) WHERE withdrawal_ends_at IS NOT NULL;
+CREATE INDEX members_meeting_at ON members ((onboarding->>'onboardingMeetingDate')) WHERE onboarding->>'onboardingMeetingDate' IS NOT NULL;
+CREATE INDEX onboarding_events_activation ON onboarding_events (created_at) WHERE to_state = 'membre-actif' OR context = 'meeting_mm';
