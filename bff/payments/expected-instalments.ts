@@ -25,7 +25,7 @@ async function rowsOf<Row>(executor: Executor, query: ReturnType<typeof sql>): P
  * Writes the expected lines of `memberIds` from what the database holds now, and clears their
  * marks (only those not renewed meanwhile by a concurrent write: it is then computed again).
  */
-export async function storeExpectedInstalments(executor: Executor, memberIds: readonly string[]): Promise<void> {
+async function storeExpectedInstalments(executor: Executor, memberIds: readonly string[]): Promise<void> {
   if (memberIds.length === 0) return;
   const ids = JSON.stringify(memberIds);
   // The marks first: a write that commits after this read renews its mark, which then stays.

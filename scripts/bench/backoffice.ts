@@ -210,6 +210,14 @@ async function seed(client: SeedClient, count: number): Promise<number> {
        (VALUES ('app'), ('sub')) AS k(kind)
      WHERE m.role = 'member' AND (m.onboarding->>'subscriptionFeesPaid')::boolean`,
   );
+  // The contracts (decision 175's ledger): one per signature, the payments made under it. A monthly
+  // plan's schedule is its contract's: without them no line is expected (decision 213 stores those).
+  await client.query(
+    `INSERT INTO contracts (member_id, signed_at, plan_id)
+     SELECT id, (onboarding->>'subscriptionDate')::timestamptz, onboarding->>'selectedPlanId' FROM members
+     WHERE role = 'member' AND onboarding->>'subscriptionDate' IS NOT NULL`,
+  );
+  await client.query(`UPDATE checkout_sessions s SET contract_id = c.id FROM contracts c WHERE c.member_id = s.member_id`);
   // Monthly plans: instalments 2… paid once a month since.
   await client.query(
     `INSERT INTO instalments (member_id, subscription_id, provider_invoice_id, offer_id, number, amount_cents, status, paid_at, created_at, updated_at, invoice_number)

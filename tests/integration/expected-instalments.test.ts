@@ -91,7 +91,7 @@ describe('the stored expected instalments equal the computed ones', () => {
     // The refund is made after the decision's transaction, in its own (with the lines).
     expect(await rows(sql`SELECT status FROM refunds WHERE member_id = ${member.id}::uuid`)).not.toEqual([]);
     expect(await storedEqualsComputed(member.id, 'terminated and refunded')).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('after a withdrawal (instalment 1 refunded), and a write that did not store them (marked, then written by the read)', async () => {
     const { member, signedAt } = await subscribed('retractee', 'plan_serenity_month');
@@ -104,5 +104,5 @@ describe('the stored expected instalments equal the computed ones', () => {
     expect(await rows(sql`SELECT 1 FROM expected_instalments_stale WHERE member_id = ${member.id}::uuid`)).toHaveLength(1);
     await agencyBillingPage(db(), {}, { page: 1, perPage: 1 }, clock.now());
     await storedEqualsComputed(member.id, 'refund failed by a script');
-  });
+  }, 120_000);
 });

@@ -85,3 +85,10 @@ CREATE INDEX members_search_last_first ON members USING gin (
 CREATE INDEX members_withdrawal_ends_at ON members (withdrawal_ends_at) WHERE withdrawal_ends_at IS NOT NULL;
 CREATE INDEX members_meeting_at ON members ((onboarding->>'onboardingMeetingDate')) WHERE onboarding->>'onboardingMeetingDate' IS NOT NULL;
 CREATE INDEX onboarding_events_activation ON onboarding_events (created_at) WHERE to_state = 'membre-actif' OR context = 'meeting_mm';
+
+-- The billing view's order (newest first) served by each branch's instant, so that a page is an
+-- ordered merge of the four tables rather than a sort of all their rows; its totals join the
+-- members by an index of their ids.
+CREATE INDEX instalments_billing_at ON instalments ((coalesce(CASE WHEN status = 'paid' THEN paid_at ELSE failed_at END, updated_at)));
+CREATE INDEX refunds_billing_at ON refunds ((coalesce(completed_at, requested_at)));
+CREATE INDEX members_role_id ON members (role, id);
