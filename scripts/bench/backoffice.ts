@@ -406,6 +406,9 @@ async function main() {
     const quietFrom = performance.now();
     await mark(server);
     let quiet = 0;
+    // Not before the last job's first pass has begun (match profiles, 20 s after the server is
+    // ready): the server looks quiet until then (the 16:19Z run: « 6 s later »).
+    await new Promise((resolve) => setTimeout(resolve, 25_000));
     while (quiet < 2 && performance.now() - quietFrom < 300_000) {
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const m = await mark(server);
