@@ -7,7 +7,7 @@ import { log } from '#bff/logger.ts';
 import { AGENCY_MAIL_INTERVAL_MS, runAgencyMailJob } from '#bff/mail/agency-mail-triggers.ts';
 import { MATCH_PROFILE_REFRESH_INTERVAL_MS, refreshWaitingMatchProfiles } from '#bff/matching/refresh.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
-import { subscriptionGateway } from '#bff/payments/instalments.ts';
+import { subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { paymentsEmbedded } from '#bff/payments/stripe-settings.ts';
 import { RETENTION_INTERVAL_MS, runRetention } from '#bff/retention/retention-job.ts';

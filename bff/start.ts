@@ -1,4 +1,5 @@
 import { refreshStaleStages } from '#bff/members/stage.ts';
+import { refreshExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import type { Server as HttpServer } from 'node:http';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
 import { watchPayInFull } from '#bff/onboarding/plan-settings.ts';
 import { agencyJobs } from '#bff/agency-jobs.ts';
 import { refundGateway } from '#bff/payments/refunds.ts';
-import { subscriptionGateway } from '#bff/payments/instalments.ts';
+import { subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import { jobRegistry } from '#bff/scheduled-jobs.ts';
 import { type AgencyClock, loadAgencyClock } from '#bff/stand-ins/agency-clock.ts';
 
@@ -138,6 +139,9 @@ async function startOn(
   // Migration 0045's companion: the stage of rows written before it (or without it), from their records.
   const staged = await refreshStaleStages(database.db);
   if (staged > 0) log.info('étapes des membres calculées', { members: staged });
+  // Migration 0052's companion: the expected instalments of members marked by a write that did not store them.
+  const expected = await refreshExpectedInstalments(database.db);
+  if (expected > 0) log.info('mensualités attendues calculées', { members: expected });
   // Live payments with no way to refund or cancel them stop the start (issue 59); config.ts says it first.
   refundGateway(config);
   subscriptionGateway(config);

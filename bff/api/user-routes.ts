@@ -1,7 +1,7 @@
 import { assertCounsels } from '#bff/auth/staff-policy.ts';
 import { executePendingRefunds, refundGateway } from '#bff/payments/refunds.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
-import { subscriptionGateway } from '#bff/payments/instalments.ts';
+import { subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';

@@ -1,7 +1,7 @@
 import { waliEndedDropReason } from '#bff/introductions/ending.ts';
 import { feedbackReminderDropReason } from '#bff/introductions/feedback.ts';
 import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
@@ -155,12 +155,61 @@ function due(at: number | null, now: number, window = LATE_SEND_WINDOW_MS): at i
 export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: AgencyMailSite }): Promise<AgencyMailReport> {
   const { db, site } = deps;
   const now = deps.clock.now().getTime();
-  const rows = await db
-    .select({ id: members.id, email: members.email, profile: members.profile, onboarding: members.onboarding })
-    .from(members)
-    .where(
-      and(eq(members.role, 'member'), eq(members.disabled, false), sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`),
-    );
+  // Only the members one of whose instants falls in a mail's window, found by the indexes (decision
+  // 213), read and decided in batches between which the event loop is free.
+  const ids = await membersWithMailInstants(db, now);
+  let queued = 0;
+  for (let start = 0; start < ids.length; start += MAIL_JOB_BATCH) {
+    if (start > 0) await nextTurn();
+    const rows = await db
+      .select({ id: members.id, email: members.email, profile: members.profile, onboarding: members.onboarding })
+      .from(members)
+      .where(
+        and(
+          inArray(members.id, ids.slice(start, start + MAIL_JOB_BATCH)),
+          eq(members.role, 'member'),
+          eq(members.disabled, false),
+          sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`,
+        ),
+      );
+    queued += await mailBatch(db, site, rows, now);
+  }
+  return { members: ids.length, queued };
+}
+
+const MAIL_JOB_BATCH = 200;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The members a scheduled mail may be due to at `now`, by the stored instants (migrations 0045,
+ * 0052): a reserved meeting within a day, the end of the renunciation period (payment opens on
+ * the next working day: up to five days later) or of the withdrawal period within the late-send
+ * window, the term's end from 30 days before to a week after, a recent activation, and any member
+ * whose stage is not written yet. A superset: each one's mails are decided from its record.
+ */
+async function membersWithMailInstants(db: Db, nowMs: number): Promise<string[]> {
+  const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const late = LATE_SEND_WINDOW_MS + DAY_MS;
+  const result = (await db.execute(sql`
+    SELECT id::text AS id FROM members WHERE stage IS NULL AND role = 'member'
+    UNION SELECT id::text FROM members
+      WHERE onboarding->>'onboardingMeetingDate' >= ${day(nowMs - DAY_MS)} AND onboarding->>'onboardingMeetingDate' < ${day(nowMs + 3 * DAY_MS)}
+    UNION SELECT id::text FROM members WHERE renunciation_ends_at > ${at(nowMs - late - 5 * DAY_MS)} AND renunciation_ends_at <= ${at(nowMs + DAY_MS)}
+    UNION SELECT id::text FROM members WHERE withdrawal_ends_at > ${at(nowMs - late)} AND withdrawal_ends_at <= ${at(nowMs + DAY_MS)}
+    UNION SELECT id::text FROM members WHERE term_ends_at > ${at(nowMs - late)} AND term_ends_at <= ${at(nowMs + 31 * DAY_MS)}
+    UNION SELECT member_id::text FROM onboarding_events
+      WHERE (to_state = 'membre-actif' OR context = 'meeting_mm') AND created_at > ${at(nowMs - late)}
+    ORDER BY 1`)) as unknown as { rows: { id: string }[] };
+  return result.rows.map((r) => r.id);
+}
+
+async function mailBatch(
+  db: Db,
+  site: AgencyMailSite,
+  rows: readonly { id: string; email: string; profile: unknown; onboarding: unknown }[],
+  now: number,
+): Promise<number> {
   let queued = 0;
   for (const row of rows) {
     const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
@@ -209,7 +258,7 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
       }
     }
   }
-  return { members: rows.length, queued };
+  return queued;
 }
 
 /** `kind:memberId:occurrence`, the de-duplication key of a scheduled mail (the occurrence may hold colons). */

@@ -28,6 +28,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
 import { definitionOf, expectedPayment, parseUpdate, type UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 import { queueAgencyMailsForUpdate } from '#bff/mail/agency-mail-triggers.ts';
+import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 
 export type { Transaction } from '#bff/db/database.ts';
@@ -349,6 +350,8 @@ export async function applyOnboardingUpdate(
         const stored = next.disabled || pausedAt !== null ? undefined : matchProfileFromJson(updated.storedProfile);
         if (stored === undefined || !sameMatchProfile(profile, stored)) await storeMatchProfile(tx, memberId, profile);
         if (options.alsoInTransaction) await options.alsoInTransaction(tx, next);
+        // The lines the member's schedule still expects, after every write of this event (decision 213).
+        await settleExpectedInstalments(tx, memberId, [record, decision.record]);
         return {
           row: next,
           state: toState,

@@ -5,16 +5,9 @@ import { existingMemberId } from '#bff/api/member-param.ts';
 import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
-import {
-  agencyBillingCsv,
-  agencyBillingPage,
-  billingEntries,
-  BillingPageSchema,
-  BillingQuerySchema,
-  billingTotals,
-  entryJson,
-} from '#bff/payments/billing.ts';
-import { type MemberInstalments, memberInstalments } from '#bff/payments/instalments.ts';
+import { agencyBillingCsv, agencyBillingPage, BillingPageSchema } from '#bff/payments/agency-billing.ts';
+import { billingEntries, BillingQuerySchema, billingTotals, entryJson } from '#bff/payments/billing.ts';
+import { type MemberInstalments, memberInstalments } from '#bff/payments/instalment-schedules.ts';
 
 /**
  * Billing (decision 120): the member's own instalment schedule (`/user/instalments`); for staff

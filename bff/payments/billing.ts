@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNotNull, or } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
@@ -6,21 +6,21 @@ import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { customerNameOf } from '#bff/invoices/invoices.ts';
-import { agencySchedules, memberInstalments } from '#bff/payments/instalments.ts';
+import { memberInstalments } from '#bff/payments/instalment-schedules.ts';
 import { billingKindLabels, billingStatusLabels, offerLabels } from '#machines/onboarding/labels.ts';
-import { isPlanId, planById, planIds } from '#machines/onboarding/plans.ts';
+import { isPlanId, planById } from '#machines/onboarding/plans.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { parisDayStartMs } from '#machines/paris-time.ts';
 
 /**
  * The staff's billing view (decision 120): payments (checkout sessions that confirmed a step),
  * instalments (paid, failed, and those due or to come from each member's schedule), refunds, with
- * their invoice numbers — for the agency (a period, a status, a kind) or one member. The same rows
- * feed the JSON view and the CSV export.
+ * their invoice numbers — for one member, read and computed here (and the agency's, in SQL, in
+ * agency-billing.ts, decisions 204 and 213). The same rows feed the JSON view and the CSV export.
  */
 
 const billingKinds = ['payment', 'instalment', 'refund'] as const;
-type BillingKind = (typeof billingKinds)[number];
+export type BillingKind = (typeof billingKinds)[number];
 const billingStatuses = [
   'payee',
   'a-venir',
@@ -31,7 +31,7 @@ const billingStatuses = [
   'rembourse',
   'remboursement-echoue',
 ] as const;
-type BillingStatus = (typeof billingStatuses)[number];
+export type BillingStatus = (typeof billingStatuses)[number];
 
 export interface BillingEntry {
   /** Unique within a list (a stable React key). */
@@ -69,7 +69,7 @@ export const BillingQuerySchema = v.pipe(
 export type BillingQuery = v.InferOutput<typeof BillingQuerySchema>;
 
 /** Why a refund was made, in the words of the billing view (decision 175 adds the charge after the stop). */
-const REFUND_REASON_WORDS = {
+export const REFUND_REASON_WORDS = {
   withdrawal: 'rétractation',
   termination: 'résiliation',
   outside_contract: 'prélèvement après la fin du contrat, remboursé d’office',
@@ -246,7 +246,7 @@ export function textCell(value: string): string {
   return /[";\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-const BILLING_CSV_HEADERS = ['Date', 'Type', 'Membre', 'E-mail', 'Libellé', 'Montant (€)', 'Statut', 'Facture', 'Remarque'];
+export const BILLING_CSV_HEADERS = ['Date', 'Type', 'Membre', 'E-mail', 'Libellé', 'Montant (€)', 'Statut', 'Facture', 'Remarque'];
 
 export function billingCsv(entries: readonly BillingEntry[]): string {
   const lines = [BILLING_CSV_HEADERS.join(';')];
@@ -268,127 +268,6 @@ export function billingCsv(entries: readonly BillingEntry[]): string {
   return `\uFEFF${lines.join('\r\n')}\r\n`;
 }
 
-// ---------------------------------------------------------------------------
-// The agency's view in SQL (issue 64, decision 204): the recorded lines (payments, instalments,
-// refunds) filtered, ordered, counted, summed and paged by the database; the lines each schedule
-// still expects (to come, cancelled) computed for the subscribers whose schedule can reach the
-// period, read in a few set-based queries (`agencySchedules`), and merged in order.
-
-export const BillingPageSchema = v.object({
-  page: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'Nombre entier attendu'), v.transform(Number), v.minValue(1, 'Au moins 1')),
-    '1',
-  ),
-  perPage: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, 'Nombre entier attendu'),
-      v.transform(Number),
-      v.minValue(1, 'Au moins 1'),
-      v.maxValue(500, 'Au plus 500'),
-    ),
-    '100',
-  ),
-});
-
-const MONTHLY_PLAN_IDS = planIds.filter((id) => planById(id).type === 'monthly');
-
-function periodOf(query: BillingQuery): { from: Date | null; to: Date | null } {
-  return {
-    from: query.from ? new Date(parisDayStartMs(query.from)) : null,
-    to: query.to ? new Date(parisDayStartMs(new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10))) : null,
-  };
-}
-
-/** Every recorded line of the agency, as one relation (`e`) with its member (`m`), filtered by the query. */
-function recordedSql(query: BillingQuery): SQL {
-  const { from, to } = periodOf(query);
-  const where: SQL[] = [sql`m.role = 'member'`];
-  if (from) where.push(sql`e.at >= ${from.toISOString()}::timestamptz`);
-  if (to) where.push(sql`e.at < ${to.toISOString()}::timestamptz`);
-  if (query.status) where.push(sql`e.status = ${query.status}`);
-  if (query.kind) where.push(sql`e.kind = ${query.kind}`);
-  const monthly = sql`ARRAY[${sql.join(
-    MONTHLY_PLAN_IDS.map((id) => sql`${id}`),
-    sql`, `,
-  )}]::text[]`;
-  return sql`(
-    SELECT 'payment:' || s.id AS key, s.created_at AS at,
-      CASE WHEN s.offer_id = ANY(${monthly}) THEN 'instalment' ELSE 'payment' END AS kind,
-      s.member_id, s.offer_id, NULL::int AS number, NULL::text AS reason, coalesce(s.amount_total, 0) AS amount,
-      'payee' AS status, s.id AS charge, NULL::text AS invoice_number,
-      EXISTS (SELECT 1 FROM refunds o WHERE o.checkout_session_id = s.id AND o.reason = 'outside_contract') AS outside, 0 AS source
-    FROM checkout_sessions s
-    WHERE s.member_id IS NOT NULL AND (s.consumed_at IS NOT NULL OR (s.status = 'complete' AND s.payment_status = 'paid' AND s.amount_total > 0))
-    UNION ALL
-    SELECT 'instalment:' || r.id, coalesce(CASE WHEN r.status = 'paid' THEN r.paid_at ELSE r.failed_at END, r.updated_at), 'instalment',
-      r.member_id, r.offer_id, r.number, NULL, r.amount_cents, CASE WHEN r.status = 'paid' THEN 'payee' ELSE 'echouee' END,
-      NULL, r.invoice_number, r.outside_contract, 1
-    FROM instalments r
-    UNION ALL
-    SELECT 'refund:' || f.id, coalesce(f.completed_at, f.requested_at), 'refund', f.member_id, NULL, NULL, f.reason, -f.amount_cents,
-      CASE f.status WHEN 'succeeded' THEN 'rembourse' WHEN 'failed' THEN 'remboursement-echoue' ELSE 'remboursement-en-cours' END,
-      f.checkout_session_id, NULL, false, 3
-    FROM refunds f
-  ) e JOIN members m ON m.id = e.member_id WHERE ${sql.join(where, sql` AND `)}`;
-}
-
-/** customerNameOf's order in SQL: the contract's full name, else the profile's names, else the e-mail. */
-const NAME_SQL = sql`CASE
-  WHEN jsonb_typeof(m.contract->'fullName') = 'string' AND btrim(m.contract->>'fullName') <> '' THEN btrim(m.contract->>'fullName')
-  WHEN jsonb_typeof(m.profile->'firstName') = 'string' AND jsonb_typeof(m.profile->'lastName') = 'string'
-    AND btrim(btrim(m.profile->>'firstName') || ' ' || btrim(m.profile->>'lastName')) <> ''
-    THEN btrim(btrim(m.profile->>'firstName') || ' ' || btrim(m.profile->>'lastName'))
-  ELSE m.email END`;
-
-interface RecordedRow extends Record<string, unknown> {
-  key: string;
-  at: string | Date;
-  kind: BillingKind;
-  member_id: string;
-  offer_id: string | null;
-  number: number | null;
-  reason: keyof typeof REFUND_REASON_WORDS | null;
-  amount: number;
-  status: BillingStatus;
-  invoice_number: string | null;
-  outside: boolean;
-  name: string;
-  email: string;
-}
-
-function recordedEntry(r: RecordedRow): BillingEntry {
-  const base = {
-    key: r.key,
-    at: new Date(r.at),
-    kind: r.kind,
-    memberId: r.member_id,
-    memberName: r.name,
-    email: r.email,
-    amountCents: Number(r.amount),
-    status: r.status,
-    invoiceNumber: r.invoice_number,
-    outsideContract: r.outside,
-  };
-  if (r.key.startsWith('payment:')) {
-    const monthly = r.kind === 'instalment' && isPlanId(r.offer_id);
-    const label = r.offer_id && r.offer_id in offerLabels ? offerLabels[r.offer_id as keyof typeof offerLabels] : 'Paiement';
-    return {
-      ...base,
-      label: monthly && isPlanId(r.offer_id) ? `${label} — mensualité 1 sur ${planById(r.offer_id).installments}` : (label ?? 'Paiement'),
-    };
-  }
-  if (r.key.startsWith('instalment:')) {
-    const plan = isPlanId(r.offer_id) ? planById(r.offer_id) : null;
-    return { ...base, label: `${plan ? offerLabels[plan.id] : 'Formule'} — mensualité ${r.number} sur ${plan?.installments ?? '?'}` };
-  }
-  return { ...base, label: `Remboursement (${REFUND_REASON_WORDS[r.reason ?? 'withdrawal']})` };
-}
-
-async function rowsOf<Row>(db: Db, query: SQL): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-}
-
 const SOURCE_RANK: Record<string, number> = { payment: 0, instalment: 1, schedule: 2, refund: 3 };
 const rankOf = (e: BillingEntry) => SOURCE_RANK[e.key.slice(0, e.key.indexOf(':'))] ?? 4;
 const codeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -400,128 +279,3 @@ const codeOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  */
 export const billingOrder = (a: BillingEntry, b: BillingEntry) =>
   b.at.getTime() - a.at.getTime() || codeOrder(a.memberName, b.memberName) || rankOf(a) - rankOf(b) || codeOrder(a.key, b.key);
-const byDate = billingOrder;
-
-async function recordedPage(db: Db, query: BillingQuery, limit: number, offset: number): Promise<BillingEntry[]> {
-  const rows = await rowsOf<RecordedRow>(
-    db,
-    sql`SELECT e.key, e.at, e.kind, e.member_id, e.offer_id, e.number, e.reason, e.amount, e.status,
-      coalesce(e.invoice_number, (SELECT i.number FROM invoices i WHERE i.checkout_session_id = e.charge ORDER BY i.number DESC LIMIT 1)) AS invoice_number,
-      e.outside, ${NAME_SQL} AS name, m.email
-    FROM ${recordedSql(query)}
-    ORDER BY e.at DESC, (${NAME_SQL}) COLLATE "C", e.source, e.key COLLATE "C"
-    LIMIT ${limit} OFFSET ${offset}`,
-  );
-  return rows.map(recordedEntry);
-}
-
-async function recordedTotals(db: Db, query: BillingQuery) {
-  const [row] = await rowsOf<{ n: number; received: number; refunded: number; expected: number; failed: number }>(
-    db,
-    sql`SELECT
-      count(*)::int AS n,
-      coalesce(sum(e.amount) FILTER (WHERE e.status = 'payee'), 0)::bigint AS received,
-      coalesce(-sum(e.amount) FILTER (WHERE e.status = 'rembourse'), 0)::bigint AS refunded,
-      coalesce(sum(e.amount) FILTER (WHERE e.status IN ('a-venir', 'echouee')), 0)::bigint AS expected,
-      (count(*) FILTER (WHERE e.status = 'echouee'))::int AS failed
-    FROM ${recordedSql(query)}`,
-  );
-  return {
-    count: Number(row?.n ?? 0),
-    totals: {
-      receivedCents: Number(row?.received ?? 0),
-      refundedCents: Number(row?.refunded ?? 0),
-      expectedCents: Number(row?.expected ?? 0),
-      failedCount: Number(row?.failed ?? 0),
-    },
-  };
-}
-
-/** The lines the schedules still expect (to come, cancelled) within the query, in order. */
-async function expectedLines(db: Db, query: BillingQuery, now: Date): Promise<BillingEntry[]> {
-  if (query.kind && query.kind !== 'instalment') return [];
-  if (query.status && query.status !== 'a-venir' && query.status !== 'annulee') return [];
-  const { from, to } = periodOf(query);
-  // A schedule's lines fall within 12 months of its first payment: only those subscribers can reach the period.
-  const where: SQL[] = [sql`s.subscription_id IS NOT NULL`, sql`s.member_id IS NOT NULL`, sql`m.role = 'member'`];
-  if (from) where.push(sql`s.created_at >= ${from.toISOString()}::timestamptz - interval '13 months'`);
-  if (to) where.push(sql`s.created_at < ${to.toISOString()}::timestamptz`);
-  const subscribers = await rowsOf<{ id: string; name: string; email: string }>(
-    db,
-    sql`SELECT DISTINCT m.id, ${NAME_SQL} AS name, m.email FROM checkout_sessions s JOIN members m ON m.id = s.member_id
-        WHERE ${sql.join(where, sql` AND `)}`,
-  );
-  if (subscribers.length === 0) return [];
-  const who = new Map(subscribers.map((r) => [r.id, r]));
-  const schedules = await agencySchedules(db, [...who.keys()], now);
-  const fromMs = from?.getTime() ?? Number.NEGATIVE_INFINITY;
-  const toMs = to?.getTime() ?? Number.POSITIVE_INFINITY;
-  const lines: BillingEntry[] = [];
-  for (const [memberId, current] of schedules) {
-    const label = offerLabels[current.schedule.planId];
-    for (const row of current.schedule.rows) {
-      if (row.status !== 'a-venir' && row.status !== 'annulee') continue;
-      if (query.status && row.status !== query.status) continue;
-      if (row.dueAt < fromMs || row.dueAt >= toMs) continue;
-      lines.push({
-        key: `schedule:${current.subscriptionId}:${row.number}`,
-        at: new Date(row.dueAt),
-        kind: 'instalment',
-        memberId,
-        memberName: who.get(memberId)?.name ?? 'Membre inconnu',
-        email: who.get(memberId)?.email ?? '',
-        label: `${label} — mensualité ${row.number} sur ${row.of}${row.due ? ' (échue)' : ''}`,
-        amountCents: row.amountCents,
-        status: row.status,
-        invoiceNumber: null,
-        outsideContract: false,
-      });
-    }
-  }
-  return lines.sort(byDate);
-}
-
-/** One page of the agency's billing, its count and its totals over every line of the query. */
-export async function agencyBillingPage(db: Db, query: BillingQuery, paging: { page: number; perPage: number }, now: Date) {
-  const offset = (paging.page - 1) * paging.perPage;
-  const [expected, recorded] = await Promise.all([expectedLines(db, query, now), recordedTotals(db, query)]);
-  // Without expected lines the page is the database's; with them, the recorded lines up to the page's
-  // end are merged with them in order.
-  const entries =
-    expected.length === 0
-      ? await recordedPage(db, query, paging.perPage, offset)
-      : [...(await recordedPage(db, query, offset + paging.perPage, 0)), ...expected].sort(byDate).slice(offset, offset + paging.perPage);
-  const extra = billingTotals(expected);
-  const total = recorded.count + expected.length;
-  return {
-    entries,
-    total,
-    page: paging.page,
-    perPage: paging.perPage,
-    pageCount: Math.max(1, Math.ceil(total / paging.perPage)),
-    totals: {
-      receivedCents: recorded.totals.receivedCents + extra.receivedCents,
-      refundedCents: recorded.totals.refundedCents + extra.refundedCents,
-      expectedCents: recorded.totals.expectedCents + extra.expectedCents,
-      failedCount: recorded.totals.failedCount + extra.failedCount,
-    },
-  };
-}
-
-/** The agency's billing as CSV, chunk by chunk (the export streams it: never the whole file in memory). */
-export async function* agencyBillingCsv(db: Db, query: BillingQuery, now: Date, chunk = 1000): AsyncGenerator<string> {
-  yield `\uFEFF${BILLING_CSV_HEADERS.join(';')}\r\n`;
-  const expected = await expectedLines(db, query, now);
-  let pending = 0;
-  for (let offset = 0; ; offset += chunk) {
-    const rows = await recordedPage(db, query, chunk, offset);
-    const last = rows.at(-1);
-    // The expected lines that sort before this chunk's last line go with it.
-    const take: BillingEntry[] = [];
-    while (pending < expected.length && (!last || rows.length < chunk || byDate(expected[pending] as BillingEntry, last) <= 0))
-      take.push(expected[pending++] as BillingEntry);
-    const lines = [...rows, ...take].sort(byDate);
-    if (lines.length > 0) yield billingCsv(lines).slice(billingCsv([]).length);
-    if (rows.length < chunk) return;
-  }
-}

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '#bff/payments/stripe-settings.ts';
 import { billingCsv, euroCell, textCell } from '#bff/payments/billing.ts';
 import { parisDayStartMs } from '#machines/paris-time.ts';
+import { subscriptionOfInvoice } from '#bff/payments/instalments.ts';
 import {
   addMonthsUtcSeconds,
   standInSubscriptionGateway,
   stripeSubscriptionGateway,
   subscriptionGateway,
-  subscriptionOfInvoice,
-} from '#bff/payments/instalments.ts';
+} from '#bff/payments/subscription-gateway.ts';
 
 /** Decision 120: the subscription stops itself after N payments (Stripe's wire format, through the real `stripe` library). */
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
+import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { log } from '#bff/logger.ts';
@@ -252,17 +253,21 @@ export async function executePendingRefunds(
         idempotencyKey: `refund-${row.id}`,
         metadata: { member_id: row.memberId, reason: row.reason, refund_row: String(row.id) },
       });
-      await db
-        .update(refunds)
-        .set({
-          status: result.status === 'failed' || result.status === 'canceled' ? 'failed' : 'succeeded',
-          provider: gateway.provider,
-          providerRefundId: result.id,
-          attempts: sql`${refunds.attempts} + 1`,
-          completedAt: options.now,
-          lastError: null,
-        })
-        .where(and(eq(refunds.id, row.id), eq(refunds.status, 'pending')));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(refunds)
+          .set({
+            status: result.status === 'failed' || result.status === 'canceled' ? 'failed' : 'succeeded',
+            provider: gateway.provider,
+            providerRefundId: result.id,
+            attempts: sql`${refunds.attempts} + 1`,
+            completedAt: options.now,
+            lastError: null,
+          })
+          .where(and(eq(refunds.id, row.id), eq(refunds.status, 'pending')));
+        // A failed refund gives nothing back: the schedule's lines follow, in the same transaction (decision 213).
+        await settleExpectedInstalments(tx, row.memberId);
+      });
       succeeded += 1;
     } catch (error) {
       failed += 1;

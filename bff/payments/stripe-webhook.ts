@@ -22,9 +22,9 @@ import {
   type InstalmentEventType,
   recordInstalmentEvent,
   StripeInvoiceSchema,
-  safelyStopping,
-  subscriptionGateway,
 } from '#bff/payments/instalments.ts';
+import { safelyStopping, subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
+import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import { paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
 import { isPlanId, type PlanId, planById } from '#machines/onboarding/plans.ts';
 import { stripeLibrary } from '#bff/payments/stripe-library.ts';
@@ -133,10 +133,14 @@ export async function recordCheckoutEvent(
       });
     // The payment belongs to the member's current contract (decision 175); one taken for a stopped
     // contract is refunded at once and never invoiced.
-    if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, now })))
+    if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, now }))) {
+      await settleExpectedInstalments(tx, values.memberId);
       return 'recorded';
+    }
     // A payment recorded now gets its invoice and its mail, in this transaction (decision 110).
     await invoiceRecordedPayment(tx, config, session.id, now);
+    // The lines the member's schedule still expects, in the same transaction (decision 213).
+    if (values.memberId) await settleExpectedInstalments(tx, values.memberId);
     return 'recorded';
   });
 }

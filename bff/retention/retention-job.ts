@@ -1,5 +1,5 @@
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthConnection } from '#bff/auth/supabase.ts';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
@@ -217,40 +217,40 @@ export async function runRetention(deps: {
   // last activity, without a contract) the member is erased like an erasure request.
   let contractsEnded = 0;
   let membersErased = 0;
-  const candidates = await db
-    .select({
-      id: members.id,
-      onboarding: members.onboarding,
-      profile: members.profile,
-      questionnaire: members.questionnaire,
-      updatedAt: members.updatedAt,
-      version: members.version,
-    })
-    .from(members)
-    .where(and(eq(members.role, 'member'), sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`));
-  for (const row of candidates) {
-    const end = contractEnd(row.onboarding as OnboardingRecord);
-    const lastActivity = end && end > row.updatedAt ? end : row.updatedAt;
-    if (addMonths(lastActivity, RETENTION.memberMonthsAfterEnd) < now) {
-      const summary = deps.auth
-        ? await eraseMember({ db, auth: deps.auth }, row.id, { now, requestedBy: 'retention' })
-        : await eraseMemberData(db, row.id, { now, requestedBy: 'retention' });
-      if (summary) membersErased += 1;
-      continue;
-    }
-    const profile = row.profile as Record<string, unknown> | null;
-    const sensitiveLeft = row.questionnaire !== null || (profile !== null && SENSITIVE_PROFILE_FIELDS.some((f) => f in profile));
-    if (end && end < now && sensitiveLeft) {
-      const stripped = profile
-        ? Object.fromEntries(Object.entries(profile).filter(([k]) => !(SENSITIVE_PROFILE_FIELDS as readonly string[]).includes(k)))
-        : null;
-      const updated = await db
-        .update(members)
-        .set({ profile: stripped, questionnaire: null, version: row.version + 1 })
-        .where(and(eq(members.id, row.id), eq(members.version, row.version)))
-        .returning({ id: members.id });
-      contractsEnded += updated.length;
-    }
+  // Only the members a rule may reach (decision 213): untouched for the whole period (the erasure
+  // needs it: the last activity is at least the row's last change), or past their term's end with
+  // sensitive answers left, or whose stage is not written yet; read in batches between which the
+  // event loop is free.
+  const sensitive = sql.raw(`ARRAY[${SENSITIVE_PROFILE_FIELDS.map((f) => `'${f}'`).join(', ')}]::text[]`);
+  const candidateIds = (
+    (await db.execute(sql`
+      SELECT id::text AS id FROM members WHERE role = 'member' AND erased_at IS NULL
+        AND updated_at < ${now.toISOString()}::timestamptz - make_interval(months => ${RETENTION.memberMonthsAfterEnd})
+      UNION SELECT id::text FROM members WHERE role = 'member' AND erased_at IS NULL AND stage IS NULL
+      UNION SELECT id::text FROM members WHERE role = 'member' AND erased_at IS NULL
+        AND term_ends_at < ${now.toISOString()}::timestamptz AND (questionnaire IS NOT NULL OR profile ?| ${sensitive})
+      ORDER BY 1`)) as unknown as { rows: { id: string }[] }
+  ).rows.map((r) => r.id);
+  for (let start = 0; start < candidateIds.length; start += RETENTION_BATCH) {
+    if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const batch = await db
+      .select({
+        id: members.id,
+        onboarding: members.onboarding,
+        profile: members.profile,
+        questionnaire: members.questionnaire,
+        updatedAt: members.updatedAt,
+        version: members.version,
+      })
+      .from(members)
+      .where(
+        and(
+          inArray(members.id, candidateIds.slice(start, start + RETENTION_BATCH)),
+          eq(members.role, 'member'),
+          sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`,
+        ),
+      );
+    ({ contractsEnded, membersErased } = await retainMembers(deps, batch, now, { contractsEnded, membersErased }));
   }
 
   // Erasures whose auth user could not be deleted at the time.
@@ -285,4 +285,42 @@ export async function runRetention(deps: {
     membersErased,
     authUsersDeleted,
   };
+}
+
+const RETENTION_BATCH = 200;
+
+/** The member rules over one batch of candidates: erased after the period, sensitive answers dropped at the term's end. */
+async function retainMembers(
+  deps: { db: Db; auth?: AuthConnection },
+  rows: readonly { id: string; onboarding: unknown; profile: unknown; questionnaire: unknown; updatedAt: Date; version: number }[],
+  now: Date,
+  counts: { contractsEnded: number; membersErased: number },
+): Promise<{ contractsEnded: number; membersErased: number }> {
+  const { db } = deps;
+  let { contractsEnded, membersErased } = counts;
+  for (const row of rows) {
+    const end = contractEnd(row.onboarding as OnboardingRecord);
+    const lastActivity = end && end > row.updatedAt ? end : row.updatedAt;
+    if (addMonths(lastActivity, RETENTION.memberMonthsAfterEnd) < now) {
+      const summary = deps.auth
+        ? await eraseMember({ db, auth: deps.auth }, row.id, { now, requestedBy: 'retention' })
+        : await eraseMemberData(db, row.id, { now, requestedBy: 'retention' });
+      if (summary) membersErased += 1;
+      continue;
+    }
+    const profile = row.profile as Record<string, unknown> | null;
+    const sensitiveLeft = row.questionnaire !== null || (profile !== null && SENSITIVE_PROFILE_FIELDS.some((f) => f in profile));
+    if (end && end < now && sensitiveLeft) {
+      const stripped = profile
+        ? Object.fromEntries(Object.entries(profile).filter(([k]) => !(SENSITIVE_PROFILE_FIELDS as readonly string[]).includes(k)))
+        : null;
+      const updated = await db
+        .update(members)
+        .set({ profile: stripped, questionnaire: null, version: row.version + 1 })
+        .where(and(eq(members.id, row.id), eq(members.version, row.version)))
+        .returning({ id: members.id });
+      contractsEnded += updated.length;
+    }
+  }
+  return { contractsEnded, membersErased };
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import * as v from 'valibot';
@@ -7,7 +7,9 @@ import { sameOriginWrites } from '#bff/http/same-origin.ts';
 import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
-import { memberInstalments, subscriptionGateway } from '#bff/payments/instalments.ts';
+import { memberInstalments } from '#bff/payments/instalment-schedules.ts';
+import { refreshExpectedInstalments } from '#bff/payments/expected-instalments.ts';
+import { subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
 import { deliverStripeEvent, randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
@@ -89,9 +91,15 @@ export async function chargeDueInstalments(
     now,
     ...(options.memberId ? { memberId: options.memberId } : {}),
   });
+  // Only the members with an instalment due and not cancelled, by the stored expected lines and
+  // their due date (decision 213): never every subscriber.
+  await refreshExpectedInstalments(deps.db);
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const due = sql`EXISTS (SELECT 1 FROM expected_instalments x WHERE x.member_id = ${checkoutSessions.memberId}
+    AND x.due_at <= ${at} AND x.status IN ('a-venir', 'echouee') AND (x.ends_at IS NULL OR x.ends_at > ${at}))`;
   const where = options.memberId
-    ? and(isNotNull(checkoutSessions.subscriptionId), eq(checkoutSessions.memberId, options.memberId))
-    : and(isNotNull(checkoutSessions.subscriptionId), isNotNull(checkoutSessions.memberId));
+    ? and(isNotNull(checkoutSessions.subscriptionId), eq(checkoutSessions.memberId, options.memberId), due)
+    : and(isNotNull(checkoutSessions.subscriptionId), isNotNull(checkoutSessions.memberId), due);
   const owners = await deps.db
     .selectDistinct({ memberId: checkoutSessions.memberId, email: checkoutSessions.customerEmail })
     .from(checkoutSessions)

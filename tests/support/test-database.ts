@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { type Database, openDatabase } from '#bff/db/database.ts';
 import { authMigrations } from '#bff/auth-service/migrations.ts';
@@ -84,7 +85,7 @@ async function pgliteTemplate(sets: MigrationSet[]): Promise<Blob> {
       } finally {
         await database.close();
       }
-      const cluster = new PGlite(work);
+      const cluster = new PGlite(work, { extensions: { pg_trgm } });
       await cluster.waitReady;
       const dump = await cluster.dumpDataDir('none');
       await cluster.close();

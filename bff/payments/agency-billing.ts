@@ -1,0 +1,224 @@
+import { type SQL, sql } from 'drizzle-orm';
+import * as v from 'valibot';
+import type { Db } from '#bff/db/database.ts';
+import {
+  BILLING_CSV_HEADERS,
+  type BillingEntry,
+  type BillingKind,
+  type BillingQuery,
+  type BillingStatus,
+  billingCsv,
+  REFUND_REASON_WORDS,
+} from '#bff/payments/billing.ts';
+import { refreshExpectedInstalments } from '#bff/payments/expected-instalments.ts';
+import { offerLabels } from '#machines/onboarding/labels.ts';
+import { isPlanId, planById, planIds } from '#machines/onboarding/plans.ts';
+import { parisDayStartMs } from '#machines/paris-time.ts';
+
+/**
+ * The agency's billing view in SQL (issue 64, decisions 204 and 213): every line — payments,
+ * instalments, the lines the schedules still expect (stored with the events that fix them,
+ * `expected_instalments`), refunds — filtered by period, status and kind, ordered, counted,
+ * summed and paged by the database; the CSV export streamed chunk by chunk.
+ */
+
+export const BillingPageSchema = v.object({
+  page: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'Nombre entier attendu'), v.transform(Number), v.minValue(1, 'Au moins 1')),
+    '1',
+  ),
+  perPage: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'Nombre entier attendu'),
+      v.transform(Number),
+      v.minValue(1, 'Au moins 1'),
+      v.maxValue(500, 'Au plus 500'),
+    ),
+    '100',
+  ),
+});
+
+const MONTHLY_PLAN_IDS = planIds.filter((id) => planById(id).type === 'monthly');
+
+function periodOf(query: BillingQuery): { from: Date | null; to: Date | null } {
+  return {
+    from: query.from ? new Date(parisDayStartMs(query.from)) : null,
+    to: query.to ? new Date(parisDayStartMs(new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10))) : null,
+  };
+}
+
+/**
+ * An expected line's status at `now` (the schedule's, machines/onboarding/instalments.ts): the stored
+ * status with time taken out, cancelled once the contract's stop or term (`ends_at`) is reached.
+ */
+const expectedStatusSql = (now: SQL) => sql`CASE WHEN x.status <> 'annulee' AND x.ends_at IS NOT NULL AND x.ends_at <= ${now}
+  THEN 'annulee' ELSE x.status END`;
+
+/**
+ * Every line of the agency, as one relation (`e`), filtered by the query: with its member (`m`)
+ * joined for a page, or only checked to be a member (`member: 'semi'`, the totals: no member's row read).
+ */
+function linesSql(query: BillingQuery, nowDate: Date, member: 'join' | 'semi' = 'join'): SQL {
+  const { from, to } = periodOf(query);
+  const now = sql`${nowDate.toISOString()}::timestamptz`;
+  const where: SQL[] = [member === 'join' ? sql`m.role = 'member'` : sql`e.member_id IN (SELECT id FROM members WHERE role = 'member')`];
+  if (from) where.push(sql`e.at >= ${from.toISOString()}::timestamptz`);
+  if (to) where.push(sql`e.at < ${to.toISOString()}::timestamptz`);
+  if (query.status) where.push(sql`e.status = ${query.status}`);
+  if (query.kind) where.push(sql`e.kind = ${query.kind}`);
+  const monthly = sql`ARRAY[${sql.join(
+    MONTHLY_PLAN_IDS.map((id) => sql`${id}`),
+    sql`, `,
+  )}]::text[]`;
+  return sql`(
+    SELECT 'payment:' || s.id AS key, s.created_at AS at,
+      CASE WHEN s.offer_id = ANY(${monthly}) THEN 'instalment' ELSE 'payment' END AS kind,
+      s.member_id, s.offer_id, NULL::int AS number, NULL::int AS of, false AS due, NULL::text AS reason,
+      coalesce(s.amount_total, 0) AS amount, 'payee' AS status, s.id AS charge, NULL::text AS invoice_number,
+      EXISTS (SELECT 1 FROM refunds o WHERE o.checkout_session_id = s.id AND o.reason = 'outside_contract') AS outside, 0 AS source
+    FROM checkout_sessions s
+    WHERE s.member_id IS NOT NULL AND (s.consumed_at IS NOT NULL OR (s.status = 'complete' AND s.payment_status = 'paid' AND s.amount_total > 0))
+    UNION ALL
+    SELECT 'instalment:' || r.id, coalesce(CASE WHEN r.status = 'paid' THEN r.paid_at ELSE r.failed_at END, r.updated_at), 'instalment',
+      r.member_id, r.offer_id, r.number, NULL, false, NULL, r.amount_cents, CASE WHEN r.status = 'paid' THEN 'payee' ELSE 'echouee' END,
+      NULL, r.invoice_number, r.outside_contract, 1
+    FROM instalments r
+    UNION ALL
+    SELECT 'schedule:' || x.subscription_id || ':' || x.number, x.due_at, 'instalment', x.member_id, x.plan_id, x.number, x.of,
+      ${expectedStatusSql(now)} = 'a-venir' AND x.due_at <= ${now}, NULL, x.amount_cents, ${expectedStatusSql(now)},
+      NULL, NULL, false, 2
+    FROM expected_instalments x
+    WHERE ${expectedStatusSql(now)} IN ('a-venir', 'annulee')
+    UNION ALL
+    SELECT 'refund:' || f.id, coalesce(f.completed_at, f.requested_at), 'refund', f.member_id, NULL, NULL, NULL, false, f.reason,
+      -f.amount_cents,
+      CASE f.status WHEN 'succeeded' THEN 'rembourse' WHEN 'failed' THEN 'remboursement-echoue' ELSE 'remboursement-en-cours' END,
+      f.checkout_session_id, NULL, false, 3
+    FROM refunds f
+  ) e ${member === 'join' ? sql`JOIN members m ON m.id = e.member_id` : sql``} WHERE ${sql.join(where, sql` AND `)}`;
+}
+
+/** customerNameOf's order in SQL: the contract's full name, else the profile's names, else the e-mail. */
+const NAME_SQL = sql`CASE
+  WHEN jsonb_typeof(m.contract->'fullName') = 'string' AND btrim(m.contract->>'fullName') <> '' THEN btrim(m.contract->>'fullName')
+  WHEN jsonb_typeof(m.profile->'firstName') = 'string' AND jsonb_typeof(m.profile->'lastName') = 'string'
+    AND btrim(btrim(m.profile->>'firstName') || ' ' || btrim(m.profile->>'lastName')) <> ''
+    THEN btrim(btrim(m.profile->>'firstName') || ' ' || btrim(m.profile->>'lastName'))
+  ELSE m.email END`;
+
+interface LineRow extends Record<string, unknown> {
+  key: string;
+  at: string | Date;
+  kind: BillingKind;
+  member_id: string;
+  offer_id: string | null;
+  number: number | null;
+  of: number | null;
+  due: boolean;
+  reason: keyof typeof REFUND_REASON_WORDS | null;
+  amount: number;
+  status: BillingStatus;
+  invoice_number: string | null;
+  outside: boolean;
+  name: string;
+  email: string;
+}
+
+function lineEntry(r: LineRow): BillingEntry {
+  const base = {
+    key: r.key,
+    at: new Date(r.at),
+    kind: r.kind,
+    memberId: r.member_id,
+    memberName: r.name,
+    email: r.email,
+    amountCents: Number(r.amount),
+    status: r.status,
+    invoiceNumber: r.invoice_number,
+    outsideContract: r.outside,
+  };
+  if (r.key.startsWith('payment:')) {
+    const monthly = r.kind === 'instalment' && isPlanId(r.offer_id);
+    const label = r.offer_id && r.offer_id in offerLabels ? offerLabels[r.offer_id as keyof typeof offerLabels] : 'Paiement';
+    return {
+      ...base,
+      label: monthly && isPlanId(r.offer_id) ? `${label} — mensualité 1 sur ${planById(r.offer_id).installments}` : (label ?? 'Paiement'),
+    };
+  }
+  if (r.key.startsWith('instalment:')) {
+    const plan = isPlanId(r.offer_id) ? planById(r.offer_id) : null;
+    return { ...base, label: `${plan ? offerLabels[plan.id] : 'Formule'} — mensualité ${r.number} sur ${plan?.installments ?? '?'}` };
+  }
+  if (r.key.startsWith('schedule:')) {
+    const label = isPlanId(r.offer_id) ? offerLabels[r.offer_id] : 'Formule';
+    return { ...base, label: `${label} — mensualité ${r.number} sur ${r.of}${r.due ? ' (échue)' : ''}` };
+  }
+  return { ...base, label: `Remboursement (${REFUND_REASON_WORDS[r.reason ?? 'withdrawal']})` };
+}
+
+async function rowsOf<Row>(db: Db, query: SQL): Promise<Row[]> {
+  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
+}
+
+async function linesPage(db: Db, query: BillingQuery, now: Date, limit: number, offset: number): Promise<BillingEntry[]> {
+  const rows = await rowsOf<LineRow>(
+    db,
+    sql`SELECT e.key, e.at, e.kind, e.member_id, e.offer_id, e.number, e.of, e.due, e.reason, e.amount, e.status,
+      coalesce(e.invoice_number, (SELECT i.number FROM invoices i WHERE i.checkout_session_id = e.charge ORDER BY i.number DESC LIMIT 1)) AS invoice_number,
+      e.outside, ${NAME_SQL} AS name, m.email
+    FROM ${linesSql(query, now)}
+    ORDER BY e.at DESC, (${NAME_SQL}) COLLATE "C", e.source, e.key COLLATE "C"
+    LIMIT ${limit} OFFSET ${offset}`,
+  );
+  return rows.map(lineEntry);
+}
+
+async function linesTotals(db: Db, query: BillingQuery, now: Date) {
+  const [row] = await rowsOf<{ n: number; received: number; refunded: number; expected: number; failed: number }>(
+    db,
+    sql`SELECT
+      count(*)::int AS n,
+      coalesce(sum(e.amount) FILTER (WHERE e.status = 'payee'), 0)::bigint AS received,
+      coalesce(-sum(e.amount) FILTER (WHERE e.status = 'rembourse'), 0)::bigint AS refunded,
+      coalesce(sum(e.amount) FILTER (WHERE e.status IN ('a-venir', 'echouee')), 0)::bigint AS expected,
+      (count(*) FILTER (WHERE e.status = 'echouee'))::int AS failed
+    FROM ${linesSql(query, now, 'semi')}`,
+  );
+  return {
+    count: Number(row?.n ?? 0),
+    totals: {
+      receivedCents: Number(row?.received ?? 0),
+      refundedCents: Number(row?.refunded ?? 0),
+      expectedCents: Number(row?.expected ?? 0),
+      failedCount: Number(row?.failed ?? 0),
+    },
+  };
+}
+
+/** One page of the agency's billing, its count and its totals over every line of the query. */
+export async function agencyBillingPage(db: Db, query: BillingQuery, paging: { page: number; perPage: number }, now: Date) {
+  // The lines of members marked by a write that did not store them (a script, a test): written first.
+  await refreshExpectedInstalments(db);
+  const offset = (paging.page - 1) * paging.perPage;
+  const [entries, counted] = await Promise.all([linesPage(db, query, now, paging.perPage, offset), linesTotals(db, query, now)]);
+  return {
+    entries,
+    total: counted.count,
+    page: paging.page,
+    perPage: paging.perPage,
+    pageCount: Math.max(1, Math.ceil(counted.count / paging.perPage)),
+    totals: counted.totals,
+  };
+}
+
+/** The agency's billing as CSV, chunk by chunk (the export streams it: never the whole file in memory). */
+export async function* agencyBillingCsv(db: Db, query: BillingQuery, now: Date, chunk = 1000): AsyncGenerator<string> {
+  yield `\uFEFF${BILLING_CSV_HEADERS.join(';')}\r\n`;
+  await refreshExpectedInstalments(db);
+  for (let offset = 0; ; offset += chunk) {
+    const lines = await linesPage(db, query, now, chunk, offset);
+    if (lines.length > 0) yield billingCsv(lines).slice(billingCsv([]).length);
+    if (lines.length < chunk) return;
+  }
+}
