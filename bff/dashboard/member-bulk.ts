@@ -24,7 +24,7 @@ import { stateKey } from '#machines/onboarding/steps.ts';
  * nothing is changed. Entrusting members is the administration's, as for one member (decision 206).
  */
 
-export const BULK_MAX = 200;
+const BULK_MAX = 200;
 
 const uuidSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'), v.toLowerCase());
 const ids = v.pipe(
@@ -53,7 +53,7 @@ export const BulkBody = v.variant(
 );
 type Bulk = v.InferOutput<typeof BulkBody>;
 
-const MEMBER_NOT_FOUND = () => new ApiError(404, 'MEMBER_NOT_FOUND', 'Un des membres choisis est introuvable : rien n’a été changé.');
+const MEMBER_NOT_FOUND = () => new ApiError(404, 'MEMBER_NOT_FOUND', 'Un des membres choisis est introuvable : rien n’a été changé.');
 const MAX_TAGS = 20;
 /** The event-log context of a change of counsellor, as for one member (decision 124). */
 const COUNSELLOR_CONTEXT = 'counsellor';
@@ -186,7 +186,7 @@ async function tag(deps: BulkDeps, memberIds: string[], label: string, now: Date
       throw new ApiError(
         422,
         'TOO_MANY_TAGS',
-        `${full.length === 1 ? 'Un des membres choisis a' : `${full.length} des membres choisis ont`} déjà ${MAX_TAGS} étiquettes : rien n’a été changé.`,
+        `${full.length === 1 ? 'Un des membres choisis a' : `${full.length} des membres choisis ont`} déjà ${MAX_TAGS} étiquettes : rien n’a été changé.`,
       );
     // Kept as typed; a member who has it in another case keeps theirs (idempotent).
     const inserted = await tx

@@ -46,7 +46,7 @@ const intParam = (min: number, max: number, message: string) =>
   );
 
 /** The sortable columns of the list. */
-export const MEMBER_LIST_SORTS = ['created', 'updated', 'email', 'name', 'age', 'stage', 'counsellor'] as const;
+const MEMBER_LIST_SORTS = ['created', 'updated', 'email', 'name', 'age', 'stage', 'counsellor'] as const;
 type MemberListSort = (typeof MEMBER_LIST_SORTS)[number];
 
 /** The filters of the list and of its export (every value from the query string). */
@@ -121,7 +121,7 @@ function regionSql(region: HomeRegion): SQL {
 }
 
 /** The list's conditions for this caller at `now` (the stage is the chart's at `now`). */
-export function memberListWhere(filter: MemberListFilter, staff: Caller, now: Date): SQL | undefined {
+function memberListWhere(filter: MemberListFilter, staff: Caller, now: Date): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(members.role, 'member'), counselledOnly(staff, members.id)];
   if (filter.q) {
     const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -182,7 +182,7 @@ function orderOf(filter: MemberListFilter, now: Date): SQL[] {
 }
 
 /** The order a column starts in when first chosen: names A → Z, the newest first. */
-export function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
+function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
   return sort === 'email' || sort === 'name' || sort === 'counsellor' || sort === 'stage' || sort === 'age' ? 'asc' : 'desc';
 }
 
@@ -269,7 +269,7 @@ export async function memberListPage(db: Db, query: v.InferOutput<typeof MemberL
 const EXPORT_CHUNK = 1000;
 const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
 
-export const MEMBER_LIST_CSV_HEADERS = [
+const MEMBER_LIST_CSV_HEADERS = [
   'Nom',
   'E-mail',
   'Sexe',

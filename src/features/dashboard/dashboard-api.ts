@@ -28,7 +28,7 @@ export function getFunnel() {
 }
 
 /** The list's filters as query parameters (the list, its export): only those set. */
-export function memberFilterParams(query: Omit<MembersQuery, 'page' | 'perPage'>): Record<string, string> {
+function memberFilterParams(query: Omit<MembersQuery, 'page' | 'perPage'>): Record<string, string> {
   const params: Record<string, string> = {};
   for (const key of ['q', 'step', 'tag', 'counsellor', 'gender', 'ageMin', 'ageMax', 'region', 'practice', 'sort', 'dir'] as const) {
     const value = query[key];
@@ -41,7 +41,7 @@ export function listMembers(query: MembersQuery) {
   const params = { ...memberFilterParams(query), perPage: String(query.perPage ?? PER_PAGE), page: String(query.page ?? 1) };
   return send(api.dashboard.members.$get({ query: params }));
 }
-export type MemberListPage = Ok<Awaited<ReturnType<typeof listMembers>>>;
+type MemberListPage = Ok<Awaited<ReturnType<typeof listMembers>>>;
 export type MemberListItem = MemberListPage['items'][number];
 
 /** The CSV of the filtered list (decision 210): a plain link, the browser downloads it. */

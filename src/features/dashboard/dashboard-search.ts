@@ -15,7 +15,7 @@ export type DashboardEndState = (typeof dashboardEndStates)[number];
 const dashboardTopStates = [...stepIds, ...dashboardEndStates] as const;
 
 /** The member list's sortable columns (decision 210). */
-export const memberListSorts = ['created', 'updated', 'email', 'name', 'age', 'stage', 'counsellor'] as const;
+const memberListSorts = ['created', 'updated', 'email', 'name', 'age', 'stage', 'counsellor'] as const;
 export type MemberListSort = (typeof memberListSorts)[number];
 /** The page sizes staff choose from. */
 export const memberPageSizes = [20, 50, 100] as const;

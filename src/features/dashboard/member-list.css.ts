@@ -17,9 +17,6 @@ export const filters = style({
   gap: vars.space[3],
   alignItems: 'end',
 });
-export const ageRange = style({ display: 'flex', gap: vars.space[2], border: 0, margin: 0, padding: 0, minWidth: 0 });
-export const legend = style({ padding: 0, fontSize: vars.fontSize.sm, fontWeight: vars.fontWeight.medium, float: 'left', width: '100%' });
-export const ageInput = style({ width: '100%', minWidth: '4.5rem' });
 export const withHint = style({ display: 'flex', flexDirection: 'column', gap: vars.space[1] });
 export const notice = style({
   margin: 0,
@@ -75,3 +72,6 @@ export const visuallyHidden = style({
   whiteSpace: 'nowrap',
 });
 globalStyle(`${checkCell} input`, { cursor: 'pointer' });
+/** The header row: sortable and plain column names on one line. */
+export const headRow = style({});
+globalStyle(`${headRow} th`, { verticalAlign: 'middle' });

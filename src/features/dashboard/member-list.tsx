@@ -208,35 +208,34 @@ export function MemberList() {
           onChange={(value) => void go({ gender: (value || undefined) as DashboardSearch['gender'] })}
           options={genderOptions}
         />
-        <fieldset className={listStyles.ageRange}>
-          <legend className={listStyles.legend}>Âge</legend>
-          <label className={styles.control} htmlFor={ids.ageMin}>
-            de
-            <input
-              id={ids.ageMin}
-              className={`${styles.input} ${listStyles.ageInput}`}
-              type="number"
-              inputMode="numeric"
-              min={18}
-              max={120}
-              value={ageMin}
-              onChange={(e) => setAgeMin(e.target.value)}
-            />
-          </label>
-          <label className={styles.control} htmlFor={ids.ageMax}>
-            à
-            <input
-              id={ids.ageMax}
-              className={`${styles.input} ${listStyles.ageInput}`}
-              type="number"
-              inputMode="numeric"
-              min={18}
-              max={120}
-              value={ageMax}
-              onChange={(e) => setAgeMax(e.target.value)}
-            />
-          </label>
-        </fieldset>
+        <label className={styles.control} htmlFor={ids.ageMin}>
+          Âge minimum
+          <input
+            id={ids.ageMin}
+            className={styles.input}
+            type="number"
+            inputMode="numeric"
+            min={18}
+            max={120}
+            placeholder="18"
+            value={ageMin}
+            onChange={(e) => setAgeMin(e.target.value)}
+          />
+        </label>
+        <label className={styles.control} htmlFor={ids.ageMax}>
+          Âge maximum
+          <input
+            id={ids.ageMax}
+            className={styles.input}
+            type="number"
+            inputMode="numeric"
+            min={18}
+            max={120}
+            placeholder="120"
+            value={ageMax}
+            onChange={(e) => setAgeMax(e.target.value)}
+          />
+        </label>
         <SelectField
           id={ids.region}
           label="Région"
@@ -336,14 +335,14 @@ export function MemberList() {
         </div>
       ) : null}
       {data && data.items.length === 0 ? (
-        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre ne correspond à ces filtres.'}</p>
+        <p role="status">{search.q ? `Aucun membre ne correspond à « ${search.q} ».` : 'Aucun membre ne correspond à ces filtres.'}</p>
       ) : null}
       {data && data.items.length > 0 ? (
         <div className={styles.tableWrap}>
           <table className={`${styles.table} ${styles.stackedTable}`} data-testid="members-table">
             <caption className={styles.caption}>{count(data.total, 'membre', 'membres')}</caption>
             <thead>
-              <tr>
+              <tr className={listStyles.headRow}>
                 <th scope="col">
                   <span className={listStyles.visuallyHidden}>Sélection</span>
                 </th>
@@ -499,7 +498,7 @@ function BulkBar({
         <ActionDialog
           trigger={<Button variant="secondary">Confier à…</Button>}
           title="Confier les membres choisis"
-          description={`Les ${them} choisis seront suivis par la personne que vous indiquez ; chaque changement est inscrit dans leur historique.`}
+          description={`Les ${them} choisis seront suivis par la personne que vous indiquez ; chaque changement est inscrit dans leur historique.`}
           submitLabel="Confier"
           busyLabel="Enregistrement…"
           onSubmit={(data) => {
@@ -509,7 +508,7 @@ function BulkBar({
             return run(
               { action: 'conseiller', ids: selected, counsellorId },
               (changed, unchanged) =>
-                `${count(changed, 'membre confié', 'membres confiés')}${name ? ` à ${name}` : ' : sans conseiller'}${unchanged > 0 ? ` (${unchanged} l’étai${unchanged > 1 ? 'en' : ''}t déjà)` : ''}.`,
+                `${name ? `${count(changed, 'membre confié', 'membres confiés')} à ${name}` : `${count(changed, 'membre', 'membres')} sans conseiller désormais`}${unchanged > 0 ? ` (${unchanged} l’étai${unchanged > 1 ? 'en' : ''}t déjà)` : ''}.`,
             );
           }}
         >
@@ -536,7 +535,7 @@ function BulkBar({
           if (!tag) return Promise.resolve({ fieldErrors: { tag: 'Écrivez l’étiquette' } });
           return run(
             { action: 'etiquette', ids: selected, tag },
-            (changed) => `Étiquette « ${tag} » ajoutée à ${count(changed, 'membre', 'membres')}.`,
+            (changed) => `Étiquette « ${tag} » ajoutée à ${count(changed, 'membre', 'membres')}.`,
           );
         }}
       >
@@ -562,7 +561,7 @@ function BulkBar({
           </Button>
         }
         title="Envoyer un message à partir d’un modèle"
-        description={`Chacun des ${them} choisis recevra son propre message, rempli avec son prénom, dans son espace ; un courriel l’en avertit sans en reproduire le contenu.`}
+        description={`Chacun des ${them} choisis recevra son propre message, rempli avec son prénom, dans son espace ; un courriel l’en avertit sans en reproduire le contenu.`}
         submitLabel={`Envoyer ${plural(n, 'le message', `les ${n} messages`)}`}
         busyLabel="Envoi…"
         onSubmit={(data) => {
