@@ -121,6 +121,8 @@ test('filter, sort, page size; entrust ten members to a counsellor; export the f
   await expect(page.getByRole('heading', { level: 1, name: 'Journal des accès' })).toBeVisible();
   const entry = page.getByTestId('journal-entries').getByRole('row').filter({ hasText: 'Export de la liste des membres' }).first();
   await expect(entry).toContainText('sexe\u00a0: Femme');
+  // The counsellor filter by name, never an id.
+  await expect(entry).toContainText(`conseiller·ère\u00a0: ${COUNSELLOR.name}`);
   await expect(entry).toContainText('spare');
   await screenshots(page, 'journal-export-liste');
   expect(errors).toEqual([]);

@@ -362,11 +362,18 @@ describe('the CSV export of the filtered list', () => {
     // A counsellor exports their members only.
     const theirs = (await (await counsellor.agent.get('/api/v1/dashboard/members/export')).text()).split('\r\n').filter(Boolean);
     expect(theirs.length).toBe(11);
+    // The journal names the colleague a filter names by id (staff read names, never ids).
+    await (await admin.agent.get(`/api/v1/dashboard/members/export?counsellor=${counsellor.id}`)).text();
+    const journal = await admin.agent.json<{ entries: { label: string; detail: string | null }[] }>(
+      admin.agent.get('/api/v1/dashboard/access-journal?quoi=member_export'),
+    );
+    expect(journal.entries[0]?.label).toBe('Export de la liste des membres');
+    expect(new URLSearchParams(journal.entries[0]?.detail ?? '').get('counsellor')).toBe('Équipe 2');
     // A bad filter: 400 in French, nothing recorded.
     const bad = await admin.agent.get('/api/v1/dashboard/members/export?region=atlantide');
     expect(bad.status).toBe(400);
     const after = (await db.select().from(accessLog).where(eq(accessLog.resource, 'member_export'))).filter((e) => e.id > since);
-    expect(after.map((e) => e.staffId).sort()).toEqual([admin.id, admin.id, counsellor.id].sort());
+    expect(after.map((e) => e.staffId).sort()).toEqual([admin.id, admin.id, admin.id, counsellor.id].sort());
   });
 });
 

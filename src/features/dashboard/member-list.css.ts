@@ -17,7 +17,6 @@ export const filters = style({
   gap: vars.space[3],
   alignItems: 'end',
 });
-export const withHint = style({ display: 'flex', flexDirection: 'column', gap: vars.space[1] });
 export const notice = style({
   margin: 0,
   padding: vars.space[3],

@@ -138,7 +138,6 @@ export function MemberList() {
     region: useId(),
     practice: useId(),
     perPage: useId(),
-    practiceHint: useId(),
   };
   const perPage = search.perPage ?? PER_PAGE;
   const { data, error, loading, reload } = useLoaded(() => listMembers({ ...search, perPage: search.perPage ?? PER_PAGE }), [search]);
@@ -243,18 +242,13 @@ export function MemberList() {
           onChange={(value) => void go({ region: value || undefined })}
           options={regionOptions}
         />
-        <div className={listStyles.withHint}>
-          <SelectField
-            id={ids.practice}
-            label="Pratique"
-            value={search.practice ?? ''}
-            onChange={(value) => void go({ practice: value || undefined })}
-            options={practiceOptions}
-          />
-          <span id={ids.practiceHint} className={styles.muted}>
-            Membres ayant consenti seulement
-          </span>
-        </div>
+        <SelectField
+          id={ids.practice}
+          label="Pratique (si consentie)"
+          value={search.practice ?? ''}
+          onChange={(value) => void go({ practice: value || undefined })}
+          options={practiceOptions}
+        />
         <FollowUpFilters tag={search.tag} counsellor={search.counsellor} onChange={(patch) => void go(patch)} />
         <SelectField
           id={ids.sort}
