@@ -135,7 +135,9 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await page.getByLabel('Trier par').selectOption({ label: 'Dernière activité' });
   await expect(page).toHaveURL(/sort=updated/);
   await expect(page.getByRole('row')).toHaveCount(2);
-  await page.getByRole('link', { name: member.email }).click();
+  // The list names the member (decision 210), the e-mail under the name.
+  await expect(page.getByRole('row').nth(1)).toContainText(member.email);
+  await page.getByRole('link', { name: 'Nadia Tableau' }).click();
 
   // The member page: chart drawn with the current state highlighted.
   await expect(page).toHaveURL(new RegExp(`/dashboard/member/${member.id}$`));

@@ -82,7 +82,7 @@ const SORT_OPTIONS = [
   { value: 'age:asc', label: 'Âge (les plus jeunes d’abord)' },
   { value: 'age:desc', label: 'Âge (les plus âgés d’abord)' },
   { value: 'stage:asc', label: 'Étape (du début à la fin)' },
-  { value: 'counsellor:asc', label: 'Conseiller·ère (A → Z)' },
+  { value: 'counsellor:asc', label: 'Suivi par (A → Z)' },
   { value: 'email:asc', label: 'E-mail (A → Z)' },
 ] as const;
 const defaultDir = (sort: MemberListSort) => (sort === 'created' || sort === 'updated' ? 'desc' : 'asc');
