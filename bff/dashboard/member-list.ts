@@ -1,8 +1,10 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
 import type { Caller } from '#bff/auth/caller.ts';
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
 import type { Db } from '#bff/db/database.ts';
+import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
 import { textCell } from '#bff/payments/billing.ts';
@@ -100,6 +102,9 @@ const COUNSELLOR_NAME = sql<
   string | null
 >`(SELECT coalesce(nullif(btrim(s.onboarding->>'name'), ''), s.email) FROM member_counsellors mc JOIN members s ON s.id = mc.counsellor_id WHERE mc.member_id = ${MEMBER_ID})`;
 
+/** The counsellor's staff row. */
+const counsellorRow = alias(members, 'counsellor');
+
 /** The two-digit départements of a region (from the postcode's first two digits). */
 function departementsOf(region: HomeRegion): string[] {
   const codes: string[] = [];
@@ -186,11 +191,13 @@ function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
   return sort === 'email' || sort === 'name' || sort === 'counsellor' || sort === 'stage' || sort === 'age' ? 'asc' : 'desc';
 }
 
-const TAGS = sql<string[] | null>`(SELECT array_agg(t.tag ORDER BY t.tag_key) FROM member_tags t WHERE t.member_id = ${MEMBER_ID})`;
-const COUNSELLOR_ID = sql<string | null>`(SELECT mc.counsellor_id::text FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`;
-
+/**
+ * One page of rows. The page's members are chosen first (filters, order, offset); their counsellor
+ * and tags are read after, for those rows only: in the select list they would be computed for every
+ * row the offset skips.
+ */
 async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date, limit: number, offset: number) {
-  return db
+  const rows = await db
     .select({
       id: members.id,
       email: members.email,
@@ -203,15 +210,39 @@ async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date
       createdAt: members.createdAt,
       updatedAt: members.updatedAt,
       state: stageKeySql(now),
-      counsellorId: COUNSELLOR_ID,
-      counsellorName: COUNSELLOR_NAME,
-      tags: TAGS,
     })
     .from(members)
     .where(memberListWhere(filter, staff, now))
     .orderBy(...orderOf(filter, now), asc(members.id))
     .limit(limit)
     .offset(offset);
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [counsellors, tags] = await Promise.all([
+    db
+      .select({
+        memberId: memberCounsellors.memberId,
+        counsellorId: memberCounsellors.counsellorId,
+        name: sql<string>`coalesce(nullif(btrim(${counsellorRow.onboarding}->>'name'), ''), ${counsellorRow.email})`,
+      })
+      .from(memberCounsellors)
+      .leftJoin(counsellorRow, eq(counsellorRow.id, memberCounsellors.counsellorId))
+      .where(inArray(memberCounsellors.memberId, ids)),
+    db
+      .select({ memberId: memberTags.memberId, tag: memberTags.tag })
+      .from(memberTags)
+      .where(inArray(memberTags.memberId, ids))
+      .orderBy(asc(memberTags.tagKey)),
+  ]);
+  const counsellorOf = new Map(counsellors.map((c) => [c.memberId, c]));
+  const tagsOf = new Map<string, string[]>();
+  for (const t of tags) tagsOf.set(t.memberId, [...(tagsOf.get(t.memberId) ?? []), t.tag]);
+  return rows.map((row) => ({
+    ...row,
+    counsellorId: counsellorOf.get(row.id)?.counsellorId ?? null,
+    counsellorName: counsellorOf.get(row.id)?.name ?? null,
+    tags: tagsOf.get(row.id) ?? null,
+  }));
 }
 
 type ListRow = Awaited<ReturnType<typeof rowsOf>>[number];
@@ -266,7 +297,7 @@ export async function memberListPage(db: Db, query: v.InferOutput<typeof MemberL
   };
 }
 
-const EXPORT_CHUNK = 1000;
+const EXPORT_CHUNK = 500;
 const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
 
 const MEMBER_LIST_CSV_HEADERS = [
@@ -301,7 +332,7 @@ function csvLine(item: ReturnType<typeof listItem>): string {
 
 /**
  * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software),
- * yielded a thousand rows at a time: the list of the whole agency never sits in memory.
+ * yielded 500 rows at a time: the list of the whole agency never sits in memory.
  */
 export async function* memberListCsv(db: Db, filter: MemberListFilter, staff: Caller, now: Date): AsyncGenerator<string> {
   yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;

@@ -325,7 +325,7 @@ describe('bulk actions', () => {
 describe('the CSV export of the filtered list', () => {
   it('is the filtered list in French columns, streamed, without the practice; each export is recorded with its filters, the search as a length', async () => {
     const db = product.database.db;
-    // More than one chunk (1 000 rows): bare members at step 1.
+    // More than one chunk (500 rows): bare members at step 1.
     await insertMembers(
       db,
       Array.from({ length: 1_100 }, (_, i) => ({ id: randomUUID(), gender: i % 2 === 0 ? ('femme' as const) : ('homme' as const) })),
