@@ -1,7 +1,7 @@
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';
 import { vValidator } from '@hono/valibot-validator';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
@@ -15,38 +15,25 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { refreshStaleStages, stageKeySql, topStateSql } from '#bff/members/stage.ts';
+import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
+import { BulkBody, runBulkAction } from '#bff/dashboard/member-bulk.ts';
+import { MemberListFilterQuery, MemberListQuery, memberListCsv, memberListPage, TOP_STATES } from '#bff/dashboard/member-list.ts';
+import { log } from '#bff/logger.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
 import { refundsOf } from '#bff/payments/refunds.ts';
 import { accessLogForStaff } from '#bff/privacy/access-log.ts';
-import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import {
-  contractEndStates,
-  type OnboardingStateValue,
-  stateKey,
-  stepIds,
-  stepOf,
-  steps,
-  type TopState,
-  topStateOf,
-} from '#machines/onboarding/steps.ts';
+import { type OnboardingStateValue, stateKey, type stepIds, stepOf, steps, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
 
-const topStates = [
-  ...stepIds,
-  'membre-actif',
-  'resiliation-demandee',
-  ...contractEndStates,
-  'desactive',
-] as const satisfies readonly TopState[];
+const topStates = TOP_STATES;
 const topLabels: Record<TopState, string> = {
   ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
   'membre-actif': 'Membre actif',
@@ -59,33 +46,6 @@ const topLabels: Record<TopState, string> = {
 };
 
 const uuidSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
-const intParam = (min: number, max: number, fallback: string) =>
-  v.pipe(
-    v.optional(v.string(), fallback),
-    v.regex(/^\d{1,6}$/, 'Nombre entier attendu'),
-    v.transform(Number),
-    v.minValue(min, `Au moins ${min}`),
-    v.maxValue(max, `Au plus ${max}`),
-  );
-
-/** `GET /dashboard/members` query: search, step filter, sorting and paging. */
-const MembersQuery = v.object({
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Recherche trop longue'))),
-  step: v.optional(v.picklist(topStates, 'Étape inconnue')),
-  // Staff's follow-up (decision 124): members with this tag; with this counsellor, or with none.
-  tag: v.optional(TagSchema),
-  counsellor: v.optional(
-    v.pipe(
-      v.string('Conseiller inconnu'),
-      v.check((value) => value === NO_COUNSELLOR || v.is(uuidSchema, value), 'Conseiller inconnu'),
-    ),
-  ),
-  sort: v.optional(v.picklist(['created', 'updated', 'email'] as const, 'Tri inconnu'), 'created'),
-  dir: v.optional(v.picklist(['asc', 'desc'] as const, 'Ordre inconnu')),
-  page: intParam(1, 100_000, '1'),
-  perPage: intParam(1, 100, '20'),
-});
-
 const PlansBody = v.object({ payInFull: payInFullSettingSchema });
 
 function nameOf(row: Pick<MemberRow, 'profile'>): string | null {
@@ -130,35 +90,6 @@ function summary(row: MemberRow, now: number) {
     id: row.id,
     email: row.email,
     name: nameOf(row),
-    gender: row.gender,
-    state: stateKey(value),
-    top: topStateOf(value),
-    step: step ? { id: step.id, number: step.number, title: step.title } : null,
-    disabled: row.disabled,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-/** A line of the member list, from the columns the list reads and the stage computed in SQL. */
-function listItem(row: {
-  id: string;
-  email: string;
-  firstName: unknown;
-  lastName: unknown;
-  gender: string;
-  disabled: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  state: string | null;
-}) {
-  // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
-  const value = stateOfKey(row.state ?? 'profil');
-  const step = stepOf(value);
-  return {
-    id: row.id,
-    email: row.email,
-    name: nameOf({ profile: { firstName: row.firstName, lastName: row.lastName } }),
     gender: row.gender,
     state: stateKey(value),
     top: topStateOf(value),
@@ -257,68 +188,55 @@ export function dashboardRoutes(deps: ApiDeps) {
           200,
         );
       })
-      .get('/dashboard/members', staffOnly, vValidator('query', MembersQuery, hook), async (c) => {
-        const query = c.req.valid('query');
+      .get('/dashboard/members', staffOnly, vValidator('query', MemberListQuery, hook), async (c) => {
         const now = deps.clock.now();
-        const conditions = [eq(members.role, 'member')];
-        // A counsellor's list: the members assigned to them (decision 206).
-        const mine = counselledOnly(c.var.staff, members.id);
-        if (mine) conditions.push(mine);
-        if (query.q) {
-          const pattern = `%${query.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-          conditions.push(
-            sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
-          );
-        }
-        if (query.tag)
-          conditions.push(sql`EXISTS (SELECT 1 FROM member_tags t WHERE t.member_id = ${members.id} AND t.tag_key = ${tagKey(query.tag)})`);
-        if (query.counsellor === NO_COUNSELLOR)
-          conditions.push(sql`NOT EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id})`);
-        else if (query.counsellor)
-          conditions.push(
-            sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${members.id} AND mc.counsellor_id = ${query.counsellor}::uuid)`,
-          );
-        if (query.step) conditions.push(topStateSql(query.step, now));
-        const dir = query.dir ?? (query.sort === 'email' ? 'asc' : 'desc');
-        const column =
-          query.sort === 'email' ? sql`lower(${members.email})` : query.sort === 'updated' ? members.updatedAt : members.createdAt;
         await refreshStaleStages(db);
-        // The step, the filters, the order and the page in SQL, over the stored stage (decision 204).
-        const where = and(...conditions);
-        const [rows, [counted]] = await Promise.all([
-          db
-            .select({
-              id: members.id,
-              email: members.email,
-              firstName: sql<unknown>`${members.profile}->'firstName'`,
-              lastName: sql<unknown>`${members.profile}->'lastName'`,
-              gender: members.gender,
-              disabled: members.disabled,
-              createdAt: members.createdAt,
-              updatedAt: members.updatedAt,
-              state: stageKeySql(now),
-            })
-            .from(members)
-            .where(where)
-            .orderBy(dir === 'asc' ? asc(column) : desc(column), asc(members.id))
-            .limit(query.perPage)
-            .offset((query.page - 1) * query.perPage),
-          db.select({ n: sql<number>`count(*)::int` }).from(members).where(where),
-        ]);
-        const total = counted?.n ?? 0;
+        // Every filter, the order and the page in SQL, over the stored stage (decisions 204, 210).
+        const page = await memberListPage(db, c.req.valid('query'), c.var.staff, now);
         c.header('Cache-Control', 'private, no-store');
-        return c.json(
-          {
-            items: rows.map((row) => listItem(row)),
-            total,
-            page: query.page,
-            perPage: query.perPage,
-            pageCount: Math.max(1, Math.ceil(total / query.perPage)),
-            sort: query.sort,
-            dir,
+        return c.json(page, 200);
+      })
+      // The filtered list as CSV, streamed; recorded in the access log by its policy (decision 210).
+      .get('/dashboard/members/export', staffOnly, vValidator('query', MemberListFilterQuery, hook), async (c) => {
+        const filter = c.req.valid('query');
+        const now = deps.clock.now();
+        await refreshStaleStages(db);
+        log.info('export de la liste des membres', { reqId: c.get('requestId'), staffId: c.var.staff.id });
+        c.header('Content-Type', 'text/csv; charset=utf-8');
+        c.header('Content-Disposition', `attachment; filename="membres-${now.toISOString().slice(0, 10)}.csv"`);
+        c.header('Cache-Control', 'private, no-store');
+        c.header('X-Content-Type-Options', 'nosniff');
+        const chunks = memberListCsv(db, filter, c.var.staff, now);
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const next = await chunks.next();
+            if (next.done) controller.close();
+            else controller.enqueue(encoder.encode(next.value));
           },
-          200,
+          async cancel() {
+            await chunks.return(undefined);
+          },
+        });
+        return c.body(body, 200);
+      })
+      // Bulk actions on the members chosen in the list (decision 210): all or nothing.
+      .post('/dashboard/members/bulk', staffOnly, jsonBody(BulkBody), async (c) => {
+        const input = c.req.valid('json');
+        const result = await runBulkAction(
+          { db, clock: deps.clock, mailSite: () => ({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }) },
+          c.var.staff,
+          input,
         );
+        if (input.action === 'message') deps.mailQueued();
+        log.info('action groupée sur des membres', {
+          reqId: c.get('requestId'),
+          staffId: c.var.staff.id,
+          action: input.action,
+          members: input.ids.length,
+          changed: result.changed,
+        });
+        return c.json(result, 200);
       })
       .get('/dashboard/members/:id', staffOnly, async (c) => {
         const id = v.safeParse(uuidSchema, c.req.param('id'));

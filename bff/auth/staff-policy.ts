@@ -47,6 +47,10 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   // The agency's overview and lists.
   'GET /api/v1/dashboard/funnel': team('filtered'),
   'GET /api/v1/dashboard/members': team('filtered', 'member_list'),
+  // The list's CSV (decision 210): a counsellor exports their members; every export is recorded.
+  'GET /api/v1/dashboard/members/export': team('filtered', 'member_export'),
+  // Bulk actions (decision 210): the handler checks every member named; entrusting is the administration's.
+  'POST /api/v1/dashboard/members/bulk': team('handler'),
   'GET /api/v1/dashboard/member-search': team('filtered', 'member_search'),
   'GET /api/v1/dashboard/messages': team('filtered', 'agency_messages'),
   'GET /api/v1/dashboard/messages/unread': team('filtered', 'agency_messages'),
@@ -303,8 +307,9 @@ export async function recordPolicyRead(c: Context, db: Db, staff: Caller, policy
   }
   const detail = memberId ? null : detailOf(c);
   // The same agency-wide list asked again by the same colleague within minutes (a page's polling,
-  // a reload) is one read: recorded once per window, so the journal stays readable.
-  if (memberId === null) {
+  // a reload) is one read: recorded once per window, so the journal stays readable. An export is a
+  // copy leaving the tool: each one is recorded (decision 210).
+  if (memberId === null && resource !== 'member_export') {
     const [recent] = await db
       .select({ id: accessLog.id })
       .from(accessLog)

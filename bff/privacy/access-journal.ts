@@ -1,10 +1,11 @@
 import { vValidator } from '@hono/valibot-validator';
-import { and, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
+import { staffName } from '#bff/api/team-routes.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
@@ -92,6 +93,10 @@ async function journalRows(db: Db, filter: JournalFilter, limit: number, offset:
     .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
     .limit(limit)
     .offset(offset);
+  const names = await staffNamesIn(
+    db,
+    rows.map((r) => r.detail),
+  );
   return rows.map((r) => {
     const name = [r.memberFirstName, r.memberLastName].filter((s) => typeof s === 'string' && s.trim() !== '').join(' ');
     return {
@@ -101,9 +106,39 @@ async function journalRows(db: Db, filter: JournalFilter, limit: number, offset:
       member: r.memberId ? { id: r.memberId, name: name || r.memberEmail || 'Compte supprimé' } : null,
       resource: r.resource,
       label: ACCESS_RESOURCE_LABELS[r.resource],
-      detail: r.detail,
+      detail: r.detail ? detailWithNames(r.detail, names) : null,
     };
   });
+}
+
+/** The filters that name a colleague by id (the member list's counsellor, the leads' assignee, the journal's colleague). */
+const STAFF_FILTERS = ['counsellor', 'assignee', 'equipe'];
+
+/** The colleagues named by id in these filters, by their names (decision 210): staff read names, never ids. */
+async function staffNamesIn(db: Db, details: readonly (string | null)[]): Promise<Map<string, string>> {
+  const ids = new Set<string>();
+  for (const detail of details) {
+    if (!detail) continue;
+    for (const [key, value] of new URLSearchParams(detail))
+      if (STAFF_FILTERS.includes(key) && v.is(UUID, value)) ids.add(value.toLowerCase());
+  }
+  if (ids.size === 0) return new Map();
+  const rows = await db
+    .select({ id: members.id, email: members.email, onboarding: members.onboarding })
+    .from(members)
+    .where(and(eq(members.role, 'staff'), inArray(members.id, [...ids])));
+  return new Map(rows.map((r) => [r.id, staffName(r)]));
+}
+
+function detailWithNames(detail: string, names: Map<string, string>): string {
+  if (names.size === 0) return detail;
+  const params = new URLSearchParams(detail);
+  for (const key of STAFF_FILTERS) {
+    const value = params.get(key)?.toLowerCase();
+    const name = value ? names.get(value) : undefined;
+    if (name) params.set(key, name);
+  }
+  return params.toString();
 }
 
 const ACCESS_JOURNAL_CSV_HEADERS = ['Date (heure de Paris)', 'Membre de l’équipe', 'Membre', 'Lecture', 'Filtres'];

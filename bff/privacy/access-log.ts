@@ -27,7 +27,7 @@ export const ACCESS_RESOURCE_LABELS: Record<AccessResource, string> = {
   member_introductions: 'Une mise en relation du membre',
   member_list: 'La liste des membres',
   member_search: 'Une recherche de membres',
-  member_export: 'Un export de la liste des membres',
+  member_export: 'Export de la liste des membres',
   agency_billing: 'La facturation de l’agence',
   agency_messages: 'La messagerie de l’agence',
   agency_introductions: 'La liste des mises en relation',

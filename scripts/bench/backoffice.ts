@@ -191,7 +191,11 @@ async function seed(client: SeedClient, count: number): Promise<number> {
        (t.tpl->'record') || jsonb_build_object('id', g.id::text, 'email', g.email, 'gender', g.gender,
          'subscriptionDate', CASE WHEN t.tpl->>'lo' IS NULL THEN NULL ELSE
            to_jsonb(to_char((now() - make_interval(days => (t.tpl->>'lo')::int + (g.i * 7919) % (t.tpl->>'span')::int, secs => g.i % 80000)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END),
-       jsonb_build_object('firstName', ($4::jsonb)->>(g.i % ${FIRST.length}), 'lastName', ($5::jsonb)->>((g.i / 7) % ${LAST.length})),
+       -- Step 1's birth date (18 to 62 years old), postcode (a département by i) and practice (decision 210's filters).
+       jsonb_build_object('firstName', ($4::jsonb)->>(g.i % ${FIRST.length}), 'lastName', ($5::jsonb)->>((g.i / 7) % ${LAST.length}),
+         'birthDate', to_char(now() - make_interval(years => 18 + g.i % 45, days => g.i % 360), 'YYYY-MM-DD'),
+         'postcode', lpad(((g.i % 95) + 1)::text, 2, '0') || '100',
+         'prayerPractice', (ARRAY['cinq-prieres', 'reguliere', 'occasionnelle', 'en-apprentissage'])[1 + g.i % 4]),
        coalesce((t.tpl->'record'->>'disabled')::boolean, false),
        (g.i % 9) + 1,
        now() - make_interval(days => 30 + (g.i * 31) % 900, secs => g.i % 86000),
@@ -434,6 +438,16 @@ async function main() {
       ['Members, tag « prioritaire »', '/api/v1/dashboard/members?tag=prioritaire&perPage=20'],
       ['Members, no counsellor', '/api/v1/dashboard/members?counsellor=aucun&perPage=20'],
       ['Members, search « benali »', '/api/v1/dashboard/members?q=benali&perPage=20'],
+      // Issue 63 point 3 (decision 210): sex, age, region, practice, the new sorts and page sizes, the export.
+      [
+        'Members, women 30–40 in Île-de-France, 50 a page',
+        '/api/v1/dashboard/members?gender=femme&ageMin=30&ageMax=40&region=ile-de-france&perPage=50',
+      ],
+      ['Members, practice « régulière », by age', '/api/v1/dashboard/members?practice=reguliere&sort=age&perPage=20'],
+      ['Members, by name, 100 a page', '/api/v1/dashboard/members?sort=name&perPage=100'],
+      ['Members, by stage', '/api/v1/dashboard/members?sort=stage&perPage=20'],
+      ['Members, by counsellor', '/api/v1/dashboard/members?sort=counsellor&perPage=20'],
+      ['Members, CSV export, tag « prioritaire »', '/api/v1/dashboard/members/export?tag=prioritaire'],
       ['Funnel', '/api/v1/dashboard/funnel'],
       ['Billing, one month', `/api/v1/dashboard/billing?from=${month}&to=${monthEnd}`],
       ['Billing, everything', '/api/v1/dashboard/billing'],

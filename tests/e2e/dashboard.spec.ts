@@ -112,7 +112,9 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await expect(page).toHaveURL(/\/dashboard(\?|$)/);
   await expect(page.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Membres par étape' })).toBeVisible();
-  // The list is fetched once for the URL it shows, not again on every render (it once looped).
+  // The list is fetched once for the URL it shows, not again on every render (it once looped). It
+  // loads after the first paint (decision 210): counted once it is shown.
+  await expect(page.getByTestId('members-table')).toBeVisible();
   const listCalls: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/v1/dashboard/members') listCalls.push(request.url());
@@ -135,7 +137,9 @@ test('staff sign in with TOTP, find a member, mark the onboarding meeting done, 
   await page.getByLabel('Trier par').selectOption({ label: 'Dernière activité' });
   await expect(page).toHaveURL(/sort=updated/);
   await expect(page.getByRole('row')).toHaveCount(2);
-  await page.getByRole('link', { name: member.email }).click();
+  // The list names the member (decision 210), the e-mail under the name.
+  await expect(page.getByRole('row').nth(1)).toContainText(member.email);
+  await page.getByRole('link', { name: 'Nadia Tableau' }).click();
 
   // The member page: chart drawn with the current state highlighted.
   await expect(page).toHaveURL(new RegExp(`/dashboard/member/${member.id}$`));

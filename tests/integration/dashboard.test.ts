@@ -319,7 +319,7 @@ describe('member list: search, step filter, sorting, paging', () => {
   });
 
   it('validates the query', async () => {
-    for (const query of ['perPage=1000', 'page=0', 'step=inconnue', 'sort=age', 'page=abc']) {
+    for (const query of ['perPage=1000', 'page=0', 'step=inconnue', 'sort=taille', 'page=abc', 'gender=autre', 'ageMin=17']) {
       const response = await staff.agent.get(`/api/v1/dashboard/members?${query}`);
       expect(response.status, query).toBe(400);
       expect((await response.json()).error.code).toBe('VALIDATION_FAILED');

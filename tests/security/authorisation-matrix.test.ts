@@ -143,6 +143,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/v1/user/email/confirm': { access: 'public', request: () => ({ body: { tokenHash: 'ab'.repeat(28) } }) },
   'GET /api/v1/dashboard/funnel': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
+  // The list's CSV and its bulk actions (decision 210): a tag on the member (the counsellor's own in the matrix).
+  'GET /api/v1/dashboard/members/export': { access: 'staff-aal2', request: () => ({ query: 'gender=femme' }) },
+  'POST /api/v1/dashboard/members/bulk': {
+    access: 'staff-aal2',
+    request: ({ target }) => ({ body: { action: 'etiquette', ids: [target], tag: 'Matrice' } }),
+  },
   'GET /api/v1/dashboard/members/:id': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/contract.pdf': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members/:id/invoices': { access: 'staff-aal2', request: () => ({}) },

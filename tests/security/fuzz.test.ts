@@ -215,6 +215,12 @@ function seeds(key: string): Record<string, unknown>[] {
       ];
     case 'PUT /api/v1/user/presentation':
       return [{ presentation: 'Infirmière à Lyon, j’aime la lecture.' }, { presentation: '' }];
+    case 'POST /api/v1/dashboard/members/bulk':
+      return [
+        { action: 'etiquette', ids: [victim.id], tag: 'Fuzz' },
+        { action: 'conseiller', ids: [victim.id, member.id], counsellorId: null },
+        { action: 'message', ids: [victim.id], templateId: 1 },
+      ];
     case 'POST /api/v1/dashboard/members/:id/never-propose':
       return [{ otherId: victim.id, reason: 'Cousins germains.' }];
     case 'POST /api/v1/dashboard/members/:id/presentation/review':
@@ -318,6 +324,7 @@ const QUERY_KEYS = [
   'practice',
   'ageMin',
   'ageMax',
+  'gender',
   'minScore',
   'du',
   'au',

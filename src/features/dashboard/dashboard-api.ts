@@ -8,11 +8,17 @@ import { api, send } from '#src/lib/api-client.ts';
 export type MembersQuery = {
   q?: string;
   step?: string;
-  sort?: 'created' | 'updated' | 'email';
+  sort?: string;
   dir?: 'asc' | 'desc';
   page?: number;
+  perPage?: number;
   tag?: string;
   counsellor?: string;
+  gender?: string;
+  ageMin?: number;
+  ageMax?: number;
+  region?: string;
+  practice?: string;
 };
 
 export const PER_PAGE = 20;
@@ -21,15 +27,37 @@ export function getFunnel() {
   return send(api.dashboard.funnel.$get());
 }
 
+/** The list's filters as query parameters (the list, its export): only those set. */
+function memberFilterParams(query: Omit<MembersQuery, 'page' | 'perPage'>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key of ['q', 'step', 'tag', 'counsellor', 'gender', 'ageMin', 'ageMax', 'region', 'practice', 'sort', 'dir'] as const) {
+    const value = query[key];
+    if (value !== undefined && value !== '') params[key] = String(value);
+  }
+  return params;
+}
+
 export function listMembers(query: MembersQuery) {
-  const params: Record<string, string> = { perPage: String(PER_PAGE), page: String(query.page ?? 1) };
-  if (query.q) params.q = query.q;
-  if (query.step) params.step = query.step;
-  if (query.sort) params.sort = query.sort;
-  if (query.dir) params.dir = query.dir;
-  if (query.tag) params.tag = query.tag;
-  if (query.counsellor) params.counsellor = query.counsellor;
+  const params = { ...memberFilterParams(query), perPage: String(query.perPage ?? PER_PAGE), page: String(query.page ?? 1) };
   return send(api.dashboard.members.$get({ query: params }));
+}
+type MemberListPage = Ok<Awaited<ReturnType<typeof listMembers>>>;
+export type MemberListItem = MemberListPage['items'][number];
+
+/** The CSV of the filtered list (decision 210): a plain link, the browser downloads it. */
+export function memberExportHref(query: Omit<MembersQuery, 'page' | 'perPage'>): string {
+  const params = new URLSearchParams(memberFilterParams(query)).toString();
+  return `/api/v1/dashboard/members/export${params ? `?${params}` : ''}`;
+}
+
+export type BulkAction =
+  | { action: 'conseiller'; ids: string[]; counsellorId: string | null }
+  | { action: 'etiquette'; ids: string[]; tag: string }
+  | { action: 'message'; ids: string[]; templateId: number };
+
+/** `POST /api/v1/dashboard/members/bulk`: one action on the chosen members, all or nothing. */
+export function bulkAction(json: BulkAction) {
+  return send(api.dashboard.members.bulk.$post({ json }));
 }
 
 export function getMember(id: string) {
