@@ -10,7 +10,7 @@ import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
 import { textCell } from '#bff/payments/billing.ts';
 import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
-import { birthDateBounds, practiceLevels } from '#machines/matching/criteria.ts';
+import { birthDateBounds, practiceLevels } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
 import { ageOn } from '#machines/onboarding/age.ts';
 import { genderLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';

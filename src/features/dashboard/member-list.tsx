@@ -1,7 +1,7 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { count, plural } from '#machines/french/plural.ts';
-import { practiceLevels } from '#machines/matching/criteria.ts';
+import { practiceLevels } from '#machines/matching/match-profile.ts';
 import { homeRegions } from '#machines/matching/regions.ts';
 import { prayerPracticeLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
