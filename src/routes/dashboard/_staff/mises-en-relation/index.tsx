@@ -1,7 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { IntroductionsPage } from '#src/features/introductions/introductions-page.tsx';
+import { staffIntroductionsQuery } from '#src/features/introductions/introduction-queries.ts';
 import { titled } from '#src/lib/document-title.tsx';
 
 export const Route = createFileRoute('/dashboard/_staff/mises-en-relation/')({
+  loader: async ({ context }) => {
+    // The open introductions (the page's default filter) with the page's code; a failure shows in the page.
+    await (await context.queries()).prefetchQuery(staffIntroductionsQuery('ouvertes'));
+  },
   component: titled('Mises en relation — Union Sincère', IntroductionsPage),
 });
