@@ -25,7 +25,7 @@ export function messagesChanged(): void {
 export const UNREAD_SCHEDULE: PollSchedule = { firstMs: 30_000, maxMs: 5 * 60_000 };
 
 /** The member's count: messages from the agency not yet opened. */
-export const memberUnreadQuery = {
+const memberUnreadQuery = {
   queryKey: unreadKeys.member,
   queryFn: async () => (await unwrap(send(api.user.messages.unread.$get()))).unread,
 };
@@ -35,7 +35,7 @@ export function getStaffUnread() {
 }
 
 /** The staff's count: messages members wrote that no one on the staff has opened. */
-export const staffUnreadQuery = {
+const staffUnreadQuery = {
   queryKey: unreadKeys.staff,
   queryFn: async () => (await unwrap(getStaffUnread())).total,
 };

@@ -4,7 +4,7 @@ import { unwrap } from '#src/lib/query-client.ts';
 import type { ConsentKind } from '#machines/privacy/consent-texts.ts';
 
 /** `GET /api/v1/user/consents`: the latest state of each consent, and whether matchmaking is paused. */
-export const fetchConsents = () => send(api.user.consents.$get());
+const fetchConsents = () => send(api.user.consents.$get());
 
 /** The privacy feature's query keys (decision 214). */
 export const privacyKeys = { consents: ['privacy', 'consents'] as const };
