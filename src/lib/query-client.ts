@@ -57,6 +57,21 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * The tab comes back on `visibilitychange` or on the window's `focus` (TanStack Query listens to
+ * the first only; the hand-made poller it replaces listened to both, and a browser walk pins it).
+ */
+focusManager.setEventListener((handleFocus) => {
+  if (typeof window === 'undefined' || !window.addEventListener) return undefined;
+  const listener = () => handleFocus();
+  window.addEventListener('visibilitychange', listener, false);
+  window.addEventListener('focus', listener, false);
+  return () => {
+    window.removeEventListener('visibilitychange', listener);
+    window.removeEventListener('focus', listener);
+  };
+});
+
 /** The app's client, shared by the signed-in layouts' provider and the routes' loaders. */
 export const queryClient = createQueryClient();
 
