@@ -44,14 +44,15 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 /**
- * Defaults: an answer is fresh for 30 s (coming back to a page within that time shows it without
- * asking again; a write invalidates what it changed at once), one retry as above, a write is never
- * retried by itself.
+ * Defaults: an answer is fresh for 2 s — long enough for a route loader's answer to serve the page
+ * it opens, short enough that a page opened again shows what others changed meanwhile (it shows
+ * the cached answer at once and asks again; a staff member's file changes with the members'
+ * answers) — one retry as above, a write never retried by itself.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 30_000, retry: shouldRetry },
+      queries: { staleTime: 2_000, retry: shouldRetry },
       mutations: { retry: false },
     },
   });
