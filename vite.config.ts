@@ -141,7 +141,11 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             // React and the router: one chunk every page loads first, instead of a dozen small ones.
-            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|use-sync-external-store)[\\/]/ },
+            // TanStack Query is not in it: only the signed-in pages use it (the 'app' chunk, decision 214).
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack(?=[\\/](?!react-query|query-core))|use-sync-external-store)[\\/]/,
+            },
             // The public pages' shell (header, buttons, content page and its token filling): one chunk, not ten.
             {
               name: 'site',
@@ -153,12 +157,12 @@ export default defineConfig({
               test: /src[\\/](components[\\/]ui[\\/](field\.css|form-alert|text-field|checkbox-field|radio-group|use-form)|lib[\\/]form-data|features[\\/]public-site[\\/]api[\\/]public-forms)/,
             },
             // What every signed-in page (member area, dashboard, sign-in pages) loads: the API client and its
-            // results, notifications, polling and the unread-messages badge, the document title. Its modules
+            // results, TanStack Query and its client, notifications, polling and the unread-messages badge, the document title. Its modules
             // only: their imports stay in their own chunks.
             {
               name: 'app',
               includeDependenciesRecursively: false,
-              test: /node_modules[\\/]hono[\\/]dist[\\/](client|utils)[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|poll|use-loaded|document-title)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
+              test: /node_modules[\\/](hono[\\/]dist[\\/](client|utils)|@tanstack[\\/](react-query|query-core))[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|use-loaded|document-title|query-client|query-provider)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
             },
             // Radix's dialog and the layers it is built on (focus, scroll lock, portal): one chunk, not two.
             {

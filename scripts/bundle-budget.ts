@@ -51,8 +51,12 @@ export const APP_SHELL_FILES_BUDGET: Record<(typeof APP_PAGES)[number], number> 
   '/dashboard': 24,
   '/dashboard/member/$id': 22,
 };
-/** 165 kB since decision 138 (was 210 kB): the largest signed-in first load is 152 kB (« profil »), a member's file 123 kB (decision 159). */
-export const APP_FIRST_LOAD_BUDGET_BYTES = 165_000;
+/**
+ * 168 kB since decision 214 (165 kB since decision 138, 210 kB before): TanStack Query, which
+ * serves every signed-in page's data and the layouts' unread badges, adds 10.6 kB to each; the
+ * largest signed-in first load is 166.8 kB (« profil »), a member’s file 133.8 kB.
+ */
+export const APP_FIRST_LOAD_BUDGET_BYTES = 168_000;
 
 interface ManifestChunk {
   file: string;

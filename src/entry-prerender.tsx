@@ -7,6 +7,7 @@ import { StepShell } from '#src/features/onboarding/step-shell.tsx';
 import { type PageMeta, pageHeadTags } from '#src/features/public-site/page-meta.ts';
 import { takeCollectedMeta } from '#src/features/public-site/use-page-meta.ts';
 import { loadDeferred } from '#src/lib/deferred.tsx';
+import { loadQueryClient } from '#src/lib/router-context.ts';
 import { session } from '#src/lib/session.ts';
 import { routeTree } from '#src/route-tree.gen.ts';
 
@@ -19,7 +20,7 @@ import { routeTree } from '#src/route-tree.gen.ts';
 function routerFor(path: string) {
   return createRouter({
     routeTree,
-    context: { session },
+    context: { session, queries: loadQueryClient },
     history: createMemoryHistory({ initialEntries: [path] }),
     notFoundMode: 'root',
   });

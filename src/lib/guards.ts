@@ -8,7 +8,7 @@ import type { SessionUser } from '#src/lib/session.ts';
  * store and throw a router `redirect`. A failed settings load sends the visitor to `/` (spec §2).
  */
 interface GuardArgs {
-  context: RouterContext;
+  context: Pick<RouterContext, 'session'>;
   location: ParsedLocation;
 }
 

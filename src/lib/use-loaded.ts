@@ -2,6 +2,13 @@ import { type DependencyList, type SetStateAction, useCallback, useEffect, useRe
 import type { ApiResult } from '#src/lib/api-result.ts';
 
 /**
+ * @deprecated Decision 214: the SPA's server data goes through TanStack Query
+ * (src/lib/query-client.ts). Kept only for the files rewritten by other work during issue 61 and
+ * migrated after it is merged: dashboard-home-page.tsx, member-page.tsx,
+ * member-follow-up-section.tsx, leads-page.tsx, introductions/candidates-section.tsx. Do not use it
+ * in new code; delete it with their migration.
+ */
+/**
  * One list or file a page loads and shows: the data (null until the first success), the French
  * message of the last failed load (cleared by a success), and whether a load is running.
  */

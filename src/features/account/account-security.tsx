@@ -9,7 +9,9 @@ import { useForm } from '#src/components/ui/use-form.ts';
 import { changeOwnPassword, fetchEmailStatus, requestEmailChange } from '#src/features/account/account-api.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { textOf, validate } from '#src/lib/form.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 
 const REQUIRED_CURRENT = 'Saisissez votre mot de passe actuel';
 
@@ -32,7 +34,8 @@ const PasswordChangeForm = v.pipe(
 
 /** « Adresse e-mail »: the current address, the one waiting for confirmation, and the form to change it. */
 export function EmailSection({ fallbackEmail }: { fallbackEmail: string | undefined }) {
-  const { data: status, setData: setStatus } = useLoaded(fetchEmailStatus, []);
+  const { data: status } = useQuery({ queryKey: memberKeys.emailStatus, queryFn: () => unwrap(fetchEmailStatus()) });
+  const client = useQueryClient();
   const [done, setDone] = useState<string | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
 
@@ -46,7 +49,7 @@ export function EmailSection({ fallbackEmail }: { fallbackEmail: string | undefi
       return Object.keys(fields).length > 0 ? { fieldErrors: fields } : { formError: result.error.message };
     }
     formRef.current?.reset();
-    setStatus({ email: result.data.email, pendingEmail: result.data.pendingEmail });
+    client.setQueryData(memberKeys.emailStatus, { email: result.data.email, pendingEmail: result.data.pendingEmail });
     setDone(result.data.message);
     return undefined;
   });

@@ -2,7 +2,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ACCEPTED_PHOTO_TYPES, localPhotoProblem, type OwnPhoto, PhotoSection } from '#src/features/account/my-photos.tsx';
 import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
-import { ProposalCard, ReleasedPhotos } from '#src/features/introductions/proposals-page.tsx';
+import { ProposalCard } from '#src/features/introductions/proposal-card.tsx';
+import { ReleasedPhotos } from '#src/features/introductions/proposal-parts.tsx';
 
 const text = (html: string) =>
   html

@@ -7,7 +7,9 @@ import * as photoStyles from '#src/features/account/photos.css.ts';
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { count } from '#machines/french/plural.ts';
 
@@ -178,7 +180,12 @@ function DeletePhotoDialog({
 /** « Mes photos » on « Mon profil »: loads the member's photos, uploads and deletes them. */
 export function MyPhotos() {
   // A failed load shows nothing: the section stays hidden.
-  const { data: state, setData: setState, reload: load } = useLoaded(fetchMyPhotos, []);
+  const { data: state } = useQuery({ queryKey: memberKeys.photos, queryFn: () => unwrap(fetchMyPhotos()) });
+  const client = useQueryClient();
+  // A write answers with the member's photos: the cache takes them as they are.
+  const setPhotos = (photos: NonNullable<typeof state>['photos']) =>
+    client.setQueryData(memberKeys.photos, (previous: typeof state) => (previous ? { ...previous, photos } : previous));
+  const load = () => client.invalidateQueries({ queryKey: memberKeys.photos });
   if (!state) return null;
   return (
     <PhotoSection
@@ -187,7 +194,7 @@ export function MyPhotos() {
       onUpload={async (file) => {
         const result = await uploadPhoto(file);
         if (!result.ok) return result.error.message;
-        setState((previous) => ({ ...previous, photos: result.data.photos }));
+        setPhotos(result.data.photos);
         notify({ title: 'Photo ajoutée.', variant: 'success' });
         return null;
       }}
@@ -197,7 +204,7 @@ export function MyPhotos() {
           await load();
           return result.error.message;
         }
-        setState((previous) => ({ ...previous, photos: result.data.photos }));
+        setPhotos(result.data.photos);
         notify({ title: 'Photo supprimée.', variant: 'success' });
         return null;
       }}

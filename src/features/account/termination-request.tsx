@@ -22,7 +22,9 @@ import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-upd
 import * as styles from '#src/features/privacy/privacy.css.ts';
 import { type ApiResult, send } from '#src/lib/api-result.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 
 type Reason = keyof typeof terminationReasonLabels;
 const reasonOptions = Object.entries(terminationReasonLabels).map(([value, label]) => ({ value, label }));
@@ -174,7 +176,9 @@ const fetchMyTerminations = () =>
  * the proof (for illness, none is taken). Nothing shows when the list cannot be loaded.
  */
 export function PendingTermination() {
-  const { data, reload } = useLoaded(fetchMyTerminations, []);
+  const { data } = useQuery({ queryKey: memberKeys.terminations, queryFn: () => unwrap(fetchMyTerminations()) });
+  const client = useQueryClient();
+  const reload = () => client.invalidateQueries({ queryKey: memberKeys.terminations });
   const latest = data?.terminations[0];
   if (!latest?.pending) return null;
   const takesProof = latest.proofRule !== 'none';

@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { billingKindLabels, billingStatusLabels } from '#machines/onboarding/labels.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
@@ -5,7 +6,8 @@ import { type BillingFilters, billingExportHref, getAgencyBilling } from '#src/f
 import { Button } from '#src/components/ui/button.tsx';
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 
 const STATUSES = ['payee', 'a-venir', 'echouee', 'annulee', 'remboursement-en-cours', 'rembourse', 'remboursement-echoue'] as const;
 const KINDS = ['payment', 'instalment', 'refund'] as const;
@@ -20,7 +22,14 @@ export function BillingPage() {
   const [filters, setFilters] = useState<BillingFilters>({});
   // The database pages the list (decision 204); a new filter starts again at page 1.
   const [page, setPage] = useState(1);
-  const { data, error, loading } = useLoaded(() => getAgencyBilling(filters, page), [filters, page]);
+  const billing = useQuery({
+    queryKey: staffKeys.billing(filters, page),
+    queryFn: () => unwrap(getAgencyBilling(filters, page)),
+    placeholderData: keepPreviousData,
+  });
+  const { data } = billing;
+  const error = errorMessage(billing.error);
+  const loading = billing.isFetching;
   const set = (patch: Partial<BillingFilters>) => {
     setFilters((prev) => ({ ...prev, ...patch }));
     setPage(1);

@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { accessJournalExportHref, getAccessJournal, type JournalFilters } from '#src/features/dashboard/access-journal-api.ts';
@@ -7,7 +8,8 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { journalFiltersText } from '#machines/staff/journal-filters.ts';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { count } from '#machines/french/plural.ts';
 
 /**
@@ -18,8 +20,15 @@ import { count } from '#machines/french/plural.ts';
 export function AccessJournalPage() {
   const ids = { from: useId(), to: useId(), staff: useId(), what: useId() };
   const [filters, setFilters] = useState<JournalFilters>({});
-  const { data, error, loading } = useLoaded(() => getAccessJournal(filters), [filters]);
-  const team = useLoaded(listStaff, []);
+  const journal = useQuery({
+    queryKey: staffKeys.accessJournal(filters),
+    queryFn: () => unwrap(getAccessJournal(filters)),
+    placeholderData: keepPreviousData,
+  });
+  const { data } = journal;
+  const error = errorMessage(journal.error);
+  const loading = journal.isFetching;
+  const team = useQuery({ queryKey: staffKeys.team, queryFn: () => unwrap(listStaff()) });
   const set = (patch: Partial<JournalFilters>) => setFilters((prev) => ({ ...prev, page: undefined, ...patch }));
   const page = data?.page ?? 1;
 

@@ -1,3 +1,4 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { answerSectionLabels } from '#machines/onboarding/labels.ts';
 import { type ChangeRequest, decideChangeRequest, getMemberChangeRequests } from '#src/features/account/answers-api.ts';
@@ -6,24 +7,24 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 
 /** One pending request: what changes, the member's note, and the two answers staff may give. */
-function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDecided: () => void }) {
+function PendingRequest({ memberId, request, onDecided }: { memberId: string; request: ChangeRequest; onDecided: () => void }) {
   const noteId = useId();
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState<'apply' | 'decline' | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  async function decide(decision: 'apply' | 'decline') {
-    setBusy(decision);
-    setFailure(null);
-    const result = await decideChangeRequest(request.id, { decision, note });
-    setBusy(null);
-    if (result.ok) {
+  const client = useQueryClient();
+  const decision = useMutation({
+    mutationFn: (decision: 'apply' | 'decline') => unwrap(decideChangeRequest(request.id, { decision, note })),
+    onSuccess: async (_data, decision) => {
       notify({ title: decision === 'apply' ? 'Modification appliquée au dossier.' : 'Demande refusée.', variant: 'success' });
+      await client.invalidateQueries({ queryKey: staffKeys.changeRequests(memberId) });
       onDecided();
-    } else setFailure(result.error.message);
-  }
+    },
+  });
+  const busy = decision.isPending ? decision.variables : null;
+  const decide = (choice: 'apply' | 'decline') => decision.mutate(choice);
   return (
     <div>
       <ul>
@@ -31,16 +32,16 @@ function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDeci
       </ul>
       <label htmlFor={noteId}>Réponse au membre (facultatif)</label>
       <textarea id={noteId} value={note} maxLength={1000} rows={2} onChange={(e) => setNote(e.target.value)} />
-      <FormAlert tone="error">{failure}</FormAlert>
+      <FormAlert tone="error">{errorMessage(decision.error)}</FormAlert>
       <p className={styles.muted}>
         Appliquer remplace les réponses « {answerSectionLabels[request.section]} » du membre par celles demandées ; refuser les laisse
         inchangées. Le membre voit la réponse dans « Mon profil ».
       </p>
       <div>
-        <Button type="button" loading={busy === 'apply'} loadingText="Application…" onClick={() => void decide('apply')}>
+        <Button type="button" loading={busy === 'apply'} loadingText="Application…" onClick={() => decide('apply')}>
           Appliquer la modification
         </Button>{' '}
-        <Button type="button" variant="secondary" loading={busy === 'decline'} loadingText="Refus…" onClick={() => void decide('decline')}>
+        <Button type="button" variant="secondary" loading={busy === 'decline'} loadingText="Refus…" onClick={() => decide('decline')}>
           Refuser la demande
         </Button>
       </div>
@@ -50,9 +51,12 @@ function PendingRequest({ request, onDecided }: { request: ChangeRequest; onDeci
 
 /** « Demandes de modification » on the member page (issue 21, decision 123): pending first, then the decided ones. */
 export function ChangeRequestsSection({ memberId, onChanged }: { memberId: string; onChanged?: () => void }) {
-  const { data, error, reload } = useLoaded(() => getMemberChangeRequests(memberId), [memberId]);
+  const { data, error } = useQuery({
+    queryKey: staffKeys.changeRequests(memberId),
+    queryFn: () => unwrap(getMemberChangeRequests(memberId)),
+  });
   // A failed load shows an empty list, not a message.
-  const requests = error !== null ? [] : (data?.requests ?? null);
+  const requests = error ? [] : (data?.requests ?? null);
   if (!requests) return null;
   const pending = requests.filter((r) => r.status === 'pending');
   const decided = requests.filter((r) => r.status !== 'pending');
@@ -63,14 +67,7 @@ export function ChangeRequestsSection({ memberId, onChanged }: { memberId: strin
       </h2>
       {requests.length === 0 ? <p className={styles.muted}>Aucune demande de modification.</p> : null}
       {pending.map((request) => (
-        <PendingRequest
-          key={request.id}
-          request={request}
-          onDecided={() => {
-            void reload();
-            onChanged?.();
-          }}
-        />
+        <PendingRequest key={request.id} memberId={memberId} request={request} onDecided={() => onChanged?.()} />
       ))}
       {decided.length > 0 ? (
         <ul>

@@ -1,4 +1,5 @@
 import { STAFF_ROLE_LABELS, STAFF_ROLE_SCOPES, STAFF_ROLES } from '#machines/staff/roles.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { StaffInvitationSchema, STAFF_INVITATION_VALIDITY_DAYS } from '#machines/auth/staff-invitation.ts';
 import { type ActionOutcome, ActionDialog } from '#src/components/ui/action-dialog.tsx';
@@ -17,7 +18,8 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { textOf, validate } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 
 /**
  * The team page's invitations (decision 126): « Inviter un collègue » (a Radix dialog: address and
@@ -25,7 +27,11 @@ import { useLoaded } from '#src/lib/use-loaded.ts';
  * when, until when, « Renvoyer » (a new link, the old one stops working) and « Révoquer ».
  */
 export function StaffInvitationsSection() {
-  const { data, error: loadError, reload: load } = useLoaded(listInvitations, []);
+  const { data, error } = useQuery({ queryKey: staffKeys.invitations, queryFn: () => unwrap(listInvitations()) });
+  const loadError = errorMessage(error);
+  const client = useQueryClient();
+  // After an invitation is sent, sent again or revoked: the list is asked again.
+  const load = () => client.invalidateQueries({ queryKey: staffKeys.invitations });
   const invitations = data?.invitations ?? null;
 
   return (

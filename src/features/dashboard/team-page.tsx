@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { STAFF_ROLE_LABELS, STAFF_ROLE_SCOPES, STAFF_ROLES, type StaffRole } from '#machines/staff/roles.ts';
 import { setStaffRole } from '#src/features/dashboard/access-journal-api.ts';
@@ -8,7 +9,8 @@ import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.
 import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { StaffAccessDialog } from '#src/features/dashboard/staff-access-dialog.tsx';
 import { StaffInvitationsSection } from '#src/features/dashboard/staff-invitations-section.tsx';
 import { count } from '#machines/french/plural.ts';
@@ -29,7 +31,11 @@ const headingId = (id: string) => `equipe-${id}`;
  * the colleague enrols a new one at their next sign-in (decision 103).
  */
 export function TeamPage() {
-  const { data, error: loadError, reload: load } = useLoaded(listStaff, []);
+  const { data, error } = useQuery({ queryKey: staffKeys.team, queryFn: () => unwrap(listStaff()) });
+  const loadError = errorMessage(error);
+  const client = useQueryClient();
+  // After a write (role, second factor, access): the list is asked again.
+  const load = () => client.invalidateQueries({ queryKey: staffKeys.team });
   const staff = data?.staff ?? null;
 
   return (

@@ -7,7 +7,9 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { getToday, saveScope, savedScope, type TodayGroup, type TodayItem, type TodayScope } from '#src/features/dashboard/today-api.ts';
 import * as own from '#src/features/dashboard/today.css.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 const TIME_ZONE = 'Europe/Paris';
@@ -188,7 +190,10 @@ export function TodayCard() {
   const agencyWide = useSession().user?.staffRole === 'administration';
   const [chosen, setScope] = useState<TodayScope>(savedScope);
   const scope = agencyWide ? chosen : 'mine';
-  const { data, error, loading } = useLoaded(() => getToday(scope), [scope]);
+  const today = useQuery({ queryKey: staffKeys.today(scope), queryFn: () => unwrap(getToday(scope)), placeholderData: keepPreviousData });
+  const { data } = today;
+  const error = errorMessage(today.error);
+  const loading = today.isFetching;
   const nowMs = data ? Date.parse(data.at) : Date.now();
   const choose = (next: TodayScope) => {
     saveScope(next);

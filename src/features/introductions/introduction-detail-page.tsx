@@ -9,12 +9,7 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
-import {
-  getIntroduction,
-  type StaffEventBody,
-  type StaffIntroductionDetail,
-  sendStaffEvent,
-} from '#src/features/introductions/introductions-api.ts';
+import { type StaffEventBody, type StaffIntroductionDetail, sendStaffEvent } from '#src/features/introductions/introductions-api.ts';
 import {
   answerLabel,
   localInputToIso,
@@ -26,7 +21,9 @@ import {
 import { CloseDialog, PhoneFeedbackDialog } from '#src/features/introductions/staff-ending-dialogs.tsx';
 import { feedbackDeadlineText } from '#machines/introductions/feedback-deadline.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { introductionKeys, staffIntroductionQuery } from '#src/features/introductions/introduction-queries.ts';
+import { errorMessage } from '#src/lib/query-client.ts';
 
 const route = getRouteApi('/dashboard/_staff/mises-en-relation/$id');
 
@@ -35,7 +32,12 @@ type Run = (body: StaffEventBody) => Promise<string | null>;
 /** `/dashboard/mises-en-relation/{id}`: both sides, their answers, the notes, the log and the staff actions. */
 export function IntroductionDetailPage() {
   const { id } = route.useParams();
-  const { data, error, reload: load } = useLoaded(() => getIntroduction(id), [id]);
+  const query = useQuery(staffIntroductionQuery(id));
+  const data = query.data ?? null;
+  const error = errorMessage(query.error);
+  const client = useQueryClient();
+  // After a staff event or a feedback heard by phone: this file and every list of introductions.
+  const load = () => client.invalidateQueries({ queryKey: introductionKeys.staff });
   const answer = data as StaffIntroductionDetail | { introduction: StaffIntroductionDetail } | null;
   const detail = answer !== null && 'introduction' in answer ? answer.introduction : answer;
 

@@ -1,13 +1,14 @@
 import { Link } from '@tanstack/react-router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
-import { listIntroductions } from '#src/features/introductions/introductions-api.ts';
+import { staffIntroductionsQuery } from '#src/features/introductions/introduction-queries.ts';
 import { answerLabel, deadlineSoon, sideNames, stateFilterOptions } from '#src/features/introductions/introductions-view.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage } from '#src/lib/query-client.ts';
 import { count } from '#machines/french/plural.ts';
 
 /**
@@ -17,7 +18,10 @@ import { count } from '#machines/french/plural.ts';
 export function IntroductionsPage() {
   const filterId = useId();
   const [etat, setEtat] = useState('ouvertes');
-  const { data, error, loading } = useLoaded(() => listIntroductions(etat), [etat]);
+  const list = useQuery({ ...staffIntroductionsQuery(etat), placeholderData: keepPreviousData });
+  const { data } = list;
+  const error = errorMessage(list.error);
+  const loading = list.isFetching;
   const items = data?.introductions ?? null;
 
   const now = Date.now();

@@ -4,7 +4,7 @@ import type { MemberProgress } from '#src/features/introductions/accompaniment-a
 import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
 import { ProgressView } from '#src/features/introductions/progress-page.tsx';
 import { countsText, feedbackStep, fitText, formatDay, guardianLines, termText } from '#src/features/introductions/progress-view.ts';
-import { ProposalCard } from '#src/features/introductions/proposals-page.tsx';
+import { ProposalCard } from '#src/features/introductions/proposal-card.tsx';
 
 const text = (html: string) =>
   html

@@ -1,7 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { MemberIntroduction } from '#src/features/introductions/introductions-api.ts';
-import { accompanimentEnded, ProposalCard, proposalsIntro } from '#src/features/introductions/proposals-page.tsx';
+import { ProposalCard } from '#src/features/introductions/proposal-card.tsx';
+import { accompanimentEnded, proposalsIntro } from '#src/features/introductions/proposals-page.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = Date.parse('2026-12-01T09:00:00Z');

@@ -4,10 +4,19 @@ import { SiteFooter } from '#src/features/layout/site-footer.tsx';
 import { SiteHeader } from '#src/features/layout/site-header.tsx';
 import { UnreadBadge } from '#src/features/messages/unread-badge.tsx';
 import { useMemberUnread } from '#src/features/messages/unread.ts';
+import { QueryProvider } from '#src/lib/query-provider.tsx';
 import { container } from '#src/styles/global.css.ts';
 
-/** Member area (`/mon-compte/*`, guarded): the site header, the account menu and the page. */
+/** Member area (`/mon-compte/*`, guarded): the site header, the account menu and the page, with the app's query client. */
 export function AccountLayout() {
+  return (
+    <QueryProvider>
+      <AccountShell />
+    </QueryProvider>
+  );
+}
+
+function AccountShell() {
   const unread = useMemberUnread();
   return (
     <div className={styles.shell}>

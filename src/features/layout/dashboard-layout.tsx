@@ -5,10 +5,19 @@ import { BRAND_NAME } from '#src/features/layout/navigation.ts';
 import { UnreadBadge } from '#src/features/messages/unread-badge.tsx';
 import { useStaffUnread } from '#src/features/messages/unread.ts';
 import { container } from '#src/styles/global.css.ts';
+import { QueryProvider } from '#src/lib/query-provider.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 
-/** Staff shell: a plain top bar; the staff menu shows only to a staff member at aal2. */
+/** Staff shell: a plain top bar; the staff menu shows only to a staff member at aal2. The app's query client serves every page. */
 export function DashboardLayout() {
+  return (
+    <QueryProvider>
+      <DashboardShell />
+    </QueryProvider>
+  );
+}
+
+function DashboardShell() {
   const session = useSession();
   const isStaff = session.status === 'signed-in' && session.user?.role === 'staff' && session.aal === 'aal2';
   // The administration's pages (decision 206): the server refuses them to a counsellor anyway.

@@ -1,12 +1,18 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { api, send } from '#src/lib/api-client.ts';
-import { browserEnvironment, type PollSchedule, poll } from '#src/lib/poll.ts';
+import { type PollSchedule, pollingOptions, queryClient, unwrap } from '#src/lib/query-client.ts';
+import { useBackoff } from '#src/lib/query-provider.tsx';
 
-/** Dispatched on `window` when a conversation was read or written: the badges ask again. */
-const MESSAGES_CHANGED = 'union:messages-changed';
+/** The unread counts' query keys (decision 214). */
+export const unreadKeys = {
+  all: ['unread'] as const,
+  member: ['unread', 'member'] as const,
+  staff: ['unread', 'staff'] as const,
+};
 
+/** A conversation was read or written: the badges ask again at once, the back-off starting over. */
 export function messagesChanged(): void {
-  window.dispatchEvent(new Event(MESSAGES_CHANGED));
+  void queryClient.invalidateQueries({ queryKey: unreadKeys.all });
 }
 
 /**
@@ -18,57 +24,37 @@ export function messagesChanged(): void {
  */
 export const UNREAD_SCHEDULE: PollSchedule = { firstMs: 30_000, maxMs: 5 * 60_000 };
 
-/** A count from the server, kept up to date by the shared poller. */
-function useCount(load: () => Promise<number | null>): number {
-  const [count, setCount] = useState(0);
-  useEffect(() => {
-    let alive = true;
-    let last: number | null = null;
-    const poller = poll(
-      async () => {
-        const n = await load();
-        if (!alive || n === null) return 'unchanged';
-        const changed = last !== null && n !== last;
-        last = n;
-        setCount(n);
-        return changed ? 'changed' : 'unchanged';
-      },
-      browserEnvironment(),
-      UNREAD_SCHEDULE,
-      { immediate: true },
-    );
-    window.addEventListener(MESSAGES_CHANGED, poller.now);
-    return () => {
-      alive = false;
-      poller.stop();
-      window.removeEventListener(MESSAGES_CHANGED, poller.now);
-    };
-  }, [load]);
-  return count;
-}
-
-const loadMemberUnread = async () => {
-  const result = await send(api.user.messages.unread.$get());
-  return result.ok ? result.data.unread : null;
+/** The member's count: messages from the agency not yet opened. */
+const memberUnreadQuery = {
+  queryKey: unreadKeys.member,
+  queryFn: async () => (await unwrap(send(api.user.messages.unread.$get()))).unread,
 };
-
-/** The member's messages from the agency not yet opened. */
-export function useMemberUnread(): number {
-  return useCount(loadMemberUnread);
-}
 
 export function getStaffUnread() {
   return send(api.dashboard.messages.unread.$get());
 }
 
-const loadStaffUnread = async () => {
-  const result = await getStaffUnread();
-  return result.ok ? result.data.total : null;
+/** The staff's count: messages members wrote that no one on the staff has opened. */
+const staffUnreadQuery = {
+  queryKey: unreadKeys.staff,
+  queryFn: async () => (await unwrap(getStaffUnread())).total,
 };
+
+/** A count from the server, polled with the unread schedule; 0 until the first answer. */
+function useCount(query: { queryKey: readonly string[]; queryFn: () => Promise<number> }): number {
+  const poller = useBackoff<number>(query.queryKey, UNREAD_SCHEDULE);
+  const { data } = useQuery({ ...query, ...pollingOptions, refetchInterval: poller.refetchInterval });
+  return data ?? 0;
+}
+
+/** The member's messages from the agency not yet opened. */
+export function useMemberUnread(): number {
+  return useCount(memberUnreadQuery);
+}
 
 /** Messages members wrote that no one on the staff has opened. */
 export function useStaffUnread(): number {
-  return useCount(loadStaffUnread);
+  return useCount(staffUnreadQuery);
 }
 
 /** « 1 message non lu », « 3 messages non lus ». */

@@ -1,8 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
-import { useEffect } from 'react';
 import { currentPathOf } from '#src/features/onboarding/onboarding-state.ts';
-import { browserEnvironment, watchState } from '#src/features/onboarding/state-watch.ts';
+import { moved, STATE_SCHEDULE, stateWatchQuery } from '#src/features/onboarding/state-watch.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
+import { useBackoff } from '#src/lib/query-provider.tsx';
 
 /**
  * On a waiting screen: re-reads the member's state with a back-off (state-watch.ts) and goes to
@@ -12,14 +13,13 @@ import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-upd
 export function useStateWatch() {
   const { goToCurrent } = useOnboardingUpdate();
   const router = useRouter();
-  useEffect(() => {
-    const here = router.state.location.pathname;
-    return watchState(async () => {
-      const state = await goToCurrent();
-      const path = currentPathOf(state);
-      return path !== null && path !== here;
-    }, browserEnvironment());
-  }, [goToCurrent, router]);
+  const here = router.state.location.pathname;
+  const query = stateWatchQuery(here, async () => {
+    const path = currentPathOf(await goToCurrent());
+    return path !== null && path !== here;
+  });
+  const poller = useBackoff(query.queryKey, STATE_SCHEDULE, moved);
+  useQuery({ ...query, refetchInterval: poller.refetchInterval });
 }
 
 /** The watch as an element, for a screen that waits only in one of its sub-states. */

@@ -1,7 +1,8 @@
 import type { ConsentStatus } from '#bff/api-type.ts';
 import * as styles from '#src/features/privacy/privacy.css.ts';
-import { fetchConsents } from '#src/features/privacy/privacy-api.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { consentsQuery, privacyKeys } from '#src/features/privacy/privacy-api.ts';
+import { errorMessage } from '#src/lib/query-client.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 /*
@@ -17,12 +18,14 @@ const NOT_PAUSED: Matchmaking = { paused: false };
 const dateFormat = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
-/** The member's consents and whether matchmaking is paused, loaded from the BFF. */
+/** The member's consents and whether matchmaking is paused, loaded from the BFF; `reload()` after a withdrawal. */
 export function useConsents() {
-  const { data, error, reload } = useLoaded(fetchConsents, []);
+  const { data, error } = useQuery(consentsQuery);
+  const client = useQueryClient();
+  const reload = () => client.invalidateQueries({ queryKey: privacyKeys.consents });
   const consents = (data?.consents ?? null) as ConsentStatus[] | null;
   const matchmaking = (data?.matchmaking ?? NOT_PAUSED) as Matchmaking;
-  return { consents, matchmaking, error, reload };
+  return { consents, matchmaking, error: errorMessage(error), reload };
 }
 
 /** Shown on the member's pages while matchmaking is paused by a withdrawal. */
