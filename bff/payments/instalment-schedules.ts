@@ -7,7 +7,6 @@ import { checkoutSessions, members } from '#bff/db/schema.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { currentContractOf } from '#bff/payments/contract-ledger.ts';
-import { contractStoppedAt } from '#bff/payments/instalments.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentSchedule, type Schedule } from '#machines/onboarding/instalments.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
@@ -189,4 +188,13 @@ export async function agencySchedules(db: Executor, memberIds: readonly string[]
     if (current) result.set(memberId, current);
   }
   return result;
+}
+
+/** When the contract stopped early (renunciation, withdrawal, accepted termination), if it did. */
+export function contractStoppedAt(record: OnboardingRecord): number | null {
+  const stops = [record.contractWithdrawnAt, record.contractRenouncedAt, record.terminatedAt]
+    .filter((x): x is string => typeof x === 'string')
+    .map(instantMs)
+    .filter(Number.isFinite);
+  return stops.length > 0 ? Math.min(...stops) : null;
 }

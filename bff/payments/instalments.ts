@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
+import { contractStoppedAt } from '#bff/payments/instalment-schedules.ts';
 import { instalments } from '#bff/db/instalments-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
@@ -19,7 +20,6 @@ import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentOutsideContract } from '#machines/onboarding/instalments.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { isPlanId, planById } from '#machines/onboarding/plans.ts';
-import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
 /**
  * Monthly instalments (decision 120). Instalment 1 is the plan's checkout session (paid at the
@@ -67,15 +67,6 @@ export function subscriptionOfInvoice(invoice: StripeInvoiceObject): string | nu
   const ref = invoice.parent?.subscription_details?.subscription ?? invoice.subscription ?? null;
   if (ref === null) return null;
   return typeof ref === 'string' ? ref : ref.id;
-}
-
-/** When the contract stopped early (renunciation, withdrawal, accepted termination), if it did. */
-export function contractStoppedAt(record: OnboardingRecord): number | null {
-  const stops = [record.contractWithdrawnAt, record.contractRenouncedAt, record.terminatedAt]
-    .filter((x): x is string => typeof x === 'string')
-    .map(instantMs)
-    .filter(Number.isFinite);
-  return stops.length > 0 ? Math.min(...stops) : null;
 }
 
 type InstalmentOutcome = 'recorded' | 'duplicate' | 'ignored';

@@ -16,13 +16,8 @@ import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
 import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
-import {
-  contractStoppedAt,
-  INSTALMENT_EVENTS,
-  type InstalmentEventType,
-  recordInstalmentEvent,
-  StripeInvoiceSchema,
-} from '#bff/payments/instalments.ts';
+import { contractStoppedAt } from '#bff/payments/instalment-schedules.ts';
+import { INSTALMENT_EVENTS, type InstalmentEventType, recordInstalmentEvent, StripeInvoiceSchema } from '#bff/payments/instalments.ts';
 import { safelyStopping, subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import { paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
