@@ -1,22 +1,13 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { count, plural } from '#machines/french/plural.ts';
+import { count } from '#machines/french/plural.ts';
 import { practiceLevels } from '#machines/matching/match-profile.ts';
 import { homeRegions } from '#machines/matching/regions.ts';
 import { prayerPracticeLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';
 import { steps } from '#machines/onboarding/steps.ts';
-import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import {
-  type BulkAction,
-  bulkAction,
-  listMembers,
-  listTemplates,
-  type MemberListItem,
-  memberExportHref,
-  PER_PAGE,
-} from '#src/features/dashboard/dashboard-api.ts';
+import { listMembers, type MemberListItem, memberExportHref, PER_PAGE } from '#src/features/dashboard/dashboard-api.ts';
 import {
   type DashboardEndState,
   type DashboardSearch,
@@ -27,12 +18,13 @@ import {
 } from '#src/features/dashboard/dashboard-search.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime as formatDate } from '#src/features/dashboard/format-fr.ts';
-import { FollowUpFilters, getTags } from '#src/features/dashboard/member-list-filters.tsx';
+import { FollowUpFilters } from '#src/features/dashboard/member-list-filters.tsx';
 import * as listStyles from '#src/features/dashboard/member-list.css.ts';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
-import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
+import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
 import { useLoaded } from '#src/lib/use-loaded.ts';
+import { BulkBar } from '#src/features/dashboard/member-list-bulk.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 
 const route = getRouteApi('/dashboard/_staff/');
@@ -442,141 +434,5 @@ function MemberRow({ member: m, checked, onToggle }: { member: MemberListItem; c
       </StackedCell>
       <StackedCell label="Inscription">{formatDate(m.createdAt)}</StackedCell>
     </tr>
-  );
-}
-
-type TagsAnswer = Extract<Awaited<ReturnType<typeof getTags>>, { ok: true }>['data'];
-type Templates = Extract<Awaited<ReturnType<typeof listTemplates>>, { ok: true }>['data']['templates'];
-
-/** What the chosen members can be given at once; each asks for a confirmation in a dialog. */
-function BulkBar({
-  selected,
-  isAdministration,
-  onDone,
-}: {
-  selected: string[];
-  isAdministration: boolean;
-  onDone: (message: string) => Promise<void>;
-}) {
-  const ids = { counsellor: useId(), tag: useId(), template: useId() };
-  const [staff, setStaff] = useState<TagsAnswer['staff']>([]);
-  const [templates, setTemplates] = useState<Templates>([]);
-  useEffect(() => {
-    let live = true;
-    void getTags().then((r) => {
-      if (live && r.ok) setStaff(r.data.staff.filter((s) => !s.disabled));
-    });
-    void listTemplates().then((r) => {
-      if (live && r.ok) setTemplates(r.data.templates);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  const n = selected.length;
-  const them = count(n, 'membre', 'membres');
-  const run = async (action: BulkAction, done: (changed: number, unchanged: number) => string) => {
-    const result = await bulkAction(action);
-    if (!result.ok) return result.error.message;
-    await onDone(done(result.data.changed, result.data.unchanged));
-    return null;
-  };
-  const field = (data: FormData, name: string) => String(data.get(name) ?? '');
-  return (
-    <fieldset className={listStyles.bulkBar}>
-      <legend className={listStyles.visuallyHidden}>Actions sur la sélection</legend>
-      <strong data-testid="selection-count">
-        {them} {plural(n, 'sélectionné', 'sélectionnés')}
-      </strong>
-      {isAdministration ? (
-        <ActionDialog
-          trigger={<Button variant="secondary">Confier à…</Button>}
-          title="Confier les membres choisis"
-          description={`Les ${them} choisis seront suivis par la personne que vous indiquez ; chaque changement est inscrit dans leur historique.`}
-          submitLabel="Confier"
-          busyLabel="Enregistrement…"
-          onSubmit={(data) => {
-            const value = field(data, 'counsellorId');
-            const counsellorId = value === 'aucun' ? null : value;
-            const name = staff.find((s) => s.id === counsellorId)?.name;
-            return run(
-              { action: 'conseiller', ids: selected, counsellorId },
-              (changed, unchanged) =>
-                `${name ? `${count(changed, 'membre confié', 'membres confiés')} à ${name}` : `${count(changed, 'membre', 'membres')} sans conseiller désormais`}${unchanged > 0 ? ` (${unchanged} l’étai${unchanged > 1 ? 'en' : ''}t déjà)` : ''}.`,
-            );
-          }}
-        >
-          <label className={styles.control} htmlFor={ids.counsellor}>
-            Conseiller·ère
-            <select id={ids.counsellor} name="counsellorId" className={styles.input}>
-              {[...staffOptions(staff), { value: 'aucun', label: 'Sans conseiller (retirer)' }].map((o) => (
-                <option key={o.value} value={o.value}>
-                  {o.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        </ActionDialog>
-      ) : null}
-      <ActionDialog
-        trigger={<Button variant="secondary">Ajouter une étiquette</Button>}
-        title="Ajouter une étiquette"
-        description={`L’étiquette sera ajoutée aux ${them} choisis (ceux qui l’ont déjà la gardent telle quelle).`}
-        submitLabel="Ajouter"
-        busyLabel="Enregistrement…"
-        onSubmit={(data) => {
-          const tag = field(data, 'tag').trim();
-          if (!tag) return Promise.resolve({ fieldErrors: { tag: 'Écrivez l’étiquette' } });
-          return run(
-            { action: 'etiquette', ids: selected, tag },
-            (changed) => `Étiquette « ${tag} » ajoutée à ${count(changed, 'membre', 'membres')}.`,
-          );
-        }}
-      >
-        {(errors) => (
-          <label className={styles.control} htmlFor={ids.tag}>
-            Étiquette
-            <input
-              id={ids.tag}
-              name="tag"
-              className={styles.input}
-              maxLength={40}
-              autoComplete="off"
-              aria-invalid={errors.tag ? true : undefined}
-            />
-            {errors.tag ? <span className={listStyles.fieldError}>{errors.tag}</span> : null}
-          </label>
-        )}
-      </ActionDialog>
-      <ActionDialog
-        trigger={
-          <Button variant="secondary" disabled={templates.length === 0}>
-            Envoyer un message
-          </Button>
-        }
-        title="Envoyer un message à partir d’un modèle"
-        description={`Chacun des ${them} choisis recevra son propre message, rempli avec son prénom, dans son espace ; un courriel l’en avertit sans en reproduire le contenu.`}
-        submitLabel={`Envoyer ${plural(n, 'le message', `les ${n} messages`)}`}
-        busyLabel="Envoi…"
-        onSubmit={(data) => {
-          const templateId = Number(field(data, 'templateId'));
-          return run(
-            { action: 'message', ids: selected, templateId },
-            (changed) => `${count(changed, 'message envoyé', 'messages envoyés')}.`,
-          );
-        }}
-      >
-        <label className={styles.control} htmlFor={ids.template}>
-          Modèle
-          <select id={ids.template} name="templateId" className={styles.input}>
-            {templates.map((t) => (
-              <option key={t.id} value={String(t.id)}>
-                {t.title}
-              </option>
-            ))}
-          </select>
-        </label>
-      </ActionDialog>
-    </fieldset>
   );
 }
