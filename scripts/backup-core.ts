@@ -131,6 +131,13 @@ export async function rowCounts(database: Database): Promise<Record<string, numb
 }
 
 /**
+ * The rows the migrations themselves write into a new database (0051: the three prospect
+ * templates): a database holding no more than these is still empty for a restore, which replaces
+ * them with the backup's own.
+ */
+const SEEDED_BY_MIGRATIONS: Record<string, number> = { 'public.message_templates': 3 };
+
+/**
  * Loads a backup into `database`, which must be migrated to exactly the backup's migrations.
  * Refuses a database that holds data unless `replace` is set; then its tables are emptied first.
  * All or nothing (one transaction).
@@ -155,7 +162,7 @@ export async function restoreDatabase(
   if (!options.replace) {
     const counts = await rowCounts(database);
     const filled = Object.entries(counts)
-      .filter(([, n]) => n > 0)
+      .filter(([t, n]) => n > (SEEDED_BY_MIGRATIONS[t] ?? 0))
       .map(([t]) => t);
     if (filled.length > 0)
       throw new Error(`La base contient déjà des données (${filled.join(', ')}) : relancez avec --replace pour les remplacer.`);

@@ -197,7 +197,7 @@ export function dashboardRoutes(deps: ApiDeps) {
         return c.json(page, 200);
       })
       // The filtered list as CSV, streamed; recorded in the access log by its policy (decision 210).
-      .get('/dashboard/members/export', staffOnly, vValidator('query', MemberListFilterQuery, hook), async (c) => {
+      .get('/dashboard/member-list/export', staffOnly, vValidator('query', MemberListFilterQuery, hook), async (c) => {
         const filter = c.req.valid('query');
         const now = deps.clock.now();
         await refreshStaleStages(db);
@@ -221,7 +221,7 @@ export function dashboardRoutes(deps: ApiDeps) {
         return c.body(body, 200);
       })
       // Bulk actions on the members chosen in the list (decision 210): all or nothing.
-      .post('/dashboard/members/bulk', staffOnly, jsonBody(BulkBody), async (c) => {
+      .post('/dashboard/member-list/bulk', staffOnly, jsonBody(BulkBody), async (c) => {
         const input = c.req.valid('json');
         const result = await runBulkAction(
           { db, clock: deps.clock, mailSite: () => ({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }) },

@@ -48,9 +48,9 @@ export const STAFF_ROUTE_POLICY: Record<string, StaffRoutePolicy> = {
   'GET /api/v1/dashboard/funnel': team('filtered'),
   'GET /api/v1/dashboard/members': team('filtered', 'member_list'),
   // The list's CSV (decision 210): a counsellor exports their members; every export is recorded.
-  'GET /api/v1/dashboard/members/export': team('filtered', 'member_export'),
+  'GET /api/v1/dashboard/member-list/export': team('filtered', 'member_export'),
   // Bulk actions (decision 210): the handler checks every member named; entrusting is the administration's.
-  'POST /api/v1/dashboard/members/bulk': team('handler'),
+  'POST /api/v1/dashboard/member-list/bulk': team('handler'),
   'GET /api/v1/dashboard/member-search': team('filtered', 'member_search'),
   'GET /api/v1/dashboard/messages': team('filtered', 'agency_messages'),
   'GET /api/v1/dashboard/messages/unread': team('filtered', 'agency_messages'),

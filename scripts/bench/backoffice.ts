@@ -252,7 +252,7 @@ async function main() {
       ['Members, by name, 100 a page', '/api/v1/dashboard/members?sort=name&perPage=100'],
       ['Members, by stage', '/api/v1/dashboard/members?sort=stage&perPage=20'],
       ['Members, by counsellor', '/api/v1/dashboard/members?sort=counsellor&perPage=20'],
-      ['Members, CSV export, tag « prioritaire »', '/api/v1/dashboard/members/export?tag=prioritaire'],
+      ['Members, CSV export, tag « prioritaire »', '/api/v1/dashboard/member-list/export?tag=prioritaire'],
       ['Funnel', '/api/v1/dashboard/funnel'],
       ['Billing, one month', `/api/v1/dashboard/billing?from=${month}&to=${monthEnd}`],
       ['Billing, everything', '/api/v1/dashboard/billing'],

@@ -202,7 +202,7 @@ describe('filters, answered by the database', () => {
 });
 
 describe('bulk actions', () => {
-  const bulk = (agent: StaffSession['agent'], body: unknown) => agent.post('/api/v1/dashboard/members/bulk', body);
+  const bulk = (agent: StaffSession['agent'], body: unknown) => agent.post('/api/v1/dashboard/member-list/bulk', body);
 
   it('the administration entrusts ten members to a counsellor, once: the list filters and sorts on it, the counsellor sees them', async () => {
     const first = await bulk(admin.agent, { action: 'conseiller', ids: ten(), counsellorId: counsellor.id });
@@ -330,7 +330,7 @@ describe('the CSV export of the filtered list', () => {
       db,
       Array.from({ length: 1_100 }, (_, i) => ({ id: randomUUID(), gender: i % 2 === 0 ? ('femme' as const) : ('homme' as const) })),
     );
-    const response = await admin.agent.get('/api/v1/dashboard/members/export?step=profil');
+    const response = await admin.agent.get('/api/v1/dashboard/member-list/export?step=profil');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="membres-${NOW.toISOString().slice(0, 10)}.csv"`);
@@ -346,31 +346,31 @@ describe('the CSV export of the filtered list', () => {
 
     const since = (await db.select({ id: accessLog.id }).from(accessLog)).reduce((max, r) => Math.max(max, r.id), 0);
     const filtered = await (
-      await admin.agent.get(`/api/v1/dashboard/members/export?tag=VIP&gender=${population[1]?.gender}&q=exemple`)
+      await admin.agent.get(`/api/v1/dashboard/member-list/export?tag=VIP&gender=${population[1]?.gender}&q=exemple`)
     ).text();
     const rows = filtered.split('\r\n').filter(Boolean).slice(1);
     expect(rows.length).toBe(ten().filter((id) => population.find((m) => m.id === id)?.gender === population[1]?.gender).length);
     expect(rows.every((r) => r.includes(';Équipe 2;VIP;'))).toBe(true);
     for (const practice of ['cinq-prieres', 'Les cinq prières', 'Régulière', 'Occasionnelle']) expect(filtered).not.toContain(practice);
     // The same export again: recorded again (a copy leaving the tool, decision 210).
-    await (await admin.agent.get(`/api/v1/dashboard/members/export?tag=VIP&gender=${population[1]?.gender}&q=exemple`)).text();
+    await (await admin.agent.get(`/api/v1/dashboard/member-list/export?tag=VIP&gender=${population[1]?.gender}&q=exemple`)).text();
     const entries = (await db.select().from(accessLog).where(eq(accessLog.resource, 'member_export'))).filter((e) => e.id > since);
     expect(entries.length).toBe(2);
     expect(entries[0]?.memberId).toBeNull();
     expect(entries[0]?.detail).toBe(`tag=VIP&gender=${population[1]?.gender}&q=(7 caractères)`);
 
     // A counsellor exports their members only.
-    const theirs = (await (await counsellor.agent.get('/api/v1/dashboard/members/export')).text()).split('\r\n').filter(Boolean);
+    const theirs = (await (await counsellor.agent.get('/api/v1/dashboard/member-list/export')).text()).split('\r\n').filter(Boolean);
     expect(theirs.length).toBe(11);
     // The journal names the colleague a filter names by id (staff read names, never ids).
-    await (await admin.agent.get(`/api/v1/dashboard/members/export?counsellor=${counsellor.id}`)).text();
+    await (await admin.agent.get(`/api/v1/dashboard/member-list/export?counsellor=${counsellor.id}`)).text();
     const journal = await admin.agent.json<{ entries: { label: string; detail: string | null }[] }>(
       admin.agent.get('/api/v1/dashboard/access-journal?quoi=member_export'),
     );
     expect(journal.entries[0]?.label).toBe('Export de la liste des membres');
     expect(new URLSearchParams(journal.entries[0]?.detail ?? '').get('counsellor')).toBe('Équipe 2');
     // A bad filter: 400 in French, nothing recorded.
-    const bad = await admin.agent.get('/api/v1/dashboard/members/export?region=atlantide');
+    const bad = await admin.agent.get('/api/v1/dashboard/member-list/export?region=atlantide');
     expect(bad.status).toBe(400);
     const after = (await db.select().from(accessLog).where(eq(accessLog.resource, 'member_export'))).filter((e) => e.id > since);
     expect(after.map((e) => e.staffId).sort()).toEqual([admin.id, admin.id, admin.id, counsellor.id].sort());

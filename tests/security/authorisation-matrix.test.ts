@@ -144,8 +144,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/v1/dashboard/funnel': { access: 'staff-aal2', request: () => ({}) },
   'GET /api/v1/dashboard/members': { access: 'staff-aal2', request: () => ({}) },
   // The list's CSV and its bulk actions (decision 210): a tag on the member (the counsellor's own in the matrix).
-  'GET /api/v1/dashboard/members/export': { access: 'staff-aal2', request: () => ({ query: 'gender=femme' }) },
-  'POST /api/v1/dashboard/members/bulk': {
+  'GET /api/v1/dashboard/member-list/export': { access: 'staff-aal2', request: () => ({ query: 'gender=femme' }) },
+  'POST /api/v1/dashboard/member-list/bulk': {
     access: 'staff-aal2',
     request: ({ target }) => ({ body: { action: 'etiquette', ids: [target], tag: 'Matrice' } }),
   },

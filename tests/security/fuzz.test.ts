@@ -215,7 +215,7 @@ function seeds(key: string): Record<string, unknown>[] {
       ];
     case 'PUT /api/v1/user/presentation':
       return [{ presentation: 'Infirmière à Lyon, j’aime la lecture.' }, { presentation: '' }];
-    case 'POST /api/v1/dashboard/members/bulk':
+    case 'POST /api/v1/dashboard/member-list/bulk':
       return [
         { action: 'etiquette', ids: [victim.id], tag: 'Fuzz' },
         { action: 'conseiller', ids: [victim.id, member.id], counsellorId: null },

@@ -47,7 +47,7 @@ export type MemberListItem = MemberListPage['items'][number];
 /** The CSV of the filtered list (decision 210): a plain link, the browser downloads it. */
 export function memberExportHref(query: Omit<MembersQuery, 'page' | 'perPage'>): string {
   const params = new URLSearchParams(memberFilterParams(query)).toString();
-  return `/api/v1/dashboard/members/export${params ? `?${params}` : ''}`;
+  return `/api/v1/dashboard/member-list/export${params ? `?${params}` : ''}`;
 }
 
 export type BulkAction =
@@ -55,7 +55,7 @@ export type BulkAction =
   | { action: 'etiquette'; ids: string[]; tag: string }
   | { action: 'message'; ids: string[]; templateId: number };
 
-/** `POST /api/v1/dashboard/members/bulk`: one action on the chosen members, all or nothing. */
+/** `POST /api/v1/dashboard/member-list/bulk`: one action on the chosen members, all or nothing. */
 export function bulkAction(json: BulkAction) {
   return send(api.dashboard.members.bulk.$post({ json }));
 }

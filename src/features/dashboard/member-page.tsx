@@ -187,8 +187,8 @@ function contractText(contract: MemberSummaryView['contract']): string {
 }
 
 function waliText(guardian: MemberSummaryView['guardian']): string {
-  if (!guardian) return 'Aucun walī indiqué · contact : ses propres coordonnées';
-  return `${guardian.name} (${guardian.relationLabel.toLowerCase()}), ${guardian.phone ?? 'aucun numéro'} · contact : ${guardian.contactLabel.toLowerCase()}`;
+  if (!guardian) return 'Aucun walī indiqué · contact : ses propres coordonnées';
+  return `${guardian.name} (${guardian.relationLabel.toLowerCase()}), ${guardian.phone ?? 'aucun numéro'} · contact : ${guardian.contactLabel.toLowerCase()}`;
 }
 
 /** Who the member is and where they stand, in words: the file's top. */

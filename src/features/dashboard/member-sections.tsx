@@ -79,7 +79,7 @@ export function ProfileTab({ detail, now, onReload }: { detail: MemberDetail; no
             Actions de l’équipe
           </h2>
           <p>
-            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
+            Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
           </p>
           <StaffActions actions={detail.actions} onDone={onReload} />
         </section>
@@ -120,7 +120,7 @@ export function ProfileTab({ detail, now, onReload }: { detail: MemberDetail; no
             <dd>{withdrawalChoiceLabel(detail.record.renouncedWithdrawalRight)}</dd>
           </dl>
           <div className={styles.idLine}>
-            <span className={styles.muted}>Identifiant :</span>
+            <span className={styles.muted}>Identifiant :</span>
             <code className={styles.code}>{member.id}</code>
             <CopyButton value={member.id} />
           </div>
@@ -157,14 +157,14 @@ export function ProfileTab({ detail, now, onReload }: { detail: MemberDetail; no
                 <dt>Téléphone</dt>
                 <dd>{detail.guardian.phone ? formatPhone(detail.guardian.phone) : 'Aucun numéro'}</dd>
                 <dt>E-mail</dt>
-                <dd>{detail.guardian.email ?? 'Aucune adresse : il ne reçoit aucune copie par e-mail'}</dd>
+                <dd>{detail.guardian.email ?? 'Aucune adresse : il ne reçoit aucune copie par e-mail'}</dd>
                 <dt>Reçoit</dt>
                 <dd>{detail.guardian.receivesLabel}</dd>
                 <dt>Contact à l’acceptation</dt>
                 <dd>{detail.guardian.contactViaLabel}</dd>
               </dl>
             ) : (
-              <p className={styles.muted}>Aucun walī indiqué : ses propres coordonnées sont transmises à l’acceptation mutuelle.</p>
+              <p className={styles.muted}>Aucun walī indiqué : ses propres coordonnées sont transmises à l’acceptation mutuelle.</p>
             )}
           </div>
         </section>
@@ -217,8 +217,8 @@ export function ContractTab({
             </a>
           ) : null}
           <p className={styles.muted}>
-            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
-            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
+            Signature : {contractSigned ? formatDateTime(contractSigned) : 'non signé'} · Frais de dossier :{' '}
+            {detail.record.applicationFeesPaid ? 'payés' : 'non payés'} · Abonnement :{' '}
             {detail.record.subscriptionFeesPaid ? 'payé' : 'non payé'}
           </p>
         </section>
@@ -297,7 +297,7 @@ export function HistoryTab({ detail }: { detail: MemberDetail }) {
           Parcours
         </h2>
         <p>
-          Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
+          Étape actuelle : <strong data-state={member.state}>{stateLabel(member.state)}</strong>
         </p>
         {/* The whole chart is for the curious: folded by default (decision 209). */}
         <details className={file.fold} data-testid="member-chart">
@@ -416,7 +416,7 @@ function CopyButton({ value }: { value: string }) {
         try {
           await navigator.clipboard.writeText(value);
         } catch {
-          notify({ title: 'Copie impossible : sélectionnez l’identifiant à la main.', variant: 'warning' });
+          notify({ title: 'Copie impossible : sélectionnez l’identifiant à la main.', variant: 'warning' });
           return;
         }
         setCopied(true);
@@ -424,7 +424,7 @@ function CopyButton({ value }: { value: string }) {
         timer.current = setTimeout(() => setCopied(false), COPIED_RESET_MS);
       }}
     >
-      {copied ? 'Copié !' : 'Copier l’identifiant'}
+      {copied ? 'Copié !' : 'Copier l’identifiant'}
     </Button>
   );
 }
