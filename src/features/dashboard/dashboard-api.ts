@@ -57,7 +57,7 @@ export type BulkAction =
 
 /** `POST /api/v1/dashboard/member-list/bulk`: one action on the chosen members, all or nothing. */
 export function bulkAction(json: BulkAction) {
-  return send(api.dashboard.members.bulk.$post({ json }));
+  return send(api.dashboard['member-list'].bulk.$post({ json }));
 }
 
 export function getMember(id: string) {
