@@ -1,8 +1,10 @@
 /**
  * The tabs of a member's file (issue 63 point 2, decision 209), in order. The address's
- * `?onglet=` names the open one, so that a link opens a tab. A leaf module: the route reads it.
+ * `?onglet=` names the open one, so that a link opens a tab; the ids alone are in member-tab-ids.ts.
  */
-export const MEMBER_TABS = [
+import type { MemberTab } from '#src/features/dashboard/member-tab-ids.ts';
+
+export const MEMBER_TABS: readonly { id: MemberTab; label: string }[] = [
   { id: 'profil', label: 'Profil' },
   { id: 'mises-en-relation', label: 'Mises en relation' },
   { id: 'messages', label: 'Messages' },
@@ -10,10 +12,7 @@ export const MEMBER_TABS = [
   { id: 'notes', label: 'Notes' },
   { id: 'historique', label: 'Historique' },
   { id: 'acces', label: 'Accès' },
-] as const;
-
-export type MemberTab = (typeof MEMBER_TABS)[number]['id'];
-export const MEMBER_TAB_IDS: readonly MemberTab[] = MEMBER_TABS.map((tab) => tab.id);
+];
 
 /**
  * The tab of a card an older link names by its anchor (« Aujourd’hui » links to `#rights-title`…):

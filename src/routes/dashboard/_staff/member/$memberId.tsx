@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { DashboardMemberPage } from '#src/features/dashboard/member-page.tsx';
-import { MEMBER_TAB_IDS, type MemberTab } from '#src/features/dashboard/member-tabs.ts';
+import { MEMBER_TAB_IDS, type MemberTab } from '#src/features/dashboard/member-tab-ids.ts';
 import { titled } from '#src/lib/document-title.tsx';
 import { oneOf } from '#src/lib/search-params.ts';
 
