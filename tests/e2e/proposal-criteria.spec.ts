@@ -186,7 +186,7 @@ test('staff see coherent verdicts and propose outside a criterion with a reason;
 
   // The other side (decision 212's audit): on Karim's file Amina is never among his candidates, since
   // her indispensable « Célibataire » excludes him; she is only in his other list, her criterion named.
-  await page.goto(`${base}/dashboard/member/${people.karim.id}`);
+  await page.goto(`${base}/dashboard/member/${people.karim.id}?onglet=mises-en-relation`);
   await expect(page.getByRole('heading', { level: 1, name: 'Karim Exemple' })).toBeVisible();
   // Amina is the only woman of this product: Karim has nobody in his criteria.
   await expect(section.getByText('Aucun candidat pour l’instant.')).toBeVisible();
