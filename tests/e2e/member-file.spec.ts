@@ -1,6 +1,6 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
 import type { Product } from '#bff/start.ts';
-import { DEMO_AGENCY_ACCOUNTS } from '#bff/demo/cast.ts';
+import { CAST, DEMO_AGENCY_ACCOUNTS, emailOf } from '#bff/demo/cast.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { demoMemberId, signInDemoAdministrator, startDemoAgencyProduct } from '#tests/e2e/support/demo-agency.ts';
@@ -140,6 +140,54 @@ test('the tabs work from the keyboard, and a link opens a tab', async ({ browser
   await page.goto(`/dashboard/member/${salma}?onglet=mises-en-relation`);
   await expect(page.getByRole('link', { name: 'Avec Karim' })).toBeVisible();
   await screenshots(page, 'fiche-membre-mises-en-relation');
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+/** A demo member's file by first name (the cast's address). */
+async function castMemberId(firstName: string): Promise<string> {
+  const member = CAST.find((m) => m.firstName === firstName);
+  if (!member) throw new Error(`membre de la distribution introuvable : ${firstName}`);
+  return demoMemberId(product, emailOf(member));
+}
+
+// « Manqué » keeps its word (issue 63 point 6): before the meeting the file says why it is not
+// offered, with no button; once the meeting's time has passed it is offered, and done.
+// (The pictures are taken at 390 and 1440 px.)
+test('« Entretien manqué » is refused before the meeting, with its reason', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await signedInPage(browser, 390);
+  const errors = watchConsole(page);
+  // Ismaël's onboarding meeting is in three hours.
+  await page.goto(`/dashboard/member/${await castMemberId('Ismaël')}`);
+  const reason = page.getByTestId('reason-onb_meet_missed');
+  await expect(reason).toHaveText(
+    /^Entretien manqué\u00a0: pas encore possible\. L’entretien est prévu le .+\u00a0: il ne pourra être noté comme manqué qu’à partir de son heure de début\.$/,
+  );
+  await expect(page.getByRole('button', { name: 'Entretien manqué' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Annuler le rendez-vous' })).toBeVisible();
+  await screenshots(page, 'fiche-membre-entretien-a-venir');
+  expect(errors).toEqual([]);
+  await page.context().close();
+});
+
+test('« Entretien manqué » once the meeting has passed: confirmed, the member back to booking', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await signedInPage(browser, 1440);
+  const errors = watchConsole(page);
+  // Rania's onboarding meeting was twenty hours ago.
+  await page.goto(`/dashboard/member/${await castMemberId('Rania')}`);
+  await expect(page.getByTestId('reason-onb_meet_missed')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Entretien manqué' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Entretien manqué' });
+  await expect(dialog).toContainText('le créneau est libéré, le membre reçoit un e-mail');
+  // A destructive action starts on the safe choice.
+  await expect(dialog.getByRole('button', { name: 'Ne rien changer' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Confirmer' }).click();
+  await expect(page.getByText('Entretien manqué\u00a0: c’est fait.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Entretien manqué' })).toHaveCount(0);
+  await page.getByRole('navigation', { name: 'Onglets de la fiche' }).getByRole('link', { name: 'Historique' }).click();
+  await expect(page.getByRole('list', { name: 'Historique des événements' })).toContainText('Entretien personnalisé noté comme manqué');
   expect(errors).toEqual([]);
   await page.context().close();
 });
