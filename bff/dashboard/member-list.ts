@@ -191,13 +191,9 @@ function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
   return sort === 'email' || sort === 'name' || sort === 'counsellor' || sort === 'stage' || sort === 'age' ? 'asc' : 'desc';
 }
 
-/**
- * One page of rows. The page's members are chosen first (filters, order, offset); their counsellor
- * and tags are read after, for those rows only: in the select list they would be computed for every
- * row the offset skips.
- */
-async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date, limit: number, offset: number) {
-  const rows = await db
+/** One slice of the list in `order` (with the id last: a total order), the columns a line reads. */
+function selectRows(db: Db, where: SQL | undefined, order: SQL[], limit: number, offset: number, now: Date) {
+  return db
     .select({
       id: members.id,
       email: members.email,
@@ -212,10 +208,50 @@ async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date
       state: stageKeySql(now),
     })
     .from(members)
-    .where(memberListWhere(filter, staff, now))
-    .orderBy(...orderOf(filter, now), asc(members.id))
+    .where(where)
+    .orderBy(...order, asc(members.id))
     .limit(limit)
     .offset(offset);
+}
+
+const COUNSELLED = sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`;
+
+/**
+ * The « Conseiller·ère » order is the members who have a counsellor (by the counsellor's name,
+ * then their own) followed by those who have none (by their own name, `members_name_key`): read
+ * as those two ordered parts, so that a page of the second is an index scan rather than a sort of
+ * every member by a name looked up for each (the same rows, in the same order, as one ORDER BY).
+ */
+async function counsellorOrderRows(db: Db, filter: MemberListFilter, where: SQL | undefined, now: Date, limit: number, offset: number) {
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(members).where(and(where, COUNSELLED));
+  const counselled = counted?.n ?? 0;
+  const first =
+    offset < counselled
+      ? await selectRows(db, and(where, COUNSELLED), orderOf(filter, now), Math.min(limit, counselled - offset), offset, now)
+      : [];
+  if (first.length >= limit) return first;
+  const rest = await selectRows(
+    db,
+    and(where, sql`NOT ${COUNSELLED}`),
+    [asc(NAME_KEY)],
+    limit - first.length,
+    Math.max(0, offset - counselled),
+    now,
+  );
+  return [...first, ...rest];
+}
+
+/**
+ * One page of rows. The page's members are chosen first (filters, order, offset); their counsellor
+ * and tags are read after, for those rows only: in the select list they would be computed for every
+ * row the offset skips.
+ */
+async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date, limit: number, offset: number) {
+  const where = memberListWhere(filter, staff, now);
+  const rows =
+    filter.sort === 'counsellor'
+      ? await counsellorOrderRows(db, filter, where, now, limit, offset)
+      : await selectRows(db, where, orderOf(filter, now), limit, offset, now);
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [counsellors, tags] = await Promise.all([

@@ -229,6 +229,27 @@ describe('bulk actions', () => {
     expect((await list('counsellor=aucun', counsellor.agent)).total).toBe(0);
   });
 
+  it('sorts by counsellor in two parts read apart (decision 216): the entrusted first, then the others by name, whichever page', async () => {
+    for (const dir of ['asc', 'desc']) {
+      const whole = await list(`sort=counsellor&dir=${dir}&perPage=100`);
+      expect(whole.total).toBe(45);
+      expect(whole.items.slice(0, 10).every((i) => i.counsellor?.id === counsellor.id)).toBe(true);
+      const rest = whole.items.slice(10);
+      expect(rest.every((i) => i.counsellor === null)).toBe(true);
+      // Those without a counsellor by their name (lower case, first name first), either way round.
+      const names = rest.map((i) => (i.name ?? '').toLowerCase());
+      expect([[...names].sort(), [...names].sort((a, b) => a.localeCompare(b, 'fr'))]).toContainEqual(names);
+      // Pages of 7: the second straddles the two parts; together they are the whole list, in its order.
+      const pages = await Promise.all([1, 2, 3, 4, 5, 6, 7].map((p) => list(`sort=counsellor&dir=${dir}&perPage=7&page=${p}`)));
+      expect(pages.flatMap((p) => p.items.map((i) => i.id))).toEqual(whole.items.map((i) => i.id));
+      expect(pages.every((p) => p.total === 45)).toBe(true);
+    }
+    // Narrowed by a filter, the parts are the filter's.
+    const women = await list('sort=counsellor&gender=femme&perPage=100');
+    expect(women.items.every((i) => i.gender === 'femme')).toBe(true);
+    expect(women.items.length).toBe(women.total);
+  });
+
   it('a counsellor tags their members, is refused on another’s (nothing changed), and may not entrust members', async () => {
     const db = product.database.db;
     const other = population[20]?.id as string;
