@@ -4,6 +4,7 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { mailMatch } from '#tests/e2e/support/mailbox.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { draftHolds } from '#tests/e2e/support/drafts.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { pdfPageTexts } from '#tests/support/pdf-text.ts';
 
@@ -292,7 +293,7 @@ test('after the onboarding meeting (staff), the member fills in, signs and downl
   await expect(page.getByText('Certaines informations sont à corriger.')).toBeVisible();
   await page.getByLabel('Adresse postale').fill('12 rue de la République');
   // What was typed survives a reload (a draft on this device); the acceptance is ticked each time.
-  await page.waitForTimeout(400);
+  await draftHolds(page, ['12 rue de la République']);
   await page.reload();
   await expect(page.getByLabel('Adresse postale')).toHaveValue('12 rue de la République');
   await page.getByRole('checkbox', { name: /J’ai lu et j’accepte le contrat/ }).check();

@@ -455,10 +455,12 @@ test.describe('cookie consent', () => {
 
     // No choice stored: the member area still asks nothing by itself, once idle…
     await page.evaluate(() => window.localStorage.removeItem('union:cookie-consent'));
+    // The page's clock, moved past the idle callback's 2 s timeout instead of waiting for it.
+    await page.clock.install();
     await page.goto('/mon-compte/messages');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(2500); // past the idle callback's 2 s timeout
+    await page.clock.runFor(2500);
     await expect(banner).toHaveCount(0);
     // …and the footer's « Gérer les cookies » opens the choices; accepting there loads no tag.
     await page.getByRole('button', { name: 'Gérer les cookies' }).click();

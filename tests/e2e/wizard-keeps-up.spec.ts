@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { createAccount } from '#tests/e2e/support/account.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
+import { draftHolds } from '#tests/e2e/support/drafts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import type { Product } from '#bff/start.ts';
@@ -58,7 +59,7 @@ test('a phone shows the progress in one line; unsaved answers survive a reload',
   await page.getByLabel('Prénom').fill('Amina');
   await page.getByLabel('Ville').fill('Roubaix');
   await page.getByLabel('Célibataire').check();
-  await page.waitForTimeout(600);
+  await draftHolds(page, ['Amina', 'Roubaix', await page.getByLabel('Célibataire').inputValue()]);
   await page.reload();
   await expect(page.getByLabel('Prénom')).toHaveValue('Amina');
   await expect(page.getByLabel('Ville')).toHaveValue('Roubaix');
