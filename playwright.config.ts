@@ -18,7 +18,9 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
-    trace: 'retain-on-failure',
+    // A failed walk keeps its trace (DOM snapshots, network, console); without the screencast's
+    // frames, which every walk would otherwise record and encode (decision 218).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
