@@ -17,6 +17,9 @@
  * `--pglite`: the same on the embedded database (a data folder of its own, removed at the end);
  * BENCH_DB names the PostgreSQL database (default `bench_backoffice`).
  *
+ * BENCH_KEEP=1 keeps the PostgreSQL database at the end and, when it already holds members, reuses
+ * it without seeding again; BENCH_ONLY=<regular expression> measures only the figures whose name it matches.
+ *
  * Floors: p95 < 100 ms and event-loop delay < 50 ms for each figure; exits 1 naming every missed
  * floor. Writes the section « Back office at scale » of docs/benchmarks.md unless BENCH_NO_WRITE=1.
  */
@@ -48,6 +51,8 @@ if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME)) {
 }
 /** `--pglite`: the embedded database instead (its own data folder, removed at the end). */
 const PGLITE = process.argv.includes('--pglite');
+const KEEP = process.env.BENCH_KEEP === '1' && !PGLITE;
+const ONLY = process.env.BENCH_ONLY;
 const PGLITE_DIR = join(ROOT, 'node_modules', '.cache', `bench-backoffice-pglite-${process.pid}`);
 const STAFF_EMAIL = 'equipe.bench@example.fr';
 const STAFF_PASSWORD = 'bench-equipe-backoffice-2026';
@@ -155,13 +160,14 @@ const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
 async function main() {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.version}`;
   const loadStart = loadavg()[0]?.toFixed(1);
+  const databaseUrl = urlOf(DB_NAME);
+  const kept = KEEP && (await admin((c) => c.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]))).rows.length > 0;
   if (PGLITE) rmSync(PGLITE_DIR, { recursive: true, force: true });
-  else
+  else if (!kept)
     await admin(async (c) => {
       await c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
       await c.query(`CREATE DATABASE ${DB_NAME}`);
     });
-  const databaseUrl = urlOf(DB_NAME);
   let server: ChildProcess | undefined;
   const missed: string[] = [];
   try {
@@ -182,10 +188,15 @@ async function main() {
     );
     if (created.status !== 0) throw new Error(`staff:create: ${created.stderr}`);
     const client = await seedClient(databaseUrl);
-    let seedMs: number;
+    let seedMs = 0;
     let counts: Record<string, string>;
     try {
-      seedMs = await seed(client, MEMBERS);
+      // A kept database: its members as they are; the staff's second factor enrolled again below.
+      if (kept)
+        await client.query(`DELETE FROM embedded_auth.mfa_factors WHERE user_id IN (SELECT id FROM embedded_auth.users WHERE email = $1)`, [
+          STAFF_EMAIL,
+        ]);
+      else seedMs = await seed(client, MEMBERS);
       const [row] = (
         await client.query(
           `SELECT (SELECT count(*) FROM members WHERE role = 'member') AS members, (SELECT count(*) FROM checkout_sessions) AS payments,
@@ -263,7 +274,7 @@ async function main() {
       ['Access journal', '/api/v1/dashboard/access-journal'],
     ];
     const rows: string[] = [];
-    for (const [name, path] of figures) {
+    for (const [name, path] of figures.filter(([name]) => !ONLY || new RegExp(ONLY).test(name))) {
       for (let i = 0; i < 3; i += 1) {
         const warm = await get(staff, path);
         if (warm.status !== 200) throw new Error(`${name}: ${warm.status} ${JSON.stringify(warm.json).slice(0, 300)}`);
@@ -313,7 +324,7 @@ async function main() {
       await exited;
     }
     if (PGLITE) rmSync(PGLITE_DIR, { recursive: true, force: true });
-    else await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
+    else if (!KEEP) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`));
   }
   if (missed.length > 0) {
     console.error(`Floors missed:\n- ${missed.join('\n- ')}`);
