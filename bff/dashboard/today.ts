@@ -68,6 +68,26 @@ async function rows(db: Db, query: SQL): Promise<Row[]> {
   return result.rows;
 }
 
+/** A group's first `ITEMS_PER_GROUP` rows in its order, and how many there are. */
+interface Page {
+  rows: Row[];
+  total: number;
+}
+
+/**
+ * One bounded statement per source (issue 64, decision 217): the rows of `source` in `order`, the
+ * first `ITEMS_PER_GROUP` only, each with the count of all (`count(*) OVER ()`), and the names
+ * (`named`, reading the page as `g`) joined to those rows alone, in the same order.
+ */
+async function page(db: Db, source: SQL, order: SQL, named: SQL): Promise<Page> {
+  const found = await rows(
+    db,
+    sql`WITH g AS (SELECT s.*, count(*) OVER ()::int AS total FROM (${source}) s ORDER BY ${order} LIMIT ${ITEMS_PER_GROUP})
+      SELECT n.* FROM (${named}) n ORDER BY ${order}`,
+  );
+  return { rows: found, total: num(found[0]?.total) };
+}
+
 const iso = (value: unknown): string | null => {
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(String(value));
@@ -82,8 +102,9 @@ const nameOf = (alias: string) =>
 
 const euros = (cents: number) => formatEuros(Math.round(cents));
 
-function group(id: TodayGroupId, items: TodayItem[]): TodayGroup {
-  return { id, total: items.length, items: items.slice(0, ITEMS_PER_GROUP) };
+/** A group: its first items, and `total` counted by the database (every item, not only those shown). */
+function group(id: TodayGroupId, items: TodayItem[], total = items.length): TodayGroup {
+  return { id, total, items: items.slice(0, ITEMS_PER_GROUP) };
 }
 
 export async function staffToday(db: Db, input: { scope: TodayScope; staffId: string; now: Date }): Promise<TodayGroup[]> {
@@ -102,12 +123,13 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
 
   const [meetings, toValidate, firstMeetingsPast, answers, presentations, leads, messages, terminations, instalments, refunds] =
     await Promise.all([
-      // Meetings of today and tomorrow (the agenda's sources), then kept to « mine » below.
+      // Meetings of today and tomorrow (the agenda's sources, bounded by the two days), kept to « mine » below.
       agendaItems(db, fromMs, toMs),
-      // Onboarding meetings whose time has passed, still waiting for « effectué » or « manqué ».
-      rows(
+      // Onboarding meetings whose time has passed, still waiting for « effectué » or « manqué »
+      // (the partial index `members_meeting_to_note`, migration 0056, holds only those members).
+      page(
         db,
-        sql`SELECT m.id::text AS id, ${nameOf('m')} AS name, m.onboarding->>'onboardingMeetingDate' AS at
+        sql`SELECT m.id::text AS id, m.onboarding->>'onboardingMeetingDate' AS at
           FROM members m
           WHERE m.role = 'member' AND NOT m.disabled AND m.erased_at IS NULL
             AND (m.onboarding->>'onboardingMeetingReserved') = 'true'
@@ -116,45 +138,50 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
             AND (m.onboarding->>'onboardingMeetingDate')::timestamptz <= ${now}::timestamptz
             AND m.onboarding->>'contractRenouncedAt' IS NULL AND m.onboarding->>'contractWithdrawnAt' IS NULL
             AND m.onboarding->>'terminationRequestedAt' IS NULL AND m.onboarding->>'terminatedAt' IS NULL
-            AND ${scoped('m.id')}
-          ORDER BY 3, 1`,
+            AND ${scoped('m.id')}`,
+        sql`at, id`,
+        sql`SELECT g.id, g.at, ${nameOf('m')} AS name, g.total FROM g JOIN members m ON m.id = g.id::uuid`,
       ),
       // Introductions' first meetings that have taken place, to be noted as held.
-      rows(
+      page(
         db,
-        sql`SELECT i.id::text AS id, i.context->'meeting'->>'at' AS at, ${nameOf('a')} AS name_a, ${nameOf('b')} AS name_b
-          FROM introductions i JOIN members a ON a.id = i.member_a JOIN members b ON b.id = i.member_b
+        sql`SELECT i.id::text AS id, i.member_a, i.member_b, i.context->'meeting'->>'at' AS at
+          FROM introductions i
           WHERE i.state = 'rencontre-planifiee' AND jsonb_typeof(i.context->'meeting') = 'object'
             AND (i.context->'meeting'->>'at')::timestamptz <= ${now}::timestamptz
-            AND (${scoped('i.member_a')} OR ${scoped('i.member_b')})
-          ORDER BY 2, 1`,
+            AND (${scoped('i.member_a')} OR ${scoped('i.member_b')})`,
+        sql`at, id`,
+        sql`SELECT g.id, g.at, ${nameOf('a')} AS name_a, ${nameOf('b')} AS name_b, g.total
+          FROM g JOIN members a ON a.id = g.member_a JOIN members b ON b.id = g.member_b`,
       ),
       // Introductions waiting on a member: an answer to a proposal, or feedback after the meeting.
-      rows(
+      page(
         db,
-        sql`SELECT i.id::text AS id, i.state, i.deadline_at AS deadline, i.context->>'meetingHeldAt' AS held_at,
-            ${nameOf('a')} AS name_a, ${nameOf('b')} AS name_b,
+        sql`SELECT i.id, i.member_a, i.member_b, i.state, i.deadline_at AS deadline, i.context->>'meetingHeldAt' AS held_at,
             CASE WHEN i.state LIKE 'proposee.%' THEN i.context->'answers'->'a'->>'status' = 'pending'
                  ELSE jsonb_typeof(i.context->'feedback'->'a') IS DISTINCT FROM 'object' END AS waits_a,
             CASE WHEN i.state LIKE 'proposee.%' THEN i.context->'answers'->'b'->>'status' = 'pending'
                  ELSE jsonb_typeof(i.context->'feedback'->'b') IS DISTINCT FROM 'object' END AS waits_b
-          FROM introductions i JOIN members a ON a.id = i.member_a JOIN members b ON b.id = i.member_b
+          FROM introductions i
           WHERE (i.state LIKE 'proposee.%' OR i.state = 'retours')
-            AND (${scoped('i.member_a')} OR ${scoped('i.member_b')})
-          ORDER BY (i.state = 'retours'), i.deadline_at, i.id`,
+            AND (${scoped('i.member_a')} OR ${scoped('i.member_b')})`,
+        sql`(state = 'retours'), deadline, id`,
+        sql`SELECT g.id, g.state, g.deadline, g.held_at, g.waits_a, g.waits_b, ${nameOf('a')} AS name_a, ${nameOf('b')} AS name_b,
+            g.total FROM g JOIN members a ON a.id = g.member_a JOIN members b ON b.id = g.member_b`,
       ),
       // Presentations written or changed, not reviewed yet (decision 200).
-      rows(
+      page(
         db,
-        sql`SELECT m.id::text AS id, ${nameOf('m')} AS name, p.updated_at AS at
+        sql`SELECT p.member_id AS id, p.updated_at AS at
           FROM member_presentations p JOIN members m ON m.id = p.member_id
-          WHERE p.status = 'en-attente' AND m.erased_at IS NULL AND ${scoped('m.id')}
-          ORDER BY p.updated_at, m.id`,
+          WHERE p.status = 'en-attente' AND m.erased_at IS NULL AND ${scoped('m.id')}`,
+        sql`at, id`,
+        sql`SELECT g.id, g.at, ${nameOf('m')} AS name, g.total FROM g JOIN members m ON m.id = g.id`,
       ),
       // Leads whose « Relance » date has come, not converted or closed; « mine »: assigned to me or to nobody.
-      rows(
+      page(
         db,
-        sql`SELECT f.lead_id::text AS id, f.kind, f.follow_up_on::text AS day, f.status,
+        sql`SELECT f.lead_id AS id, f.kind, f.follow_up_on AS due_on, f.status,
             coalesce(nullif(trim(c.name), ''), c.email, p.email) AS name, c.subject
           FROM lead_follow_ups f
           LEFT JOIN contact_messages c ON f.kind = 'contact' AND c.id = f.lead_id
@@ -162,43 +189,49 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
           WHERE f.follow_up_on IS NOT NULL AND f.follow_up_on <= ${today}::date
             AND f.status NOT IN ('converti', 'sans_suite')
             AND (c.id IS NOT NULL OR p.id IS NOT NULL)
-            ${mine ? sql`AND (f.assignee_id IS NULL OR f.assignee_id = ${staffId}::uuid)` : sql``}
-          ORDER BY f.follow_up_on, f.lead_id`,
+            ${mine ? sql`AND (f.assignee_id IS NULL OR f.assignee_id = ${staffId}::uuid)` : sql``}`,
+        sql`due_on, id`,
+        sql`SELECT g.id, g.kind, g.due_on, g.due_on::text AS day, g.status, g.name, g.subject, g.total FROM g`,
       ),
       // Messages members wrote to the agency that nobody has read yet, by member.
-      rows(
+      page(
         db,
-        sql`SELECT m.id::text AS id, ${nameOf('m')} AS name, count(*)::int AS n, max(d.created_at) AS at,
+        sql`SELECT d.member_id AS id, count(*)::int AS n, max(d.created_at) AS at,
             (array_agg(d.subject ORDER BY d.created_at DESC))[1] AS subject
           FROM direct_messages d JOIN members m ON m.id = d.member_id
           WHERE d.direction = 'to_agency' AND d.staff_read_at IS NULL AND m.erased_at IS NULL AND ${scoped('m.id')}
-          GROUP BY m.id ORDER BY max(d.created_at), m.id`,
+          GROUP BY d.member_id`,
+        sql`at, id`,
+        sql`SELECT g.id, ${nameOf('m')} AS name, g.n, g.at, g.subject, g.total FROM g JOIN members m ON m.id = g.id`,
       ),
       // Termination requests waiting for the staff's decision, with their two-month deadline (decision 119).
-      rows(
+      page(
         db,
-        sql`SELECT t.id::text AS key, m.id::text AS id, ${nameOf('m')} AS name, t.requested_at AS requested, t.due_by AS due
+        sql`SELECT t.id AS key, t.member_id AS id, t.requested_at AS requested, t.due_by AS due
           FROM contract_terminations t JOIN members m ON m.id = t.member_id
-          WHERE t.decision IS NULL AND m.erased_at IS NULL AND ${scoped('m.id')}
-          ORDER BY t.due_by, t.id`,
+          WHERE t.decision IS NULL AND m.erased_at IS NULL AND ${scoped('m.id')}`,
+        sql`due, key`,
+        sql`SELECT g.key, g.id, ${nameOf('m')} AS name, g.requested, g.due, g.total FROM g JOIN members m ON m.id = g.id`,
       ),
       // Instalments whose payment failed (decision 120).
-      rows(
+      page(
         db,
-        sql`SELECT s.id::text AS key, m.id::text AS id, ${nameOf('m')} AS name, s.number, s.amount_cents AS cents, s.failures,
-            s.failed_at AS at
+        sql`SELECT s.id AS key, s.member_id AS id, s.number, s.amount_cents AS cents, s.failures, s.failed_at AS at
           FROM instalments s JOIN members m ON m.id = s.member_id
-          WHERE s.status = 'failed' AND m.erased_at IS NULL AND ${scoped('m.id')}
-          ORDER BY s.failed_at, s.id`,
+          WHERE s.status = 'failed' AND m.erased_at IS NULL AND ${scoped('m.id')}`,
+        sql`at, key`,
+        sql`SELECT g.key, g.id, ${nameOf('m')} AS name, g.number, g.cents, g.failures, g.at, g.total
+          FROM g JOIN members m ON m.id = g.id`,
       ),
       // Money to give back: refunds not made yet, or whose attempt failed (decisions 118, 119, 175).
-      rows(
+      page(
         db,
-        sql`SELECT r.id::text AS key, m.id::text AS id, ${nameOf('m')} AS name, r.amount_cents AS cents, r.status, r.due_by AS due,
-            r.reason
+        sql`SELECT r.id AS key, r.member_id AS id, r.amount_cents AS cents, r.status, r.due_by AS due, r.reason
           FROM refunds r JOIN members m ON m.id = r.member_id
-          WHERE r.status IN ('pending', 'failed') AND m.erased_at IS NULL AND ${scoped('m.id')}
-          ORDER BY r.due_by, r.id`,
+          WHERE r.status IN ('pending', 'failed') AND m.erased_at IS NULL AND ${scoped('m.id')}`,
+        sql`due, key`,
+        sql`SELECT g.key, g.id, ${nameOf('m')} AS name, g.cents, g.status, g.due, g.reason, g.total
+          FROM g JOIN members m ON m.id = g.id`,
       ),
     ]);
 
@@ -233,7 +266,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
   }));
 
   const toValidateItems: TodayItem[] = [
-    ...toValidate.map(
+    ...toValidate.rows.map(
       (r): TodayItem => ({
         key: `onboarding:${text(r.id)}`,
         label: 'Entretien personnalisé à noter (effectué ou manqué)',
@@ -245,7 +278,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
         link: { kind: 'member', memberId: text(r.id), section: 'actions' },
       }),
     ),
-    ...firstMeetingsPast.map(
+    ...firstMeetingsPast.rows.map(
       (r): TodayItem => ({
         key: `first-meeting:${text(r.id)}`,
         label: 'Première rencontre à noter comme tenue',
@@ -259,7 +292,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     ),
   ].sort((x, y) => (x.at ?? '').localeCompare(y.at ?? '') || x.key.localeCompare(y.key));
 
-  const answerItems: TodayItem[] = answers.map((r) => {
+  const answerItems: TodayItem[] = answers.rows.map((r) => {
     const feedback = text(r.state) === 'retours';
     const waiting = [r.waits_a === true ? text(r.name_a) : null, r.waits_b === true ? text(r.name_b) : null].filter(
       (x): x is string => x !== null,
@@ -277,7 +310,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     };
   });
 
-  const presentationItems: TodayItem[] = presentations.map((r) => ({
+  const presentationItems: TodayItem[] = presentations.rows.map((r) => ({
     key: `presentation:${text(r.id)}`,
     label: 'Présentation à relire',
     people: [text(r.name)],
@@ -288,7 +321,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     link: { kind: 'member', memberId: text(r.id), section: 'profil' },
   }));
 
-  const leadItems: TodayItem[] = leads.map((r) => ({
+  const leadItems: TodayItem[] = leads.rows.map((r) => ({
     key: `lead:${text(r.id)}`,
     label: text(r.kind) === 'contact' ? 'Message de contact à relancer' : 'Pré-inscription à relancer',
     people: [text(r.name)],
@@ -299,7 +332,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     link: { kind: 'leads' },
   }));
 
-  const messageItems: TodayItem[] = messages.map((r) => ({
+  const messageItems: TodayItem[] = messages.rows.map((r) => ({
     key: `messages:${text(r.id)}`,
     label: num(r.n) > 1 ? `${num(r.n)} messages non lus` : '1 message non lu',
     people: [text(r.name)],
@@ -310,7 +343,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     link: { kind: 'messages', memberId: text(r.id) },
   }));
 
-  const terminationItems: TodayItem[] = terminations.map((r) => {
+  const terminationItems: TodayItem[] = terminations.rows.map((r) => {
     const due = iso(r.due);
     return {
       key: `termination:${text(r.key)}`,
@@ -325,7 +358,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
   });
 
   const paymentItems: TodayItem[] = [
-    ...instalments.map(
+    ...instalments.rows.map(
       (r): TodayItem => ({
         key: `instalment:${text(r.key)}`,
         label: `Mensualité n°\u00a0${num(r.number)} échouée`,
@@ -337,7 +370,7 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
         link: { kind: 'member', memberId: text(r.id), section: 'paiements' },
       }),
     ),
-    ...refunds.map((r): TodayItem => {
+    ...refunds.rows.map((r): TodayItem => {
       const due = iso(r.due);
       return {
         key: `refund:${text(r.key)}`,
@@ -354,12 +387,12 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
 
   return [
     group('meetings', meetingItems),
-    group('toValidate', toValidateItems),
-    group('answers', answerItems),
-    group('presentations', presentationItems),
-    group('leads', leadItems),
-    group('messages', messageItems),
-    group('terminations', terminationItems),
-    group('payments', paymentItems),
+    group('toValidate', toValidateItems, toValidate.total + firstMeetingsPast.total),
+    group('answers', answerItems, answers.total),
+    group('presentations', presentationItems, presentations.total),
+    group('leads', leadItems, leads.total),
+    group('messages', messageItems, messages.total),
+    group('terminations', terminationItems, terminations.total),
+    group('payments', paymentItems, instalments.total + refunds.total),
   ];
 }

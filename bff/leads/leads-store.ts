@@ -90,7 +90,7 @@ export interface InboxRow extends LeadRow {
 
 /**
  * One page of the inbox, newest first, and how many leads match: filters, search, period and
- * paging in one statement (issue 64 point 2). `onlyFor`: a counsellor's id, who sees the leads
+ * paging in SQL, the page and its count as two statements run at once (issue 64 point 2). `onlyFor`: a counsellor's id, who sees the leads
  * nobody has taken and theirs (decision 206).
  */
 export async function inboxPage(db: Db, filters: InboxFilters, onlyFor: string | null): Promise<{ rows: InboxRow[]; total: number }> {
@@ -111,23 +111,21 @@ export async function inboxPage(db: Db, filters: InboxFilters, onlyFor: string |
     where.push(sql`position(${filters.q.toLowerCase()} in ${haystack}) > 0`);
   }
   const condition = where.length > 0 ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
-  const rows = rowsOf<RawLead & { status: string; assignee_id: string | null; follow_up_on: string | null; total: number }>(
-    await db.execute(sql`
-      SELECT l.*, ${status} AS status, f.assignee_id, f.follow_up_on::text AS follow_up_on, count(*) OVER ()::int AS total
+  // The page walks the `created_at` indexes and stops at its last row; the count, apart and at
+  // once, reads only what the conditions need (decision 217: a window count made every lead
+  // go through the page's columns and joins).
+  const [page, counted] = await Promise.all([
+    db.execute(sql`
+      SELECT l.*, ${status} AS status, f.assignee_id, f.follow_up_on::text AS follow_up_on
         FROM ${leadsRelation}
         LEFT JOIN lead_follow_ups f ON f.lead_id = l.id
         ${condition}
        ORDER BY l.created_at DESC, l.id ASC
        LIMIT ${filters.perPage} OFFSET ${(filters.page - 1) * filters.perPage}`),
-  );
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && filters.page > 1) {
-    // A page past the end: the count still says how many there are.
-    const [counted] = rowsOf<{ n: number }>(
-      await db.execute(sql`SELECT count(*)::int AS n FROM ${leadsRelation} LEFT JOIN lead_follow_ups f ON f.lead_id = l.id ${condition}`),
-    );
-    total = counted?.n ?? 0;
-  }
+    db.execute(sql`SELECT count(*)::int AS n FROM ${leadsRelation} LEFT JOIN lead_follow_ups f ON f.lead_id = l.id ${condition}`),
+  ]);
+  const rows = rowsOf<RawLead & { status: string; assignee_id: string | null; follow_up_on: string | null }>(page);
+  const total = rowsOf<{ n: number }>(counted)[0]?.n ?? 0;
   return {
     rows: rows.map((r) => ({ ...leadOf(r), status: r.status, assigneeId: r.assignee_id, followUpOn: r.follow_up_on })),
     total,
