@@ -11,7 +11,7 @@ export type ApiType = ReturnType<typeof createApi>;
 export type { MemberIntroductionView, StaffIntroductionItem } from '#bff/introductions/introductions.ts';
 export type { MemberProgress } from '#bff/introductions/progress.ts';
 export type { OwnPhoto } from '#bff/photos/member-photos.ts';
-export type { TerminationView } from '#bff/contract/contract-rights.ts';
+export type { TerminationView } from '#bff/onboarding/contract-rights.ts';
 export type { ContractDocument, Section as ContractSection } from '#bff/contract/contract-text.ts';
 export type { ConsentStatus } from '#bff/privacy/consents.ts';
 export type { FieldChange } from '#bff/db/change-requests-schema.ts';

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeMode } from '#bff/payments/payment-links-config.ts';
+import { linkInWrongMode, type PaymentLinks, paymentLinksEnvSchema, type StripeMode } from '#bff/payment-links-config.ts';
 import type { SocialLinks } from '#machines/public-site/site-tokens.ts';
 import { AGENCY_ENV, type AgencyIdentity, AgencyIdentitySchema, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 

@@ -22,8 +22,9 @@ import { DEMO_ACCOUNTS, type DemoAccount, seedDemo } from '#bff/demo/seed.ts';
 import { gatewayNamedClient, inProcessAuthGateway, publicAuthGateway } from '#bff/http/auth-gateway.ts';
 import { clientAddress, createRateLimiter } from '#bff/http/rate-limit.ts';
 import type { SecurityHeaderEntries } from '#bff/http/security-headers.ts';
-import type { SiteFiles } from '#bff/http/site-files.ts';
-import { startingGate } from '#bff/http/starting-gate.ts';
+import type { SiteFiles } from '#bff/site/site-files.ts';
+import { startingGate } from '#bff/site/starting-gate.ts';
+import { introductionMailDropReason } from '#bff/introductions/introduction-mail-drops.ts';
 import { memberFirstName, scheduledMailDropReason } from '#bff/mail/agency-mail-triggers.ts';
 import { createMailDispatcher } from '#bff/mail/dispatcher.ts';
 import { startEmbeddedSmtp } from '#bff/mail/embedded-smtp.ts';
@@ -159,7 +160,7 @@ async function startOn(
     from: config.mailFrom,
     clock,
     // A scheduled mail is sent only if it still applies when it goes (decision 191).
-    dropReason: (queued, now) => scheduledMailDropReason(database.db, queued, now),
+    dropReason: (queued, now) => introductionMailDropReason(database.db, queued) ?? scheduledMailDropReason(database.db, queued, now),
   });
 
   const rateLimit = createRateLimiter(database.db);

@@ -22,7 +22,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { routePatternToRegExp } from '#bff/http/site-files.ts';
+import { routePatternToRegExp } from '#bff/site/site-files.ts';
 import { writeSection } from './bench/support.ts';
 import { listRouteFiles as listFiles, routeFilesFor } from './route-files.ts';
 

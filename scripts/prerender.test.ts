@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as serverSide from '#bff/http/site-files.ts';
+import * as serverSide from '#bff/site/site-files.ts';
 import { contentPlugin } from './vite-plugin-content.ts';
 import { headEntries, pageHeadTags, SITE_URL_PLACEHOLDER } from '#src/features/public-site/page-meta.ts';
 import { imageSrcSet, imageUrl } from '#src/features/public-site/responsive-image.tsx';

@@ -12,7 +12,7 @@
  *    page's route chunks (no flash of unstyled content, no waterfall);
  * 4. writes `spa.html` (the shell for the member and staff areas), `404.html`, `sitemap.xml`,
  *    `robots.txt`, the Open Graph image `images/og-default.png`, and `prerender-manifest.json`
- *    that the server (`bff/http/site-files.ts`) reads to answer 404 to unknown paths.
+ *    that the server (`bff/site/site-files.ts`) reads to answer 404 to unknown paths.
  *
  * The public site address is not known at build time: pages hold `__PUBLIC_SITE_URL__`, which
  * the server replaces with `PUBLIC_SITE_URL` when it serves them. Likewise the agency's identity
@@ -40,7 +40,7 @@ import {
   type PrerenderManifest,
   SITE_URL_PLACEHOLDER,
   SITE_VALUES_PLACEHOLDER,
-} from '../bff/http/site-files.ts';
+} from '../bff/site/site-files.ts';
 
 const root = join(import.meta.dirname, '..');
 /** `--out <dir>`: the client build to complete (default `dist/client`). */

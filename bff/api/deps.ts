@@ -3,7 +3,7 @@ import type { Clock } from '#bff/clock.ts';
 import type { Config } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
 import type { RateLimiter } from '#bff/http/rate-limit.ts';
-import type { PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+import type { PaymentVerifier } from '#bff/payments/verify-payment.ts';
 import type { PayInFullSetting } from '#machines/onboarding/plans.ts';
 
 /** Everything the API needs from the outside world; tests build it with test doubles of time only. */

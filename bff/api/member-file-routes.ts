@@ -5,7 +5,7 @@ import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { memberIntroductions, memberSummary } from '#bff/members/member-summary.ts';
+import { memberIntroductions, memberSummary } from '#bff/dashboard/member-summary.ts';
 
 /**
  * A member's file on one screen (issue 63 point 2, decision 209): its header in one answer, and

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { staffName } from '#bff/api/team-routes.ts';
+import { staffName } from '#bff/members/staff-names.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { memberCounsellors, memberNotes, memberTags } from '#bff/db/follow-up-schema.ts';

@@ -7,11 +7,10 @@ import { type Caller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { type AgencyMailSite, layout, siteLink } from '#bff/mail/agency-mails.ts';
+import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
-import type { MemberRow } from '#bff/members/members.ts';
+import { staffName } from '#bff/members/staff-names.ts';
 import { log } from '#bff/logger.ts';
-import { frenchDateFormat } from '#machines/french/dates.ts';
 import { STAFF_ROLES, staffRoleOf } from '#machines/staff/roles.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 
@@ -33,34 +32,6 @@ const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>
 };
 
 const StaffIdParam = v.object({ id: v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide')) });
-
-const parisTime = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', timeZone: 'Europe/Paris' });
-
-/** A staff account's display name: the name given at `staff:create`, else the address. */
-export function staffName(row: Pick<MemberRow, 'email' | 'onboarding'>): string {
-  const name = (row.onboarding as { name?: unknown } | null)?.name;
-  return typeof name === 'string' && name.trim() !== '' ? name.trim() : row.email;
-}
-
-/** The French notice sent to a colleague whose second factor was reset, in the agency's mail layout. */
-export function mfaResetMail(site: AgencyMailSite, input: { to: string; name: string; actor: string; at: Date }) {
-  return layout(site, { to: input.to, firstName: firstNameOf(input.name) }, 'staff-mfa-reset', 'Votre second facteur a été réinitialisé', [
-    {
-      text: `${input.actor} a réinitialisé le second facteur de votre compte de l’équipe Union Sincère le ${parisTime.format(input.at)} (heure de Paris).`,
-    },
-    {
-      text: 'Vos sessions ouvertes sur le tableau de bord prennent fin. À votre prochaine connexion, après votre mot de passe, un nouveau QR code s’affichera : scannez-le avec votre application d’authentification, puis saisissez le code à 6 chiffres.',
-    },
-    { link: siteLink(site, '/dashboard/connexion'), label: 'Se connecter' },
-    { text: 'Si vous n’avez pas demandé cette réinitialisation, prévenez immédiatement l’agence.' },
-  ]);
-}
-
-/** The greeting's name: a colleague's given name, never the address that stands in for it. */
-export function firstNameOf(name: string): string | null {
-  const trimmed = name.trim();
-  return trimmed === '' || trimmed.includes('@') ? null : trimmed;
-}
 
 /**
  * The team page of the dashboard (staff at aal2 only, checked before anything else): the staff

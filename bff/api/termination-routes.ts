@@ -5,7 +5,7 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
 import { settingsWithState } from '#bff/api/user-routes.ts';
 import { requireMember, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { latestTerminationOf, terminationsOfMember } from '#bff/contract/contract-rights.ts';
+import { latestTerminationOf, terminationsOfMember } from '#bff/onboarding/contract-rights.ts';
 import {
   type CheckedProof,
   checkProof,
@@ -24,7 +24,7 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { readForm } from '#bff/http/form.ts';
 import type { Limit } from '#bff/http/rate-limit.ts';
 import { log } from '#bff/logger.ts';
-import { settleMemberWrite, watchMemberWrite } from '#bff/members/member-cache.ts';
+import { settleMemberWrite, watchMemberWrite } from '#bff/auth/member-cache.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { applyOnboardingUpdate, refusalBeforehand } from '#bff/onboarding/apply-update.ts';
 import { type TerminationReason, terminationReasons, strict } from '#machines/onboarding/update-payloads.ts';

@@ -7,7 +7,7 @@ import type { ApiDeps } from '#bff/api/deps.ts';
 import { authenticate, type Caller, requireCaller } from '#bff/auth/guards.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
-import { settleMemberWrite, watchMemberWrite } from '#bff/members/member-cache.ts';
+import { settleMemberWrite, watchMemberWrite } from '#bff/auth/member-cache.ts';
 import { type MemberRow, recordOf, settingsView } from '#bff/members/members.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';

@@ -6,7 +6,7 @@ import { type AuthConnection, requestClient } from '#bff/auth/supabase.ts';
 import type { Caller } from '#bff/auth/caller.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { enforceStaffPolicy, recordPolicyRead } from '#bff/auth/staff-policy.ts';
-import { type CachedMember, cachedMember } from '#bff/members/member-cache.ts';
+import { type CachedMember, cachedMember } from '#bff/auth/member-cache.ts';
 
 export type { Caller } from '#bff/auth/caller.ts';
 

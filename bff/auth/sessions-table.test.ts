@@ -4,7 +4,7 @@ import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { hostedAuthMigrations, migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import type { Database } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
-import { cachedMember } from '#bff/members/member-cache.ts';
+import { cachedMember } from '#bff/auth/member-cache.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 /**

@@ -11,7 +11,7 @@ import { leadFollowUps } from '#bff/db/leads-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
-import { recordStaffAccess } from '#bff/privacy/access-log.ts';
+import { recordStaffAccess } from '#bff/auth/access-log.ts';
 import { type StaffRole, staffRoleOf } from '#machines/staff/roles.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 
 /**
  * Where members book the 15-minute discovery call: the configured Calendly scheduling page

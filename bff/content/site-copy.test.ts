@@ -10,7 +10,7 @@ import { SAMPLE_AGENCY } from '#tests/support/agency.ts';
 /**
  * The site's copy as the server serves it (decision 106): every page of content/pages and every
  * article rendered to HTML by the content parser, and the FAQ, with their `{{…}}` tokens filled in
- * exactly as bff/http/site-pages.ts fills the prerendered pages.
+ * exactly as bff/site/site-pages.ts fills the prerendered pages.
  */
 const store = loadContent();
 const documents = [

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { mfaResetMail } from '#bff/api/team-routes.ts';
+import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import {
   emailChangeConfirmationMail,
   emailChangedNotice,

@@ -8,7 +8,7 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import { lateFeedbackRefusal } from '#bff/introductions/feedback.ts';
 import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
-import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import { standingPair, standingsOf } from '#bff/members/standing.ts';
 import type { Actor as ChartActor } from '#machines/introductions/context.ts';
 import {
   type IntroductionBody,

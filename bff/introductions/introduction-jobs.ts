@@ -6,7 +6,7 @@ import { meetingOf, meetingRecipients, meetingReminderDue, queueMeetingMails } f
 import { queueFeedbackReminders } from '#bff/introductions/feedback.ts';
 import { log } from '#bff/logger.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
-import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import { standingPair, standingsOf } from '#bff/members/standing.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { deadlineOf, REMINDER_DAY, reminderDueAt } from '#machines/introductions/rules.ts';
 import { standingEndOf } from '#machines/introductions/sharing.ts';

@@ -12,7 +12,7 @@ import { type FeedbackFields, feedbackFieldsOf } from '#bff/introductions/feedba
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { type MatchingExecutor, matchProfileOf } from '#bff/matching/candidates.ts';
-import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import { standingPair, standingsOf } from '#bff/members/standing.ts';
 import { introductionPhotoUrl, photoIdsOf } from '#bff/photos/member-photos.ts';
 import { type IntroductionContext, otherSide } from '#machines/introductions/context.ts';
 import {

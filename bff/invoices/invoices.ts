@@ -8,7 +8,7 @@ import { type InvoiceLine, invoices } from '#bff/db/invoices-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
-import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { isOfferId, offerLabel } from '#bff/contract/offers.ts';
 import { offerById } from '#machines/onboarding/plans.ts';
 
 /**

@@ -1,6 +1,3 @@
-import { waliEndedDropReason } from '#bff/introductions/ending.ts';
-import { feedbackReminderDropReason } from '#bff/introductions/feedback.ts';
-import { meetingReminderDropReason } from '#bff/introductions/meeting-mails.ts';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
@@ -286,19 +283,15 @@ function currentOccurrence(kind: ScheduledMailKind, record: OnboardingRecord): s
  * Asked by the dispatcher at the moment it sends a mail (decision 191): a scheduled mail (the table
  * of `mail-states.ts`) that no longer applies to the member's state, or that names a meeting, a
  * signature or a term that is no longer the member's, is dropped; the answer says why (kept on the
- * outbox row). Null: send it. Any other mail is sent as queued.
+ * outbox row). Null: send it. Any other mail is sent as queued. The introductions' scheduled mails
+ * are asked of `bff/introductions/introduction-mail-drops.ts` first (the dispatcher's `dropReason`
+ * in bff/start.ts asks both: mail sits below the domains, decision 219).
  */
 export async function scheduledMailDropReason(
   db: Db,
   mail: { kind: string; dedupeKey: string | null; to: string },
   now: Date,
 ): Promise<string | null> {
-  // The first meeting's reminder (decision 197): the meeting must still be the one it names.
-  if (mail.kind === 'introduction-meeting-reminder') return meetingReminderDropReason(db, mail.dedupeKey);
-  // The feedback's reminder (decision 205): dropped once given, or the introduction moved on.
-  if (mail.kind === 'introduction-feedback-reminder') return feedbackReminderDropReason(db, mail.dedupeKey);
-  // The walī's word of an introduction's end (decision 205): he must still receive the member's news.
-  if (mail.kind === 'introduction-ended-wali') return waliEndedDropReason(db, mail.dedupeKey, mail.to);
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');

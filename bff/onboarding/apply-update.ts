@@ -18,7 +18,7 @@ import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { civilDayText, dayAfterText } from '#machines/onboarding/deadline-texts.ts';
 import { genderedAnswerIssues } from '#machines/onboarding/forms.ts';
 import { contractDeadlines, renunciationOpen, subscriptionPaymentOpen, withdrawalOpen } from '#machines/onboarding/legal-deadlines.ts';
-import { contractRightsHook } from '#bff/contract/contract-rights.ts';
+import { contractRightsHook } from '#bff/onboarding/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { PAY_IN_FULL_JSON_SQL, payInFullOfJson } from '#bff/onboarding/plan-settings.ts';
@@ -33,22 +33,13 @@ import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 
 export type { Transaction } from '#bff/db/database.ts';
 import type { Transaction } from '#bff/db/database.ts';
+import type { PaymentVerifier } from '#bff/payments/verify-payment.ts';
 
 /** Who sends an event: a member for themself, staff for a member, or the server (webhooks). */
 export interface Actor {
   id: string | null;
   role: 'member' | 'staff' | 'system';
 }
-
-/**
- * Checks, inside the update's transaction, that a checkout session the server recorded as paid
- * matches this member, offer and amount. Returns null when it does, or a French reason.
- */
-export type PaymentVerifier = (
-  tx: Transaction,
-  /** `now`: the event's instant (the agency's clock), when the session is marked used. */
-  check: { memberId: string; email: string; csid: string; offerId: string; amountCents: number; now: Date },
-) => Promise<string | null>;
 
 export interface AppliedUpdate {
   row: MemberRow;

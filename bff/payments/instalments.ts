@@ -14,7 +14,7 @@ import { instalmentFailedMail } from '#bff/mail/instalment-mails.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
-import { offerLabel } from '#bff/payments/offers.ts';
+import { offerLabel } from '#bff/contract/offers.ts';
 import { ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentOutsideContract } from '#machines/onboarding/instalments.ts';
@@ -25,7 +25,7 @@ import { isPlanId, planById } from '#machines/onboarding/plans.ts';
  * Monthly instalments (decision 120). Instalment 1 is the plan's checkout session (paid at the
  * payment step with the file fee); its session names the Stripe subscription it opened. Each
  * later instalment arrives as a signed Stripe `invoice.paid` or `invoice.payment_failed` event
- * for that subscription, through the one webhook (bff/payments/stripe-webhook.ts): recorded once
+ * for that subscription, through the one webhook (bff/api/stripe-webhook.ts): recorded once
  * per event id, one row per Stripe invoice; a paid one gets a numbered invoice and the
  * payment-received mail, a failed one the failure mail; one arriving outside the contract (after
  * the N-th, a withdrawal, a renunciation or the term's end) is recorded and flagged, never invoiced.

@@ -1,7 +1,7 @@
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
-import { isOfferId } from '#bff/payments/offers.ts';
+import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
+import { isOfferId } from '#bff/contract/offers.ts';
 import { type OfferId, offerIds } from '#machines/onboarding/plans.ts';
 
 /**

@@ -1,6 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { checkoutSessions } from '#bff/db/schema.ts';
-import type { PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+import type { Transaction } from '#bff/db/database.ts';
+
+/**
+ * Checks, inside the update's transaction, that a checkout session the server recorded as paid
+ * matches this member, offer and amount. Returns null when it does, or a French reason.
+ */
+export type PaymentVerifier = (
+  tx: Transaction,
+  /** `now`: the event's instant (the agency's clock), when the session is marked used. */
+  check: { memberId: string; email: string; csid: string; offerId: string; amountCents: number; now: Date },
+) => Promise<string | null>;
 
 const PAID = new Set(['paid', 'no_payment_required']);
 

@@ -5,7 +5,7 @@ import type { Db } from '#bff/db/database.ts';
 import { introductions } from '#bff/db/introductions-schema.ts';
 import { type MemberPhotoRow, memberPhotos } from '#bff/db/photos-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
-import { standingPair, standingsOf } from '#bff/introductions/standing.ts';
+import { standingPair, standingsOf } from '#bff/members/standing.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import type { Side } from '#machines/introductions/labels.ts';
 import { sharingOf } from '#machines/introductions/sharing.ts';

@@ -7,7 +7,7 @@ import type { Db } from '#bff/db/database.ts';
 import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
 import { photosForExport } from '#bff/photos/member-photos.ts';
-import { accessLogForMember } from '#bff/privacy/access-log.ts';
+import { accessLogForMember } from '#bff/auth/access-log.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
 import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';

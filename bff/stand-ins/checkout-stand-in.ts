@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
-import { isOfferId, offerLabel } from '#bff/payments/offers.ts';
+import { isOfferId, offerLabel } from '#bff/contract/offers.ts';
 import { NO_PAYMENT_YET_MESSAGE, paymentNotYetAllowed } from '#bff/payments/payment-window.ts';
 import { standInPaymentLinkId } from '#bff/payments/stripe-settings.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';

@@ -10,7 +10,7 @@ import { type SocialLinks, socialValues } from '#machines/public-site/social-lin
  * `{{horizon.une-fois}}`…, never literally (decision 106): one source for the identity (the
  * configuration) and for the offers (machines/onboarding/plans.ts and the staff's pay-in-full
  * setting). The prerendered pages keep the tokens; the server fills them in as it serves a page
- * (bff/http/site-pages.ts), and the browser fills in the same values, read from the page's
+ * (bff/site/site-pages.ts), and the browser fills in the same values, read from the page's
  * `<meta name="site-values">`, when it renders the copy itself.
  */
 

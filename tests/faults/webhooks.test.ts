@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendlySignatureHeader } from '#bff/booking/calendly-signature.ts';
-import { CALENDLY_STAND_IN_KEY, STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { CALENDLY_STAND_IN_KEY, STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { databaseDigest, digestDiff } from '#tests/security/support.ts';
 import { startTestProduct, TEST_SITE } from '#tests/support/test-product.ts';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
-import { ACCESS_RESOURCE_LABELS, STAFF_ROLE_LABEL } from '#bff/privacy/access-log.ts';
+import { ACCESS_RESOURCE_LABELS, STAFF_ROLE_LABEL } from '#bff/auth/access-log.ts';
 import { RETENTION, runRetention } from '#bff/retention/retention-job.ts';
 import { samplePayloads } from '#tests/support/happy-path.ts';
 import type { TestAgent, TestProduct } from '#tests/support/test-product.ts';

@@ -10,7 +10,7 @@ import { jobRegistry } from '#bff/scheduled-jobs.ts';
 import { type AgencyMailSite, renunciationPeriodOverMail } from '#bff/mail/agency-mails.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
-import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { DAY_MS, instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';

@@ -8,7 +8,7 @@ import { bookings } from '#bff/db/booking-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import { verifyRecordedPayment } from '#bff/payments/verify-payment.ts';
-import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { samplePayloads } from '#tests/support/happy-path.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 import { signContract } from '#tests/support/contract-signature.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { contractSignatureCodes, contractSignatures, MAX_CODE_ATTEMPTS } from '#bff/contract/contract-signature.ts';
+import { contractSignatureCodes, contractSignatures, MAX_CODE_ATTEMPTS } from '#bff/onboarding/contract-signature.ts';
 import { contractCopies } from '#bff/db/privacy-schema.ts';
 import { mailbox, members, onboardingEvents } from '#bff/db/schema.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';

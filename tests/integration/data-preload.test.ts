@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { members } from '#bff/db/schema.ts';
-import { SITE_URL_PLACEHOLDER } from '#bff/http/site-files.ts';
+import { SITE_URL_PLACEHOLDER } from '#bff/site/site-files.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { signUpMember } from '#tests/support/member-walk.ts';
 import { signInStaff, type StaffSession } from '#tests/support/staff.ts';

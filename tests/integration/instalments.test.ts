@@ -10,7 +10,7 @@ import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { instalmentDueAt } from '#machines/onboarding/instalments.ts';
 import { offerLabels } from '#machines/onboarding/labels.ts';
 import { type PlanId, planById } from '#machines/onboarding/plans.ts';
-import { offerLabel } from '#bff/payments/offers.ts';
+import { offerLabel } from '#bff/contract/offers.ts';
 import { type BillingQuery, billingCsv, billingEntries, billingOrder, billingTotals, entryJson } from '#bff/payments/billing.ts';
 import { sendUpdate, signUpMember, walkToPaidContract } from '#tests/support/member-walk.ts';
 import { TEST_SITE, type TestProduct } from '#tests/support/test-product.ts';

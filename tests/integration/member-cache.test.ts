@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberCacheOf } from '#bff/members/member-cache.ts';
+import { memberCacheOf } from '#bff/auth/member-cache.ts';
 import { signUpMember } from '#tests/security/support.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 import { samplePayloads } from '#tests/support/happy-path.ts';

@@ -8,7 +8,7 @@ import { members } from '#bff/db/schema.ts';
 import { seedDemoAgency } from '#bff/demo/agency.ts';
 import { DEMO_AGENCY_ACCOUNTS } from '#bff/demo/cast.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
-import type { MemberSummary } from '#bff/members/member-summary.ts';
+import type { MemberSummary } from '#bff/dashboard/member-summary.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';
 

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MEMBER_MESSAGES_PER_HOUR, MEMBER_SEARCH_LIMIT } from '#bff/api/message-routes.ts';
+import { MEMBER_MESSAGES_PER_HOUR } from '#bff/api/message-routes.ts';
+import { MEMBER_SEARCH_LIMIT } from '#bff/messages/messages.ts';
 import { fakeClock } from '#bff/clock.ts';
 import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
 import { mailOutbox } from '#bff/db/schema.ts';

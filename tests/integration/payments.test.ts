@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { checkoutSessions, members, onboardingEvents, webhookEvents } from '#bff/db/schema.ts';
-import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { samplePayloads } from '#tests/support/happy-path.ts';
 import { deadlinesOfSignature } from '#machines/onboarding/legal-deadlines.ts';
 import { FILE_FEE_CENTS, offerById, offerIds } from '#machines/onboarding/plans.ts';

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '#bff/content/content-store.ts';
-import { SITE_VALUES_PLACEHOLDER } from '#bff/http/site-files.ts';
+import { SITE_VALUES_PLACEHOLDER } from '#bff/site/site-files.ts';
 import { writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import type { Plan } from '#machines/onboarding/plans.ts';
 import { PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';

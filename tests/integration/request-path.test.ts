@@ -6,7 +6,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
-import { SITE_URL_PLACEHOLDER } from '#bff/http/site-files.ts';
+import { SITE_URL_PLACEHOLDER } from '#bff/site/site-files.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { confirmationTokenIn } from '#tests/support/sign-up.ts';

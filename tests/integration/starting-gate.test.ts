@@ -5,7 +5,7 @@ import { type ServerType, serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '#bff/config.ts';
 import type { Database } from '#bff/db/database.ts';
-import { startingGate } from '#bff/http/starting-gate.ts';
+import { startingGate } from '#bff/site/starting-gate.ts';
 import { startProduct } from '#bff/start.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { expect } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
-import { CALENDLY_STAND_IN_KEY, STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/stand-ins/stand-in-secrets.ts';
+import { CALENDLY_STAND_IN_KEY, STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { signInStaff } from '#tests/support/staff.ts';
 import { startTestProduct, TEST_SITE, type TestAgent } from '#tests/support/test-product.ts';
 import { signUp } from '#tests/support/sign-up.ts';

@@ -6,7 +6,7 @@ import {
   signupConfirmationMail,
 } from '#bff/auth-service/account-mail.ts';
 import { recoveryMail } from '#bff/auth-service/recovery-mail.ts';
-import { signatureCodeMail, signedContractMail } from '#bff/contract/contract-signature.ts';
+import { signatureCodeMail, signedContractMail } from '#bff/onboarding/contract-signature.ts';
 import {
   activeMemberMail,
   type AgencyMailSite,
@@ -28,7 +28,7 @@ import {
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
 import { invitationMail } from '#bff/api/staff-invitation-routes.ts';
-import { mfaResetMail } from '#bff/api/team-routes.ts';
+import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail } from '#bff/mail/guardian-mails.ts';
 import { chargeRefundedMail, instalmentFailedMail } from '#bff/mail/instalment-mails.ts';

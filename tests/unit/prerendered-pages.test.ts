@@ -11,7 +11,7 @@ import { PUBLIC_PATHS } from '../../scripts/prerender.ts';
 
 /**
  * Every public page as the prerender renders it (the real route tree, src/entry-prerender.tsx) and
- * as the server then serves it (tokens filled in, bff/http/site-pages.ts; decision 106): no
+ * as the server then serves it (tokens filled in, bff/site/site-pages.ts; decision 106): no
  * "[… à compléter]" placeholder, no token left, and no price that is not an active plan's.
  */
 const articles = loadContent().list('blog', false);

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadSiteFiles, SITE_VALUES_PLACEHOLDER } from '#bff/http/site-files.ts';
+import { loadSiteFiles, SITE_VALUES_PLACEHOLDER } from '#bff/site/site-files.ts';
 import { DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 import { writeBuiltSite } from '#tests/support/built-site.ts';
 

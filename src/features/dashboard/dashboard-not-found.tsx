@@ -8,7 +8,7 @@ import { useDocumentTitle } from '#src/lib/document-title.tsx';
 /**
  * An unknown `/dashboard/…` address (issue 63): a back-office « Page introuvable » inside the
  * staff's layout, with the way back to the day, not the public site's 404. The server answers
- * such an address with the application's shell and status 404 (bff/http/site-pages.ts); the
+ * such an address with the application's shell and status 404 (bff/site/site-pages.ts); the
  * root's not-found page (the router's `notFoundMode` is `root`) hands it over here.
  */
 export function BackOfficeNotFound() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderPage } from '#src/entry-prerender.tsx';
 
-/** bff/http/site-files.ts's placeholder (src never imports the BFF; site-pages.test.ts checks the pair). */
+/** bff/site/site-files.ts's placeholder (src never imports the BFF; site-pages.test.ts checks the pair). */
 const NOT_FOUND_PATH_PLACEHOLDER = '/__page-introuvable__';
 
 /** The text a person reads: tags dropped, entities decoded. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemberChangeFeed } from '#bff/db/change-feed.ts';
-import { MemberCache } from '#bff/members/member-cache.ts';
+import { MemberCache } from '#bff/auth/member-cache.ts';
 
 function counting(values: Record<string, string>) {
   const loads: string[] = [];

@@ -11,7 +11,7 @@ import {
   routePatternToRegExp,
   type SiteFiles,
   type SitePagesOptions,
-} from '#bff/http/site-files.ts';
+} from '#bff/site/site-files.ts';
 
 /**
  * Serves the built SPA (`dist/client`) with the right status codes (decision 040):

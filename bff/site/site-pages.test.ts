@@ -13,8 +13,8 @@ import {
   routePatternToRegExp,
   SITE_URL_PLACEHOLDER,
   SITE_VALUES_PLACEHOLDER,
-} from '#bff/http/site-files.ts';
-import { classifyPath, sitePages } from '#bff/http/site-pages.ts';
+} from '#bff/site/site-files.ts';
+import { classifyPath, sitePages } from '#bff/site/site-pages.ts';
 import { DEMO_AGENCY_IDENTITY, PLACEHOLDER_PATTERN } from '#machines/public-site/agency-identity.ts';
 import { siteValues } from '#machines/public-site/site-tokens.ts';
 

@@ -11,7 +11,8 @@ import { type AgencyMailSite, layout, type Recipient, siteLink } from '#bff/mail
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { PERIODS } from '#machines/glossary.ts';
 import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
-import { applyOnboardingUpdate, type PaymentVerifier } from '#bff/onboarding/apply-update.ts';
+import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import type { PaymentVerifier } from '#bff/payments/verify-payment.ts';
 import { replaceSignedContract } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';

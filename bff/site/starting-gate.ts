@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { errorBody } from '#bff/http/errors.ts';
 import { type SecurityHeaderEntries, securityHeaders } from '#bff/http/security-headers.ts';
-import type { SiteFiles } from '#bff/http/site-files.ts';
-import { prerenderedPages } from '#bff/http/site-pages.ts';
+import type { SiteFiles } from '#bff/site/site-files.ts';
+import { prerenderedPages } from '#bff/site/site-pages.ts';
 
 /** What the gate hands requests to once the product is built: its Hono app. */
 export interface Fetchable {

@@ -1,5 +1,5 @@
 import { asc, eq, or } from 'drizzle-orm';
-import { staffName } from '#bff/api/team-routes.ts';
+import { staffName } from '#bff/members/staff-names.ts';
 import type { Db } from '#bff/db/database.ts';
 import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { introductions } from '#bff/db/introductions-schema.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractStatusLabel } from '#bff/members/member-summary.ts';
+import { contractStatusLabel } from '#bff/dashboard/member-summary.ts';
 
 /** The contract's status in the file's header (decision 209): words for every stage, never a code. */
 describe('contractStatusLabel', () => {
