@@ -27,6 +27,8 @@ export function todayClock(nowMs: number) {
     TOMORROW,
     /** Tomorrow, 11:00 in Paris: a meeting of the two days whatever the hour now. */
     TOMORROW_11: new Date(parisDayStartMs(TOMORROW) + 11 * HOUR),
+    /** Yesterday, 10:00 in Paris: past, and never a meeting of today's or tomorrow's, whatever the hour now. */
+    YESTERDAY_10: new Date(parisDayStartMs(dayAfter(TODAY, -1)) + 10 * HOUR),
   };
 }
 
@@ -35,7 +37,7 @@ type Seeded = Pick<Product, 'auth' | 'database'>;
 let n = 0;
 
 export function todaySeeder(product: Seeded, nowMs: number) {
-  const { at, YESTERDAY, TOMORROW_11 } = todayClock(nowMs);
+  const { at, YESTERDAY, TOMORROW_11, YESTERDAY_10 } = todayClock(nowMs);
   async function person(firstName: string, counsellor: string | null) {
     n += 1;
     const { id } = await ensureAccount(adminClient(product.auth), product.database.db, {
@@ -106,7 +108,9 @@ export function todaySeeder(product: Seeded, nowMs: number) {
       owner,
       partners[2] as string,
       'rencontre-planifiee',
-      { meeting: { at: at(-20).toISOString(), place: 'À l’agence' } },
+      // Yesterday morning, not « 20 hours ago »: after 20:00 in Paris that was today, and the meeting
+      // joined the day's meetings ahead of tomorrow's (the walk opened it instead of the file).
+      { meeting: { at: YESTERDAY_10.toISOString(), place: 'À l’agence' } },
       at(-24 * 20),
     );
     await db.execute(
