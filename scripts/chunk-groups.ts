@@ -154,6 +154,9 @@ export const CHUNK_GROUPS: readonly ChunkGroup[] = [
       'src/features/dashboard/select-field.tsx',
       'src/features/dashboard/search-field.tsx',
       'src/features/dashboard/stacked-cell.tsx',
+      // The staff routes' search checks in their own chunks, and the file's tab ids they check (decision 220).
+      'src/lib/checked-search.tsx',
+      'src/features/dashboard/member-tab-ids.ts',
       'machines/follow-up/follow-up.ts',
     ],
   },
