@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 import { PageFrontMatterSchema, parseDocument } from './bff/content/markdown.ts';
 import { activePlans, fileFee, formatEuros } from './machines/onboarding/plans.ts';
 import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from './machines/public-site/public-forms.ts';
+import { chunkGroupsPlugin, codeSplittingGroups } from './scripts/chunk-groups.ts';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
 import { versionPlugin } from './scripts/vite-plugin-version.ts';
 
@@ -113,6 +114,7 @@ export default defineConfig({
     publicPlansPlugin(),
     pageHeadPlugin(),
     publicFormFieldsPlugin(),
+    chunkGroupsPlugin(import.meta.dirname),
   ],
   resolve: {
     // The router's store and @xstate/react import the pre-React-18 shim of useSyncExternalStore. On
@@ -138,99 +140,8 @@ export default defineConfig({
     },
     rolldownOptions: {
       output: {
-        codeSplitting: {
-          groups: [
-            // React and the router: one chunk every page loads first, instead of a dozen small ones.
-            // TanStack Query is not in it: only the signed-in pages use it (the 'app' chunk, decision 214).
-            {
-              name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack(?=[\\/](?!react-query|query-core))|use-sync-external-store)[\\/]/,
-            },
-            // The public pages' shell (header, buttons, content page and its token filling): one chunk, not ten.
-            {
-              name: 'site',
-              test: /src[\\/](features[\\/](layout[\\/](default-layout|site-header|mobile-menu\.|layouts\.css)|auth[\\/]api[\\/]sign-out|public-site[\\/](content-page|content-html|public-site\.css|use-page-meta|site-values))|components[\\/]ui[\\/](button|site-link)|lib[\\/]use-session)|machines[\\/](public-site[\\/]fill-tokens|lazy\.ts$)/,
-            },
-            // The form fields and helpers of the public forms (also used by the member area).
-            {
-              name: 'forms',
-              test: /src[\\/](components[\\/]ui[\\/](field\.css|form-alert|text-field|checkbox-field|radio-group|use-form)|lib[\\/]form-data|features[\\/]public-site[\\/]api[\\/]public-forms)/,
-            },
-            // What every signed-in page (member area, dashboard, sign-in pages) loads: the API client and its
-            // results, TanStack Query and its client, notifications, polling and the unread-messages badge, the document title. Its modules
-            // only: their imports stay in their own chunks.
-            {
-              name: 'app',
-              includeDependenciesRecursively: false,
-              test: /node_modules[\\/](hono[\\/]dist[\\/](client|utils)|@tanstack[\\/](react-query|query-core))[\\/]|src[\\/](lib[\\/](api-client|api-result|notifications|use-loaded|document-title|query-client|query-provider)\.tsx?$|features[\\/]messages[\\/]unread\.ts$)/,
-            },
-            // Radix's dialog and the layers it is built on (focus, scroll lock, portal): one chunk, not two.
-            {
-              name: 'dialog',
-              includeDependenciesRecursively: false,
-              test: /node_modules[\\/](@radix-ui[\\/](?!react-toast)[^\\/]+|react-remove-scroll|react-remove-scroll-bar|aria-hidden|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|tslib)[\\/]/,
-            },
-            // What the member area's pages share: its styles and the member's consents (the pause notice).
-            {
-              name: 'account',
-              includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/](account[\\/]account\.css|privacy[\\/](privacy-status|privacy-api|privacy\.css))\.tsx?$/,
-            },
-            // The unread-messages badge of both areas' headers, with its styles.
-            {
-              name: 'unread-badge',
-              includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/]messages[\\/](unread-badge|messages\.css)\.tsx?$/,
-            },
-            // What the staff's pages share: the dashboard's calls, styles, formats and fields.
-            {
-              name: 'staff',
-              includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/]dashboard[\\/](dashboard-api|dashboard\.css|format-fr|select-field|search-field|stacked-cell)\.tsx?$|machines[\\/]follow-up[\\/]follow-up\.ts$/,
-            },
-            // French dates and plurals: two small modules every area uses together (decision 159).
-            {
-              name: 'french',
-              includeDependenciesRecursively: false,
-              test: /machines[\\/]french[\\/](dates|plural)\.ts$/,
-            },
-            // The instants and the legal deadlines in civil days (decision 165): small modules
-            // that both areas' pages use together; one chunk instead of four (decision 159).
-            {
-              name: 'calendar',
-              includeDependenciesRecursively: false,
-              test: /machines[\\/]onboarding[\\/](instant|legal-deadlines|deadline-texts|periods)\.ts$/,
-            },
-            // The legal sentences the member's pages quote: the consents' texts and how to terminate,
-            // which they quote (decision 189), and the consent's version. One chunk, not three, in the wizard's shells (decision 159).
-            {
-              name: 'legal-texts',
-              includeDependenciesRecursively: false,
-              test: /machines[\\/](privacy[\\/]consent-texts|onboarding[\\/]termination-texts|public-site[\\/]consent)\.ts$/,
-            },
-            // The onboarding's chart, shared by the wizard and a member's file in the dashboard: XState, the
-            // chart, the record's changes; then the steps' frame and fields, the wizard's alone. One chunk
-            // each instead of some fifteen of 1–2 kB. Not the form rules (`forms.ts`, loaded when a form is
-            // used), nor what other pages use too (labels, plans, step ids…). Their own modules only.
-            {
-              name: 'onboarding',
-              includeDependenciesRecursively: false,
-              test: /node_modules[\\/](xstate|@xstate|use-isomorphic-layout-effect)[\\/]|machines[\\/]onboarding[\\/](onboarding\.machine|record-changes|restore|record)\.ts$|src[\\/]features[\\/]onboarding[\\/]onboarding-chart/,
-            },
-            {
-              name: 'steps',
-              includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/]onboarding[\\/](step-fields|fields|step-page|step-progress|onboarding\.css|form-rules)/,
-            },
-            // The wizard's state and its calls (the member’s step, the update, the drafts):
-            // one chunk instead of four of 1–2 kB, each a round trip on a phone (decision 138).
-            {
-              name: 'wizard',
-              includeDependenciesRecursively: false,
-              test: /src[\\/]features[\\/]onboarding[\\/](onboarding-api|onboarding-state|use-onboarding-update|drafts)\.ts$/,
-            },
-          ],
-        },
+        // Named chunks by module identity, checked at each build (scripts/chunk-groups.ts, decision 220).
+        codeSplitting: { groups: codeSplittingGroups(import.meta.dirname) },
       },
     },
   },

@@ -12,7 +12,7 @@ import { discoveryRoutes } from '#bff/auth-service/discovery-routes.ts';
 import { AuthApiError, errors, renderAuthError } from '#bff/auth-service/errors.ts';
 import { loadSigningKey } from '#bff/auth-service/keys.ts';
 import { mfaRoutes } from '#bff/auth-service/mfa-routes.ts';
-import { type BucketSpec, createRateLimits, type LimitName } from '#bff/auth-service/rate-limit.ts';
+import { createRateLimits, type LimitName, type WindowSpec } from '#bff/auth-service/rate-limit.ts';
 import { tokenRoutes } from '#bff/auth-service/token-routes.ts';
 import { type CodeCapOptions, createCodeCaps } from '#bff/auth-service/code-caps.ts';
 import { userRoutes } from '#bff/auth-service/user-routes.ts';
@@ -58,7 +58,7 @@ export interface AuthServiceOptions {
   /** The first name the product holds for an account, for the mails' greeting (decision 198). */
   firstNameOf?: (exec: Executor, userId: string) => Promise<string | null>;
   /** Overrides of the rate limits (tests, or a deployment that needs other numbers). */
-  rateLimits?: Partial<Record<LimitName, BucketSpec>>;
+  rateLimits?: Partial<Record<LimitName, WindowSpec>>;
   /**
    * The daily ceiling of six-digit codes per account (decision 188): its numbers, where the counts
    * are kept (in memory by default) and who is told when one is reached.

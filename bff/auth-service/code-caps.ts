@@ -1,7 +1,7 @@
 import type { Clock } from '#bff/clock.ts';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { errors } from '#bff/auth-service/errors.ts';
-import { TokenBuckets } from '#bff/auth-service/rate-limit.ts';
+import { ServiceLimit } from '#bff/auth-service/rate-limit.ts';
 import { log } from '#bff/logger.ts';
 
 /**
@@ -9,7 +9,7 @@ import { log } from '#bff/logger.ts';
  * contract's signing code has one (decision 182): per account and per kind of code, at most
  * `tried` codes checked in 24 hours, right or wrong (`/verify` with a code, `PUT /user` with a
  * nonce), and `mailed` codes sent at the account's own request (reauthentication, e-mail change).
- * The per-hour buckets (`codeGuesses`, the mail budgets) still apply; this one bounds a whole day,
+ * The shorter limits (`codeGuesses`, the mail budgets) still apply; this one bounds a whole day,
  * so that a patient guesser gets 15 chances in a million a day instead of hundreds. Links
  * (`token_hash`) are not codes and are not counted: a guesser locks nobody out of a mailed link.
  * Mails anyone may ask for (`/recover`, `/resend`) are not counted either: a daily cap there would
@@ -54,17 +54,17 @@ export interface CodeCaps {
   reached(event: CodeCapReached): void;
 }
 
-/** Per-instance counts on the service clock (the auth service alone, its tests). */
+/** Per-instance counts on the service clock (the auth service alone, its tests): a day's window from the first code. */
 function memoryCodeCounter(clock: Clock): DailyCodeCounter {
-  const buckets = new Map<number, TokenBuckets>();
+  const limits = new Map<number, ServiceLimit>();
   return {
-    async take(key, points) {
-      let bucket = buckets.get(points);
-      if (!bucket) {
-        bucket = new TokenBuckets(clock, { perPeriod: points, periodSeconds: DAY_SECONDS, burst: points });
-        buckets.set(points, bucket);
+    take(key, points) {
+      let limit = limits.get(points);
+      if (!limit) {
+        limit = new ServiceLimit(clock, { points, durationSeconds: DAY_SECONDS });
+        limits.set(points, limit);
       }
-      return bucket.take(key);
+      return limit.take(key);
     },
   };
 }

@@ -49,11 +49,11 @@ export async function proofOf(
   if (input.currentPassword) {
     const failures = `email:${user.email ?? user.id}`;
     // Taken before the check, given back for the right password (issue 60: atomic under load).
-    if (!deps.limits.passwordFailures.take(failures)) throw errors.overRequestRateLimit();
+    if (!(await deps.limits.passwordFailures.take(failures))) throw errors.overRequestRateLimit();
     if (!(await verifyPassword(user.encryptedPassword, input.currentPassword))) {
       throw new AuthApiError(400, 'current_password_invalid', 'Current password is invalid.');
     }
-    deps.limits.passwordFailures.giveBack(failures);
+    await deps.limits.passwordFailures.giveBack(failures);
     return { kind: 'password' };
   }
   if (input.nonce) return { kind: 'nonce', nonce: input.nonce.trim() };
@@ -70,14 +70,14 @@ export async function proofOf(
  */
 export async function consumeNonce(deps: AuthDeps, exec: Executor, user: UserRow, nonce: string): Promise<void> {
   const guesses = `email:${user.email ?? user.id}`;
-  if (!deps.limits.codeGuesses.take(guesses)) throw errors.overRequestRateLimit();
+  if (!(await deps.limits.codeGuesses.take(guesses))) throw errors.overRequestRateLimit();
   const invalid = () =>
     new AuthApiError(422, 'reauthentication_not_valid', 'Requires reauthentication: the nonce is invalid or has expired');
   if (!user.email || !/^\d{6}$/.test(nonce)) throw invalid();
   const token = await takeOneTimeToken(exec, tokenHashOf(deps.key.tokenHashKey, user.email, nonce), ['reauthentication_token']);
   if (!token || token.userId !== user.id) throw invalid();
   if (deps.clock.now().getTime() > token.createdAt.getTime() + deps.config.otpExpirySeconds * 1000) throw invalid();
-  deps.limits.codeGuesses.giveBack(guesses);
+  await deps.limits.codeGuesses.giveBack(guesses);
 }
 
 /**
@@ -97,7 +97,7 @@ export async function requestEmailChange(
   const holder = await findUserByEmail(exec, next);
   if (holder && holder.id !== user.id) throw errors.emailExists();
   await claimAccountMail(deps, exec, { client: input.client, recipient: user.email ?? user.id, kind: 'email_change', now });
-  spendServiceMail(deps);
+  await spendServiceMail(deps);
   await mailEmailChangeLink(deps, exec, { user, next, redirectTo: input.redirectTo, now });
   if (user.email) {
     await enqueueMail(
@@ -149,7 +149,7 @@ export async function resendEmailChange(
     await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'email_change', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.emailChange || isBanned(user, now)) return false;
-    spendServiceMail(deps);
+    await spendServiceMail(deps);
     await mailEmailChangeLink(deps, tx, { user, next: user.emailChange, redirectTo: input.redirectTo, now });
     return true;
   });
@@ -167,7 +167,7 @@ export async function requestReauthentication(deps: AuthDeps, user: UserRow, cli
   await deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
     await claimAccountMail(deps, tx, { client, recipient: email, kind: 'reauthentication', now });
-    spendServiceMail(deps);
+    await spendServiceMail(deps);
     const otp = generateOtp();
     await storeOneTimeToken(tx, {
       userId: user.id,

@@ -146,7 +146,7 @@ export async function requestRecovery(
     await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'recovery', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.email || isBanned(user, now)) return false;
-    spendServiceMail(deps);
+    await spendServiceMail(deps);
     const { otp, tokenHash } = await issueEmailToken(tx, {
       user,
       type: 'recovery',
@@ -184,7 +184,7 @@ export async function resendSignupConfirmation(
     await claimAccountMail(deps, tx, { client: input.client, recipient: input.email, kind: 'signup', now });
     const user = await findUserByEmail(tx, input.email);
     if (!user?.email || user.emailConfirmedAt || user.invitedAt || isBanned(user, now)) return false;
-    spendServiceMail(deps);
+    await spendServiceMail(deps);
     // One link at a time: storing the new token replaces the earlier mail's.
     const { tokenHash } = await issueEmailToken(tx, { user, type: 'signup', now, hashKey: deps.key.tokenHashKey });
     await enqueueMail(

@@ -21,15 +21,15 @@ export async function claimAccountMail(
   exec: Executor,
   input: { client: string | undefined; recipient: string; kind: string; now: Date },
 ): Promise<void> {
-  if (input.client !== undefined && !deps.limits.mailPerClient.take(input.client)) throw errors.overEmailSendRateLimit();
-  if (!deps.limits.mailPerRecipient.take(input.recipient.toLowerCase())) throw errors.overEmailSendRateLimit();
+  if (input.client !== undefined && !(await deps.limits.mailPerClient.take(input.client))) throw errors.overEmailSendRateLimit();
+  if (!(await deps.limits.mailPerRecipient.take(input.recipient.toLowerCase()))) throw errors.overEmailSendRateLimit();
   await claimMailSlot(exec, input.recipient, input.kind, input.now);
-  if (!deps.limits.emailSent.hasToken(SERVICE)) throw errors.overEmailSendRateLimit();
+  if (!(await deps.limits.emailSent.hasPoint(SERVICE))) throw errors.overEmailSendRateLimit();
 }
 
 /** Takes the service-wide token of a mail about to be queued (after `claimAccountMail`). */
-export function spendServiceMail(deps: AuthDeps): void {
-  if (!deps.limits.emailSent.take(SERVICE)) throw errors.overEmailSendRateLimit();
+export async function spendServiceMail(deps: AuthDeps): Promise<void> {
+  if (!(await deps.limits.emailSent.take(SERVICE))) throw errors.overEmailSendRateLimit();
 }
 
 const SERVICE = 'service';

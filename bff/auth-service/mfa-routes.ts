@@ -147,7 +147,7 @@ export function mfaRoutes(deps: AuthDeps) {
           `MFA challenge ${challenge.id} has expired, verify against another challenge or create a new challenge.`,
         );
       }
-      if (!deps.limits.codeGuesses.take(`factor:${factor.id}`)) throw errors.overRequestRateLimit();
+      if (!(await deps.limits.codeGuesses.take(`factor:${factor.id}`))) throw errors.overRequestRateLimit();
       if (totpFor(factor.secret).validate({ token: body.code.trim(), timestamp: now.getTime(), window: 1 }) === null) {
         throw new AuthApiError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
       }

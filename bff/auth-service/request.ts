@@ -44,11 +44,11 @@ export function clientIp(c: Context, config: AuthConfig): string {
   }
 }
 
-/** Per-IP token bucket in front of a route: 429 over_request_rate_limit once it is empty. */
+/** Per-IP limit in front of a route (decision 220): 429 over_request_rate_limit once its window is spent. */
 export function limitedBy(deps: AuthDeps, name: LimitName): MiddlewareHandler {
   return async (c, next) => {
     const key = deps.config.clientAddress(c);
-    if (key !== undefined && !deps.limits[name].take(key)) throw errors.overRequestRateLimit();
+    if (key !== undefined && !(await deps.limits[name].take(key))) throw errors.overRequestRateLimit();
     await next();
   };
 }

@@ -61,7 +61,7 @@ export function tokenRoutes(deps: AuthDeps) {
     // token is taken before the hash is checked and given back for a right password, so that
     // parallel guesses cannot all pass a check made before any of them is counted (issue 60).
     const failures = `email:${address}`;
-    if (!deps.limits.passwordFailures.take(failures)) throw errors.overRequestRateLimit();
+    if (!(await deps.limits.passwordFailures.take(failures))) throw errors.overRequestRateLimit();
     const refused = () => new AuthApiError(400, 'invalid_credentials', INVALID_CREDENTIALS);
     const user = body.email ? await findUserByEmail(deps.db, body.email.trim()) : undefined;
     if (!user) {
@@ -70,7 +70,7 @@ export function tokenRoutes(deps: AuthDeps) {
     }
     if (isBanned(user, deps.clock.now())) throw errors.userBanned(400);
     if (!(await verifyPassword(user.encryptedPassword, password))) throw refused();
-    deps.limits.passwordFailures.giveBack(failures);
+    await deps.limits.passwordFailures.giveBack(failures);
     if (!user.emailConfirmedAt) throw new AuthApiError(400, 'email_not_confirmed', 'Email not confirmed');
     const response: AccessTokenResponse = await deps.db.transaction((tx) => signIn(deps, tx, user, 'password', client));
     const notice = weakPasswordNotice(password);
@@ -151,7 +151,7 @@ export function tokenRoutes(deps: AuthDeps) {
         } catch {
           throw errors.validation('Invalid email format', 422);
         }
-        if (!deps.limits.codeGuesses.take(`email:${email}`)) throw errors.overRequestRateLimit();
+        if (!(await deps.limits.codeGuesses.take(`email:${email}`))) throw errors.overRequestRateLimit();
         // A six-digit code: its tries also count in the day's ceiling of the address (decision 188).
         await withinDailyCodeCap(deps, codeKindOf(type), 'tried', email);
         tokenHash = tokenHashOf(deps.key.tokenHashKey, email, body.token.trim());

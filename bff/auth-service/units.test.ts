@@ -6,7 +6,7 @@ import type { Database } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { parseGoDuration } from '#bff/auth-service/go-duration.ts';
 import { authMigrations } from '#bff/auth-service/migrations.ts';
-import { TokenBuckets } from '#bff/auth-service/rate-limit.ts';
+import { ServiceLimit } from '#bff/auth-service/rate-limit.ts';
 import * as schema from '#bff/auth-service/schema.ts';
 import { mergeMetadata } from '#bff/auth-service/serialize.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
@@ -28,20 +28,52 @@ describe('parseGoDuration', () => {
   });
 });
 
-describe('TokenBuckets', () => {
-  it('allows the burst, then refills at the rate on the service clock', () => {
+describe('ServiceLimit (rate-limiter-flexible on the service clock, decision 220)', () => {
+  it('allows its points in a window opened by the first request, then none until the window ends on the service clock', async () => {
     const clock = fakeClock();
-    const buckets = new TokenBuckets(clock, { perPeriod: 150, periodSeconds: 300, burst: 30 });
-    for (let i = 0; i < 30; i += 1) expect(buckets.take('a')).toBe(true);
-    expect(buckets.take('a')).toBe(false);
-    expect(buckets.take('b')).toBe(true);
-    clock.advance(1_999);
-    expect(buckets.take('a')).toBe(false);
-    clock.advance(2);
-    expect(buckets.take('a')).toBe(true);
-    clock.advance(3_600_000);
-    for (let i = 0; i < 30; i += 1) expect(buckets.take('a')).toBe(true);
-    expect(buckets.take('a')).toBe(false);
+    const limit = new ServiceLimit(clock, { points: 30, durationSeconds: 60 });
+    for (let i = 0; i < 30; i += 1) expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(false);
+    // Each key's window opens with its first request: 'b' half a minute after 'a'.
+    clock.advance(30_000);
+    expect(await limit.take('b')).toBe(true);
+    // No refill inside the window (GoTrue's bucket gave one back every 2 s)…
+    clock.advance(29_999);
+    expect(await limit.take('a')).toBe(false);
+    // …the whole burst once it ends, on the service's clock, not the system's.
+    clock.advance(1);
+    for (let i = 0; i < 30; i += 1) expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(false);
+    // 'b' is still in its own window: 29 left, then none until it ends.
+    for (let i = 0; i < 29; i += 1) expect(await limit.take('b')).toBe(true);
+    expect(await limit.take('b')).toBe(false);
+    clock.advance(30_000);
+    expect(await limit.take('b')).toBe(true);
+  });
+
+  it('takes atomically: of 50 requests at once, exactly its points pass', async () => {
+    const limit = new ServiceLimit(fakeClock(), { points: 10, durationSeconds: 900 });
+    const taken = await Promise.all(Array.from({ length: 50 }, () => limit.take('email:a@b.fr')));
+    expect(taken.filter(Boolean)).toHaveLength(10);
+  });
+
+  it('gives back a point taken for nothing, within its window only; tells whether one is left', async () => {
+    const clock = fakeClock();
+    const limit = new ServiceLimit(clock, { points: 2, durationSeconds: 60 });
+    expect(await limit.hasPoint('a')).toBe(true);
+    expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(true);
+    expect(await limit.hasPoint('a')).toBe(false);
+    await limit.giveBack('a');
+    expect(await limit.hasPoint('a')).toBe(true);
+    expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(false);
+    // A point given back after its window ended adds nothing to the next one.
+    clock.advance(60_000);
+    await limit.giveBack('a');
+    expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(true);
+    expect(await limit.take('a')).toBe(false);
   });
 });
 

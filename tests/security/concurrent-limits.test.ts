@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => target.stop());
 
 const GUESSES = 100;
-const perAccount = DEFAULT_LIMITS.passwordFailures.burst;
+const perAccount = DEFAULT_LIMITS.passwordFailures.points;
 
 async function parallelGuesses(send: (i: number) => Promise<Response>): Promise<Record<number, number>> {
   const responses = await Promise.all(Array.from({ length: GUESSES }, (_, i) => send(i)));

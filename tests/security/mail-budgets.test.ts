@@ -37,7 +37,7 @@ describe('account mail budgets', () => {
     );
     const counts = tally(flood.map((r) => r.status));
     // The flooder's own budget: the first few answered as any address would be, then 429.
-    expect(counts[200] ?? 0).toBeLessThanOrEqual(DEFAULT_LIMITS.mailPerClient.burst);
+    expect(counts[200] ?? 0).toBeLessThanOrEqual(DEFAULT_LIMITS.mailPerClient.points);
     expect(counts[429] ?? 0).toBeGreaterThan(0);
     // More flooding from many addresses, in sequence (each within its own budget).
     for (let i = 0; i < 40; i += 1) {
@@ -62,7 +62,7 @@ describe('account mail budgets', () => {
     expect([known.status, await known.text()]).toEqual([nobody.status, await nobody.text()]);
     // A client that spent its budget is refused alike, whatever the address.
     const statuses: number[] = [];
-    for (let i = 0; i < DEFAULT_LIMITS.mailPerClient.burst + 1; i += 1) {
+    for (let i = 0; i < DEFAULT_LIMITS.mailPerClient.points + 1; i += 1) {
       statuses.push(
         (await target.outside('/auth/v1/recover', { body: { email: `x.${i}.${unknown}` }, headers: from('192.0.2.41') })).status,
       );

@@ -1,7 +1,7 @@
 /**
  * The ids of a member file's tabs (decision 209), alone: the route's `?onglet=` check reads them
- * in the entry chunk that every page loads, while their labels and anchors stay in the file's own
- * chunk (`member-tabs.ts`).
+ * (in the route's own chunk since decision 220, with the staff's shared chunk), while their labels
+ * and anchors stay in the file's own chunk (`member-tabs.ts`).
  */
 export const MEMBER_TAB_IDS = ['profil', 'mises-en-relation', 'messages', 'contrat', 'notes', 'historique', 'acces'] as const;
 
