@@ -27,7 +27,6 @@ export const staffKeys = {
   /** The staff's conversations: all of them (`undefined`) or one member's. */
   messages: ['staff', 'messages'] as const,
   memberMessages: (memberId: string | undefined) => ['staff', 'messages', 'list', memberId ?? null] as const,
-  unreadRows: ['staff', 'messages', 'unread-rows'] as const,
   /** A member's candidates (decision 193), their shortlist and never-propose pairs: a list change invalidates all three. */
   candidates: (memberId: string) => ['staff', 'candidates', memberId] as const,
   candidateList: (memberId: string, outside: boolean, filters: unknown, page: number) =>
