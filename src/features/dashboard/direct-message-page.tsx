@@ -25,6 +25,7 @@ import { getStaffUnread, messagesChanged, unreadKeys, unreadLabel } from '#src/f
 import { notify } from '#src/lib/notifications.ts';
 import { unwrap } from '#src/lib/query-client.ts';
 import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 const route = getRouteApi('/dashboard/_staff/message-direct');
 
@@ -69,7 +70,7 @@ export function DirectMessagePage() {
       if (!live) return;
       if (marked.ok && marked.data.marked > 0) {
         messagesChanged();
-        void client.invalidateQueries({ queryKey: staffKeys.memberMessages(memberId) });
+        void client.invalidateQueries({ queryKey: memberFileKeys.memberMessages(memberId) });
       }
       setReadFor(memberId);
     });
@@ -79,7 +80,7 @@ export function DirectMessagePage() {
   }, [memberId, client]);
   const ready = readFor === memberId;
   const historyQuery = useQuery({
-    queryKey: staffKeys.memberMessages(memberId),
+    queryKey: memberFileKeys.memberMessages(memberId),
     queryFn: () => unwrap(listMessages(memberId)),
     enabled: ready,
   });
@@ -129,7 +130,7 @@ export function DirectMessagePage() {
       description: 'Il est visible dans l’espace du membre, qui reçoit un e-mail sans son contenu.',
       variant: 'success',
     });
-    await client.invalidateQueries({ queryKey: staffKeys.messages });
+    await client.invalidateQueries({ queryKey: memberFileKeys.messages });
     return undefined;
   });
 

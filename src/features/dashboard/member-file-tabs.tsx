@@ -7,7 +7,7 @@ import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import { getMemberIntroductions } from '#src/features/dashboard/member-file-api.ts';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 /*
  * The file's tabs that load their own data once opened (decision 209): « Mises en relation » and
@@ -20,7 +20,7 @@ const CandidatesSection = lazy(() =>
 
 /** « Mises en relation »: every introduction of the member, newest first, then the candidates to propose. */
 export function IntroductionsTab({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
-  const query = useQuery({ queryKey: staffKeys.memberIntroductions(memberId), queryFn: () => unwrap(getMemberIntroductions(memberId)) });
+  const query = useQuery({ queryKey: memberFileKeys.introductions(memberId), queryFn: () => unwrap(getMemberIntroductions(memberId)) });
   const data = query.data ?? null;
   const error = errorMessage(query.error);
   return (
@@ -62,7 +62,7 @@ export function IntroductionsTab({ memberId, memberName, active }: { memberId: s
 
 /** « Messages »: the conversation with the member, newest first; answering is on the messages page. */
 export function MessagesTab({ memberId }: { memberId: string }) {
-  const query = useQuery({ queryKey: staffKeys.memberMessages(memberId), queryFn: () => unwrap(listMessages(memberId)) });
+  const query = useQuery({ queryKey: memberFileKeys.memberMessages(memberId), queryFn: () => unwrap(listMessages(memberId)) });
   const data = query.data ?? null;
   const error = errorMessage(query.error);
   const messages = data ? [...data.messages].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) : null;

@@ -2,7 +2,7 @@ import { MutationObserver, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addTagMutation, followUpQuery } from '#src/features/dashboard/member-follow-up-section.tsx';
 import { getMemberSummary } from '#src/features/dashboard/member-file-api.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { createQueryClient, errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 const json = (body: unknown, status = 200) =>
@@ -27,7 +27,7 @@ function fileOnScreen(tags: { current: string[] }) {
   const client = createQueryClient();
   const card = new QueryObserver(client, followUpQuery('m1'));
   const header = new QueryObserver(client, {
-    queryKey: staffKeys.memberSummary('m1'),
+    queryKey: memberFileKeys.summary('m1'),
     queryFn: () => unwrap(getMemberSummary('m1')),
   });
   const offs = [card.subscribe(() => {}), header.subscribe(() => {})];

@@ -10,7 +10,7 @@ import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
 function getFollowUp(memberId: string) {
@@ -22,7 +22,7 @@ type Note = FollowUp['notes'][number];
 
 /** The card's query: the counsellor, the tags and the notes. */
 export const followUpQuery = (memberId: string) => ({
-  queryKey: staffKeys.memberFollowUp(memberId),
+  queryKey: memberFileKeys.followUp(memberId),
   queryFn: () => unwrap(getFollowUp(memberId)),
 });
 
@@ -30,7 +30,7 @@ export const followUpQuery = (memberId: string) => ({
  * The counsellor and the tags show in the file's header and the history too: a change to them
  * asks again everything of the member's file that is on screen (the card, the header, the file).
  */
-const fileChanged = (client: QueryClient, memberId: string) => client.invalidateQueries({ queryKey: staffKeys.member(memberId) });
+const fileChanged = (client: QueryClient, memberId: string) => client.invalidateQueries({ queryKey: memberFileKeys.member(memberId) });
 
 /** Adding a tag; resolves once the file on screen was asked again. */
 export function addTagMutation(client: QueryClient, memberId: string) {
@@ -58,7 +58,7 @@ export function MemberFollowUpSection({ memberId }: { memberId: string }) {
   const data = query.data ?? null;
   const error = errorMessage(query.error);
   const client = useQueryClient();
-  const load = () => client.invalidateQueries({ queryKey: staffKeys.memberFollowUp(memberId) });
+  const load = () => client.invalidateQueries({ queryKey: memberFileKeys.followUp(memberId) });
   const loadFile = () => fileChanged(client, memberId);
 
   return (

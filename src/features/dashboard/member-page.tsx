@@ -11,7 +11,7 @@ import type { MemberTab } from '#src/features/dashboard/member-tab-ids.ts';
 import { MEMBER_TABS, openTab } from '#src/features/dashboard/member-tabs.ts';
 import { useScrollToHash } from '#src/lib/scroll-to-hash.ts';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 /**
@@ -56,16 +56,16 @@ export function DashboardMemberPage() {
   const tab: MemberTab = tabs.some((t) => t.id === asked) ? asked : 'profil';
 
   // Two queries, asked at once: the header does not wait for the file.
-  const summaryQuery = useQuery({ queryKey: staffKeys.memberSummary(memberId), queryFn: () => unwrap(getMemberSummary(memberId)) });
-  const detailQuery = useQuery({ queryKey: staffKeys.memberDetail(memberId), queryFn: () => unwrap(getMember(memberId)) });
+  const summaryQuery = useQuery({ queryKey: memberFileKeys.summary(memberId), queryFn: () => unwrap(getMemberSummary(memberId)) });
+  const detailQuery = useQuery({ queryKey: memberFileKeys.detail(memberId), queryFn: () => unwrap(getMember(memberId)) });
   const summary = { data: summaryQuery.data ?? null, error: errorMessage(summaryQuery.error) };
   const detail = { data: detailQuery.data ?? null, error: errorMessage(detailQuery.error) };
   const client = useQueryClient();
   // A staff action, a new counsellor or tag changes the header and the file: both are asked again.
   const reload = useCallback(async () => {
     await Promise.all([
-      client.invalidateQueries({ queryKey: staffKeys.memberSummary(memberId) }),
-      client.invalidateQueries({ queryKey: staffKeys.memberDetail(memberId) }),
+      client.invalidateQueries({ queryKey: memberFileKeys.summary(memberId) }),
+      client.invalidateQueries({ queryKey: memberFileKeys.detail(memberId) }),
     ]);
   }, [client, memberId]);
 

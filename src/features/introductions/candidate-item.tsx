@@ -17,7 +17,7 @@ import {
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionRows, ofName, scoreText, type VerdictCell, wishesText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { introductionKeys } from '#src/features/introductions/introduction-queries.ts';
 
 /**
@@ -198,9 +198,9 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
     notify({ title: `Proposition envoyée à ${memberName} et ${other}.`, variant: 'success' });
     // Both members' files, their candidates and the staff's lists of introductions changed.
     for (const queryKey of [
-      staffKeys.candidates(memberId),
-      staffKeys.member(memberId),
-      staffKeys.member(candidate.memberId),
+      memberFileKeys.candidates(memberId),
+      memberFileKeys.member(memberId),
+      memberFileKeys.member(candidate.memberId),
       introductionKeys.staff,
     ]) {
       void client.invalidateQueries({ queryKey });

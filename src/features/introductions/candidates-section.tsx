@@ -15,7 +15,7 @@ import {
   NO_CANDIDATE_FILTERS,
 } from '#src/features/introductions/introductions-api.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
-import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 type Mode = 'criteres' | 'hors';
@@ -34,20 +34,24 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
   const client = useQueryClient();
   // Another page, mode or filter: the list shown stays until the new one arrives.
   const list = useQuery({
-    queryKey: staffKeys.candidateList(memberId, outside, filters, page),
+    queryKey: memberFileKeys.candidateList(memberId, outside, filters, page),
     queryFn: () => unwrap(listCandidates(memberId, outside, filters, page)),
     enabled: active,
     placeholderData: keepPreviousData,
   });
-  const lists = useQuery({ queryKey: staffKeys.shortlist(memberId), queryFn: () => unwrap(getShortlist(memberId)), enabled: active });
-  const never = useQuery({ queryKey: staffKeys.neverPropose(memberId), queryFn: () => unwrap(getNeverPropose(memberId)), enabled: active });
+  const lists = useQuery({ queryKey: memberFileKeys.shortlist(memberId), queryFn: () => unwrap(getShortlist(memberId)), enabled: active });
+  const never = useQuery({
+    queryKey: memberFileKeys.neverPropose(memberId),
+    queryFn: () => unwrap(getNeverPropose(memberId)),
+    enabled: active,
+  });
   const data = list.data;
   const error = errorMessage(list.error);
   const candidates = data?.candidates ?? null;
   // « …, le maximum. » read inside a sentence ending with its own full stop.
   const blocked = data?.member.unavailableReason?.replace(/\.$/, '') ?? null;
   // A shortlist or never-propose change: the candidates and both lists are asked again.
-  const refresh = () => void client.invalidateQueries({ queryKey: staffKeys.candidates(memberId) });
+  const refresh = () => void client.invalidateQueries({ queryKey: memberFileKeys.candidates(memberId) });
   const first = ((data?.page ?? page) - 1) * (data?.perPage ?? 20);
 
   return (
