@@ -184,7 +184,7 @@ test('« Entretien manqué » once the meeting has passed: confirmed, the member
   // A destructive action starts on the safe choice.
   await expect(dialog.getByRole('button', { name: 'Ne rien changer' })).toBeFocused();
   await dialog.getByRole('button', { name: 'Confirmer' }).click();
-  await expect(page.getByText('Entretien manqué\u00a0: c’est fait.')).toBeVisible();
+  await expect(page.getByText('Entretien manqué\u00a0: c’est fait.', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Entretien manqué' })).toHaveCount(0);
   await page.getByRole('navigation', { name: 'Onglets de la fiche' }).getByRole('link', { name: 'Historique' }).click();
   await expect(page.getByRole('list', { name: 'Historique des événements' })).toContainText('Entretien personnalisé noté comme manqué');
