@@ -87,8 +87,8 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
     {
       name: 'agency-mails',
       label: 'courriels de l’agence (rappels, fins de délais, fin de contrat)',
-      run: async () => {
-        const report = await runAgencyMailJob({ db, clock, site });
+      run: async (stopping) => {
+        const report = await runAgencyMailJob({ db, clock, site, stopping });
         if (report.queued > 0) deps.mailQueued();
       },
       failure: 'tâche des courriels de l’agence interrompue',
@@ -136,7 +136,7 @@ export function agencyJobs(deps: AgencyJobDeps): ScheduledJob[] {
     {
       name: 'retention',
       label: 'durées de conservation',
-      run: () => runRetention({ db, clock, authClock: deps.authClock, auth: deps.auth }),
+      run: (stopping) => runRetention({ db, clock, authClock: deps.authClock, auth: deps.auth, stopping }),
       failure: 'tâche de conservation interrompue',
       firstDelayMs: 5_000,
       intervalMs: RETENTION_INTERVAL_MS,

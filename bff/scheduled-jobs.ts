@@ -11,7 +11,11 @@ export interface ScheduledJob {
   name: string;
   /** What it does, in French, for the clock's page (« courriels de l’agence »). */
   label: string;
-  run: () => Promise<unknown>;
+  /**
+   * One pass. `stopping` is aborted when the product closes: a pass in batches checks it between
+   * two batches and returns (the next pass takes up what is left: every job is idempotent).
+   */
+  run: (stopping?: AbortSignal) => Promise<unknown>;
   /** The log line of a failed pass (French, for the team). */
   failure: string;
   firstDelayMs: number;
@@ -35,7 +39,11 @@ export interface JobRegistry {
   readonly jobs: readonly ScheduledJob[];
   /** Runs each job of `cadence` (all by default) once, in the registry's order; a failure is logged and the next one runs. */
   runNow(cadence?: ScheduledJob['cadence']): Promise<JobOutcome[]>;
-  /** Starts every job's timer (real time); `stop()` clears them and waits for any pass in progress. */
+  /**
+   * Starts every job's timer (real time); `stop()` clears them, aborts the passes' `stopping`
+   * signal (no pass starts after it, a pass in batches ends after its batch in flight) and waits
+   * for any pass in progress.
+   */
   startTimers(): void;
   stop(): Promise<void>;
 }
@@ -47,14 +55,17 @@ export interface JobRegistry {
 export function jobRegistry(jobs: readonly ScheduledJob[]): JobRegistry {
   const lanes = new Map<string, Promise<unknown>>();
   const timers: { stop(): Promise<void> }[] = [];
+  const stopping = new AbortController();
   const pass = (job: ScheduledJob): Promise<boolean> => {
-    const run = (lanes.get(job.name) ?? Promise.resolve()).then(job.run).then(
-      () => true,
-      (error: unknown) => {
-        log.error(job.failure, { err: error });
-        return false;
-      },
-    );
+    const run = (lanes.get(job.name) ?? Promise.resolve())
+      .then(() => (stopping.signal.aborted ? undefined : job.run(stopping.signal)))
+      .then(
+        () => true,
+        (error: unknown) => {
+          log.error(job.failure, { err: error });
+          return false;
+        },
+      );
     lanes.set(job.name, run);
     return run;
   };
@@ -76,6 +87,7 @@ export function jobRegistry(jobs: readonly ScheduledJob[]): JobRegistry {
       }
     },
     async stop() {
+      stopping.abort();
       await Promise.all(timers.splice(0).map((timer) => timer.stop()));
       await Promise.all(lanes.values());
     },

@@ -86,7 +86,6 @@ export const CHUNK_GROUPS: readonly ChunkGroup[] = [
       'src/lib/api-client.ts',
       'src/lib/api-result.ts',
       'src/lib/notifications.ts',
-      'src/lib/use-loaded.ts',
       'src/lib/document-title.tsx',
       'src/lib/query-client.ts',
       'src/lib/query-provider.tsx',
@@ -154,6 +153,9 @@ export const CHUNK_GROUPS: readonly ChunkGroup[] = [
       'src/features/dashboard/select-field.tsx',
       'src/features/dashboard/search-field.tsx',
       'src/features/dashboard/stacked-cell.tsx',
+      // The staff's query keys (decision 214): tiny, and shared by the file and the lists.
+      'src/features/dashboard/staff-queries.ts',
+      'src/features/dashboard/member-file-keys.ts',
       // The staff routes' search checks in their own chunks, and the file's tab ids they check (decision 220).
       'src/lib/checked-search.tsx',
       'src/features/dashboard/member-tab-ids.ts',

@@ -21,7 +21,7 @@ import { contractEndStates, stateKey, stepIds, stepOf, type TopState, topStateOf
  * The staff's member list (issue 63 point 3, issue 64, decision 210): every filter, the order and
  * the page answered by the database over the stored stage (decision 204), a counsellor's list
  * narrowed to their members (decision 206), and the CSV export of the same filtered list streamed
- * a thousand rows at a time.
+ * in one ordered pass, 500 rows at a time.
  *
  * Religious practice (GDPR art. 9) is a filter only over members who gave the sensitive-data
  * consent and still hold the answer (a withdrawal removes it from the profile): it is never a
@@ -191,22 +191,27 @@ function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
   return sort === 'email' || sort === 'name' || sort === 'counsellor' || sort === 'stage' || sort === 'age' ? 'asc' : 'desc';
 }
 
+/** The columns a line reads. */
+function rowColumns(now: Date) {
+  return {
+    id: members.id,
+    email: members.email,
+    firstName: sql<unknown>`${members.profile}->'firstName'`,
+    lastName: sql<unknown>`${members.profile}->'lastName'`,
+    birthDate: sql<string | null>`${BIRTH_DATE}`,
+    postcode: sql<string | null>`${POSTCODE}`,
+    gender: members.gender,
+    disabled: members.disabled,
+    createdAt: members.createdAt,
+    updatedAt: members.updatedAt,
+    state: stageKeySql(now),
+  };
+}
+
 /** One slice of the list in `order` (with the id last: a total order), the columns a line reads. */
 function selectRows(db: Db, where: SQL | undefined, order: SQL[], limit: number, offset: number, now: Date) {
   return db
-    .select({
-      id: members.id,
-      email: members.email,
-      firstName: sql<unknown>`${members.profile}->'firstName'`,
-      lastName: sql<unknown>`${members.profile}->'lastName'`,
-      birthDate: sql<string | null>`${BIRTH_DATE}`,
-      postcode: sql<string | null>`${POSTCODE}`,
-      gender: members.gender,
-      disabled: members.disabled,
-      createdAt: members.createdAt,
-      updatedAt: members.updatedAt,
-      state: stageKeySql(now),
-    })
+    .select(rowColumns(now))
     .from(members)
     .where(where)
     .orderBy(...order, asc(members.id))
@@ -252,6 +257,11 @@ async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date
     filter.sort === 'counsellor'
       ? await counsellorOrderRows(db, filter, where, now, limit, offset)
       : await selectRows(db, where, orderOf(filter, now), limit, offset, now);
+  return withFollowUp(db, rows);
+}
+
+/** The rows with their counsellor and tags, read for those rows only. */
+async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [counsellors, tags] = await Promise.all([
@@ -333,7 +343,8 @@ export async function memberListPage(db: Db, query: v.InferOutput<typeof MemberL
   };
 }
 
-const EXPORT_CHUNK = 500;
+/** How many rows of the export are read, and yielded, at a time. */
+export const EXPORT_CHUNK = 500;
 const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
 
 const MEMBER_LIST_CSV_HEADERS = [
@@ -367,14 +378,49 @@ function csvLine(item: ReturnType<typeof listItem>): string {
 }
 
 /**
- * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software),
- * yielded 500 rows at a time: the list of the whole agency never sits in memory.
+ * The ids of the filtered list in its order (the page's WHERE and ORDER BY, the counsellor order in
+ * its two parts), read once: the export then reads its rows by id, so the filtered set is sorted
+ * once rather than once per chunk as an OFFSET would.
  */
-export async function* memberListCsv(db: Db, filter: MemberListFilter, staff: Caller, now: Date): AsyncGenerator<string> {
+async function orderedIds(db: Db, filter: MemberListFilter, staff: Caller, now: Date): Promise<string[]> {
+  const where = memberListWhere(filter, staff, now);
+  const ids = (condition: SQL | undefined, order: SQL[]) =>
+    db
+      .select({ id: members.id })
+      .from(members)
+      .where(condition)
+      .orderBy(...order, asc(members.id))
+      .then((rows) => rows.map((r) => r.id));
+  if (filter.sort !== 'counsellor') return ids(where, orderOf(filter, now));
+  const counselled = await ids(and(where, COUNSELLED), orderOf(filter, now));
+  const rest = await ids(and(where, sql`NOT ${COUNSELLED}`), [asc(NAME_KEY)]);
+  return [...counselled, ...rest];
+}
+
+/** The rows of `ids` (with their counsellor and tags), in the order of `ids`. */
+async function rowsByIds(db: Db, ids: string[], now: Date) {
+  const rows = await db.select(rowColumns(now)).from(members).where(inArray(members.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return withFollowUp(db, ordered);
+}
+
+/**
+ * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software), in one
+ * ordered pass: the ordered ids once, then the rows `chunk` ids at a time, each chunk yielded before
+ * the next is read (a member erased meanwhile is left out).
+ */
+export async function* memberListCsv(
+  db: Db,
+  filter: MemberListFilter,
+  staff: Caller,
+  now: Date,
+  chunk = EXPORT_CHUNK,
+): AsyncGenerator<string> {
   yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;
-  for (let offset = 0; ; offset += EXPORT_CHUNK) {
-    const rows = await rowsOf(db, filter, staff, now, EXPORT_CHUNK, offset);
+  const ids = await orderedIds(db, filter, staff, now);
+  for (let start = 0; start < ids.length; start += chunk) {
+    const rows = await rowsByIds(db, ids.slice(start, start + chunk), now);
     if (rows.length > 0) yield `${rows.map((row) => csvLine(listItem(row, now))).join('\r\n')}\r\n`;
-    if (rows.length < EXPORT_CHUNK) return;
   }
 }

@@ -149,7 +149,13 @@ function due(at: number | null, now: number, window = LATE_SEND_WINDOW_MS): at i
  * onboarding meeting, the end of the 7-day and 14-day periods, the active-member mail when the
  * state was reached by time, and the end of the term 30 and 7 days before. Idempotent.
  */
-export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: AgencyMailSite }): Promise<AgencyMailReport> {
+export async function runAgencyMailJob(deps: {
+  db: Db;
+  clock: Clock;
+  site: AgencyMailSite;
+  /** Aborted when the product closes: no batch starts after it (the next pass sends what is left). */
+  stopping?: AbortSignal | undefined;
+}): Promise<AgencyMailReport> {
   const { db, site } = deps;
   const now = deps.clock.now().getTime();
   // Only the members one of whose instants falls in a mail's window, found by the indexes (decision
@@ -158,6 +164,7 @@ export async function runAgencyMailJob(deps: { db: Db; clock: Clock; site: Agenc
   let queued = 0;
   for (let start = 0; start < ids.length; start += MAIL_JOB_BATCH) {
     if (start > 0) await nextTurn();
+    if (deps.stopping?.aborted) break;
     const rows = await db
       .select({ id: members.id, email: members.email, profile: members.profile, onboarding: members.onboarding })
       .from(members)

@@ -105,6 +105,8 @@ export async function runRetention(deps: {
   clock: Clock;
   authClock?: Clock | undefined;
   auth?: AuthConnection | undefined;
+  /** Aborted when the product closes: no batch of members starts after it. */
+  stopping?: AbortSignal | undefined;
 }): Promise<RetentionReport> {
   const { db } = deps;
   const now = deps.clock.now();
@@ -233,6 +235,7 @@ export async function runRetention(deps: {
   ).rows.map((r) => r.id);
   for (let start = 0; start < candidateIds.length; start += RETENTION_BATCH) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (deps.stopping?.aborted) break; // the product closes: the next pass takes up the rest
     const batch = await db
       .select({
         id: members.id,
@@ -255,7 +258,7 @@ export async function runRetention(deps: {
 
   // Erasures whose auth user could not be deleted at the time.
   let authUsersDeleted = 0;
-  if (deps.auth) {
+  if (deps.auth && !deps.stopping?.aborted) {
     for (const memberId of await pendingAuthDeletions(db)) {
       if (await deleteAuthUser(deps.auth, memberId)) {
         await markAuthUserDeleted(db, memberId);

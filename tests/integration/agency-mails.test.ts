@@ -148,6 +148,13 @@ describe('the agency’s own mails (decision 111)', () => {
     await job();
     expect(await kindsOf(member.email)).not.toContain('agency-meeting-reminder');
     clock.set(new Date(at - 20 * HOUR_MS));
+    // The product closing (its jobs' signal aborted): the pass finds the member due but reads no batch.
+    const closing = new AbortController();
+    closing.abort();
+    const stopped = await runAgencyMailJob({ db: product.database.db, clock, site, stopping: closing.signal });
+    expect(stopped.members).toBeGreaterThan(0);
+    expect(stopped.queued).toBe(0);
+    expect(await kindsOf(member.email)).not.toContain('agency-meeting-reminder');
     await job();
     clock.set(new Date(at - HOUR_MS));
     expect((await job()).queued).toBe(0);

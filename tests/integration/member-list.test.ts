@@ -5,7 +5,10 @@ import { fakeClock } from '#bff/clock.ts';
 import { accessLog } from '#bff/db/access-log-schema.ts';
 import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { directMessages } from '#bff/db/messages-schema.ts';
-import { mailOutbox, onboardingEvents } from '#bff/db/schema.ts';
+import { mailOutbox, members, onboardingEvents } from '#bff/db/schema.ts';
+import type { Caller } from '#bff/auth/caller.ts';
+import { EXPORT_CHUNK, MemberListFilterQuery, memberListCsv } from '#bff/dashboard/member-list.ts';
+import * as v from 'valibot';
 import { type HomeRegion, regionOfPostcode } from '#machines/matching/regions.ts';
 import { ageOn } from '#machines/onboarding/age.ts';
 import { emptyRecord } from '#machines/onboarding/record.ts';
@@ -395,6 +398,49 @@ describe('the CSV export of the filtered list', () => {
     expect(bad.status).toBe(400);
     const after = (await db.select().from(accessLog).where(eq(accessLog.resource, 'member_export'))).filter((e) => e.id > since);
     expect(after.map((e) => e.staffId).sort()).toEqual([admin.id, admin.id, admin.id, counsellor.id].sort());
+  });
+
+  it('is one ordered pass in chunks: its lines are the list’s pages concatenated, by counsellor and by stage, whatever the chunk', async () => {
+    const db = product.database.db;
+    const [row] = await db.select().from(members).where(eq(members.id, admin.id));
+    const staff = {
+      id: admin.id,
+      email: admin.email,
+      role: 'staff',
+      aal: 'aal2',
+      sessionId: '',
+      member: row,
+      matchmakingPausedAt: null,
+    } as Caller;
+    const csv = async (query: Record<string, string>, chunk?: number) => {
+      let text = '';
+      for await (const part of memberListCsv(db, v.parse(MemberListFilterQuery, query), staff, NOW, chunk)) text += part;
+      return text;
+    };
+    for (const query of <Record<string, string>[]>[
+      { sort: 'counsellor', dir: 'asc' },
+      { sort: 'counsellor', dir: 'desc' },
+      { sort: 'stage', dir: 'asc' },
+      { sort: 'stage', dir: 'desc', gender: 'femme' },
+    ]) {
+      const search = new URLSearchParams(query).toString();
+      const first = await list(`${search}&perPage=100`);
+      const pages = [
+        first,
+        ...(await Promise.all(Array.from({ length: first.pageCount - 1 }, (_, i) => list(`${search}&perPage=100&page=${i + 2}`)))),
+      ];
+      const listed = pages.flatMap((p) => p.items.map((i) => i.email));
+      expect(listed.length).toBeGreaterThan(EXPORT_CHUNK);
+      // Chunks of 7 (every chunk boundary, one inside the counsellor order's two parts) and of 500: the same bytes.
+      const small = await csv(query, 7);
+      expect(await csv(query)).toBe(small);
+      const emails = small
+        .split('\r\n')
+        .filter(Boolean)
+        .slice(1)
+        .map((line) => line.split(';')[1]);
+      expect(emails).toEqual(listed);
+    }
   });
 });
 

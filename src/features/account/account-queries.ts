@@ -7,4 +7,7 @@ export const memberKeys = {
   photos: ['member', 'photos'] as const,
   emailStatus: ['member', 'email-status'] as const,
   terminations: ['member', 'terminations'] as const,
+  messages: ['member', 'messages'] as const,
+  invoices: ['member', 'invoices'] as const,
+  creditNotes: ['member', 'credit-notes'] as const,
 };

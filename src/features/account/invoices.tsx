@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import * as styles from '#src/features/account/account.css.ts';
+import { memberKeys } from '#src/features/account/account-queries.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { isContractEndState } from '#machines/onboarding/steps.ts';
 import { useSession } from '#src/lib/use-session.ts';
@@ -23,20 +25,13 @@ export const invoiceHref = (number: string) => `/api/v1/user/invoices/${encodeUR
 
 const paidOn = (iso: string) => frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'long' }).format(new Date(iso));
 
-/** The member's invoices; reloaded when `refresh` changes (a payment just confirmed). */
+/** The member's invoices; asked again when `refresh` changes (a payment just confirmed); null until they arrive. */
 function useInvoices(refresh: unknown = null): InvoiceSummary[] | null {
-  const [invoices, setInvoices] = useState<InvoiceSummary[] | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `refresh` only triggers a reload.
-  useEffect(() => {
-    let live = true;
-    void fetchInvoices().then((result) => {
-      if (live && result.ok) setInvoices(result.data.invoices);
-    });
-    return () => {
-      live = false;
-    };
-  }, [refresh]);
-  return invoices;
+  const query = useQuery({
+    queryKey: [...memberKeys.invoices, refresh],
+    queryFn: async () => (await unwrap(fetchInvoices())).invoices as InvoiceSummary[],
+  });
+  return query.data ?? null;
 }
 
 function InvoiceLink({ invoice }: { invoice: InvoiceSummary }) {
@@ -82,17 +77,11 @@ export interface CreditNoteSummary {
 
 /** The member's credit notes (one per refund), newest first; empty until a refund is owed. */
 function useCreditNotes(): CreditNoteSummary[] {
-  const [notes, setNotes] = useState<CreditNoteSummary[]>([]);
-  useEffect(() => {
-    let live = true;
-    void send(api.user['credit-notes'].$get()).then((result) => {
-      if (live && result.ok) setNotes(result.data.creditNotes);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return notes;
+  const query = useQuery({
+    queryKey: memberKeys.creditNotes,
+    queryFn: async () => (await unwrap(send(api.user['credit-notes'].$get()))).creditNotes as CreditNoteSummary[],
+  });
+  return query.data ?? [];
 }
 
 /** "Mes avoirs": the credit note of each refund (withdrawal, termination), with its PDF. */

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
@@ -6,10 +7,12 @@ import { TextField } from '#src/components/ui/text-field.tsx';
 import { type SubmitOutcome, useForm } from '#src/components/ui/use-form.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import * as chat from '#src/features/messages/messages.css.ts';
+import { memberKeys } from '#src/features/account/account-queries.ts';
 import { messagesChanged } from '#src/features/messages/unread.ts';
 import { api, send } from '#src/lib/api-client.ts';
 import { textOf } from '#src/lib/form.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 interface Message {
@@ -28,35 +31,32 @@ const dateFormat = frenchDateFormat({ dateStyle: 'long', timeStyle: 'short', tim
  * the agency's messages read; the member replies or writes below. Mails only announce a message.
  */
 export function MessagesPage() {
-  const [messages, setMessages] = useState<Message[] | null>(null);
   const [fresh, setFresh] = useState<Set<number>>(new Set());
-  const [failed, setFailed] = useState(false);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const client = useQueryClient();
+  // Asked at each visit, even when a list is in the cache: the « Nouveau » marks are of this visit.
+  const query = useQuery({
+    queryKey: memberKeys.messages,
+    queryFn: async () => (await unwrap(send(api.user.messages.$get()))).messages as Message[],
+    refetchOnMount: 'always',
+  });
+  const messages = query.data ?? null;
+  const load = () => client.invalidateQueries({ queryKey: memberKeys.messages });
 
-  const load = useCallback(async () => {
-    const result = await send(api.user.messages.$get());
-    if (result.ok) setMessages(result.data.messages as Message[]);
-    else setFailed(true);
-    return result.ok ? (result.data.messages as Message[]) : null;
-  }, []);
-
+  // What was unread when the page opened keeps a « Nouveau » mark for this visit; then it is marked read.
+  const marked = useRef(false);
+  const firstAnswer = query.isFetchedAfterMount && !query.isFetching ? query.data : undefined;
   useEffect(() => {
-    let alive = true;
-    void (async () => {
-      const list = await load();
-      if (!alive || !list) return;
-      // What was unread when the page opened keeps a « Nouveau » mark for this visit.
-      const unread = list.filter((m) => m.direction === 'to_member' && m.memberReadAt === null).map((m) => m.id);
-      setFresh(new Set(unread));
-      if (unread.length > 0) {
-        const read = await send(api.user.messages.read.$post());
+    if (!firstAnswer || marked.current) return;
+    marked.current = true;
+    const unread = firstAnswer.filter((m) => m.direction === 'to_member' && m.memberReadAt === null).map((m) => m.id);
+    setFresh(new Set(unread));
+    if (unread.length > 0) {
+      void send(api.user.messages.read.$post()).then((read) => {
         if (read.ok) messagesChanged();
-      }
-    })();
-    return () => {
-      alive = false;
-    };
-  }, [load]);
+      });
+    }
+  }, [firstAnswer]);
 
   const onSubmit = handleSubmit(async (data): Promise<SubmitOutcome | undefined> => {
     const body = textOf(data, 'body').trim();
@@ -92,8 +92,8 @@ export function MessagesPage() {
           </div>
         </form>
       </section>
-      <div className={styles.conversationBlock} aria-live="polite" aria-busy={messages === null && !failed}>
-        {failed && <p className={styles.text}>Vos messages n’ont pas pu être chargés. Réessayez dans un instant.</p>}
+      <div className={styles.conversationBlock} aria-live="polite" aria-busy={query.isPending}>
+        {query.isError && <p className={styles.text}>Vos messages n’ont pas pu être chargés. Réessayez dans un instant.</p>}
         {messages?.length === 0 && <p className={styles.text}>Vous n’avez pas encore de message.</p>}
         {messages && messages.length > 0 && (
           <ol className={chat.conversation} aria-label="Conversation, du plus récent au plus ancien">

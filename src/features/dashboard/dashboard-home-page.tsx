@@ -1,4 +1,5 @@
 import { useSession } from '#src/lib/use-session.ts';
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { stateLabel } from '#machines/onboarding/labels.ts';
@@ -8,7 +9,8 @@ import { getFunnel, getLeadFunnel } from '#src/features/dashboard/dashboard-api.
 import { type DashboardSearch, dashboardEndStates } from '#src/features/dashboard/dashboard-search.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { count, plural } from '#machines/french/plural.ts';
 
 const _route = getRouteApi('/dashboard/_staff/');
@@ -82,7 +84,9 @@ function TodayPlaceholder() {
 }
 
 function FunnelCard() {
-  const { data: funnel, error } = useLoaded(getFunnel, []);
+  const query = useQuery({ queryKey: staffKeys.funnel, queryFn: () => unwrap(getFunnel()) });
+  const funnel = query.data;
+  const error = errorMessage(query.error);
   return (
     <section className={styles.card} aria-labelledby="funnel-title">
       <h2 id="funnel-title" className={styles.cardTitle}>
@@ -128,7 +132,9 @@ function FunnelCard() {
 
 /** Pre-registrations → accounts opened with their address → active members among them (decision 112). */
 function LeadFunnelCard() {
-  const { data: funnel, error } = useLoaded(getLeadFunnel, []);
+  const query = useQuery({ queryKey: staffKeys.leadFunnel, queryFn: () => unwrap(getLeadFunnel()) });
+  const funnel = query.data;
+  const error = errorMessage(query.error);
   return (
     <section className={styles.card} aria-labelledby="lead-funnel-title">
       <h2 id="lead-funnel-title" className={styles.cardTitle}>

@@ -1,5 +1,6 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
@@ -11,7 +12,6 @@ import {
   listMessages,
   listTemplates,
   markMemberMessagesRead,
-  type MessageTemplate,
   searchMembers,
   sendMessage,
 } from '#src/features/dashboard/dashboard-api.ts';
@@ -21,12 +21,13 @@ import { MemberCombobox, type MemberOption } from '#src/features/dashboard/membe
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { MessageTemplatesPanel } from '#src/features/dashboard/message-templates-panel.tsx';
 import * as chat from '#src/features/messages/messages.css.ts';
-import { getStaffUnread, messagesChanged, unreadLabel } from '#src/features/messages/unread.ts';
+import { getStaffUnread, messagesChanged, unreadKeys, unreadLabel } from '#src/features/messages/unread.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 const route = getRouteApi('/dashboard/_staff/message-direct');
-
-type UnreadRow = Extract<Awaited<ReturnType<typeof getStaffUnread>>, { ok: true }>['data']['members'][number];
 
 const search = async (q: string): Promise<MemberOption[] | null> => {
   const result = await searchMembers(q);
@@ -43,52 +44,55 @@ export function DirectMessagePage() {
   const navigate = route.useNavigate();
   const templateSelectId = useId();
   const [member, setMember] = useState<MemberOption | null>(null);
-  const [history, setHistory] = useState<DirectMessage[]>([]);
-  const [unread, setUnread] = useState<UnreadRow[] | null>(null);
-  const [templates, setTemplates] = useState<MessageTemplate[]>([]);
   const [templateId, setTemplateId] = useState('');
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
+  const client = useQueryClient();
 
-  const loadTemplates = useCallback(async () => {
-    const result = await listTemplates();
-    if (result.ok) setTemplates(result.data.templates);
-  }, []);
+  const templates = useQuery({ queryKey: staffKeys.templates, queryFn: () => unwrap(listTemplates()) }).data?.templates ?? [];
+  const loadTemplates = () => client.invalidateQueries({ queryKey: staffKeys.templates });
   // The message form offers the templates written for members; the panel below edits them all.
   const memberTemplates = templates.filter((t) => t.kind === 'membre');
 
-  const loadUnread = useCallback(async () => {
-    const result = await getStaffUnread();
-    if (result.ok) setUnread(result.data.members);
-  }, []);
-
-  const loadHistory = useCallback(async (id: string | undefined) => {
-    const result = await listMessages(id);
-    if (!result.ok) return;
-    setHistory(result.data.messages);
-    if (result.data.member) setMember(result.data.member);
-  }, []);
-
-  useEffect(() => {
-    void loadTemplates();
-  }, [loadTemplates]);
-
-  // Opening a conversation marks what the member wrote as read (server side), then the counts follow.
+  // Opening a conversation marks what the member wrote as read (server side); the conversation and
+  // the counts are asked once it is done, so that they show it read.
+  const [readFor, setReadFor] = useState<string | undefined | null>(memberId ? null : undefined);
   useEffect(() => {
     let live = true;
-    void (async () => {
-      if (memberId) {
-        const marked = await markMemberMessagesRead(memberId);
-        if (marked.ok && marked.data.marked > 0 && live) messagesChanged();
-      } else setMember(null);
+    if (!memberId) {
+      setMember(null);
+      setReadFor(undefined);
+      return;
+    }
+    setReadFor(null);
+    void markMemberMessagesRead(memberId).then((marked) => {
       if (!live) return;
-      await Promise.all([loadHistory(memberId), loadUnread()]);
-    })();
+      if (marked.ok && marked.data.marked > 0) {
+        messagesChanged();
+        void client.invalidateQueries({ queryKey: memberFileKeys.memberMessages(memberId) });
+      }
+      setReadFor(memberId);
+    });
     return () => {
       live = false;
     };
-  }, [memberId, loadHistory, loadUnread]);
+  }, [memberId, client]);
+  const ready = readFor === memberId;
+  const historyQuery = useQuery({
+    queryKey: memberFileKeys.memberMessages(memberId),
+    queryFn: () => unwrap(listMessages(memberId)),
+    enabled: ready,
+  });
+  const history: DirectMessage[] = historyQuery.data?.messages ?? [];
+  const historyMember = historyQuery.data?.member;
+  useEffect(() => {
+    if (memberId && historyMember) setMember(historyMember);
+  }, [memberId, historyMember]);
+  // The members with unread messages (asked again with the unread counts: a read or sent conversation).
+  const unread =
+    useQuery({ queryKey: unreadKeys.staffRows, queryFn: async () => (await unwrap(getStaffUnread())).members, enabled: ready }).data ??
+    null;
 
   const choose = (m: MemberOption) => {
     setMember(m);
@@ -126,7 +130,7 @@ export function DirectMessagePage() {
       description: 'Il est visible dans l’espace du membre, qui reçoit un e-mail sans son contenu.',
       variant: 'success',
     });
-    await loadHistory(memberId);
+    await client.invalidateQueries({ queryKey: memberFileKeys.messages });
     return undefined;
   });
 

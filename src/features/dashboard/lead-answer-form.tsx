@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { placeholderLabels } from '#machines/messages/messages.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -14,7 +15,8 @@ import {
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { notify } from '#src/lib/notifications.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 
 type Preview = { to: string; from: string; replyTo: string; subject: string; text: string };
 type FieldErrors = Partial<Record<'subject' | 'body' | 'templateId', string>>;
@@ -26,7 +28,7 @@ type FieldErrors = Partial<Record<'subject' | 'body' | 'templateId', string>>;
  */
 export function LeadAnswerForm({ lead, onSent }: { lead: Lead; onSent: () => Promise<void> }) {
   const ids = { template: useId(), title: useId() };
-  const templates = useLoaded(() => listTemplates(), []);
+  const templates = useQuery({ queryKey: staffKeys.templates, queryFn: () => unwrap(listTemplates()) });
   const forProspects = (templates.data?.templates ?? []).filter((t) => t.kind === 'prospect');
   const [templateId, setTemplateId] = useState('');
   const [subject, setSubject] = useState('');

@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { count } from '#machines/french/plural.ts';
@@ -13,7 +14,8 @@ import { followUpDue, formatFollowUp, kindLabel, statusLabel } from '#src/featur
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 
@@ -51,7 +53,23 @@ export function LeadsPage() {
     return () => clearTimeout(timer);
   }, [text]);
 
-  const { data, error, loading, reload: load } = useLoaded(() => listLeads(filters), [filters]);
+  // Another filter or page: the list shown stays until the new one arrives.
+  const query = useQuery({
+    queryKey: staffKeys.leadList(filters),
+    queryFn: () => unwrap(listLeads(filters)),
+    placeholderData: keepPreviousData,
+  });
+  const { data } = query;
+  const error = errorMessage(query.error);
+  const loading = query.isFetching;
+  const client = useQueryClient();
+  // A lead changed (status, note, answer, erasure): the lists and the dashboard's funnel are asked again.
+  const load = async () => {
+    await Promise.all([
+      client.invalidateQueries({ queryKey: staffKeys.leads }),
+      client.invalidateQueries({ queryKey: staffKeys.leadFunnel }),
+    ]);
+  };
   // After an erasure the row and its dialog go: the focus goes to the list's heading.
   const listHeading = useRef<HTMLHeadingElement>(null);
 

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -5,7 +6,8 @@ import { listMessages } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime, formatDay } from '#src/features/dashboard/format-fr.ts';
 import { getMemberIntroductions } from '#src/features/dashboard/member-file-api.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 /*
  * The file's tabs that load their own data once opened (decision 209): « Mises en relation » and
@@ -18,7 +20,9 @@ const CandidatesSection = lazy(() =>
 
 /** « Mises en relation »: every introduction of the member, newest first, then the candidates to propose. */
 export function IntroductionsTab({ memberId, memberName, active }: { memberId: string; memberName: string; active: boolean }) {
-  const { data, error } = useLoaded(() => getMemberIntroductions(memberId), [memberId]);
+  const query = useQuery({ queryKey: memberFileKeys.introductions(memberId), queryFn: () => unwrap(getMemberIntroductions(memberId)) });
+  const data = query.data ?? null;
+  const error = errorMessage(query.error);
   return (
     <>
       <section className={styles.card} aria-labelledby="introductions-title">
@@ -58,7 +62,9 @@ export function IntroductionsTab({ memberId, memberName, active }: { memberId: s
 
 /** « Messages »: the conversation with the member, newest first; answering is on the messages page. */
 export function MessagesTab({ memberId }: { memberId: string }) {
-  const { data, error } = useLoaded(() => listMessages(memberId), [memberId]);
+  const query = useQuery({ queryKey: memberFileKeys.memberMessages(memberId), queryFn: () => unwrap(listMessages(memberId)) });
+  const data = query.data ?? null;
+  const error = errorMessage(query.error);
   const messages = data ? [...data.messages].sort((a, b) => b.createdAt.localeCompare(a.createdAt)) : null;
   return (
     <section className={styles.card} aria-labelledby="member-messages-title">

@@ -1,3 +1,4 @@
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -7,18 +8,37 @@ import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { api, send } from '#src/lib/api-client.ts';
 import { notify } from '#src/lib/notifications.ts';
-import { useRequest } from '#src/lib/use-request.ts';
 import { NOTE_MAX_LENGTH, TAG_MAX_LENGTH } from '#machines/follow-up/follow-up.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 
 /** `GET /api/v1/dashboard/members/:id/follow-up` (decision 124). */
 function getFollowUp(memberId: string) {
   return send(api.dashboard.members[':id']['follow-up'].$get({ param: { id: memberId } }));
 }
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
-type FollowUpResult = Awaited<ReturnType<typeof getFollowUp>>;
-type FollowUp = Ok<FollowUpResult>;
+type FollowUp = Ok<Awaited<ReturnType<typeof getFollowUp>>>;
 type Note = FollowUp['notes'][number];
+
+/** The card's query: the counsellor, the tags and the notes. */
+export const followUpQuery = (memberId: string) => ({
+  queryKey: memberFileKeys.followUp(memberId),
+  queryFn: () => unwrap(getFollowUp(memberId)),
+});
+
+/**
+ * The counsellor and the tags show in the file's header and the history too: a change to them
+ * asks again everything of the member's file that is on screen (the card, the header, the file).
+ */
+const fileChanged = (client: QueryClient, memberId: string) => client.invalidateQueries({ queryKey: memberFileKeys.member(memberId) });
+
+/** Adding a tag; resolves once the file on screen was asked again. */
+export function addTagMutation(client: QueryClient, memberId: string) {
+  return {
+    mutationFn: (tag: string) => unwrap(send(api.dashboard.members[':id'].tags.$post({ param: { id: memberId }, json: { tag } }))),
+    onSuccess: () => fileChanged(client, memberId),
+  };
+}
 
 /**
  * The dialog that deletes one's own note, and the dialog library under it: loaded once such a note
@@ -33,18 +53,13 @@ const DeleteNoteDialog = lazy(() =>
  * and internal notes (newest first; one's own notes can be edited or deleted). Staff-only data:
  * the member never sees it, except in the export of their data.
  */
-export function MemberFollowUpSection({
-  memberId,
-  initial,
-  onChanged,
-}: {
-  memberId: string;
-  /** The first answer, when the page fetched it beside the member's file (the card then shows complete at once). */
-  initial?: FollowUpResult;
-  onChanged?: () => Promise<void> | void;
-}) {
-  const given = initial !== undefined;
-  const { data, error, reload: load } = useLoaded(() => getFollowUp(memberId), [memberId], { enabled: !given, initial });
+export function MemberFollowUpSection({ memberId }: { memberId: string }) {
+  const query = useQuery(followUpQuery(memberId));
+  const data = query.data ?? null;
+  const error = errorMessage(query.error);
+  const client = useQueryClient();
+  const load = () => client.invalidateQueries({ queryKey: memberFileKeys.followUp(memberId) });
+  const loadFile = () => fileChanged(client, memberId);
 
   return (
     <section className={styles.card} aria-labelledby="follow-up-title">
@@ -61,15 +76,8 @@ export function MemberFollowUpSection({
         )
       ) : (
         <>
-          <CounsellorForm
-            memberId={memberId}
-            data={data}
-            onSaved={async () => {
-              await load();
-              await onChanged?.();
-            }}
-          />
-          <Tags memberId={memberId} tags={data.tags} onChanged={load} />
+          <CounsellorForm memberId={memberId} data={data} onSaved={loadFile} />
+          <Tags memberId={memberId} tags={data.tags} onChanged={loadFile} />
           <Notes memberId={memberId} notes={data.notes} onChanged={load} />
         </>
       )}
@@ -80,25 +88,24 @@ export function MemberFollowUpSection({
 function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: FollowUp; onSaved: () => Promise<void> }) {
   const id = useId();
   const [choice, setChoice] = useState(data.counsellor?.id ?? '');
-  const { busy: saving, error, run } = useRequest();
+  const saving = useMutation({
+    mutationFn: (counsellorId: string | null) =>
+      unwrap(send(api.dashboard.members[':id'].counsellor.$put({ param: { id: memberId }, json: { counsellorId } }))),
+    onSuccess: async (saved) => {
+      notify({
+        title: saved.counsellor ? `Suivi confié à ${saved.counsellor.name}.` : 'Plus de conseiller attitré.',
+        description: 'Le changement figure dans l’historique du membre.',
+        variant: 'success',
+      });
+      await onSaved();
+    },
+  });
+  const error = errorMessage(saving.error);
   useEffect(() => setChoice(data.counsellor?.id ?? ''), [data.counsellor?.id]);
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
-    await run(
-      () =>
-        send(
-          api.dashboard.members[':id'].counsellor.$put({ param: { id: memberId }, json: { counsellorId: choice === '' ? null : choice } }),
-        ),
-      async (saved) => {
-        notify({
-          title: saved.counsellor ? `Suivi confié à ${saved.counsellor.name}.` : 'Plus de conseiller attitré.',
-          description: 'Le changement figure dans l’historique du membre.',
-          variant: 'success',
-        });
-        await onSaved();
-      },
-    );
+    saving.mutate(choice === '' ? null : choice);
   }
 
   return (
@@ -113,7 +120,7 @@ function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: F
       <Button
         type="submit"
         variant="secondary"
-        loading={saving}
+        loading={saving.isPending}
         loadingText="Enregistrement…"
         disabled={choice === (data.counsellor?.id ?? '')}
       >
@@ -132,24 +139,31 @@ function CounsellorForm({ memberId, data, onSaved }: { memberId: string; data: F
 function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[]; onChanged: () => Promise<void> }) {
   const id = useId();
   const [tag, setTag] = useState('');
-  const { busy, error, setError, run } = useRequest();
+  const client = useQueryClient();
+  const adding = useMutation({
+    ...addTagMutation(client, memberId),
+    onSuccess: async () => {
+      setTag('');
+      await addTagMutation(client, memberId).onSuccess();
+    },
+  });
+  // A failed removal shows its message; the tags are asked again either way.
+  const removing = useMutation({
+    mutationFn: (value: string) => unwrap(send(api.dashboard.members[':id'].tags[':tag'].$delete({ param: { id: memberId, tag: value } }))),
+    onSettled: () => onChanged(),
+  });
+  const error = errorMessage(adding.error ?? removing.error);
+  const busy = adding.isPending;
 
-  async function add(event: FormEvent) {
+  function add(event: FormEvent) {
     event.preventDefault();
-    await run(
-      () => send(api.dashboard.members[':id'].tags.$post({ param: { id: memberId }, json: { tag } })),
-      async () => {
-        setTag('');
-        await onChanged();
-      },
-    );
+    removing.reset();
+    adding.mutate(tag);
   }
 
-  async function remove(value: string) {
-    setError(null);
-    const result = await send(api.dashboard.members[':id'].tags[':tag'].$delete({ param: { id: memberId, tag: value } }));
-    if (!result.ok) setError(result.error.message);
-    await onChanged();
+  function remove(value: string) {
+    adding.reset();
+    removing.mutate(value);
   }
 
   return (
@@ -186,17 +200,19 @@ function Tags({ memberId, tags, onChanged }: { memberId: string; tags: string[];
 function Notes({ memberId, notes, onChanged }: { memberId: string; notes: Note[]; onChanged: () => Promise<void> }) {
   const id = useId();
   const [body, setBody] = useState('');
-  const { busy, error, run } = useRequest();
+  const adding = useMutation({
+    mutationFn: (text: string) => unwrap(send(api.dashboard.members[':id'].notes.$post({ param: { id: memberId }, json: { body: text } }))),
+    onSuccess: async () => {
+      setBody('');
+      await onChanged();
+    },
+  });
+  const error = errorMessage(adding.error);
+  const busy = adding.isPending;
 
-  async function add(event: FormEvent) {
+  function add(event: FormEvent) {
     event.preventDefault();
-    await run(
-      () => send(api.dashboard.members[':id'].notes.$post({ param: { id: memberId }, json: { body } })),
-      async () => {
-        setBody('');
-        await onChanged();
-      },
-    );
+    adding.mutate(body);
   }
 
   return (
@@ -237,18 +253,20 @@ function NoteItem({ memberId, note, onChanged }: { memberId: string; note: Note;
   const id = useId();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(note.body);
-  const { busy, error, run } = useRequest();
   const param = { id: memberId, noteId: String(note.id) };
+  const saving = useMutation({
+    mutationFn: (body: string) => unwrap(send(api.dashboard.members[':id'].notes[':noteId'].$patch({ param, json: { body } }))),
+    onSuccess: async () => {
+      setEditing(false);
+      await onChanged();
+    },
+  });
+  const error = errorMessage(saving.error);
+  const busy = saving.isPending;
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault();
-    await run(
-      () => send(api.dashboard.members[':id'].notes[':noteId'].$patch({ param, json: { body: text } })),
-      async () => {
-        setEditing(false);
-        await onChanged();
-      },
-    );
+    saving.mutate(text);
   }
 
   return (

@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { count } from '#machines/french/plural.ts';
@@ -23,7 +24,8 @@ import * as listStyles from '#src/features/dashboard/member-list.css.ts';
 import { SearchField } from '#src/features/dashboard/search-field.tsx';
 import { SelectField } from '#src/features/dashboard/select-field.tsx';
 import { StackedCell } from '#src/features/dashboard/stacked-cell.tsx';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { BulkBar } from '#src/features/dashboard/member-list-bulk.tsx';
 import { useSession } from '#src/lib/use-session.ts';
 
@@ -132,7 +134,13 @@ export function MemberList() {
     perPage: useId(),
   };
   const perPage = search.perPage ?? PER_PAGE;
-  const { data, error, loading, reload } = useLoaded(() => listMembers({ ...search, perPage: search.perPage ?? PER_PAGE }), [search]);
+  // Another filter or page: the list shown stays until the new one arrives.
+  const list = { queryKey: staffKeys.memberList(search), queryFn: () => unwrap(listMembers({ ...search, perPage })) };
+  const query = useQuery({ ...list, placeholderData: keepPreviousData });
+  const { data } = query;
+  const error = errorMessage(query.error);
+  const loading = query.isFetching;
+  const client = useQueryClient();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -312,7 +320,8 @@ export function MemberList() {
               onDone={async (message) => {
                 setNotice(message);
                 setSelected(new Set());
-                await reload();
+                // Several members' tags, counsellors or messages changed: everything of the staff's is asked again.
+                await client.invalidateQueries({ queryKey: staffKeys.all });
               }}
             />
           ) : (

@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import { type KeyboardEvent, lazy, Suspense, useCallback } from 'react';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
@@ -9,7 +10,8 @@ import * as file from '#src/features/dashboard/member-file.css.ts';
 import type { MemberTab } from '#src/features/dashboard/member-tab-ids.ts';
 import { MEMBER_TABS, openTab } from '#src/features/dashboard/member-tabs.ts';
 import { useScrollToHash } from '#src/lib/scroll-to-hash.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { useSession } from '#src/lib/use-session.ts';
 
 /**
@@ -53,14 +55,19 @@ export function DashboardMemberPage() {
   const asked = openTab(onglet, globalThis.location?.hash ?? '');
   const tab: MemberTab = tabs.some((t) => t.id === asked) ? asked : 'profil';
 
-  const summary = useLoaded(() => getMemberSummary(memberId), [memberId]);
-  const detail = useLoaded(() => getMember(memberId), [memberId]);
-  const reloadSummary = summary.reload;
-  const reloadDetail = detail.reload;
+  // Two queries, asked at once: the header does not wait for the file.
+  const summaryQuery = useQuery({ queryKey: memberFileKeys.summary(memberId), queryFn: () => unwrap(getMemberSummary(memberId)) });
+  const detailQuery = useQuery({ queryKey: memberFileKeys.detail(memberId), queryFn: () => unwrap(getMember(memberId)) });
+  const summary = { data: summaryQuery.data ?? null, error: errorMessage(summaryQuery.error) };
+  const detail = { data: detailQuery.data ?? null, error: errorMessage(detailQuery.error) };
+  const client = useQueryClient();
   // A staff action, a new counsellor or tag changes the header and the file: both are asked again.
   const reload = useCallback(async () => {
-    await Promise.all([reloadSummary(), reloadDetail()]);
-  }, [reloadSummary, reloadDetail]);
+    await Promise.all([
+      client.invalidateQueries({ queryKey: memberFileKeys.summary(memberId) }),
+      client.invalidateQueries({ queryKey: memberFileKeys.detail(memberId) }),
+    ]);
+  }, [client, memberId]);
 
   const label = tabs.find((t) => t.id === tab)?.label ?? 'Profil';
   return (
@@ -154,8 +161,8 @@ function TabPanel({
     case 'messages':
       return <MessagesTab memberId={memberId} />;
     case 'notes':
-      // A new counsellor or tag shows in the header, and in the history (« Suivi confié à … »).
-      return <MemberFollowUpSection memberId={memberId} onChanged={onReload} />;
+      // A new counsellor or tag asks the header and the history again (« Suivi confié à … »): the card invalidates the file.
+      return <MemberFollowUpSection memberId={memberId} />;
     case 'acces':
       return <MemberAccessLog memberId={memberId} />;
     default:

@@ -11,4 +11,12 @@ export const staffKeys = {
   changeRequests: (memberId: string) => ['staff', 'change-requests', memberId] as const,
   presentations: ['staff', 'presentations'] as const,
   today: (scope: string) => ['staff', 'today', scope] as const,
+  funnel: ['staff', 'funnel'] as const,
+  leadFunnel: ['staff', 'lead-funnel'] as const,
+  leads: ['staff', 'leads'] as const,
+  leadList: (filters: unknown) => ['staff', 'leads', 'list', filters] as const,
+  templates: ['staff', 'message-templates'] as const,
+  members: ['staff', 'members'] as const,
+  memberList: (search: unknown) => ['staff', 'members', 'list', search] as const,
+  // One member's file, its messages and candidates: member-file-keys.ts.
 };

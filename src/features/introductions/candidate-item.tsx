@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
@@ -16,6 +17,8 @@ import {
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { criterionRows, ofName, scoreText, type VerdictCell, wishesText } from '#src/features/introductions/introductions-view.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
+import { introductionKeys } from '#src/features/introductions/introduction-queries.ts';
 
 /**
  * One candidate of a member's list (decisions 193, 201, 208 and 212): who they are, the
@@ -174,6 +177,7 @@ function CandidatePresentation({ candidate }: { candidate: Candidate }) {
 function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; memberName: string; candidate: Candidate }) {
   const ids = { a: useId(), b: useId() };
   const navigate = useNavigate();
+  const client = useQueryClient();
   const other = candidate.firstName ?? 'ce membre';
   // A side whose indispensable criteria the pair breaks must be told why (decision 193; the BFF refuses otherwise).
   const mustExplain = { a: (candidate.broken?.membre.length ?? 0) > 0, b: (candidate.broken?.candidat.length ?? 0) > 0 };
@@ -192,6 +196,15 @@ function ProposeDialog({ memberId, memberName, candidate }: { memberId: string; 
     });
     if (!result.ok) return result.error.message;
     notify({ title: `Proposition envoyée à ${memberName} et ${other}.`, variant: 'success' });
+    // Both members' files, their candidates and the staff's lists of introductions changed.
+    for (const queryKey of [
+      memberFileKeys.candidates(memberId),
+      memberFileKeys.member(memberId),
+      memberFileKeys.member(candidate.memberId),
+      introductionKeys.staff,
+    ]) {
+      void client.invalidateQueries({ queryKey });
+    }
     const id = result.data.introduction?.id;
     if (typeof id === 'string') await navigate({ to: '/dashboard/mises-en-relation/$id', params: { id } });
     return null;

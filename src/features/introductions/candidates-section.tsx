@@ -1,3 +1,4 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { CANDIDATES_RULE_TEXT } from '#machines/introductions/candidate-lists.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -14,7 +15,8 @@ import {
   NO_CANDIDATE_FILTERS,
 } from '#src/features/introductions/introductions-api.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
-import { useLoaded } from '#src/lib/use-loaded.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 type Mode = 'criteres' | 'hors';
 
@@ -28,23 +30,28 @@ export function CandidatesSection({ memberId, memberName, active }: { memberId: 
   const [mode, setMode] = useState<Mode>('criteres');
   const [filters, setFilters] = useState<CandidateFilterValues>(NO_CANDIDATE_FILTERS);
   const [page, setPage] = useState(1);
-  const { data, error, reload } = useLoaded(
-    () => listCandidates(memberId, mode === 'hors', filters, page),
-    [memberId, mode, filters, page],
-    {
-      enabled: active,
-    },
-  );
-  const lists = useLoaded(() => getShortlist(memberId), [memberId], { enabled: active });
-  const never = useLoaded(() => getNeverPropose(memberId), [memberId], { enabled: active });
+  const outside = mode === 'hors';
+  const client = useQueryClient();
+  // Another page, mode or filter: the list shown stays until the new one arrives.
+  const list = useQuery({
+    queryKey: memberFileKeys.candidateList(memberId, outside, filters, page),
+    queryFn: () => unwrap(listCandidates(memberId, outside, filters, page)),
+    enabled: active,
+    placeholderData: keepPreviousData,
+  });
+  const lists = useQuery({ queryKey: memberFileKeys.shortlist(memberId), queryFn: () => unwrap(getShortlist(memberId)), enabled: active });
+  const never = useQuery({
+    queryKey: memberFileKeys.neverPropose(memberId),
+    queryFn: () => unwrap(getNeverPropose(memberId)),
+    enabled: active,
+  });
+  const data = list.data;
+  const error = errorMessage(list.error);
   const candidates = data?.candidates ?? null;
   // « …, le maximum. » read inside a sentence ending with its own full stop.
   const blocked = data?.member.unavailableReason?.replace(/\.$/, '') ?? null;
-  const refresh = () => {
-    void reload();
-    void lists.reload();
-    void never.reload();
-  };
+  // A shortlist or never-propose change: the candidates and both lists are asked again.
+  const refresh = () => void client.invalidateQueries({ queryKey: memberFileKeys.candidates(memberId) });
   const first = ((data?.page ?? page) - 1) * (data?.perPage ?? 20);
 
   return (

@@ -8,6 +8,8 @@ export const unreadKeys = {
   all: ['unread'] as const,
   member: ['unread', 'member'] as const,
   staff: ['unread', 'staff'] as const,
+  /** The members with unread messages, listed on the staff's messages page. */
+  staffRows: ['unread', 'staff', 'rows'] as const,
 };
 
 /** A conversation was read or written: the badges ask again at once, the back-off starting over. */
