@@ -54,7 +54,7 @@ test('filter, sort, page size; entrust ten members to a counsellor; export the f
   const errors = watchConsole(page);
 
   await page.goto('/dashboard');
-  const list = page.getByRole('region', { name: 'Membres' });
+  const list = page.getByRole('region', { name: 'Membres', exact: true });
   const rows = list.getByTestId('member-row');
   await expect(rows.first()).toBeVisible();
 
@@ -97,14 +97,17 @@ test('filter, sort, page size; entrust ten members to a counsellor; export the f
   // They left the « Sans conseiller » list; the counsellor's filter finds them.
   await expect(list.locator('caption')).toHaveText(new RegExp(`^${total - 10}\\s+membres$`));
   await list.getByRole('combobox', { name: 'Conseiller', exact: true }).selectOption({ label: COUNSELLOR.name });
-  await expect(rows.first()).toBeVisible();
-  const hrefs = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('a')?.getAttribute('href') ?? ''));
-  expect(hrefs).toEqual(expect.arrayContaining(chosen));
+  // The former page stays on screen while the new one loads (TanStack Query keeps it): wait for the new rows.
+  const readHrefs = () => rows.evaluateAll((trs) => trs.map((tr) => tr.querySelector('a')?.getAttribute('href') ?? ''));
+  await expect.poll(readHrefs).toEqual(expect.arrayContaining(chosen));
+  const hrefs = await readHrefs();
   await expect(rows.filter({ hasText: COUNSELLOR.name })).toHaveCount(hrefs.length);
 
   // Export the filtered list: women of this counsellor.
   await list.getByLabel('Sexe').selectOption({ label: 'Femmes' });
   await expect(page).toHaveURL(/gender=femme/);
+  // The section is aria-busy while the filtered page loads (the former one stays on screen meanwhile).
+  await expect(list).toHaveAttribute('aria-busy', 'false');
   await expect(rows.first()).toBeVisible();
   const women = await rows.count();
   await screenshots(page, 'liste-membres-filtree');
