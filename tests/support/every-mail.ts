@@ -27,7 +27,7 @@ import {
   withdrawalConfirmedMail,
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
-import { invitationMail } from '#bff/api/staff-invitation-routes.ts';
+import { invitationMail } from '#bff/mail/staff-mails.ts';
 import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail } from '#bff/mail/guardian-mails.ts';
