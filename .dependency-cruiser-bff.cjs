@@ -27,10 +27,47 @@ module.exports = {
       to: { path: '^bff/(stand-ins|demo)/', pathNot: '^bff/$1/' },
     },
     {
+      name: 'bff-auth-service-only-from-the-composition-root',
+      comment:
+        'bff/auth-service/ is the embedded stand-in of Supabase Auth: start.ts mounts it and server.ts/start.ts hand its migrations in; the product reaches it through the Auth API the hosted project also serves (bff/auth/supabase.ts), never by import (decision 222).',
+      severity: 'error',
+      from: { path: '^bff/([^/]+)/' },
+      to: { path: '^bff/auth-service/', pathNot: '^bff/$1/' },
+    },
+    {
       name: 'bff-nothing-imports-the-composition-root',
       severity: 'error',
       from: { path: '^bff/[^/]+/' },
       to: { path: '^bff/(app|start|server|agency-jobs|api-type)[.]ts$' },
+    },
+    {
+      name: 'bff-routes-reach-storage-through-a-domain',
+      comment:
+        "Routes (bff/api/) and the public site (bff/site/) validate and call a domain module; the SQL and the schema are the domain's and storage's (decision 222). bff/api/deps.ts alone names the handle's type (next rules).",
+      severity: 'error',
+      from: {
+        path: '^bff/(api|site)/',
+        pathNot: [
+          '^bff/api/deps[.]ts$',
+          // removed when layers61a lands
+          '^bff/api/(stripe-webhook|calendly-webhook|dashboard-routes|member-follow-up-routes)[.]ts$',
+        ],
+      },
+      to: { path: '^bff/db/' },
+    },
+    {
+      name: 'bff-route-deps-name-the-database-type-only',
+      comment:
+        'bff/api/deps.ts receives the database from the composition root: it imports the type of the handle, nothing else of bff/db/.',
+      severity: 'error',
+      from: { path: '^bff/api/deps[.]ts$' },
+      to: { path: '^bff/db/', pathNot: '^bff/db/database[.]ts$' },
+    },
+    {
+      name: 'bff-route-deps-import-no-database-value',
+      severity: 'error',
+      from: { path: '^bff/api/deps[.]ts$' },
+      to: { path: '^bff/db/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bff-storage-at-the-bottom',

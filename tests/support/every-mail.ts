@@ -4,8 +4,8 @@ import {
   emailChangeRequestedNotice,
   reauthenticationMail,
   signupConfirmationMail,
-} from '#bff/auth-service/account-mail.ts';
-import { recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+} from '#bff/mail/account-mails.ts';
+import { recoveryMail } from '#bff/mail/recovery-mail.ts';
 import { signatureCodeMail, signedContractMail } from '#bff/onboarding/contract-signature.ts';
 import {
   activeMemberMail,
