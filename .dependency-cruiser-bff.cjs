@@ -5,6 +5,36 @@
  */
 const base = require('./.dependency-cruiser.cjs');
 
+/**
+ * The domain folders, highest first (the picture in docs/architecture.md, decision 222): a folder
+ * imports only folders of later tiers, never one of its own tier or an earlier one.
+ */
+const DOMAIN_TIERS = [
+  ['booking', 'dashboard', 'leads', 'messages', 'retention', 'team'],
+  ['onboarding'],
+  ['privacy'],
+  ['introductions'],
+  ['payments'],
+  ['invoices'],
+  ['contract'],
+  ['photos'],
+  ['matching'],
+  ['agenda'],
+  ['auth'],
+  ['members', 'content'],
+];
+
+const domainOrder = DOMAIN_TIERS.map((tier, i) => {
+  const upTo = DOMAIN_TIERS.slice(0, i + 1).flat();
+  return {
+    name: `bff-domain-order-${tier.join('-')}`,
+    comment: `${tier.join(', ')} import only the domain folders after them in DOMAIN_TIERS (not ${upTo.join(', ')}).`,
+    severity: 'error',
+    from: { path: `^bff/(${tier.join('|')})/` },
+    to: { path: `^bff/(${upTo.join('|')})/`, pathNot: '^bff/$1/' },
+  };
+});
+
 module.exports = {
   forbidden: [
     // The composition root (bff/*.ts: app, start, server, api-type, agency-jobs) wires entry points
@@ -91,6 +121,7 @@ module.exports = {
       from: { path: '^bff/(config|clock|logger|periodic-job|scheduled-jobs|payment-links-config)[.]ts$' },
       to: { path: '^bff/[^/]+/' },
     },
+    ...domainOrder,
     {
       name: 'bff-no-folder-cycle',
       comment: 'No import cycle between the folders of bff/: each folder is a layer or a domain with one direction to the others.',

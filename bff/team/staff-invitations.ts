@@ -19,7 +19,7 @@ export const INVALID = () =>
   new ApiError(
     400,
     'INVITATION_INVALID',
-    'Ce lien d’invitation n’est plus valable : il a déjà servi, a été révoqué ou remplacé par un envoi plus récent. Demandez à un collègue de vous renvoyer l’invitation.',
+    'Ce lien d’invitation n’est plus valable : il a déjà servi, a été révoqué ou remplacé par un envoi plus récent. Demandez à un collègue de vous renvoyer l’invitation.',
   );
 const EXPIRED = () =>
   new ApiError(
@@ -28,7 +28,7 @@ const EXPIRED = () =>
     'Ce lien d’invitation a expiré. Demandez à un collègue de l’équipe de vous renvoyer l’invitation depuis la page Équipe.',
   );
 const PENDING = () =>
-  new ApiError(409, 'INVITATION_PENDING', 'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».');
+  new ApiError(409, 'INVITATION_PENDING', 'Une invitation est déjà en attente pour cette adresse : utilisez « Renvoyer ».');
 
 /** Logs a staff member's action on an invitation in their own event log (the version moves). */
 async function logOnActor(tx: Transaction, staff: Caller, event: string, payload: Record<string, unknown>, now: Date) {
@@ -99,12 +99,12 @@ export async function pendingInvitations(db: Db, now: number) {
 export async function assertInvitable(db: Db, email: string): Promise<void> {
   const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
   if (holder?.role === 'staff')
-    throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
+    throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
   if (holder)
     throw new ApiError(
       409,
       'MEMBER_ACCOUNT',
-      'Cette adresse est celle d’un compte adhérent : invitez le collègue avec une autre adresse (professionnelle).',
+      'Cette adresse est celle d’un compte adhérent : invitez le collègue avec une autre adresse (professionnelle).',
     );
   const pending = await db
     .select({ id: staffInvitations.id })

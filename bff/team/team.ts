@@ -61,7 +61,7 @@ export async function staffWithLastReset(db: Db) {
  */
 export async function setStaffDisabledRow(db: Db, staff: Caller, id: string, disable: boolean, sessionsTable: string, now: Date) {
   if (id === staff.id)
-    throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
+    throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
   return db.transaction(async (tx) => {
     const [target] = await tx.select().from(members).where(eq(members.id, id)).for('update');
     if (target?.role !== 'staff') throw staffNotFound();
@@ -102,7 +102,7 @@ export async function changeStaffRole(db: Db, staff: Caller, id: string, role: S
       throw new ApiError(
         409,
         'LAST_ADMINISTRATOR',
-        'L’agence doit garder au moins une personne à l’administration : nommez-en une autre avant de changer ce rôle.',
+        'L’agence doit garder au moins une personne à l’administration : nommez-en une autre avant de changer ce rôle.',
       );
     const version = target.version + 1;
     await tx.update(members).set({ staffRole: role, version, updatedAt: now }).where(eq(members.id, id));
