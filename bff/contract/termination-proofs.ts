@@ -99,7 +99,7 @@ export const needsDecoding = (bytes: Uint8Array) => {
 };
 
 /** Stores (or replaces) a request's proof, in the caller's transaction. */
-export async function storeProof(
+async function storeProof(
   tx: Transaction | Db,
   input: { terminationId: number; memberId: string; proof: CheckedProof; at: Date; by: string },
 ): Promise<void> {
@@ -121,7 +121,7 @@ export async function storeProof(
 }
 
 /** The member's pending request (the one the event just wrote), for its proof. */
-export async function pendingTerminationOf(tx: Transaction | Db, memberId: string): Promise<{ id: number; reason: string } | null> {
+async function pendingTerminationOf(tx: Transaction | Db, memberId: string): Promise<{ id: number; reason: string } | null> {
   const [row] = await tx
     .select({ id: contractTerminations.id, reason: contractTerminations.reason })
     .from(contractTerminations)

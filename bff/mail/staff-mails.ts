@@ -18,7 +18,7 @@ export function mfaResetMail(site: AgencyMailSite, input: { to: string; name: st
 }
 
 /** The greeting's name: a colleague's given name, never the address that stands in for it. */
-export function firstNameOf(name: string): string | null {
+function firstNameOf(name: string): string | null {
   const trimmed = name.trim();
   return trimmed === '' || trimmed.includes('@') ? null : trimmed;
 }

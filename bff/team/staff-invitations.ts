@@ -13,7 +13,7 @@ import { STAFF_STATE } from '#bff/team/team.ts';
 /** The event-log context of invitations (`onboarding_events`): INVITE, RESEND, REVOKE, ACCEPT. */
 const INVITATION_CONTEXT = 'staff_invitation';
 
-export const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
+const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export const INVALID = () =>
   new ApiError(
