@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
 import type { Caller } from '#bff/auth/caller.ts';
@@ -9,12 +9,13 @@ import { members } from '#bff/db/schema.ts';
 import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
 import { textCell } from '#bff/payments/billing.ts';
 import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
-import { frenchDateFormat } from '#machines/french/dates.ts';
+import { frenchDateFormat, parisDayFormatter } from '#machines/french/dates.ts';
 import { birthDateBounds, practiceLevels } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
-import { ageOn } from '#machines/onboarding/age.ts';
+import { ageOnDay } from '#machines/onboarding/age.ts';
 import { genderLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
+import { parisDayOf, parisOffsetMs } from '#machines/paris-time.ts';
 import { contractEndStates, stateKey, stepIds, stepOf, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
 
 /**
@@ -261,6 +262,12 @@ async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date
 }
 
 /** The rows with their counsellor and tags, read for those rows only. */
+/**
+ * `column = ANY(ids)` with the ids as one array parameter: drizzle's `inArray` writes one parameter
+ * per id, and building that statement for 500 ids cost more CPU than reading its rows (the export's profile).
+ */
+const anyOf = (column: unknown, ids: string[]) => sql`${column} = ANY(${`{${ids.join(',')}}`}::uuid[])`;
+
 async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -273,11 +280,11 @@ async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
       })
       .from(memberCounsellors)
       .leftJoin(counsellorRow, eq(counsellorRow.id, memberCounsellors.counsellorId))
-      .where(inArray(memberCounsellors.memberId, ids)),
+      .where(anyOf(memberCounsellors.memberId, ids)),
     db
       .select({ memberId: memberTags.memberId, tag: memberTags.tag })
       .from(memberTags)
-      .where(inArray(memberTags.memberId, ids))
+      .where(anyOf(memberTags.memberId, ids))
       .orderBy(asc(memberTags.tagKey)),
   ]);
   const counsellorOf = new Map(counsellors.map((c) => [c.memberId, c]));
@@ -299,7 +306,7 @@ function nameOf(row: Pick<ListRow, 'firstName' | 'lastName'>): string | null {
 }
 
 /** A line of the list: the columns the list reads, the stage computed in SQL, the age and region in words. */
-function listItem(row: ListRow, now: Date) {
+function listItem(row: ListRow, now: Date, today = parisDayOf(now.getTime())) {
   // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
   const value = stateOfKey(row.state ?? 'profil');
   const step = stepOf(value);
@@ -309,7 +316,7 @@ function listItem(row: ListRow, now: Date) {
     email: row.email,
     name: nameOf(row),
     gender: row.gender,
-    age: row.birthDate ? ageOn(row.birthDate, now.getTime()) : null,
+    age: row.birthDate ? ageOnDay(row.birthDate, today) : null,
     region: region ? { id: region, label: regionLabels[region] } : null,
     state: stateKey(value),
     top: topStateOf(value),
@@ -346,6 +353,8 @@ export async function memberListPage(db: Db, query: v.InferOutput<typeof MemberL
 /** How many rows of the export are read, and yielded, at a time. */
 export const EXPORT_CHUNK = 500;
 const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
+/** The export's dates: each day written once, kept from one export to the next (decision 225). */
+const exportDate = parisDayFormatter(parisDate.format, parisOffsetMs);
 
 const MEMBER_LIST_CSV_HEADERS = [
   'Nom',
@@ -361,7 +370,7 @@ const MEMBER_LIST_CSV_HEADERS = [
   'Compte',
 ];
 
-function csvLine(item: ReturnType<typeof listItem>): string {
+function csvLine(item: ReturnType<typeof listItem>, date: (ms: number) => string): string {
   return [
     textCell(item.name ?? ''),
     textCell(item.email),
@@ -371,8 +380,8 @@ function csvLine(item: ReturnType<typeof listItem>): string {
     textCell(item.step ? `${item.step.number}. ${item.step.title}` : stateLabel(item.top)),
     textCell(item.counsellor?.name ?? 'Sans conseiller'),
     textCell(item.tags.join(', ')),
-    textCell(parisDate.format(new Date(item.createdAt))),
-    textCell(parisDate.format(new Date(item.updatedAt))),
+    textCell(date(Date.parse(item.createdAt))),
+    textCell(date(Date.parse(item.updatedAt))),
     item.disabled ? 'Désactivé' : 'Actif',
   ].join(';');
 }
@@ -399,7 +408,7 @@ async function orderedIds(db: Db, filter: MemberListFilter, staff: Caller, now: 
 
 /** The rows of `ids` (with their counsellor and tags), in the order of `ids`. */
 async function rowsByIds(db: Db, ids: string[], now: Date) {
-  const rows = await db.select(rowColumns(now)).from(members).where(inArray(members.id, ids));
+  const rows = await db.select(rowColumns(now)).from(members).where(anyOf(members.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
   return withFollowUp(db, ordered);
@@ -419,8 +428,10 @@ export async function* memberListCsv(
 ): AsyncGenerator<string> {
   yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;
   const ids = await orderedIds(db, filter, staff, now);
+  // Paris's day read once for every age (decision 225).
+  const today = parisDayOf(now.getTime());
   for (let start = 0; start < ids.length; start += chunk) {
     const rows = await rowsByIds(db, ids.slice(start, start + chunk), now);
-    if (rows.length > 0) yield `${rows.map((row) => csvLine(listItem(row, now))).join('\r\n')}\r\n`;
+    if (rows.length > 0) yield `${rows.map((row) => csvLine(listItem(row, now, today), exportDate)).join('\r\n')}\r\n`;
   }
 }
