@@ -64,27 +64,24 @@ $$;
 CREATE FUNCTION billing_day_totals_follow() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   src smallint := CASE TG_TABLE_NAME WHEN 'checkout_sessions' THEN 0 WHEN 'instalments' THEN 1 ELSE 3 END;
-  o record;
-  n record;
+  o_day date; o_offer text; o_status text; o_amount bigint;
+  n_day date; n_offer text; n_status text; n_amount bigint;
 BEGIN
   IF TG_OP <> 'INSERT' AND billing_owner_is_member(OLD.member_id) THEN
-    IF src = 0 THEN SELECT * INTO o FROM billing_payment_line(OLD);
-    ELSIF src = 1 THEN SELECT * INTO o FROM billing_instalment_line(OLD);
-    ELSE SELECT * INTO o FROM billing_refund_line(OLD);
+    IF src = 0 THEN SELECT * INTO o_day, o_offer, o_status, o_amount FROM billing_payment_line(OLD);
+    ELSIF src = 1 THEN SELECT * INTO o_day, o_offer, o_status, o_amount FROM billing_instalment_line(OLD);
+    ELSE SELECT * INTO o_day, o_offer, o_status, o_amount FROM billing_refund_line(OLD);
     END IF;
   END IF;
   IF TG_OP <> 'DELETE' AND billing_owner_is_member(NEW.member_id) THEN
-    IF src = 0 THEN SELECT * INTO n FROM billing_payment_line(NEW);
-    ELSIF src = 1 THEN SELECT * INTO n FROM billing_instalment_line(NEW);
-    ELSE SELECT * INTO n FROM billing_refund_line(NEW);
+    IF src = 0 THEN SELECT * INTO n_day, n_offer, n_status, n_amount FROM billing_payment_line(NEW);
+    ELSIF src = 1 THEN SELECT * INTO n_day, n_offer, n_status, n_amount FROM billing_instalment_line(NEW);
+    ELSE SELECT * INTO n_day, n_offer, n_status, n_amount FROM billing_refund_line(NEW);
     END IF;
   END IF;
-  IF o.day IS NOT NULL AND n.day IS NOT NULL AND o.day = n.day AND o.offer_id = n.offer_id AND o.status = n.status
-    AND o.amount = n.amount THEN
-    RETURN NULL;
-  END IF;
-  IF o.day IS NOT NULL THEN PERFORM billing_day_totals_add(o.day, src, o.offer_id, o.status, -1, -o.amount); END IF;
-  IF n.day IS NOT NULL THEN PERFORM billing_day_totals_add(n.day, src, n.offer_id, n.status, 1, n.amount); END IF;
+  IF (o_day, o_offer, o_status, o_amount) IS NOT DISTINCT FROM (n_day, n_offer, n_status, n_amount) THEN RETURN NULL; END IF;
+  IF o_day IS NOT NULL THEN PERFORM billing_day_totals_add(o_day, src, o_offer, o_status, -1, -o_amount); END IF;
+  IF n_day IS NOT NULL THEN PERFORM billing_day_totals_add(n_day, src, n_offer, n_status, 1, n_amount); END IF;
   RETURN NULL;
 END $$;
 
