@@ -416,7 +416,7 @@ async function rowsByIds(db: Db, ids: string[], now: Date) {
 
 /**
  * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software), in one
- * ordered pass: the ordered ids once, then the rows `chunk` ids at a time, each chunk yielded before
+ * ordered pass: the ordered ids once, then the rows `chunk` ids at a time, each chunk yielded while
  * the next is read (a member erased meanwhile is left out).
  */
 export async function* memberListCsv(
@@ -430,8 +430,18 @@ export async function* memberListCsv(
   const ids = await orderedIds(db, filter, staff, now);
   // Paris's day read once for every age (decision 225).
   const today = parisDayOf(now.getTime());
-  for (let start = 0; start < ids.length; start += chunk) {
-    const rows = await rowsByIds(db, ids.slice(start, start + chunk), now);
+  // Each chunk's rows are asked before the one before is written and handed over: the database
+  // reads the next while this process formats and the client takes the last (decision 225).
+  const read = (start: number) => {
+    const rows = rowsByIds(db, ids.slice(start, start + chunk), now);
+    // Awaited below; an export cancelled meanwhile leaves it unread, never an unhandled rejection.
+    rows.catch(() => undefined);
+    return rows;
+  };
+  let next = ids.length > 0 ? read(0) : null;
+  for (let start = 0; next; start += chunk) {
+    const rows = await next;
+    next = start + chunk < ids.length ? read(start + chunk) : null;
     if (rows.length > 0) yield `${rows.map((row) => csvLine(listItem(row, now, today), exportDate)).join('\r\n')}\r\n`;
   }
 }
