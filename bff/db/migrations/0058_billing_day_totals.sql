@@ -80,6 +80,12 @@ BEGIN
     END IF;
   END IF;
   IF (o_day, o_offer, o_status, o_amount) IS NOT DISTINCT FROM (n_day, n_offer, n_status, n_amount) THEN RETURN NULL; END IF;
+  -- Two rows moved in the order of their keys, whatever the direction of the move: two writers
+  -- moving lines between the same two rows lock them in the same order (no deadlock between them).
+  IF n_day IS NOT NULL AND (o_day IS NULL OR (n_day, n_offer, n_status) < (o_day, o_offer, o_status)) THEN
+    PERFORM billing_day_totals_add(n_day, src, n_offer, n_status, 1, n_amount);
+    n_day := NULL;
+  END IF;
   IF o_day IS NOT NULL THEN PERFORM billing_day_totals_add(o_day, src, o_offer, o_status, -1, -o_amount); END IF;
   IF n_day IS NOT NULL THEN PERFORM billing_day_totals_add(n_day, src, n_offer, n_status, 1, n_amount); END IF;
   RETURN NULL;
