@@ -266,7 +266,7 @@ export const anyOf = (column: unknown, ids: string[]) => sql`${column} = ANY(${`
 
 /** The rows with their counsellor and tags, read for those rows only. */
 
-export async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
+async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const [counsellors, tags] = await Promise.all([
