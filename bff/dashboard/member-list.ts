@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
 import type { Caller } from '#bff/auth/caller.ts';
@@ -7,13 +7,11 @@ import type { Db } from '#bff/db/database.ts';
 import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
-import { textCell } from '#bff/payments/billing.ts';
 import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
-import { frenchDateFormat } from '#machines/french/dates.ts';
 import { birthDateBounds, practiceLevels } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
 import { ageOn } from '#machines/onboarding/age.ts';
-import { genderLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';
+import { regionLabels } from '#machines/onboarding/labels.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { contractEndStates, stateKey, stepIds, stepOf, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
 
@@ -21,7 +19,7 @@ import { contractEndStates, stateKey, stepIds, stepOf, type TopState, topStateOf
  * The staff's member list (issue 63 point 3, issue 64, decision 210): every filter, the order and
  * the page answered by the database over the stored stage (decision 204), a counsellor's list
  * narrowed to their members (decision 206), and the CSV export of the same filtered list streamed
- * in one ordered pass, 500 rows at a time.
+ * in one ordered pass, 500 rows at a time (`member-list-export.ts`).
  *
  * Religious practice (GDPR art. 9) is a filter only over members who gave the sensitive-data
  * consent and still hold the answer (a withdrawal removes it from the profile): it is never a
@@ -95,7 +93,7 @@ const profileText = (key: string) => sql`(${members.profile}->>${sql.raw(`'${key
 /** The expressions migration 0050 indexes: keep them the same, character for character. */
 const BIRTH_DATE = sql`(${members.profile}->>'birthDate')`;
 const POSTCODE = sql`(${members.profile}->>'postcode')`;
-const NAME_KEY = sql`lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', ''))`;
+export const NAME_KEY = sql`lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', ''))`;
 /** Qualified: drizzle writes a bare `"id"` in a select's columns, which a subquery over staff rows would take for theirs. */
 const MEMBER_ID = sql.raw('"members"."id"');
 const COUNSELLOR_NAME = sql<
@@ -126,7 +124,7 @@ function regionSql(region: HomeRegion): SQL {
 }
 
 /** The list's conditions for this caller at `now` (the stage is the chart's at `now`). */
-function memberListWhere(filter: MemberListFilter, staff: Caller, now: Date): SQL | undefined {
+export function memberListWhere(filter: MemberListFilter, staff: Caller, now: Date): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(members.role, 'member'), counselledOnly(staff, members.id)];
   if (filter.q) {
     const pattern = `%${filter.q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
@@ -158,7 +156,7 @@ function memberListWhere(filter: MemberListFilter, staff: Caller, now: Date): SQ
   return and(...conditions);
 }
 
-function orderOf(filter: MemberListFilter, now: Date): SQL[] {
+export function orderOf(filter: MemberListFilter, now: Date): SQL[] {
   const sort: MemberListSort = filter.sort;
   const dir = filter.dir ?? defaultDir(sort);
   const by = (expression: SQL | typeof members.createdAt | typeof members.updatedAt, nullsLast = false) => {
@@ -192,7 +190,7 @@ function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
 }
 
 /** The columns a line reads. */
-function rowColumns(now: Date) {
+export function rowColumns(now: Date) {
   return {
     id: members.id,
     email: members.email,
@@ -219,7 +217,7 @@ function selectRows(db: Db, where: SQL | undefined, order: SQL[], limit: number,
     .offset(offset);
 }
 
-const COUNSELLED = sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`;
+export const COUNSELLED = sql`EXISTS (SELECT 1 FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`;
 
 /**
  * The « Conseiller·ère » order is the members who have a counsellor (by the counsellor's name,
@@ -260,7 +258,14 @@ async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date
   return withFollowUp(db, rows);
 }
 
+/**
+ * `column = ANY(ids)` with the ids as one array parameter: drizzle's `inArray` writes one parameter
+ * per id, and building that statement for 500 ids cost more CPU than reading its rows (the export's profile).
+ */
+export const anyOf = (column: unknown, ids: string[]) => sql`${column} = ANY(${`{${ids.join(',')}}`}::uuid[])`;
+
 /** The rows with their counsellor and tags, read for those rows only. */
+
 async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -273,11 +278,11 @@ async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
       })
       .from(memberCounsellors)
       .leftJoin(counsellorRow, eq(counsellorRow.id, memberCounsellors.counsellorId))
-      .where(inArray(memberCounsellors.memberId, ids)),
+      .where(anyOf(memberCounsellors.memberId, ids)),
     db
       .select({ memberId: memberTags.memberId, tag: memberTags.tag })
       .from(memberTags)
-      .where(inArray(memberTags.memberId, ids))
+      .where(anyOf(memberTags.memberId, ids))
       .orderBy(asc(memberTags.tagKey)),
   ]);
   const counsellorOf = new Map(counsellors.map((c) => [c.memberId, c]));
@@ -293,7 +298,7 @@ async function withFollowUp<Row extends { id: string }>(db: Db, rows: Row[]) {
 
 type ListRow = Awaited<ReturnType<typeof rowsOf>>[number];
 
-function nameOf(row: Pick<ListRow, 'firstName' | 'lastName'>): string | null {
+export function nameOf(row: Pick<ListRow, 'firstName' | 'lastName'>): string | null {
   const parts = [row.firstName, row.lastName].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
   return parts.length > 0 ? parts.join(' ') : null;
 }
@@ -341,86 +346,4 @@ export async function memberListPage(db: Db, query: v.InferOutput<typeof MemberL
     sort: query.sort,
     dir: query.dir ?? defaultDir(query.sort),
   };
-}
-
-/** How many rows of the export are read, and yielded, at a time. */
-export const EXPORT_CHUNK = 500;
-const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
-
-const MEMBER_LIST_CSV_HEADERS = [
-  'Nom',
-  'E-mail',
-  'Sexe',
-  'Âge',
-  'Région',
-  'Étape',
-  'Conseiller·ère',
-  'Étiquettes',
-  'Inscription',
-  'Dernière activité',
-  'Compte',
-];
-
-function csvLine(item: ReturnType<typeof listItem>): string {
-  return [
-    textCell(item.name ?? ''),
-    textCell(item.email),
-    textCell(genderLabels[item.gender as keyof typeof genderLabels] ?? ''),
-    item.age === null ? '' : String(item.age),
-    textCell(item.region?.label ?? ''),
-    textCell(item.step ? `${item.step.number}. ${item.step.title}` : stateLabel(item.top)),
-    textCell(item.counsellor?.name ?? 'Sans conseiller'),
-    textCell(item.tags.join(', ')),
-    textCell(parisDate.format(new Date(item.createdAt))),
-    textCell(parisDate.format(new Date(item.updatedAt))),
-    item.disabled ? 'Désactivé' : 'Actif',
-  ].join(';');
-}
-
-/**
- * The ids of the filtered list in its order (the page's WHERE and ORDER BY, the counsellor order in
- * its two parts), read once: the export then reads its rows by id, so the filtered set is sorted
- * once rather than once per chunk as an OFFSET would.
- */
-async function orderedIds(db: Db, filter: MemberListFilter, staff: Caller, now: Date): Promise<string[]> {
-  const where = memberListWhere(filter, staff, now);
-  const ids = (condition: SQL | undefined, order: SQL[]) =>
-    db
-      .select({ id: members.id })
-      .from(members)
-      .where(condition)
-      .orderBy(...order, asc(members.id))
-      .then((rows) => rows.map((r) => r.id));
-  if (filter.sort !== 'counsellor') return ids(where, orderOf(filter, now));
-  const counselled = await ids(and(where, COUNSELLED), orderOf(filter, now));
-  const rest = await ids(and(where, sql`NOT ${COUNSELLED}`), [asc(NAME_KEY)]);
-  return [...counselled, ...rest];
-}
-
-/** The rows of `ids` (with their counsellor and tags), in the order of `ids`. */
-async function rowsByIds(db: Db, ids: string[], now: Date) {
-  const rows = await db.select(rowColumns(now)).from(members).where(inArray(members.id, ids));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return withFollowUp(db, ordered);
-}
-
-/**
- * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software), in one
- * ordered pass: the ordered ids once, then the rows `chunk` ids at a time, each chunk yielded before
- * the next is read (a member erased meanwhile is left out).
- */
-export async function* memberListCsv(
-  db: Db,
-  filter: MemberListFilter,
-  staff: Caller,
-  now: Date,
-  chunk = EXPORT_CHUNK,
-): AsyncGenerator<string> {
-  yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;
-  const ids = await orderedIds(db, filter, staff, now);
-  for (let start = 0; start < ids.length; start += chunk) {
-    const rows = await rowsByIds(db, ids.slice(start, start + chunk), now);
-    if (rows.length > 0) yield `${rows.map((row) => csvLine(listItem(row, now))).join('\r\n')}\r\n`;
-  }
 }

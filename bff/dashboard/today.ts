@@ -123,22 +123,23 @@ export async function staffToday(db: Db, input: { scope: TodayScope; staffId: st
     await Promise.all([
       // Meetings of today and tomorrow (the agenda's sources, bounded by the two days), kept to « mine » below.
       agendaItems(db, fromMs, toMs),
-      // Onboarding meetings whose time has passed, still waiting for « effectué » or « manqué »
-      // (the partial index `members_meeting_to_note`, migration 0056, holds only those members).
+      // Onboarding meetings whose time has passed, still waiting for « effectué » or « manqué »: the
+      // partial index `members_meeting_to_note` (migration 0059) holds only those members, by the
+      // meeting's instant stored beside the record (`onboarding_meeting_at`, kept by a trigger).
       page(
         db,
-        sql`SELECT m.id::text AS id, m.onboarding->>'onboardingMeetingDate' AS at
+        sql`SELECT m.id, m.onboarding_meeting_at AS at
           FROM members m
           WHERE m.role = 'member' AND NOT m.disabled AND m.erased_at IS NULL
             AND (m.onboarding->>'onboardingMeetingReserved') = 'true'
             AND coalesce(m.onboarding->>'onboardingMeetingDone', 'false') <> 'true'
-            AND m.onboarding->>'onboardingMeetingDate' IS NOT NULL
-            AND (m.onboarding->>'onboardingMeetingDate')::timestamptz <= ${now}::timestamptz
+            AND m.onboarding_meeting_at IS NOT NULL
+            AND m.onboarding_meeting_at <= ${now}::timestamptz
             AND m.onboarding->>'contractRenouncedAt' IS NULL AND m.onboarding->>'contractWithdrawnAt' IS NULL
             AND m.onboarding->>'terminationRequestedAt' IS NULL AND m.onboarding->>'terminatedAt' IS NULL
             AND ${scoped('m.id')}`,
         sql`at, id`,
-        sql`SELECT g.id, g.at, ${nameOf('m')} AS name, g.total FROM g JOIN members m ON m.id = g.id::uuid`,
+        sql`SELECT g.id, g.at, ${nameOf('m')} AS name, g.total FROM g JOIN members m ON m.id = g.id`,
       ),
       // Introductions' first meetings that have taken place, to be noted as held.
       page(

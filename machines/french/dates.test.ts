@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { frenchDateFormat, frenchTimeFormat } from './dates.ts';
+import { parisOffsetMs } from '#machines/paris-time.ts';
+import { frenchDateFormat, frenchTimeFormat, parisDayFormatter } from './dates.ts';
 
 const paris = (options: Intl.DateTimeFormatOptions) => frenchDateFormat({ timeZone: 'Europe/Paris', ...options });
 const firstOfDecember = new Date('2026-12-01T13:30:00Z');
@@ -44,5 +45,54 @@ describe('frenchDateFormat', () => {
     expect(paris({ hour: 'numeric', minute: '2-digit', hourCycle: 'h23' }).format(new Date('2026-12-01T00:01:00Z'))).toBe(
       '1\u00a0h\u00a001',
     );
+  });
+});
+
+describe('parisDayFormatter', () => {
+  const HOUR = 3_600_000;
+  for (const dateStyle of ['short', 'long', 'full'] as const) {
+    it(`writes what the formatter writes (${dateStyle}), around every change of time from 2000 to 2040, at Paris’s midnights and at random`, () => {
+      const format = paris({ dateStyle }).format;
+      let asked = 0;
+      const counted = (date: Date | number) => {
+        asked += 1;
+        return format(date);
+      };
+      const day = parisDayFormatter(counted, parisOffsetMs, 400);
+      const instants: number[] = [];
+      for (let year = 2000; year <= 2040; year += 1) {
+        // The last Sundays of March and October, 01:00 UTC, and every quarter of an hour 3 h either side.
+        for (const month of [2, 9]) {
+          const last = new Date(Date.UTC(year, month + 1, 0));
+          const change = Date.UTC(year, month, last.getUTCDate() - last.getUTCDay(), 1);
+          for (let q = -12; q <= 12; q += 1) instants.push(change + q * 15 * 60_000);
+        }
+        // Midnight in Paris (22:00 or 23:00 UTC), a millisecond either side, in both seasons.
+        for (const month of [0, 6]) {
+          const midnight = Date.UTC(year, month, 15) - parisOffsetMs(Date.UTC(year, month, 15));
+          instants.push(midnight - 1, midnight, midnight + 1, midnight + HOUR - 1);
+        }
+      }
+      let seed = 64;
+      for (let i = 0; i < 5000; i += 1) {
+        seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+        instants.push(Date.UTC(2000, 0, 1) + Math.floor((seed / 2 ** 31) * 40 * 365 * 86_400_000));
+      }
+      // Twice over: the second pass reads the days it kept (up to 400, then forgotten and asked again).
+      for (const ms of [...instants, ...instants]) expect(day(ms), new Date(ms).toISOString()).toBe(format(ms));
+      expect(asked).toBeLessThan(2 * instants.length);
+    });
+  }
+
+  it('asks the formatter once per day for a day’s instants', () => {
+    let asked = 0;
+    const day = parisDayFormatter((date) => {
+      asked += 1;
+      return paris({ dateStyle: 'short' }).format(date);
+    }, parisOffsetMs);
+    const start = Date.parse('2026-12-07T00:00:00Z');
+    for (let minute = 0; minute < 22 * 60; minute += 7) expect(day(start + minute * 60_000)).toBe('07/12/2026');
+    expect(day(Date.parse('2026-12-07T23:30:00Z'))).toBe('08/12/2026');
+    expect(asked).toBe(2);
   });
 });

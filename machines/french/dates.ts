@@ -33,3 +33,45 @@ export function frenchDateFormat(options: Intl.DateTimeFormatOptions): { format(
 
 /** A time of day alone, « 14 h 05 ». */
 export const frenchTimeFormat = (timeZone: string) => frenchDateFormat({ timeZone, timeStyle: 'short' });
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A Paris date-only formatter (`frenchDateFormat` with `dateStyle` and `timeZone: 'Europe/Paris'`,
+ * no time) for many instants, as an export writes them: the same text, asked of `format` once per
+ * day met instead of once per instant (the days are kept, at most `keep` of them). Within a UTC day,
+ * Paris (UTC+1 or +2, changed at 01:00 UTC) shows that day until midnight Paris time, `24 h − offset`
+ * UTC, read at 22:00 UTC, and the next day after; any other offset (never in Paris) formats the
+ * instant itself. `machines/french/dates.test.ts` compares it with `format` around every change of
+ * time from 2000 to 2040 and at random instants.
+ */
+export function parisDayFormatter(
+  format: (date: Date | number) => string,
+  offsetAt: (ms: number) => number,
+  keep = 50_000,
+): (ms: number) => string {
+  const midnights = new Map<number, number | null>();
+  const texts = new Map<number, string>();
+  const text = (day: number) => {
+    let known = texts.get(day);
+    if (known === undefined) {
+      if (texts.size >= keep) texts.clear();
+      known = format(day * DAY_MS + 12 * HOUR_MS);
+      texts.set(day, known);
+    }
+    return known;
+  };
+  return (ms) => {
+    const day = Math.floor(ms / DAY_MS);
+    let midnight = midnights.get(day);
+    if (midnight === undefined) {
+      if (midnights.size >= keep) midnights.clear();
+      const offset = offsetAt(day * DAY_MS + 22 * HOUR_MS);
+      midnight = offset === HOUR_MS || offset === 2 * HOUR_MS ? (day + 1) * DAY_MS - offset : null;
+      midnights.set(day, midnight);
+    }
+    if (midnight === null) return format(ms);
+    return text(ms < midnight ? day : day + 1);
+  };
+}

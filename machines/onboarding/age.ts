@@ -15,8 +15,17 @@ export function calendarDate(value: string): { y: number; m: number; d: number }
 
 /** Age in whole years on the day `now` falls on in France. */
 export function ageOn(birthDate: string, now: number): number | null {
+  return ageOnDay(birthDate, parisDayOf(now));
+}
+
+/** The last day asked of ageOnDay, read once for the many ages of a list or an export. */
+let lastDay: { day: string; date: ReturnType<typeof calendarDate> } = { day: '', date: null };
+
+/** Age in whole years on the French day `day` (`YYYY-MM-DD`): for many ages on one day, Paris's day read once. */
+export function ageOnDay(birthDate: string, day: string): number | null {
   const birth = calendarDate(birthDate);
-  const today = calendarDate(parisDayOf(now));
+  if (day !== lastDay.day) lastDay = { day, date: calendarDate(day) };
+  const today = lastDay.date;
   if (!birth || !today) return null;
   const beforeBirthday = today.m < birth.m || (today.m === birth.m && today.d < birth.d);
   return today.y - birth.y - (beforeBirthday ? 1 : 0);

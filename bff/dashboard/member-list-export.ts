@@ -1,0 +1,161 @@
+import { and, asc, type SQL, sql } from 'drizzle-orm';
+import type { Caller } from '#bff/auth/caller.ts';
+import {
+  anyOf,
+  COUNSELLED,
+  type MemberListFilter,
+  memberListWhere,
+  NAME_KEY,
+  nameOf,
+  orderOf,
+  rowColumns,
+} from '#bff/dashboard/member-list.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { textCell } from '#bff/payments/billing.ts';
+import { frenchDateFormat, parisDayFormatter } from '#machines/french/dates.ts';
+import { regionOfPostcode } from '#machines/matching/regions.ts';
+import { ageOnDay } from '#machines/onboarding/age.ts';
+import { genderLabels, regionLabels, stateLabel } from '#machines/onboarding/labels.ts';
+import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
+import { stepOf, topStateOf } from '#machines/onboarding/steps.ts';
+import { parisDayOf, parisOffsetMs } from '#machines/paris-time.ts';
+
+/**
+ * The member list's CSV export (decisions 210, 216, 225): the filtered list in its order, streamed in
+ * one ordered pass, 500 rows at a time, each line written from its row (split from member-list.ts).
+ */
+
+/** How many rows of the export are read, and yielded, at a time. */
+export const EXPORT_CHUNK = 500;
+const parisDate = frenchDateFormat({ dateStyle: 'short', timeZone: 'Europe/Paris' });
+/** The export's dates: each day written once, kept from one export to the next (decision 225). */
+const exportDate = parisDayFormatter(parisDate.format, parisOffsetMs);
+
+const MEMBER_LIST_CSV_HEADERS = [
+  'Nom',
+  'E-mail',
+  'Sexe',
+  'Âge',
+  'Région',
+  'Étape',
+  'Conseiller·ère',
+  'Étiquettes',
+  'Inscription',
+  'Dernière activité',
+  'Compte',
+];
+
+/** The « Étape » cell of each stored stage, written once (decision 225). */
+const stepCells = new Map<string, string>();
+function stepCell(state: string): string {
+  let cell = stepCells.get(state);
+  if (cell === undefined) {
+    const value = stateOfKey(state);
+    const step = stepOf(value);
+    cell = textCell(step ? `${step.number}. ${step.title}` : stateLabel(topStateOf(value)));
+    stepCells.set(state, cell);
+  }
+  return cell;
+}
+
+type ExportRow = Awaited<ReturnType<typeof rowsByIds>>[number];
+
+/**
+ * A line of the export, written from the row itself: the list's item (`listItem`) in words, without
+ * the item (decision 225: its objects and ISO dates were most of the export's garbage). Paris's day
+ * `today` read once for every age; the same bytes as the item's line
+ * (`tests/integration/member-export-bytes.test.ts`).
+ */
+function csvLine(row: ExportRow, today: string): string {
+  const region = row.postcode ? regionOfPostcode(row.postcode) : null;
+  const age = row.birthDate ? ageOnDay(row.birthDate, today) : null;
+  return [
+    textCell(nameOf(row) ?? ''),
+    textCell(row.email),
+    textCell(genderLabels[row.gender as keyof typeof genderLabels] ?? ''),
+    age === null ? '' : String(age),
+    textCell(region ? regionLabels[region] : ''),
+    // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
+    stepCell(row.state ?? 'profil'),
+    textCell(row.counsellorId ? (row.counsellorName ?? 'Compte supprimé') : 'Sans conseiller'),
+    textCell((row.tags ?? []).join(', ')),
+    textCell(exportDate(row.createdAt.getTime())),
+    textCell(exportDate(row.updatedAt.getTime())),
+    row.disabled ? 'Désactivé' : 'Actif',
+  ].join(';');
+}
+
+/**
+ * The ids of the filtered list in its order (the page's WHERE and ORDER BY, the counsellor order in
+ * its two parts), read once: the export then reads its rows by id, so the filtered set is sorted
+ * once rather than once per chunk as an OFFSET would.
+ */
+async function orderedIds(db: Db, filter: MemberListFilter, staff: Caller, now: Date): Promise<string[]> {
+  const where = memberListWhere(filter, staff, now);
+  const ids = (condition: SQL | undefined, order: SQL[]) =>
+    db
+      .select({ id: members.id })
+      .from(members)
+      .where(condition)
+      .orderBy(...order, asc(members.id))
+      .then((rows) => rows.map((r) => r.id));
+  if (filter.sort !== 'counsellor') return ids(where, orderOf(filter, now));
+  const counselled = await ids(and(where, COUNSELLED), orderOf(filter, now));
+  const rest = await ids(and(where, sql`NOT ${COUNSELLED}`), [asc(NAME_KEY)]);
+  return [...counselled, ...rest];
+}
+
+const MEMBER_ID = sql.raw('"members"."id"');
+
+/**
+ * The rows of `ids` with their counsellor and tags, in the order of `ids`: one statement a chunk (the
+ * follow-up read by subqueries, as `withFollowUp` reads it for a page: the counsellor's name, else
+ * their address, else none; the tags in their key's order).
+ */
+async function rowsByIds(db: Db, ids: string[], now: Date) {
+  const rows = await db
+    .select({
+      ...rowColumns(now),
+      counsellorId: sql<string | null>`(SELECT mc.counsellor_id FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`,
+      counsellorName: sql<string | null>`(SELECT coalesce(nullif(btrim(c.onboarding->>'name'), ''), c.email)
+        FROM member_counsellors mc JOIN members c ON c.id = mc.counsellor_id WHERE mc.member_id = ${MEMBER_ID})`,
+      tags: sql<string[] | null>`(SELECT array_agg(t.tag ORDER BY t.tag_key) FROM member_tags t WHERE t.member_id = ${MEMBER_ID})`,
+    })
+    .from(members)
+    .where(anyOf(members.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * The filtered list as CSV (French headers, `;`, a byte-order mark for spreadsheet software), in one
+ * ordered pass: the ordered ids once, then the rows `chunk` ids at a time, each chunk yielded while
+ * the next is read (a member erased meanwhile is left out).
+ */
+export async function* memberListCsv(
+  db: Db,
+  filter: MemberListFilter,
+  staff: Caller,
+  now: Date,
+  chunk = EXPORT_CHUNK,
+): AsyncGenerator<string> {
+  yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;
+  const ids = await orderedIds(db, filter, staff, now);
+  // Paris's day read once for every age (decision 225).
+  const today = parisDayOf(now.getTime());
+  // Each chunk's rows are asked before the one before is written and handed over: the database
+  // reads the next while this process formats and the client takes the last (decision 225).
+  const read = (start: number) => {
+    const rows = rowsByIds(db, ids.slice(start, start + chunk), now);
+    // Awaited below; an export cancelled meanwhile leaves it unread, never an unhandled rejection.
+    rows.catch(() => undefined);
+    return rows;
+  };
+  let next = ids.length > 0 ? read(0) : null;
+  for (let start = 0; next; start += chunk) {
+    const rows = await next;
+    next = start + chunk < ids.length ? read(start + chunk) : null;
+    if (rows.length > 0) yield `${rows.map((row) => csvLine(row, today)).join('\r\n')}\r\n`;
+  }
+}
