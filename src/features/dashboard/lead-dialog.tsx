@@ -1,6 +1,7 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { leadStatuses } from '#machines/leads/labels.ts';
 import { NOTE_MAX_LENGTH } from '#machines/leads/leads.ts';
 import { count } from '#machines/french/plural.ts';
@@ -13,10 +14,10 @@ import {
   eraseLead,
   getLeadHistory,
   type Lead,
-  type LeadAnswerSent,
-  type LeadEvent,
   type LeadList,
 } from '#src/features/dashboard/dashboard-api.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { LeadAnswerForm } from '#src/features/dashboard/lead-answer-form.tsx';
@@ -24,6 +25,16 @@ import { LeadAnswers, LeadHistory } from '#src/features/dashboard/lead-history.t
 import { kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { notify } from '#src/lib/notifications.ts';
+
+/**
+ * A lead's history and the answers sent, asked while its dialog is open. Its key is under
+ * `staffKeys.leads`: the page's `onChanged` (after a change, a note or an answer) invalidates the
+ * lists and, with them, the open dialog's history.
+ */
+export const leadHistoryQuery = (leadId: string) => ({
+  queryKey: staffKeys.leadHistory(leadId),
+  queryFn: () => unwrap(getLeadHistory(leadId)),
+});
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 type Staff = LeadList['staff'][number];
@@ -46,8 +57,9 @@ export function LeadDialog({
   const [assigneeId, setAssigneeId] = useState(lead.assignee?.id ?? '');
   const [followUpOn, setFollowUpOn] = useState(lead.followUpOn ?? '');
   const [note, setNote] = useState('');
-  const [history, setHistory] = useState<LeadEvent[] | null>(null);
-  const [answers, setAnswers] = useState<LeadAnswerSent[] | null>(null);
+  const historyQuery = useQuery({ ...leadHistoryQuery(lead.id), enabled: open });
+  const history = historyQuery.data?.events ?? null;
+  const answers = historyQuery.data?.answers ?? null;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -61,14 +73,6 @@ export function LeadDialog({
     setAssigneeId(lead.assignee?.id ?? '');
   }, [lead.status, lead.assignee?.id]);
 
-  const loadHistory = useCallback(async () => {
-    const result = await getLeadHistory(lead.id);
-    if (result.ok) {
-      setHistory(result.data.events);
-      setAnswers(result.data.answers);
-    }
-  }, [lead.id]);
-
   function reset(next: boolean) {
     setOpen(next);
     setError(null);
@@ -76,7 +80,6 @@ export function LeadDialog({
       setStatus(lead.status);
       setAssigneeId(lead.assignee?.id ?? '');
       setFollowUpOn(lead.followUpOn ?? '');
-      void loadHistory();
     }
   }
 
@@ -95,7 +98,7 @@ export function LeadDialog({
       return;
     }
     notify({ title: result.data.changed.length > 0 ? 'Suivi enregistré.' : 'Rien n’a changé.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
+    await onChanged();
   }
 
   async function addNote(event: FormEvent) {
@@ -110,7 +113,7 @@ export function LeadDialog({
     }
     setNote('');
     notify({ title: 'Note ajoutée.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
+    await onChanged();
   }
 
   async function onErased() {
@@ -222,7 +225,7 @@ export function LeadDialog({
               </div>
             </form>
           </section>
-          <LeadAnswerForm lead={lead} onSent={() => Promise.all([onChanged(), loadHistory()]).then(() => undefined)} />
+          <LeadAnswerForm lead={lead} onSent={onChanged} />
           <LeadAnswers answers={answers} titleId={`${ids.status}-answers`} />
           <LeadHistory events={history} titleId={`${ids.status}-history`} />
           {converted ? null : (

@@ -15,6 +15,8 @@ export const staffKeys = {
   leadFunnel: ['staff', 'lead-funnel'] as const,
   leads: ['staff', 'leads'] as const,
   leadList: (filters: unknown) => ['staff', 'leads', 'list', filters] as const,
+  /** One lead's history and sent answers, under `leads`: a change to a lead asks it again with the lists. */
+  leadHistory: (leadId: string) => ['staff', 'leads', 'history', leadId] as const,
   templates: ['staff', 'message-templates'] as const,
   members: ['staff', 'members'] as const,
   memberList: (search: unknown) => ['staff', 'members', 'list', search] as const,
