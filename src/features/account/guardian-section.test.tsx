@@ -6,8 +6,7 @@ import { GuardianPanel, guardianQuery, removeGuardianMutation, saveGuardianMutat
 import type { Guardian } from '#src/features/introductions/accompaniment-api.ts';
 import { createQueryClient, errorMessage } from '#src/lib/query-client.ts';
 
-const renderToStaticMarkup = (node: ReactNode) =>
-  render(<QueryClientProvider client={createQueryClient()}>{node}</QueryClientProvider>);
+const renderToStaticMarkup = (node: ReactNode) => render(<QueryClientProvider client={createQueryClient()}>{node}</QueryClientProvider>);
 
 const text = (html: string) =>
   html
@@ -95,7 +94,11 @@ function sectionOnScreen(stored: { current: Guardian | null }) {
     if (url !== '/api/v1/user/guardian') return json({ error: { message: 'Ressource introuvable.' } }, 404);
     if (init?.method === 'PUT') {
       const form = JSON.parse(String(init.body)) as { name: string };
-      if (form.name === '') return json({ error: { code: 'VALIDATION_FAILED', message: 'Données invalides', issues: [{ path: 'name', message: 'Indiquez son nom.' }] } }, 400);
+      if (form.name === '')
+        return json(
+          { error: { code: 'VALIDATION_FAILED', message: 'Données invalides', issues: [{ path: 'name', message: 'Indiquez son nom.' }] } },
+          400,
+        );
       stored.current = AHMED;
       return json({ guardian: AHMED });
     }
@@ -109,7 +112,15 @@ function sectionOnScreen(stored: { current: Guardian | null }) {
   const client = createQueryClient();
   const section = new QueryObserver(client, guardianQuery);
   const off = section.subscribe(() => {});
-  return { fetch, client, section, close: () => (off(), client.clear()) };
+  return {
+    fetch,
+    client,
+    section,
+    close: () => {
+      off();
+      client.clear();
+    },
+  };
 }
 
 describe('« Mon proche associé » through TanStack Query (decision 223)', () => {

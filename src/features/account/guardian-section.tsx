@@ -71,15 +71,17 @@ export function GuardianPanel({ guardian }: { guardian: Guardian | null }) {
     const data = new FormData(event.currentTarget);
     const field = (name: string) => String(data.get(name) ?? '');
     setFailure(null);
-    const result = await saving.mutateAsync({
-      name: field('name'),
-      relation: field('relation'),
-      email: field('email'),
-      phone: field('phone'),
-      receives: field('receives'),
-      contactVia: field('contactVia') || 'moi',
-      informed: data.get('informed') === 'true',
-    }).catch((error: unknown) => error);
+    const result = await saving
+      .mutateAsync({
+        name: field('name'),
+        relation: field('relation'),
+        email: field('email'),
+        phone: field('phone'),
+        receives: field('receives'),
+        contactVia: field('contactVia') || 'moi',
+        informed: data.get('informed') === 'true',
+      })
+      .catch((error: unknown) => error);
     if (result instanceof ApiError) {
       setErrors(result.failure.fieldErrors);
       setFailure(result.message === 'Données invalides' ? 'Vérifiez les champs signalés.' : result.message);

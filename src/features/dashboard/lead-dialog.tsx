@@ -8,14 +8,7 @@ import { count } from '#machines/french/plural.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
-import {
-  addLeadNote,
-  changeLead,
-  eraseLead,
-  getLeadHistory,
-  type Lead,
-  type LeadList,
-} from '#src/features/dashboard/dashboard-api.ts';
+import { addLeadNote, changeLead, eraseLead, getLeadHistory, type Lead, type LeadList } from '#src/features/dashboard/dashboard-api.ts';
 import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { unwrap } from '#src/lib/query-client.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';

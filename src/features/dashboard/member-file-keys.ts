@@ -13,6 +13,7 @@ export const memberFileKeys = {
   /** The « Facturation » card and its invoices and credit notes: asked again with the rest of the file after a write on it. */
   billing: (memberId: string) => ['staff', 'member', memberId, 'billing'] as const,
   documents: (memberId: string) => ['staff', 'member', memberId, 'documents'] as const,
+  accessLog: (memberId: string) => ['staff', 'member', memberId, 'access-log'] as const,
   /** The staff's conversations (`['staff', 'messages', …]`): all of them (`undefined`) or one member's. */
   messages: ['staff', 'messages'] as const,
   memberMessages: (memberId: string | undefined) => ['staff', 'messages', 'list', memberId ?? null] as const,

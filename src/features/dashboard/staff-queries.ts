@@ -18,7 +18,11 @@ export const staffKeys = {
   /** One lead's history and sent answers, under `leads`: a change to a lead asks it again with the lists. */
   leadHistory: (leadId: string) => ['staff', 'leads', 'history', leadId] as const,
   templates: ['staff', 'message-templates'] as const,
+  planSetting: ['staff', 'plan-setting'] as const,
+  coupons: ['staff', 'coupons'] as const,
   members: ['staff', 'members'] as const,
+  /** The tags in use (with their counts) and the staff accounts, under `members`: a bulk action asks them again. */
+  tags: ['staff', 'members', 'tags'] as const,
   memberList: (search: unknown) => ['staff', 'members', 'list', search] as const,
   // One member's file, its messages and candidates: member-file-keys.ts.
 };

@@ -69,7 +69,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
   // Whether the next part's payment link is ready (not while a returning checkout is confirmed).
   const link = useQuery({ ...paymentLinkQuery(nextOffer ?? 'file_fee'), enabled: !csid && nextOffer !== null });
   const linkReady = link.isSuccess ? true : link.isError ? false : null;
-  const linkError = link.error instanceof ApiError ? linkFailureText(link.error.failure) : errorMessage(link.error);
+  const _linkError = link.error instanceof ApiError ? linkFailureText(link.error.failure) : errorMessage(link.error);
 
   async function applyCoupon(event: React.FormEvent) {
     event.preventDefault();
