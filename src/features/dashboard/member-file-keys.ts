@@ -14,6 +14,7 @@ export const memberFileKeys = {
   billing: (memberId: string) => ['staff', 'member', memberId, 'billing'] as const,
   documents: (memberId: string) => ['staff', 'member', memberId, 'documents'] as const,
   accessLog: (memberId: string) => ['staff', 'member', memberId, 'access-log'] as const,
+  photos: (memberId: string) => ['staff', 'member', memberId, 'photos'] as const,
   /** The staff's conversations (`['staff', 'messages', …]`): all of them (`undefined`) or one member's. */
   messages: ['staff', 'messages'] as const,
   memberMessages: (memberId: string | undefined) => ['staff', 'messages', 'list', memberId ?? null] as const,

@@ -20,6 +20,7 @@ export const staffKeys = {
   templates: ['staff', 'message-templates'] as const,
   planSetting: ['staff', 'plan-setting'] as const,
   coupons: ['staff', 'coupons'] as const,
+  agenda: (du: string, au: string) => ['staff', 'agenda', du, au] as const,
   members: ['staff', 'members'] as const,
   /** The tags in use (with their counts) and the staff accounts, under `members`: a bulk action asks them again. */
   tags: ['staff', 'members', 'tags'] as const,
