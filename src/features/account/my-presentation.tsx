@@ -71,13 +71,13 @@ export function MyPresentation() {
 }
 
 /** The section's query: the member's text and where the agency stands on it, or null. */
-export const presentationQuery = {
+const presentationQuery = {
   queryKey: memberKeys.presentation,
   queryFn: async () => (await unwrap(getPresentation())).presentation,
 };
 
 /** Saving the text: the server answers with the stored presentation (and its review status), which the section then shows. */
-export function savePresentationMutation(client: QueryClient) {
+function savePresentationMutation(client: QueryClient) {
   return {
     mutationFn: (text: string) => unwrap(putPresentation(text)),
     onSuccess: (data: { presentation: Presentation | null }) => client.setQueryData(memberKeys.presentation, data.presentation),

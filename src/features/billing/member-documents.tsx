@@ -70,7 +70,7 @@ export function MemberDocuments({ memberId }: { memberId: string }) {
 }
 
 /** The card's query: both lists asked at once; a list that fails shows as empty, as before. */
-export function memberDocumentsQuery(memberId: string) {
+function memberDocumentsQuery(memberId: string) {
   return {
     queryKey: memberFileKeys.documents(memberId),
     queryFn: async () => {

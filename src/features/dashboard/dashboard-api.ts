@@ -103,7 +103,6 @@ export function getPlanSetting() {
 export function putPlanSetting(payInFull: 'cash' | 'cashback') {
   return send(api.dashboard.settings.plans.$put({ json: { payInFull } }));
 }
-export type PlanSetting = Ok<Awaited<ReturnType<typeof getPlanSetting>>>;
 
 // Staff sign-in: password, then the TOTP second factor.
 

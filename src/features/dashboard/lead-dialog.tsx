@@ -24,7 +24,7 @@ import { notify } from '#src/lib/notifications.ts';
  * `staffKeys.leads`: the page's `onChanged` (after a change, a note or an answer) invalidates the
  * lists and, with them, the open dialog's history.
  */
-export const leadHistoryQuery = (leadId: string) => ({
+const leadHistoryQuery = (leadId: string) => ({
   queryKey: staffKeys.leadHistory(leadId),
   queryFn: () => unwrap(getLeadHistory(leadId)),
 });

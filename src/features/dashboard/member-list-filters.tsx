@@ -7,7 +7,7 @@ import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { unwrap } from '#src/lib/query-client.ts';
 
 /** `GET /api/v1/dashboard/tags`: the tags in use (with how many members) and the staff accounts. */
-export function getTags() {
+function getTags() {
   return send(api.dashboard.tags.$get());
 }
 

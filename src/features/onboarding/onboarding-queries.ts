@@ -8,7 +8,7 @@ import { unwrap } from '#src/lib/query-client.ts';
  * (`['member', …]`). The steps' writes go through `useOnboardingUpdate` (the session and the chart
  * follow the server's record); these are the pages' reads of what the record does not carry.
  */
-export const onboardingKeys = {
+const onboardingKeys = {
   all: ['member', 'onboarding'] as const,
   /** The contract's details and text differ per sub-step (form, then signature): one answer each. */
   contract: (sub: string) => ['member', 'onboarding', 'contract', sub] as const,
