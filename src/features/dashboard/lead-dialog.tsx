@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { leadStatuses } from '#machines/leads/labels.ts';
 import { NOTE_MAX_LENGTH } from '#machines/leads/leads.ts';
@@ -20,13 +20,15 @@ import { SelectField, staffOptions } from '#src/features/dashboard/select-field.
 import { notify } from '#src/lib/notifications.ts';
 
 /**
- * A lead's history and the answers sent, asked while its dialog is open. Its key is under
- * `staffKeys.leads`: the page's `onChanged` (after a change, a note or an answer) invalidates the
- * lists and, with them, the open dialog's history.
+ * A lead's history and the answers sent, asked at each opening of its dialog (never fresh: an
+ * answer's delivery moves from « En cours d’envoi » to « Envoyé » meanwhile) and while it is open.
+ * Its key is under `staffKeys.leads`: the page's `onChanged` (after a change, a note or an answer)
+ * invalidates the lists and, with them, the open dialog's history.
  */
 const leadHistoryQuery = (leadId: string) => ({
   queryKey: staffKeys.leadHistory(leadId),
   queryFn: () => unwrap(getLeadHistory(leadId)),
+  staleTime: 0,
 });
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
@@ -50,6 +52,7 @@ export function LeadDialog({
   const [assigneeId, setAssigneeId] = useState(lead.assignee?.id ?? '');
   const [followUpOn, setFollowUpOn] = useState(lead.followUpOn ?? '');
   const [note, setNote] = useState('');
+  const client = useQueryClient();
   const historyQuery = useQuery({ ...leadHistoryQuery(lead.id), enabled: open });
   const history = historyQuery.data?.events ?? null;
   const answers = historyQuery.data?.answers ?? null;
@@ -111,6 +114,9 @@ export function LeadDialog({
 
   async function onErased() {
     setOpen(false);
+    // The lead is gone: its history leaves the cache before the lists are asked again (the dialog
+    // is still open for this render, and its query would be asked, for a 404).
+    client.removeQueries({ queryKey: staffKeys.leadHistory(lead.id) });
     await onChanged();
     listHeading.current?.focus();
   }
