@@ -10,4 +10,8 @@ export const memberKeys = {
   messages: ['member', 'messages'] as const,
   invoices: ['member', 'invoices'] as const,
   creditNotes: ['member', 'credit-notes'] as const,
+  instalments: ['member', 'instalments'] as const,
+  answers: ['member', 'answers'] as const,
+  guardian: ['member', 'guardian'] as const,
+  presentation: ['member', 'presentation'] as const,
 };

@@ -1,4 +1,5 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { contactViaLabels, guardianReceivesLabels, guardianRelationLabels } from '#machines/introductions/guardian-labels.ts';
 import { formatPhone } from '#machines/onboarding/phone-format.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -7,8 +8,16 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
 import { TextField } from '#src/components/ui/text-field.tsx';
 import * as styles from '#src/features/account/account.css.ts';
-import { type Guardian, getGuardian, removeGuardian, saveGuardian } from '#src/features/introductions/accompaniment-api.ts';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import {
+  type Guardian,
+  type GuardianForm,
+  getGuardian,
+  removeGuardian,
+  saveGuardian,
+} from '#src/features/introductions/accompaniment-api.ts';
 import type { FieldErrors } from '#src/lib/api-result.ts';
+import { ApiError, errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { notify } from '#src/lib/notifications.ts';
 
 const relationOptions = Object.entries(guardianRelationLabels).map(([value, label]) => ({ value, label }));
@@ -21,61 +30,75 @@ const contactViaOptions = Object.entries(contactViaLabels).map(([value, label]) 
  * everything and answers in French per field.
  */
 export function GuardianSection() {
-  const [guardian, setGuardian] = useState<Guardian | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void getGuardian().then((result) => {
-      if (live) setGuardian(result.ok ? result.data.guardian : null);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  if (guardian === undefined) return null;
-  return <GuardianPanel guardian={guardian} onChange={setGuardian} />;
+  const query = useQuery(guardianQuery);
+  if (query.isPending) return null;
+  // A failed read shows the form as for no guardian, as before (the server re-checks every write).
+  return <GuardianPanel guardian={query.data ?? null} />;
+}
+
+/** The section's query: the member's guardian, or null. */
+export const guardianQuery = {
+  queryKey: memberKeys.guardian,
+  queryFn: async () => (await unwrap(getGuardian())).guardian,
+};
+
+/** Saving the guardian: the server answers with the stored one, which the section then shows. */
+export function saveGuardianMutation(client: QueryClient) {
+  return {
+    mutationFn: (form: GuardianForm) => unwrap(saveGuardian(form)),
+    onSuccess: (data: { guardian: Guardian }) => client.setQueryData(memberKeys.guardian, data.guardian),
+  };
+}
+
+/** Removing the guardian: the section then shows none. */
+export function removeGuardianMutation(client: QueryClient) {
+  return {
+    mutationFn: () => unwrap(removeGuardian()),
+    onSuccess: () => client.setQueryData(memberKeys.guardian, null),
+  };
 }
 
 /** The section for a loaded guardian (or none). Exported for the component test. */
-export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | null; onChange: (g: Guardian | null) => void }) {
+export function GuardianPanel({ guardian }: { guardian: Guardian | null }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  const [removing, setRemoving] = useState(false);
+  const client = useQueryClient();
+  const saving = useMutation(saveGuardianMutation(client));
+  const removing = useMutation(removeGuardianMutation(client));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const field = (name: string) => String(data.get(name) ?? '');
-    setSaving(true);
     setFailure(null);
-    const result = await saveGuardian({
-      name: field('name'),
-      relation: field('relation'),
-      email: field('email'),
-      phone: field('phone'),
-      receives: field('receives'),
-      contactVia: field('contactVia') || 'moi',
-      informed: data.get('informed') === 'true',
-    });
-    setSaving(false);
-    if (result.ok) {
+    const result = await saving
+      .mutateAsync({
+        name: field('name'),
+        relation: field('relation'),
+        email: field('email'),
+        phone: field('phone'),
+        receives: field('receives'),
+        contactVia: field('contactVia') || 'moi',
+        informed: data.get('informed') === 'true',
+      })
+      .catch((error: unknown) => error);
+    if (result instanceof ApiError) {
+      setErrors(result.failure.fieldErrors);
+      setFailure(result.message === 'Données invalides' ? 'Vérifiez les champs signalés.' : result.message);
+    } else if (result instanceof Error) setFailure(errorMessage(result));
+    else {
       setErrors({});
-      onChange(result.data.guardian);
       notify({ title: 'Votre proche associé est enregistré.', variant: 'success' });
-    } else {
-      setErrors(result.error.fieldErrors);
-      setFailure(result.error.message === 'Données invalides' ? 'Vérifiez les champs signalés.' : result.error.message);
     }
   }
 
   async function remove() {
-    setRemoving(true);
-    const result = await removeGuardian();
-    setRemoving(false);
-    if (result.ok) {
-      onChange(null);
-      notify({ title: 'Votre proche n’est plus associé.', variant: 'success' });
-    } else setFailure(result.error.message);
+    const failed = await removing.mutateAsync().then(
+      () => null,
+      (error: unknown) => errorMessage(error),
+    );
+    if (failed) setFailure(failed);
+    else notify({ title: 'Votre proche n’est plus associé.', variant: 'success' });
   }
 
   return (
@@ -149,11 +172,11 @@ export function GuardianPanel({ guardian, onChange }: { guardian: Guardian | nul
         />
         <FormAlert tone="error">{failure}</FormAlert>
         <div>
-          <Button type="submit" loading={saving} loadingText="Enregistrement…">
+          <Button type="submit" loading={saving.isPending} loadingText="Enregistrement…">
             {guardian ? 'Mettre à jour' : 'Associer ce proche'}
           </Button>{' '}
           {guardian ? (
-            <Button type="button" variant="ghost" onClick={remove} loading={removing} loadingText="Retrait…">
+            <Button type="button" variant="ghost" onClick={remove} loading={removing.isPending} loadingText="Retrait…">
               Retirer ce proche
             </Button>
           ) : null}

@@ -1,8 +1,11 @@
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { answerSectionLabels } from '#machines/onboarding/labels.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { RequestItem } from '#src/features/account/change-request-item.tsx';
-import { getMyAnswers, type MyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import { getMyAnswers, postChangeRequest, putMyAnswers } from '#src/features/account/answers-api.ts';
+import { ApiError, unwrap } from '#src/lib/query-client.ts';
 import { formatDateTime, planName, profileRows, questionnaireRows, type FieldRow } from '#src/features/dashboard/member-view.ts';
 import { type Draft, restoreDraft } from '#src/features/onboarding/drafts.ts';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
@@ -43,6 +46,20 @@ function draftOfAnswers(answers: Record<string, unknown>): Draft {
   return draft;
 }
 
+/** The section's query: every step's answers and the change requests (decision 123). */
+export const myAnswersQuery = { queryKey: memberKeys.answers, queryFn: () => unwrap(getMyAnswers()) };
+
+/**
+ * Saving a section: a direct edit before signature, a change request after; the section is asked
+ * again once the server took it (decision 214: a write invalidates what it changed).
+ */
+export function saveAnswersMutation(client: QueryClient, signed: boolean) {
+  return {
+    mutationFn: (body: Record<string, unknown>) => unwrap<unknown>(signed ? postChangeRequest(body) : putMyAnswers(body)),
+    onSuccess: () => client.invalidateQueries({ queryKey: memberKeys.answers }),
+  };
+}
+
 /** The edit form of one section, filled with the stored answers; a direct edit or, once signed, a request. */
 function EditForm({
   section,
@@ -60,7 +77,8 @@ function EditForm({
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const client = useQueryClient();
+  const saving = useMutation(saveAnswersMutation(client, signed));
   useEffect(() => {
     if (formRef.current) restoreDraft(formRef.current, draftOfAnswers(answers), []);
   }, [answers]);
@@ -73,21 +91,22 @@ function EditForm({
       ...inputOf(section, data),
       ...(signed ? { note: textOf(data, 'note') } : {}),
     };
-    setSaving(true);
     setFailure(null);
-    const result = signed ? await postChangeRequest(body) : await putMyAnswers(body);
-    setSaving(false);
-    if (result.ok) {
-      setErrors({});
-      notify({
-        title: signed ? 'Votre demande de modification est envoyée à l’équipe.' : 'Vos informations sont enregistrées.',
-        variant: 'success',
-      });
-      onDone();
-    } else {
-      setErrors(topLevelFieldErrors(result.error.fieldErrors));
-      setFailure(result.error.message);
+    try {
+      await saving.mutateAsync(body);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        setErrors(topLevelFieldErrors(error.failure.fieldErrors));
+        setFailure(error.message);
+      } else setFailure('Une erreur inattendue est survenue. Veuillez réessayer plus tard.');
+      return;
     }
+    setErrors({});
+    notify({
+      title: signed ? 'Votre demande de modification est envoyée à l’équipe.' : 'Vos informations sont enregistrées.',
+      variant: 'success',
+    });
+    onDone();
   }
 
   return (
@@ -105,7 +124,7 @@ function EditForm({
         />
       ) : null}
       <div>
-        <Button type="submit" loading={saving} loadingText="Envoi…">
+        <Button type="submit" loading={saving.isPending} loadingText="Envoi…">
           {signed ? 'Envoyer la demande' : 'Enregistrer les modifications'}
         </Button>{' '}
         <Button type="button" variant="ghost" onClick={onDone}>
@@ -119,15 +138,9 @@ function EditForm({
 /** « Mes informations » in Mon profil (issue 21, decision 123): every step's data, editable until signature. */
 export function MyAnswersSection() {
   const { user } = useSession();
-  const [answers, setAnswers] = useState<MyAnswers | null>(null);
+  const answers = useQuery(myAnswersQuery).data;
   const [editing, setEditing] = useState<Section | null>(null);
   const [now] = useState(() => Date.now());
-
-  const load = () =>
-    void getMyAnswers().then((result) => {
-      if (result.ok) setAnswers(result.data);
-    });
-  useEffect(load, []);
   if (!answers || !user) return null;
 
   const sub = user.subscription;
@@ -180,10 +193,7 @@ export function MyAnswersSection() {
                 answers={section.data}
                 signed={answers.signed}
                 gender={user.role}
-                onDone={() => {
-                  setEditing(null);
-                  load();
-                }}
+                onDone={() => setEditing(null)}
               />
             ) : (
               <>

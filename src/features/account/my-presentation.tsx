@@ -1,10 +1,13 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import * as v from 'valibot';
 import { PRESENTATION_MAX_LENGTH, PresentationText } from '#machines/matching/presentation.ts';
 import * as styles from '#src/features/account/account.css.ts';
 import { TextAreaField } from '#src/components/ui/text-area-field.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { type ApiResult, send } from '#src/lib/api-client.ts';
+import { memberKeys } from '#src/features/account/account-queries.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { notify } from '#src/lib/notifications.ts';
 import { count } from '#machines/french/plural.ts';
 
@@ -62,27 +65,32 @@ const putPresentation = (presentation: string) =>
  * e-mail address or phone number), then again by the BFF.
  */
 export function MyPresentation() {
-  const [loaded, setLoaded] = useState(false);
-  const [text, setText] = useState('');
-  const [saved, setSaved] = useState('');
-  const [current, setCurrent] = useState<Presentation | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const query = useQuery(presentationQuery);
+  if (!query.isSuccess) return null;
+  return <PresentationForm stored={query.data} />;
+}
 
-  useEffect(() => {
-    let alive = true;
-    void getPresentation().then((result) => {
-      if (!alive || !result.ok) return;
-      const stored = result.data.presentation;
-      setText(stored?.text ?? '');
-      setSaved(stored?.text ?? '');
-      setCurrent(stored);
-      setLoaded(true);
-    });
-    return () => {
-      alive = false;
-    };
-  }, []);
+/** The section's query: the member's text and where the agency stands on it, or null. */
+const presentationQuery = {
+  queryKey: memberKeys.presentation,
+  queryFn: async () => (await unwrap(getPresentation())).presentation,
+};
+
+/** Saving the text: the server answers with the stored presentation (and its review status), which the section then shows. */
+function savePresentationMutation(client: QueryClient) {
+  return {
+    mutationFn: (text: string) => unwrap(putPresentation(text)),
+    onSuccess: (data: { presentation: Presentation | null }) => client.setQueryData(memberKeys.presentation, data.presentation),
+  };
+}
+
+function PresentationForm({ stored }: { stored: Presentation | null }) {
+  const [text, setText] = useState(stored?.text ?? '');
+  const saved = stored?.text ?? '';
+  const current = stored;
+  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const saving = useMutation(savePresentationMutation(client));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -91,30 +99,27 @@ export function MyPresentation() {
       setError(checked.issues[0]?.message ?? 'Présentation invalide.');
       return;
     }
-    setSaving(true);
     setError(null);
-    const result = await putPresentation(checked.output);
-    setSaving(false);
-    if (!result.ok) {
-      setError(result.error.message);
+    let result: { presentation: Presentation | null };
+    try {
+      result = await saving.mutateAsync(checked.output);
+    } catch (failure) {
+      setError(errorMessage(failure));
       return;
     }
-    const now = result.data.presentation?.text ?? '';
+    const now = result.presentation?.text ?? '';
     setText(now);
-    setSaved(now);
-    setCurrent(result.data.presentation);
     notify({
       title:
         now === ''
           ? 'Présentation retirée.'
-          : result.data.presentation?.status === 'approuvee'
+          : result.presentation?.status === 'approuvee'
             ? 'Présentation enregistrée.'
             : 'Présentation envoyée à l’équipe pour validation.',
       variant: 'success',
     });
   }
 
-  if (!loaded) return null;
   const length = text.trim().length;
   return (
     <section className={styles.panel} aria-labelledby="my-presentation" data-testid="my-presentation">
@@ -136,7 +141,7 @@ export function MyPresentation() {
           onChange={(e) => setText(e.currentTarget.value)}
         />
         <div>
-          <Button type="submit" loading={saving} loadingText="Enregistrement…" disabled={text.trim() === saved.trim()}>
+          <Button type="submit" loading={saving.isPending} loadingText="Enregistrement…" disabled={text.trim() === saved.trim()}>
             {text.trim() === '' && saved !== '' ? 'Retirer ma présentation' : 'Enregistrer ma présentation'}
           </Button>
         </div>

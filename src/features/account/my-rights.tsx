@@ -10,8 +10,8 @@ import { useSession } from '#src/lib/use-session.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
-import { useEffect, useState } from 'react';
-import { getProgress } from '#src/features/introductions/accompaniment-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { myProgressQuery } from '#src/features/introductions/introduction-queries.ts';
 
 /**
  * « Mes droits » (decision 118): renounce within 7 days of signing (L224-91), withdraw within 14
@@ -99,18 +99,8 @@ export function endedRefundText(top: string, ended: EndedContract): string {
 
 /** The end of the member's contract from the server, once the page shows an end state. */
 function useEndedContract(ended: boolean): EndedContract | null {
-  const [value, setValue] = useState<EndedContract | null>(null);
-  useEffect(() => {
-    if (!ended) return;
-    let live = true;
-    void getProgress().then((result) => {
-      if (live && result.ok) setValue(result.data.term.ended);
-    });
-    return () => {
-      live = false;
-    };
-  }, [ended]);
-  return value;
+  const query = useQuery({ ...myProgressQuery, enabled: ended });
+  return ended ? (query.data?.term.ended ?? null) : null;
 }
 
 export function MyRights() {

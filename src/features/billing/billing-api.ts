@@ -31,6 +31,5 @@ export function billingExportHref(filters: BillingFilters): string {
 
 type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
 export type MySchedule = Ok<Awaited<ReturnType<typeof getMyInstalments>>>['schedule'];
-export type MemberBilling = Ok<Awaited<ReturnType<typeof getMemberBilling>>>;
 type AgencyBilling = Ok<Awaited<ReturnType<typeof getAgencyBilling>>>;
 export type BillingEntryView = AgencyBilling['entries'][number];

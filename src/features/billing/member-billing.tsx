@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { MemberDocuments } from '#src/features/billing/member-documents.tsx';
 import { formatEuros } from '#machines/onboarding/plans.ts';
-import { getMemberBilling, type MemberBilling as MemberBillingData } from '#src/features/billing/billing-api.ts';
+import { getMemberBilling } from '#src/features/billing/billing-api.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { BillingEntries } from '#src/features/billing/billing-entries.tsx';
 import { InstalmentTable, scheduleSummary } from '#src/features/billing/instalment-table.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
@@ -9,19 +11,9 @@ import { count } from '#machines/french/plural.ts';
 
 /** The member page's « Facturation » card (decision 120): the schedule of a monthly plan, then every payment, instalment and refund. */
 export function MemberBilling({ memberId }: { memberId: string }) {
-  const [data, setData] = useState<MemberBillingData | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void getMemberBilling(memberId).then((result) => {
-      if (!live) return;
-      if (result.ok) setData(result.data);
-      else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, [memberId]);
+  const query = useQuery({ queryKey: memberFileKeys.billing(memberId), queryFn: () => unwrap(getMemberBilling(memberId)) });
+  const data = query.data;
+  const error = data ? null : errorMessage(query.error);
   return (
     <section className={styles.card} aria-labelledby="billing-title" data-testid="member-billing">
       <h2 id="billing-title" className={styles.cardTitle}>

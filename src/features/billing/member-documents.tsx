@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { getMemberCreditNotes, getMemberInvoices } from '#src/features/billing/billing-api.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 
@@ -64,15 +65,17 @@ export function DocumentList({ documents }: { documents: Document[] }) {
 
 /** A member's invoices and credit notes as staff open them (decisions 110 and 119). */
 export function MemberDocuments({ memberId }: { memberId: string }) {
-  const [documents, setDocuments] = useState<Document[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    void Promise.all([getMemberInvoices(memberId), getMemberCreditNotes(memberId)]).then(([invoices, notes]) => {
-      if (live) setDocuments(documentsOf(memberId, invoices.ok ? invoices.data.invoices : [], notes.ok ? notes.data.creditNotes : []));
-    });
-    return () => {
-      live = false;
-    };
-  }, [memberId]);
-  return documents === null ? null : <DocumentList documents={documents} />;
+  const documents = useQuery(memberDocumentsQuery(memberId)).data;
+  return documents === undefined ? null : <DocumentList documents={documents} />;
+}
+
+/** The card's query: both lists asked at once; a list that fails shows as empty, as before. */
+function memberDocumentsQuery(memberId: string) {
+  return {
+    queryKey: memberFileKeys.documents(memberId),
+    queryFn: async () => {
+      const [invoices, notes] = await Promise.all([getMemberInvoices(memberId), getMemberCreditNotes(memberId)]);
+      return documentsOf(memberId, invoices.ok ? invoices.data.invoices : [], notes.ok ? notes.data.creditNotes : []);
+    },
+  };
 }

@@ -1,10 +1,12 @@
 import { getRouteApi, Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as own from '#src/features/dashboard/agenda.css.ts';
 import { byDay, type Period, periodOf, periodTitle, timeOf } from '#src/features/dashboard/agenda-view.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { srOnly } from '#src/styles/global.css.ts';
 import { parisDayOf } from '#machines/agenda/agenda.ts';
 
@@ -88,26 +90,16 @@ export function AgendaDays({ period, items }: { period: Period; items: AgendaIte
 export function AgendaPage() {
   const search = route.useSearch();
   const period = periodOf(search.vue, search.jour, Date.now());
-  const [items, setItems] = useState<AgendaItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(false);
   const { du, au } = period;
-
-  useEffect(() => {
-    let current = true;
-    setLoading(true);
-    getAgenda(du, au).then((result) => {
-      if (!current) return;
-      setLoading(false);
-      if (result.ok) {
-        setItems(result.data.items);
-        setError(null);
-      } else setError(result.error.message);
-    });
-    return () => {
-      current = false;
-    };
-  }, [du, au]);
+  // Another day or week: the one shown stays until the new one arrives.
+  const query = useQuery({
+    queryKey: staffKeys.agenda(du, au),
+    queryFn: async () => (await unwrap(getAgenda(du, au))).items,
+    placeholderData: keepPreviousData,
+  });
+  const items: AgendaItem[] | null = query.data ?? null;
+  const error = errorMessage(query.error);
+  const loading = query.isFetching;
 
   const today = parisDayOf(Date.now());
   const unit = period.view === 'jour' ? 'jour' : 'semaine';

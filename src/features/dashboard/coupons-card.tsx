@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -7,6 +8,8 @@ import { TextField } from '#src/components/ui/text-field.tsx';
 import { type CouponRow, createCoupon, listCoupons, setCouponActive } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 /** What a code takes off the file fee, in words. */
 function discountText(coupon: Pick<CouponRow, 'discount'>): string {
@@ -18,8 +21,11 @@ function discountText(coupon: Pick<CouponRow, 'discount'>): string {
  * validity window (Paris days, both included) and a use limit, and switch them off.
  */
 export function CouponsCard() {
-  const [rows, setRows] = useState<CouponRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: staffKeys.coupons, queryFn: async () => (await unwrap(listCoupons())).coupons });
+  const rows: CouponRow[] | null = query.data ?? null;
+  const [failure, setError] = useState<string | null>(null);
+  const error = failure ?? (rows ? null : errorMessage(query.error));
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const [form, setForm] = useState({
@@ -31,14 +37,8 @@ export function CouponsCard() {
     maxUses: '1',
   });
 
-  const load = useCallback(async () => {
-    const result = await listCoupons();
-    if (result.ok) setRows(result.data.coupons);
-    else setError(result.error.message);
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // A code created or switched: the list is asked again.
+  const load = () => client.invalidateQueries({ queryKey: staffKeys.coupons });
 
   const set = (key: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) => setForm({ ...form, [key]: event.target.value });
 

@@ -1,4 +1,6 @@
 import { api, send } from '#src/lib/api-client.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 
 /**
  * The staff dashboard's calls (typed client of `bff/api/dashboard-routes.ts` and
@@ -101,7 +103,6 @@ export function getPlanSetting() {
 export function putPlanSetting(payInFull: 'cash' | 'cashback') {
   return send(api.dashboard.settings.plans.$put({ json: { payInFull } }));
 }
-export type PlanSetting = Ok<Awaited<ReturnType<typeof getPlanSetting>>>;
 
 // Staff sign-in: password, then the TOTP second factor.
 
@@ -228,6 +229,8 @@ export function markMemberMessagesRead(memberId: string) {
 export function listTemplates() {
   return send(api.dashboard['message-templates'].$get());
 }
+/** The message templates (decision 214's `staffKeys.templates`): the lead answer form, the bulk bar, the closing dialog. */
+export const templatesQuery = { queryKey: staffKeys.templates, queryFn: () => unwrap(listTemplates()) };
 export type MessageTemplate = Ok<Awaited<ReturnType<typeof listTemplates>>>['templates'][number];
 export type TemplateDraft = { title: string; subject: string; body: string; kind: 'membre' | 'prospect' };
 

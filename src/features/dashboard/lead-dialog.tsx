@@ -1,22 +1,16 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from '@tanstack/react-router';
-import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { leadStatuses } from '#machines/leads/labels.ts';
 import { NOTE_MAX_LENGTH } from '#machines/leads/leads.ts';
 import { count } from '#machines/french/plural.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { ConfirmDialog } from '#src/features/dashboard/confirm-dialog.tsx';
-import {
-  addLeadNote,
-  changeLead,
-  eraseLead,
-  getLeadHistory,
-  type Lead,
-  type LeadAnswerSent,
-  type LeadEvent,
-  type LeadList,
-} from '#src/features/dashboard/dashboard-api.ts';
+import { addLeadNote, changeLead, eraseLead, getLeadHistory, type Lead, type LeadList } from '#src/features/dashboard/dashboard-api.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { LeadAnswerForm } from '#src/features/dashboard/lead-answer-form.tsx';
@@ -24,6 +18,18 @@ import { LeadAnswers, LeadHistory } from '#src/features/dashboard/lead-history.t
 import { kindLabel, leadTitle, statusLabel } from '#src/features/dashboard/leads-view.ts';
 import { SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { notify } from '#src/lib/notifications.ts';
+
+/**
+ * A lead's history and the answers sent, asked at each opening of its dialog (never fresh: an
+ * answer's delivery moves from « En cours d’envoi » to « Envoyé » meanwhile) and while it is open.
+ * Its key is under `staffKeys.leads`: the page's `onChanged` (after a change, a note or an answer)
+ * invalidates the lists and, with them, the open dialog's history.
+ */
+const leadHistoryQuery = (leadId: string) => ({
+  queryKey: staffKeys.leadHistory(leadId),
+  queryFn: () => unwrap(getLeadHistory(leadId)),
+  staleTime: 0,
+});
 
 const statusOptions = leadStatuses.map((s) => ({ value: s, label: statusLabel(s) }));
 type Staff = LeadList['staff'][number];
@@ -46,8 +52,10 @@ export function LeadDialog({
   const [assigneeId, setAssigneeId] = useState(lead.assignee?.id ?? '');
   const [followUpOn, setFollowUpOn] = useState(lead.followUpOn ?? '');
   const [note, setNote] = useState('');
-  const [history, setHistory] = useState<LeadEvent[] | null>(null);
-  const [answers, setAnswers] = useState<LeadAnswerSent[] | null>(null);
+  const client = useQueryClient();
+  const historyQuery = useQuery({ ...leadHistoryQuery(lead.id), enabled: open });
+  const history = historyQuery.data?.events ?? null;
+  const answers = historyQuery.data?.answers ?? null;
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [adding, setAdding] = useState(false);
@@ -61,14 +69,6 @@ export function LeadDialog({
     setAssigneeId(lead.assignee?.id ?? '');
   }, [lead.status, lead.assignee?.id]);
 
-  const loadHistory = useCallback(async () => {
-    const result = await getLeadHistory(lead.id);
-    if (result.ok) {
-      setHistory(result.data.events);
-      setAnswers(result.data.answers);
-    }
-  }, [lead.id]);
-
   function reset(next: boolean) {
     setOpen(next);
     setError(null);
@@ -76,7 +76,6 @@ export function LeadDialog({
       setStatus(lead.status);
       setAssigneeId(lead.assignee?.id ?? '');
       setFollowUpOn(lead.followUpOn ?? '');
-      void loadHistory();
     }
   }
 
@@ -95,7 +94,7 @@ export function LeadDialog({
       return;
     }
     notify({ title: result.data.changed.length > 0 ? 'Suivi enregistré.' : 'Rien n’a changé.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
+    await onChanged();
   }
 
   async function addNote(event: FormEvent) {
@@ -110,11 +109,14 @@ export function LeadDialog({
     }
     setNote('');
     notify({ title: 'Note ajoutée.', variant: 'success' });
-    await Promise.all([onChanged(), loadHistory()]);
+    await onChanged();
   }
 
   async function onErased() {
     setOpen(false);
+    // The lead is gone: its history leaves the cache before the lists are asked again (the dialog
+    // is still open for this render, and its query would be asked, for a 404).
+    client.removeQueries({ queryKey: staffKeys.leadHistory(lead.id) });
     await onChanged();
     listHeading.current?.focus();
   }
@@ -222,7 +224,7 @@ export function LeadDialog({
               </div>
             </form>
           </section>
-          <LeadAnswerForm lead={lead} onSent={() => Promise.all([onChanged(), loadHistory()]).then(() => undefined)} />
+          <LeadAnswerForm lead={lead} onSent={onChanged} />
           <LeadAnswers answers={answers} titleId={`${ids.status}-answers`} />
           <LeadHistory events={history} titleId={`${ids.status}-history`} />
           {converted ? null : (

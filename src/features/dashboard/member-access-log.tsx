@@ -1,7 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/member-view.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 /** `GET /api/v1/dashboard/members/:id/access-log`: who on the staff read this file, newest first. */
 function getAccessLog(memberId: string) {
@@ -40,19 +42,12 @@ export function AccessLogList({ entries }: { entries: AccessLogEntry[] }) {
 
 /** The access-log card of the member page, loaded after the file itself (so it lists this read). */
 export function MemberAccessLog({ memberId }: { memberId: string }) {
-  const [entries, setEntries] = useState<AccessLogEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    getAccessLog(memberId).then((result) => {
-      if (!current) return;
-      if (result.ok) setEntries(result.data.entries);
-      else setError(result.error.message);
-    });
-    return () => {
-      current = false;
-    };
-  }, [memberId]);
+  const query = useQuery({
+    queryKey: memberFileKeys.accessLog(memberId),
+    queryFn: async () => (await unwrap(getAccessLog(memberId))).entries,
+  });
+  const entries: AccessLogEntry[] | null = query.data ?? null;
+  const error = entries ? null : errorMessage(query.error);
 
   return (
     <section className={styles.card} aria-labelledby="access-log-title">

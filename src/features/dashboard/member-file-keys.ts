@@ -10,6 +10,11 @@ export const memberFileKeys = {
   detail: (memberId: string) => ['staff', 'member', memberId, 'detail'] as const,
   introductions: (memberId: string) => ['staff', 'member', memberId, 'introductions'] as const,
   followUp: (memberId: string) => ['staff', 'member', memberId, 'follow-up'] as const,
+  /** The « Facturation » card and its invoices and credit notes: asked again with the rest of the file after a write on it. */
+  billing: (memberId: string) => ['staff', 'member', memberId, 'billing'] as const,
+  documents: (memberId: string) => ['staff', 'member', memberId, 'documents'] as const,
+  accessLog: (memberId: string) => ['staff', 'member', memberId, 'access-log'] as const,
+  photos: (memberId: string) => ['staff', 'member', memberId, 'photos'] as const,
   /** The staff's conversations (`['staff', 'messages', …]`): all of them (`undefined`) or one member's. */
   messages: ['staff', 'messages'] as const,
   memberMessages: (memberId: string | undefined) => ['staff', 'messages', 'list', memberId ?? null] as const,

@@ -1,16 +1,14 @@
 /* The member list's bulk actions: a counsellor, a tag or a templated message for the chosen members (issue 63, decision 210). */
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { count, plural } from '#machines/french/plural.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
-import { type BulkAction, bulkAction, listTemplates } from '#src/features/dashboard/dashboard-api.ts';
+import { type BulkAction, bulkAction, templatesQuery } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { getTags } from '#src/features/dashboard/member-list-filters.tsx';
+import { tagsQuery } from '#src/features/dashboard/member-list-filters.tsx';
 import * as listStyles from '#src/features/dashboard/member-list.css.ts';
 import { staffOptions } from '#src/features/dashboard/select-field.tsx';
-
-type TagsAnswer = Extract<Awaited<ReturnType<typeof getTags>>, { ok: true }>['data'];
-type Templates = Extract<Awaited<ReturnType<typeof listTemplates>>, { ok: true }>['data']['templates'];
 
 /** What the chosen members can be given at once; each asks for a confirmation in a dialog. */
 export function BulkBar({
@@ -23,20 +21,8 @@ export function BulkBar({
   onDone: (message: string) => Promise<void>;
 }) {
   const ids = { counsellor: useId(), tag: useId(), template: useId() };
-  const [staff, setStaff] = useState<TagsAnswer['staff']>([]);
-  const [templates, setTemplates] = useState<Templates>([]);
-  useEffect(() => {
-    let live = true;
-    void getTags().then((r) => {
-      if (live && r.ok) setStaff(r.data.staff.filter((s) => !s.disabled));
-    });
-    void listTemplates().then((r) => {
-      if (live && r.ok) setTemplates(r.data.templates);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const staff = (useQuery(tagsQuery).data?.staff ?? []).filter((s) => !s.disabled);
+  const templates = useQuery(templatesQuery).data?.templates ?? [];
   const n = selected.length;
   const them = count(n, 'membre', 'membres');
   const run = async (action: BulkAction, done: (changed: number, unchanged: number) => string) => {

@@ -1,15 +1,18 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { type SelectOption, SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { api, send } from '#src/lib/api-client.ts';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
-
-type Ok<T> = T extends { ok: true; data: infer D } ? D : never;
-type TagsAnswer = Ok<Awaited<ReturnType<typeof getTags>>>;
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { unwrap } from '#src/lib/query-client.ts';
 
 /** `GET /api/v1/dashboard/tags`: the tags in use (with how many members) and the staff accounts. */
-export function getTags() {
+function getTags() {
   return send(api.dashboard.tags.$get());
 }
+
+/** The tags and the staff accounts, asked once for the filters, the bulk bar and the candidates' filters. */
+export const tagsQuery = { queryKey: staffKeys.tags, queryFn: () => unwrap(getTags()) };
 
 /**
  * The member list's follow-up filters (decision 124): by tag, by counsellor (or « Sans
@@ -25,16 +28,7 @@ export function FollowUpFilters({
   onChange: (patch: { tag?: string; counsellor?: string }) => void;
 }) {
   const ids = { tag: useId(), counsellor: useId() };
-  const [options, setOptions] = useState<TagsAnswer | null>(null);
-  useEffect(() => {
-    let live = true;
-    void getTags().then((result) => {
-      if (live && result.ok) setOptions(result.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const options = useQuery(tagsQuery).data;
   const tags = options?.tags ?? [];
   const tagOptions: SelectOption[] = [
     { value: '', label: 'Toutes les étiquettes' },

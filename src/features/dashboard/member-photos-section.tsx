@@ -1,9 +1,12 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import * as photoStyles from '#src/features/account/photos.css.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { formatDateTime } from '#src/features/dashboard/format-fr.ts';
 import { api, send } from '#src/lib/api-client.ts';
+import { memberFileKeys } from '#src/features/dashboard/member-file-keys.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 
 /** `GET /api/v1/dashboard/members/:id/photos`: the member's photos (metadata and the staff URL of each; no bytes). */
 function getMemberPhotos(memberId: string) {
@@ -44,21 +47,17 @@ export function StaffPhotoList({ photos, memberName }: { photos: StaffPhoto[]; m
  */
 export function MemberPhotosSection({ memberId, memberName }: { memberId: string; memberName: string }) {
   const titleId = useId();
-  const [photos, setPhotos] = useState<StaffPhoto[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [shown, setShown] = useState(false);
-  useEffect(() => {
-    let current = true;
-    setShown(false);
-    getMemberPhotos(memberId).then((result) => {
-      if (!current) return;
-      if (result.ok) setPhotos(result.data.photos);
-      else setError(result.error.message);
-    });
-    return () => {
-      current = false;
-    };
-  }, [memberId]);
+  // The list only (how many, their dates): each image is read when staff ask to see them.
+  const query = useQuery({
+    queryKey: memberFileKeys.photos(memberId),
+    queryFn: async () => (await unwrap(getMemberPhotos(memberId))).photos,
+  });
+  const photos: StaffPhoto[] | null = query.data ?? null;
+  const error = photos ? null : errorMessage(query.error);
+  // Shown for this member only: another member's file starts hidden again.
+  const [shownFor, setShownFor] = useState<string | null>(null);
+  const shown = shownFor === memberId;
+  const setShown = (next: boolean) => setShownFor(next ? memberId : null);
 
   const count = photos?.length ?? 0;
   return (

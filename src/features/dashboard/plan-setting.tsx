@@ -1,7 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { getPlanSetting, type PlanSetting, putPlanSetting } from '#src/features/dashboard/dashboard-api.ts';
+import { getPlanSetting, putPlanSetting } from '#src/features/dashboard/dashboard-api.ts';
+import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
+import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { formatAmount as formatEuros } from '#src/features/dashboard/format-fr.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { notify } from '#src/lib/notifications.ts';
@@ -13,24 +16,19 @@ const choices = [
 
 /** Which pay-in-full plan each pack offers on `formules` (decisions §5). */
 export function PlanSettingCard() {
-  const [setting, setSetting] = useState<PlanSetting | null>(null);
-  const [choice, setChoice] = useState<'cash' | 'cashback'>('cashback');
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    void getPlanSetting().then((result) => {
-      if (!live) return;
-      if (result.ok) {
-        setSetting(result.data);
-        setChoice(result.data.payInFull);
-      } else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: staffKeys.planSetting, queryFn: () => unwrap(getPlanSetting()) });
+  const setting = query.data ?? null;
+  // The choice follows the stored setting until staff pick another one.
+  const [picked, setChoice] = useState<'cash' | 'cashback' | null>(null);
+  const choice = picked ?? setting?.payInFull ?? 'cashback';
+  const saving = useMutation({
+    mutationFn: (payInFull: 'cash' | 'cashback') => unwrap(putPlanSetting(payInFull)),
+    // The server answers with the stored setting.
+    onSuccess: (saved) => client.setQueryData(staffKeys.planSetting, saved),
+  });
+  const [failure, setError] = useState<string | null>(null);
+  const error = failure ?? (setting ? null : errorMessage(query.error));
 
   return (
     <section className={styles.card} aria-labelledby="plans-title">
@@ -41,15 +39,15 @@ export function PlanSettingCard() {
         className={styles.form}
         onSubmit={async (event) => {
           event.preventDefault();
-          setSaving(true);
-          const result = await putPlanSetting(choice);
-          setSaving(false);
-          if (!result.ok) {
-            setError(result.error.message);
+          const failed = await saving.mutateAsync(choice).then(
+            () => null,
+            (e: unknown) => errorMessage(e),
+          );
+          if (failed) {
+            setError(failed);
             return;
           }
           setError(null);
-          setSetting(result.data);
           notify({ title: 'Réglage des formules enregistré.', variant: 'success' });
         }}
       >
@@ -64,7 +62,7 @@ export function PlanSettingCard() {
         </fieldset>
         <FormAlert tone="error">{error}</FormAlert>
         <div>
-          <Button type="submit" loading={saving} loadingText="Enregistrement…" disabled={setting?.payInFull === choice}>
+          <Button type="submit" loading={saving.isPending} loadingText="Enregistrement…" disabled={setting?.payInFull === choice}>
             Enregistrer
           </Button>
         </div>

@@ -15,8 +15,15 @@ export const staffKeys = {
   leadFunnel: ['staff', 'lead-funnel'] as const,
   leads: ['staff', 'leads'] as const,
   leadList: (filters: unknown) => ['staff', 'leads', 'list', filters] as const,
+  /** One lead's history and sent answers, under `leads`: a change to a lead asks it again with the lists. */
+  leadHistory: (leadId: string) => ['staff', 'leads', 'history', leadId] as const,
   templates: ['staff', 'message-templates'] as const,
+  planSetting: ['staff', 'plan-setting'] as const,
+  coupons: ['staff', 'coupons'] as const,
+  agenda: (du: string, au: string) => ['staff', 'agenda', du, au] as const,
   members: ['staff', 'members'] as const,
+  /** The tags in use (with their counts) and the staff accounts, under `members`: a bulk action asks them again. */
+  tags: ['staff', 'members', 'tags'] as const,
   memberList: (search: unknown) => ['staff', 'members', 'list', search] as const,
   // One member's file, its messages and candidates: member-file-keys.ts.
 };

@@ -1,7 +1,13 @@
-import { renderToStaticMarkup } from 'react-dom/server';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup as render } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CandidateFilters } from '#src/features/introductions/candidate-filters.tsx';
 import { candidatesQuery, NO_CANDIDATE_FILTERS } from '#src/features/introductions/introductions-api.ts';
+import { createQueryClient } from '#src/lib/query-client.ts';
+
+/** The filters render in the dashboard, inside its query client (the staff list is asked when not given). */
+const renderToStaticMarkup = (node: ReactNode) => render(<QueryClientProvider client={createQueryClient()}>{node}</QueryClientProvider>);
 
 const STAFF = [
   { id: '5f0c3d2e-1a2b-4c3d-8e9f-0a1b2c3d4e5f', name: 'Nadia', self: true },

@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { NO_COUNSELLOR } from '#machines/follow-up/follow-up.ts';
 import { homeRegions } from '#machines/matching/regions.ts';
 import {
@@ -15,7 +16,7 @@ import {
 } from '#machines/onboarding/labels.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
-import { getTags } from '#src/features/dashboard/member-list-filters.tsx';
+import { tagsQuery } from '#src/features/dashboard/member-list-filters.tsx';
 import { type SelectOption, SelectField, staffOptions } from '#src/features/dashboard/select-field.tsx';
 import { type CandidateFilterValues, NO_CANDIDATE_FILTERS } from '#src/features/introductions/introductions-api.ts';
 
@@ -98,17 +99,9 @@ export function CandidateFilters({
     barbe: useId(),
   };
   const [ages, setAges] = useState({ ageMin: value.ageMin, ageMax: value.ageMax, tailleMin: value.tailleMin, tailleMax: value.tailleMax });
-  const [loadedStaff, setLoadedStaff] = useState(staff ?? null);
-  useEffect(() => {
-    if (staff) return;
-    let live = true;
-    void getTags().then((result) => {
-      if (live && result.ok) setLoadedStaff(result.data.staff);
-    });
-    return () => {
-      live = false;
-    };
-  }, [staff]);
+  // The staff accounts come with the page when it has them; asked here otherwise.
+  const asked = useQuery({ ...tagsQuery, enabled: !staff }).data?.staff;
+  const loadedStaff = staff ?? asked ?? null;
   const counsellorOptions: SelectOption[] = [
     any('Tous les conseillers'),
     { value: NO_COUNSELLOR, label: 'Sans conseiller' },

@@ -1,7 +1,8 @@
 import { Link } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import * as accountStyles from '#src/features/account/account.css.ts';
-import { getProgress, type MemberProgress } from '#src/features/introductions/accompaniment-api.ts';
+import type { MemberProgress } from '#src/features/introductions/accompaniment-api.ts';
+import { myProgressQuery } from '#src/features/introductions/introduction-queries.ts';
 import * as styles from '#src/features/introductions/introductions.css.ts';
 import { countsText, fitText, proposalTitle, termText } from '#src/features/introductions/progress-view.ts';
 
@@ -11,19 +12,9 @@ import { countsText, fitText, proposalTitle, termText } from '#src/features/intr
  * the term — what members miss most when "the matchmaker vanishes after payment".
  */
 export function ProgressPage() {
-  const [progress, setProgress] = useState<MemberProgress | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void getProgress().then((result) => {
-      if (!live) return;
-      if (result.ok) setProgress(result.data);
-      else setFailed(true);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
+  const query = useQuery(myProgressQuery);
+  const progress: MemberProgress | null = query.data ?? null;
+  const failed = query.isError && !progress;
   return (
     <>
       <h1 className={accountStyles.title}>Mon accompagnement</h1>

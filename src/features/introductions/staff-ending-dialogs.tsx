@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
 import { CLOSE_MESSAGE_MAX_LENGTH, NOTE_MAX_LENGTH } from '#machines/introductions/events.ts';
 import { feedbackOutcomeLabels, type Side } from '#machines/introductions/labels.ts';
 import { ActionDialog } from '#src/components/ui/action-dialog.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { RadioGroup } from '#src/components/ui/radio-group.tsx';
-import { fillTemplate, listTemplates, type MessageTemplate } from '#src/features/dashboard/dashboard-api.ts';
+import { fillTemplate, type MessageTemplate, templatesQuery } from '#src/features/dashboard/dashboard-api.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import * as own from '#src/features/introductions/introductions.css.ts';
 import { recordPhoneFeedback, type StaffEventBody } from '#src/features/introductions/introductions-api.ts';
@@ -34,15 +35,9 @@ function picked(e: FormEvent<HTMLDivElement>, name: string, set: (value: string)
 export function CloseDialog({ names, members, run }: { names: Names; members: Members; run: Run }) {
   const ids = { note: useId(), message: useId(), template: useId() };
   const [askedBy, setAskedBy] = useState<string>(AGENCY);
-  const [templates, setTemplates] = useState<MessageTemplate[]>([]);
+  const templates: MessageTemplate[] = (useQuery(templatesQuery).data?.templates ?? []).filter((t) => t.kind === 'membre');
   const [message, setMessage] = useState('');
   const [hint, setHint] = useState<string | null>(null);
-
-  useEffect(() => {
-    void listTemplates().then((r) => {
-      if (r.ok) setTemplates(r.data.templates.filter((t) => t.kind === 'membre'));
-    });
-  }, []);
 
   const recipients: Side[] = askedBy === 'a' ? ['b'] : askedBy === 'b' ? ['a'] : ['a', 'b'];
 

@@ -1,7 +1,9 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
-import { getBookingLink, type LinkAnswer } from '#src/features/onboarding/onboarding-api.ts';
+import { bookingLinkQuery } from '#src/features/onboarding/onboarding-queries.ts';
+import { ApiError, errorMessage } from '#src/lib/query-client.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { topOf } from '#src/features/onboarding/onboarding-state.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
@@ -22,27 +24,14 @@ function isScheduledMessage(data: unknown): boolean {
  */
 export function BookingPage() {
   const { goToCurrent } = useOnboardingUpdate();
-  const [link, setLink] = useState<LinkAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useQuery(bookingLinkQuery);
+  const link = query.data ?? null;
+  const error =
+    query.error instanceof ApiError && query.error.failure.status === 404
+      ? 'La prise de rendez-vous en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
+      : errorMessage(query.error);
   const [status, setStatus] = useState<string | null>(null);
   const waiting = useRef(false);
-
-  useEffect(() => {
-    let live = true;
-    void getBookingLink().then((result) => {
-      if (!live) return;
-      if (result.ok) setLink(result.data);
-      else
-        setError(
-          result.error.status === 404
-            ? 'La prise de rendez-vous en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
-            : result.error.message,
-        );
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
 
   useEffect(() => {
     if (!link) return;

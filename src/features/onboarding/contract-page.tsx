@@ -1,5 +1,6 @@
 import { MyRights } from '#src/features/account/my-rights.tsx';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import * as v from 'valibot';
 import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
 import { dayAfterText, untilText } from '#machines/onboarding/deadline-texts.ts';
@@ -25,7 +26,6 @@ import {
   type ContractDocument,
   type ContractSection,
   flattenFieldErrors,
-  getContract,
   requestSignatureCode,
   signContract,
   topLevelFieldErrors,
@@ -36,6 +36,8 @@ import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { textOf } from '#src/lib/form.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import { contractQuery } from '#src/features/onboarding/onboarding-queries.ts';
+import { errorMessage } from '#src/lib/query-client.ts';
 import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 /** The exact text whose hash is stored with the acceptance (machines/privacy/consent-texts.ts). */
@@ -53,21 +55,9 @@ function PdfLink() {
 }
 
 /** The contract page's data (details to confirm, the whole text), loaded once per sub-step (the screen is keyed by it). */
-function useContract(): { contract: ContractAnswer | null; error: string | null } {
-  const [contract, setContract] = useState<ContractAnswer | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void getContract().then((result) => {
-      if (!live) return;
-      if (result.ok) setContract(result.data);
-      else setError(result.error.message);
-    });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return { contract, error };
+function useContract(sub: string): { contract: ContractAnswer | null; error: string | null } {
+  const query = useQuery(contractQuery(sub));
+  return { contract: query.data ?? null, error: errorMessage(query.error) };
 }
 
 /**
@@ -302,7 +292,7 @@ function SignStep({ contract }: { contract: ContractAnswer }) {
 
 /** The form, then the contract to read and sign, with the data of its sub-step. */
 function ContractScreen({ sub }: { sub: 'formulaire-contrat' | 'signature' }) {
-  const { contract, error } = useContract();
+  const { contract, error } = useContract(sub);
   if (!contract) return <FormAlert tone="error">{error}</FormAlert>;
   if (sub === 'signature') return <SignStep contract={contract} />;
   return (

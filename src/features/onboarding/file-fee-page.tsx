@@ -1,5 +1,6 @@
 import { MyRights } from '#src/features/account/my-rights.tsx';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import {
   expectedAmountCents,
   fileFee,
@@ -20,6 +21,14 @@ import { usePaymentReturn } from '#src/features/onboarding/payment-return.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useSession } from '#src/lib/use-session.ts';
+import type { ApiFailure } from '#src/lib/api-result.ts';
+import { paymentLinkQuery } from '#src/features/onboarding/onboarding-queries.ts';
+import { ApiError, errorMessage } from '#src/lib/query-client.ts';
+
+/** A payment link refused: not set up yet (404), or the server's French message. */
+function linkFailureText(failure: ApiFailure): string {
+  return failure.status === 404 ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.' : failure.message;
+}
 
 /**
  * Step 8 (decision 105): once the renunciation period is over (civil days, decision 165), the file fee and the subscription (or
@@ -57,23 +66,10 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
   const dueCents = (feePaid ? 0 : feeCents) + (subscriptionPaid ? 0 : subscriptionCents);
   const nextOffer: OfferId | null = !feePaid ? 'file_fee' : !subscriptionPaid && plan ? plan.id : null;
 
-  const [linkReady, setLinkReady] = useState<boolean | null>(null);
-  const checkLink = useCallback(async () => {
-    if (!nextOffer) return;
-    const result = await getPaymentLink(nextOffer);
-    setLinkReady(result.ok);
-    if (!result.ok) {
-      setError(
-        result.error.status === 404
-          ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.'
-          : result.error.message,
-      );
-    }
-  }, [nextOffer]);
-
-  useEffect(() => {
-    if (!csid) void checkLink();
-  }, [csid, checkLink]);
+  // Whether the next part's payment link is ready (not while a returning checkout is confirmed).
+  const link = useQuery({ ...paymentLinkQuery(nextOffer ?? 'file_fee'), enabled: !csid && nextOffer !== null });
+  const linkReady = link.isSuccess ? true : link.isError ? false : null;
+  const _linkError = link.error instanceof ApiError ? linkFailureText(link.error.failure) : errorMessage(link.error);
 
   async function applyCoupon(event: React.FormEvent) {
     event.preventDefault();
@@ -102,9 +98,7 @@ export function FileFeePage({ csid }: { csid?: string | undefined }) {
       window.location.assign(result.data.url);
       return;
     }
-    setError(
-      result.error.status === 404 ? 'Le paiement en ligne n’est pas encore disponible. Réessayez un peu plus tard.' : result.error.message,
-    );
+    setError(linkFailureText(result.error));
     setBusy(null);
   }
 

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { type BookingAnswer, getBooking } from '#src/features/onboarding/onboarding-api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { bookingQuery } from '#src/features/onboarding/onboarding-queries.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { formatParis, StepPage } from '#src/features/onboarding/step-page.tsx';
 import { useStateWatch } from '#src/features/onboarding/use-state-watch.ts';
@@ -8,17 +8,9 @@ import { useSession } from '#src/lib/use-session.ts';
 /** Step 7: the onboarding meeting is booked; its date (Paris time) and what happens next. */
 export function MeetingWaitPage() {
   const { user } = useSession();
-  const [booking, setBooking] = useState<BookingAnswer['booking']>(null);
+  const booking = useQuery(bookingQuery).data ?? null;
   // Staff validate the meeting from the dashboard: the page moves on by itself.
   useStateWatch();
-
-  useEffect(() => {
-    let live = true;
-    void getBooking().then((result) => live && result.ok && setBooking(result.data.booking));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const date = booking?.startTime ?? user?.subscription.onboardingMeetingDate ?? null;
 

@@ -1,11 +1,12 @@
 import { PLAN_BADGE } from '#machines/glossary.ts';
-import { useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
 import { activePlans, formatEuros, isPlanId, type PayInFullSetting, type Plan, type PlanId } from '#machines/onboarding/plans.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import { useForm } from '#src/components/ui/use-form.ts';
 import { CheckboxField } from '#src/components/ui/checkbox-field.tsx';
-import { getPayInFullSetting } from '#src/features/onboarding/onboarding-api.ts';
+import { offersQuery } from '#src/features/onboarding/onboarding-queries.ts';
 import * as styles from '#src/features/onboarding/onboarding.css.ts';
 import { StepPage } from '#src/features/onboarding/step-page.tsx';
 import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
@@ -57,18 +58,10 @@ function PlanCard({ plan, submitting, onChoose }: { plan: Plan; submitting: bool
 /** Step 3: choose a plan, with the express request to start before the 14-day period ends. */
 export function PlansPage() {
   const { user } = useSession();
-  const [setting, setSetting] = useState<PayInFullSetting | null>(null);
+  const setting: PayInFullSetting | null = useQuery(offersQuery).data ?? null;
   const chosen = useRef<PlanId | null>(null);
   const { formRef, fieldErrors, formError, submitting, handleSubmit } = useForm();
   const { update } = useOnboardingUpdate();
-
-  useEffect(() => {
-    let live = true;
-    void getPayInFullSetting().then((value) => live && setSetting(value));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const selected = user?.selectedPlanId && isPlanId(user.selectedPlanId) ? user.selectedPlanId : null;
   const plans = setting ? activePlans(setting, selected) : [];

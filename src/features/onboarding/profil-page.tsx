@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { type RefObject, useEffect } from 'react';
 import * as v from 'valibot';
 import { loadFormRules, useFormRulesOnFirstUse } from '#src/features/onboarding/form-rules.ts';
@@ -13,7 +14,7 @@ import { STEP_FRAMES } from '#src/features/onboarding/step-frames.ts';
 import { useOnboardingUpdate } from '#src/features/onboarding/use-onboarding-update.ts';
 import { useDraft } from '#src/features/onboarding/drafts.ts';
 import { useSession } from '#src/lib/use-session.ts';
-import { api, send } from '#src/lib/api-client.ts';
+import { prefillQuery } from '#src/features/onboarding/onboarding-queries.ts';
 import { currentConsentText } from '#machines/privacy/consent-texts.ts';
 
 const SENSITIVE_DATA_CONSENT = currentConsentText('sensitive_data');
@@ -25,20 +26,16 @@ const CONSENT_FIELDS = ['sensitiveDataConsent'];
  * this account fill the empty fields (a draft or what the member typed is never overwritten).
  */
 function usePrefill(formRef: RefObject<HTMLFormElement | null>) {
+  const profile = useQuery(prefillQuery).data;
+  // Fills the form's empty fields once the answer is here (a DOM write; the read is the query's).
   useEffect(() => {
-    let live = true;
-    void send(api.user.prefill.$get()).then((result) => {
-      const form = formRef.current;
-      if (!live || !result.ok || !result.data.profile || !form) return;
-      for (const [name, value] of Object.entries(result.data.profile)) {
-        const input = form.elements.namedItem(name);
-        if (input instanceof HTMLInputElement && input.value === '') input.value = value;
-      }
-    });
-    return () => {
-      live = false;
-    };
-  }, [formRef]);
+    const form = formRef.current;
+    if (!profile || !form) return;
+    for (const [name, value] of Object.entries(profile)) {
+      const input = form.elements.namedItem(name);
+      if (input instanceof HTMLInputElement && input.value === '') input.value = value;
+    }
+  }, [formRef, profile]);
 }
 
 /** Step 1: personal information, with the explicit consent to the processing of sensitive data. */
