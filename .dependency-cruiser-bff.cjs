@@ -5,6 +5,36 @@
  */
 const base = require('./.dependency-cruiser.cjs');
 
+/**
+ * The domain folders, highest first (the picture in docs/architecture.md, decision 222): a folder
+ * imports only folders of later tiers, never one of its own tier or an earlier one.
+ */
+const DOMAIN_TIERS = [
+  ['booking', 'dashboard', 'leads', 'messages', 'retention', 'team'],
+  ['onboarding'],
+  ['privacy'],
+  ['introductions'],
+  ['payments'],
+  ['invoices'],
+  ['contract'],
+  ['photos'],
+  ['matching'],
+  ['agenda'],
+  ['auth'],
+  ['members', 'content'],
+];
+
+const domainOrder = DOMAIN_TIERS.map((tier, i) => {
+  const upTo = DOMAIN_TIERS.slice(0, i + 1).flat();
+  return {
+    name: `bff-domain-order-${tier.join('-')}`,
+    comment: `${tier.join(', ')} import only the domain folders after them in DOMAIN_TIERS (not ${upTo.join(', ')}).`,
+    severity: 'error',
+    from: { path: `^bff/(${tier.join('|')})/` },
+    to: { path: `^bff/(${upTo.join('|')})/`, pathNot: '^bff/$1/' },
+  };
+});
+
 module.exports = {
   forbidden: [
     // The composition root (bff/*.ts: app, start, server, api-type, agency-jobs) wires entry points
@@ -27,10 +57,43 @@ module.exports = {
       to: { path: '^bff/(stand-ins|demo)/', pathNot: '^bff/$1/' },
     },
     {
+      name: 'bff-auth-service-only-from-the-composition-root',
+      comment:
+        'bff/auth-service/ is the embedded stand-in of Supabase Auth: start.ts mounts it and server.ts/start.ts hand its migrations in; the product reaches it through the Auth API the hosted project also serves (bff/auth/supabase.ts), never by import (decision 222).',
+      severity: 'error',
+      from: { path: '^bff/([^/]+)/' },
+      to: { path: '^bff/auth-service/', pathNot: '^bff/$1/' },
+    },
+    {
       name: 'bff-nothing-imports-the-composition-root',
       severity: 'error',
       from: { path: '^bff/[^/]+/' },
       to: { path: '^bff/(app|start|server|agency-jobs|api-type)[.]ts$' },
+    },
+    {
+      name: 'bff-routes-reach-storage-through-a-domain',
+      comment:
+        "Routes (bff/api/) and the public site (bff/site/) validate and call a domain module; the SQL and the schema are the domain's and storage's (decision 222). bff/api/deps.ts alone names the handle's type (next rules).",
+      severity: 'error',
+      from: {
+        path: '^bff/(api|site)/',
+        pathNot: ['^bff/api/deps[.]ts$'],
+      },
+      to: { path: '^bff/db/' },
+    },
+    {
+      name: 'bff-route-deps-name-the-database-type-only',
+      comment:
+        'bff/api/deps.ts receives the database from the composition root: it imports the type of the handle, nothing else of bff/db/.',
+      severity: 'error',
+      from: { path: '^bff/api/deps[.]ts$' },
+      to: { path: '^bff/db/', pathNot: '^bff/db/database[.]ts$' },
+    },
+    {
+      name: 'bff-route-deps-import-no-database-value',
+      severity: 'error',
+      from: { path: '^bff/api/deps[.]ts$' },
+      to: { path: '^bff/db/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'bff-storage-at-the-bottom',
@@ -54,6 +117,7 @@ module.exports = {
       from: { path: '^bff/(config|clock|logger|periodic-job|scheduled-jobs|payment-links-config)[.]ts$' },
       to: { path: '^bff/[^/]+/' },
     },
+    ...domainOrder,
     {
       name: 'bff-no-folder-cycle',
       comment: 'No import cycle between the folders of bff/: each folder is a layer or a domain with one direction to the others.',

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
@@ -26,7 +27,7 @@ async function main() {
     throw error;
   }
   // The same migration sets as startProduct applies: the auth service's only when it is embedded.
-  const sets = migrationSetsOf(config);
+  const sets = migrationSetsOf(config, authMigrations);
   const seeding = config.databaseUrl ? Promise.resolve(false) : seedFromTemplate(join(config.dataDir, 'pglite'), sets);
   seeding.catch(() => {}); // awaited by startProduct, after it listens
   const { startProduct } = await import('#bff/start.ts');

@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
 import { databaseCodeCounter, recordCodeCapReached } from '#bff/auth/code-caps.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
@@ -136,7 +137,7 @@ async function startOn(
   const database =
     options.database ??
     (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
-  await migrate(database, migrationSetsOf(config));
+  await migrate(database, migrationSetsOf(config, authMigrations));
   // Migration 0045's companion: the stage of rows written before it (or without it), from their records.
   const staged = await refreshStaleStages(database.db);
   if (staged > 0) log.info('étapes des membres calculées', { members: staged });

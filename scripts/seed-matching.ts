@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { migrate } from '#bff/db/migrate.ts';
 import { seedPopulation } from '#tests/support/seed-population.ts';
@@ -21,7 +22,7 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
 const config = scriptConfig();
 const database = await openConfiguredDatabase(config);
 try {
-  await migrate(database, migrationSetsOf(config));
+  await migrate(database, migrationSetsOf(config, authMigrations));
   const started = performance.now();
   await seedPopulation(database.db, count, seed, Date.now());
   console.log(

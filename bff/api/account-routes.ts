@@ -1,11 +1,10 @@
 import { fullNameOf, refuseWeakPassword } from '#bff/auth/strong-password.ts';
-import { and, eq, ne, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { memberOnly } from '#bff/auth/guards.ts';
 import { requestClient, statelessClient } from '#bff/auth/supabase.ts';
-import { members } from '#bff/db/schema.ts';
+import { emailTakenByAnother, setMemberEmail } from '#bff/members/member-rows.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
@@ -118,11 +117,7 @@ export function accountRoutes(deps: ApiDeps) {
       if (newEmail === who.email.toLowerCase()) {
         throw fieldError(400, 'SAME_EMAIL', 'newEmail', 'C’est déjà l’adresse de votre compte.');
       }
-      const [holder] = await db
-        .select({ id: members.id })
-        .from(members)
-        .where(and(sql`lower(${members.email}) = ${newEmail}`, ne(members.id, who.id)));
-      if (holder) throw authFailure({ code: 'email_exists' }, 'newEmail');
+      if (await emailTakenByAnother(db, newEmail, who.id)) throw authFailure({ code: 'email_exists' }, 'newEmail');
       const supabase = requestClient(c, deps.auth);
       const { data, error } = await supabase.auth.updateUser(
         { email: newEmail, current_password: currentPassword },
@@ -171,15 +166,11 @@ export function accountRoutes(deps: ApiDeps) {
       // The session the verification opened is of no use here.
       await client.auth.signOut({ scope: 'local' }).catch(() => {});
       const email = (user.email ?? '').toLowerCase();
-      await db
-        .update(members)
-        // A change of the row like any other: its version moves (an event deciding on the old row retries).
-        .set({ email, version: sql`${members.version} + 1`, updatedAt: deps.clock.now() })
-        .where(eq(members.id, user.id))
-        .catch((error: unknown) => {
-          log.error('members.email non mis à jour', { memberId: user.id, err: error });
-          throw UNAVAILABLE();
-        });
+      // A change of the row like any other: its version moves (an event deciding on the old row retries).
+      await setMemberEmail(db, user.id, email, deps.clock.now()).catch((error: unknown) => {
+        log.error('members.email non mis à jour', { memberId: user.id, err: error });
+        throw UNAVAILABLE();
+      });
       deps.mailQueued();
       return c.json({ done: true as const, email, message: `C’est fait : l’adresse de votre compte est désormais ${email}.` }, 200);
     })

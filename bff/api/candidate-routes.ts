@@ -1,11 +1,10 @@
 import { vValidator } from '@hono/valibot-validator';
-import { eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { memberPresentations } from '#bff/db/presentation-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import { memberProfileById, profilesOf } from '#bff/members/member-rows.ts';
+import { withPresentationAmong } from '#bff/matching/presentation.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { exclusionsFor, introductionBlockOf } from '#bff/introductions/introductions.ts';
@@ -156,11 +155,7 @@ export function candidateRoutes(deps: ApiDeps) {
           if (query.tailleMin !== undefined && query.tailleMax !== undefined && query.tailleMin > query.tailleMax) {
             throw validationError([], 'La taille minimale dépasse la taille maximale.');
           }
-          const [row] = await db
-            .select({ id: members.id, role: members.role, profile: members.profile })
-            .from(members)
-            .where(eq(members.id, id))
-            .limit(1);
+          const row = await memberProfileById(db, id);
           if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
           const now = deps.clock.now().getTime();
           // Never proposed again, at the limit or engaged, and the pairs staff said never to propose (decision 201).
@@ -204,22 +199,10 @@ export function candidateRoutes(deps: ApiDeps) {
           if (!unavailableReason) unavailableReason = (await introductionBlockOf(db, id)) ?? undefined;
           if (unavailableReason) candidates = [];
           const ids = candidates.map((k) => k.memberId);
-          const names =
-            ids.length > 0
-              ? await db.select({ id: members.id, profile: members.profile }).from(members).where(inArray(members.id, ids))
-              : [];
+          const names = await profilesOf(db, ids);
           const nameOf = new Map(names.map((n) => [n.id.toLowerCase(), firstNameOf(n.profile)]));
           // Only whether each wrote a presentation (decision 128): the text is read on request, logged.
-          const withPresentation = new Set(
-            ids.length > 0
-              ? (
-                  await db
-                    .select({ id: memberPresentations.memberId })
-                    .from(memberPresentations)
-                    .where(inArray(memberPresentations.memberId, ids))
-                ).map((r) => r.id.toLowerCase())
-              : [],
-          );
+          const withPresentation = await withPresentationAmong(db, ids);
           const shortlisted = await shortlistedIds(db, id);
           c.header('Cache-Control', 'private, no-store');
           return c.json(

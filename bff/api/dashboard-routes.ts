@@ -1,104 +1,28 @@
-import { counselledOnly } from '#bff/auth/staff-policy.ts';
-import { guardianOf } from '#bff/introductions/guardian.ts';
 import { vValidator } from '@hono/valibot-validator';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { contractRightsView, latestTerminationOf } from '#bff/onboarding/contract-rights.ts';
-import { staffActions } from '#bff/dashboard/staff-actions.ts';
-import { bookings } from '#bff/db/booking-schema.ts';
-import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
+import { dashboardFunnel } from '#bff/dashboard/funnel.ts';
+import { memberFile } from '#bff/dashboard/member-file.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
-import { presentationOf } from '#bff/matching/presentation.ts';
-import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
+import { refreshStaleStages } from '#bff/members/stage.ts';
 import { BulkBody, runBulkAction } from '#bff/dashboard/member-bulk.ts';
-import { MemberListFilterQuery, MemberListQuery, memberListCsv, memberListPage, TOP_STATES } from '#bff/dashboard/member-list.ts';
+import { MemberListFilterQuery, MemberListQuery, memberListCsv, memberListPage } from '#bff/dashboard/member-list.ts';
 import { log } from '#bff/logger.ts';
-import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { readPayInFull, writePayInFull } from '#bff/onboarding/plan-settings.ts';
 import { couponActiveSchema, couponCreateSchema, createCoupon, listCoupons, setCouponActive } from '#bff/payments/coupons.ts';
-import { refundsOf } from '#bff/payments/refunds.ts';
 import { accessLogForStaff } from '#bff/auth/access-log.ts';
-import { stateLabels } from '#machines/onboarding/labels.ts';
 import { activePlans, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
-import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import { type OnboardingStateValue, stateKey, type stepIds, stepOf, steps, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
 
 const hook = (result: { success: boolean; issues?: readonly v.BaseIssue<unknown>[] }) => {
   if (!result.success) throw validationError(result.issues ?? [], 'Paramètres invalides');
 };
 
-const topStates = TOP_STATES;
-const topLabels: Record<TopState, string> = {
-  ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
-  'membre-actif': 'Membre actif',
-  renonce: stateLabels.renonce,
-  retracte: stateLabels.retracte,
-  'contrat-termine': stateLabels['contrat-termine'],
-  'resiliation-demandee': stateLabels['resiliation-demandee'],
-  resilie: stateLabels.resilie,
-  desactive: 'Compte désactivé',
-};
-
 const uuidSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
 const PlansBody = v.object({ payInFull: payInFullSettingSchema });
-
-function nameOf(row: Pick<MemberRow, 'profile'>): string | null {
-  const profile = row.profile as { firstName?: unknown; lastName?: unknown } | null;
-  const parts = [profile?.firstName, profile?.lastName].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-  return parts.length > 0 ? parts.join(' ') : null;
-}
-
-/** A staff account's name (`onboarding.name`, set by `npm run staff:create`), if it has one. */
-function staffName(onboarding: unknown): string | null {
-  const name = (onboarding as { staff?: unknown; name?: unknown } | null)?.name;
-  return typeof name === 'string' && name.trim() !== '' && !name.includes('@') ? name.trim() : null;
-}
-
-/** What the history needs from a logged payload: its boolean outcome and the chosen plan, nothing else. */
-function eventDetails(payload: unknown): { outcome: boolean | null; planId: string | null; counsellorName?: string } {
-  const p = (payload ?? {}) as {
-    status?: unknown;
-    completed?: unknown;
-    disable?: unknown;
-    context?: unknown;
-    id?: unknown;
-    counsellorName?: unknown;
-  };
-  const outcome = [p.status, p.completed, p.disable].find((value): value is boolean => typeof value === 'boolean') ?? null;
-  return {
-    outcome,
-    planId: p.context === 'sel_plan' && typeof p.id === 'string' ? p.id : null,
-    // The counsellor's name as it was when assigned (decision 124).
-    ...(p.context === 'counsellor' && typeof p.counsellorName === 'string' ? { counsellorName: p.counsellorName } : {}),
-  };
-}
-
-function stateOf(row: MemberRow, now: number): OnboardingStateValue {
-  return stateFromRecord(recordOf(row), now);
-}
-
-function summary(row: MemberRow, now: number) {
-  const value = stateOf(row, now);
-  const step = stepOf(value);
-  return {
-    id: row.id,
-    email: row.email,
-    name: nameOf(row),
-    gender: row.gender,
-    state: stateKey(value),
-    top: topStateOf(value),
-    step: step ? { id: step.id, number: step.number, title: step.title } : null,
-    disabled: row.disabled,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
 
 function plansView(setting: 'cash' | 'cashback') {
   return {
@@ -124,69 +48,10 @@ export function dashboardRoutes(deps: ApiDeps) {
   return (
     new Hono()
       .get('/dashboard/funnel', staffOnly, async (c) => {
-        const now = deps.clock.now();
-        await refreshStaleStages(db);
-        // One grouped query over the stored stage (decision 204), from an index alone: members per state
-        // at `now`; and of those at step 6, whose meeting time has passed.
-        const key = stageKeySql(now);
-        const [grouped, [past]] = await Promise.all([
-          db
-            .select({ state: key, count: sql<number>`count(*)::int` })
-            .from(members)
-            // A counsellor's funnel counts their members (decision 206).
-            .where(and(eq(members.role, 'member'), counselledOnly(c.var.staff, members.id)))
-            // By position: the instant is a parameter, and `$1` and `$3` are not the same expression to PostgreSQL.
-            .groupBy(sql`1`),
-          // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
-          db
-            .select({ n: sql<number>`count(*)::int` })
-            .from(members)
-            .where(
-              and(
-                eq(members.role, 'member'),
-                counselledOnly(c.var.staff, members.id),
-                eq(members.stage, 'attente-entretien-personnalise'),
-                sql`(${members.onboarding}->>'onboardingMeetingDate')::timestamptz <= ${now.toISOString()}::timestamptz`,
-              ),
-            ),
-        ]);
-        const byState = new Map<string, number>();
-        const byTop = new Map<TopState, number>();
-        let total = 0;
-        for (const row of grouped) {
-          // A record the server could not read keeps no stage: counted in the total, as before it failed the whole answer.
-          total += row.count;
-          if (row.state === null) continue;
-          byState.set(row.state, row.count);
-          const top = topStateOf(stateOfKey(row.state));
-          byTop.set(top, (byTop.get(top) ?? 0) + row.count);
-        }
-        const onboardingMeetingPast = past?.n ?? 0;
-        const onboardingMeeting = byTop.get('attente-entretien-personnalise') ?? 0;
-        const matchmakingMeeting = byState.get('attente.entretien-matchmaking') ?? 0;
+        // Members per state and per step at `now`, a counsellor's own (decisions 204, 206).
+        const funnel = await dashboardFunnel(db, c.var.staff, deps.clock.now());
         c.header('Cache-Control', 'private, no-store');
-        return c.json(
-          {
-            total,
-            steps: topStates.map((id) => ({
-              id,
-              number: steps.find((s) => s.id === id)?.number ?? null,
-              title: topLabels[id],
-              count: byTop.get(id) ?? 0,
-            })),
-            states: [...byState].map(([state, count]) => ({ state, count })).sort((a, b) => a.state.localeCompare(b.state)),
-            waitingOnStaff: {
-              /** At step 7: the onboarding meeting is to be marked done (or missed). */
-              onboardingMeeting,
-              /** Of those, the meeting time has passed. */
-              onboardingMeetingPast,
-              /** Withdrawal period over (or renounced): the matchmaking meeting is due. */
-              matchmakingMeeting,
-              total: onboardingMeeting + matchmakingMeeting,
-            },
-          },
-          200,
-        );
+        return c.json(funnel, 200);
       })
       .get('/dashboard/members', staffOnly, vValidator('query', MemberListQuery, hook), async (c) => {
         const now = deps.clock.now();
@@ -241,80 +106,10 @@ export function dashboardRoutes(deps: ApiDeps) {
       .get('/dashboard/members/:id', staffOnly, async (c) => {
         const id = v.safeParse(uuidSchema, c.req.param('id'));
         if (!id.success) throw validationError(id.issues, 'Paramètres invalides');
-        const [row] = await db.select().from(members).where(eq(members.id, id.output)).limit(1);
-        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        const now = deps.clock.now().getTime();
-        const record = recordOf(row);
-        const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([
-          db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
-          db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
-          db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
-          refundsOf(db, row.id),
-          latestTerminationOf(db, row.id),
-          presentationOf(db, row.id),
-        ]);
-        // The walī and the member's choice of contact (decision 196), read with the file (logged above).
-        const guardian = await guardianOf(db, row.id);
-        const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
-        const actors =
-          actorIds.length > 0
-            ? await db
-                .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-                .from(members)
-                .where(inArray(members.id, actorIds))
-            : [];
-        const emailOf = new Map(actors.map((a) => [a.id, a.email]));
-        const staffNameOf = new Map(actors.map((a) => [a.id, staffName(a.onboarding)]));
+        // The walī and the presentation are read with the file (logged by its policy).
+        const file = await memberFile(db, id.output, deps.clock.now().getTime());
         c.header('Cache-Control', 'private, no-store');
-        return c.json(
-          {
-            member: summary(row, now),
-            version: row.version,
-            record,
-            profile: (row.profile ?? null) as Record<string, unknown> | null,
-            questionnaire: (row.questionnaire ?? null) as Record<string, unknown> | null,
-            contract: (row.contract ?? null) as Record<string, unknown> | null,
-            // The member's short presentation (decision 128), read with the file (logged above).
-            presentation,
-            guardian,
-            payments: payments.map((p) => ({
-              id: p.id,
-              offerId: p.offerId,
-              amountCents: p.amountTotal,
-              currency: p.currency,
-              status: p.status,
-              paymentStatus: p.paymentStatus,
-              consumedByContext: p.consumedByContext,
-              createdAt: p.createdAt.toISOString(),
-            })),
-            meetings: meetings.map((b) => ({
-              id: b.inviteeUri,
-              startTime: b.startTime.toISOString(),
-              endTime: b.endTime.toISOString(),
-              status: b.status,
-              rescheduled: b.rescheduled,
-              bookedAt: b.bookedAt?.toISOString() ?? null,
-              canceledAt: b.canceledAt?.toISOString() ?? null,
-            })),
-            actions: staffActions(record, now),
-            // The member's rights and the term (decision 118): dates, deadlines and refunds owed.
-            rights: contractRightsView(record, memberRefunds, termination),
-            events: events.map((e) => ({
-              id: e.id,
-              at: e.createdAt.toISOString(),
-              context: e.context,
-              event: e.event,
-              fromState: e.fromState,
-              toState: e.toState,
-              actorRole: e.actorRole,
-              actorId: e.actorId,
-              actorEmail: e.actorId ? (emailOf.get(e.actorId) ?? null) : null,
-              actorName: e.actorId ? (staffNameOf.get(e.actorId) ?? null) : null,
-              ...eventDetails(e.payload),
-            })),
-          },
-          200,
-        );
+        return c.json(file, 200);
       })
       .get('/dashboard/members/:id/access-log', staffOnly, async (c) => {
         const id = await existingMemberId(db, c.req.param('id'));

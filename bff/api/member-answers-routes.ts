@@ -1,5 +1,4 @@
 import { counselledIds } from '#bff/auth/staff-policy.ts';
-import { eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
@@ -8,7 +7,7 @@ import { ApiError } from '#bff/http/errors.ts';
 import { readJson } from '#bff/http/validate.ts';
 import { log } from '#bff/logger.ts';
 import { presentationOf, presentationsWaiting, reviewPresentation, savePresentation } from '#bff/matching/presentation.ts';
-import { members } from '#bff/db/schema.ts';
+import { memberRoleById } from '#bff/members/member-rows.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { prefillOf } from '#bff/members/signup-prefill.ts';
 import { answersOf, changeRequestsOf, decideChangeRequest, editOwnAnswers, requestChange } from '#bff/onboarding/member-answers.ts';
@@ -78,7 +77,7 @@ export function memberAnswersRoutes(deps: ApiDeps) {
       .get('/dashboard/members/:id/presentation', staffOnly, async (c) => {
         const id = c.req.param('id');
         if (!MEMBER_UUID.test(id)) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        const [row] = await db.select({ id: members.id, role: members.role }).from(members).where(eq(members.id, id)).limit(1);
+        const row = await memberRoleById(db, id);
         if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
         c.header('Cache-Control', 'private, no-store');
         return c.json({ presentation: await presentationOf(db, row.id) }, 200);

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
-import { members } from '#bff/db/schema.ts';
+import { memberRowById } from '#bff/members/member-rows.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { memberIntroductions, memberSummary } from '#bff/dashboard/member-summary.ts';
 
@@ -18,7 +17,7 @@ export function memberFileRoutes(deps: ApiDeps) {
   return new Hono()
     .get('/dashboard/members/:id/summary', staffOnly, async (c) => {
       const id = await existingMemberId(db, c.req.param('id'));
-      const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+      const row = await memberRowById(db, id);
       if (!row) throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       c.header('Cache-Control', 'private, no-store');
       return c.json(await memberSummary(db, row, deps.clock.now().getTime()), 200);

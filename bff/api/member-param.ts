@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import { memberRoleById } from '#bff/members/member-rows.ts';
+
+type Db = Parameters<typeof memberRoleById>[0];
 
 const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifiant invalide'));
 
@@ -14,7 +14,7 @@ const MemberIdSchema = v.pipe(v.string('Identifiant invalide'), v.uuid('Identifi
 export async function existingMemberId(db: Db, id: string): Promise<string> {
   const parsed = v.safeParse(MemberIdSchema, id);
   if (!parsed.success) throw validationError(parsed.issues, 'Paramètres invalides');
-  const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, parsed.output)).limit(1);
+  const row = await memberRoleById(db, parsed.output);
   if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
   return parsed.output;
 }

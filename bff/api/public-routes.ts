@@ -5,13 +5,10 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { type Collection, collections, type ContentStore, loadContent, SLUG_PATTERN } from '#bff/content/content-store.ts';
-import { contactMessages } from '#bff/db/leads-schema.ts';
-import { consentRecords } from '#bff/db/public-schema.ts';
-import { preSubscriptions } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS, type Limit } from '#bff/http/rate-limit.ts';
 import { jsonBody } from '#bff/http/validate.ts';
-import { enqueueMail } from '#bff/mail/outbox.ts';
+import { storeContactMessage, storeCookieChoice, storePreSubscription } from '#bff/leads/public-forms.ts';
 import {
   INVITATION_INVALID_MESSAGE,
   InvitationSchema,
@@ -20,9 +17,8 @@ import {
   preRegistrationMail,
 } from '#bff/members/signup-prefill.ts';
 import type { Gender } from '#machines/auth/credentials.ts';
-import { recordConsent } from '#bff/privacy/consents.ts';
 import { CONSENT_VERSION, ConsentProofSchema } from '#machines/public-site/consent.ts';
-import { ContactSchema, PRIVACY_POLICY_VERSION, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
+import { ContactSchema, PreSubscriptionSchema } from '#machines/public-site/public-forms.ts';
 import { activePlans, fileFee, plans } from '#machines/onboarding/plans.ts';
 import { consentTexts } from '#machines/privacy/consent-texts.ts';
 
@@ -81,29 +77,8 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       const now = deps.clock.now();
       // The sign-up link's token (decision 127): mailed to the visitor, only its hash is kept.
       const link = newSignupToken(now);
-      const rows = await deps.database.db.transaction(async (tx) => {
-        const inserted = await tx
-          .insert(preSubscriptions)
-          .values({
-            gender: input.gender,
-            email: input.email,
-            age: input.age,
-            zipCode: input.zip_code,
-            city: input.city,
-            consentVersion: PRIVACY_POLICY_VERSION,
-            createdAt: now,
-            signupTokenHash: link.hash,
-            signupTokenExpiresAt: link.expiresAt,
-          })
-          .returning({ id: preSubscriptions.id });
-        // The privacy-policy consent as a record (decision 070), keyed by the pre-registration's id.
-        for (const row of inserted) await recordConsent(tx, { anonymousId: row.id, kind: 'privacy_policy', given: true, at: now });
-        await enqueueMail(
-          tx,
-          preRegistrationMail({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, input.email, link.token),
-        );
-        return inserted;
-      });
+      const mail = preRegistrationMail({ siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, input.email, link.token);
+      const rows = await storePreSubscription(deps.database.db, input, link, mail, now);
       deps.mailQueued();
       return c.json(
         rows.map((row) => ({ id: row.id })),
@@ -129,17 +104,12 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
       await deps.rateLimit(LIMITS.publicFormPerIp, ip(c));
       const now = deps.clock.now();
       // Stored for the leads inbox (decision 112) and mailed to the agency, in one transaction.
-      await deps.database.db.transaction(async (tx) => {
-        await tx
-          .insert(contactMessages)
-          .values({ name: input.name, email: input.email, subject: input.subject, message: input.message, createdAt: now });
-        await enqueueMail(tx, {
-          to: deps.config.agencyEmail,
-          subject: `[Contact] ${input.subject}`,
-          text: contactMailText(input, now),
-          kind: 'contact',
-        });
-      });
+      await storeContactMessage(
+        deps.database.db,
+        input,
+        { to: deps.config.agencyEmail, subject: `[Contact] ${input.subject}`, text: contactMailText(input, now), kind: 'contact' },
+        now,
+      );
       deps.mailQueued();
       return c.json({ ok: true as const }, 201);
     })
@@ -150,16 +120,8 @@ export function publicRoutes(deps: ApiDeps, content: ContentStore = loadContent(
         throw new ApiError(409, 'CONSENT_VERSION_OUTDATED', 'Le bandeau a changé : rechargez la page pour refaire votre choix.');
       }
       const now = deps.clock.now();
-      const given = Object.values(input.choices).some(Boolean);
       // The choice in detail, and the consent record (version, text hash, date, anonymous id).
-      const row = await deps.database.db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(consentRecords)
-          .values({ anonymousId: input.anonymousId, version: input.version, choices: input.choices, createdAt: now })
-          .returning({ id: consentRecords.id, createdAt: consentRecords.createdAt });
-        await recordConsent(tx, { anonymousId: input.anonymousId, kind: 'cookies', given, at: now });
-        return inserted;
-      });
+      const row = await storeCookieChoice(deps.database.db, input, now);
       if (!row) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
       return c.json({ id: row.id, createdAt: row.createdAt.toISOString() }, 201);
     })

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
-import { signupConfirmationLink, signupConfirmationMail } from '#bff/auth-service/account-mail.ts';
+import { signupConfirmationLink, signupConfirmationMail } from '#bff/mail/account-mails.ts';
 import { adminClient, requestClient, statelessClient } from '#bff/auth/supabase.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { clientAddress, LIMITS } from '#bff/http/rate-limit.ts';

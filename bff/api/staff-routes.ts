@@ -1,18 +1,12 @@
-import { stageColumns } from '#bff/members/stage.ts';
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { requireCaller, signedInOnly, staffOnly } from '#bff/auth/guards.ts';
 import { adminClient, requestClient } from '#bff/auth/supabase.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
-import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
-import { recordOf } from '#bff/members/members.ts';
-import { stateFromRecord } from '#machines/onboarding/restore.ts';
-import { stateKey } from '#machines/onboarding/steps.ts';
-import { applyBan, banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
+import { banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
+import { banMember } from '#bff/onboarding/ban.ts';
 import { log } from '#bff/logger.ts';
 
 const VerifyBody = v.object({
@@ -73,34 +67,7 @@ export function staffRoutes(deps: ApiDeps) {
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(payload.uid))
         throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
       const now = deps.clock.now();
-      const result = await deps.database.db.transaction(async (tx) => {
-        const [row] = await tx.select().from(members).where(eq(members.id, payload.uid)).limit(1);
-        if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
-        const record = recordOf(row);
-        const fromState = stateKey(stateFromRecord(record, now.getTime()));
-        const next = applyBan(record, payload);
-        const version = row.version + 1;
-        const [updated] = await tx
-          .update(members)
-          .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now, ...stageColumns(next, version) })
-          .where(eq(members.id, row.id))
-          .returning();
-        // A disabled account ends its introductions at once (decision 194); lifting the ban brings none back.
-        if (payload.disable) await endIntroductionsOf(tx, row.id, 'compte-desactive', now);
-        await tx.insert(onboardingEvents).values({
-          memberId: row.id,
-          context: 'ban',
-          event: payload.disable ? 'DISABLE' : 'ENABLE',
-          payload,
-          fromState,
-          toState: stateKey(stateFromRecord(next, now.getTime())),
-          actorId: staff.id,
-          actorRole: 'staff',
-          version,
-          createdAt: now,
-        });
-        return updated;
-      });
+      const result = await banMember(deps.database.db, payload, staff.id, now);
       // The auth user is banned too: no new session, no refresh. Open sessions are already refused
       // by the member flag checked on every request.
       const { error } = await adminClient(deps.auth).auth.admin.updateUserById(payload.uid, {

@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
@@ -10,21 +9,20 @@ import {
   type CheckedProof,
   checkProof,
   needsDecoding,
-  pendingTerminationOf,
   proofBytes,
   proofNotFound,
   proofTooLarge,
-  storeProof,
+  replacePendingProof,
+  storeProofWithEvent,
   terminationOfMember,
 } from '#bff/contract/termination-proofs.ts';
-import type { Transaction } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { declaredBodyLimit } from '#bff/http/body-limit.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { readForm } from '#bff/http/form.ts';
 import type { Limit } from '#bff/http/rate-limit.ts';
 import { log } from '#bff/logger.ts';
 import { settleMemberWrite, watchMemberWrite } from '#bff/auth/member-cache.ts';
+import { memberRowById } from '#bff/members/member-rows.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { applyOnboardingUpdate, refusalBeforehand } from '#bff/onboarding/apply-update.ts';
 import { type TerminationReason, terminationReasons, strict } from '#machines/onboarding/update-payloads.ts';
@@ -130,16 +128,6 @@ export function terminationRoutes(deps: ApiDeps) {
     return checkProof(bytes);
   }
 
-  /** Stores the proof of the request the event just wrote, in the event's transaction. */
-  const storeWithEvent = (proof: CheckedProof | null, at: Date, by: string) =>
-    proof
-      ? async (tx: Transaction, row: MemberRow) => {
-          const pending = await pendingTerminationOf(tx, row.id);
-          if (!pending) throw new Error(`no pending termination for member ${row.id} after its event`);
-          await storeProof(tx, { terminationId: pending.id, memberId: row.id, proof, at, by });
-        }
-      : undefined;
-
   const eventOptions = (now: Date) => ({
     now,
     verifyPayment: deps.verifyPayment,
@@ -172,7 +160,7 @@ export function terminationRoutes(deps: ApiDeps) {
             actor: { id: caller.id, role: 'member' },
             callerMemberId: caller.id,
             current: caller.member,
-            alsoInTransaction: storeWithEvent(proof, now, caller.id),
+            alsoInTransaction: storeProofWithEvent(proof, now, caller.id),
           });
         } catch (error) {
           if (write) settleMemberWrite(deps.database, write);
@@ -208,17 +196,7 @@ export function terminationRoutes(deps: ApiDeps) {
         refuseHealthProof(termination.reason as TerminationReason, file, false);
         if (!file) throw fieldError('Joignez un fichier (PDF, JPEG ou PNG, 5\u00a0Mo au plus).');
         const proof = await checkUpload(file, caller.id);
-        await db.transaction(async (tx) => {
-          // Decided meanwhile? Then nothing changes.
-          const pending = await pendingTerminationOf(tx, caller.id);
-          if (pending?.id !== id)
-            throw new ApiError(
-              409,
-              'TERMINATION_DECIDED',
-              'Cette demande a déjà reçu une réponse\u00a0: son justificatif ne peut plus changer.',
-            );
-          await storeProof(tx, { terminationId: id, memberId: caller.id, proof, at: deps.clock.now(), by: caller.id });
-        });
+        await replacePendingProof(db, { terminationId: id, memberId: caller.id, proof, at: deps.clock.now(), by: caller.id });
         log.info('justificatif de résiliation ajouté', { reqId: c.get('requestId'), memberId: caller.id, terminationId: id });
         const view = (await terminationsOfMember(db, caller.id)).find((t) => t.id === id) ?? null;
         c.header('Cache-Control', 'private, no-store');
@@ -239,7 +217,7 @@ export function terminationRoutes(deps: ApiDeps) {
         const now = deps.clock.now();
         const { fields, file } = await readForm(c, LetterForm, formOptions);
         const event = { context: 'terminate_letter', uid: memberId, ...fields };
-        const [row] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
+        const row = await memberRowById(db, memberId);
         const refusal = refusalBeforehand(recordOf(row as MemberRow), event, now.getTime());
         if (refusal) throw refusal;
         refuseHealthProof(fields.reason, file, true);
@@ -248,7 +226,7 @@ export function terminationRoutes(deps: ApiDeps) {
           ...eventOptions(now),
           actor: { id: staff.id, role: 'staff' },
           callerMemberId: null,
-          alsoInTransaction: storeWithEvent(proof, now, staff.id),
+          alsoInTransaction: storeProofWithEvent(proof, now, staff.id),
         });
         if (applied.mailQueued) deps.mailQueued();
         log.info('demande de résiliation reçue par courrier enregistrée', {

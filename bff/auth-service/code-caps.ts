@@ -3,6 +3,7 @@ import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { errors } from '#bff/auth-service/errors.ts';
 import { ServiceLimit } from '#bff/auth-service/rate-limit.ts';
 import { log } from '#bff/logger.ts';
+import { type CodeCapReached, type CodeKind, type CodeUse, DAY_SECONDS, type DailyCodeCounter } from '#bff/auth/code-cap-hooks.ts';
 
 /**
  * The daily ceiling of the service's six-digit codes (issue 60, point 5; decision 188), as the
@@ -21,25 +22,7 @@ import { log } from '#bff/logger.ts';
  * writes one line a day in the member's history (`reached`). TOTP codes are the authenticator's
  * and not counted here.
  */
-export type CodeKind = 'recovery' | 'signup' | 'invite' | 'email_change' | 'reauthentication';
-export type CodeUse = 'mailed' | 'tried';
-
 export const DEFAULT_DAILY_CODE_CAPS: Record<CodeUse, number> = { mailed: 5, tried: 15 };
-
-export const DAY_SECONDS = 24 * 60 * 60;
-
-/** Where the day's counts are kept: in memory by default; the product passes its database-backed limiter. */
-export interface DailyCodeCounter {
-  /** Takes one of `points` a day for `key`; false once they are spent. */
-  take(key: string, points: number, use: CodeUse): Promise<boolean>;
-}
-
-export interface CodeCapReached {
-  kind: CodeKind;
-  use: CodeUse;
-  /** The address the codes are about (the account's, or the new one of an e-mail change). */
-  email: string;
-}
 
 export interface CodeCapOptions {
   caps?: Partial<Record<CodeUse, number>>;

@@ -4,7 +4,7 @@ import type { Db } from '#bff/db/database.ts';
 import type { SigningKey } from '#bff/auth-service/keys.ts';
 import type { RateLimits } from '#bff/auth-service/rate-limit.ts';
 import type { CodeCaps } from '#bff/auth-service/code-caps.ts';
-import type { AccountMailTo } from '#bff/auth-service/recovery-mail.ts';
+import type { AccountMailTo } from '#bff/mail/recovery-mail.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 
 /** Everything the handlers need, built once by `createAuthService`. */

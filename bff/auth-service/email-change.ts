@@ -6,7 +6,7 @@ import {
   emailChangeLink,
   emailChangeRequestedNotice,
   reauthenticationMail,
-} from '#bff/auth-service/account-mail.ts';
+} from '#bff/mail/account-mails.ts';
 import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/deps.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';

@@ -4,14 +4,14 @@ import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/d
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
 import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
-import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/mail/recovery-mail.ts';
 import { flowState, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
 import {
   DEFAULT_SIGNUP_CONFIRMATION_PATH,
   emailChangedNotice,
   signupConfirmationLink,
   signupConfirmationMail,
-} from '#bff/auth-service/account-mail.ts';
+} from '#bff/mail/account-mails.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { findUserByEmail, findUserById, isBanned, isUniqueViolation, syncEmailIdentity } from '#bff/auth-service/store.ts';
 

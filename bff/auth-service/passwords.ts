@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { passwordWeakness } from '#bff/auth-service/password-strength.ts';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 

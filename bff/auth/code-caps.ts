@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { CodeCapReached, CodeKind, DailyCodeCounter } from '#bff/auth-service/code-caps.ts';
-import { DAY_SECONDS } from '#bff/auth-service/code-caps.ts';
+import { type CodeCapReached, type CodeKind, DAY_SECONDS, type DailyCodeCounter } from '#bff/auth/code-cap-hooks.ts';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';

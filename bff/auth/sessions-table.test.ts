@@ -54,8 +54,8 @@ describe('sessions table and migration sets', () => {
   it('names the table and the sets from the configuration alone', () => {
     expect(sessionsTableOf({ supabase: undefined })).toBe('embedded_auth.sessions');
     expect(sessionsTableOf({ supabase: { url: 'https://x.supabase.co' } })).toBe('auth.sessions');
-    expect(migrationSetsOf({ supabase: undefined })).toEqual([appMigrations, authMigrations]);
-    expect(migrationSetsOf({ supabase: {} })).toEqual([appMigrations, hostedAuthMigrations]);
+    expect(migrationSetsOf({ supabase: undefined }, authMigrations)).toEqual([appMigrations, authMigrations]);
+    expect(migrationSetsOf({ supabase: {} }, authMigrations)).toEqual([appMigrations, hostedAuthMigrations]);
   });
 
   it('applies the hosted triggers once; running them again (DROP … IF EXISTS) is harmless', async () => {

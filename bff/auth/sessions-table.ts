@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { appMigrations, type MigrationSet } from '#bff/db/migrate.ts';
 
 /**
@@ -17,7 +16,10 @@ export function sessionsTableOf(config: { supabase?: unknown }): SessionsTable {
 /** The triggers that announce session changes on a hosted project's auth.sessions. */
 export const hostedAuthMigrations: MigrationSet = { name: 'hosted-auth', dir: join(import.meta.dirname, 'hosted-migrations') };
 
-/** The migration sets a configuration applies: the embedded service's, or the hosted triggers. */
-export function migrationSetsOf(config: { supabase?: unknown }): MigrationSet[] {
-  return config.supabase ? [appMigrations, hostedAuthMigrations] : [appMigrations, authMigrations];
+/**
+ * The migration sets a configuration applies: the embedded service's (`embeddedAuth`, handed in by
+ * whoever composes the product: the auth service is reached only from there), or the hosted triggers.
+ */
+export function migrationSetsOf(config: { supabase?: unknown }, embeddedAuth: MigrationSet): MigrationSet[] {
+  return config.supabase ? [appMigrations, hostedAuthMigrations] : [appMigrations, embeddedAuth];
 }

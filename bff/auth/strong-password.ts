@@ -1,4 +1,4 @@
-import { passwordWeakness } from '#bff/auth-service/password-strength.ts';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
 import { ApiError } from '#bff/http/errors.ts';
 
 /**

@@ -5,8 +5,8 @@ import {
   emailChangedNotice,
   emailChangeRequestedNotice,
   reauthenticationMail,
-} from '#bff/auth-service/account-mail.ts';
-import { recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+} from '#bff/mail/account-mails.ts';
+import { recoveryMail } from '#bff/mail/recovery-mail.ts';
 import { parseConfig } from '#bff/config.ts';
 import { agencyIdentity, type ContractInput, contractDocument } from '#bff/contract/contract-text.ts';
 import { planById } from '#machines/onboarding/plans.ts';

@@ -99,7 +99,7 @@ export const needsDecoding = (bytes: Uint8Array) => {
 };
 
 /** Stores (or replaces) a request's proof, in the caller's transaction. */
-export async function storeProof(
+async function storeProof(
   tx: Transaction | Db,
   input: { terminationId: number; memberId: string; proof: CheckedProof; at: Date; by: string },
 ): Promise<void> {
@@ -121,7 +121,7 @@ export async function storeProof(
 }
 
 /** The member's pending request (the one the event just wrote), for its proof. */
-export async function pendingTerminationOf(tx: Transaction | Db, memberId: string): Promise<{ id: number; reason: string } | null> {
+async function pendingTerminationOf(tx: Transaction | Db, memberId: string): Promise<{ id: number; reason: string } | null> {
   const [row] = await tx
     .select({ id: contractTerminations.id, reason: contractTerminations.reason })
     .from(contractTerminations)
@@ -177,3 +177,30 @@ export async function proofsOf(db: Db | Transaction | Pick<Transaction, 'select'
 export const memberProofUrl = (terminationId: number) => `/api/v1/user/terminations/${terminationId}/proof`;
 export const staffProofUrl = (memberId: string, terminationId: number) =>
   `/api/v1/dashboard/members/${memberId}/terminations/${terminationId}/proof`;
+
+/**
+ * The hook that stores a proof with the termination event that writes its request, in the
+ * event's transaction (`alsoInTransaction` of `applyOnboardingUpdate`); none without a proof.
+ */
+export const storeProofWithEvent = (proof: CheckedProof | null, at: Date, by: string) =>
+  proof
+    ? async (tx: Transaction, row: { id: string }) => {
+        const pending = await pendingTerminationOf(tx, row.id);
+        if (!pending) throw new Error(`no pending termination for member ${row.id} after its event`);
+        await storeProof(tx, { terminationId: pending.id, memberId: row.id, proof, at, by });
+      }
+    : undefined;
+
+/** The member's proof of her pending request, replaced; 409 when the request was decided meanwhile. */
+export async function replacePendingProof(
+  db: Db,
+  input: { terminationId: number; memberId: string; proof: CheckedProof; at: Date; by: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Decided meanwhile? Then nothing changes.
+    const pending = await pendingTerminationOf(tx, input.memberId);
+    if (pending?.id !== input.terminationId)
+      throw new ApiError(409, 'TERMINATION_DECIDED', 'Cette demande a déjà reçu une réponse\u00a0: son justificatif ne peut plus changer.');
+    await storeProof(tx, input);
+  });
+}

@@ -6,6 +6,7 @@ import { stateLabel as introductionStateLabel } from '#machines/introductions/la
 import { DAY_MS } from '#machines/onboarding/instant.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { parisDayOf, parisDayStartMs } from '#machines/paris-time.ts';
+import type { TodayGroupId } from '#machines/staff/today-groups.ts';
 
 /**
  * The staff's day (issue 63, decision 203): `GET /api/v1/dashboard/today?scope=mine|agency`.
@@ -23,9 +24,6 @@ export type TodayScope = (typeof todayScopes)[number];
 export const TodayQuery = v.object({
   scope: v.optional(v.picklist(todayScopes, 'Portée inconnue : « mine » (mes membres) ou « agency » (toute l’agence)'), 'mine'),
 });
-
-const todayGroupIds = ['meetings', 'toValidate', 'answers', 'presentations', 'leads', 'messages', 'terminations', 'payments'] as const;
-type TodayGroupId = (typeof todayGroupIds)[number];
 
 /** Where an item leads in the back office. */
 type TodayLink =

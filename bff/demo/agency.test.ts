@@ -15,7 +15,7 @@ import { members, preSubscriptions } from '#bff/db/schema.ts';
 import { seedDemoAgency } from '#bff/demo/agency.ts';
 import { CAST, DEMO_AGENCY_ACCOUNTS } from '#bff/demo/cast.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
-import { passwordWeakness } from '#bff/auth-service/password-strength.ts';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
 import { stateLabels } from '#machines/introductions/labels.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, statelessClient } from '#bff/auth/supabase.ts';
 import { members, settings } from '#bff/db/schema.ts';
-import { passwordWeakness } from '#bff/auth-service/password-strength.ts';
+import { passwordWeakness } from '#bff/auth/password-strength.ts';
 import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 import { DEMO_ACCOUNTS, seedDemo } from '#bff/demo/seed.ts';
 import { startTestProduct } from '#tests/support/test-product.ts';

@@ -18,7 +18,28 @@ export function mfaResetMail(site: AgencyMailSite, input: { to: string; name: st
 }
 
 /** The greeting's name: a colleague's given name, never the address that stands in for it. */
-export function firstNameOf(name: string): string | null {
+function firstNameOf(name: string): string | null {
   const trimmed = name.trim();
   return trimmed === '' || trimmed.includes('@') ? null : trimmed;
+}
+
+/** The French invitation mail (the same for a resend: only the link and the date change), in the agency's mail layout. */
+export function invitationMail(site: AgencyMailSite, input: { to: string; name: string; actor: string; link: string; expiresAt: Date }) {
+  return layout(
+    site,
+    { to: input.to, firstName: firstNameOf(input.name) },
+    'staff-invitation',
+    'Invitation à rejoindre l’équipe Union Sincère',
+    [
+      { text: `${input.actor} vous invite à rejoindre l’équipe de l’agence Union Sincère sur son tableau de bord.` },
+      {
+        text: 'Pour créer votre accès, ouvrez ce lien, choisissez votre mot de passe, puis enregistrez le second facteur (une application d’authentification sur votre téléphone : Google Authenticator, Microsoft Authenticator, FreeOTP…).',
+      },
+      { link: input.link, label: 'Créer mon accès' },
+      {
+        text: `Ce lien est personnel, ne sert qu’une fois et reste valable jusqu’au ${parisTime.format(input.expiresAt)} (heure de Paris).`,
+      },
+      { text: 'Si vous ne vous attendiez pas à cette invitation, ignorez ce message : aucun compte ne sera ouvert.' },
+    ],
+  );
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import { type PresentationStatus, memberPresentations } from '#bff/db/presentation-schema.ts';
@@ -156,4 +156,14 @@ export async function reviewPresentation(db: Db, memberId: string, body: unknown
     const [updated] = await tx.update(memberPresentations).set(set).where(eq(memberPresentations.memberId, memberId)).returning(columns);
     return stored(updated as Row);
   });
+}
+
+/** Which of these members wrote a presentation (lower-case ids): only whether, the text is read on request, logged (decision 128). */
+export async function withPresentationAmong(executor: MatchingExecutor, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await executor
+    .select({ id: memberPresentations.memberId })
+    .from(memberPresentations)
+    .where(inArray(memberPresentations.memberId, [...ids]));
+  return new Set(rows.map((r) => r.id.toLowerCase()));
 }

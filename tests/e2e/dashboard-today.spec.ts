@@ -61,6 +61,16 @@ test('the dashboard opens on the day: its groups, the scope toggle, and each ite
     kind: 'staff',
   });
 
+  // Layout shifts as the page loads, summed: « Aujourd’hui » once grew from its title to its eight
+  // groups when its answer came and pushed the funnel down (Lighthouse: CLS 0.41 on /dashboard).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __shift: number };
+    w.__shift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+        if (!entry.hadRecentInput) w.__shift += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   // Nothing to do yet: every group says so in one line, above the funnel and the member list.
   await page.goto(`${base}/dashboard`);
   const today = page.getByTestId('today');
@@ -72,6 +82,7 @@ test('the dashboard opens on the day: its groups, the scope toggle, and each ite
   const todayBox = await today.boundingBox();
   const funnelBox = await page.getByRole('list', { name: 'Membres par étape' }).boundingBox();
   expect(todayBox && funnelBox && todayBox.y < funnelBox.y).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift)).toBeLessThan(0.05);
 
   // Work for the signed-in counsellor's member, and for a colleague's.
   const colleague = await ensureAccount(admin, product.database.db, {

@@ -13,6 +13,7 @@ import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { activeRecord, signedInMemberPage } from '#tests/e2e/support/active-record.ts';
@@ -69,7 +70,7 @@ test.beforeAll(async () => {
     DEMO_DATA: 'false',
   });
   // The build's migrated cluster, copied (decision 199).
-  const seeding = seedFromTemplate(join(config.dataDir, 'pglite'), migrationSetsOf(config));
+  const seeding = seedFromTemplate(join(config.dataDir, 'pglite'), migrationSetsOf(config, authMigrations));
   product = await startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client'), beforeDatabase: seeding });
   const admin = adminClient(product.auth);
   const db = product.database.db;

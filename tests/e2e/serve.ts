@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';
@@ -25,7 +26,9 @@ const config = parseConfig({
 });
 // The build's migrated cluster (dist/pglite-template) copied into the fresh folder, as `npm start`
 // does (bff/server.ts), instead of PGlite's initdb and every migration (decision 199).
-const seeding = config.databaseUrl ? Promise.resolve(false) : seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config));
+const seeding = config.databaseUrl
+  ? Promise.resolve(false)
+  : seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config, authMigrations));
 const product = await startProduct(config, { beforeDatabase: seeding });
 for (const name of E2E_STAFF_NAMES) {
   await ensureAccount(adminClient(product.auth), product.database.db, {

@@ -8,7 +8,7 @@ import { invoices } from '#bff/db/invoices-schema.ts';
 import { refunds } from '#bff/db/refunds-schema.ts';
 import { mailOutbox, members } from '#bff/db/schema.ts';
 import { allocateCreditNoteNumber, issueCreditNote } from '#bff/invoices/credit-notes.ts';
-import { type CheckoutSessionObject, recordCheckoutEvent } from '#bff/api/stripe-webhook.ts';
+import { type CheckoutSessionObject, recordCheckoutEvent } from '#bff/payments/checkout-events.ts';
 import { FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 import { TEST_SITE } from '#tests/support/test-product.ts';

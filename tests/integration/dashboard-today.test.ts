@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { TODAY_GROUP_IDS } from '#machines/staff/today-groups.ts';
 import { describe, expect, it } from 'vitest';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { fakeClock } from '#bff/clock.ts';
@@ -91,6 +92,8 @@ describe('GET /api/v1/dashboard/today', () => {
       'terminations',
       'payments',
     ]);
+    // The dashboard draws these places before the answer comes (today-frame.tsx): the same order.
+    expect(groups.map((g) => g.id)).toEqual([...TODAY_GROUP_IDS]);
     expect(peopleOf(groups, 'meetings')).toEqual(['Autre Test', 'Mienne Test']);
     expect(peopleOf(groups, 'toValidate')).toEqual([
       'Autre Test',

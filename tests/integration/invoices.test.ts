@@ -10,7 +10,7 @@ import type { Database } from '#bff/db/database.ts';
 import { invoiceCounters, invoices } from '#bff/db/invoices-schema.ts';
 import { mailOutbox, members } from '#bff/db/schema.ts';
 import { allocateInvoiceNumber } from '#bff/invoices/invoices.ts';
-import { type CheckoutSessionObject, recordCheckoutEvent } from '#bff/api/stripe-webhook.ts';
+import { type CheckoutSessionObject, recordCheckoutEvent } from '#bff/payments/checkout-events.ts';
 import { eraseMemberData } from '#bff/privacy/erasure.ts';
 import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';

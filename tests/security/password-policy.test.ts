@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_PERSONAL_MESSAGE, PASSWORD_TOO_COMMON_MESSAGE } from '#bff/auth-service/password-strength.ts';
+import { PASSWORD_PERSONAL_MESSAGE, PASSWORD_TOO_COMMON_MESSAGE } from '#bff/auth/password-strength.ts';
 import { PASSWORD_MIN_LENGTH } from '#machines/auth/credentials.ts';
 import { MEMBER_PASSWORD, type OutsideProduct, startOutsideProduct } from '#tests/security/outsider.ts';
 

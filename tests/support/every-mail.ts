@@ -4,8 +4,8 @@ import {
   emailChangeRequestedNotice,
   reauthenticationMail,
   signupConfirmationMail,
-} from '#bff/auth-service/account-mail.ts';
-import { recoveryMail } from '#bff/auth-service/recovery-mail.ts';
+} from '#bff/mail/account-mails.ts';
+import { recoveryMail } from '#bff/mail/recovery-mail.ts';
 import { signatureCodeMail, signedContractMail } from '#bff/onboarding/contract-signature.ts';
 import {
   activeMemberMail,
@@ -27,7 +27,7 @@ import {
   withdrawalConfirmedMail,
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
-import { invitationMail } from '#bff/api/staff-invitation-routes.ts';
+import { invitationMail } from '#bff/mail/staff-mails.ts';
 import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import { changeRequestAnsweredMail } from '#bff/mail/change-request-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail } from '#bff/mail/guardian-mails.ts';

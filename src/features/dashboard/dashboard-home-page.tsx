@@ -9,6 +9,7 @@ import { getFunnel, getLeadFunnel } from '#src/features/dashboard/dashboard-api.
 import { type DashboardSearch, dashboardEndStates } from '#src/features/dashboard/dashboard-search.ts';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { PlanSettingCard } from '#src/features/dashboard/plan-setting.tsx';
+import { TodayFrame, WaitingGroups, WaitingToggle } from '#src/features/dashboard/today-frame.tsx';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
 import { count, plural } from '#machines/french/plural.ts';
@@ -40,7 +41,7 @@ export function DashboardHomePage() {
   return (
     <div className={styles.page}>
       <h1 className={styles.title}>Tableau de bord</h1>
-      <Suspense fallback={<TodayPlaceholder />}>
+      <Suspense fallback={<TodayPlaceholder agencyWide={isAdministration} />}>
         <TodayCard />
       </Suspense>
       <FunnelCard />
@@ -73,13 +74,12 @@ function MembersPlaceholder() {
   );
 }
 
-function TodayPlaceholder() {
+/** « Aujourd’hui » while its code loads: its frame, its toggle's place and its eight groups' titles. */
+function TodayPlaceholder({ agencyWide }: { agencyWide: boolean }) {
   return (
-    <section className={styles.card} aria-labelledby="today-title" aria-busy>
-      <h2 id="today-title" className={styles.cardTitle}>
-        Aujourd’hui
-      </h2>
-    </section>
+    <TodayFrame busy date={'\u00a0'} toggle={agencyWide ? <WaitingToggle /> : null}>
+      <WaitingGroups />
+    </TodayFrame>
   );
 }
 

@@ -7,6 +7,8 @@ import { FormAlert } from '#src/components/ui/form-alert.tsx';
 import * as styles from '#src/features/dashboard/dashboard.css.ts';
 import { getToday, saveScope, savedScope, type TodayGroup, type TodayItem, type TodayScope } from '#src/features/dashboard/today-api.ts';
 import * as own from '#src/features/dashboard/today.css.ts';
+import { TodayFrame, WaitingGroups } from '#src/features/dashboard/today-frame.tsx';
+import { TODAY_GROUP_WORDS } from '#machines/staff/today-groups.ts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { errorMessage, unwrap } from '#src/lib/query-client.ts';
 import { staffKeys } from '#src/features/dashboard/staff-queries.ts';
@@ -19,52 +21,20 @@ const time = frenchTimeFormat(TIME_ZONE);
 
 type GroupId = TodayGroup['id'];
 
-/** Each group's title, what it says when empty, and the screen that lists all of its kind. */
-const GROUPS: Record<GroupId, { title: string; empty: string; screen: ReactNode }> = {
-  meetings: {
-    title: 'Rendez-vous d’aujourd’hui et de demain',
-    empty: 'Aucun rendez-vous aujourd’hui ni demain.',
-    screen: <Link to="/dashboard/agenda">Ouvrir l’agenda</Link>,
-  },
-  toValidate: {
-    title: 'Entretiens et rencontres à noter',
-    empty: 'Aucun entretien ni aucune rencontre passés à noter.',
-    screen: <Link to="/dashboard/agenda">Ouvrir l’agenda</Link>,
-  },
-  answers: {
-    title: 'Réponses et retours attendus',
-    empty: 'Aucune réponse ni aucun retour attendu.',
-    screen: <Link to="/dashboard/mises-en-relation">Voir les mises en relation</Link>,
-  },
-  presentations: {
-    title: 'Présentations à relire',
-    empty: 'Aucune présentation à relire.',
-    screen: <a href="#presentations-title">Aller aux présentations</a>,
-  },
-  leads: {
-    title: 'Prospects à relancer',
-    empty: 'Aucun prospect à relancer aujourd’hui.',
-    screen: <Link to="/dashboard/prospects">Ouvrir les prospects</Link>,
-  },
-  messages: {
-    title: 'Messages non lus',
-    empty: 'Aucun message non lu.',
-    screen: <Link to="/dashboard/message-direct">Ouvrir les messages</Link>,
-  },
-  terminations: {
-    title: 'Demandes de résiliation',
-    empty: 'Aucune demande de résiliation en attente.',
-    screen: (
-      <Link to="/dashboard" search={{ step: 'resiliation-demandee' }}>
-        Voir ces membres
-      </Link>
-    ),
-  },
-  payments: {
-    title: 'Mensualités échouées et remboursements',
-    empty: 'Aucune mensualité échouée ni aucun remboursement à faire.',
-    screen: <Link to="/dashboard/facturation">Ouvrir la facturation</Link>,
-  },
+/** The screen that lists all of each group's kind (titles and empty texts: `TODAY_GROUP_WORDS`). */
+const SCREENS: Record<GroupId, ReactNode> = {
+  meetings: <Link to="/dashboard/agenda">Ouvrir l’agenda</Link>,
+  toValidate: <Link to="/dashboard/agenda">Ouvrir l’agenda</Link>,
+  answers: <Link to="/dashboard/mises-en-relation">Voir les mises en relation</Link>,
+  presentations: <a href="#presentations-title">Aller aux présentations</a>,
+  leads: <Link to="/dashboard/prospects">Ouvrir les prospects</Link>,
+  messages: <Link to="/dashboard/message-direct">Ouvrir les messages</Link>,
+  terminations: (
+    <Link to="/dashboard" search={{ step: 'resiliation-demandee' }}>
+      Voir ces membres
+    </Link>
+  ),
+  payments: <Link to="/dashboard/facturation">Ouvrir la facturation</Link>,
 };
 
 /** The member page's card each section of a link lands on. */
@@ -143,7 +113,7 @@ function whenOf(group: GroupId, item: TodayItem, nowMs: number): string | null {
 }
 
 function Group({ group, nowMs }: { group: TodayGroup; nowMs: number }) {
-  const words = GROUPS[group.id];
+  const words = TODAY_GROUP_WORDS[group.id];
   const titleId = `today-${group.id}`;
   return (
     <section className={own.group} aria-labelledby={titleId} data-testid={`today-${group.id}`}>
@@ -151,7 +121,7 @@ function Group({ group, nowMs }: { group: TodayGroup; nowMs: number }) {
         <h3 id={titleId} className={own.groupTitle}>
           {words.title} {group.total > 0 ? <span className={styles.muted}>({group.total})</span> : null}
         </h3>
-        <span className={styles.muted}>{words.screen}</span>
+        <span className={styles.muted}>{SCREENS[group.id]}</span>
       </div>
       {group.items.length === 0 ? (
         <p className={styles.muted}>{words.empty}</p>
@@ -201,18 +171,11 @@ export function TodayCard() {
   };
   const total = data?.groups.reduce((sum, g) => sum + g.total, 0) ?? null;
   return (
-    <section className={styles.card} aria-labelledby="today-title" aria-busy={loading} data-testid="today">
-      <div className={own.head}>
-        <div>
-          <h2 id="today-title" className={styles.cardTitle}>
-            Aujourd’hui
-          </h2>
-          <p className={styles.muted}>
-            {dayInWords.format(nowMs)}
-            {total === null ? '' : ` — ${total === 0 ? 'rien en attente' : count(total, 'chose à faire', 'choses à faire')}`}
-          </p>
-        </div>
-        {agencyWide ? (
+    <TodayFrame
+      busy={loading}
+      date={`${dayInWords.format(nowMs)}${total === null ? '' : ` — ${total === 0 ? 'rien en attente' : count(total, 'chose à faire', 'choses à faire')}`}`}
+      toggle={
+        agencyWide ? (
           // biome-ignore lint/a11y/useSemanticElements: two toggle buttons, not a form's radio group
           <div className={own.toggle} role="group" aria-label="Portée">
             <button type="button" className={own.toggleButton} aria-pressed={scope === 'mine'} onClick={() => choose('mine')}>
@@ -222,8 +185,9 @@ export function TodayCard() {
               Toute l’agence
             </button>
           </div>
-        ) : null}
-      </div>
+        ) : null
+      }
+    >
       <FormAlert tone="error">{error}</FormAlert>
       {data ? (
         <div className={own.groups}>
@@ -231,7 +195,9 @@ export function TodayCard() {
             <Group key={g.id} group={g} nowMs={nowMs} />
           ))}
         </div>
-      ) : null}
-    </section>
+      ) : error ? null : (
+        <WaitingGroups />
+      )}
+    </TodayFrame>
   );
 }

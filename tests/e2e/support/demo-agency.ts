@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
@@ -27,7 +28,7 @@ export async function startDemoAgencyProduct(port: number, name: string): Promis
     DEMO_DATA: 'true',
     DEMO_AGENCY: 'true',
   });
-  const seeding = seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config));
+  const seeding = seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config, authMigrations));
   return startProduct(config, { clientDir: join(process.cwd(), 'dist', 'client'), beforeDatabase: seeding });
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminClient } from '#bff/auth/supabase.ts';
+import { authMigrations } from '#bff/auth-service/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';
 import { parseConfig } from '#bff/config.ts';
@@ -31,7 +32,7 @@ export async function startSpecProduct(port: number, name: string, clock: Clock 
   const dataDir = mkdtempSync(join(tmpdir(), `union-${name}-`));
   const config = specConfig(port, dataDir);
   // The build's migrated cluster (dist/pglite-template), copied, instead of initdb and every migration (decision 199).
-  const seeding = seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config));
+  const seeding = seedFromTemplate(join(dataDir, 'pglite'), migrationSetsOf(config, authMigrations));
   const product = await startProduct(config, { clock, clientDir: join(process.cwd(), 'dist', 'client'), beforeDatabase: seeding });
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: e2eStaffEmail('spare'),

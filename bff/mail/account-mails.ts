@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
-import { type AccountMailTo, validity } from '#bff/auth-service/recovery-mail.ts';
+import { type AccountMailTo, validity } from '#bff/mail/recovery-mail.ts';
 import { layout } from '#bff/mail/agency-mails.ts';
 
 /** Where the link of an e-mail change confirmation leads: the page of the site that applies it. */

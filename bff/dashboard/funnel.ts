@@ -1,0 +1,88 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Caller } from '#bff/auth/caller.ts';
+import { counselledOnly } from '#bff/auth/staff-policy.ts';
+import { TOP_STATES } from '#bff/dashboard/member-list.ts';
+import type { Db } from '#bff/db/database.ts';
+import { members } from '#bff/db/schema.ts';
+import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
+import { stateLabels } from '#machines/onboarding/labels.ts';
+import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
+import { type stepIds, steps, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
+
+/**
+ * The staff dashboard's funnel (`GET /dashboard/funnel`): members per state and per step at `now`,
+ * and those waiting on staff (decision 221: the queries left the route).
+ */
+
+const topLabels: Record<TopState, string> = {
+  ...(Object.fromEntries(steps.map((s) => [s.id, s.title])) as Record<(typeof stepIds)[number], string>),
+  'membre-actif': 'Membre actif',
+  renonce: stateLabels.renonce,
+  retracte: stateLabels.retracte,
+  'contrat-termine': stateLabels['contrat-termine'],
+  'resiliation-demandee': stateLabels['resiliation-demandee'],
+  resilie: stateLabels.resilie,
+  desactive: 'Compte désactivé',
+};
+
+/** The funnel a member of staff sees: a counsellor's counts their members (decision 206). */
+export async function dashboardFunnel(db: Db, staff: Caller, now: Date) {
+  await refreshStaleStages(db);
+  // One grouped query over the stored stage (decision 204), from an index alone: members per state
+  // at `now`; and of those at step 6, whose meeting time has passed.
+  const key = stageKeySql(now);
+  const [grouped, [past]] = await Promise.all([
+    db
+      .select({ state: key, count: sql<number>`count(*)::int` })
+      .from(members)
+      // A counsellor's funnel counts their members (decision 206).
+      .where(and(eq(members.role, 'member'), counselledOnly(staff, members.id)))
+      // By position: the instant is a parameter, and `$1` and `$3` are not the same expression to PostgreSQL.
+      .groupBy(sql`1`),
+    // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(members)
+      .where(
+        and(
+          eq(members.role, 'member'),
+          counselledOnly(staff, members.id),
+          eq(members.stage, 'attente-entretien-personnalise'),
+          sql`(${members.onboarding}->>'onboardingMeetingDate')::timestamptz <= ${now.toISOString()}::timestamptz`,
+        ),
+      ),
+  ]);
+  const byState = new Map<string, number>();
+  const byTop = new Map<TopState, number>();
+  let total = 0;
+  for (const row of grouped) {
+    // A record the server could not read keeps no stage: counted in the total, as before it failed the whole answer.
+    total += row.count;
+    if (row.state === null) continue;
+    byState.set(row.state, row.count);
+    const top = topStateOf(stateOfKey(row.state));
+    byTop.set(top, (byTop.get(top) ?? 0) + row.count);
+  }
+  const onboardingMeetingPast = past?.n ?? 0;
+  const onboardingMeeting = byTop.get('attente-entretien-personnalise') ?? 0;
+  const matchmakingMeeting = byState.get('attente.entretien-matchmaking') ?? 0;
+  return {
+    total,
+    steps: TOP_STATES.map((id) => ({
+      id,
+      number: steps.find((s) => s.id === id)?.number ?? null,
+      title: topLabels[id],
+      count: byTop.get(id) ?? 0,
+    })),
+    states: [...byState].map(([state, count]) => ({ state, count })).sort((a, b) => a.state.localeCompare(b.state)),
+    waitingOnStaff: {
+      /** At step 7: the onboarding meeting is to be marked done (or missed). */
+      onboardingMeeting,
+      /** Of those, the meeting time has passed. */
+      onboardingMeetingPast,
+      /** Withdrawal period over (or renounced): the matchmaking meeting is due. */
+      matchmakingMeeting,
+      total: onboardingMeeting + matchmakingMeeting,
+    },
+  };
+}
