@@ -7,6 +7,7 @@ import type { Db } from '#bff/db/database.ts';
 import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
+import { stageOrderRows } from '#bff/dashboard/member-list-stage-order.ts';
 import { NO_COUNSELLOR, TagSchema, tagKey } from '#machines/follow-up/follow-up.ts';
 import { birthDateBounds, practiceLevels } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, homeRegions, regionOfPostcode } from '#machines/matching/regions.ts';
@@ -252,9 +253,19 @@ async function counsellorOrderRows(db: Db, filter: MemberListFilter, where: SQL 
 async function rowsOf(db: Db, filter: MemberListFilter, staff: Caller, now: Date, limit: number, offset: number) {
   const where = memberListWhere(filter, staff, now);
   const rows =
-    filter.sort === 'counsellor'
-      ? await counsellorOrderRows(db, filter, where, now, limit, offset)
-      : await selectRows(db, where, orderOf(filter, now), limit, offset, now);
+    filter.sort === 'stage'
+      ? await stageOrderRows({
+          db,
+          where,
+          now,
+          states: (filter.dir ?? defaultDir('stage')) === 'asc' ? TOP_STATES : [...TOP_STATES].reverse(),
+          select: (condition, order, n, skip) => selectRows(db, condition, order, n, skip, now),
+          limit,
+          offset,
+        })
+      : filter.sort === 'counsellor'
+        ? await counsellorOrderRows(db, filter, where, now, limit, offset)
+        : await selectRows(db, where, orderOf(filter, now), limit, offset, now);
   return withFollowUp(db, rows);
 }
 

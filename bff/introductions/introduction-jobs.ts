@@ -77,6 +77,30 @@ export async function runIntroductionDeadlines(db: Db, now: Date, mail?: AgencyM
   return report;
 }
 
+/** `toISOString()`'s form: two such instants compare as texts as they do in time. */
+const CANONICAL_INSTANT = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z$';
+
+/**
+ * The member `memberId` is in good standing for the introduction at `now`, as far as their stored
+ * row surely says (decision 224): not erased, disabled nor paused, a stage written from the current
+ * record (migration 0045), no stop recorded, a term still to come, a signature (in canonical form)
+ * no later than the proposal's. A member it does not hold for is read and decided by
+ * `standingEndOf`, as before; one it holds for would be found in good standing there too, so the
+ * job no longer reads and parses every open introduction's two members every quarter of an hour
+ * (at 100 000 members: 8 000 introductions, 21 s and 3.5 s of CPU a pass, for nothing).
+ */
+function standingSurelyHeld(memberId: typeof introductions.memberA | typeof introductions.memberB, now: Date) {
+  const signed = sql`m.onboarding->>'subscriptionDate'`;
+  const proposed = sql`${introductions.context}->>'proposedAt'`;
+  return sql`SELECT 1 FROM members m WHERE m.id = ${memberId}
+    AND NOT m.disabled AND m.erased_at IS NULL AND m.matchmaking_paused_at IS NULL
+    AND m.stage IS NOT NULL AND m.term_ends_at > ${now.toISOString()}::timestamptz
+    AND m.onboarding->>'contractRenouncedAt' IS NULL AND m.onboarding->>'contractWithdrawnAt' IS NULL
+    AND m.onboarding->>'terminatedAt' IS NULL
+    AND ${signed} ~ ${CANONICAL_INSTANT}
+    AND (${proposed} IS NULL OR (${proposed} ~ ${CANONICAL_INSTANT} AND ${signed} <= ${proposed}))`;
+}
+
 /**
  * The ending job (decision 194): as the agency, ends every introduction under way, and the sharing
  * of every engagement, of which a member's contract, account or consent has ended. A contract's
@@ -89,7 +113,8 @@ export async function runIntroductionEndings(db: Db, now: Date): Promise<{ ended
     .select()
     .from(introductions)
     .where(
-      sql`split_part(${introductions.state}, '.', 1) = ANY(${OPEN_TOPS}) OR (${introductions.state} = 'fiancailles' AND ${introductions.context} -> 'ended' = 'null'::jsonb)`,
+      sql`(split_part(${introductions.state}, '.', 1) = ANY(${OPEN_TOPS}) OR (${introductions.state} = 'fiancailles' AND ${introductions.context} -> 'ended' = 'null'::jsonb))
+        AND (NOT EXISTS (${standingSurelyHeld(introductions.memberA, now)}) OR NOT EXISTS (${standingSurelyHeld(introductions.memberB, now)}))`,
     );
   const standings = await standingsOf(
     db,

@@ -292,7 +292,13 @@ export async function runRetention(deps: {
 
 const RETENTION_BATCH = 200;
 
-/** The member rules over one batch of candidates: erased after the period, sensitive answers dropped at the term's end. */
+/**
+ * The member rules over one batch of candidates: erased after the period (one by one: an erasure is
+ * its own transaction), sensitive answers dropped at the term's end, the whole batch's in one
+ * statement (each row only if its version is still the one read: a member who changed meanwhile is
+ * taken up by the next pass). A first pass over a large agency strips thousands of members: one
+ * UPDATE a member kept the job busy for minutes (issue 64, decision 224).
+ */
 async function retainMembers(
   deps: { db: Db; auth?: AuthConnection },
   rows: readonly { id: string; onboarding: unknown; profile: unknown; questionnaire: unknown; updatedAt: Date; version: number }[],
@@ -301,6 +307,7 @@ async function retainMembers(
 ): Promise<{ contractsEnded: number; membersErased: number }> {
   const { db } = deps;
   let { contractsEnded, membersErased } = counts;
+  const strips: { id: string; version: number; profile: Record<string, unknown> | null }[] = [];
   for (const row of rows) {
     const end = contractEnd(row.onboarding as OnboardingRecord);
     const lastActivity = end && end > row.updatedAt ? end : row.updatedAt;
@@ -317,13 +324,16 @@ async function retainMembers(
       const stripped = profile
         ? Object.fromEntries(Object.entries(profile).filter(([k]) => !(SENSITIVE_PROFILE_FIELDS as readonly string[]).includes(k)))
         : null;
-      const updated = await db
-        .update(members)
-        .set({ profile: stripped, questionnaire: null, version: row.version + 1 })
-        .where(and(eq(members.id, row.id), eq(members.version, row.version)))
-        .returning({ id: members.id });
-      contractsEnded += updated.length;
+      strips.push({ id: row.id, version: row.version, profile: stripped });
     }
+  }
+  if (strips.length > 0) {
+    // `profile` is a JSON value inside the recordset: `{"profile": null}` gives SQL NULL, as the former drizzle update did.
+    const updated = (await db.execute(sql`UPDATE members m SET profile = s.profile, questionnaire = NULL, version = s.version + 1
+        FROM jsonb_to_recordset(${JSON.stringify(strips)}::jsonb) AS s(id uuid, version integer, profile jsonb)
+        WHERE m.id = s.id AND m.version = s.version
+        RETURNING m.id`)) as unknown as { rows: unknown[] };
+    contractsEnded += updated.rows.length;
   }
   return { contractsEnded, membersErased };
 }
