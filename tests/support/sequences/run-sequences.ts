@@ -23,7 +23,7 @@ const SHRINK = process.env.SEQUENCE_SHRINK === '1';
 /** `SEQUENCE_VERBOSE=1` prints every sequence's steps, not only a failing one's. */
 const VERBOSE = process.env.SEQUENCE_VERBOSE === '1';
 /** The files the sequences are split between. */
-export const SEQUENCE_HALVES = 2;
+const SEQUENCE_HALVES = 2;
 
 /** A file's world: its own product, started at its first sequence, stopped after its last. */
 export function sequenceWorld(): SequenceWorld {
