@@ -8,8 +8,9 @@ import { SequenceWorld } from '#tests/support/sequences/sequence-world.ts';
  * runs `SEQUENCE_RUNS` (25) sequences of at most `SEQUENCE_STEPS` (15) steps from a fixed seed,
  * split in two halves, one per test file, so that the two Vitest workers run them at the same
  * time (decision 226). Each sequence starts on a clean slate at its own instant, so the halves
- * are independent: from the fixed seed, the first file runs sequences 0 to 11 (with the regressions) and the second,
- * through fast-check’s `path`, sequences 12 to 24 — the very sequences one file ran before.
+ * are independent: from the fixed seed, the first file runs sequences 0 to 11 (with the
+ * regressions) and the second, through fast-check’s `path`, sequences 12 to 24 — the very
+ * sequences one file ran before.
  */
 
 const RUNS = Number(process.env.SEQUENCE_RUNS ?? 25);
