@@ -12,6 +12,7 @@ import { CONTACT_SUBJECTS, MESSAGE_MAX_LENGTH } from './machines/public-site/pub
 import { chunkGroupsPlugin, codeSplittingGroups } from './scripts/chunk-groups.ts';
 import { contentPlugin } from './scripts/vite-plugin-content.ts';
 import { versionPlugin } from './scripts/vite-plugin-version.ts';
+import { SlowFirstSequencer } from './tests/support/slow-first-sequencer.ts';
 
 /**
  * `virtual:public-plans`: the price list of the public pages (`PlansSection`), computed at build
@@ -151,6 +152,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // One migrated database made once, copied per test file (decision 162).
     globalSetup: ['tests/support/global-setup.ts'],
+    // The slowest files first, in an order committed with the code, not the last run's cache (decision 226).
+    sequence: { sequencer: SlowFirstSequencer },
     // Set here for both projects: the command line's --testTimeout does not reach a project.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -9,6 +9,7 @@ import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -20,14 +21,15 @@ test.beforeEach(async ({ context }) => {
  * `POST /_local/clock` (every job due on the way runs) — the shared e2e server's time never
  * moves — and moves the browser's clock to the same instant.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 2;
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
 let product: Product;
-const base = `http://localhost:${PORT}`;
+let base = '';
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'active');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'active');
 });
 test.afterAll(async () => {
   await product?.close();

@@ -12,6 +12,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * The staff agenda (issue 22, decision 122), as staff use it: from the dashboard's navigation, the
@@ -19,8 +20,7 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * introduction's first meeting, each linking to the files; the day view; previous / today / next;
  * an empty week says so. Its own product, as introductions.spec.ts.
  */
-const PORT = Number(process.env.E2E_AGENDA_PORT ?? 4191);
-const base = `http://localhost:${PORT}`;
+let base = '';
 const PASSWORD = 'bismillah-2026';
 let product: Product;
 const tag = Date.now();
@@ -32,7 +32,9 @@ const day = (n: number) => addDays(nextMonday, n);
 const at = (n: number, minutes: number) => new Date(parisDayStartMs(day(n)) + minutes * 60_000);
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'agenda');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'agenda');
   const admin = adminClient(product.auth);
   const db = product.database.db;
   const now = Date.now();

@@ -16,6 +16,7 @@ import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { answerStepsByApi, holdMeeting, signContractOnScreen } from '#tests/e2e/support/steps-by-api.ts';
 import { samplePdf } from '#tests/support/termination.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * A contract's life with the agency's clock moved through `/_local/clock` (issue 59, « Shown by »),
@@ -28,8 +29,7 @@ import { samplePdf } from '#tests/support/termination.ts';
  *   step on day 14.
  * Screens shot at 390 and 1440 px with SCREENSHOTS=1.
  */
-const PORT = Number(process.env.E2E_LIFE_PORT ?? 4199);
-const base = `http://localhost:${PORT}`;
+let base = '';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const PASSWORD = 'bismillah-2026';
@@ -40,7 +40,9 @@ let staff: APIRequestContext;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'life');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'life');
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');
 });

@@ -8,6 +8,7 @@ import type { Product } from '#bff/start.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { deadlinesOf } from '#tests/e2e/support/deadlines.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -19,14 +20,15 @@ test.beforeEach(async ({ context }) => {
  * deadline); nothing can be paid afterwards and the confirmation is in the mailbox. Own product
  * with a movable clock, as active-member.spec.ts.
  */
-const PORT = Number(process.env.E2E_RIGHTS_PORT ?? 4197);
 const DAY = 24 * 60 * 60 * 1000;
 let product: Product;
 let staff: APIRequestContext;
-const base = `http://localhost:${PORT}`;
+let base = '';
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'rights');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'rights');
   // The embedded auth service keeps real time (decision 170): the code and the session hold across clock moves.
   staff = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { origin: base } });
   await signInE2EStaff(staff, 'spare');

@@ -9,6 +9,7 @@ import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import { samplePdf } from '#tests/support/termination.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * How a contract ends, as people would, on its own product whose clock moves through `/_local/clock`:
@@ -18,9 +19,8 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * - the term (L224-90, decision 118): notices 30 and 7 days before, then « Contrat terminé » and a
  *   new contract offered, never a tacit renewal.
  */
-const PORT = Number(process.env.E2E_TERMINATION_PORT ?? 4195);
 const PASSWORD = 'bismillah-2026';
-const base = `http://localhost:${PORT}`;
+let base = '';
 const email = `amina.resiliation.${Date.now()}@example.fr`;
 let product: Product;
 let staff: APIRequestContext;
@@ -29,7 +29,9 @@ let memberId = '';
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
-  product = await startSpecProduct(PORT, 'termination');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'termination');
   memberId = await seedActiveMember(
     product,
     { email, password: PASSWORD, gender: 'femme', firstName: 'Amina', lastName: 'Benali', birthDate: '1995-04-18' },

@@ -7,6 +7,7 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { E2E_STAFF_PASSWORD, e2eStaffEmail, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
 import { todaySeeder } from '#tests/support/today-seed.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * « Aujourd’hui » (issue 63, decision 203), as staff open the back office: /dashboard opens on the
@@ -16,14 +17,15 @@ import { todaySeeder } from '#tests/support/today-seed.ts';
  * back-office address says « Page introuvable » in the dashboard's layout. Its own product, the
  * rows written straight into its database (tests/support/today-seed.ts).
  */
-const PORT = Number(process.env.E2E_TODAY_PORT ?? 4205);
-const base = `http://localhost:${PORT}`;
+let base = '';
 let product: Product;
 // One product, one port: the file's tests run one after the other in one worker.
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'aujourdhui');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'aujourdhui');
 });
 test.afterAll(async () => {
   await product?.close();

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { applyIntroductionEvent, proposeIntroduction } from '#bff/introductions/introductions.ts';
@@ -10,6 +9,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * « Privacy ends when the introduction ends » (issue 62 point 3, decision 194), as the two members
@@ -26,18 +26,6 @@ let photoUrl = '';
 const tag = Date.now();
 const amina = { email: `amina.fin.${tag}@example.fr`, phone: '+33611223344', id: '' };
 const youssef = { email: `youssef.fin.${tag}@example.fr`, phone: '+33655667788', id: '' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);

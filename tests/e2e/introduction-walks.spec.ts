@@ -6,6 +6,7 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { moveAgencyClock } from '#tests/e2e/support/agency-clock.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * Introductions after the proposal (issue 22), as people would, time moved through
@@ -14,10 +15,9 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * unanswered proposal gets the day-5 reminder by mail and expires at day 7, and staff see it
  * « Expirée sans réponse ». Its own product.
  */
-const PORT = Number(process.env.E2E_WALKS_PORT ?? 4193);
 const DAY = 24 * 60 * 60 * 1000;
 const PASSWORD = 'bismillah-2026';
-const base = `http://localhost:${PORT}`;
+let base = '';
 const tag = Date.now();
 let product: Product;
 let staff: APIRequestContext;
@@ -33,7 +33,9 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ playwright }) => {
   // Four accounts and the product's start: slow on a shared machine.
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'walks');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'walks');
   const now = product.clock.now().getTime();
   const seed = (key: keyof typeof people, gender: 'femme' | 'homme', firstName: string, lastName: string, birthDate: string) =>
     seedActiveMember(product, { email: people[key].email, password: PASSWORD, gender, firstName, lastName, birthDate }, now).then((id) => {

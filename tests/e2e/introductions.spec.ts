@@ -8,6 +8,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -22,9 +23,8 @@ test.beforeEach(async ({ context }) => {
  * writes two finished onboardings straight into its database (the screens of onboarding are
  * walked elsewhere).
  */
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 4;
 const DAY = 24 * 60 * 60 * 1000;
-const base = `http://localhost:${PORT}`;
+let base = '';
 const PASSWORD = 'bismillah-2026';
 let product: Product;
 
@@ -37,7 +37,9 @@ const people = {
 const GUARDIAN_EMAIL = 'karim.benali.pere@example.fr';
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'introductions');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'introductions');
   await seedPair(product, people, PASSWORD, Date.now());
 });
 test.afterAll(async () => {

@@ -6,6 +6,7 @@ import { mailMatch } from '#tests/e2e/support/mailbox.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * Answering a lead by mail (issue 63 point 3, decision 211), as staff do it: the inbox shows each
@@ -14,13 +15,14 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * lead's history, the lead becomes « Contacté », and the mail reaches the local mailbox. Its own
  * product (it writes leads), checked at 390 and 1440 px.
  */
-const PORT = Number(process.env.E2E_LEADS_ANSWER_PORT ?? 4215);
-const base = `http://localhost:${PORT}`;
+let base = '';
 let product: Product;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'reponse-prospect');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'reponse-prospect');
 });
 test.afterAll(async () => {
   await product?.close();

@@ -6,6 +6,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * The first meeting organised and what follows it (issue 62 point 5, decisions 197 and 205), as
@@ -16,10 +17,9 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * Amina's request with a message from a template, edited, which Youssef receives by mail and reads
  * on his screen. Its own product; screenshots at 390 and 1440 px with SCREENSHOTS=1.
  */
-const PORT = Number(process.env.E2E_MEETING_PORT ?? 4201);
 const DAY = 24 * 60 * 60 * 1000;
 const PASSWORD = 'bismillah-2026';
-const base = `http://localhost:${PORT}`;
+let base = '';
 const tag = Date.now();
 const WALI = `ahmed.wali.${tag}@example.fr`;
 let product: Product;
@@ -33,7 +33,9 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'meeting');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'meeting');
   const now = product.clock.now().getTime();
   people.amina.id = await seedActiveMember(
     product,

@@ -6,6 +6,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { demoMemberId, signInDemoAdministrator, startDemoAgencyProduct } from '#tests/e2e/support/demo-agency.ts';
 import { storedCodes } from '#tests/e2e/support/french-words.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * A member's file on one screen (issue 63 point 2, decision 209), on the demo agency as a newcomer
@@ -15,8 +16,7 @@ import { screenshots } from '#tests/e2e/support/screenshots.ts';
  */
 
 // Its own product: the demo agency, which the shared server leaves out.
-const PORT = Number(process.env.E2E_MEMBER_FILE_PORT ?? 4211);
-const base = `http://localhost:${PORT}`;
+let base = '';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 let product: Product;
 let salma: string;
@@ -25,7 +25,9 @@ let cookies: Awaited<ReturnType<APIRequestContext['storageState']>>['cookies'];
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(180_000);
-  product = await startDemoAgencyProduct(PORT, 'member-file');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startDemoAgencyProduct(port, 'member-file');
   salma = await demoMemberId(product, DEMO_AGENCY_ACCOUNTS[0].email);
   // One session of the demo administrator (its second factor enrolled once), handed to each page.
   const api = await playwright.request.newContext({ baseURL: base });

@@ -10,6 +10,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * The member list for hundreds of members (issue 63 point 3, decision 210), on the demo agency:
@@ -18,15 +19,16 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * filtered list as CSV and finds that export, with its filters in words, in « Journal des accès ».
  * Its own product (the demo agency is written into its database).
  */
-const PORT = Number(process.env.E2E_MEMBER_LIST_PORT ?? 4213);
-const base = `http://localhost:${PORT}`;
+let base = '';
 const COUNSELLOR = DEMO_ACCOUNTS.find((a) => a.kind === 'staff' && 'staffRole' in a) as { name: string; email: string };
 let product: Product;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'liste-membres');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'liste-membres');
   const admin = adminClient(product.auth);
   await seedDemo(admin, product.database.db);
   const staff = DEMO_ACCOUNTS.filter((a) => a.kind === 'staff');

@@ -1,5 +1,4 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
@@ -20,6 +19,7 @@ import { activeRecord, signedInMemberPage } from '#tests/e2e/support/active-reco
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * Members' photos (issue 22, decision 116), as people would: Amina adds photos on « Mon profil »
@@ -41,18 +41,6 @@ const people = {
   amina: { email: `amina.photos.${tag}@example.fr`, gender: 'femme' as Gender, id: '', firstName: 'Amina', birthDate: '1995-04-18' },
   youssef: { email: `youssef.photos.${tag}@example.fr`, gender: 'homme' as Gender, id: '', firstName: 'Youssef', birthDate: '1991-02-11' },
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);

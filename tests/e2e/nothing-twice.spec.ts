@@ -5,6 +5,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { createAccount } from '#tests/e2e/support/account.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * Nothing is asked twice (issue 21, decision 127), in the browser: the pre-registration's mail
@@ -14,17 +15,20 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 
 // A product of its own: its two sign-ups do not count against the shared server's limit of ten
 // sign-ups an hour per address, which the other walks use up.
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 94;
 // One worker for both walks: one product on that port.
 test.describe.configure({ mode: 'serial' });
 let product: Product;
+let base = '';
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'e2e-nothing-twice');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'e2e-nothing-twice');
 });
 test.afterAll(async () => {
   await product?.close();
 });
-test.use({ baseURL: `http://localhost:${PORT}` });
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first argument's pattern.
+test.use({ baseURL: async ({}, use) => use(base) });
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);

@@ -8,6 +8,7 @@ import { watchConsole } from '#tests/e2e/support/console.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { SHOTS, screenshots } from '#tests/e2e/support/screenshots.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -23,8 +24,7 @@ test.beforeEach(async ({ context }) => {
  *
  * Runs its own product (as introductions.spec.ts), on a port of its own.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 90;
-const base = `http://localhost:${PORT}`;
+let base = '';
 const PASSWORD = 'bismillah-2026';
 let product: Product;
 
@@ -35,7 +35,9 @@ const people = {
 };
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'presentation');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'presentation');
   await seedPair(product, people, PASSWORD, Date.now());
 });
 test.afterAll(async () => {

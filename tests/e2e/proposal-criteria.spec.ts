@@ -9,6 +9,7 @@ import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
@@ -23,8 +24,7 @@ test.beforeEach(async ({ context }) => {
  * say only what matches, Karim's says which criterion and her counsellor's reason, and Accept and
  * Decline are within reach at 390 and 1440 px.
  */
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 71;
-const base = `http://localhost:${PORT}`;
+let base = '';
 const PASSWORD = 'bismillah-2026';
 let product: Product;
 const tag = Date.now();
@@ -102,7 +102,9 @@ const PRESENTATION =
 test.beforeAll(async () => {
   // A product of its own and three members written in: slow on a busy machine.
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'criteres');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'criteres');
   const now = Date.now();
   for (const person of Object.values(people)) {
     const { firstName, lastName, birthDate } = person.profile;

@@ -5,17 +5,19 @@ import { createAccount } from '#tests/e2e/support/account.ts';
 import { skipConsentBanner } from '#tests/e2e/support/consent.ts';
 import { watchConsole } from '#tests/e2e/support/console.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 test.beforeEach(async ({ context }) => {
   await skipConsentBanner(context);
 });
 
 // Its own product: the shared server's ten registrations an hour from one address belong to the other walks.
-const PORT = Number(process.env.E2E_RICH_PROFILE_PORT ?? 4209);
-const base = `http://localhost:${PORT}`;
+let base = '';
 let product: Product;
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'profil-riche');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'profil-riche');
 });
 test.afterAll(async () => {
   await product?.close();

@@ -9,6 +9,7 @@ import { ensureAccount } from '#bff/members/accounts.ts';
 import type { Product } from '#bff/start.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { E2E_STAFF_PASSWORD, signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /** Signs a request context in as `email` and enrols and passes its TOTP factor. */
 async function signInWithTotp(request: APIRequestContext, email: string): Promise<void> {
@@ -26,12 +27,13 @@ test.beforeEach(async ({ context }) => {
 
 // Its own product: its registrations would use up the shared server's ten an hour from one address;
 // its administration is the spec product's staff account, its counsellor made here.
-const PORT = Number(process.env.E2E_ROLES_PORT ?? 4207);
-const base = `http://localhost:${PORT}`;
+let base = '';
 const COUNSELLOR = { email: 'conseillere.roles@e2e.union-sincere.test', name: 'Mouna Haddou' };
 let product: Product;
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'roles');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'roles');
   await ensureAccount(adminClient(product.auth), product.database.db, {
     email: COUNSELLOR.email,
     password: E2E_STAFF_PASSWORD,

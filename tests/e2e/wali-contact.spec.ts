@@ -4,6 +4,7 @@ import { seedActiveMember, signedInMemberPage } from '#tests/e2e/support/active-
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 /**
  * « Contact through my walī only » as people would (issue 62 point 4, decision 196): Amina chooses
@@ -12,9 +13,8 @@ import { signInE2EStaff } from '#tests/e2e/support/staff-accounts.ts';
  * phone or e-mail — nor does the JSON his session reads. Its own product; screenshots at 390 and
  * 1440 px with SCREENSHOTS=1.
  */
-const PORT = Number(process.env.E2E_WALI_PORT ?? 4203);
 const PASSWORD = 'bismillah-2026';
-const base = `http://localhost:${PORT}`;
+let base = '';
 const tag = Date.now();
 const AMINA_PHONE = '+33698765432';
 let product: Product;
@@ -28,7 +28,9 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ playwright }) => {
   test.setTimeout(180_000);
-  product = await startSpecProduct(PORT, 'wali');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'wali');
   const now = product.clock.now().getTime();
   people.amina.id = await seedActiveMember(
     product,

@@ -6,15 +6,17 @@ import { draftHolds } from '#tests/e2e/support/drafts.ts';
 import { screenshots } from '#tests/e2e/support/screenshots.ts';
 import { startSpecProduct } from '#tests/e2e/support/spec-product.ts';
 import type { Product } from '#bff/start.ts';
+import { freePort } from '#tests/e2e/support/free-port.ts';
 
 // Its own product: the shared server's registrations from one address are limited to ten an hour
 // (bff/http/rate-limit.ts), which the other walks use up.
-const PORT = Number(process.env.E2E_PORT ?? 4173) + 96;
-const base = `http://localhost:${PORT}`;
+let base = '';
 let product: Product | undefined;
 
 test.beforeAll(async () => {
-  product = await startSpecProduct(PORT, 'brouillon');
+  const port = await freePort();
+  base = `http://localhost:${port}`;
+  product = await startSpecProduct(port, 'brouillon');
 });
 test.afterAll(async () => {
   await product?.close();

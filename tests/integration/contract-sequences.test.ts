@@ -1,18 +1,8 @@
-import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  commandArbs,
-  commands,
-  DAY_MS,
-  firstSignArb,
-  initialModel,
-  MINUTE_MS,
-  type Model,
-  type Real,
-  startArb,
-} from '#tests/support/sequences/contract-model.ts';
+import type fc from 'fast-check';
+import { describe, it } from 'vitest';
+import { commands, DAY_MS, MINUTE_MS, type Model, type Real } from '#tests/support/sequences/contract-model.ts';
 import { parisInstant } from '#tests/support/sequences/civil-calendar.ts';
-import { SequenceWorld } from '#tests/support/sequences/sequence-world.ts';
+import { randomSequences, runSequence, sequenceWorld } from '#tests/support/sequences/run-sequences.ts';
 
 /**
  * The life of a contract checked as sequences (issue 59, point 9; decision 191). Random sequences
@@ -36,34 +26,13 @@ import { SequenceWorld } from '#tests/support/sequences/sequence-world.ts';
  * fixed seed; `npm run test:sequences` runs 200 (or `SEQUENCE_RUNS=2000 npm run test:sequences`)
  * from a new seed each time. A failure prints its seed, its path and the steps it took, with the
  * line that replays it (`SEQUENCE_SHRINK=1` also shrinks it to a shorter sequence).
+ *
+ * The random sequences are split in two halves (decision 226): this file runs the first with the
+ * regressions, `contract-sequences-second-half.test.ts` the second, on the other worker
+ * (tests/support/sequences/run-sequences.ts).
  */
 
-const RUNS = Number(process.env.SEQUENCE_RUNS ?? 25);
-const STEPS = Number(process.env.SEQUENCE_STEPS ?? 15);
-/** CI's fixed seed; `npm run test:sequences` draws a new one (`SEQUENCE_SEED=random`) unless given one. */
-const SEED = process.env.SEQUENCE_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.SEQUENCE_SEED ?? 20_261_207);
-const PATH = process.env.SEQUENCE_PATH;
-const REPLAY_PATH = process.env.SEQUENCE_REPLAY_PATH;
-const SHRINK = process.env.SEQUENCE_SHRINK === '1';
-/** `SEQUENCE_VERBOSE=1` prints every sequence's steps, not only a failing one's. */
-const VERBOSE = process.env.SEQUENCE_VERBOSE === '1';
-
-const world = new SequenceWorld();
-afterAll(() => world.close());
-
-/** One sequence on a clean slate from `startMs`: every command, the invariants after each. */
-async function runSequence(startMs: number, cmds: Iterable<fc.AsyncCommand<Model, Real>>): Promise<Real> {
-  const run = await world.beginRun(startMs);
-  const real: Real = { run, trace: [], lastEvent: null };
-  try {
-    await fc.asyncModelRun(() => ({ model: initialModel(run.now()), real }), cmds);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}\n\nThe steps taken (agency's time, Paris):\n${real.trace.join('\n')}`);
-  }
-  if (VERBOSE) console.info(`sequence from ${new Date(startMs).toISOString()}:\n${real.trace.join('\n')}`);
-  return real;
-}
+const world = sequenceWorld();
 
 /**
  * Sequences that once broke an invariant, kept as fixed examples (each shortened from the seed
@@ -98,37 +67,10 @@ describe('sequences that once broke an invariant', () => {
   ];
   for (const regression of regressions)
     it(regression.found, { timeout: 120_000 }, async () => {
-      await runSequence(regression.start, regression.steps);
+      await runSequence(world, regression.start, regression.steps);
     });
 });
 
 describe('the life of a contract, as random sequences through the HTTP API', () => {
-  it(`${RUNS} sequences of up to ${STEPS} steps keep every invariant`, { timeout: 60_000 + RUNS * 20_000 }, async () => {
-    const started = performance.now();
-    const cpu = process.cpuUsage();
-    const result = await fc.check(
-      fc.asyncProperty(
-        startArb,
-        firstSignArb,
-        fc.commands(commandArbs, { maxCommands: STEPS - 1, size: 'max', ...(REPLAY_PATH ? { replayPath: REPLAY_PATH } : {}) }),
-        (start, sign, cmds) => runSequence(start.ms, [sign, ...cmds]).then(() => undefined),
-      ),
-      { numRuns: RUNS, seed: SEED, ...(PATH ? { path: PATH } : {}), endOnFailure: !SHRINK },
-    );
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (result.failed) {
-      const replay = `SEQUENCE_SEED=${result.seed} SEQUENCE_PATH=${result.counterexamplePath} npm run test:sequences`;
-      const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-      throw new Error(
-        `A sequence broke an invariant after ${result.numRuns} runs (${seconds} s). seed ${result.seed}, path ${result.counterexamplePath}\n` +
-          `Replay: ${replay}\nCounterexample: ${fc.stringify(result.counterexample)}\n\n${error}`,
-      );
-    }
-    const used = process.cpuUsage(cpu);
-    const cpuSeconds = ((used.user + used.system) / 1e6).toFixed(1);
-    console.info(
-      `contract sequences: ${result.numRuns} runs, seed ${SEED}${PATH ? `, path ${PATH}` : ''}, ${seconds} s (${cpuSeconds} s of CPU), ${world.eras} product start(s)`,
-    );
-    if (!PATH) expect(result.numRuns).toBe(RUNS);
-  });
+  randomSequences(world, 0);
 });
