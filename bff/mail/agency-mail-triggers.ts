@@ -214,7 +214,7 @@ async function mailBatch(
   for (const row of rows) {
     const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
     if (!parsed.success) {
-      log.warn('courriels de l’agence : dossier illisible, ignoré', { memberId: row.id });
+      log.warn('courriels de l’agence : dossier illisible, ignoré', { memberId: row.id });
       continue;
     }
     const record = parsed.output;
