@@ -15,13 +15,12 @@ import {
   markReadByStaff,
   memberConversation,
   memberUnreadCount,
-  messageRecipient,
   messageView,
-  namesOf,
   searchMembers,
   staffConversations,
   staffUnread,
-  writeMessage,
+  sendMessage,
+  sendStaffMessage,
 } from '#bff/messages/messages.ts';
 import { MessageInput, TemplateInput } from '#machines/messages/messages.ts';
 
@@ -87,17 +86,15 @@ export function messageRoutes(deps: ApiDeps) {
         const caller = c.var.member;
         const { subject, body } = c.req.valid('json');
         await deps.rateLimit(MEMBER_MESSAGES_PER_HOUR, caller.id);
-        const message = await db.transaction((tx) =>
-          writeMessage(tx, {
-            now: deps.clock.now(),
-            memberId: caller.id,
-            authorId: caller.id,
-            direction: 'to_agency',
-            subject: subject || DEFAULT_MEMBER_SUBJECT,
-            body,
-            notice: () => agencyMessageNotice(mailSite(), deps.config.agencyEmail, caller.id),
-          }),
-        );
+        const message = await sendMessage(db, {
+          now: deps.clock.now(),
+          memberId: caller.id,
+          authorId: caller.id,
+          direction: 'to_agency',
+          subject: subject || DEFAULT_MEMBER_SUBJECT,
+          body,
+          notice: () => agencyMessageNotice(mailSite(), deps.config.agencyEmail, caller.id),
+        });
         deps.mailQueued();
         log.info('message d’un membre à l’agence', { reqId: c.get('requestId'), memberId: caller.id, messageId: message.id });
         c.header('Cache-Control', 'private, no-store');
@@ -119,17 +116,13 @@ export function messageRoutes(deps: ApiDeps) {
         const staff = c.var.staff;
         const id = param(uuidSchema, c.req.param('id'));
         const { subject, body } = c.req.valid('json');
-        const message = await db.transaction(async (tx) => {
-          const row = await messageRecipient(tx, id);
-          return writeMessage(tx, {
-            now: deps.clock.now(),
-            memberId: row.id,
-            authorId: staff.id,
-            direction: 'to_member',
-            subject: subject || DEFAULT_SUBJECT,
-            body,
-            notice: () => memberMessageNotice(mailSite(), { to: row.email, firstName: namesOf(row.profile).firstName || null }),
-          });
+        const message = await sendStaffMessage(db, id, {
+          now: deps.clock.now(),
+          authorId: staff.id,
+          direction: 'to_member',
+          subject: subject || DEFAULT_SUBJECT,
+          body,
+          notice: (recipient) => memberMessageNotice(mailSite(), { to: recipient.email, firstName: recipient.firstName }),
         });
         deps.mailQueued();
         return c.json(messageView(message, staff.email), 201);

@@ -11,12 +11,12 @@ import { log } from '#bff/logger.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import { createAuthUser } from '#bff/members/accounts.ts';
-import { createMember, insertMember, memberSettings, type SettingsView } from '#bff/members/members.ts';
+import { createMember, memberSettings, type SettingsView } from '#bff/members/members.ts';
 import {
   CONFIRMATION_LINK_SECONDS,
   CONFIRMATION_PATH,
   decoyPasswordWork,
-  memberExists,
+  createConfirmedMember,
   memberWithEmail,
   newRegistrationProof,
   parseRegistrationCookie,
@@ -27,7 +27,7 @@ import {
   registrationCookieValue,
   signupAttemptMail,
 } from '#bff/members/registration.ts';
-import { claimInvitation, claimPreRegistration, INVITATION_INVALID_MESSAGE } from '#bff/members/signup-prefill.ts';
+import { claimInvitation, INVITATION_INVALID_MESSAGE } from '#bff/members/signup-prefill.ts';
 import { CREDENTIALS_MESSAGE, EMAIL_MESSAGE, EmailSchema, type Gender } from '#machines/auth/credentials.ts';
 
 /**
@@ -217,16 +217,8 @@ export function registrationSteps(deps: ApiDeps) {
     email: string,
     pending: { gender: Gender; preRegistrationId: string | null },
   ): Promise<void> {
-    const db = deps.database.db;
-    const now = deps.clock.now();
-    let created = false;
-    await db.transaction(async (tx) => {
-      if (await memberExists(tx, id)) return;
-      await insertMember(tx, { id, email, gender: pending.gender, now });
-      if (pending.preRegistrationId) await claimPreRegistration(tx, pending.preRegistrationId, id, now);
-      await queueWelcomeMail(tx, { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency }, { id, email });
-      created = true;
-    });
+    const site = { siteUrl: deps.config.publicSiteUrl, agency: deps.config.agency };
+    const created = await createConfirmedMember(deps.database.db, site, { id, email, ...pending, now: deps.clock.now() });
     if (created) deps.mailQueued();
   }
 

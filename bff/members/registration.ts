@@ -7,6 +7,9 @@ import { members } from '#bff/db/schema.ts';
 import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { type AgencyMailSite, layout, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
+import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
+import { insertMember } from '#bff/members/members.ts';
+import { claimPreRegistration } from '#bff/members/signup-prefill.ts';
 import type { Gender } from '#machines/auth/credentials.ts';
 
 /**
@@ -93,7 +96,7 @@ export async function decoyPasswordWork(password: string): Promise<void> {
 }
 
 /** Locks the member row of `id` if it exists (a confirmation racing another one creates it once). */
-export async function memberExists(tx: Transaction, id: string): Promise<boolean> {
+async function memberExists(tx: Transaction, id: string): Promise<boolean> {
   const [row] = await tx.select({ id: members.id }).from(members).where(eq(members.id, id)).limit(1);
   return Boolean(row);
 }
@@ -115,4 +118,22 @@ export function signupAttemptMail(site: AgencyMailSite, to: string): OutgoingMai
       text: 'Si ce n’était pas vous, vous n’avez rien à faire : votre compte et votre mot de passe restent inchangés.',
     },
   ]);
+}
+
+/**
+ * The member row of a registration now confirmed, once: the row, its pre-registration claimed and
+ * its welcome mail queued, in one transaction; false when the row already existed (nothing written).
+ */
+export async function createConfirmedMember(
+  db: Db,
+  site: Parameters<typeof queueWelcomeMail>[1],
+  input: { id: string; email: string; gender: Gender; preRegistrationId: string | null; now: Date },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (await memberExists(tx, input.id)) return false;
+    await insertMember(tx, { id: input.id, email: input.email, gender: input.gender, now: input.now });
+    if (input.preRegistrationId) await claimPreRegistration(tx, input.preRegistrationId, input.id, input.now);
+    await queueWelcomeMail(tx, site, { id: input.id, email: input.email });
+    return true;
+  });
 }

@@ -54,7 +54,7 @@ export function messageView(row: MessageRow, authorEmail: string | null) {
 }
 
 /** Writes one message and its notice (once per message) in the caller's transaction. */
-export async function writeMessage(
+async function writeMessage(
   tx: Executor,
   input: {
     now: Date;
@@ -84,6 +84,31 @@ export async function writeMessage(
   const mailId = await enqueueMailOnce(tx, input.notice(inserted.id), `message-notice:${inserted.id}`);
   const [row] = await tx.update(directMessages).set({ mailId }).where(eq(directMessages.id, inserted.id)).returning();
   return row ?? inserted;
+}
+
+type MessageInput = Parameters<typeof writeMessage>[1];
+
+/** A member's message to the agency and its notice, in one transaction of its own. */
+export function sendMessage(db: Db, input: MessageInput): Promise<MessageRow> {
+  return db.transaction((tx) => writeMessage(tx, input));
+}
+
+/** A staff message to a member (404 when the id is not a member's) and its notice to them, in one transaction. */
+export function sendStaffMessage(
+  db: Db,
+  memberId: string,
+  input: Omit<MessageInput, 'memberId' | 'notice'> & {
+    notice: (recipient: { email: string; firstName: string | null }) => ReturnType<MessageInput['notice']>;
+  },
+): Promise<MessageRow> {
+  return db.transaction(async (tx) => {
+    const row = await messageRecipient(tx, memberId);
+    return writeMessage(tx, {
+      ...input,
+      memberId: row.id,
+      notice: () => input.notice({ email: row.email, firstName: namesOf(row.profile).firstName || null }),
+    });
+  });
 }
 
 /** The member's own conversation, newest first. */
@@ -116,7 +141,7 @@ export async function markReadByMember(db: Db, memberId: string, now: Date): Pro
 }
 
 /** A member's row for a staff message: 404 when the id is not a member's. */
-export async function messageRecipient(tx: Executor, id: string) {
+async function messageRecipient(tx: Executor, id: string) {
   const [row] = await tx.select().from(members).where(eq(members.id, id)).limit(1);
   if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
   return row;
