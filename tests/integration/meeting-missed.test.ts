@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { parisDayOf } from '#machines/paris-time.ts';
 import { describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
 import { bookings } from '#bff/db/booking-schema.ts';
@@ -37,7 +38,8 @@ describe('an onboarding meeting noted missed', () => {
       kind: 'entretien-personnalise',
       bookedAt: clock.now(),
     });
-    const agendaDay = meetingAt.toISOString().slice(0, 10);
+    // The agenda's days are Paris days (from 23:00 UTC in winter the UTC date is the day before).
+    const agendaDay = parisDayOf(meetingAt.getTime());
     const agendaKeys = async () => {
       const body = await staff.agent.json<{ items: { key: string }[] }>(
         staff.agent.get(`/api/v1/dashboard/agenda?du=${agendaDay}&au=${agendaDay}`),
