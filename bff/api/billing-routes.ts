@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { ApiDeps } from '#bff/api/deps.ts';
 import { existingMemberId } from '#bff/api/member-param.ts';
 import { requireCaller, staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
+import { csvDownload } from '#bff/http/csv-download.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
 import { agencyBillingCsv, agencyBillingPage, BillingPageSchema } from '#bff/payments/agency-billing.ts';
@@ -92,23 +93,7 @@ export function billingRoutes(deps: ApiDeps) {
       const now = deps.clock.now();
       // A bulk export of members' payments: who, when, what (decision 120).
       log.info('export de facturation', { staffId: c.var.staff?.id ?? null, ...query });
-      c.header('Content-Type', 'text/csv; charset=utf-8');
-      c.header('Content-Disposition', `attachment; filename="facturation-${now.toISOString().slice(0, 10)}.csv"`);
-      c.header('Cache-Control', 'private, no-store');
-      c.header('X-Content-Type-Options', 'nosniff');
       // Streamed chunk by chunk as the database gives them (decision 204): never the whole file in memory.
-      const chunks = agencyBillingCsv(db, query, now);
-      const encoder = new TextEncoder();
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const next = await chunks.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
-        },
-        async cancel() {
-          await chunks.return(undefined);
-        },
-      });
-      return c.body(body, 200);
+      return csvDownload(c, 'facturation', now, agencyBillingCsv(db, query, now));
     });
 }

@@ -6,6 +6,7 @@ import { existingMemberId } from '#bff/api/member-param.ts';
 import { staffOnly as staffOnlyFor } from '#bff/auth/guards.ts';
 import { dashboardFunnel } from '#bff/dashboard/funnel.ts';
 import { memberFile } from '#bff/dashboard/member-file.ts';
+import { csvDownload } from '#bff/http/csv-download.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { jsonBody } from '#bff/http/validate.ts';
 import { refreshStaleStages } from '#bff/members/stage.ts';
@@ -68,23 +69,7 @@ export function dashboardRoutes(deps: ApiDeps) {
         const now = deps.clock.now();
         await refreshStaleStages(db);
         log.info('export de la liste des membres', { reqId: c.get('requestId'), staffId: c.var.staff.id });
-        c.header('Content-Type', 'text/csv; charset=utf-8');
-        c.header('Content-Disposition', `attachment; filename="membres-${now.toISOString().slice(0, 10)}.csv"`);
-        c.header('Cache-Control', 'private, no-store');
-        c.header('X-Content-Type-Options', 'nosniff');
-        const chunks = memberListCsv(db, filter, c.var.staff, now);
-        const encoder = new TextEncoder();
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            const next = await chunks.next();
-            if (next.done) controller.close();
-            else controller.enqueue(encoder.encode(next.value));
-          },
-          async cancel() {
-            await chunks.return(undefined);
-          },
-        });
-        return c.body(body, 200);
+        return csvDownload(c, 'membres', now, memberListCsv(db, filter, c.var.staff, now));
       })
       // Bulk actions on the members chosen in the list (decision 210): all or nothing.
       .post('/dashboard/member-list/bulk', staffOnly, jsonBody(BulkBody), async (c) => {
