@@ -153,9 +153,11 @@ describe('request bodies', () => {
     const grewMb = (peak - before) / 1024 / 1024;
     console.info(`RSS ${Math.round(before / 1048576)} MB → peak ${Math.round(peak / 1048576)} MB over ${routes.length} routes`);
     // Streaming and refusing leaves garbage the collector takes in its own time: 37–99 MB of peak
-    // growth over the ~150 requests, by host. A route that reads a 64 MB body whole grows it by
-    // about four times the body (the stand-ins reading 100 MB: 380 → 751 MB), far above this line.
-    expect(grewMb).toBeLessThan(160);
+    // growth over the ~150 requests, by host, and 174 MB once with three test workers on two cores
+    // (the collector runs later when the cores are shared; decision 226). A route that reads a 64 MB
+    // body whole grows it by about four times the body, 256 MB or more (the stand-ins reading
+    // 100 MB: 380 → 751 MB), above this line.
+    expect(grewMb).toBeLessThan(220);
     // A body that declares its 64 MB is refused from its Content-Length (413), or the connection
     // cut: never read. A chunked one is counted, and refused past the limit by whoever reads it.
     const declared = Object.entries(answers).filter(([route, status]) => !route.endsWith('(chunked)') && status !== 413 && status !== 0);
