@@ -35,8 +35,69 @@ const domainOrder = DOMAIN_TIERS.map((tier, i) => {
   };
 });
 
+/**
+ * Storage (decision 227): bff/db/ (schema, migrations, the handle) and each folder's store/ (its
+ * queries) are the only product modules that import the schema, the handle's values or drizzle-orm.
+ * Domain modules own the rules (charts, clock, transactions' bounds, mails) and call their store;
+ * routes call the domain. `import type` of the handle or of a row is not a query and stays allowed.
+ */
+const STORAGE = ['^bff/db/', '^bff/[^/]+/store/'];
+const KERNEL = '^bff/(config|clock|logger|periodic-job|scheduled-jobs|payment-links-config)[.]ts$';
+/** Folders whose queries still sit beside their rules: each leaves this list when it is split. */
+const NOT_YET_SPLIT = [
+  'agenda',
+  'auth',
+  'auth-service',
+  'booking',
+  'contract',
+  'dashboard',
+  'demo',
+  'http',
+  'introductions',
+  'invoices',
+  'leads',
+  'mail',
+  'matching',
+  'members',
+  'messages',
+  'onboarding',
+  'payments',
+  'photos',
+  'privacy',
+  'retention',
+  'stand-ins',
+  'team',
+].map((folder) => `^bff/${folder}/`);
+
+const storage = [
+  {
+    name: 'bff-sql-only-in-storage',
+    comment:
+      'Only bff/db/ and the store/ folders import the schema, the database handle or drizzle-orm (values); the composition root (start.ts, server.ts) opens and migrates the database (decision 227).',
+    severity: 'error',
+    from: { path: '^bff/', pathNot: [...STORAGE, '^bff/(start|server)[.]ts$', ...NOT_YET_SPLIT] },
+    to: { path: ['^bff/db/', 'node_modules/drizzle-orm/'], dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'bff-storage-imports-no-rule',
+    comment:
+      'A store/ folder imports storage (bff/db/, other stores), the kernel files and machines/: no domain module, route, platform or stand-in (decision 227).',
+    severity: 'error',
+    from: { path: '^bff/[^/]+/store/' },
+    to: { path: '^bff/', pathNot: [...STORAGE, KERNEL] },
+  },
+  {
+    name: 'bff-routes-call-the-domain-not-storage',
+    comment: 'Routes (bff/api/, bff/site/, bff/images/, the stand-ins\' *-routes.ts) call a domain module, never a store/ (decision 227).',
+    severity: 'error',
+    from: { path: ['^bff/(api|site|images)/', '-routes[.]ts$'] },
+    to: { path: '^bff/[^/]+/store/' },
+  },
+];
+
 module.exports = {
   forbidden: [
+    ...storage,
     // The composition root (bff/*.ts: app, start, server, api-type, agency-jobs) wires entry points
     // (routes, public site, stand-ins, demo) over the domain folders, which sit over the platform
     // (http, mail), storage (db) and the kernel files (config, clock, logger, jobs' timer).
@@ -114,7 +175,7 @@ module.exports = {
       name: 'bff-kernel-imports-no-folder',
       comment: 'The kernel files (configuration, clock, logger, timers) are imported by every layer and import none.',
       severity: 'error',
-      from: { path: '^bff/(config|clock|logger|periodic-job|scheduled-jobs|payment-links-config)[.]ts$' },
+      from: { path: KERNEL },
       to: { path: '^bff/[^/]+/' },
     },
     ...domainOrder,
@@ -129,7 +190,7 @@ module.exports = {
   ],
   options: {
     ...base.options,
-    includeOnly: '^bff/',
+    includeOnly: ['^bff/', 'node_modules/drizzle-orm/'],
     exclude: { path: [...base.options.exclude.path, '[.](test|spec)[.]tsx?$'] },
   },
 };
