@@ -67,9 +67,9 @@ function csvLine(row: ExportRow, today: string): string {
     // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
     stepCell(row.state ?? 'profil'),
     textCell(row.counsellorId ? (row.counsellorName ?? 'Compte supprimé') : 'Sans conseiller'),
-    textCell((row.tags ?? []).join(', ')),
-    textCell(exportDate(row.createdAt.getTime())),
-    textCell(exportDate(row.updatedAt.getTime())),
+    textCell(row.tags ?? ''),
+    textCell(exportDate(row.createdAt)),
+    textCell(exportDate(row.updatedAt)),
     row.disabled ? 'Désactivé' : 'Actif',
   ].join(';');
 }

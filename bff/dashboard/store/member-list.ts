@@ -150,7 +150,7 @@ export function defaultDir(sort: MemberListSort): 'asc' | 'desc' {
 }
 
 /** The columns a line reads. */
-export function rowColumns(now: Date) {
+function rowColumns(now: Date) {
   return {
     id: members.id,
     email: members.email,
