@@ -55,7 +55,6 @@ const NOT_YET_SPLIT = [
   'http',
   'introductions',
   'invoices',
-  'leads',
   'mail',
   'matching',
   'members',
@@ -63,8 +62,6 @@ const NOT_YET_SPLIT = [
   'onboarding',
   'payments',
   'photos',
-  'privacy',
-  'retention',
   'stand-ins',
   'team',
 ].map((folder) => `^bff/${folder}/`);
