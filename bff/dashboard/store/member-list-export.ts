@@ -1,7 +1,7 @@
 import { and, asc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
-import { stageKeySql } from '#bff/members/stage.ts';
+import { stageKeySql } from '#bff/members/store/stage.ts';
 import {
   anyOf,
   COUNSELLED,

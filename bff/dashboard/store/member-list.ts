@@ -4,7 +4,7 @@ import type { Db } from '#bff/db/database.ts';
 import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
 import { members } from '#bff/db/schema.ts';
 import { stageOrderRows } from '#bff/dashboard/store/member-list-stage-order.ts';
-import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
+import { stageKeySql, topStateSql } from '#bff/members/store/stage.ts';
 import { NO_COUNSELLOR, tagKey } from '#machines/follow-up/follow-up.ts';
 import { birthDateBounds } from '#machines/matching/match-profile.ts';
 import { type HomeRegion, regionOfPostcode } from '#machines/matching/regions.ts';
