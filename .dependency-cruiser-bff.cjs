@@ -57,7 +57,6 @@ const NOT_YET_SPLIT = [
   'invoices',
   'leads',
   'mail',
-  'matching',
   'members',
   'messages',
   'onboarding',
