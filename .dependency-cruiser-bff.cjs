@@ -53,7 +53,6 @@ const NOT_YET_SPLIT = [
   'dashboard',
   'demo',
   'http',
-  'introductions',
   'invoices',
   'leads',
   'mail',
