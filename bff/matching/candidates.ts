@@ -3,6 +3,7 @@ import {
   deleteMatchProfile,
   type MatchingExecutor,
   matchProfileSourceRow,
+  type MatchProfileSourceRow,
   type ProfileRow,
   profileOf,
   writeMatchProfiles,
@@ -27,14 +28,7 @@ export {
 } from '#bff/matching/store/match-profiles.ts';
 
 /** What a member's match profile is derived from: the member's row and its two privacy columns. */
-export interface MatchProfileSource {
-  id: string;
-  gender: string;
-  role: string;
-  onboarding: unknown;
-  profile: unknown;
-  questionnaire: unknown;
-  disabled: boolean;
+export interface MatchProfileSource extends Omit<MatchProfileSourceRow, 'paused_ms' | 'erased_ms'> {
   /** `matchmaking_paused_at` and `erased_at`, in ms (null when not set). */
   pausedMs: number | null;
   erasedMs: number | null;
