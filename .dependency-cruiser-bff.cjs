@@ -86,7 +86,7 @@ const storage = [
   },
   {
     name: 'bff-routes-call-the-domain-not-storage',
-    comment: 'Routes (bff/api/, bff/site/, bff/images/, the stand-ins\' *-routes.ts) call a domain module, never a store/ (decision 227).',
+    comment: "Routes (bff/api/, bff/site/, bff/images/, the stand-ins' *-routes.ts) call a domain module, never a store/ (decision 227).",
     severity: 'error',
     from: { path: ['^bff/(api|site|images)/', '-routes[.]ts$'] },
     to: { path: '^bff/[^/]+/store/' },
