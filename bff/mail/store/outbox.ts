@@ -30,7 +30,7 @@ export async function queuedDedupeKeys(db: Db, keys: string[]): Promise<(string 
   return (await db.select({ key: mailOutbox.dedupeKey }).from(mailOutbox).where(inArray(mailOutbox.dedupeKey, keys))).map((r) => r.key);
 }
 
-export type ClaimedMail = {
+type ClaimedMail = {
   id: number;
   to_address: string;
   subject: string;
