@@ -22,7 +22,6 @@ const MailAttachmentSchema = v.object({
     v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'Pièce jointe mal encodée (base64 attendu)'),
   ),
 });
-export type MailAttachment = v.InferOutput<typeof MailAttachmentSchema>;
 
 export const OutgoingMailSchema = v.object({
   to: v.pipe(v.string(), v.email()),
