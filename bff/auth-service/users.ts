@@ -119,7 +119,7 @@ export async function updateUserAddress(exec: Executor, id: string, patch: Parti
 }
 
 /** A unique-constraint failure, whether the driver's error is bare or wrapped by drizzle. */
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
     if ((current as { code?: unknown }).code === '23505') return true;
