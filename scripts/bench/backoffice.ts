@@ -343,17 +343,17 @@ async function main() {
       console.log(rows.at(-1));
     }
     // The billing totals' write cost under concurrent payments (decision 225): PostgreSQL only
-    // (PGlite has one connection), straight to the database, the server idle meanwhile.
+    // (PGlite has one connection), straight to the database, the server idle meanwhile. Recorded
+    // beside its reference, no floor (an agency's payments seldom meet in the same second); the
+    // totals must still equal the lines summed whole.
     if (!PGLITE && (only.length === 0 || only.some((word) => 'payments written'.includes(word)))) {
       const { figures: writes, totalsHeld } = await billingWriteFigures(databaseUrl);
+      if (!totalsHeld) missed.push('Payments written at once: the daily totals differ from the lines summed whole');
       for (const [i, { name, times }] of writes.entries()) {
         const sorted = [...times].sort((a, b) => a - b);
-        const p95 = percentile(sorted, 95);
-        const ok = i > 0 || (p95 < P95_FLOOR_MS && totalsHeld);
-        if (i === 0 && p95 >= P95_FLOOR_MS) missed.push(`${name}: p95 ${fmt(p95)} ≥ ${P95_FLOOR_MS} ms`);
-        if (i === 0 && !totalsHeld) missed.push(`${name}: the totals differ from the lines summed whole`);
+        const verdict = i > 0 ? 'reference' : totalsHeld ? 'totals held' : '**totals differ**';
         rows.push(
-          `| ${name} | ${times.length} | — | ${fmt(percentile(sorted, 50))} | ${fmt(p95)} | — | — | ${i > 0 ? 'reference' : ok ? 'yes' : '**no**'} |`,
+          `| ${name} | ${times.length} | — | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | — | — | ${verdict} |`,
         );
         console.log(rows.at(-1));
       }
