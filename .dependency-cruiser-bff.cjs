@@ -49,7 +49,9 @@ const NOT_YET_SPLIT = [
   'auth-service',
   'booking',
   'contract',
-  'dashboard',
+  'dashboard(?=/member-list[.]ts$)',
+  'dashboard(?=/member-list-export[.]ts$)',
+  'dashboard(?=/member-list-stage-order[.]ts$)',
   'demo',
   'http',
   'introductions',
@@ -65,7 +67,6 @@ const NOT_YET_SPLIT = [
   'privacy',
   'retention',
   'stand-ins',
-  'team',
 ].map((folder) => `^bff/${folder}/`);
 
 const storage = [
