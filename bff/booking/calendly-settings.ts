@@ -1,6 +1,6 @@
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { CALENDLY_STAND_IN_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
+import { standInSigningKey } from '#bff/booking/store/signing-key.ts';
 
 /**
  * Where members book the 15-minute discovery call: the configured Calendly scheduling page
@@ -17,9 +17,7 @@ export function schedulingPageBase(config: Config): string {
 }
 
 export function calendlySigningKey(config: Config, db: Db): Promise<string> {
-  return config.calendlyWebhookSigningKey !== undefined
-    ? Promise.resolve(config.calendlyWebhookSigningKey)
-    : standInSecret(db, CALENDLY_STAND_IN_KEY, '');
+  return config.calendlyWebhookSigningKey !== undefined ? Promise.resolve(config.calendlyWebhookSigningKey) : standInSigningKey(db);
 }
 
 /** The page's host as Calendly's `embed_domain` expects it (needed for the window messages). */

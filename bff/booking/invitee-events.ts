@@ -1,9 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import { bookings } from '#bff/db/booking-schema.ts';
+import { bookingMemberOf, memberForBooking, recordCalendlyDeliveryOnce, upsertBooking } from '#bff/booking/store/bookings.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
-import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { bookingFactsOf, bookingKindAtRecording } from '#machines/agenda/booking-kind.ts';
 
 /**
@@ -43,12 +40,7 @@ export type BookingOutcome = 'recorded' | 'duplicate' | 'ignored';
 async function memberFromTracking(db: Db, invitee: CalendlyInvitee): Promise<{ id: string; onboarding: unknown } | null> {
   const reference = invitee.tracking?.utm_content ?? null;
   if (reference === null || !UUID.test(reference)) return null;
-  const [row] = await db
-    .select({ id: members.id, onboarding: members.onboarding })
-    .from(members)
-    .where(and(eq(members.id, reference.toLowerCase()), eq(members.role, 'member')))
-    .limit(1);
-  return row ?? null;
+  return (await memberForBooking(db, reference.toLowerCase())) ?? null;
 }
 
 /**
@@ -67,15 +59,14 @@ export async function recordInviteeEvent(
   // Which meeting this is, decided once from the member's record now (decision 128).
   const kind = member ? bookingKindAtRecording(Date.parse(invitee.scheduled_event.start_time), bookingFactsOf(member.onboarding)) : null;
   return db.transaction(async (tx) => {
-    if (!(await recordWebhookEventOnce(tx, { provider: 'calendly', id: `${name}:${invitee.uri}`, type: name, payload: envelope }, now))) {
-      const [known] = await tx.select({ memberId: bookings.memberId }).from(bookings).where(eq(bookings.inviteeUri, invitee.uri)).limit(1);
+    if (!(await recordCalendlyDeliveryOnce(tx, { id: `${name}:${invitee.uri}`, type: name, payload: envelope }, now))) {
+      const known = await bookingMemberOf(tx, invitee.uri);
       return { outcome: 'duplicate' as const, memberId: known?.memberId ?? memberId };
     }
     const canceled = name === 'invitee.canceled';
-    const b = bookings;
-    await tx
-      .insert(b)
-      .values({
+    await upsertBooking(
+      tx,
+      {
         inviteeUri: invitee.uri,
         memberId,
         eventUri: invitee.scheduled_event.uri,
@@ -92,21 +83,10 @@ export async function recordInviteeEvent(
         canceledAt: canceled ? now : null,
         createdAt: now,
         updatedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: b.inviteeUri,
-        set: {
-          memberId: sql`coalesce(${b.memberId}, excluded.member_id)`,
-          kind: sql`coalesce(${b.kind}, excluded.kind)`,
-          cancelUrl: sql`coalesce(${b.cancelUrl}, excluded.cancel_url)`,
-          rescheduleUrl: sql`coalesce(${b.rescheduleUrl}, excluded.reschedule_url)`,
-          bookedAt: sql`coalesce(${b.bookedAt}, excluded.booked_at)`,
-          status: canceled ? 'canceled' : sql`${b.status}`,
-          rescheduled: sql`${b.rescheduled} or excluded.rescheduled`,
-          canceledAt: canceled ? sql`coalesce(${b.canceledAt}, excluded.canceled_at)` : sql`${b.canceledAt}`,
-          updatedAt: now,
-        },
-      });
+      },
+      canceled,
+      now,
+    );
     return { outcome: 'recorded' as const, memberId };
   });
 }

@@ -1,10 +1,9 @@
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { bookings } from '#bff/db/booking-schema.ts';
+import { latestActiveBookingRow } from '#bff/booking/store/bookings.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { memberById } from '#bff/members/store/members.ts';
 import { type Actor, applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
 import type { PaymentVerifier } from '#bff/payments/verify-payment.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
@@ -17,13 +16,7 @@ const MAX_ATTEMPTS = 4;
 
 /** The member's latest active booking (the one they booked last), or null. */
 export async function latestActiveBooking(db: Db, memberId: string) {
-  const [row] = await db
-    .select()
-    .from(bookings)
-    .where(and(eq(bookings.memberId, memberId), eq(bookings.status, 'active')))
-    .orderBy(sql`${bookings.bookedAt} desc nulls last`, desc(bookings.createdAt))
-    .limit(1);
-  return row ?? null;
+  return (await latestActiveBookingRow(db, memberId)) ?? null;
 }
 
 /** One sync per member at a time in this process; each one reads the latest state anyway. */
@@ -86,7 +79,7 @@ async function syncOnce(
   options: { now: Date; verifyPayment: PaymentVerifier; mail?: AgencyMailSite | undefined },
   applied: string[],
 ) {
-  const [row] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
+  const row = await memberById(db, memberId);
   if (row?.role !== 'member') return;
   const nowMs = options.now.getTime();
   const record = recordOf(row);

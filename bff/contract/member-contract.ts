@@ -1,9 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { contractTextSha256, type SignatureEvidence } from '#bff/contract/contract-evidence.ts';
 import { agencyIdentity, type ContractDocument, contractDocument, contractEndDate } from '#bff/contract/contract-text.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { onboardingEvents } from '#bff/db/schema.ts';
+import { contractFormEvent } from '#bff/contract/store/contract-form.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
 import { contractFormEntries, storedQuestionnaireSchema } from '#machines/onboarding/forms.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
@@ -131,12 +130,7 @@ export async function renderMemberContract(
   const record = recordOf(row);
   const form = v.safeParse(StoredContract, row.contract);
   if (!record.subscriptionContractFormCompleted || !form.success || record.selectedPlanId === null) return null;
-  const [event] = await executor
-    .select({ createdAt: onboardingEvents.createdAt })
-    .from(onboardingEvents)
-    .where(and(eq(onboardingEvents.memberId, row.id), eq(onboardingEvents.context, 'contractForm')))
-    .orderBy(desc(onboardingEvents.id))
-    .limit(1);
+  const event = await contractFormEvent(executor, row.id);
   const questionnaire = v.safeParse(storedQuestionnaireSchema, row.questionnaire);
   const profile = v.safeParse(StoredProfile, row.profile);
   const signedAt = record.subscriptionDate ? new Date(instantMs(record.subscriptionDate)) : null;

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { contractTerminationProofs, contractTerminations } from '#bff/db/credit-notes-schema.ts';
+import {
+  pendingTerminationIdOf,
+  proofBytesRow,
+  proofRowsOf,
+  terminationRowOfMember,
+  upsertProof,
+} from '#bff/contract/store/termination-proofs.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { loadSharp } from '#bff/photos/member-photos.ts';
 import { MAX_PROOF_BYTES, type ProofMime } from '#machines/onboarding/termination-texts.ts';
@@ -103,7 +108,7 @@ async function storeProof(
   tx: Transaction | Db,
   input: { terminationId: number; memberId: string; proof: CheckedProof; at: Date; by: string },
 ): Promise<void> {
-  const values = {
+  await upsertProof(tx, {
     terminationId: input.terminationId,
     memberId: input.memberId,
     mime: input.proof.mime,
@@ -112,43 +117,22 @@ async function storeProof(
     bytes: input.proof.bytes,
     uploadedAt: input.at,
     uploadedBy: input.by,
-  };
-  const { terminationId: _id, ...changes } = values;
-  await tx
-    .insert(contractTerminationProofs)
-    .values(values)
-    .onConflictDoUpdate({ target: contractTerminationProofs.terminationId, set: changes });
+  });
 }
 
 /** The member's pending request (the one the event just wrote), for its proof. */
 async function pendingTerminationOf(tx: Transaction | Db, memberId: string): Promise<{ id: number; reason: string } | null> {
-  const [row] = await tx
-    .select({ id: contractTerminations.id, reason: contractTerminations.reason })
-    .from(contractTerminations)
-    .where(and(eq(contractTerminations.memberId, memberId), isNull(contractTerminations.decision)))
-    .orderBy(desc(contractTerminations.requestedAt))
-    .limit(1);
-  return row ?? null;
+  return (await pendingTerminationIdOf(tx, memberId)) ?? null;
 }
 
 /** One member's request by id (null for another member's or none: the same 404 for both). */
 export async function terminationOfMember(db: Db | Transaction, memberId: string, terminationId: number) {
-  const [row] = await db
-    .select()
-    .from(contractTerminations)
-    .where(and(eq(contractTerminations.id, terminationId), eq(contractTerminations.memberId, memberId)))
-    .limit(1);
-  return row ?? null;
+  return (await terminationRowOfMember(db, memberId, terminationId)) ?? null;
 }
 
 /** A member's proof's bytes (null for another member's, or none). */
 export async function proofBytes(db: Db, memberId: string, terminationId: number) {
-  const [row] = await db
-    .select({ mime: contractTerminationProofs.mime, bytes: contractTerminationProofs.bytes, sha256: contractTerminationProofs.sha256 })
-    .from(contractTerminationProofs)
-    .where(and(eq(contractTerminationProofs.terminationId, terminationId), eq(contractTerminationProofs.memberId, memberId)))
-    .limit(1);
-  return row ?? null;
+  return (await proofBytesRow(db, memberId, terminationId)) ?? null;
 }
 
 export interface ProofView {
@@ -161,15 +145,7 @@ export interface ProofView {
 
 /** The proofs' metadata of some requests (no bytes), by request id. */
 export async function proofsOf(db: Db | Transaction | Pick<Transaction, 'select'>, memberId: string) {
-  const rows = await db
-    .select({
-      terminationId: contractTerminationProofs.terminationId,
-      mime: contractTerminationProofs.mime,
-      sizeBytes: contractTerminationProofs.sizeBytes,
-      uploadedAt: contractTerminationProofs.uploadedAt,
-    })
-    .from(contractTerminationProofs)
-    .where(eq(contractTerminationProofs.memberId, memberId));
+  const rows = await proofRowsOf(db, memberId);
   return new Map(rows.map((r) => [r.terminationId, r]));
 }
 

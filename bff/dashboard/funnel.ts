@@ -1,12 +1,11 @@
 import type { Caller } from '#bff/auth/caller.ts';
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
-import { TOP_STATES } from '#bff/dashboard/member-list.ts';
 import { type MemberScope, membersPerStage, onboardingMeetingsPast } from '#bff/dashboard/store/member-counts.ts';
 import type { Db } from '#bff/db/database.ts';
 import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
-import { type stepIds, steps, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
+import { type stepIds, steps, TOP_STATES, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
 
 /**
  * The staff dashboard's funnel (`GET /dashboard/funnel`): members per state and per step at `now`,

@@ -1,17 +1,7 @@
-import { and, asc, type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/caller.ts';
-import {
-  anyOf,
-  COUNSELLED,
-  type MemberListFilter,
-  memberListWhere,
-  NAME_KEY,
-  nameOf,
-  orderOf,
-  rowColumns,
-} from '#bff/dashboard/member-list.ts';
+import { listScope, type MemberListFilter, nameOf } from '#bff/dashboard/member-list.ts';
+import { type ExportRow, orderedIds, rowsByIds } from '#bff/dashboard/store/member-list-export.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { textCell } from '#bff/payments/billing.ts';
 import { frenchDateFormat, parisDayFormatter } from '#machines/french/dates.ts';
 import { regionOfPostcode } from '#machines/matching/regions.ts';
@@ -59,8 +49,6 @@ function stepCell(state: string): string {
   return cell;
 }
 
-type ExportRow = Awaited<ReturnType<typeof rowsByIds>>[number];
-
 /**
  * A line of the export, written from the row itself: the list's item (`listItem`) in words, without
  * the item (decision 225: its objects and ISO dates were most of the export's garbage). Paris's day
@@ -79,53 +67,11 @@ function csvLine(row: ExportRow, today: string): string {
     // Never NULL here: refreshStaleStages wrote it, or the record is unreadable (the member's file says so).
     stepCell(row.state ?? 'profil'),
     textCell(row.counsellorId ? (row.counsellorName ?? 'Compte supprimé') : 'Sans conseiller'),
-    textCell((row.tags ?? []).join(', ')),
-    textCell(exportDate(row.createdAt.getTime())),
-    textCell(exportDate(row.updatedAt.getTime())),
+    textCell(row.tags ?? ''),
+    textCell(exportDate(row.createdAt)),
+    textCell(exportDate(row.updatedAt)),
     row.disabled ? 'Désactivé' : 'Actif',
   ].join(';');
-}
-
-/**
- * The ids of the filtered list in its order (the page's WHERE and ORDER BY, the counsellor order in
- * its two parts), read once: the export then reads its rows by id, so the filtered set is sorted
- * once rather than once per chunk as an OFFSET would.
- */
-async function orderedIds(db: Db, filter: MemberListFilter, staff: Caller, now: Date): Promise<string[]> {
-  const where = memberListWhere(filter, staff, now);
-  const ids = (condition: SQL | undefined, order: SQL[]) =>
-    db
-      .select({ id: members.id })
-      .from(members)
-      .where(condition)
-      .orderBy(...order, asc(members.id))
-      .then((rows) => rows.map((r) => r.id));
-  if (filter.sort !== 'counsellor') return ids(where, orderOf(filter, now));
-  const counselled = await ids(and(where, COUNSELLED), orderOf(filter, now));
-  const rest = await ids(and(where, sql`NOT ${COUNSELLED}`), [asc(NAME_KEY)]);
-  return [...counselled, ...rest];
-}
-
-const MEMBER_ID = sql.raw('"members"."id"');
-
-/**
- * The rows of `ids` with their counsellor and tags, in the order of `ids`: one statement a chunk (the
- * follow-up read by subqueries, as `withFollowUp` reads it for a page: the counsellor's name, else
- * their address, else none; the tags in their key's order).
- */
-async function rowsByIds(db: Db, ids: string[], now: Date) {
-  const rows = await db
-    .select({
-      ...rowColumns(now),
-      counsellorId: sql<string | null>`(SELECT mc.counsellor_id FROM member_counsellors mc WHERE mc.member_id = ${MEMBER_ID})`,
-      counsellorName: sql<string | null>`(SELECT coalesce(nullif(btrim(c.onboarding->>'name'), ''), c.email)
-        FROM member_counsellors mc JOIN members c ON c.id = mc.counsellor_id WHERE mc.member_id = ${MEMBER_ID})`,
-      tags: sql<string[] | null>`(SELECT array_agg(t.tag ORDER BY t.tag_key) FROM member_tags t WHERE t.member_id = ${MEMBER_ID})`,
-    })
-    .from(members)
-    .where(anyOf(members.id, ids));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -141,7 +87,7 @@ export async function* memberListCsv(
   chunk = EXPORT_CHUNK,
 ): AsyncGenerator<string> {
   yield `\uFEFF${MEMBER_LIST_CSV_HEADERS.join(';')}\r\n`;
-  const ids = await orderedIds(db, filter, staff, now);
+  const ids = await orderedIds(db, filter, listScope(staff), now);
   // Paris's day read once for every age (decision 225).
   const today = parisDayOf(now.getTime());
   // Each chunk's rows are asked before the one before is written and handed over: the database

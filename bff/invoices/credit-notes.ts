@@ -1,10 +1,15 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Transaction } from '#bff/db/database.ts';
-import { creditNotes } from '#bff/db/credit-notes-schema.ts';
-import { invoices } from '#bff/db/invoices-schema.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
-import { members } from '#bff/db/schema.ts';
 import { customerAddressOf, customerNameOf, invoiceYear, MAX_RANK, NUMBER_DIGITS } from '#bff/invoices/invoices.ts';
+import {
+  creditedMember,
+  creditNoteListOf,
+  creditNoteOfRefund,
+  creditNotePdfRow,
+  insertCreditNote,
+  nextCreditNoteRank,
+  refundById,
+} from '#bff/invoices/store/credit-notes.ts';
+import { invoiceNumberOfReference } from '#bff/invoices/store/invoices.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { type AgencyMailSite, creditNoteMail } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
@@ -28,12 +33,7 @@ export function creditNoteFileName(number: string): string {
 
 /** The next number of `year`, locked until the caller's transaction ends (a rollback gives it back). */
 export async function allocateCreditNoteNumber(tx: Executor, year: number): Promise<{ number: string; rank: number }> {
-  const result = (await tx.execute(
-    sql`INSERT INTO credit_note_counters (year, last_number) VALUES (${year}, 1)
-        ON CONFLICT (year) DO UPDATE SET last_number = credit_note_counters.last_number + 1
-        RETURNING last_number`,
-  )) as unknown as { rows: { last_number: number }[] };
-  const rank = Number(result.rows[0]?.last_number);
+  const rank = await nextCreditNoteRank(tx, year);
   if (!Number.isInteger(rank) || rank < 1) throw new Error('credit_note_counters: no number returned');
   if (rank > MAX_RANK) throw new Error('credit_note_counters: more than 999 999 credit notes in a year');
   return { number: creditNoteNumber(year, rank), rank };
@@ -54,21 +54,13 @@ export async function issueCreditNote(
   tx: Transaction,
   input: { refundId: number; agency: AgencyIdentity; site: AgencyMailSite | undefined; now: Date },
 ): Promise<string | null> {
-  const [refund] = await tx.select().from(refunds).where(eq(refunds.id, input.refundId)).limit(1);
+  const refund = await refundById(tx, input.refundId);
   if (!refund) throw new Error(`refund ${input.refundId} not found`);
-  const [existing] = await tx.select({ number: creditNotes.number }).from(creditNotes).where(eq(creditNotes.refundId, refund.id)).limit(1);
+  const existing = await creditNoteOfRefund(tx, refund.id);
   if (existing) return null;
-  const [member] = await tx
-    .select({ id: members.id, email: members.email, contract: members.contract, profile: members.profile })
-    .from(members)
-    .where(eq(members.id, refund.memberId))
-    .limit(1);
+  const member = await creditedMember(tx, refund.memberId);
   if (!member) throw new Error(`member of refund ${refund.id} not found`);
-  const [invoice] = await tx
-    .select({ number: invoices.number })
-    .from(invoices)
-    .where(eq(invoices.checkoutSessionId, refund.checkoutSessionId))
-    .limit(1);
+  const invoice = await invoiceNumberOfReference(tx, refund.checkoutSessionId);
   const year = invoiceYear(input.now);
   const { number, rank } = await allocateCreditNoteNumber(tx, year);
   const customerName = customerNameOf(member);
@@ -86,7 +78,7 @@ export async function issueCreditNote(
     amountCents: refund.amountCents,
     issuedAt: input.now,
   });
-  await tx.insert(creditNotes).values({
+  await insertCreditNote(tx, {
     number,
     year,
     rank,
@@ -112,25 +104,11 @@ export async function issueCreditNote(
 
 /** A member's credit notes, newest first, without their PDF. */
 export async function creditNotesOf(executor: Executor, memberId: string) {
-  return executor
-    .select({
-      number: creditNotes.number,
-      invoiceNumber: creditNotes.invoiceNumber,
-      reason: creditNotes.reason,
-      amountCents: creditNotes.amountCents,
-      issuedAt: creditNotes.issuedAt,
-    })
-    .from(creditNotes)
-    .where(eq(creditNotes.memberId, memberId))
-    .orderBy(desc(creditNotes.issuedAt), desc(creditNotes.number));
+  return creditNoteListOf(executor, memberId);
 }
 
 /** One credit note's PDF, only if it is this member's. */
 export async function creditNotePdfOf(executor: Executor, memberId: string, number: string): Promise<Uint8Array | null> {
-  const [row] = await executor
-    .select({ pdf: creditNotes.pdf })
-    .from(creditNotes)
-    .where(and(eq(creditNotes.memberId, memberId), eq(creditNotes.number, number)))
-    .limit(1);
+  const row = await creditNotePdfRow(executor, memberId, number);
   return row?.pdf ?? null;
 }

@@ -1,11 +1,18 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { paymentReceivedMail } from '#bff/mail/agency-mails.ts';
 import type { Transaction } from '#bff/db/database.ts';
-import { type InvoiceLine, invoices } from '#bff/db/invoices-schema.ts';
-import { checkoutSessions, members } from '#bff/db/schema.ts';
+import type { InvoiceLine } from '#bff/db/invoices-schema.ts';
+import {
+  checkoutSessionById,
+  insertInvoice,
+  invoicedMember,
+  invoiceListOf,
+  invoiceNumberOfReference,
+  invoicePdfRow,
+  nextInvoiceRank,
+} from '#bff/invoices/store/invoices.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { isOfferId, offerLabel } from '#bff/contract/offers.ts';
@@ -46,12 +53,7 @@ export function invoiceYear(at: Date): number {
  * statement, on PGlite and PostgreSQL). A rolled-back transaction gives the number back.
  */
 export async function allocateInvoiceNumber(tx: Executor, year: number): Promise<{ number: string; rank: number }> {
-  const result = (await tx.execute(
-    sql`INSERT INTO invoice_counters (year, last_number) VALUES (${year}, 1)
-        ON CONFLICT (year) DO UPDATE SET last_number = invoice_counters.last_number + 1
-        RETURNING last_number`,
-  )) as unknown as { rows: { last_number: number }[] };
-  const rank = Number(result.rows[0]?.last_number);
+  const rank = await nextInvoiceRank(tx, year);
   if (!Number.isInteger(rank) || rank < 1) throw new Error('invoice_counters: no number returned');
   if (rank > MAX_RANK) throw new Error('invoice_counters: more than 999 999 invoices in a year');
   return { number: invoiceNumber(year, rank), rank };
@@ -126,7 +128,7 @@ export function invoiceFileName(number: string): string {
  * invoice. Returns the new invoice's number, or null.
  */
 export async function invoiceRecordedPayment(tx: Transaction, config: Config, sessionId: string, now: Date): Promise<string | null> {
-  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).limit(1);
+  const session = await checkoutSessionById(tx, sessionId);
   if (
     session?.status !== 'complete' ||
     !PAID.has(session.paymentStatus) ||
@@ -136,13 +138,9 @@ export async function invoiceRecordedPayment(tx: Transaction, config: Config, se
     session.amountTotal <= 0
   )
     return null;
-  const [existing] = await tx.select({ number: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, sessionId)).limit(1);
+  const existing = await invoiceNumberOfReference(tx, sessionId);
   if (existing) return null;
-  const [member] = await tx
-    .select({ id: members.id, email: members.email, contract: members.contract, profile: members.profile, role: members.role })
-    .from(members)
-    .where(eq(members.id, session.memberId))
-    .limit(1);
+  const member = await invoicedMember(tx, session.memberId);
   if (member?.role !== 'member') return null;
 
   const { lines, subtotalCents, discountCents } = invoiceLines(session.offerId, session.amountTotal);
@@ -202,7 +200,7 @@ export async function issueInvoice(
     paymentMethod,
     paidAt: now,
   });
-  await tx.insert(invoices).values({
+  await insertInvoice(tx, {
     number,
     year,
     rank,
@@ -241,26 +239,11 @@ export async function issueInvoice(
 
 /** A member's invoices, newest first, without their PDF. */
 export async function invoicesOf(executor: Executor, memberId: string) {
-  return executor
-    .select({
-      number: invoices.number,
-      offerId: invoices.offerId,
-      lines: invoices.lines,
-      totalCents: invoices.totalCents,
-      paymentMethod: invoices.paymentMethod,
-      paidAt: invoices.paidAt,
-    })
-    .from(invoices)
-    .where(eq(invoices.memberId, memberId))
-    .orderBy(desc(invoices.paidAt), desc(invoices.number));
+  return invoiceListOf(executor, memberId);
 }
 
 /** One invoice's PDF, only if it is this member's. */
 export async function invoicePdfOf(executor: Executor, memberId: string, number: string): Promise<Uint8Array | null> {
-  const [row] = await executor
-    .select({ pdf: invoices.pdf })
-    .from(invoices)
-    .where(and(eq(invoices.memberId, memberId), eq(invoices.number, number)))
-    .limit(1);
+  const row = await invoicePdfRow(executor, memberId, number);
   return row?.pdf ?? null;
 }

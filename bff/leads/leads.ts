@@ -22,7 +22,7 @@ import {
   prospectTemplate,
   staffRows,
   updateFollowUp,
-} from '#bff/leads/leads-store.ts';
+} from '#bff/leads/store/leads.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { type AnswerDelivery, leadSubject, type LeadStatus } from '#machines/leads/labels.ts';
@@ -33,7 +33,7 @@ import { topStateOf } from '#machines/onboarding/steps.ts';
 
 /**
  * The leads inbox's rules (decisions 112, 157, 206, 211): what a lead is and shows, who sees it,
- * how staff follow it up and answer it by mail. Storage is `leads-store.ts`; the routes validate.
+ * how staff follow it up and answer it by mail. Storage is `store/leads.ts`; the routes validate.
  */
 
 const LEAD_NOT_FOUND = () => new ApiError(404, 'LEAD_NOT_FOUND', 'Prospect introuvable.');

@@ -1,7 +1,5 @@
 import type { Db } from '#bff/db/database.ts';
-import { contactMessages } from '#bff/db/leads-schema.ts';
-import { consentRecords } from '#bff/db/public-schema.ts';
-import { preSubscriptions } from '#bff/db/schema.ts';
+import { insertContactMessage, insertCookieChoice, insertPreSubscription } from '#bff/leads/store/public-forms.ts';
 import { enqueueMail, type OutgoingMail } from '#bff/mail/outbox.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
 import type * as v from 'valibot';
@@ -23,20 +21,17 @@ export async function storePreSubscription(
   now: Date,
 ): Promise<{ id: string }[]> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(preSubscriptions)
-      .values({
-        gender: input.gender,
-        email: input.email,
-        age: input.age,
-        zipCode: input.zip_code,
-        city: input.city,
-        consentVersion: PRIVACY_POLICY_VERSION,
-        createdAt: now,
-        signupTokenHash: link.hash,
-        signupTokenExpiresAt: link.expiresAt,
-      })
-      .returning({ id: preSubscriptions.id });
+    const inserted = await insertPreSubscription(tx, {
+      gender: input.gender,
+      email: input.email,
+      age: input.age,
+      zipCode: input.zip_code,
+      city: input.city,
+      consentVersion: PRIVACY_POLICY_VERSION,
+      createdAt: now,
+      signupTokenHash: link.hash,
+      signupTokenExpiresAt: link.expiresAt,
+    });
     // The privacy-policy consent as a record (decision 070), keyed by the pre-registration's id.
     for (const row of inserted) await recordConsent(tx, { anonymousId: row.id, kind: 'privacy_policy', given: true, at: now });
     await enqueueMail(tx, mail);
@@ -52,9 +47,13 @@ export async function storeContactMessage(
   now: Date,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx
-      .insert(contactMessages)
-      .values({ name: input.name, email: input.email, subject: input.subject, message: input.message, createdAt: now });
+    await insertContactMessage(tx, {
+      name: input.name,
+      email: input.email,
+      subject: input.subject,
+      message: input.message,
+      createdAt: now,
+    });
     await enqueueMail(tx, mail);
   });
 }
@@ -67,10 +66,12 @@ export async function storeCookieChoice(
 ): Promise<{ id: string; createdAt: Date } | undefined> {
   const given = Object.values(input.choices).some(Boolean);
   return db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(consentRecords)
-      .values({ anonymousId: input.anonymousId, version: input.version, choices: input.choices, createdAt: now })
-      .returning({ id: consentRecords.id, createdAt: consentRecords.createdAt });
+    const inserted = await insertCookieChoice(tx, {
+      anonymousId: input.anonymousId,
+      version: input.version,
+      choices: input.choices,
+      createdAt: now,
+    });
     await recordConsent(tx, { anonymousId: input.anonymousId, kind: 'cookies', given, at: now });
     return inserted;
   });

@@ -1,9 +1,8 @@
 import type { StaffRole } from '#machines/staff/roles.ts';
 import type { AdminUserAttributes, SupabaseClient } from '@supabase/supabase-js';
-import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { createMember } from '#bff/members/members.ts';
+import { insertMemberRow, memberIdByEmail, memberIdById } from '#bff/members/store/members.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 
 /**
@@ -19,7 +18,7 @@ export async function ensureAccount(
   db: Db,
   input: { email: string; password: string; kind: Gender | 'staff'; name?: string; staffRole?: StaffRole },
 ): Promise<{ id: string; created: boolean }> {
-  const [existing] = await db.select({ id: members.id }).from(members).where(eq(members.email, input.email)).limit(1);
+  const existing = await memberIdByEmail(db, input.email);
   if (existing) return { id: existing.id, created: false };
   const { data, error } = await createAuthUser(admin, db, {
     email: input.email,
@@ -31,7 +30,7 @@ export async function ensureAccount(
   const user = data.user;
   if (!user) throw new Error(`Création du compte ${input.email} impossible : ${error?.message ?? 'réponse vide'}`);
   if (input.kind === 'staff') {
-    await db.insert(members).values({
+    await insertMemberRow(db, {
       id: user.id,
       email: input.email,
       gender: 'staff',
@@ -60,7 +59,7 @@ export async function createAuthUser(admin: SupabaseClient, db: Db, attributes: 
   if (first.error?.code !== 'email_exists') return first;
   const orphan = await authUserByEmail(admin, attributes.email);
   if (!orphan || orphan.invited_at) return first;
-  const [member] = await db.select({ id: members.id }).from(members).where(eq(members.id, orphan.id)).limit(1);
+  const member = await memberIdById(db, orphan.id);
   if (member) return first;
   const deleted = await admin.auth.admin.deleteUser(orphan.id);
   return deleted.error ? first : admin.auth.admin.createUser(attributes);

@@ -1,7 +1,7 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { bumpMemberVersion, lockMemberId } from '#bff/members/store/members.ts';
+import { eventOfContextSince, insertOnboardingEvent } from '#bff/members/store/onboarding-events.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 
@@ -21,29 +21,15 @@ export async function recordDailyCapReached(
   return db.transaction(async (tx) => {
     // The member's row locked first: two refusals at the same moment (the service reports each one
     // without waiting) write one line, not two (READ COMMITTED sees no uncommitted line).
-    const [locked] = await tx.select({ id: members.id }).from(members).where(eq(members.id, input.memberId)).for('update');
+    const locked = await lockMemberId(tx, input.memberId);
     if (!locked) return false;
-    const [recent] = await tx
-      .select({ id: onboardingEvents.id })
-      .from(onboardingEvents)
-      .where(
-        and(
-          eq(onboardingEvents.memberId, input.memberId),
-          eq(onboardingEvents.context, input.context),
-          gt(onboardingEvents.createdAt, new Date(now.getTime() - DAY_MS)),
-        ),
-      )
-      .limit(1);
+    const recent = await eventOfContextSince(tx, input.memberId, input.context, new Date(now.getTime() - DAY_MS));
     if (recent) return false;
     // As every logged event: the version moves with it (UNIQUE (member_id, version)).
-    const [row] = await tx
-      .update(members)
-      .set({ version: sql`${members.version} + 1`, updatedAt: now })
-      .where(eq(members.id, input.memberId))
-      .returning();
+    const row = await bumpMemberVersion(tx, input.memberId, now);
     if (!row) return false;
     const state = row.role === 'staff' ? 'equipe' : stateKey(stateFromRecord(recordOf(row), now.getTime()));
-    await tx.insert(onboardingEvents).values({
+    await insertOnboardingEvent(tx, {
       memberId: input.memberId,
       context: input.context,
       event: input.event,

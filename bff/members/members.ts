@@ -1,12 +1,11 @@
 import { type StaffRole, staffRoleOf } from '#machines/staff/roles.ts';
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { stageColumns } from '#bff/members/stage.ts';
+import { insertMemberRow, type MemberRow, memberById } from '#bff/members/store/members.ts';
 import { emptyRecord, type Gender, type OnboardingRecord, onboardingRecordSchema } from '#machines/onboarding/record.ts';
 
-export type MemberRow = typeof members.$inferSelect;
+export type { MemberRow } from '#bff/members/store/members.ts';
 
 /**
  * Creates the member record of a new account, at the start of onboarding, dated `input.now` (the
@@ -28,7 +27,7 @@ export async function createMember(
 /** The member row of a new account, in the caller's transaction. */
 export async function insertMember(tx: Transaction, input: { id: string; email: string; gender: Gender; now?: Date }): Promise<void> {
   const record = emptyRecord(input.id, input.email, input.gender);
-  await tx.insert(members).values({
+  await insertMemberRow(tx, {
     id: input.id,
     email: input.email,
     gender: input.gender,
@@ -122,7 +121,7 @@ export function settingsView(row: MemberRow): SettingsView {
 }
 
 export async function memberSettings(db: Db, id: string, _now: Date): Promise<{ disabled: boolean; view: SettingsView } | null> {
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberById(db, id);
   if (!row) return null;
   return { disabled: row.disabled, view: settingsView(row) };
 }

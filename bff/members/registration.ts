@@ -1,15 +1,14 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { User } from '@supabase/supabase-js';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
-import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { type AgencyMailSite, layout, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
 import { queueWelcomeMail } from '#bff/mail/agency-mail-triggers.ts';
 import { insertMember } from '#bff/members/members.ts';
 import { claimPreRegistration } from '#bff/members/signup-prefill.ts';
+import { memberIdById, memberIdByLowerEmail } from '#bff/members/store/members.ts';
+import { pendingInvitationsFor } from '#bff/members/store/staff-invitations.ts';
 import type { Gender } from '#machines/auth/credentials.ts';
 
 /**
@@ -73,17 +72,12 @@ export function pendingRegistrationOf(user: User): { gender: Gender; preRegistra
 
 /** The member row holding this address, if any (an account exists: never replaced by a registration). */
 export async function memberWithEmail(db: Db, email: string): Promise<{ id: string } | undefined> {
-  const [row] = await db.select({ id: members.id }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
-  return row;
+  return memberIdByLowerEmail(db, email);
 }
 
 /** Whether a staff invitation waits for this address (it is reserved for the colleague). */
 export async function pendingStaffInvitationFor(db: Db, email: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: staffInvitations.id })
-    .from(staffInvitations)
-    .where(and(sql`lower(${staffInvitations.email}) = ${email}`, isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
-    .limit(1);
+  const rows = await pendingInvitationsFor(db, email);
   return rows.length > 0;
 }
 
@@ -97,7 +91,7 @@ export async function decoyPasswordWork(password: string): Promise<void> {
 
 /** Locks the member row of `id` if it exists (a confirmation racing another one creates it once). */
 async function memberExists(tx: Transaction, id: string): Promise<boolean> {
-  const [row] = await tx.select({ id: members.id }).from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberIdById(tx, id);
   return Boolean(row);
 }
 

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { preSubscriptions } from '#bff/db/schema.ts';
 import { type AgencyMailSite, layout, siteLink } from '#bff/mail/agency-mails.ts';
 import type { OutgoingMail } from '#bff/mail/outbox.ts';
+import { claimById, claimByTokenHash, latestPrefill, preSubscriptionByTokenHash } from '#bff/members/store/pre-subscriptions.ts';
 
 /**
  * Nothing is asked twice (issue 21, decision 127). A pre-registration mails the visitor a link to
@@ -35,34 +34,13 @@ export function newSignupToken(now: Date): { token: string; hash: string; expire
 
 /** The pre-registration a valid (unspent, unexpired) token stands for, or null. */
 export async function invitationOf(db: Db | Transaction, token: string, now: Date) {
-  const [row] = await db
-    .select()
-    .from(preSubscriptions)
-    .where(
-      and(
-        eq(preSubscriptions.signupTokenHash, hashOf(token)),
-        isNull(preSubscriptions.memberId),
-        gt(preSubscriptions.signupTokenExpiresAt, now),
-      ),
-    )
-    .limit(1);
+  const row = await preSubscriptionByTokenHash(db, hashOf(token), now);
   return row ?? null;
 }
 
 /** Links the pre-registration to the new member and spends the token; false if it was spent meanwhile. */
 export async function claimInvitation(tx: Transaction, token: string, memberId: string, now: Date): Promise<boolean> {
-  const claimed = await tx
-    .update(preSubscriptions)
-    .set({ memberId, convertedAt: now, signupTokenHash: null })
-    .where(
-      and(
-        eq(preSubscriptions.signupTokenHash, hashOf(token)),
-        isNull(preSubscriptions.memberId),
-        gt(preSubscriptions.signupTokenExpiresAt, now),
-      ),
-    )
-    .returning({ id: preSubscriptions.id });
-  return claimed.length === 1;
+  return (await claimByTokenHash(tx, hashOf(token), memberId, now)) === 1;
 }
 
 /**
@@ -71,22 +49,12 @@ export async function claimInvitation(tx: Transaction, token: string, memberId: 
  * False when it was linked or expired meanwhile (the account is still created).
  */
 export async function claimPreRegistration(tx: Transaction, id: string, memberId: string, now: Date): Promise<boolean> {
-  const claimed = await tx
-    .update(preSubscriptions)
-    .set({ memberId, convertedAt: now, signupTokenHash: null })
-    .where(and(eq(preSubscriptions.id, id), isNull(preSubscriptions.memberId), gt(preSubscriptions.signupTokenExpiresAt, now)))
-    .returning({ id: preSubscriptions.id });
-  return claimed.length === 1;
+  return (await claimById(tx, id, memberId, now)) === 1;
 }
 
 /** What step 1 starts with: the linked pre-registration's postcode and city (the latest one). */
 export async function prefillOf(db: Db, memberId: string): Promise<{ postcode: string; city: string } | null> {
-  const [row] = await db
-    .select({ postcode: preSubscriptions.zipCode, city: preSubscriptions.city })
-    .from(preSubscriptions)
-    .where(eq(preSubscriptions.memberId, memberId))
-    .orderBy(desc(preSubscriptions.createdAt))
-    .limit(1);
+  const row = await latestPrefill(db, memberId);
   return row ?? null;
 }
 

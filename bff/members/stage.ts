@@ -1,11 +1,9 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
+import { membersWithoutStage, type StageValues, writeStages } from '#bff/members/store/stage.ts';
 import { onboardingRecordSchema, type OnboardingRecord } from '#machines/onboarding/record.ts';
 import { storedStageOf } from '#machines/onboarding/stored-stage.ts';
-import type { TopState } from '#machines/onboarding/steps.ts';
 
 /**
  * The member's stage in the database (issue 64, decision 204): the columns every writer of the
@@ -28,30 +26,8 @@ export function stageColumns(record: OnboardingRecord, version: number) {
   };
 }
 
-/** The chart's state at `now`, dotted (`attente.delai-retractation`), as SQL (migration 0045's function). */
-export function stageKeySql(now: Date): SQL<string | null> {
-  return sql<
-    string | null
-  >`member_stage_key(${members.stage}, ${members.stageSub}, ${members.renunciationEndsAt}, ${members.withdrawalEndsAt}, ${members.termEndsAt}, ${now.toISOString()}::timestamptz)`;
-}
-
-/** Stages reached after the renunciation period, until the term's end. */
-const SIGNED_STAGES: readonly string[] = ['frais-de-dossier', 'attente', 'membre-actif'];
-
-/**
- * Members whose chart is in top-level state `top` at `now`, as a condition the indexes serve
- * (`members_stage`, `members_renunciation_ends_at`, `members_term_ends_at`). The same answer as
- * `split_part(member_stage_key(…), '.', 1) = top`: the stage test checks both against the chart.
- */
-export function topStateSql(top: TopState, now: Date): SQL {
-  const at = sql`${now.toISOString()}::timestamptz`;
-  if (top === 'attente-contrat') return sql`(${members.stage} = 'attente-contrat' OR ${members.renunciationEndsAt} > ${at})`;
-  if (top === 'contrat-termine') return sql`(${members.renunciationEndsAt} <= ${at} AND ${members.termEndsAt} <= ${at})`;
-  if (SIGNED_STAGES.includes(top))
-    return sql`(${members.stage} = ${top} AND (${members.renunciationEndsAt} IS NULL OR (${members.renunciationEndsAt} <= ${at} AND (${members.termEndsAt} IS NULL OR ${members.termEndsAt} > ${at}))))`;
-  // Time changes nothing in the others.
-  return sql`${members.stage} = ${top}`;
-}
+// The SQL that reads the chart's state from the columns (the lists' queries use it).
+export { stageKeySql, topStateSql } from '#bff/members/store/stage.ts';
 
 /**
  * Writes the stage of members whose record changed without it (a script, a test, rows from before
@@ -61,14 +37,10 @@ export function topStateSql(top: TopState, now: Date): SQL {
 export async function refreshStaleStages(db: Db, batch = 2000): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await db
-      .select({ id: members.id, onboarding: members.onboarding, version: members.version })
-      .from(members)
-      .where(and(isNull(members.stage), eq(members.role, 'member')))
-      .limit(batch);
+    const rows = await membersWithoutStage(db, batch);
     if (rows.length === 0) return total;
     let written = 0;
-    const values: Record<string, unknown>[] = [];
+    const values: StageValues[] = [];
     for (const row of rows) {
       const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);
       if (!parsed.success) {
@@ -90,10 +62,7 @@ export async function refreshStaleStages(db: Db, batch = 2000): Promise<number> 
       written += 1;
     }
     if (written > 0) {
-      await db.execute(sql`UPDATE members m SET stage = s.stage, stage_sub = s.stage_sub,
-          renunciation_ends_at = s.r, withdrawal_ends_at = s.w, term_ends_at = s.t, stage_version = s.version
-        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS s(id uuid, version integer, stage text, stage_sub text, r timestamptz, w timestamptz, t timestamptz)
-        WHERE m.id = s.id AND m.version = s.version`);
+      await writeStages(db, values);
     }
     total += written;
     // Unreadable records stay without a stage: stop rather than read them again forever.

@@ -1,9 +1,7 @@
-import { inArray } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
 import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import { standingRows } from '#bff/members/store/standing.ts';
 import type { Side } from '#machines/introductions/labels.ts';
 import { type Standing, standingOf } from '#machines/introductions/sharing.ts';
 import { onboardingRecordSchema } from '#machines/onboarding/record.ts';
@@ -22,16 +20,7 @@ export async function standingsOf(executor: Pick<Db, 'select'>, memberIds: reado
   const ids = [...new Set(memberIds.map((id) => id.toLowerCase()))];
   const out = new Map<string, Standing>();
   if (ids.length === 0) return out;
-  const rows = await executor
-    .select({
-      id: members.id,
-      onboarding: members.onboarding,
-      disabled: members.disabled,
-      erasedAt: memberPrivacy.erasedAt,
-      pausedAt: memberPrivacy.matchmakingPausedAt,
-    })
-    .from(members)
-    .where(inArray(members.id, ids));
+  const rows = await standingRows(executor, ids);
   for (const row of rows) {
     // A record the chart cannot read has no contract to share under.
     const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);

@@ -1,10 +1,7 @@
 import { stageColumns } from '#bff/members/stage.ts';
-import { and, eq, sql } from 'drizzle-orm';
 import { freeMissedMeetingSlot } from '#bff/agenda/agenda.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import {
   deriveMatchProfile,
   matchProfileFromJson,
@@ -21,7 +18,10 @@ import { contractDeadlines, renunciationOpen, subscriptionPaymentOpen, withdrawa
 import { contractRightsHook } from '#bff/onboarding/contract-rights.ts';
 import { isPlanActive } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
-import { PAY_IN_FULL_JSON_SQL, payInFullOfJson } from '#bff/onboarding/plan-settings.ts';
+import { payInFullOfJson } from '#bff/onboarding/plan-settings.ts';
+import { updateMemberWithEvent } from '#bff/onboarding/store/onboarding-update.ts';
+import { memberById } from '#bff/members/store/members.ts';
+import { countEvents } from '#bff/members/store/onboarding-events.ts';
 import { onboardingPrivacyHook } from '#bff/privacy/onboarding-hook.ts';
 import { decideUpdate, stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -201,7 +201,7 @@ export async function applyOnboardingUpdate(
     const held = attempt === 1 && options.current?.id === memberId ? options.current : undefined;
     const outcome = await db
       .transaction(async (tx) => {
-        const row = held ? { ...held } : (await tx.select().from(members).where(eq(members.id, memberId)).limit(1))[0];
+        const row = held ? { ...held } : await memberById(tx, memberId);
         if (row?.role !== 'member') {
           if (held) throw DECIDE_AGAIN;
           throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
@@ -247,23 +247,6 @@ export async function applyOnboardingUpdate(
         // the attempt is rolled back, event included, and the decision taken again on the fresh record.
         // The plan setting and the stored match profile come back with it (read in the statement's
         // snapshot, before this UPDATE's triggers).
-        const event = tx.$with('event').as(
-          tx
-            .insert(onboardingEvents)
-            .values({
-              memberId,
-              context: update.context,
-              event: definition.event,
-              payload: redact(update),
-              fromState,
-              toState,
-              actorId: options.actor.id,
-              actorRole: options.actor.role,
-              version,
-              createdAt: options.now,
-            })
-            .returning({ id: onboardingEvents.id }),
-        );
         // The stage follows the record in the same statement (decision 204): the back office's lists read it.
         const columns = {
           onboarding: decision.record,
@@ -272,22 +255,26 @@ export async function applyOnboardingUpdate(
           ...dataColumns(update),
           ...stageColumns(decision.record, version),
         };
-        const [updated] = await tx
-          .with(event)
-          .update(members)
-          .set(columns)
-          .where(and(eq(members.id, memberId), eq(members.version, row.version)))
-          .returning({
-            pausedAt: memberPrivacy.matchmakingPausedAt,
-            erasedAt: memberPrivacy.erasedAt,
-            eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
-            transaction: sql<string>`pg_current_xact_id()::text`,
-            payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
-            storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
-          })
-          .catch((error: unknown) => {
-            throw isEventVersionTaken(error) ? DECIDE_AGAIN : error;
-          });
+        const updated = await updateMemberWithEvent(tx, {
+          memberId,
+          readVersion: row.version,
+          event: {
+            memberId,
+            context: update.context,
+            event: definition.event,
+            payload: redact(update),
+            fromState,
+            toState,
+            actorId: options.actor.id,
+            actorRole: options.actor.role,
+            version,
+            createdAt: options.now,
+          },
+          columns,
+          storedProfileSql: STORED_MATCH_PROFILE_SQL,
+        }).catch((error: unknown) => {
+          throw isEventVersionTaken(error) ? DECIDE_AGAIN : error;
+        });
         if (!updated) throw DECIDE_AGAIN;
         const { pausedAt, erasedAt, eventId, transaction } = updated;
         // A plan no longer offered: the attempt is rolled back, event included.
@@ -373,6 +360,5 @@ function redact(update: UpdatePayload): Record<string, unknown> {
 
 /** Number of events logged for a member (tests and the dashboard). */
 export async function eventCount(db: Db, memberId: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId));
-  return row?.n ?? 0;
+  return (await countEvents(db, memberId)) ?? 0;
 }

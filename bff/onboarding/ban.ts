@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
 import type * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { stageColumns } from '#bff/members/stage.ts';
+import { memberById, updateMemberRow } from '#bff/members/store/members.ts';
+import { insertOnboardingEvent } from '#bff/members/store/onboarding-events.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { applyBan, type banPayloadSchema } from '#machines/onboarding/update-contexts.ts';
@@ -18,19 +18,21 @@ import { applyBan, type banPayloadSchema } from '#machines/onboarding/update-con
  */
 export async function banMember(db: Db, payload: v.InferOutput<typeof banPayloadSchema>, staffId: string, now: Date) {
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(members).where(eq(members.id, payload.uid)).limit(1);
+    const row = await memberById(tx, payload.uid);
     if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
     const record = recordOf(row);
     const fromState = stateKey(stateFromRecord(record, now.getTime()));
     const next = applyBan(record, payload);
     const version = row.version + 1;
-    const [updated] = await tx
-      .update(members)
-      .set({ onboarding: next, disabled: payload.disable, version, updatedAt: now, ...stageColumns(next, version) })
-      .where(eq(members.id, row.id))
-      .returning();
+    const updated = await updateMemberRow(tx, row.id, {
+      onboarding: next,
+      disabled: payload.disable,
+      version,
+      updatedAt: now,
+      ...stageColumns(next, version),
+    });
     if (payload.disable) await endIntroductionsOf(tx, row.id, 'compte-desactive', now);
-    await tx.insert(onboardingEvents).values({
+    await insertOnboardingEvent(tx, {
       memberId: row.id,
       context: 'ban',
       event: payload.disable ? 'DISABLE' : 'ENABLE',

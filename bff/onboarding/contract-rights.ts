@@ -1,6 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Transaction } from '#bff/db/database.ts';
-import { contractTerminations } from '#bff/db/credit-notes-schema.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import {
   type AgencyMailSite,
@@ -21,6 +19,14 @@ import { instantMs, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs, terminationRefundDueByMs } from '#machines/onboarding/periods.ts';
 import { PROOF_RULES, type ProofMime, proofTypeLabels, terminationChannelLabels } from '#machines/onboarding/termination-texts.ts';
 import { memberProofUrl, type ProofView, proofsOf, staffProofUrl } from '#bff/contract/termination-proofs.ts';
+import {
+  decideTermination,
+  insertTermination,
+  latestTerminationRow,
+  pendingTerminationRow,
+  type TerminationRow,
+  terminationRowsOf,
+} from '#bff/onboarding/store/terminations.ts';
 import { subscriptionPaymentOpensAt, withdrawalPeriodEndsAt } from '#machines/onboarding/legal-deadlines.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import type { TerminationReason, UpdatePayload } from '#machines/onboarding/update-contexts.ts';
@@ -109,7 +115,7 @@ async function terminationHook(
     const requestedAt = letter ? new Date(parisDayStartMs(update.receivedOn)) : now;
     const dueBy = new Date(terminationRefundDueByMs(requestedAt.getTime()));
     const contractId = await ensureContract(tx, row.id, previous, now);
-    await tx.insert(contractTerminations).values({
+    await insertTermination(tx, {
       memberId: row.id,
       requestedAt,
       reason: update.reason,
@@ -130,30 +136,24 @@ async function terminationHook(
     }
     return;
   }
-  const [request] = await tx
-    .select()
-    .from(contractTerminations)
-    .where(and(eq(contractTerminations.memberId, row.id), isNull(contractTerminations.decision)))
-    .orderBy(desc(contractTerminations.requestedAt))
-    .limit(1);
+  const request = await pendingTerminationRow(tx, row.id);
   // The chart accepted the decision, so a request is pending; its row is written with it.
   if (!request) throw new Error(`no pending termination request for member ${row.id}`);
   const key = request.requestedAt.toISOString();
   if (update.context === 'terminate_no') {
-    await tx
-      .update(contractTerminations)
-      .set({ decision: 'refused', decidedAt: now, decidedBy: input.actorId ?? null, refusalReason: update.reason })
-      .where(eq(contractTerminations.id, request.id));
+    await decideTermination(tx, request.id, {
+      decision: 'refused',
+      decidedAt: now,
+      decidedBy: input.actorId ?? null,
+      refusalReason: update.reason,
+    });
     if (site) {
       const mail = terminationRefusedMail(site, to, { requestedAt: request.requestedAt, reason: update.reason });
       await enqueueMailOnce(tx, mail, `${mail.kind}:${row.id}:${key}`);
     }
     return;
   }
-  await tx
-    .update(contractTerminations)
-    .set({ decision: 'accepted', decidedAt: now, decidedBy: input.actorId ?? null })
-    .where(eq(contractTerminations.id, request.id));
+  await decideTermination(tx, request.id, { decision: 'accepted', decidedAt: now, decidedBy: input.actorId ?? null });
   // The contract stops at the acceptance: nothing more is taken from then on (decision 175).
   await recordContractStop(tx, { memberId: row.id, record: previous, reason: 'termination', at: now });
   await endIntroductionsOf(tx, row.id, 'resiliation', now);
@@ -223,7 +223,7 @@ const PROOF_RULE_LABELS = {
 
 /** A request row as staff and the member read it; `proofUrl` names the reader's own route. */
 function terminationView(
-  row: typeof contractTerminations.$inferSelect,
+  row: TerminationRow,
   proof: { mime: ProofMime; sizeBytes: number; uploadedAt: Date } | undefined,
   proofUrl: (id: number) => string,
 ): TerminationView {
@@ -258,12 +258,7 @@ function terminationView(
 
 /** A member's latest termination request (decisions 119, 189), for staff's rights card. */
 export async function latestTerminationOf(tx: Pick<Transaction, 'select'>, memberId: string): Promise<TerminationView | null> {
-  const [row] = await tx
-    .select()
-    .from(contractTerminations)
-    .where(eq(contractTerminations.memberId, memberId))
-    .orderBy(desc(contractTerminations.requestedAt))
-    .limit(1);
+  const row = await latestTerminationRow(tx, memberId);
   if (!row) return null;
   const proofs = await proofsOf(tx, memberId);
   return terminationView(row, proofs.get(row.id), (id) => staffProofUrl(memberId, id));
@@ -271,11 +266,7 @@ export async function latestTerminationOf(tx: Pick<Transaction, 'select'>, membe
 
 /** A member's own requests, newest first, for « Mes droits » (decision 189). */
 export async function terminationsOfMember(tx: Pick<Transaction, 'select'>, memberId: string): Promise<TerminationView[]> {
-  const rows = await tx
-    .select()
-    .from(contractTerminations)
-    .where(eq(contractTerminations.memberId, memberId))
-    .orderBy(desc(contractTerminations.requestedAt));
+  const rows = await terminationRowsOf(tx, memberId);
   const proofs = await proofsOf(tx, memberId);
   return rows.map((row) => terminationView(row, proofs.get(row.id), memberProofUrl));
 }

@@ -1,6 +1,4 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import { bigserial, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { renderMemberContract } from '#bff/contract/member-contract.ts';
 import type { Db } from '#bff/db/database.ts';
 import { ApiError } from '#bff/http/errors.ts';
@@ -12,6 +10,13 @@ import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { PERIODS } from '#machines/glossary.ts';
 import { NO_PAYMENT_PERIOD_DAYS, WITHDRAWAL_PERIOD_DAYS } from '#machines/onboarding/legal-periods.ts';
 import { applyOnboardingUpdate } from '#bff/onboarding/apply-update.ts';
+import {
+  countSignatureCodeTry,
+  deleteSignatureCode,
+  insertSignature,
+  signatureCodeOf,
+  upsertSignatureCode,
+} from '#bff/onboarding/store/signature-codes.ts';
 import type { PaymentVerifier } from '#bff/payments/verify-payment.ts';
 import { replaceSignedContract } from '#bff/privacy/contract-copy.ts';
 import { toIsoInstant } from '#machines/onboarding/instant.ts';
@@ -31,27 +36,8 @@ export const MAX_CODE_ATTEMPTS = 5;
 /** A new code may be asked for once a minute. */
 const RESEND_AFTER_MS = 60 * 1000;
 
-export const contractSignatureCodes = pgTable('contract_signature_codes', {
-  memberId: uuid('member_id').primaryKey(),
-  codeHash: text('code_hash').notNull(),
-  documentSha256: text('document_sha256').notNull(),
-  sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  attempts: smallint('attempts').notNull().default(0),
-});
-
-export const contractSignatures = pgTable('contract_signatures', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  memberId: uuid('member_id').notNull(),
-  documentSha256: text('document_sha256').notNull(),
-  signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
-  clientAddress: text('client_address').notNull(),
-  userAgent: text('user_agent').notNull(),
-  method: text('method').notNull(),
-  codeSentAt: timestamp('code_sent_at', { withTimezone: true }).notNull(),
-  codeVerifiedAt: timestamp('code_verified_at', { withTimezone: true }).notNull(),
-  codeAttempts: smallint('code_attempts').notNull(),
-});
+// The tables of codes and evidence records are the store's; retention and the tests name them from here.
+export { contractSignatureCodes, contractSignatures } from '#bff/onboarding/store/signature-codes.ts';
 
 const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 /** The code is hashed with the member's id: the table never holds a code in clear. */
@@ -117,7 +103,7 @@ export async function liveSignatureCode(
   memberId: string,
   options: { now: Date; textSha256: string },
 ): Promise<{ sentAt: Date; expiresAt: Date } | null> {
-  const [code] = await db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, memberId)).limit(1);
+  const code = await signatureCodeOf(db, memberId);
   if (!code || code.expiresAt.getTime() <= options.now.getTime() || code.attempts >= MAX_CODE_ATTEMPTS) return null;
   if (code.documentSha256 !== options.textSha256) return null;
   return { sentAt: code.sentAt, expiresAt: code.expiresAt };
@@ -131,7 +117,7 @@ export async function sendSignatureCode(
 ): Promise<{ expiresAt: Date }> {
   const contract = await unsignedContract(db, row, options);
   const now = options.now;
-  const [previous] = await db.select().from(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id)).limit(1);
+  const previous = await signatureCodeOf(db, row.id);
   if (previous && now.getTime() - previous.sentAt.getTime() < RESEND_AFTER_MS) {
     throw new ApiError(429, 'CODE_RECENTLY_SENT', 'Un code vient de vous être envoyé : patientez une minute avant d’en demander un autre.');
   }
@@ -140,10 +126,7 @@ export async function sendSignatureCode(
   // The code signs the text shown now (its SHA-256, decision 185), whatever the PDF's draft marks.
   const values = { codeHash: codeHash(row.id, code), documentSha256: contract.textSha256, sentAt: now, expiresAt, attempts: 0 };
   await db.transaction(async (tx) => {
-    await tx
-      .insert(contractSignatureCodes)
-      .values({ memberId: row.id, ...values })
-      .onConflictDoUpdate({ target: contractSignatureCodes.memberId, set: values });
+    await upsertSignatureCode(tx, row.id, values);
     await enqueueMail(
       tx,
       signatureCodeMail({ siteUrl: options.siteUrl, agency: options.agency }, { to: row.email, firstName: firstNameOf(row.profile) }, code),
@@ -172,14 +155,7 @@ export async function signWithCode(
 ): Promise<{ sha256: string; textSha256: string; signedAt: Date }> {
   const now = options.now;
   if (recordOf(row).subscriptionDate) throw new ApiError(409, 'CONTRACT_ALREADY_SIGNED', 'Votre contrat est déjà signé.');
-  const claim = await db.transaction(async (tx) => {
-    const [stored] = await tx
-      .update(contractSignatureCodes)
-      .set({ attempts: sql`${contractSignatureCodes.attempts} + 1` })
-      .where(eq(contractSignatureCodes.memberId, row.id))
-      .returning();
-    return stored;
-  });
+  const claim = await db.transaction((tx) => countSignatureCodeTry(tx, row.id));
   if (!claim) throw new ApiError(400, 'CODE_NOT_REQUESTED', 'Demandez d’abord un code de signature.');
   if (claim.expiresAt.getTime() <= now.getTime()) {
     throw new ApiError(400, 'CODE_EXPIRED', 'Ce code a expiré : demandez-en un nouveau.');
@@ -200,7 +176,7 @@ export async function signWithCode(
   // The code signs the document shown when it was asked for, and no other.
   const contract = await unsignedContract(db, row, { agency: options.agency, now });
   if (contract.textSha256 !== claim.documentSha256) {
-    await db.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
+    await deleteSignatureCode(db, row.id);
     throw new ApiError(409, 'CONTRACT_CHANGED', 'Le contrat a changé depuis l’envoi du code : relisez-le et demandez un nouveau code.');
   }
   // The chart decides whether signing is allowed now; the privacy hook stores the signed text;
@@ -220,21 +196,18 @@ export async function signWithCode(
       agency: options.agency,
       mail: { siteUrl: options.siteUrl, agency: options.agency },
       alsoInTransaction: async (tx, signedRow) => {
-        await tx.delete(contractSignatureCodes).where(eq(contractSignatureCodes.memberId, row.id));
-        const [recorded] = await tx
-          .insert(contractSignatures)
-          .values({
-            memberId: row.id,
-            documentSha256: textSha256,
-            signedAt: now,
-            clientAddress: options.clientAddress.slice(0, 64),
-            userAgent: options.userAgent.slice(0, 512),
-            method: 'email_code',
-            codeSentAt: claim.sentAt,
-            codeVerifiedAt: now,
-            codeAttempts: claim.attempts,
-          })
-          .returning();
+        await deleteSignatureCode(tx, row.id);
+        const recorded = await insertSignature(tx, {
+          memberId: row.id,
+          documentSha256: textSha256,
+          signedAt: now,
+          clientAddress: options.clientAddress.slice(0, 64),
+          userAgent: options.userAgent.slice(0, 512),
+          method: 'email_code',
+          codeSentAt: claim.sentAt,
+          codeVerifiedAt: now,
+          codeAttempts: claim.attempts,
+        });
         if (!recorded) throw new Error('contract_signatures: no row returned');
         const signed = await renderMemberContract(tx, signedRow, {
           agency: options.agency,

@@ -1,13 +1,21 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { type ChangeSection, type FieldChange, memberChangeRequests } from '#bff/db/change-requests-schema.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
+import type { ChangeSection, FieldChange } from '#bff/db/change-requests-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { enqueueMail, type OutgoingMail } from '#bff/mail/outbox.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
-import { consents } from '#bff/db/privacy-schema.ts';
+import { lockMemberRow, setMemberColumns } from '#bff/members/store/members.ts';
+import { insertOnboardingEvent, lastEventVersion } from '#bff/members/store/onboarding-events.ts';
+import {
+  type ChangeRequestRow,
+  changeRequestRows,
+  decideChangeRequestRow,
+  insertChangeRequest,
+  lockChangeRequest,
+  pendingChangeRequest,
+} from '#bff/onboarding/store/change-requests.ts';
+import { latestSensitiveConsent } from '#bff/onboarding/store/consents.ts';
 import {
   AGE_RANGE_MESSAGE,
   ageRangeInOrder,
@@ -95,7 +103,7 @@ function stepDone(record: OnboardingRecord, section: Section): boolean {
 const signed = (record: OnboardingRecord) => record.subscriptionDate !== null;
 
 async function lockMember(tx: Transaction, memberId: string): Promise<MemberRow> {
-  const [row] = await tx.select().from(members).where(eq(members.id, memberId)).limit(1).for('update');
+  const row = await lockMemberRow(tx, memberId);
   if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
   return row;
 }
@@ -110,12 +118,7 @@ async function checkProfileEdit(tx: Transaction, row: MemberRow, section: Sectio
   const issues = genderedAnswerIssues(row.gender, answers);
   if (issues.length > 0) throw new ApiError(400, 'VALIDATION_FAILED', 'Certaines informations sont à corriger.', { issues });
   if (!SENSITIVE_PROFILE_DETAILS.some((field) => answers[field] !== undefined)) return;
-  const [latest] = await tx
-    .select({ given: consents.given })
-    .from(consents)
-    .where(and(eq(consents.memberId, row.id), eq(consents.kind, 'sensitive_data')))
-    .orderBy(desc(consents.createdAt), desc(consents.id))
-    .limit(1);
+  const latest = await latestSensitiveConsent(tx, row.id);
   if (latest && !latest.given)
     throw new ApiError(
       409,
@@ -146,10 +149,7 @@ async function writeAnswers(
 ): Promise<void> {
   await checkProfileEdit(tx, row, section, answers);
   const stored = (section === 'profil' ? row.profile : row.questionnaire) as Record<string, unknown> | null;
-  await tx
-    .update(members)
-    .set({ [columnOf(section)]: { ...withoutUnanswered(section, stored), ...answers } })
-    .where(eq(members.id, row.id));
+  await setMemberColumns(tx, row.id, { [columnOf(section)]: { ...withoutUnanswered(section, stored), ...answers } });
   await logEvent(tx, row, log, now);
   // The match profile follows steps 1-2 (decision 113).
   await upsertMatchProfile(tx, row.id, now.getTime());
@@ -169,14 +169,11 @@ interface EventLog {
  * chart event decides again on the fresh record (apply-update.ts).
  */
 async function logEvent(tx: Transaction, row: MemberRow, log: EventLog, now: Date): Promise<void> {
-  const [last] = await tx
-    .select({ version: sql<number>`coalesce(max(${onboardingEvents.version}), 0)::int` })
-    .from(onboardingEvents)
-    .where(eq(onboardingEvents.memberId, row.id));
-  const version = Math.max(row.version, last?.version ?? 0) + 1;
-  await tx.update(members).set({ version, updatedAt: now }).where(eq(members.id, row.id));
+  const last = await lastEventVersion(tx, row.id);
+  const version = Math.max(row.version, last ?? 0) + 1;
+  await setMemberColumns(tx, row.id, { version, updatedAt: now });
   const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
-  await tx.insert(onboardingEvents).values({
+  await insertOnboardingEvent(tx, {
     memberId: row.id,
     context: log.context,
     event: log.event,
@@ -238,7 +235,7 @@ export interface ChangeRequestView {
   decisionNote: string;
 }
 
-function viewOf(row: typeof memberChangeRequests.$inferSelect): ChangeRequestView {
+function viewOf(row: ChangeRequestRow): ChangeRequestView {
   return {
     id: row.id,
     section: row.section,
@@ -266,36 +263,23 @@ export async function requestChange(db: Db, memberId: string, input: unknown, no
     const changes = changesOf(edit.section, stored, edit.answers);
     if (changes.length === 0)
       throw new ApiError(400, 'NO_CHANGE', 'Aucune modification : les informations envoyées sont celles déjà enregistrées.');
-    const [pending] = await tx
-      .select({ id: memberChangeRequests.id })
-      .from(memberChangeRequests)
-      .where(
-        and(
-          eq(memberChangeRequests.memberId, memberId),
-          eq(memberChangeRequests.section, edit.section),
-          eq(memberChangeRequests.status, 'pending'),
-        ),
-      )
-      .limit(1);
+    const pending = await pendingChangeRequest(tx, memberId, edit.section);
     if (pending)
       throw new ApiError(
         409,
         'CHANGE_REQUEST_PENDING',
         'Une demande de modification de cette rubrique est déjà en attente : l’équipe doit d’abord y répondre.',
       );
-    const [created] = await tx
-      .insert(memberChangeRequests)
-      .values({
-        memberId,
-        section: edit.section,
-        changes,
-        proposed: edit.answers,
-        note: edit.note,
-        status: 'pending',
-        createdAt: now,
-        decisionNote: '',
-      })
-      .returning();
+    const created = await insertChangeRequest(tx, {
+      memberId,
+      section: edit.section,
+      changes,
+      proposed: edit.answers,
+      note: edit.note,
+      status: 'pending',
+      createdAt: now,
+      decisionNote: '',
+    });
     if (!created) throw new Error('change request not stored');
     await logEvent(
       tx,
@@ -315,11 +299,7 @@ export async function requestChange(db: Db, memberId: string, input: unknown, no
 
 /** The member's change requests, newest first (the member's own, or staff for a member). */
 export async function changeRequestsOf(db: Db, memberId: string): Promise<ChangeRequestView[]> {
-  const rows = await db
-    .select()
-    .from(memberChangeRequests)
-    .where(eq(memberChangeRequests.memberId, memberId))
-    .orderBy(desc(memberChangeRequests.createdAt), desc(memberChangeRequests.id));
+  const rows = await changeRequestRows(db, memberId);
   return rows.map(viewOf);
 }
 
@@ -345,7 +325,7 @@ export async function decideChangeRequest(
   if (!parsed.success) throw validationError(parsed.issues);
   const { decision, note } = parsed.output;
   return db.transaction(async (tx) => {
-    const [request] = await tx.select().from(memberChangeRequests).where(eq(memberChangeRequests.id, requestId)).limit(1).for('update');
+    const request = await lockChangeRequest(tx, requestId);
     if (!request) throw new ApiError(404, 'CHANGE_REQUEST_NOT_FOUND', 'Demande de modification introuvable.');
     if (request.status !== 'pending')
       throw new ApiError(409, 'CHANGE_REQUEST_DECIDED', 'Cette demande a déjà reçu une réponse.', { status: request.status });
@@ -381,11 +361,12 @@ export async function decideChangeRequest(
         now,
       );
     }
-    const [updated] = await tx
-      .update(memberChangeRequests)
-      .set({ status: decision === 'apply' ? 'applied' : 'declined', decidedAt: now, decidedBy: staffId, decisionNote: note })
-      .where(eq(memberChangeRequests.id, requestId))
-      .returning();
+    const updated = await decideChangeRequestRow(tx, requestId, {
+      status: decision === 'apply' ? 'applied' : 'declined',
+      decidedAt: now,
+      decidedBy: staffId,
+      decisionNote: note,
+    });
     if (!updated) throw new Error('change request vanished');
     if (notice) await enqueueMail(tx, notice(row));
     return viewOf(updated);

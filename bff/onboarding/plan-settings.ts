@@ -1,18 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { settings } from '#bff/db/schema.ts';
 import type { Transaction } from '#bff/db/database.ts';
+import { payInFullValue, upsertPayInFull } from '#bff/onboarding/store/plan-settings.ts';
 import { type PayInFullSetting, payInFullSettingSchema } from '#machines/onboarding/plans.ts';
 
-/** Which pay-in-full plan each pack offers (decisions §5); staff change it from the dashboard. */
-const PAY_IN_FULL_KEY = 'plans.pay_in_full';
+// Which pay-in-full plan each pack offers (decisions §5); staff change it from the dashboard.
 /** Plain price by default: a permanent "10 % off" would be a reference-price claim to justify. */
 export const DEFAULT_PAY_IN_FULL: PayInFullSetting = 'cash';
 
 export async function readPayInFull(executor: Db | Transaction): Promise<PayInFullSetting> {
-  const [row] = await executor.select().from(settings).where(eq(settings.key, PAY_IN_FULL_KEY)).limit(1);
-  return payInFullOf(row?.value);
+  return payInFullOf(await payInFullValue(executor));
 }
 
 /** The stored value, or the default when it is absent or not one of the settings. */
@@ -21,21 +18,13 @@ function payInFullOf(value: unknown): PayInFullSetting {
   return parsed.success ? parsed.output : DEFAULT_PAY_IN_FULL;
 }
 
-/**
- * The stored setting's JSON text as one column of another statement (the onboarding event's first
- * SELECT, decision 129), null when absent: read back with `payInFullOfJson`.
- */
-export const PAY_IN_FULL_JSON_SQL = sql.raw(`(SELECT value::text FROM settings WHERE key = '${PAY_IN_FULL_KEY}')`);
-
+/** The setting's JSON text as the onboarding event's statement returns it (`PAY_IN_FULL_JSON_SQL` of the store). */
 export function payInFullOfJson(text: unknown): PayInFullSetting {
   return payInFullOf(typeof text === 'string' ? JSON.parse(text) : undefined);
 }
 
 export async function writePayInFull(db: Db, value: PayInFullSetting, now: Date): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key: PAY_IN_FULL_KEY, value, updatedAt: now })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: now } });
+  await upsertPayInFull(db, value, now);
 }
 
 /**

@@ -1,12 +1,13 @@
-import { and, eq, gt, inArray, isNotNull, or } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { instalments } from '#bff/db/instalments-schema.ts';
-import { invoices } from '#bff/db/invoices-schema.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
-import { checkoutSessions, members } from '#bff/db/schema.ts';
 import { customerNameOf } from '#bff/invoices/invoices.ts';
+import { invoiceReferencesOf } from '#bff/invoices/store/invoices.ts';
 import { memberInstalments } from '#bff/payments/instalment-schedules.ts';
+import { type BillingKind, type BillingStatus, billingKinds, billingStatuses } from '#bff/payments/store/billing-lines.ts';
+import { paidSessionsOf } from '#bff/payments/store/checkout-sessions.ts';
+import { instalmentsOfMembers } from '#bff/payments/store/instalments.ts';
+import { billedMembers } from '#bff/payments/store/members.ts';
+import { refundsOfMembers } from '#bff/payments/store/refunds.ts';
 import { billingKindLabels, billingStatusLabels, offerLabels } from '#machines/onboarding/labels.ts';
 import { isPlanId, planById } from '#machines/onboarding/plans.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
@@ -18,20 +19,6 @@ import { parisDayStartMs } from '#machines/paris-time.ts';
  * their invoice numbers — for one member, read and computed here (and the agency's, in SQL, in
  * agency-billing.ts, decisions 204 and 213). The same rows feed the JSON view and the CSV export.
  */
-
-const billingKinds = ['payment', 'instalment', 'refund'] as const;
-export type BillingKind = (typeof billingKinds)[number];
-const billingStatuses = [
-  'payee',
-  'a-venir',
-  'echouee',
-  'annulee',
-  'remboursee',
-  'remboursement-en-cours',
-  'rembourse',
-  'remboursement-echoue',
-] as const;
-export type BillingStatus = (typeof billingStatuses)[number];
 
 export interface BillingEntry {
   /** Unique within a list (a stable React key). */
@@ -83,39 +70,22 @@ function refundStatus(status: string): BillingStatus {
 
 /** Every billing line of the agency (or of `memberId`), newest first, filtered by the query. */
 export async function billingEntries(db: Db, query: BillingQuery & { memberId?: string }, now: Date): Promise<BillingEntry[]> {
-  const people = await db
-    .select({ id: members.id, email: members.email, contract: members.contract, profile: members.profile })
-    .from(members)
-    .where(query.memberId ? and(eq(members.id, query.memberId), eq(members.role, 'member')) : eq(members.role, 'member'));
+  const people = await billedMembers(db, query.memberId);
   const byId = new Map(people.map((p) => [p.id, { name: customerNameOf(p), email: p.email }]));
   const ids = [...byId.keys()];
   if (ids.length === 0) return [];
   const entries: BillingEntry[] = [];
   const who = (memberId: string) => byId.get(memberId) ?? { name: 'Membre inconnu', email: '' };
 
-  const invoiceRows = await db
-    .select({ number: invoices.number, reference: invoices.checkoutSessionId })
-    .from(invoices)
-    .where(inArray(invoices.memberId, ids));
+  const invoiceRows = await invoiceReferencesOf(db, ids);
   const invoiceOf = new Map(invoiceRows.map((r) => [r.reference, r.number]));
 
   // Every payment received: the sessions that confirmed a step, and those paid that confirmed none
   // (one that arrived for a stopped contract, refunded at once: decision 175), so that no refund
   // is shown without the payment it gives back.
-  const refundRows = await db.select().from(refunds).where(inArray(refunds.memberId, ids));
+  const refundRows = await refundsOfMembers(db, ids);
   const refundedOutside = new Set(refundRows.filter((r) => r.reason === 'outside_contract').map((r) => r.checkoutSessionId));
-  const sessions = await db
-    .select()
-    .from(checkoutSessions)
-    .where(
-      and(
-        inArray(checkoutSessions.memberId, ids),
-        or(
-          isNotNull(checkoutSessions.consumedAt),
-          and(eq(checkoutSessions.status, 'complete'), eq(checkoutSessions.paymentStatus, 'paid'), gt(checkoutSessions.amountTotal, 0)),
-        ),
-      ),
-    );
+  const sessions = await paidSessionsOf(db, ids);
   for (const s of sessions) {
     if (!s.memberId) continue;
     const monthly = isPlanId(s.offerId) && planById(s.offerId).type === 'monthly';
@@ -135,7 +105,7 @@ export async function billingEntries(db: Db, query: BillingQuery & { memberId?: 
     });
   }
 
-  const instalmentRows = await db.select().from(instalments).where(inArray(instalments.memberId, ids));
+  const instalmentRows = await instalmentsOfMembers(db, ids);
   for (const r of instalmentRows) {
     const plan = isPlanId(r.offerId) ? planById(r.offerId) : null;
     entries.push({

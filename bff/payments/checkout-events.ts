@@ -1,16 +1,16 @@
-import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { invoices } from '#bff/db/invoices-schema.ts';
-import { checkoutSessions, members } from '#bff/db/schema.ts';
-import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
+import { checkoutSessionById, invoiceNumberOfReference } from '#bff/invoices/store/invoices.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
 import { ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
 import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import { contractStoppedAt } from '#bff/payments/instalment-schedules.ts';
+import { offerSessionOfSubscription, setSessionContract, upsertCheckoutSession } from '#bff/payments/store/checkout-sessions.ts';
+import { memberRow } from '#bff/payments/store/members.ts';
+import { recordWebhookEventOnce } from '#bff/payments/store/webhook-events.ts';
 import { offerOfSession } from '#bff/payments/stripe-settings.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs, termOver } from '#machines/onboarding/periods.ts';
@@ -90,25 +90,7 @@ export async function recordCheckoutEvent(
       createdAt: now,
       updatedAt: now,
     };
-    const t = checkoutSessions;
-    await tx
-      .insert(t)
-      .values(values)
-      .onConflictDoUpdate({
-        target: t.id,
-        set: {
-          memberId: sql`coalesce(${t.memberId}, excluded.member_id)`,
-          offerId: sql`coalesce(${t.offerId}, excluded.offer_id)`,
-          paymentLink: sql`coalesce(${t.paymentLink}, excluded.payment_link)`,
-          amountTotal: sql`coalesce(${t.amountTotal}, excluded.amount_total)`,
-          currency: sql`coalesce(${t.currency}, excluded.currency)`,
-          customerEmail: sql`coalesce(${t.customerEmail}, excluded.customer_email)`,
-          subscriptionId: sql`coalesce(${t.subscriptionId}, excluded.subscription_id)`,
-          status: sql`case when ${t.status} = 'complete' then ${t.status} else excluded.status end`,
-          paymentStatus: sql`case when ${t.paymentStatus} in ('paid', 'no_payment_required') then ${t.paymentStatus} else excluded.payment_status end`,
-          updatedAt: now,
-        },
-      });
+    await upsertCheckoutSession(tx, values, now);
     // The payment belongs to the member's current contract (decision 175); one taken for a stopped
     // contract is refunded at once and never invoiced.
     if (values.memberId && (await outsideStoppedContract(tx, config, { sessionId: session.id, memberId: values.memberId, now }))) {
@@ -134,25 +116,25 @@ async function outsideStoppedContract(
   config: Config,
   input: { sessionId: string; memberId: string; now: Date },
 ): Promise<boolean> {
-  const [member] = await tx.select().from(members).where(eq(members.id, input.memberId)).limit(1);
+  const member = await memberRow(tx, input.memberId);
   if (member?.role !== 'member') return false;
   // A member without a readable record has no contract to name (older rows, tests of numbering).
   const parsed = v.safeParse(onboardingRecordSchema, member.onboarding);
   if (!parsed.success) return false;
   const record = parsed.output;
-  const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, input.sessionId)).limit(1);
+  const row = await checkoutSessionById(tx, input.sessionId);
   if (!row) return false;
   let contractId = row.contractId;
   const signed = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
   if (contractId === null && signed !== null && signed <= input.now.getTime()) {
     contractId = await ensureContract(tx, member.id, record, input.now);
-    await tx.update(checkoutSessions).set({ contractId }).where(eq(checkoutSessions.id, row.id));
+    await setSessionContract(tx, row.id, contractId);
   }
   const stoppedAt = contractStoppedAt(record) ?? (termOver(record, input.now.getTime()) ? termEndsAtMs(record) : null);
   const paid = row.status === 'complete' && row.paymentStatus === 'paid' && (row.amountTotal ?? 0) > 0;
   if (stoppedAt === null || !paid || row.consumedAt !== null) return false;
   // Invoiced already: it was recorded while the contract ran (a replay changes nothing).
-  const [invoiced] = await tx.select({ n: invoices.number }).from(invoices).where(eq(invoices.checkoutSessionId, row.id)).limit(1);
+  const invoiced = await invoiceNumberOfReference(tx, row.id);
   if (invoiced) return false;
   log.warn('stripe : paiement reçu pour un contrat arrêté, remboursé d’office, sans facture', { memberId: member.id, sessionId: row.id });
   await refundOutsideCharge(tx, {
@@ -171,10 +153,6 @@ async function outsideStoppedContract(
 
 /** The offer of the checkout session that opened a subscription (a monthly plan's), or null. */
 export async function offerOfSubscription(db: Db, subscriptionId: string): Promise<string | null> {
-  const [session] = await db
-    .select({ offerId: checkoutSessions.offerId })
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.subscriptionId, subscriptionId))
-    .limit(1);
+  const session = await offerSessionOfSubscription(db, subscriptionId);
   return session?.offerId ?? null;
 }

@@ -1,13 +1,20 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, or, sql, sum } from 'drizzle-orm';
-import { type ContractStopReason, contracts } from '#bff/db/contracts-schema.ts';
+import type { ContractStopReason } from '#bff/db/contracts-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { instalments } from '#bff/db/instalments-schema.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
-import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import type { AgencyMailSite, Recipient } from '#bff/mail/agency-mails.ts';
 import { chargeRefundedMail } from '#bff/mail/instalment-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
+import { chargedSessionsOfContract } from '#bff/payments/store/checkout-sessions.ts';
+import {
+  contractOfSignature,
+  markSubscriptionsCancelled,
+  stopContract,
+  stopContractsAtTerm,
+  subscriptionsToCancel,
+  upsertContract,
+} from '#bff/payments/store/contracts.ts';
+import { paidInstalmentsOfContract } from '#bff/payments/store/instalments.ts';
+import { insertRefundOnce, outsideRefundOfCharge, refundedByCharge } from '#bff/payments/store/refunds.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
@@ -33,20 +40,13 @@ export async function ensureContract(
   const signedMs = instantMs(record.subscriptionDate);
   if (!Number.isFinite(signedMs)) return null;
   const ends = termEndsAtMs(record);
-  const [row] = await executor
-    .insert(contracts)
-    .values({
-      memberId,
-      signedAt: new Date(signedMs),
-      planId: record.selectedPlanId,
-      endsAt: ends === null ? null : new Date(ends),
-      createdAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [contracts.memberId, contracts.signedAt],
-      set: { planId: sql`coalesce(excluded.plan_id, ${contracts.planId})`, endsAt: sql`coalesce(excluded.ends_at, ${contracts.endsAt})` },
-    })
-    .returning({ id: contracts.id });
+  const row = await upsertContract(executor, {
+    memberId,
+    signedAt: new Date(signedMs),
+    planId: record.selectedPlanId,
+    endsAt: ends === null ? null : new Date(ends),
+    createdAt: now,
+  });
   return row?.id ?? null;
 }
 
@@ -57,10 +57,7 @@ export async function recordContractStop(
 ): Promise<number | null> {
   const id = await ensureContract(executor, input.memberId, input.record, input.at);
   if (id === null) return null;
-  await executor
-    .update(contracts)
-    .set({ stoppedAt: input.at, stopReason: input.reason })
-    .where(and(eq(contracts.id, id), isNull(contracts.stoppedAt)));
+  await stopContract(executor, id, input.at, input.reason);
   return id;
 }
 
@@ -82,38 +79,9 @@ export interface ContractCharge {
  * last: a refund gives back the latest payments first, and what is kept is kept on the file fee.
  */
 export async function contractCharges(executor: Executor, contractId: number): Promise<ContractCharge[]> {
-  const sessions = await executor
-    .select({
-      id: checkoutSessions.id,
-      offerId: checkoutSessions.offerId,
-      amount: checkoutSessions.amountTotal,
-      currency: checkoutSessions.currency,
-    })
-    .from(checkoutSessions)
-    .where(
-      and(
-        eq(checkoutSessions.contractId, contractId),
-        isNotNull(checkoutSessions.consumedAt),
-        eq(checkoutSessions.paymentStatus, 'paid'),
-        gt(checkoutSessions.amountTotal, 0),
-      ),
-    )
-    .orderBy(asc(checkoutSessions.createdAt));
-  const paid = await executor
-    .select({
-      id: instalments.providerInvoiceId,
-      offerId: instalments.offerId,
-      amount: instalments.amountCents,
-      currency: instalments.currency,
-      number: instalments.number,
-    })
-    .from(instalments)
-    .where(and(eq(instalments.contractId, contractId), eq(instalments.status, 'paid'), eq(instalments.outsideContract, false)));
-  const given = await executor
-    .select({ charge: refunds.checkoutSessionId, cents: sum(refunds.amountCents).mapWith(Number) })
-    .from(refunds)
-    .where(and(eq(refunds.contractId, contractId), ne(refunds.status, 'failed')))
-    .groupBy(refunds.checkoutSessionId);
+  const sessions = await chargedSessionsOfContract(executor, contractId);
+  const paid = await paidInstalmentsOfContract(executor, contractId);
+  const given = await refundedByCharge(executor, contractId);
   const refunded = new Map(given.map((g) => [g.charge, g.cents]));
   const charges: ContractCharge[] = [
     ...sessions.map((s) => ({
@@ -157,30 +125,22 @@ export async function refundOutsideCharge(
 ): Promise<void> {
   if (input.amountCents <= 0) return;
   // Once per charge: the database would refuse a second refund of the same money anyway.
-  const [known] = await executor
-    .select({ id: refunds.id })
-    .from(refunds)
-    .where(and(eq(refunds.checkoutSessionId, input.chargeId), eq(refunds.reason, 'outside_contract')))
-    .limit(1);
+  const known = await outsideRefundOfCharge(executor, input.chargeId);
   if (known) return;
-  const inserted = await executor
-    .insert(refunds)
-    .values({
-      memberId: input.memberId,
-      contractId: input.contractId,
-      checkoutSessionId: input.chargeId,
-      reason: 'outside_contract',
-      amountCents: input.amountCents,
-      currency: input.currency,
-      paidCents: input.amountCents,
-      keptCents: 0,
-      requestedAt: input.now,
-      dueBy: input.now,
-      status: 'pending',
-      attempts: 0,
-    })
-    .onConflictDoNothing()
-    .returning({ id: refunds.id });
+  const inserted = await insertRefundOnce(executor, {
+    memberId: input.memberId,
+    contractId: input.contractId,
+    checkoutSessionId: input.chargeId,
+    reason: 'outside_contract',
+    amountCents: input.amountCents,
+    currency: input.currency,
+    paidCents: input.amountCents,
+    keptCents: 0,
+    requestedAt: input.now,
+    dueBy: input.now,
+    status: 'pending',
+    attempts: 0,
+  });
   if (inserted.length === 0) return;
   const mail = chargeRefundedMail(input.site, input.recipient, {
     amountCents: input.amountCents,
@@ -207,16 +167,8 @@ export async function cancelStoppedSubscriptions(
   options: { now: Date; memberId?: string },
 ): Promise<{ cancelled: number; failed: number }> {
   const { now } = options;
-  const mine = options.memberId ? eq(contracts.memberId, options.memberId) : undefined;
-  await db
-    .update(contracts)
-    .set({ stoppedAt: sql`${contracts.endsAt}`, stopReason: 'term' })
-    .where(and(isNull(contracts.stoppedAt), lte(contracts.endsAt, now), mine));
-  const rows = await db
-    .selectDistinct({ contractId: contracts.id, subscriptionId: checkoutSessions.subscriptionId })
-    .from(contracts)
-    .innerJoin(checkoutSessions, and(eq(checkoutSessions.contractId, contracts.id), isNotNull(checkoutSessions.subscriptionId)))
-    .where(and(isNull(contracts.subscriptionCancelledAt), or(lte(contracts.stoppedAt, now), lte(contracts.endsAt, now)), mine));
+  await stopContractsAtTerm(db, now, options.memberId);
+  const rows = await subscriptionsToCancel(db, now, options.memberId);
   const done = new Set<number>();
   const broken = new Set<number>();
   for (const row of rows) {
@@ -234,11 +186,7 @@ export async function cancelStoppedSubscriptions(
     }
   }
   const cancelled = [...done].filter((id) => !broken.has(id));
-  if (cancelled.length > 0)
-    await db
-      .update(contracts)
-      .set({ subscriptionCancelledAt: now })
-      .where(and(inArray(contracts.id, cancelled), isNull(contracts.subscriptionCancelledAt)));
+  if (cancelled.length > 0) await markSubscriptionsCancelled(db, cancelled, now);
   return { cancelled: cancelled.length, failed: broken.size };
 }
 
@@ -247,10 +195,6 @@ export async function currentContractOf(executor: Executor, memberId: string, re
   if (!record.subscriptionDate) return null;
   const signedMs = instantMs(record.subscriptionDate);
   if (!Number.isFinite(signedMs)) return null;
-  const [row] = await executor
-    .select()
-    .from(contracts)
-    .where(and(eq(contracts.memberId, memberId), eq(contracts.signedAt, new Date(signedMs))))
-    .limit(1);
+  const row = await contractOfSignature(executor, memberId, new Date(signedMs));
   return row ?? null;
 }

@@ -1,8 +1,17 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import { couponRedemptions, coupons } from '#bff/db/coupons-schema.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import {
+  type CouponRow,
+  couponByCode,
+  couponDiscountByCode,
+  couponRows,
+  insertCoupon,
+  insertRedemption,
+  latestRedeemedCode,
+  takeCouponUse,
+  updateCouponActive,
+} from '#bff/payments/store/coupons.ts';
 import { civilDayText } from '#machines/onboarding/deadline-texts.ts';
 import { COUPON_CODE_PATTERN, couponDiscountCents, FILE_FEE_CENTS } from '#machines/onboarding/plans.ts';
 import { parisDayOf } from '#machines/paris-time.ts';
@@ -23,28 +32,16 @@ function refusedCode(message: string): ApiError {
 /** Redeems `code` for `memberId` at `now` (the agency's clock): what it takes off the file fee, in cents. */
 export async function redeemCoupon(tx: Transaction, input: { code: string; memberId: string; now: Date }): Promise<number> {
   const today = parisDayOf(input.now.getTime());
-  const [taken] = await tx
-    .update(coupons)
-    .set({ uses: sql`${coupons.uses} + 1` })
-    .where(
-      and(
-        eq(coupons.code, input.code),
-        eq(coupons.active, true),
-        sql`${coupons.validFrom} <= ${today}::date`,
-        sql`${coupons.validUntil} >= ${today}::date`,
-        sql`${coupons.uses} < ${coupons.maxUses}`,
-      ),
-    )
-    .returning({ id: coupons.id, discountKind: coupons.discountKind, amountCents: coupons.amountCents });
+  const taken = await takeCouponUse(tx, input.code, today);
   if (!taken) throw await whyRefused(tx, input.code, today);
   const discountCents = couponDiscountCents(taken);
-  await tx.insert(couponRedemptions).values({ couponId: taken.id, memberId: input.memberId, discountCents, redeemedAt: input.now });
+  await insertRedemption(tx, { couponId: taken.id, memberId: input.memberId, discountCents, redeemedAt: input.now });
   return discountCents;
 }
 
 /** The French reason a code was not taken, read after the UPDATE matched nothing. */
 async function whyRefused(tx: Transaction, code: string, today: string): Promise<ApiError> {
-  const [coupon] = await tx.select().from(coupons).where(eq(coupons.code, code)).limit(1);
+  const coupon = await couponByCode(tx, code);
   if (!coupon?.active) return refusedCode('Ce code n’existe pas ou n’est plus proposé. Vérifiez-le, ou réglez sans code.');
   if (coupon.validFrom > today) return refusedCode(`Ce code n’est valable qu’à partir du ${civilDayText(coupon.validFrom)}.`);
   if (coupon.validUntil < today) return refusedCode(`Ce code n’est plus valable : il l’était jusqu’au ${civilDayText(coupon.validUntil)}.`);
@@ -53,23 +50,13 @@ async function whyRefused(tx: Transaction, code: string, today: string): Promise
 
 /** The code the member's current coupon was redeemed with (the payment link's `prefilled_promo_code`). */
 export async function redeemedCodeOf(db: Db | Transaction, memberId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ code: coupons.code })
-    .from(couponRedemptions)
-    .innerJoin(coupons, eq(coupons.id, couponRedemptions.couponId))
-    .where(eq(couponRedemptions.memberId, memberId))
-    .orderBy(desc(couponRedemptions.redeemedAt), desc(couponRedemptions.id))
-    .limit(1);
+  const row = await latestRedeemedCode(db, memberId);
   return row?.code ?? null;
 }
 
 /** What a Stripe-like checkout takes off the file fee for a promotion code (the local stand-in). */
 export async function discountOfCode(db: Db, code: string): Promise<number | null> {
-  const [row] = await db
-    .select({ discountKind: coupons.discountKind, amountCents: coupons.amountCents })
-    .from(coupons)
-    .where(eq(coupons.code, code.trim().toUpperCase()))
-    .limit(1);
+  const row = await couponDiscountByCode(db, code.trim().toUpperCase());
   return row ? couponDiscountCents(row) : null;
 }
 
@@ -144,7 +131,7 @@ export interface CouponView {
   createdAt: string;
 }
 
-function viewOf(row: typeof coupons.$inferSelect): CouponView {
+function viewOf(row: CouponRow): CouponView {
   return {
     id: row.id,
     code: row.code,
@@ -159,27 +146,23 @@ function viewOf(row: typeof coupons.$inferSelect): CouponView {
 }
 
 export async function listCoupons(db: Db): Promise<CouponView[]> {
-  const rows = await db.select().from(coupons).orderBy(desc(coupons.active), asc(coupons.validUntil), asc(coupons.code));
+  const rows = await couponRows(db);
   return rows.map(viewOf);
 }
 
 export async function createCoupon(db: Db, input: CouponCreate, options: { staffId: string | null; now: Date }): Promise<CouponView> {
-  const [row] = await db
-    .insert(coupons)
-    .values({
-      code: input.code,
-      discountKind: input.discount.kind,
-      amountCents: input.discount.kind === 'amount' ? input.discount.amountCents : null,
-      validFrom: input.validFrom,
-      validUntil: input.validUntil,
-      maxUses: input.maxUses,
-      uses: 0,
-      active: true,
-      createdBy: options.staffId,
-      createdAt: options.now,
-    })
-    .onConflictDoNothing({ target: coupons.code })
-    .returning();
+  const row = await insertCoupon(db, {
+    code: input.code,
+    discountKind: input.discount.kind,
+    amountCents: input.discount.kind === 'amount' ? input.discount.amountCents : null,
+    validFrom: input.validFrom,
+    validUntil: input.validUntil,
+    maxUses: input.maxUses,
+    uses: 0,
+    active: true,
+    createdBy: options.staffId,
+    createdAt: options.now,
+  });
   if (!row)
     throw new ApiError(409, 'COUPON_EXISTS', 'Ce code existe déjà : choisissez-en un autre.', {
       issues: [{ path: 'code', message: 'Ce code existe déjà.' }],
@@ -188,7 +171,7 @@ export async function createCoupon(db: Db, input: CouponCreate, options: { staff
 }
 
 export async function setCouponActive(db: Db, id: number, active: boolean): Promise<CouponView> {
-  const [row] = await db.update(coupons).set({ active }).where(eq(coupons.id, id)).returning();
+  const row = await updateCouponActive(db, id, active);
   if (!row) throw new ApiError(404, 'COUPON_NOT_FOUND', 'Code introuvable.');
   return viewOf(row);
 }

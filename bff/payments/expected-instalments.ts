@@ -1,7 +1,14 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { agencySchedules } from '#bff/payments/instalment-schedules.ts';
+import {
+  clearStaleMarks,
+  type ExpectedLineRow,
+  isMarkedStale,
+  markedMembersAfter,
+  replaceExpectedLines,
+  staleMarksOf,
+} from '#bff/payments/store/expected-instalments.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
 /**
@@ -17,25 +24,16 @@ import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 /** Computed as at the epoch: the schedule's statuses with time taken out (`ends_at` puts it back, in SQL). */
 const TIMELESS = new Date(0);
 
-async function rowsOf<Row>(executor: Executor, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;
-}
-
 /**
  * Writes the expected lines of `memberIds` from what the database holds now, and clears their
  * marks (only those not renewed meanwhile by a concurrent write: it is then computed again).
  */
 async function storeExpectedInstalments(executor: Executor, memberIds: readonly string[]): Promise<void> {
   if (memberIds.length === 0) return;
-  const ids = JSON.stringify(memberIds);
   // The marks first: a write that commits after this read renews its mark, which then stays.
-  const marks = await rowsOf<{ member_id: string; generation: string }>(
-    executor,
-    sql`SELECT member_id, generation::text AS generation FROM expected_instalments_stale
-        WHERE member_id IN (SELECT value::uuid FROM jsonb_array_elements_text(${ids}::jsonb))`,
-  );
+  const marks = await staleMarksOf(executor, memberIds);
   const schedules = await agencySchedules(executor, memberIds, TIMELESS);
-  const lines: Record<string, unknown>[] = [];
+  const lines: ExpectedLineRow[] = [];
   for (const [memberId, current] of schedules) {
     for (const row of current.schedule.rows) {
       if (row.status !== 'a-venir' && row.status !== 'echouee' && row.status !== 'annulee') continue;
@@ -52,20 +50,8 @@ async function storeExpectedInstalments(executor: Executor, memberIds: readonly 
       });
     }
   }
-  await executor.execute(
-    sql`DELETE FROM expected_instalments WHERE member_id IN (SELECT value::uuid FROM jsonb_array_elements_text(${ids}::jsonb))`,
-  );
-  if (lines.length > 0)
-    await executor.execute(sql`INSERT INTO expected_instalments AS x
-        (member_id, number, subscription_id, plan_id, of, due_at, amount_cents, status, ends_at)
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(lines)}::jsonb) AS l(member_id uuid, number integer, subscription_id text,
-        plan_id text, of integer, due_at timestamptz, amount_cents integer, status text, ends_at timestamptz)
-      ON CONFLICT (member_id, number) DO UPDATE SET subscription_id = excluded.subscription_id, plan_id = excluded.plan_id,
-        of = excluded.of, due_at = excluded.due_at, amount_cents = excluded.amount_cents, status = excluded.status, ends_at = excluded.ends_at`);
-  if (marks.length > 0)
-    await executor.execute(sql`DELETE FROM expected_instalments_stale s
-      USING jsonb_to_recordset(${JSON.stringify(marks)}::jsonb) AS k(member_id uuid, generation bigint)
-      WHERE s.member_id = k.member_id AND s.generation = k.generation`);
+  await replaceExpectedLines(executor, memberIds, lines);
+  await clearStaleMarks(executor, marks);
 }
 
 /**
@@ -78,11 +64,7 @@ export async function settleExpectedInstalments(
   records: readonly (OnboardingRecord | null)[] = [],
 ): Promise<void> {
   if (records.length > 0 && records.every((r) => !r?.subscriptionDate)) return;
-  const [marked] = await rowsOf<{ n: number }>(
-    executor,
-    sql`SELECT 1 AS n FROM expected_instalments_stale WHERE member_id = ${memberId}::uuid`,
-  );
-  if (marked) await storeExpectedInstalments(executor, [memberId]);
+  if (await isMarkedStale(executor, memberId)) await storeExpectedInstalments(executor, [memberId]);
 }
 
 /** Yields to the event loop between batches: a long backfill never holds it. */
@@ -97,10 +79,7 @@ export async function refreshExpectedInstalments(db: Db, batch = 200): Promise<n
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     // In member order from where the last batch ended: a member marked again meanwhile waits for the next call.
-    const marked = await rowsOf<{ member_id: string }>(
-      db,
-      sql`SELECT member_id::text FROM expected_instalments_stale WHERE member_id > ${after}::uuid ORDER BY member_id LIMIT ${batch}`,
-    );
+    const marked = await markedMembersAfter(db, after, batch);
     const ids = marked.map((r) => r.member_id);
     if (ids.length === 0) return total;
     await db.transaction(async (tx) => storeExpectedInstalments(tx, ids));

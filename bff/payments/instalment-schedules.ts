@@ -1,12 +1,12 @@
-import { and, asc, desc, eq, inArray, isNotNull, ne, sum } from 'drizzle-orm';
 import * as v from 'valibot';
-import { contracts } from '#bff/db/contracts-schema.ts';
-import { instalments } from '#bff/db/instalments-schema.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
-import { checkoutSessions, members } from '#bff/db/schema.ts';
 import type { Executor } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { currentContractOf } from '#bff/payments/contract-ledger.ts';
+import { planSessionOfContract, subscriptionSessionsOf } from '#bff/payments/store/checkout-sessions.ts';
+import { contractsOfMembers } from '#bff/payments/store/contracts.ts';
+import { type InstalmentRow, instalmentsOfSubscription, instalmentsOfSubscriptions } from '#bff/payments/store/instalments.ts';
+import { memberOnboardings, memberRow } from '#bff/payments/store/members.ts';
+import { refundedByCharge, refundedByContractCharge } from '#bff/payments/store/refunds.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentSchedule, type Schedule } from '#machines/onboarding/instalments.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
@@ -27,8 +27,6 @@ export interface MemberInstalments {
   /** Events outside the contract (flagged to staff). */
   flagged: { number: number; status: 'paid' | 'failed'; amountCents: number; at: Date }[];
 }
-
-type InstalmentRow = typeof instalments.$inferSelect;
 
 /** The schedule from what the reads found (`memberInstalments`, `agencySchedules`): the same arithmetic for one member or many. */
 function scheduleOf(
@@ -72,38 +70,17 @@ function scheduleOf(
 
 /** The current contract's monthly plan schedule, or null (a plan paid at once, nothing paid yet). */
 export async function memberInstalments(db: Executor, memberId: string, now: Date): Promise<MemberInstalments | null> {
-  const [member] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
+  const member = await memberRow(db, memberId);
   if (member?.role !== 'member') return null;
   const record = recordOf(member);
   if (!record.selectedPlanId || planById(record.selectedPlanId).type !== 'monthly') return null;
   // The schedule is the current contract's ledger (decision 175): its subscription, its refunds.
   const contract = await currentContractOf(db, memberId, record);
   if (!contract) return null;
-  const [session] = await db
-    .select()
-    .from(checkoutSessions)
-    .where(
-      and(
-        eq(checkoutSessions.memberId, memberId),
-        eq(checkoutSessions.contractId, contract.id),
-        eq(checkoutSessions.offerId, record.selectedPlanId),
-        isNotNull(checkoutSessions.subscriptionId),
-        isNotNull(checkoutSessions.consumedAt),
-      ),
-    )
-    .orderBy(desc(checkoutSessions.createdAt))
-    .limit(1);
+  const session = await planSessionOfContract(db, memberId, contract.id, record.selectedPlanId);
   if (!session?.subscriptionId) return null;
-  const rows = await db
-    .select()
-    .from(instalments)
-    .where(eq(instalments.subscriptionId, session.subscriptionId))
-    .orderBy(asc(instalments.number));
-  const given = await db
-    .select({ charge: refunds.checkoutSessionId, cents: sum(refunds.amountCents).mapWith(Number) })
-    .from(refunds)
-    .where(and(eq(refunds.contractId, contract.id), ne(refunds.status, 'failed')))
-    .groupBy(refunds.checkoutSessionId);
+  const rows = await instalmentsOfSubscription(db, session.subscriptionId);
+  const given = await refundedByCharge(db, contract.id);
   const refunded = new Map(given.map((g) => [g.charge, g.cents]));
   return scheduleOf(record, contract, { ...session, subscriptionId: session.subscriptionId }, rows, refunded, now);
 }
@@ -116,10 +93,7 @@ export async function agencySchedules(db: Executor, memberIds: readonly string[]
   const result = new Map<string, MemberInstalments>();
   if (memberIds.length === 0) return result;
   const ids = [...memberIds];
-  const people = await db
-    .select({ id: members.id, role: members.role, onboarding: members.onboarding })
-    .from(members)
-    .where(inArray(members.id, ids));
+  const people = await memberOnboardings(db, ids);
   const records = new Map<string, OnboardingRecord>();
   for (const p of people) {
     if (p.role !== 'member') continue;
@@ -131,19 +105,13 @@ export async function agencySchedules(db: Executor, memberIds: readonly string[]
   }
   if (records.size === 0) return result;
   const held = [...records.keys()];
-  const contractRows = await db.select().from(contracts).where(inArray(contracts.memberId, held));
+  const contractRows = await contractsOfMembers(db, held);
   const contractOf = new Map<string, (typeof contractRows)[number]>();
   for (const c of contractRows) {
     const record = records.get(c.memberId);
     if (record?.subscriptionDate && c.signedAt.getTime() === instantMs(record.subscriptionDate)) contractOf.set(c.memberId, c);
   }
-  const sessionRows = await db
-    .select()
-    .from(checkoutSessions)
-    .where(
-      and(inArray(checkoutSessions.memberId, held), isNotNull(checkoutSessions.subscriptionId), isNotNull(checkoutSessions.consumedAt)),
-    )
-    .orderBy(desc(checkoutSessions.createdAt));
+  const sessionRows = await subscriptionSessionsOf(db, held);
   const sessionOf = new Map<string, (typeof sessionRows)[number]>();
   for (const s of sessionRows) {
     if (!s.memberId || sessionOf.has(s.memberId)) continue;
@@ -151,21 +119,11 @@ export async function agencySchedules(db: Executor, memberIds: readonly string[]
     if (contract && s.contractId === contract.id && s.offerId === records.get(s.memberId)?.selectedPlanId) sessionOf.set(s.memberId, s);
   }
   const subscriptionIds = [...sessionOf.values()].map((s) => s.subscriptionId as string);
-  const instalmentRows =
-    subscriptionIds.length === 0
-      ? []
-      : await db.select().from(instalments).where(inArray(instalments.subscriptionId, subscriptionIds)).orderBy(asc(instalments.number));
+  const instalmentRows = subscriptionIds.length === 0 ? [] : await instalmentsOfSubscriptions(db, subscriptionIds);
   const rowsOf = new Map<string, InstalmentRow[]>();
   for (const r of instalmentRows) rowsOf.set(r.subscriptionId, [...(rowsOf.get(r.subscriptionId) ?? []), r]);
   const contractIds = [...contractOf.values()].map((c) => c.id);
-  const given =
-    contractIds.length === 0
-      ? []
-      : await db
-          .select({ contract: refunds.contractId, charge: refunds.checkoutSessionId, cents: sum(refunds.amountCents).mapWith(Number) })
-          .from(refunds)
-          .where(and(inArray(refunds.contractId, contractIds), ne(refunds.status, 'failed')))
-          .groupBy(refunds.contractId, refunds.checkoutSessionId);
+  const given = contractIds.length === 0 ? [] : await refundedByContractCharge(db, contractIds);
   const refundedOf = new Map<number, Map<string, number>>();
   for (const g of given) {
     if (g.contract === null) continue;

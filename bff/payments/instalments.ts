@@ -1,12 +1,8 @@
-import { and, asc, count, eq, isNotNull } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Config } from '#bff/config.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import { contractStoppedAt } from '#bff/payments/instalment-schedules.ts';
-import { instalments } from '#bff/db/instalments-schema.ts';
-import { checkoutSessions, members } from '#bff/db/schema.ts';
-import { recordWebhookEventOnce } from '#bff/db/webhook-events.ts';
 import { issueInvoice } from '#bff/invoices/invoices.ts';
 import { log } from '#bff/logger.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
@@ -16,6 +12,10 @@ import { enqueueMailOnce } from '#bff/mail/outbox.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { offerLabel } from '#bff/contract/offers.ts';
 import { ensureContract, refundOutsideCharge } from '#bff/payments/contract-ledger.ts';
+import { firstMemberSessionOfSubscription } from '#bff/payments/store/checkout-sessions.ts';
+import { insertInstalment, instalmentCount, instalmentOfInvoice, updateInstalment } from '#bff/payments/store/instalments.ts';
+import { memberRow } from '#bff/payments/store/members.ts';
+import { recordWebhookEventOnce } from '#bff/payments/store/webhook-events.ts';
 import { instantMs } from '#machines/onboarding/instant.ts';
 import { instalmentOutsideContract } from '#machines/onboarding/instalments.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
@@ -82,12 +82,7 @@ export interface InstalmentRecorded {
 
 /** The subscription's plan session: the member, the plan, and when instalment 1 was paid. */
 async function sessionOfSubscription(executor: Executor, subscriptionId: string) {
-  const [session] = await executor
-    .select()
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.subscriptionId, subscriptionId), isNotNull(checkoutSessions.memberId)))
-    .orderBy(asc(checkoutSessions.createdAt))
-    .limit(1);
+  const session = await firstMemberSessionOfSubscription(executor, subscriptionId);
   return session ?? null;
 }
 
@@ -126,13 +121,13 @@ async function recordIn(
     return { outcome: 'ignored' };
   }
   const plan = planById(session.offerId);
-  const [member] = await tx.select().from(members).where(eq(members.id, session.memberId)).limit(1);
+  const member = await memberRow(tx, session.memberId);
   if (member?.role !== 'member') return { outcome: 'ignored' };
   const record = recordOf(member);
   const paid = event.type === 'invoice.paid';
   const amountCents = paid ? invoice.amount_paid : (invoice.amount_due ?? plan.priceCents);
 
-  const [existing] = await tx.select().from(instalments).where(eq(instalments.providerInvoiceId, invoice.id)).limit(1);
+  const existing = await instalmentOfInvoice(tx, invoice.id);
   if (existing?.status === 'paid')
     return { outcome: 'recorded', subscriptionId, number: existing.number, invoiceNumber: existing.invoiceNumber };
   // The instalment belongs to the contract of the checkout that opened its subscription (decision 175).
@@ -144,7 +139,7 @@ async function recordIn(
     number = existing.number;
     outside = existing.outsideContract;
   } else {
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(instalments).where(eq(instalments.subscriptionId, subscriptionId));
+    const n = await instalmentCount(tx, subscriptionId);
     number = Number(n) + 2;
     // A subscription of an earlier contract (before a renewal's signature) is outside this one.
     const signedAt = record.subscriptionDate ? instantMs(record.subscriptionDate) : null;
@@ -172,30 +167,24 @@ async function recordIn(
   };
   let rowId: number;
   if (existing) {
-    await tx
-      .update(instalments)
-      .set({ ...values, failures: existing.failures + (paid ? 0 : 1) })
-      .where(eq(instalments.id, existing.id));
+    await updateInstalment(tx, existing.id, { ...values, failures: existing.failures + (paid ? 0 : 1) });
     rowId = existing.id;
   } else {
-    const [row] = await tx
-      .insert(instalments)
-      .values({
-        memberId: member.id,
-        contractId,
-        subscriptionId,
-        providerInvoiceId: invoice.id,
-        offerId: plan.id,
-        number,
-        currency: invoice.currency ?? 'eur',
-        failures: paid ? 0 : 1,
-        outsideContract: outside,
-        livemode: invoice.livemode,
-        createdAt: now,
-        failedAt: null,
-        ...values,
-      })
-      .returning({ id: instalments.id });
+    const row = await insertInstalment(tx, {
+      memberId: member.id,
+      contractId,
+      subscriptionId,
+      providerInvoiceId: invoice.id,
+      offerId: plan.id,
+      number,
+      currency: invoice.currency ?? 'eur',
+      failures: paid ? 0 : 1,
+      outsideContract: outside,
+      livemode: invoice.livemode,
+      createdAt: now,
+      failedAt: null,
+      ...values,
+    });
     rowId = row?.id ?? 0;
   }
   const site = { siteUrl: config.publicSiteUrl, agency: config.agency };
@@ -247,6 +236,6 @@ async function recordIn(
     contractId,
     now,
   });
-  await tx.update(instalments).set({ invoiceNumber }).where(eq(instalments.id, rowId));
+  await updateInstalment(tx, rowId, { invoiceNumber });
   return { outcome: 'recorded', memberId: member.id, subscriptionId, number, outsideContract: false, invoiceNumber };
 }

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { recordOf } from '#bff/members/members.ts';
+import { memberRow } from '#bff/payments/store/members.ts';
 import { subscriptionPaymentOpen } from '#machines/onboarding/legal-deadlines.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
@@ -29,7 +28,7 @@ export async function paymentNotYetAllowed(
   now: Date,
 ): Promise<{ memberId: string; state: string } | null> {
   if (reference === null || !UUID.test(reference)) return null;
-  const [row] = await db.select().from(members).where(eq(members.id, reference.toLowerCase())).limit(1);
+  const row = await memberRow(db, reference.toLowerCase());
   if (row?.role !== 'member') return null;
   const record = recordOf(row);
   if (subscriptionPaymentOpen(record.subscriptionDate, now.getTime())) return null;

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type GatewayConfig, refuseStandInGateway } from '#bff/payments/stripe-settings.ts';
 import { settleExpectedInstalments } from '#bff/payments/expected-instalments.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
 import { log } from '#bff/logger.ts';
 import { type ContractCharge, contractCharges, ensureContract } from '#bff/payments/contract-ledger.ts';
+import { insertRefund, pendingRefunds, recordRefundAttemptFailed, recordRefundDone, refundRowsOf } from '#bff/payments/store/refunds.ts';
 import { lazyStripeClient } from '#bff/payments/stripe-library.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import {
@@ -125,23 +124,20 @@ async function recordRefundRows(
     const amount = Math.min(left, charge.receivedCents - charge.refundedCents);
     if (amount <= 0) continue;
     left -= amount;
-    const inserted = await tx
-      .insert(refunds)
-      .values({
-        memberId: input.memberId,
-        contractId: input.contractId,
-        checkoutSessionId: charge.id,
-        reason: input.reason,
-        amountCents: amount,
-        currency: charge.currency,
-        paidCents: charge.receivedCents,
-        keptCents: charge.receivedCents - charge.refundedCents - amount,
-        requestedAt: input.now,
-        dueBy: input.dueBy,
-        status: 'pending',
-        attempts: 0,
-      })
-      .returning({ id: refunds.id });
+    const inserted = await insertRefund(tx, {
+      memberId: input.memberId,
+      contractId: input.contractId,
+      checkoutSessionId: charge.id,
+      reason: input.reason,
+      amountCents: amount,
+      currency: charge.currency,
+      paidCents: charge.receivedCents,
+      keptCents: charge.receivedCents - charge.refundedCents - amount,
+      requestedAt: input.now,
+      dueBy: input.dueBy,
+      status: 'pending',
+      attempts: 0,
+    });
     for (const row of inserted) {
       const number = await issueCreditNote(tx, { refundId: row.id, ...input.creditNote, now: input.now });
       if (number) numbers.push(number);
@@ -239,10 +235,7 @@ export async function executePendingRefunds(
   gateway: RefundGateway,
   options: { now: Date; memberId?: string },
 ): Promise<{ succeeded: number; failed: number }> {
-  const where = options.memberId
-    ? and(eq(refunds.status, 'pending'), eq(refunds.memberId, options.memberId))
-    : and(eq(refunds.status, 'pending'), lt(refunds.attempts, 20));
-  const pending = await db.select().from(refunds).where(where).orderBy(asc(refunds.id)).limit(100);
+  const pending = await pendingRefunds(db, options.memberId);
   let succeeded = 0;
   let failed = 0;
   for (const row of pending) {
@@ -254,17 +247,12 @@ export async function executePendingRefunds(
         metadata: { member_id: row.memberId, reason: row.reason, refund_row: String(row.id) },
       });
       await db.transaction(async (tx) => {
-        await tx
-          .update(refunds)
-          .set({
-            status: result.status === 'failed' || result.status === 'canceled' ? 'failed' : 'succeeded',
-            provider: gateway.provider,
-            providerRefundId: result.id,
-            attempts: sql`${refunds.attempts} + 1`,
-            completedAt: options.now,
-            lastError: null,
-          })
-          .where(and(eq(refunds.id, row.id), eq(refunds.status, 'pending')));
+        await recordRefundDone(tx, row.id, {
+          status: result.status === 'failed' || result.status === 'canceled' ? 'failed' : 'succeeded',
+          provider: gateway.provider,
+          providerRefundId: result.id,
+          completedAt: options.now,
+        });
         // A failed refund gives nothing back: the schedule's lines follow, in the same transaction (decision 213).
         await settleExpectedInstalments(tx, row.memberId);
       });
@@ -273,10 +261,7 @@ export async function executePendingRefunds(
       failed += 1;
       const message = error instanceof Error ? error.message.slice(0, 500) : 'erreur inconnue';
       log.warn('remboursement non effectué, nouvel essai plus tard', { refundId: row.id, memberId: row.memberId, err: message });
-      await db
-        .update(refunds)
-        .set({ attempts: sql`${refunds.attempts} + 1`, lastError: message })
-        .where(eq(refunds.id, row.id));
+      await recordRefundAttemptFailed(db, row.id, message);
     }
   }
   return { succeeded, failed };
@@ -286,19 +271,5 @@ export async function executePendingRefunds(
 export async function refundsOf(db: Db | Transaction, memberIds: string | string[]) {
   const ids = Array.isArray(memberIds) ? memberIds : [memberIds];
   if (ids.length === 0) return [];
-  return db
-    .select({
-      id: refunds.id,
-      amountCents: refunds.amountCents,
-      requestedAt: refunds.requestedAt,
-      dueBy: refunds.dueBy,
-      status: refunds.status,
-      provider: refunds.provider,
-      completedAt: refunds.completedAt,
-      keptCents: refunds.keptCents,
-      reason: refunds.reason,
-    })
-    .from(refunds)
-    .where(inArray(refunds.memberId, ids))
-    .orderBy(asc(refunds.id));
+  return refundRowsOf(db, ids);
 }

@@ -1,7 +1,7 @@
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { STRIPE_STAND_IN_SECRET_KEY, standInSecret } from '#bff/db/stand-in-secrets.ts';
 import { isOfferId } from '#bff/contract/offers.ts';
+import { stripeStandInSecret } from '#bff/payments/store/stand-in-secrets.ts';
 import { type OfferId, offerIds } from '#machines/onboarding/plans.ts';
 
 /**
@@ -41,9 +41,7 @@ export function standInPaymentLinkId(offerId: OfferId): string {
 
 /** The secret webhooks are verified with: the configured one, or the stand-in's generated one. */
 export function stripeWebhookSecret(config: Config, db: Db): Promise<string> {
-  return config.stripeWebhookSecret !== undefined
-    ? Promise.resolve(config.stripeWebhookSecret)
-    : standInSecret(db, STRIPE_STAND_IN_SECRET_KEY, 'whsec_');
+  return config.stripeWebhookSecret !== undefined ? Promise.resolve(config.stripeWebhookSecret) : stripeStandInSecret(db);
 }
 
 /**

@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { checkoutSessions } from '#bff/db/schema.ts';
 import type { Transaction } from '#bff/db/database.ts';
+import { checkoutSessionById } from '#bff/invoices/store/invoices.ts';
+import { consumeSession } from '#bff/payments/store/checkout-sessions.ts';
 
 /**
  * Checks, inside the update's transaction, that a checkout session the server recorded as paid
@@ -21,17 +21,13 @@ const PAID = new Set(['paid', 'no_payment_required']);
  * agency's clock, which the ledger's other dates follow).
  */
 export const verifyRecordedPayment: PaymentVerifier = async (tx, check) => {
-  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, check.csid)).limit(1);
+  const session = await checkoutSessionById(tx, check.csid);
   if (!session) return 'Paiement introuvable : il n’a pas (encore) été confirmé par le prestataire de paiement. Réessayez dans un instant.';
   if (session.memberId !== check.memberId) return 'Ce paiement ne correspond pas à votre compte.';
   if (session.offerId !== check.offerId) return 'Ce paiement ne correspond pas à cette étape.';
   if (session.status !== 'complete' || !PAID.has(session.paymentStatus)) return 'Ce paiement n’est pas (encore) confirmé.';
   if (session.amountTotal !== check.amountCents) return 'Le montant payé ne correspond pas au tarif attendu.';
-  const used = await tx
-    .update(checkoutSessions)
-    .set({ consumedAt: check.now, consumedByContext: check.offerId === 'file_fee' ? 'app' : 'sub' })
-    .where(and(eq(checkoutSessions.id, check.csid), isNull(checkoutSessions.consumedAt)))
-    .returning({ id: checkoutSessions.id });
+  const used = await consumeSession(tx, check.csid, check.now, check.offerId === 'file_fee' ? 'app' : 'sub');
   if (used.length === 0) return 'Ce paiement a déjà été utilisé.';
   return null;
 };

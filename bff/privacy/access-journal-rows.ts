@@ -1,12 +1,8 @@
-import { and, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import * as v from 'valibot';
 import { ACCESS_RESOURCE_LABELS } from '#bff/auth/access-log.ts';
-import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { staffName } from '#bff/members/staff-names.ts';
-import { parisDayStartMs } from '#machines/paris-time.ts';
+import { type JournalFilter, accessReadCount, journalPage, staffAccountsIn } from '#bff/privacy/store/access-journal.ts';
 
 /**
  * The rows of the agency's access journal (issue 63 point 5, decision 206), for its page and its
@@ -14,57 +10,10 @@ import { parisDayStartMs } from '#machines/paris-time.ts';
  * in a read's filters by their names.
  */
 
-/** The journal's filters, validated: a period of Paris days (AAAA-MM-JJ, `au` inclusive), a colleague, a member, what was read. */
-export interface JournalFilter {
-  du?: string | undefined;
-  au?: string | undefined;
-  equipe?: string | undefined;
-  membre?: string | undefined;
-  quoi?: AccessResource | undefined;
-}
-
 const UUID = v.pipe(v.string(), v.uuid());
-const reader = alias(members, 'reader');
-
-/** The calendar day after `day` (AAAA-MM-JJ). */
-function dayAfter(day: string): string {
-  return new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-}
-
-function conditions(filter: JournalFilter): SQL | undefined {
-  const parts: (SQL | undefined)[] = [
-    filter.du ? gte(accessLog.createdAt, new Date(parisDayStartMs(filter.du))) : undefined,
-    // `au` inclusive: up to the start of the next Paris day.
-    filter.au ? lt(accessLog.createdAt, new Date(parisDayStartMs(dayAfter(filter.au)))) : undefined,
-    filter.equipe ? eq(accessLog.staffId, filter.equipe) : undefined,
-    filter.membre ? eq(accessLog.memberId, filter.membre) : undefined,
-    filter.quoi ? eq(accessLog.resource, filter.quoi) : undefined,
-  ];
-  return and(...parts);
-}
 
 export async function journalRows(db: Db, filter: JournalFilter, limit: number, offset: number) {
-  const rows = await db
-    .select({
-      id: accessLog.id,
-      at: accessLog.createdAt,
-      staffId: accessLog.staffId,
-      staffName: accessLog.staffName,
-      staffEmail: reader.email,
-      memberId: accessLog.memberId,
-      memberEmail: members.email,
-      memberFirstName: sql<string | null>`${members.profile}->>'firstName'`,
-      memberLastName: sql<string | null>`${members.profile}->>'lastName'`,
-      resource: accessLog.resource,
-      detail: accessLog.detail,
-    })
-    .from(accessLog)
-    .leftJoin(reader, eq(reader.id, accessLog.staffId))
-    .leftJoin(members, eq(members.id, accessLog.memberId))
-    .where(conditions(filter))
-    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
-    .limit(limit)
-    .offset(offset);
+  const rows = await journalPage(db, filter, limit, offset);
   const names = await staffNamesIn(
     db,
     rows.map((r) => r.detail),
@@ -95,10 +44,7 @@ async function staffNamesIn(db: Db, details: readonly (string | null)[]): Promis
       if (STAFF_FILTERS.includes(key) && v.is(UUID, value)) ids.add(value.toLowerCase());
   }
   if (ids.size === 0) return new Map();
-  const rows = await db
-    .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-    .from(members)
-    .where(and(eq(members.role, 'staff'), inArray(members.id, [...ids])));
+  const rows = await staffAccountsIn(db, [...ids]);
   return new Map(rows.map((r) => [r.id, staffName(r)]));
 }
 
@@ -114,7 +60,6 @@ function detailWithNames(detail: string, names: Map<string, string>): string {
 }
 
 /** How many reads the filters keep. */
-export async function journalCount(db: Db, filter: JournalFilter): Promise<number> {
-  const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(accessLog).where(conditions(filter));
-  return total?.n ?? 0;
+export function journalCount(db: Db, filter: JournalFilter): Promise<number> {
+  return accessReadCount(db, filter);
 }

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { consents, memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members, preSubscriptions } from '#bff/db/schema.ts';
 import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
+import { consentRowsOf, insertConsent, lockMemberAnswers, writeWithdrawnAnswers } from '#bff/privacy/store/consents.ts';
 import { SENSITIVE_PROFILE_FIELDS } from '#machines/onboarding/forms.ts';
 import { type ConsentKind, consentTexts, consentTextToHash, currentConsentText } from '#machines/privacy/consent-texts.ts';
 
@@ -22,7 +20,7 @@ export async function recordConsent(
   input: { memberId?: string | null; anonymousId?: string | null; kind: ConsentKind; given: boolean; at: Date },
 ): Promise<void> {
   const version = currentConsentText(input.kind).version;
-  await db.insert(consents).values({
+  await insertConsent(db, {
     memberId: input.memberId ?? null,
     anonymousId: input.anonymousId ?? null,
     kind: input.kind,
@@ -48,20 +46,7 @@ export interface ConsentView {
  * anonymous id). Oldest first.
  */
 export async function consentHistory(db: Executor, memberId: string, email: string): Promise<ConsentView[]> {
-  const pre = await db
-    .select({ id: preSubscriptions.id })
-    .from(preSubscriptions)
-    .where(sql`lower(${preSubscriptions.email}) = lower(${email})`);
-  const anonymousIds = pre.map((p) => p.id);
-  const rows = await db
-    .select()
-    .from(consents)
-    .where(
-      anonymousIds.length > 0
-        ? or(eq(consents.memberId, memberId), inArray(consents.anonymousId, anonymousIds))
-        : eq(consents.memberId, memberId),
-    )
-    .orderBy(asc(consents.createdAt), asc(consents.id));
+  const rows = await consentRowsOf(db, memberId, email);
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,
@@ -117,28 +102,21 @@ function without(value: unknown, fields: readonly string[]): Record<string, unkn
  */
 export async function withdrawSensitiveData(db: Db, memberId: string, now: Date): Promise<{ matchmakingPausedAt: string }> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ profile: members.profile, questionnaire: members.questionnaire, version: members.version })
-      .from(members)
-      .where(eq(members.id, memberId))
-      .for('update');
+    const row = await lockMemberAnswers(tx, memberId);
     if (!row) throw new Error('member missing');
     await recordConsent(tx, { memberId, kind: 'sensitive_data', given: false, at: now });
-    await tx
-      .update(members)
-      .set({
+    // The answers go, from matchmaking too (the school, the hijab and the beard, decisions 208,
+    // 212), and matchmaking pauses.
+    await writeWithdrawnAnswers(
+      tx,
+      memberId,
+      {
         profile: without(row.profile, SENSITIVE_PROFILE_FIELDS),
         questionnaire: without(row.questionnaire, SENSITIVE_QUESTIONNAIRE_FIELDS),
         version: row.version + 1,
-        updatedAt: now,
-      })
-      .where(eq(members.id, memberId));
-    // The school, the hijab and the beard leave matchmaking with the answers (decisions 208, 212); the row itself is withdrawn below.
-    await tx.execute(sql`UPDATE match_profiles SET madhhab = NULL, hijab = NULL, beard = NULL WHERE member_id = ${memberId}::uuid`);
-    await tx
-      .update(memberPrivacy)
-      .set({ matchmakingPausedAt: now })
-      .where(and(eq(memberPrivacy.id, memberId)));
+      },
+      now,
+    );
     // The consent covered the photos and the summary: the introductions end with it (decision 194).
     await endIntroductionsOf(tx, memberId, 'consentement-retire', now);
     return { matchmakingPausedAt: now.toISOString() };

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
 import { renderMemberContract } from '#bff/contract/member-contract.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { contractCopies, legalRecords } from '#bff/db/privacy-schema.ts';
 import type { members } from '#bff/db/schema.ts';
+import {
+  insertContractCopy,
+  latestContractCopy,
+  latestContractRecord,
+  replaceContractCopyPdf,
+} from '#bff/privacy/store/contract-copies.ts';
 import type { AgencyIdentity } from '#machines/public-site/agency-identity.ts';
 
 type Executor = Db | Transaction;
@@ -19,7 +23,7 @@ export async function storeSignedContract(tx: Executor, row: MemberRow, options:
   if (!contract?.signedAt) return;
   const { pdf, signedAt } = contract;
   const sha256 = createHash('sha256').update(pdf).digest('hex');
-  await tx.insert(contractCopies).values({ memberId: row.id, signedAt, sha256, pdf, createdAt: options.now });
+  await insertContractCopy(tx, { memberId: row.id, signedAt, sha256, pdf, createdAt: options.now });
 }
 
 /**
@@ -29,11 +33,7 @@ export async function storeSignedContract(tx: Executor, row: MemberRow, options:
  */
 export async function replaceSignedContract(tx: Executor, memberId: string, signedAt: Date, pdf: Uint8Array): Promise<string> {
   const sha256 = createHash('sha256').update(pdf).digest('hex');
-  const replaced = await tx
-    .update(contractCopies)
-    .set({ pdf, sha256 })
-    .where(and(eq(contractCopies.memberId, memberId), eq(contractCopies.signedAt, signedAt)))
-    .returning({ id: contractCopies.id });
+  const replaced = await replaceContractCopyPdf(tx, memberId, signedAt, { pdf, sha256 });
   if (replaced.length !== 1) throw new Error(`contract copy of the signature of ${signedAt.toISOString()} not found`);
   return sha256;
 }
@@ -43,19 +43,9 @@ export async function signedContractOf(
   db: Executor,
   memberId: string,
 ): Promise<{ pdf: Uint8Array; signedAt: Date; sha256: string } | null> {
-  const [copy] = await db
-    .select({ pdf: contractCopies.pdf, signedAt: contractCopies.signedAt, sha256: contractCopies.sha256 })
-    .from(contractCopies)
-    .where(eq(contractCopies.memberId, memberId))
-    .orderBy(desc(contractCopies.signedAt))
-    .limit(1);
+  const copy = await latestContractCopy(db, memberId);
   if (copy) return copy;
-  const [legal] = await db
-    .select({ pdf: legalRecords.document, signedAt: legalRecords.occurredAt, sha256: legalRecords.reference })
-    .from(legalRecords)
-    .where(and(eq(legalRecords.memberId, memberId), eq(legalRecords.kind, 'contract')))
-    .orderBy(desc(legalRecords.occurredAt))
-    .limit(1);
+  const legal = await latestContractRecord(db, memberId);
   if (legal?.pdf) return { pdf: legal.pdf, signedAt: legal.signedAt, sha256: legal.sha256 ?? '' };
   return null;
 }

@@ -1,11 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
-import { bookings } from '#bff/db/booking-schema.ts';
-import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
-import { contractTerminations } from '#bff/db/credit-notes-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { contractCopies, memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { checkoutSessions, members, onboardingEvents, preSubscriptions } from '#bff/db/schema.ts';
 import { photosForExport } from '#bff/photos/member-photos.ts';
 import { accessLogForMember } from '#bff/auth/access-log.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
@@ -13,6 +7,18 @@ import { consentHistory } from '#bff/privacy/consents.ts';
 import { guardianForExport, introductionsForExport } from '#bff/privacy/introductions-export.ts';
 import { followUpForExport } from '#bff/privacy/follow-up-privacy.ts';
 import { contactMessagesForExport, leadFollowUpsForExport } from '#bff/privacy/leads-privacy.ts';
+import {
+  changeRequestsOf,
+  contractCopiesOf,
+  directMessagesOf,
+  meetingsOf,
+  memberRowOf,
+  onboardingEventsOf,
+  paymentsOf,
+  preRegistrationsOf,
+  terminationsOf,
+} from '#bff/privacy/store/member-export.ts';
+import { privacyOf } from '#bff/privacy/store/member-privacy.ts';
 import { terminationReasonLabels } from '#machines/onboarding/labels.ts';
 import { type ProofMime, proofTypeLabels, terminationChannelLabels } from '#machines/onboarding/termination-texts.ts';
 import { memberProofUrl, proofsOf } from '#bff/contract/termination-proofs.ts';
@@ -26,83 +32,30 @@ import type { OnboardingRecord } from '#machines/onboarding/record.ts';
  */
 export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, memberId: string, now: Date) {
   const { db } = deps;
-  const [row] = await db.select().from(members).where(eq(members.id, memberId));
+  const row = await memberRowOf(db, memberId);
   if (!row) throw new Error('member missing');
-  const [privacy] = await db.select().from(memberPrivacy).where(eq(memberPrivacy.id, memberId));
+  const privacy = await privacyOf(db, memberId);
   const record = row.onboarding as OnboardingRecord;
   const plan = record.selectedPlanId ? planById(record.selectedPlanId) : null;
 
-  const payments = await db
-    .select({
-      id: checkoutSessions.id,
-      offerId: checkoutSessions.offerId,
-      amountTotal: checkoutSessions.amountTotal,
-      currency: checkoutSessions.currency,
-      status: checkoutSessions.status,
-      paymentStatus: checkoutSessions.paymentStatus,
-      createdAt: checkoutSessions.createdAt,
-    })
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.memberId, memberId))
-    .orderBy(asc(checkoutSessions.createdAt));
+  const payments = await paymentsOf(db, memberId);
 
-  const meetings = await db
-    .select({
-      startTime: bookings.startTime,
-      endTime: bookings.endTime,
-      status: bookings.status,
-      inviteeName: bookings.inviteeName,
-      inviteeEmail: bookings.inviteeEmail,
-      rescheduled: bookings.rescheduled,
-      bookedAt: bookings.bookedAt,
-      canceledAt: bookings.canceledAt,
-    })
-    .from(bookings)
-    .where(eq(bookings.memberId, memberId))
-    .orderBy(asc(bookings.startTime));
+  const meetings = await meetingsOf(db, memberId);
 
-  const messagesTable = (await db.execute(sql`SELECT to_regclass('direct_messages') IS NOT NULL AS present`)) as unknown as {
-    rows: { present: boolean }[];
-  };
-  const messages = messagesTable.rows[0]?.present
-    ? (
-        (await db.execute(
-          sql`SELECT subject, body, created_at FROM direct_messages WHERE member_id = ${memberId} ORDER BY id`,
-        )) as unknown as { rows: { subject: string; body: string; created_at: Date | string }[] }
-      ).rows.map((m) => ({
-        from: 'l’équipe Union Sincère',
-        subject: m.subject,
-        body: m.body,
-        sentAt: new Date(m.created_at).toISOString(),
-      }))
-    : [];
+  const messages = (await directMessagesOf(db, memberId)).map((m) => ({
+    from: 'l’équipe Union Sincère',
+    subject: m.subject,
+    body: m.body,
+    sentAt: new Date(m.created_at).toISOString(),
+  }));
 
-  const terminations = await db
-    .select()
-    .from(contractTerminations)
-    .where(eq(contractTerminations.memberId, memberId))
-    .orderBy(asc(contractTerminations.requestedAt));
+  const terminations = await terminationsOf(db, memberId);
   const terminationProofs = await proofsOf(db, memberId);
-  const changeRequests = await db
-    .select()
-    .from(memberChangeRequests)
-    .where(eq(memberChangeRequests.memberId, memberId))
-    .orderBy(asc(memberChangeRequests.createdAt));
+  const changeRequests = await changeRequestsOf(db, memberId);
   const reasonLabels: Readonly<Record<string, string>> = terminationReasonLabels;
-  const events = await db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, memberId)).orderBy(asc(onboardingEvents.id));
+  const events = await onboardingEventsOf(db, memberId);
 
-  const preRegistrations = await db
-    .select({
-      id: preSubscriptions.id,
-      gender: preSubscriptions.gender,
-      email: preSubscriptions.email,
-      age: preSubscriptions.age,
-      zipCode: preSubscriptions.zipCode,
-      city: preSubscriptions.city,
-      createdAt: preSubscriptions.createdAt,
-    })
-    .from(preSubscriptions)
-    .where(sql`lower(${preSubscriptions.email}) = lower(${row.email}) OR ${preSubscriptions.memberId} = ${row.id}`);
+  const preRegistrations = await preRegistrationsOf(db, row);
 
   const preRegistrationFollowUps = await leadFollowUpsForExport(
     db,
@@ -110,10 +63,7 @@ export async function exportMemberData(deps: { db: Db; auth: AuthConnection }, m
     { converted: true },
   );
 
-  const contracts = await db
-    .select({ signedAt: contractCopies.signedAt, sha256: contractCopies.sha256 })
-    .from(contractCopies)
-    .where(eq(contractCopies.memberId, memberId));
+  const contracts = await contractCopiesOf(db, memberId);
 
   const { data: authData } = await adminClient(deps.auth).auth.admin.getUserById(memberId);
   const user = authData?.user;

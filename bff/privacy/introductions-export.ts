@@ -1,7 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';
+import { introductionEventsOf, introductionsOfMember } from '#bff/privacy/store/introductions.ts';
 import type { IntroductionContext, Round } from '#machines/introductions/context.ts';
 import { declineReasonLabel, eventLabel, feedbackOutcomeLabels, type Side, stateLabel } from '#machines/introductions/labels.ts';
 
@@ -38,20 +37,12 @@ function sideRound(round: Round, side: Side) {
 }
 
 export async function introductionsForExport(db: Db, memberId: string) {
-  const rows = await db
-    .select()
-    .from(introductions)
-    .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
-    .orderBy(asc(introductions.createdAt));
+  const rows = await introductionsOfMember(db, memberId);
   const out = [];
   for (const row of rows) {
     const side: Side = row.memberA.toLowerCase() === memberId.toLowerCase() ? 'a' : 'b';
     const context = row.context as IntroductionContext;
-    const events = await db
-      .select()
-      .from(introductionEvents)
-      .where(eq(introductionEvents.introductionId, row.id))
-      .orderBy(asc(introductionEvents.version));
+    const events = await introductionEventsOf(db, row.id);
     out.push({
       id: row.id,
       state: stateLabel(row.state),

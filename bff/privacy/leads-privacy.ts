@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { asc, inArray, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { contactMessages, leadAnswers, leadFollowUps, leadNotes } from '#bff/db/leads-schema.ts';
+import {
+  addressHasAccount,
+  contactMessagesFrom,
+  deleteAddressTraces,
+  deleteLeadsOf,
+  deleteProspectPreSubscriptions,
+  leadFollowUpRows,
+} from '#bff/privacy/store/leads.ts';
 import { type LeadStatus, leadStatusLabels } from '#machines/leads/labels.ts';
 
 /**
@@ -11,15 +17,6 @@ import { type LeadStatus, leadStatusLabels } from '#machines/leads/labels.ts';
  * their pre-registrations, staff not named as in `staffFollowUp`; and the erasure of a prospect
  * without an account, run by staff (decision 157).
  */
-
-/**
- * The leads of a person: pre-registrations with their address or linked by the sign-up link to
- * their account (`memberId`, null for someone without one), contact messages with their address.
- */
-function leadIds(memberId: string | null, email: string) {
-  return sql`(SELECT id FROM pre_subscriptions WHERE lower(email) = lower(${email}) OR member_id = ${memberId}
-              UNION ALL SELECT id FROM contact_messages WHERE lower(email) = lower(${email}))`;
-}
 
 export interface LeadFollowUpExport {
   status: string;
@@ -41,22 +38,7 @@ export async function leadFollowUpsForExport(
 ): Promise<Map<string, LeadFollowUpExport>> {
   const byLead = new Map<string, LeadFollowUpExport>();
   if (ids.length === 0) return byLead;
-  const [followUps, notes, answers] = await Promise.all([
-    db
-      .select()
-      .from(leadFollowUps)
-      .where(inArray(leadFollowUps.leadId, [...ids])),
-    db
-      .select()
-      .from(leadNotes)
-      .where(inArray(leadNotes.leadId, [...ids]))
-      .orderBy(asc(leadNotes.id)),
-    db
-      .select()
-      .from(leadAnswers)
-      .where(inArray(leadAnswers.leadId, [...ids]))
-      .orderBy(asc(leadAnswers.id)),
-  ]);
+  const { followUps, notes, answers } = await leadFollowUpRows(db, ids);
   const entry = (id: string) => {
     let found = byLead.get(id);
     if (!found) {
@@ -76,11 +58,7 @@ export async function leadFollowUpsForExport(
 
 /** The contact form's messages sent with this address, oldest first, each with staff's follow-up. */
 export async function contactMessagesForExport(db: Db, email: string) {
-  const rows = await db
-    .select()
-    .from(contactMessages)
-    .where(sql`lower(${contactMessages.email}) = lower(${email})`)
-    .orderBy(asc(contactMessages.createdAt));
+  const rows = await contactMessagesFrom(db, email);
   const followUps = await leadFollowUpsForExport(
     db,
     rows.map((r) => r.id),
@@ -101,19 +79,7 @@ export async function contactMessagesForExport(db: Db, email: string) {
  * history and answers of every lead of the member, then their contact messages. Nothing of them is kept.
  */
 export async function eraseLeads(tx: Transaction, memberId: string | null, email: string): Promise<Record<string, number>> {
-  const count = counter(tx);
-  const ids = leadIds(memberId, email);
-  return {
-    lead_follow_ups: await count(sql`DELETE FROM lead_follow_ups WHERE lead_id IN ${ids} RETURNING 1`),
-    lead_notes: await count(sql`DELETE FROM lead_notes WHERE lead_id IN ${ids} RETURNING 1`),
-    lead_events: await count(sql`DELETE FROM lead_events WHERE lead_id IN ${ids} RETURNING 1`),
-    lead_answers: await count(sql`DELETE FROM lead_answers WHERE lead_id IN ${ids} RETURNING 1`),
-    contact_messages: await count(sql`DELETE FROM contact_messages WHERE lower(email) = lower(${email}) RETURNING 1`),
-  };
-}
-
-function counter(tx: Transaction) {
-  return async (query: ReturnType<typeof sql>) => ((await tx.execute(query)) as unknown as { rows: unknown[] }).rows.length;
+  return deleteLeadsOf(tx, memberId, email);
 }
 
 /**
@@ -122,26 +88,7 @@ function counter(tx: Transaction) {
  * Shared by a member's erasure and a prospect's.
  */
 export async function eraseAddressTraces(tx: Transaction, email: string): Promise<Record<string, number>> {
-  const count = counter(tx);
-  const address = email.toLowerCase();
-  const summary: Record<string, number> = {
-    mail_outbox: await count(
-      sql`DELETE FROM mail_outbox WHERE lower(to_address) = ${address}
-          OR position(${address} in lower(subject || ' ' || text_body || ' ' || coalesce(html_body, ''))) > 0 RETURNING 1`,
-    ),
-    mailbox: await count(
-      sql`DELETE FROM mailbox WHERE lower(to_address) = ${address} OR lower(from_address) = ${address}
-          OR position(${address} in lower(raw)) > 0 RETURNING 1`,
-    ),
-    rate_limits: await count(sql`DELETE FROM rate_limits WHERE position(${address} in lower(key)) > 0 RETURNING 1`),
-  };
-  const authTable = (await tx.execute(sql`SELECT to_regclass('embedded_auth.mail_requests') IS NOT NULL AS present`)) as unknown as {
-    rows: { present: boolean }[];
-  };
-  if (authTable.rows[0]?.present) {
-    summary.mail_requests = await count(sql`DELETE FROM embedded_auth.mail_requests WHERE lower(address) = ${address} RETURNING 1`);
-  }
-  return summary;
+  return deleteAddressTraces(tx, email.toLowerCase());
 }
 
 /** Why a prospect's erasure is refused: the address has an account, whose erasure covers it. */
@@ -158,18 +105,9 @@ export type ProspectErasure = { erased: Record<string, number> } | { refused: 'h
 export async function eraseProspect(db: Db, email: string): Promise<ProspectErasure> {
   const address = email.toLowerCase();
   return db.transaction(async (tx) => {
-    const linked = (await tx.execute(
-      sql`SELECT 1 FROM members WHERE lower(email) = ${address}
-          UNION ALL SELECT 1 FROM pre_subscriptions WHERE lower(email) = ${address} AND member_id IS NOT NULL LIMIT 1`,
-    )) as unknown as { rows: unknown[] };
-    if (linked.rows.length > 0) return { refused: 'has_account' as const };
-    const count = counter(tx);
+    if (await addressHasAccount(tx, address)) return { refused: 'has_account' as const };
     const erased = await eraseLeads(tx, null, address);
-    erased.consents = await count(
-      sql`UPDATE consents SET anonymous_id = ${randomUUID()}
-          WHERE member_id IS NULL AND anonymous_id IN (SELECT id FROM pre_subscriptions WHERE lower(email) = ${address}) RETURNING 1`,
-    );
-    erased.pre_subscriptions = await count(sql`DELETE FROM pre_subscriptions WHERE lower(email) = ${address} RETURNING 1`);
+    Object.assign(erased, await deleteProspectPreSubscriptions(tx, address, randomUUID()));
     Object.assign(erased, await eraseAddressTraces(tx, address));
     return { erased };
   });

@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { Transaction } from '#bff/db/database.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import type { members } from '#bff/db/schema.ts';
 import { storeSignedContract } from '#bff/privacy/contract-copy.ts';
 import { recordConsent } from '#bff/privacy/consents.ts';
+import { setMatchmakingPausedAt } from '#bff/privacy/store/member-privacy.ts';
 import type { UpdatePayload } from '#machines/onboarding/update-contexts.ts';
 import { type AgencyIdentity, DEMO_AGENCY_IDENTITY } from '#machines/public-site/agency-identity.ts';
 
@@ -28,7 +27,7 @@ export async function onboardingPrivacyHook(
   switch (update.context) {
     case 'profil':
       await recordConsent(tx, { memberId: row.id, kind: 'sensitive_data', given: true, at: now });
-      await tx.update(memberPrivacy).set({ matchmakingPausedAt: null }).where(eq(memberPrivacy.id, row.id));
+      await setMatchmakingPausedAt(tx, row.id, null);
       return { matchmakingResumed: true };
     case 'sel_plan':
       if (update.renounce) await recordConsent(tx, { memberId: row.id, kind: 'early_start', given: true, at: now });

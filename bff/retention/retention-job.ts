@@ -1,11 +1,24 @@
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
-import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthConnection } from '#bff/auth/supabase.ts';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { SENSITIVE_PROFILE_FIELDS } from '#bff/privacy/consents.ts';
 import { deleteAuthUser, eraseMember, eraseMemberData, markAuthUserDeleted, pendingAuthDeletions } from '#bff/privacy/erasure.ts';
+import {
+  purgeAccessLog,
+  purgeAccountingRecords,
+  purgeAuthSessions,
+  purgeContactMessages,
+  purgeCookieProofs,
+  purgeMailLogs,
+  purgePreSubscriptions,
+  purgeRateLimits,
+  purgeTerminationProofs,
+  purgeWebhookPayloads,
+  retentionCandidateIds,
+  retentionCandidates,
+  stripSensitiveAnswers,
+} from '#bff/retention/store/purges.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 
 /**
@@ -89,11 +102,6 @@ function contractEnd(record: OnboardingRecord): Date | null {
   return end === null ? null : new Date(end);
 }
 
-async function affected(db: Db, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await db.execute(query)) as unknown as { rows: unknown[] };
-  return result.rows.length;
-}
-
 /**
  * One pass of every purge, each its own statement, with `now` from the clock. The embedded auth
  * service's sessions and second-factor challenges are dated by its own clock (`authClock`: real
@@ -110,109 +118,43 @@ export async function runRetention(deps: {
 }): Promise<RetentionReport> {
   const { db } = deps;
   const now = deps.clock.now();
-  const before = (months: number) => sql`(${now.toISOString()}::timestamptz - make_interval(months => ${months}))`;
   const authNow = (deps.authClock ?? deps.clock).now();
-  const authBefore = (months: number) => sql`(${authNow.toISOString()}::timestamptz - make_interval(months => ${months}))`;
 
-  // Pre-registrations never followed by an account (with the same address, or created with their
-  // sign-up link, decision 127), and their consent proofs.
-  const stale = sql`SELECT p.id FROM pre_subscriptions p
-    WHERE p.created_at < ${before(RETENTION.preSubscriptionMonths)}
-      AND p.member_id IS NULL
-      AND NOT EXISTS (SELECT 1 FROM members m WHERE lower(m.email) = lower(p.email))`;
-  const preSubscriptionConsents = await affected(
-    db,
-    sql`DELETE FROM consents WHERE member_id IS NULL AND anonymous_id IN (${stale}) RETURNING 1`,
-  );
-  const preSubscriptions = await affected(db, sql`DELETE FROM pre_subscriptions WHERE id IN (${stale}) RETURNING 1`);
+  // Pre-registrations never followed by an account, and their consent proofs.
+  const { preSubscriptionConsents, preSubscriptions } = await purgePreSubscriptions(db, now, RETENTION.preSubscriptionMonths);
 
   // Contact messages (leads inbox, decision 112) after 12 months; then every follow-up, note and
   // history row whose lead (pre-registration or contact message) is gone.
-  const contactMessages = await affected(
-    db,
-    sql`DELETE FROM contact_messages WHERE created_at < ${before(RETENTION.contactMessageMonths)} RETURNING 1`,
-  );
-  const orphan = (column: string) =>
-    sql.raw(`${column} NOT IN (SELECT id FROM pre_subscriptions UNION ALL SELECT id FROM contact_messages)`);
-  const leadFollowUps = await affected(db, sql`DELETE FROM lead_follow_ups WHERE ${orphan('lead_id')} RETURNING 1`);
-  await db.execute(sql`DELETE FROM lead_notes WHERE ${orphan('lead_id')}`);
-  await db.execute(sql`DELETE FROM lead_events WHERE ${orphan('lead_id')}`);
-  await db.execute(sql`DELETE FROM lead_answers WHERE ${orphan('lead_id')}`);
+  const { contactMessages, leadFollowUps } = await purgeContactMessages(db, now, RETENTION.contactMessageMonths);
 
   // Mail logs: sent, failed or dropped mails; pending ones are still to be sent.
-  const mailOutbox = await affected(
-    db,
-    sql`DELETE FROM mail_outbox WHERE status IN ('sent', 'failed', 'dropped')
-        AND coalesce(sent_at, created_at) < ${before(RETENTION.mailLogMonths)} RETURNING 1`,
-  );
-  const mailbox = await affected(db, sql`DELETE FROM mailbox WHERE received_at < ${before(RETENTION.mailLogMonths)} RETURNING 1`);
+  const { mailOutbox, mailbox } = await purgeMailLogs(db, now, RETENTION.mailLogMonths);
 
   // Rate-limit buckets whose window is over.
-  const rateLimits = await affected(
-    db,
-    sql`DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ${now.toISOString()}::timestamptz RETURNING 1`,
-  );
+  const rateLimits = await purgeRateLimits(db, now);
 
   // Proofs of cookie choices (anonymous) after 12 months.
-  const cookieProofs = await affected(
-    db,
-    sql`DELETE FROM consent_records WHERE created_at < ${before(RETENTION.cookieProofMonths)} RETURNING 1`,
-  );
+  const cookieProofs = await purgeCookieProofs(db, now, RETENTION.cookieProofMonths);
 
   // Webhook payloads (provider copies of payments and bookings) after 12 months; ids stay for de-duplication.
-  const webhookPayloads = await affected(
-    db,
-    sql`UPDATE webhook_events SET payload = jsonb_build_object('erased', true)
-        WHERE received_at < ${before(RETENTION.technicalLogMonths)} AND NOT (payload ? 'erased') RETURNING 1`,
-  );
+  const webhookPayloads = await purgeWebhookPayloads(db, now, RETENTION.technicalLogMonths);
 
   // Idle sessions and old second-factor challenges of the embedded auth service (absent with a hosted project).
-  let authSessions = 0;
-  const embedded = (await db.execute(sql`SELECT to_regclass('embedded_auth.sessions') IS NOT NULL AS present`)) as unknown as {
-    rows: { present: boolean }[];
-  };
-  if (embedded.rows[0]?.present) {
-    authSessions = await affected(
-      db,
-      sql`DELETE FROM embedded_auth.sessions WHERE coalesce(refreshed_at, updated_at) < ${authBefore(RETENTION.technicalLogMonths)} RETURNING 1`,
-    );
-    await db.execute(sql`DELETE FROM embedded_auth.mfa_challenges WHERE created_at < ${authBefore(RETENTION.technicalLogMonths)}`);
-  }
+  const authSessions = await purgeAuthSessions(db, authNow, RETENTION.technicalLogMonths);
 
   // Staff access log entries after 12 months (the table is append-only: deleting is the only change).
-  const accessLog = await affected(db, sql`DELETE FROM access_log WHERE created_at < ${before(RETENTION.accessLogMonths)} RETURNING 1`);
+  const accessLog = await purgeAccessLog(db, now, RETENTION.accessLogMonths);
 
   // Contracts' evidence and accounting documents, 10 years after the end of their year: the legal
   // records kept by erasures (their own `retain_until`), the signatures' evidence, the credit
   // notes, then the invoices (a credit note names its invoice, so it goes first).
   const lastYearGone = now.getUTCFullYear() - RETENTION.accountingYears - 1;
-  const legalRecords = await affected(
-    db,
-    sql`DELETE FROM legal_records WHERE retain_until < ${now.toISOString()}::timestamptz RETURNING 1`,
-  );
-  const contractSignatures = await affected(
-    db,
-    sql`DELETE FROM contract_signatures WHERE extract(year FROM signed_at AT TIME ZONE 'UTC') <= ${lastYearGone} RETURNING 1`,
-  );
-  const creditNotes = await affected(db, sql`DELETE FROM credit_notes WHERE year <= ${lastYearGone} RETURNING 1`);
-  const invoices = await affected(
-    db,
-    sql`DELETE FROM invoices i WHERE i.year <= ${lastYearGone}
-          AND NOT EXISTS (SELECT 1 FROM credit_notes c WHERE c.invoice_number = i.number) RETURNING 1`,
-  );
+  const { legalRecords, contractSignatures, creditNotes, invoices } = await purgeAccountingRecords(db, now, lastYearGone);
 
   // Termination proofs (decision 189), 5 years after the end of the request's contract: its stop
   // (renunciation, withdrawal, accepted termination, term), else its term; a request without a
   // known contract counts from its decision, else from itself.
-  const terminationProofs = await affected(
-    db,
-    sql`DELETE FROM contract_termination_proofs p USING contract_terminations t
-        LEFT JOIN contracts c ON c.id = t.contract_id
-        WHERE p.termination_id = t.id
-          AND coalesce(c.stopped_at, c.ends_at, t.decided_at, t.requested_at)
-              + make_interval(years => ${RETENTION.terminationProofYearsAfterContract}) < ${now.toISOString()}::timestamptz
-        RETURNING 1`,
-  );
+  const terminationProofs = await purgeTerminationProofs(db, now, RETENTION.terminationProofYearsAfterContract);
 
   // Members: at the end of the contract the religious practice and the search criteria leave the
   // active record (they stay in the signed contract copy); 3 years after the end (or after the
@@ -223,36 +165,11 @@ export async function runRetention(deps: {
   // needs it: the last activity is at least the row's last change), or past their term's end with
   // sensitive answers left, or whose stage is not written yet; read in batches between which the
   // event loop is free.
-  const sensitive = sql.raw(`ARRAY[${SENSITIVE_PROFILE_FIELDS.map((f) => `'${f}'`).join(', ')}]::text[]`);
-  const candidateIds = (
-    (await db.execute(sql`
-      SELECT id::text AS id FROM members WHERE role = 'member' AND erased_at IS NULL
-        AND updated_at < ${now.toISOString()}::timestamptz - make_interval(months => ${RETENTION.memberMonthsAfterEnd})
-      UNION SELECT id::text FROM members WHERE role = 'member' AND erased_at IS NULL AND stage IS NULL
-      UNION SELECT id::text FROM members WHERE role = 'member' AND erased_at IS NULL
-        AND term_ends_at < ${now.toISOString()}::timestamptz AND (questionnaire IS NOT NULL OR profile ?| ${sensitive})
-      ORDER BY 1`)) as unknown as { rows: { id: string }[] }
-  ).rows.map((r) => r.id);
+  const candidateIds = await retentionCandidateIds(db, now, RETENTION.memberMonthsAfterEnd, SENSITIVE_PROFILE_FIELDS);
   for (let start = 0; start < candidateIds.length; start += RETENTION_BATCH) {
     if (start > 0) await new Promise<void>((resolve) => setImmediate(resolve));
     if (deps.stopping?.aborted) break; // the product closes: the next pass takes up the rest
-    const batch = await db
-      .select({
-        id: members.id,
-        onboarding: members.onboarding,
-        profile: members.profile,
-        questionnaire: members.questionnaire,
-        updatedAt: members.updatedAt,
-        version: members.version,
-      })
-      .from(members)
-      .where(
-        and(
-          inArray(members.id, candidateIds.slice(start, start + RETENTION_BATCH)),
-          eq(members.role, 'member'),
-          sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`,
-        ),
-      );
+    const batch = await retentionCandidates(db, candidateIds.slice(start, start + RETENTION_BATCH));
     ({ contractsEnded, membersErased } = await retainMembers(deps, batch, now, { contractsEnded, membersErased }));
   }
 
@@ -328,12 +245,7 @@ async function retainMembers(
     }
   }
   if (strips.length > 0) {
-    // `profile` is a JSON value inside the recordset: `{"profile": null}` gives SQL NULL, as the former drizzle update did.
-    const updated = (await db.execute(sql`UPDATE members m SET profile = s.profile, questionnaire = NULL, version = s.version + 1
-        FROM jsonb_to_recordset(${JSON.stringify(strips)}::jsonb) AS s(id uuid, version integer, profile jsonb)
-        WHERE m.id = s.id AND m.version = s.version
-        RETURNING m.id`)) as unknown as { rows: unknown[] };
-    contractsEnded += updated.rows.length;
+    contractsEnded += await stripSensitiveAnswers(db, strips);
   }
   return { contractsEnded, membersErased };
 }

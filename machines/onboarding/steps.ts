@@ -13,6 +13,15 @@ export type TopState = StepId | 'membre-actif' | 'resiliation-demandee' | 'desac
 export const contractEndStates = ['renonce', 'retracte', 'contrat-termine', 'resilie'] as const;
 export type ContractEndState = (typeof contractEndStates)[number];
 
+/** Every top-level state of the chart, in the order of the funnel (the member list's « Étape » sort follows it). */
+export const TOP_STATES = [
+  ...stepIds,
+  'membre-actif',
+  'resiliation-demandee',
+  ...contractEndStates,
+  'desactive',
+] as const satisfies readonly TopState[];
+
 /** Whether a chart state (`top` or `top.sub`) is one where the contract is over: the screens then promise nothing to come. */
 export function isContractEndState(state: string | null | undefined): boolean {
   const top = state?.split('.', 1)[0] ?? '';

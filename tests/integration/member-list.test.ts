@@ -140,6 +140,24 @@ describe('filters, answered by the database', () => {
     expect(idsOf(practising)).not.toContain(newcomers[0]);
     // Never a column of the list.
     expect(JSON.stringify(practising.items)).not.toContain(practice);
+    // The filter reads a column the record's every write keeps (migration 0057's trigger): the
+    // consent taken back by an update, the member leaves it in the same statement; given again, back.
+    const db = product.database.db;
+    const one = practising.items[0]?.id as string;
+    const [stored] = await db.select({ onboarding: members.onboarding }).from(members).where(eq(members.id, one));
+    const record = stored?.onboarding as unknown as Record<string, unknown>;
+    expect(record.sensitiveDataConsentAt).toBeTruthy();
+    const { sensitiveDataConsentAt: _taken, ...withoutConsent } = record;
+    await db
+      .update(members)
+      .set({ onboarding: withoutConsent as never })
+      .where(eq(members.id, one));
+    expect(idsOf(await list(`practice=${practice}&perPage=100`))).toEqual(idsOf(practising).filter((id) => id !== one));
+    await db
+      .update(members)
+      .set({ onboarding: record as never })
+      .where(eq(members.id, one));
+    expect(idsOf(await list(`practice=${practice}&perPage=100`))).toEqual(idsOf(practising));
 
     // Combined, with the stage: step 1's newcomers have no birth date, so no age.
     const step1 = await list('step=profil&perPage=100');

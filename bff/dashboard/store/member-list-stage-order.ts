@@ -1,7 +1,7 @@
 import { and, desc, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
-import { stageKeySql, topStateSql } from '#bff/members/stage.ts';
+import { stageKeySql, topStateSql } from '#bff/members/store/stage.ts';
 import type { TopState } from '#machines/onboarding/steps.ts';
 
 /**

@@ -1,3 +1,4 @@
+// The leads inbox's rows: leads, their follow-up, notes, history and answers (every SQL statement about them).
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { leadAnswers, leadEvents, leadFollowUps, leadNotes } from '#bff/db/leads-schema.ts';
@@ -9,7 +10,7 @@ import type * as v from 'valibot';
 
 /**
  * The leads inbox's storage (decision 112, 211): every SQL statement about leads, their
- * follow-up, notes, history and answers. The domain module (`leads.ts`) owns the rules.
+ * follow-up, notes, history and answers. The domain module (`../leads.ts`) owns the rules.
  */
 
 export interface LeadRow {
