@@ -9,7 +9,7 @@ import type { DestinationStream } from 'pino';
 import { appSecurityHeaders, createApp, siteFilesOf } from '#bff/app.ts';
 import { createAuthService } from '#bff/auth-service/auth-service.ts';
 import { databaseCodeCounter, recordCodeCapReached } from '#bff/auth/code-caps.ts';
-import { authMigrations } from '#bff/auth-service/migrations.ts';
+import { authMigrations } from '#bff/auth-service/store/migrations.ts';
 import { migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import { type Clock, systemClock } from '#bff/clock.ts';

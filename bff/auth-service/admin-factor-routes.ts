@@ -1,12 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { requireAdmin } from '#bff/auth-service/guards.ts';
-import { removeFactor } from '#bff/auth-service/mfa-routes.ts';
-import { mfaFactors, type UserRow } from '#bff/auth-service/schema.ts';
+import { listFactors, lockUserFactor, removeFactor } from '#bff/auth-service/factors.ts';
 import { serializeFactor } from '#bff/auth-service/serialize.ts';
-import { findUserById, isUuid } from '#bff/auth-service/store.ts';
+import { findUserById, isUuid, type UserRow } from '#bff/auth-service/users.ts';
 
 /** GoTrue's `loadUser` for `/admin/users/{user_id}/…`: 404 for a malformed id or an unknown user. */
 async function loadUser(deps: AuthDeps, id: string): Promise<UserRow> {
@@ -35,7 +33,7 @@ export function adminFactorRoutes(deps: AuthDeps) {
   return app
     .get('/admin/users/:id/factors', async (c) => {
       const user = await loadUser(deps, c.req.param('id'));
-      const factors = await deps.db.select().from(mfaFactors).where(eq(mfaFactors.userId, user.id)).orderBy(asc(mfaFactors.createdAt));
+      const factors = await listFactors(deps.db, user.id);
       return c.json(factors.map(serializeFactor), 200);
     })
 
@@ -44,12 +42,7 @@ export function adminFactorRoutes(deps: AuthDeps) {
       const factorId = c.req.param('factorId');
       if (!isUuid(factorId)) throw new AuthApiError(404, 'validation_failed', 'factor_id must be an UUID');
       const removed = await deps.db.transaction(async (tx) => {
-        const [factor] = await tx
-          .select()
-          .from(mfaFactors)
-          .where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, user.id)))
-          .for('update');
-        if (!factor) throw new AuthApiError(404, 'mfa_factor_not_found', 'Factor not found');
+        const factor = await lockUserFactor(tx, factorId, user.id);
         await removeFactor(tx, factor, deps.clock.now());
         return factor;
       });

@@ -1,4 +1,3 @@
-import { count, desc, eq } from 'drizzle-orm';
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
@@ -8,18 +7,21 @@ import { parseGoDuration } from '#bff/auth-service/go-duration.ts';
 import { requireAdmin } from '#bff/auth-service/guards.ts';
 import { assertAcceptablePassword, hashPassword, isSupportedPasswordHash, MAX_PASSWORD_LENGTH } from '#bff/auth-service/passwords.ts';
 import { allowedRedirect, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
-import { identities, mfaFactors, oneTimeTokens, sessions, type UserRow, users } from '#bff/auth-service/schema.ts';
 import { mergeMetadata, serializeUser } from '#bff/auth-service/serialize.ts';
+import { endSessions } from '#bff/auth-service/sessions.ts';
 import {
+  deleteUser,
   findUserByEmail,
   findUserById,
   insertUser,
-  isUniqueViolation,
   isUuid,
   normalizeEmail,
   recordOf,
   syncEmailIdentity,
-} from '#bff/auth-service/store.ts';
+  type UserRow,
+  updateUserAddress,
+  usersPage,
+} from '#bff/auth-service/users.ts';
 
 const AdminUserBody = v.object({
   id: optionalString,
@@ -111,15 +113,8 @@ export function adminRoutes(deps: AuthDeps) {
     .get('/admin/users', async (c) => {
       const page = pageParameter(c.req.query('page'), 1);
       const perPage = pageParameter(c.req.query('per_page'), DEFAULT_PER_PAGE);
-      const [{ total } = { total: 0 }] = await deps.db.select({ total: count() }).from(users);
-      const rows = await deps.db
-        .select()
-        .from(users)
-        .orderBy(desc(users.createdAt), desc(users.id))
-        .limit(perPage)
-        .offset((page - 1) * perPage);
-      const list = [];
-      for (const row of rows) list.push(serializeUser(await recordOf(deps.db, row)));
+      const { total, records } = await usersPage(deps.db, page, perPage);
+      const list = records.map(serializeUser);
       c.header('X-Total-Count', String(total));
       c.header('Link', paginationLink(c, page, perPage, total));
       return c.json({ users: list, aud: 'authenticated' }, 200);
@@ -178,18 +173,11 @@ export function adminRoutes(deps: AuthDeps) {
         if (body.app_metadata) patch.appMetadata = mergeMetadata(current.appMetadata, body.app_metadata);
         if (body.role) patch.role = body.role;
         if (body.ban_duration) patch.bannedUntil = bannedUntil(body.ban_duration, now);
-        const [updated] = await tx
-          .update(users)
-          .set(patch)
-          .where(eq(users.id, id))
-          .returning()
-          .catch((error: unknown) => {
-            throw isUniqueViolation(error) ? errors.emailExists() : error;
-          });
+        const updated = await updateUserAddress(tx, id, patch);
         if (!updated) throw errors.userNotFound();
         if (patch.email || patch.emailConfirmedAt) await syncEmailIdentity(tx, updated, now);
         // An admin password change ends every session of the user (models/user.go).
-        if (passwordHash) await tx.delete(sessions).where(eq(sessions.userId, id));
+        if (passwordHash) await endSessions(tx, id, 'global', '');
         return recordOf(tx, updated);
       });
       return c.json(serializeUser(record), 200);
@@ -201,19 +189,11 @@ export function adminRoutes(deps: AuthDeps) {
       const body = await readBody(c, DeleteUserBody);
       await deps.db.transaction(async (tx) => {
         if (!body.should_soft_delete) {
-          await tx.delete(users).where(eq(users.id, id));
+          await deleteUser(tx, id, null);
           return;
         }
         // Soft delete keeps the row (deleted_at) but nothing that identifies or signs in.
-        const now = deps.clock.now();
-        await tx.delete(sessions).where(eq(sessions.userId, id));
-        await tx.delete(identities).where(eq(identities.userId, id));
-        await tx.delete(mfaFactors).where(eq(mfaFactors.userId, id));
-        await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, id));
-        await tx
-          .update(users)
-          .set({ email: null, phone: null, encryptedPassword: null, deletedAt: now, updatedAt: now })
-          .where(eq(users.id, id));
+        await deleteUser(tx, id, deps.clock.now());
       });
       return c.json({}, 200);
     })

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
+import type { Executor } from '#bff/auth-service/store/executor.ts';
 import type { SigningKey } from '#bff/auth-service/keys.ts';
 import type { RateLimits } from '#bff/auth-service/rate-limit.ts';
 import type { CodeCaps } from '#bff/auth-service/code-caps.ts';
@@ -53,5 +54,4 @@ export async function accountMailTo(deps: AuthDeps, exec: Executor, input: { to:
   return { to: input.to, firstName, siteName: deps.config.siteName, site: deps.config.mailSite };
 }
 
-/** Executor for drizzle queries: the database or an open transaction. */
-export type Executor = Pick<Db, 'insert' | 'select' | 'update' | 'delete' | 'execute'>;
+export type { Executor };

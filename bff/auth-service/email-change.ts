@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import {
   DEFAULT_EMAIL_CHANGE_PATH,
@@ -10,10 +9,12 @@ import {
 import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/deps.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
-import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
+import { generateOtp, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
+import { storeOneTimeToken, takeOneTimeToken } from '#bff/auth-service/store/one-time-tokens.ts';
 import { verifyPassword } from '#bff/auth-service/passwords.ts';
-import { type SessionRow, type UserRow, users } from '#bff/auth-service/schema.ts';
-import { findUserByEmail, isBanned } from '#bff/auth-service/store.ts';
+import type { SessionRow, UserRow } from '#bff/auth-service/store/schema.ts';
+import { setUserFields } from '#bff/auth-service/store/users.ts';
+import { findUserByEmail, isBanned } from '#bff/auth-service/users.ts';
 import { withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
 
 /**
@@ -121,7 +122,7 @@ async function mailEmailChangeLink(
   const otp = generateOtp();
   const tokenHash = tokenHashOf(deps.key.tokenHashKey, next, otp);
   await storeOneTimeToken(exec, { userId: user.id, type: 'email_change_token_new', tokenHash, relatesTo: next, flowStateId: null, now });
-  await exec.update(users).set({ emailChange: next, emailChangeSentAt: now, updatedAt: now }).where(eq(users.id, user.id));
+  await setUserFields(exec, user.id, { emailChange: next, emailChangeSentAt: now, updatedAt: now });
   const target = input.redirectTo ?? `${deps.config.siteUrl}${DEFAULT_EMAIL_CHANGE_PATH}`;
   await enqueueMail(
     exec,
@@ -177,7 +178,7 @@ export async function requestReauthentication(deps: AuthDeps, user: UserRow, cli
       flowStateId: null,
       now,
     });
-    await tx.update(users).set({ reauthenticationSentAt: now }).where(eq(users.id, user.id));
+    await setUserFields(tx, user.id, { reauthenticationSentAt: now });
     await enqueueMail(
       tx,
       reauthenticationMail({

@@ -1,11 +1,13 @@
-import { eq } from 'drizzle-orm';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import { type AuthDeps, accountMailTo, type Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
-import { generateOtp, storeOneTimeToken, takeOneTimeToken, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
+import { generateOtp, tokenHashOf } from '#bff/auth-service/one-time-tokens.ts';
+import { storeOneTimeToken, takeOneTimeToken } from '#bff/auth-service/store/one-time-tokens.ts';
 import { type CodeChallenge, createFlowState } from '#bff/auth-service/pkce.ts';
 import { DEFAULT_RECOVERY_PATH, recoveryLink, recoveryMail } from '#bff/mail/recovery-mail.ts';
-import { flowState, type OneTimeTokenType, type UserRow, users } from '#bff/auth-service/schema.ts';
+import { deleteFlowState } from '#bff/auth-service/store/flow-state.ts';
+import type { OneTimeTokenType, UserRow } from '#bff/auth-service/store/schema.ts';
+import { setUserFields, syncEmailIdentity } from '#bff/auth-service/store/users.ts';
 import {
   DEFAULT_SIGNUP_CONFIRMATION_PATH,
   emailChangedNotice,
@@ -13,7 +15,7 @@ import {
   signupConfirmationMail,
 } from '#bff/mail/account-mails.ts';
 import { claimAccountMail, spendServiceMail } from '#bff/auth-service/mail-budget.ts';
-import { findUserByEmail, findUserById, isBanned, isUniqueViolation, syncEmailIdentity } from '#bff/auth-service/store.ts';
+import { findUserByEmail, findUserById, isBanned, updateUser, updateUserAddress } from '#bff/auth-service/users.ts';
 
 /** GoTrue's MAILER_MAX_FREQUENCY: one mail of a kind per address per minute. */
 
@@ -62,7 +64,7 @@ export async function issueEmailToken(
   const tokenType: OneTimeTokenType = input.type === 'signup' || input.type === 'invite' ? 'confirmation_token' : 'recovery_token';
   await storeOneTimeToken(exec, { userId: user.id, type: tokenType, tokenHash, relatesTo: user.email, flowStateId, now });
   const sent = tokenType === 'confirmation_token' ? { confirmationSentAt: now } : { recoverySentAt: now };
-  await exec.update(users).set(sent).where(eq(users.id, user.id));
+  await setUserFields(exec, user.id, sent);
   return { otp, tokenHash };
 }
 
@@ -88,7 +90,7 @@ export async function consumeEmailToken(
     return { user: await applyEmailChange(deps, exec, user, token.relatesTo, now, expired), flowStateId: token.flowStateId };
   }
   if (user.emailConfirmedAt) return { user, flowStateId: token.flowStateId };
-  const [confirmed] = await exec.update(users).set({ emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, user.id)).returning();
+  const confirmed = await updateUser(exec, user.id, { emailConfirmedAt: now, updatedAt: now });
   if (!confirmed) throw expired();
   await syncEmailIdentity(exec, confirmed, now);
   return { user: confirmed, flowStateId: token.flowStateId };
@@ -111,14 +113,13 @@ async function applyEmailChange(
   if (user.emailChange !== next) throw expired();
   const holder = await findUserByEmail(exec, next);
   if (holder && holder.id !== user.id) throw errors.emailExists();
-  const [changed] = await exec
-    .update(users)
-    .set({ email: next, emailChange: null, emailChangeSentAt: null, emailConfirmedAt: now, updatedAt: now })
-    .where(eq(users.id, user.id))
-    .returning()
-    .catch((error: unknown) => {
-      throw isUniqueViolation(error) ? errors.emailExists() : error;
-    });
+  const changed = await updateUserAddress(exec, user.id, {
+    email: next,
+    emailChange: null,
+    emailChangeSentAt: null,
+    emailConfirmedAt: now,
+    updatedAt: now,
+  });
   if (!changed) throw expired();
   await syncEmailIdentity(exec, changed, now);
   if (user.email && user.email !== next) {
@@ -129,7 +130,7 @@ async function applyEmailChange(
 
 /** Forgets a PKCE flow that a direct (token_hash) verification made useless. */
 export async function dropFlowState(exec: Executor, flowStateId: string | null): Promise<void> {
-  if (flowStateId) await exec.delete(flowState).where(eq(flowState.id, flowStateId));
+  if (flowStateId) await deleteFlowState(exec, flowStateId);
 }
 
 /**

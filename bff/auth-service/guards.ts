@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { errors as joseErrors, type JWTPayload } from 'jose';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { bearerToken } from '#bff/auth-service/request.ts';
-import { type SessionRow, sessions } from '#bff/auth-service/schema.ts';
+import type { SessionRow } from '#bff/auth-service/store/schema.ts';
+import { sessionById } from '#bff/auth-service/store/sessions.ts';
 import type { UserRecord } from '#bff/auth-service/serialize.ts';
-import { findUserById, isBanned, isUuid, recordOf } from '#bff/auth-service/store.ts';
+import { findUserById, isBanned, isUuid, recordOf } from '#bff/auth-service/users.ts';
 
 /** JWT roles allowed on /admin (GOTRUE_JWT_ADMIN_ROLES default). */
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
@@ -41,7 +41,7 @@ export async function authenticate(deps: AuthDeps, c: Context): Promise<Authenti
   if (typeof sessionId !== 'string' || !isUuid(sessionId)) {
     throw new AuthApiError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
   }
-  const [session] = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
+  const session = await sessionById(deps.db, sessionId);
   if (!session || session.userId !== row.id) {
     throw new AuthApiError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
   }

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { exportJWK, generateKeyPair, importJWK, type JWK, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
-import { signingKeys } from '#bff/auth-service/schema.ts';
+import { currentSigningKey, insertSigningKeyIfNone } from '#bff/auth-service/store/signing-keys.ts';
 
 const ALGORITHM = 'ES256';
 /** The anon and service-role keys live as long as the signing key: ten years, like Supabase's own. */
@@ -31,7 +30,7 @@ export interface SigningKey {
  * insert; the database keeps the first (`ON CONFLICT DO NOTHING`) and both then read that one.
  */
 export async function loadSigningKey(db: Db, clock: Clock, issuer: string): Promise<SigningKey> {
-  let [row] = await db.select().from(signingKeys).where(eq(signingKeys.slot, 'current'));
+  let row = await currentSigningKey(db);
   if (!row) {
     const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
     const kid = randomUUID();
@@ -43,20 +42,17 @@ export async function loadSigningKey(db: Db, clock: Clock, issuer: string): Prom
         .setIssuedAt(iat)
         .setExpirationTime(iat + API_KEY_LIFETIME_SECONDS)
         .sign(privateKey);
-    await db
-      .insert(signingKeys)
-      .values({
-        slot: 'current',
-        kid,
-        algorithm: ALGORITHM,
-        privateJwk: { ...(await exportJWK(privateKey)) },
-        publicJwk: { ...(await exportJWK(publicKey)) },
-        anonKey: await apiKey('anon'),
-        serviceRoleKey: await apiKey('service_role'),
-        createdAt: now,
-      })
-      .onConflictDoNothing();
-    [row] = await db.select().from(signingKeys).where(eq(signingKeys.slot, 'current'));
+    await insertSigningKeyIfNone(db, {
+      slot: 'current',
+      kid,
+      algorithm: ALGORITHM,
+      privateJwk: { ...(await exportJWK(privateKey)) },
+      publicJwk: { ...(await exportJWK(publicKey)) },
+      anonKey: await apiKey('anon'),
+      serviceRoleKey: await apiKey('service_role'),
+      createdAt: now,
+    });
+    row = await currentSigningKey(db);
     if (!row) throw new Error('embedded_auth.signing_keys: la clé de signature est introuvable après sa création');
   }
   const privateKey = await importJWK(row.privateJwk as JWK, ALGORITHM);

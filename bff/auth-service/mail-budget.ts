@@ -1,7 +1,6 @@
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
-import { and, eq, lt, lte } from 'drizzle-orm';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
-import { mailRequests } from '#bff/auth-service/schema.ts';
+import { claimMailRequest, deleteMailRequestsBefore, mailRequestOf } from '#bff/auth-service/store/mail-requests.ts';
 
 /**
  * The account mails' budgets (recovery, e-mail change, reauthentication codes; issue 60, decision
@@ -44,21 +43,9 @@ const MAIL_REPEAT_SECONDS = 60;
  */
 async function claimMailSlot(exec: Executor, address: string, kind: string, now: Date): Promise<void> {
   const threshold = new Date(now.getTime() - MAIL_REPEAT_SECONDS * 1000);
-  await exec.delete(mailRequests).where(lt(mailRequests.lastRequestedAt, new Date(now.getTime() - 3600 * 1000)));
-  const claimed = await exec
-    .insert(mailRequests)
-    .values({ address, kind, lastRequestedAt: now })
-    .onConflictDoUpdate({
-      target: [mailRequests.address, mailRequests.kind],
-      set: { lastRequestedAt: now },
-      setWhere: lte(mailRequests.lastRequestedAt, threshold),
-    })
-    .returning({ address: mailRequests.address });
-  if (claimed.length > 0) return;
-  const [previous] = await exec
-    .select()
-    .from(mailRequests)
-    .where(and(eq(mailRequests.address, address), eq(mailRequests.kind, kind)));
+  await deleteMailRequestsBefore(exec, new Date(now.getTime() - 3600 * 1000));
+  if (await claimMailRequest(exec, address, kind, now, threshold)) return;
+  const previous = await mailRequestOf(exec, address, kind);
   const elapsed = previous ? now.getTime() - previous.lastRequestedAt.getTime() : 0;
   const wait = Math.max(1, Math.ceil((MAIL_REPEAT_SECONDS * 1000 - elapsed) / 1000));
   throw new AuthApiError(429, 'over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);

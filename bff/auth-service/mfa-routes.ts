@@ -1,19 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, lt, ne } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { Secret, TOTP } from 'otpauth';
 import * as v from 'valibot';
-import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
+import type { AuthDeps } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
 import { type Authenticated, authenticate } from '#bff/auth-service/guards.ts';
 import { clientIp, limitedBy, optionalString, readBody } from '#bff/auth-service/request.ts';
-import { type FactorRow, mfaChallenges, mfaFactors, sessions } from '#bff/auth-service/schema.ts';
-import { accessTokenResponse, aalOf, rotateSessionTokens, withAmr } from '#bff/auth-service/sessions.ts';
-import { findUserById, isUuid, recordOf } from '#bff/auth-service/store.ts';
-
-/** GoTrue's MFA defaults (conf): challenges live 300 s, at most 10 factors. */
-const CHALLENGE_TTL_SECONDS = 300;
-const MAX_FACTORS = 10;
+import {
+  CHALLENGE_TTL_SECONDS,
+  dropChallenge,
+  enrollTotpFactor,
+  type FactorRow,
+  factorChallenge,
+  openChallenge,
+  raiseSession,
+  removeFactor,
+} from '#bff/auth-service/factors.ts';
+import { isUuid } from '#bff/auth-service/users.ts';
 
 const EnrollBody = v.object({
   friendly_name: optionalString,
@@ -63,45 +66,9 @@ export function mfaRoutes(deps: AuthDeps) {
       const { default: QRCode } = await import('qrcode');
       const qrCode = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'H', margin: 1 });
 
-      const factor = await deps.db.transaction(async (tx) => {
-        const now = deps.clock.now();
-        // An enrolment never finished (a reload, a closed tab) is replaced, not kept for 300 s:
-        // its QR code was never scanned, or is on a page gone. GoTrue's verify deletes unverified
-        // factors of the same type; enrolling does it here, so a new QR code is usable at once
-        // (issue 19, decision 103). Their challenges go with them (ON DELETE CASCADE).
-        await tx
-          .delete(mfaFactors)
-          .where(and(eq(mfaFactors.userId, row.id), eq(mfaFactors.status, 'unverified'), eq(mfaFactors.factorType, 'totp')));
-        const factors = await tx.select().from(mfaFactors).where(eq(mfaFactors.userId, row.id));
-        if (factors.some((f) => f.friendlyName === friendlyName)) {
-          throw new AuthApiError(
-            422,
-            'mfa_factor_name_conflict',
-            `A factor with the friendly name "${friendlyName}" for this user already exists`,
-          );
-        }
-        if (factors.length >= MAX_FACTORS) {
-          throw new AuthApiError(422, 'too_many_enrolled_mfa_factors', 'Maximum number of verified factors reached, unenroll to continue');
-        }
-        if (factors.some((f) => f.status === 'verified') && auth.session.aal !== 'aal2') {
-          throw new AuthApiError(403, 'insufficient_aal', 'AAL2 required to enroll a new factor');
-        }
-        const [created] = await tx
-          .insert(mfaFactors)
-          .values({
-            id: randomUUID(),
-            userId: row.id,
-            friendlyName,
-            factorType: 'totp',
-            status: 'unverified',
-            secret,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning();
-        if (!created) throw new Error('embedded_auth.mfa_factors insert returned nothing');
-        return created;
-      });
+      const factor = await deps.db.transaction((tx) =>
+        enrollTotpFactor(tx, { userId: row.id, friendlyName, secret, sessionAal: auth.session.aal, now: deps.clock.now() }),
+      );
       return c.json({ id: factor.id, type: 'totp', friendly_name: factor.friendlyName, totp: { qr_code: qrCode, secret, uri } }, 200);
     })
 
@@ -110,15 +77,7 @@ export function mfaRoutes(deps: AuthDeps) {
       const factor = await ownFactor(auth, c.req.param('id'));
       const now = deps.clock.now();
       const id = randomUUID();
-      await deps.db.transaction(async (tx) => {
-        await tx
-          .delete(mfaChallenges)
-          .where(
-            and(eq(mfaChallenges.factorId, factor.id), lt(mfaChallenges.createdAt, new Date(now.getTime() - CHALLENGE_TTL_SECONDS * 1000))),
-          );
-        await tx.insert(mfaChallenges).values({ id, factorId: factor.id, ipAddress: clientIp(c, deps.config), createdAt: now });
-        await tx.update(mfaFactors).set({ lastChallengedAt: now, updatedAt: now }).where(eq(mfaFactors.id, factor.id));
-      });
+      await deps.db.transaction((tx) => openChallenge(tx, { id, factorId: factor.id, ip: clientIp(c, deps.config), now }));
       return c.json({ id, type: factor.factorType, expires_at: seconds(now) + CHALLENGE_TTL_SECONDS }, 200);
     })
 
@@ -129,18 +88,13 @@ export function mfaRoutes(deps: AuthDeps) {
       if (!body.code) throw errors.validation('Code needs to be non-empty');
       const challengeId = body.challenge_id ?? '';
       const now = deps.clock.now();
-      const [challenge] = isUuid(challengeId)
-        ? await deps.db
-            .select()
-            .from(mfaChallenges)
-            .where(and(eq(mfaChallenges.id, challengeId), eq(mfaChallenges.factorId, factor.id)))
-        : [];
+      const challenge = isUuid(challengeId) ? await factorChallenge(deps.db, challengeId, factor.id) : undefined;
       if (!challenge) throw new AuthApiError(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found');
       if (challenge.verifiedAt || challenge.ipAddress !== clientIp(c, deps.config)) {
         throw new AuthApiError(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
       }
       if (now.getTime() > challenge.createdAt.getTime() + CHALLENGE_TTL_SECONDS * 1000) {
-        await deps.db.delete(mfaChallenges).where(eq(mfaChallenges.id, challenge.id));
+        await dropChallenge(deps.db, challenge.id);
         throw new AuthApiError(
           422,
           'mfa_challenge_expired',
@@ -152,30 +106,9 @@ export function mfaRoutes(deps: AuthDeps) {
         throw new AuthApiError(422, 'mfa_verification_failed', 'Invalid TOTP code entered');
       }
 
-      const session = await deps.db.transaction(async (tx) => {
-        // The challenge is used once: a concurrent verify of the same challenge finds it taken.
-        const [taken] = await tx
-          .update(mfaChallenges)
-          .set({ verifiedAt: now })
-          .where(and(eq(mfaChallenges.id, challenge.id), isNull(mfaChallenges.verifiedAt)))
-          .returning({ id: mfaChallenges.id });
-        if (!taken) throw new AuthApiError(422, 'mfa_ip_address_mismatch', 'Challenge and verify IP addresses mismatch.');
-        await tx.update(mfaFactors).set({ status: 'verified', updatedAt: now }).where(eq(mfaFactors.id, factor.id));
-        const amr = withAmr(auth.session.amr, { method: 'totp', timestamp: seconds(now) });
-        const [upgraded] = await tx
-          .update(sessions)
-          .set({ amr, aal: aalOf(amr), factorId: factor.id, updatedAt: now })
-          .where(eq(sessions.id, auth.session.id))
-          .returning();
-        if (!upgraded) throw new AuthApiError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist');
-        const refreshToken = await rotateSessionTokens(tx, upgraded, now);
-        // Sessions of this user below aal2 end; unverified TOTP factors go (mfa.go).
-        await tx.delete(sessions).where(and(eq(sessions.userId, upgraded.userId), ne(sessions.aal, 'aal2')));
-        await tx.delete(mfaFactors).where(and(eq(mfaFactors.userId, upgraded.userId), eq(mfaFactors.status, 'unverified')));
-        const user = await findUserById(tx, upgraded.userId);
-        if (!user) throw errors.userNotFound();
-        return accessTokenResponse(deps, await recordOf(tx, user), upgraded, refreshToken);
-      });
+      const session = await deps.db.transaction((tx) =>
+        raiseSession(deps, tx, { challengeId: challenge.id, factorId: factor.id, session: auth.session, now }),
+      );
       return c.json(session, 200);
     })
 
@@ -188,20 +121,4 @@ export function mfaRoutes(deps: AuthDeps) {
       await deps.db.transaction((tx) => removeFactor(tx, factor, deps.clock.now()));
       return c.json({ id: factor.id }, 200);
     });
-}
-
-/**
- * Deletes a factor; the sessions it raised to aal2 go back to aal1 (GoTrue's unenroll, and the
- * admin `DELETE /admin/users/{id}/factors/{factorId}`). Their next token says aal1.
- */
-export async function removeFactor(tx: Executor, factor: FactorRow, now: Date): Promise<void> {
-  const upgraded = await tx.select().from(sessions).where(eq(sessions.factorId, factor.id));
-  for (const session of upgraded) {
-    const amr = session.amr.filter((entry) => entry.method !== 'totp');
-    await tx
-      .update(sessions)
-      .set({ amr, aal: aalOf(amr), factorId: null, updatedAt: now })
-      .where(eq(sessions.id, session.id));
-  }
-  await tx.delete(mfaFactors).where(eq(mfaFactors.id, factor.id));
 }

@@ -1,10 +1,15 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { eq, lt } from 'drizzle-orm';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, errors } from '#bff/auth-service/errors.ts';
-import { flowState } from '#bff/auth-service/schema.ts';
 import { type AccessTokenResponse, type ClientInfo, signIn } from '#bff/auth-service/sessions.ts';
-import { findUserById, isBanned } from '#bff/auth-service/store.ts';
+import {
+  deleteFlowState,
+  deleteFlowStatesBefore,
+  flowByAuthCodeForUpdate,
+  insertFlowState,
+  setAuthCode,
+} from '#bff/auth-service/store/flow-state.ts';
+import { findUserById, isBanned } from '#bff/auth-service/users.ts';
 
 /** How long a flow state (and its auth code) lives (GoTrue: 300 s). */
 const FLOW_STATE_TTL_SECONDS = 300;
@@ -29,9 +34,9 @@ export async function createFlowState(
   input: { userId: string; challenge: CodeChallenge; authenticationMethod: string; now: Date },
 ): Promise<string> {
   // Flows nobody finished are forgotten a day later.
-  await exec.delete(flowState).where(lt(flowState.createdAt, new Date(input.now.getTime() - 24 * 3600 * 1000)));
+  await deleteFlowStatesBefore(exec, new Date(input.now.getTime() - 24 * 3600 * 1000));
   const id = randomUUID();
-  await exec.insert(flowState).values({
+  await insertFlowState(exec, {
     id,
     userId: input.userId,
     codeChallenge: input.challenge.challenge,
@@ -46,12 +51,8 @@ export async function createFlowState(
 /** Gives the flow an auth code once its e-mail link was followed; returns the code. */
 export async function issueAuthCode(exec: Executor, flowStateId: string, now: Date): Promise<string> {
   const code = randomUUID();
-  const [row] = await exec
-    .update(flowState)
-    .set({ authCode: code, authCodeIssuedAt: now, updatedAt: now })
-    .where(eq(flowState.id, flowStateId))
-    .returning({ id: flowState.id });
-  if (!row) throw new AuthApiError(404, 'flow_state_not_found', 'No associated flow state found.');
+  if (!(await setAuthCode(exec, flowStateId, code, now)))
+    throw new AuthApiError(404, 'flow_state_not_found', 'No associated flow state found.');
   return code;
 }
 
@@ -66,7 +67,7 @@ export async function pkceGrant(deps: AuthDeps, authCode: string, verifier: stri
   if (!authCode || !verifier) throw errors.validation('invalid request: both auth code and code verifier should be non-empty');
   return deps.db.transaction(async (tx) => {
     const now = deps.clock.now();
-    const [flow] = await tx.select().from(flowState).where(eq(flowState.authCode, authCode)).for('update');
+    const flow = await flowByAuthCodeForUpdate(tx, authCode);
     if (!flow?.userId) throw new AuthApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
     const issuedAt = (flow.authCodeIssuedAt ?? flow.createdAt).getTime();
     if (now.getTime() > issuedAt + FLOW_STATE_TTL_SECONDS * 1000) {
@@ -79,7 +80,7 @@ export async function pkceGrant(deps: AuthDeps, authCode: string, verifier: stri
     const user = await findUserById(tx, flow.userId);
     if (!user || user.deletedAt) throw new AuthApiError(404, 'user_not_found', 'User not found');
     if (isBanned(user, now)) throw errors.userBanned(400);
-    await tx.delete(flowState).where(eq(flowState.id, flow.id));
+    await deleteFlowState(tx, flow.id);
     return signIn(deps, tx, user, flow.authenticationMethod, client);
   });
 }

@@ -1,4 +1,4 @@
-import type { FactorRow, IdentityRow, UserRow } from '#bff/auth-service/schema.ts';
+import type { FactorRow, IdentityRow, UserRow } from '#bff/auth-service/store/schema.ts';
 
 /** A user with what its JSON embeds. */
 export interface UserRecord {

@@ -1,7 +1,7 @@
 import { AuthApiError, AuthSessionMissingError, type Session } from '@supabase/supabase-js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshTokens, sessions } from '#bff/auth-service/schema.ts';
+import { refreshTokens, sessions } from '#bff/auth-service/store/schema.ts';
 import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('sessions through supabase-js', () => {

@@ -1,10 +1,23 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, ne } from 'drizzle-orm';
 import type { AuthDeps, Executor } from '#bff/auth-service/deps.ts';
 import { AuthApiError, OAuthError } from '#bff/auth-service/errors.ts';
-import { type AmrEntry, identities, refreshTokens, type SessionRow, sessions, type UserRow, users } from '#bff/auth-service/schema.ts';
+import type { AmrEntry, SessionRow, UserRow } from '#bff/auth-service/store/schema.ts';
+import {
+  activeRefreshToken,
+  deleteOtherSessions,
+  deleteSession,
+  deleteUserSessions,
+  insertRefreshTokenRow,
+  insertSession,
+  recordSignIn,
+  refreshTokenByHashForUpdate,
+  revokeRefreshToken,
+  revokeSessionRefreshTokens,
+  sessionByIdForUpdate,
+  updateSession,
+} from '#bff/auth-service/store/sessions.ts';
 import { serializeUser, type UserRecord, type WireUser } from '#bff/auth-service/serialize.ts';
-import { findUserById, isBanned, recordOf } from '#bff/auth-service/store.ts';
+import { findUserById, isBanned, recordOf } from '#bff/auth-service/users.ts';
 
 /** Within this many seconds a revoked refresh token may be presented again (supabase CLI default). */
 const REFRESH_TOKEN_REUSE_INTERVAL_SECONDS = 10;
@@ -49,7 +62,7 @@ export function withAmr(amr: AmrEntry[], entry: AmrEntry): AmrEntry[] {
 
 async function insertRefreshToken(exec: Executor, session: SessionRow, parent: string | null, now: Date): Promise<string> {
   const token = newRefreshToken();
-  await exec.insert(refreshTokens).values({
+  await insertRefreshTokenRow(exec, {
     tokenHash: hashRefreshToken(token),
     userId: session.userId,
     sessionId: session.id,
@@ -71,27 +84,20 @@ async function openSession(
 ): Promise<{ session: SessionRow; refreshToken: string }> {
   const now = deps.clock.now();
   const amr: AmrEntry[] = [{ method, timestamp: seconds(now) }];
-  const [session] = await exec
-    .insert(sessions)
-    .values({
-      id: randomUUID(),
-      userId: user.id,
-      aal: aalOf(amr),
-      amr,
-      ip: client.ip || null,
-      userAgent: client.userAgent,
-      refreshedAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const session = await insertSession(exec, {
+    id: randomUUID(),
+    userId: user.id,
+    aal: aalOf(amr),
+    amr,
+    ip: client.ip || null,
+    userAgent: client.userAgent,
+    refreshedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  });
   if (!session) throw new Error('embedded_auth.sessions insert returned nothing');
   const refreshToken = await insertRefreshToken(exec, session, null, now);
-  await exec.update(users).set({ lastSignInAt: now }).where(eq(users.id, user.id));
-  await exec
-    .update(identities)
-    .set({ lastSignInAt: now })
-    .where(and(eq(identities.userId, user.id), eq(identities.provider, 'email')));
+  await recordSignIn(exec, user.id, now);
   return { session, refreshToken };
 }
 
@@ -149,16 +155,8 @@ export async function signIn(
  * session continues with new tokens (after an MFA upgrade, say).
  */
 export async function rotateSessionTokens(exec: Executor, session: SessionRow, now: Date): Promise<string> {
-  const [active] = await exec
-    .select()
-    .from(refreshTokens)
-    .where(and(eq(refreshTokens.sessionId, session.id), eq(refreshTokens.revoked, false)))
-    .orderBy(desc(refreshTokens.id))
-    .limit(1);
-  await exec
-    .update(refreshTokens)
-    .set({ revoked: true, updatedAt: now })
-    .where(and(eq(refreshTokens.sessionId, session.id), eq(refreshTokens.revoked, false)));
+  const active = await activeRefreshToken(exec, session.id);
+  await revokeSessionRefreshTokens(exec, session.id, now);
   return insertRefreshToken(exec, session, active?.tokenHash ?? null, now);
 }
 
@@ -175,12 +173,12 @@ export async function refreshGrant(deps: AuthDeps, presented: string, client: Cl
   const tokenHash = hashRefreshToken(presented);
   const outcome = await deps.db.transaction(async (tx): Promise<RefreshOutcome> => {
     const now = deps.clock.now();
-    const [token] = await tx.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).for('update');
+    const token = await refreshTokenByHashForUpdate(tx, tokenHash);
     if (!token) throw new AuthApiError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     const user = await findUserById(tx, token.userId);
     if (!user || user.deletedAt) throw new AuthApiError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found');
     if (isBanned(user, now)) throw new AuthApiError(400, 'user_banned', 'Invalid Refresh Token: User Banned');
-    const [session] = await tx.select().from(sessions).where(eq(sessions.id, token.sessionId)).for('update');
+    const session = await sessionByIdForUpdate(tx, token.sessionId);
     if (!session) throw new AuthApiError(400, 'session_not_found', 'Invalid Refresh Token: No Valid Session Found');
     if (session.notAfter && session.notAfter.getTime() < now.getTime()) {
       throw new AuthApiError(400, 'session_expired', 'Invalid Refresh Token: Session Expired');
@@ -188,41 +186,37 @@ export async function refreshGrant(deps: AuthDeps, presented: string, client: Cl
 
     let issued: string | undefined;
     if (token.revoked) {
-      const [active] = await tx
-        .select()
-        .from(refreshTokens)
-        .where(and(eq(refreshTokens.sessionId, session.id), eq(refreshTokens.revoked, false)))
-        .orderBy(desc(refreshTokens.id))
-        .limit(1);
+      const active = await activeRefreshToken(tx, session.id);
       if (active && active.parent === token.tokenHash) {
         // The client lost the answer of its last refresh: it gets the token it missed. Only
         // the hash of that token is stored, so a fresh child replaces it.
-        await tx.update(refreshTokens).set({ revoked: true, updatedAt: now }).where(eq(refreshTokens.id, active.id));
+        await revokeRefreshToken(tx, active.id, now);
         issued = await insertRefreshToken(tx, session, active.tokenHash, now);
       } else if (now.getTime() > token.updatedAt.getTime() + REFRESH_TOKEN_REUSE_INTERVAL_SECONDS * 1000) {
         return { kind: 'reused', sessionId: session.id };
       }
     } else {
-      await tx.update(refreshTokens).set({ revoked: true, updatedAt: now }).where(eq(refreshTokens.id, token.id));
+      await revokeRefreshToken(tx, token.id, now);
     }
     issued ??= await insertRefreshToken(tx, session, token.tokenHash, now);
-    const [refreshed] = await tx
-      .update(sessions)
-      .set({ refreshedAt: now, updatedAt: now, ip: client.ip || session.ip, userAgent: client.userAgent ?? session.userAgent })
-      .where(eq(sessions.id, session.id))
-      .returning();
+    const refreshed = await updateSession(tx, session.id, {
+      refreshedAt: now,
+      updatedAt: now,
+      ip: client.ip || session.ip,
+      userAgent: client.userAgent ?? session.userAgent,
+    });
     return { kind: 'issued', response: await accessTokenResponse(deps, await recordOf(tx, user), refreshed ?? session, issued) };
   });
   if (outcome.kind === 'issued') return outcome.response;
   // Possible theft: the token was already used outside the reuse interval. The session ends
   // (and with it every refresh and access token it issued) before the error is returned.
-  await deps.db.delete(sessions).where(eq(sessions.id, outcome.sessionId));
+  await deleteSession(deps.db, outcome.sessionId);
   throw new AuthApiError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used');
 }
 
 /** Ends sessions of a user: all, all but one, or one. */
 export async function endSessions(exec: Executor, userId: string, scope: 'global' | 'others' | 'local', current: string): Promise<void> {
-  if (scope === 'global') await exec.delete(sessions).where(eq(sessions.userId, userId));
-  else if (scope === 'others') await exec.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.id, current)));
-  else await exec.delete(sessions).where(eq(sessions.id, current));
+  if (scope === 'global') await deleteUserSessions(exec, userId);
+  else if (scope === 'others') await deleteOtherSessions(exec, userId, current);
+  else await deleteSession(exec, current);
 }

@@ -2,7 +2,7 @@ import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js';
 import { eq } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '#bff/auth-service/schema.ts';
+import { users } from '#bff/auth-service/store/schema.ts';
 import { type AuthHarness, startAuthHarness, uniqueEmail } from '#tests/support/auth-harness.ts';
 
 describe('sign-up and sign-in through supabase-js', () => {

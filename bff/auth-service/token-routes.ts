@@ -8,7 +8,7 @@ import { assertAcceptablePassword, hashPassword, verifyPassword, weakPasswordNot
 import { codeChallengeOf, issueAuthCode, pkceGrant } from '#bff/auth-service/pkce.ts';
 import { allowedRedirect, clientInfo, limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
 import { type AccessTokenResponse, refreshGrant, signIn } from '#bff/auth-service/sessions.ts';
-import { findUserByEmail, insertUser, isBanned, normalizeEmail } from '#bff/auth-service/store.ts';
+import { findUserByEmail, insertUser, isBanned, normalizeEmail } from '#bff/auth-service/users.ts';
 import { codeKindOf, withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
 
 const SignupBody = v.object({

@@ -5,9 +5,9 @@ import { fakeClock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { parseGoDuration } from '#bff/auth-service/go-duration.ts';
-import { authMigrations } from '#bff/auth-service/migrations.ts';
+import { authMigrations } from '#bff/auth-service/store/migrations.ts';
 import { ServiceLimit } from '#bff/auth-service/rate-limit.ts';
-import * as schema from '#bff/auth-service/schema.ts';
+import * as schema from '#bff/auth-service/store/schema.ts';
 import { mergeMetadata } from '#bff/auth-service/serialize.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 

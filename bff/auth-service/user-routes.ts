@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AuthDeps } from '#bff/auth-service/deps.ts';
@@ -8,10 +7,9 @@ import { assertAcceptablePassword, assertPolicyPassword, hashPassword, verifyPas
 import { consumeNonce, proofOf, requestEmailChange, requestReauthentication, resendEmailChange } from '#bff/auth-service/email-change.ts';
 import { resendSignupConfirmation } from '#bff/auth-service/email-links.ts';
 import { allowedRedirect, limitedBy, optionalObject, optionalString, readBody } from '#bff/auth-service/request.ts';
-import { type UserRow, users } from '#bff/auth-service/schema.ts';
 import { mergeMetadata, serializeUser } from '#bff/auth-service/serialize.ts';
 import { endSessions } from '#bff/auth-service/sessions.ts';
-import { normalizeEmail, recordOf } from '#bff/auth-service/store.ts';
+import { normalizeEmail, recordOf, type UserRow, updateUser } from '#bff/auth-service/users.ts';
 import { withinDailyCodeCap } from '#bff/auth-service/code-caps.ts';
 
 /** The person's name as the metadata may hold it (a staff member's), for the password check. */
@@ -82,7 +80,7 @@ export function userRoutes(deps: AuthDeps) {
           if (email && changesEmail)
             await requestEmailChange(deps, tx, { user: current, next: email, redirectTo, now, client: deps.config.clientAddress(c) });
           if (passwordHash) patch.encryptedPassword = passwordHash;
-          const [updated] = await tx.update(users).set(patch).where(eq(users.id, current.id)).returning();
+          const updated = await updateUser(tx, current.id, patch);
           if (!updated) throw errors.userNotFound();
           // A new password ends every other session of the user (models/user.go UpdatePassword).
           if (passwordHash) await endSessions(tx, current.id, 'others', session.id);

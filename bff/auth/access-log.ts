@@ -1,8 +1,7 @@
-import { desc, eq } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/caller.ts';
-import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
+import { accessLogRowsForMember, accessLogRowsForStaff, insertAccessLogEntry } from '#bff/auth/store/access-log.ts';
+import type { AccessResource } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 
 /**
  * The staff access log (GDPR art. 5(2), art. 9 data; decision 107): every staff read of a
@@ -59,7 +58,7 @@ export async function recordStaffAccess(
     detail?: string | null;
   },
 ): Promise<void> {
-  await db.insert(accessLog).values({
+  await insertAccessLogEntry(db, {
     memberId: input.memberId,
     staffId: input.staff.id,
     staffName: staffNameOf(input.staff),
@@ -72,19 +71,7 @@ export async function recordStaffAccess(
 
 /** A member's access log for staff: newest first, who by name (else address), what, when. */
 export async function accessLogForStaff(db: Db, memberId: string, limit = 500) {
-  const rows = await db
-    .select({
-      at: accessLog.createdAt,
-      staffId: accessLog.staffId,
-      staffName: accessLog.staffName,
-      staffEmail: members.email,
-      resource: accessLog.resource,
-    })
-    .from(accessLog)
-    .leftJoin(members, eq(members.id, accessLog.staffId))
-    .where(eq(accessLog.memberId, memberId))
-    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
-    .limit(limit);
+  const rows = await accessLogRowsForStaff(db, memberId, limit);
   return rows.map((r) => ({
     at: r.at.toISOString(),
     staff: { id: r.staffId, name: r.staffName ?? r.staffEmail ?? 'Compte supprimé' },
@@ -95,10 +82,6 @@ export async function accessLogForStaff(db: Db, memberId: string, limit = 500) {
 
 /** The same log in the member's export: who by role only, what, when (oldest first). */
 export async function accessLogForMember(db: Db, memberId: string) {
-  const rows = await db
-    .select({ at: accessLog.createdAt, resource: accessLog.resource })
-    .from(accessLog)
-    .where(eq(accessLog.memberId, memberId))
-    .orderBy(accessLog.createdAt, accessLog.id);
+  const rows = await accessLogRowsForMember(db, memberId);
   return rows.map((r) => ({ at: r.at.toISOString(), by: STAFF_ROLE_LABEL, what: ACCESS_RESOURCE_LABELS[r.resource] }));
 }

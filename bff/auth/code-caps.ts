@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import { type CodeCapReached, type CodeKind, DAY_SECONDS, type DailyCodeCounter } from '#bff/auth/code-cap-hooks.ts';
 import type { Clock } from '#bff/clock.ts';
+import { memberIdByAddress } from '#bff/auth/store/code-cap-holders.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import type { RateLimiter } from '#bff/http/rate-limit.ts';
 import { log } from '#bff/logger.ts';
@@ -41,13 +40,13 @@ export function databaseCodeCounter(rateLimit: RateLimiter): DailyCodeCounter {
 
 /** Writes the ceiling reached in the history of the member (or staff member) holding the address, if any. */
 export async function recordCodeCapReached(db: Db, clock: Clock, event: CodeCapReached): Promise<void> {
-  const [holder] = await db.select({ id: members.id }).from(members).where(sql`lower(${members.email}) = ${event.email}`).limit(1);
-  if (!holder) return;
+  const holderId = await memberIdByAddress(db, event.email);
+  if (holderId === undefined) return;
   const written = await recordDailyCapReached(db, clock.now(), {
-    memberId: holder.id,
+    memberId: holderId,
     context: CODE_CAP_CONTEXTS[event.kind],
     event: 'CODE_CAP',
     payload: { kind: event.kind, reached: event.use === 'mailed' ? 'codes' : 'tries' },
   });
-  if (written) log.warn('compte : plafond quotidien de codes atteint, inscrit à l’historique', { memberId: holder.id, kind: event.kind });
+  if (written) log.warn('compte : plafond quotidien de codes atteint, inscrit à l’historique', { memberId: holderId, kind: event.kind });
 }

@@ -1,9 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import type { SessionsTable } from '#bff/auth/sessions-table.ts';
+import { prepareMemberById } from '#bff/auth/store/cached-members.ts';
 import type { Database } from '#bff/db/database.ts';
 import type { MemberChangeFeed } from '#bff/db/change-feed.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members } from '#bff/db/schema.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 
 /**
@@ -144,26 +142,6 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-/**
- * The member row, its privacy column and its live sessions in one round trip, as a prepared
- * statement. `table` is one of the two names of `SessionsTable`, never input.
- */
-const prepareMemberById = (database: Database, table: SessionsTable) =>
-  database.db
-    .select({
-      row: members,
-      matchmakingPausedAt: memberPrivacy.matchmakingPausedAt,
-      // Qualified by hand: drizzle writes a bare "id" in a single-table select, which the
-      // subquery would read as the session's own id.
-      sessions: sql<Record<string, string> | string | null>`(SELECT jsonb_object_agg(s.id::text, s.aal::text) FROM ${sql.raw(
-        table,
-      )} s WHERE s.user_id = "members"."id" AND (s.not_after IS NULL OR s.not_after > now()))`,
-    })
-    .from(members)
-    .where(eq(members.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('cached_member_by_id');
 
 const caches = new WeakMap<
   Database,

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import { appMigrations, type MigrationSet } from '#bff/db/migrate.ts';
+import type { SessionsTableName } from '#bff/auth/store/cached-members.ts';
+import { appMigrationsThen } from '#bff/auth/store/migration-sets.ts';
+import type { MigrationSet } from '#bff/db/migrate.ts';
 
 /**
  * Where Supabase Auth keeps its sessions, read by the member cache on every load so that a
@@ -7,7 +9,7 @@ import { appMigrations, type MigrationSet } from '#bff/db/migrate.ts';
  * hosted project's own `auth.sessions` (DATABASE_URL is then the project's database). The one
  * place that names it.
  */
-export type SessionsTable = 'embedded_auth.sessions' | 'auth.sessions';
+export type SessionsTable = SessionsTableName;
 
 export function sessionsTableOf(config: { supabase?: unknown }): SessionsTable {
   return config.supabase ? 'auth.sessions' : 'embedded_auth.sessions';
@@ -21,5 +23,5 @@ export const hostedAuthMigrations: MigrationSet = { name: 'hosted-auth', dir: jo
  * whoever composes the product: the auth service is reached only from there), or the hosted triggers.
  */
 export function migrationSetsOf(config: { supabase?: unknown }, embeddedAuth: MigrationSet): MigrationSet[] {
-  return config.supabase ? [appMigrations, hostedAuthMigrations] : [appMigrations, embeddedAuth];
+  return appMigrationsThen(config.supabase ? hostedAuthMigrations : embeddedAuth);
 }

@@ -1,14 +1,20 @@
-import { and, eq, gte, isNull, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { routePath } from 'hono/route';
 import type { Caller } from '#bff/auth/caller.ts';
-import { type AccessResource, accessLog } from '#bff/db/access-log-schema.ts';
-import { memberChangeRequests } from '#bff/db/change-requests-schema.ts';
+import { agencyReadRecordedSince } from '#bff/auth/store/access-log.ts';
+import {
+  counselledAmong,
+  counselledBy,
+  counselledMemberIds,
+  counsels,
+  counselsASideOf,
+  counselsChangeRequester,
+  introductionSides,
+  leadTaker,
+  memberExists,
+} from '#bff/auth/store/counsellors.ts';
+import type { AccessResource } from '#bff/db/access-log-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { memberCounsellors } from '#bff/db/follow-up-schema.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
-import { leadFollowUps } from '#bff/db/leads-schema.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { log } from '#bff/logger.ts';
 import { recordStaffAccess } from '#bff/auth/access-log.ts';
@@ -155,11 +161,6 @@ export function staffRoleOfCaller(staff: Caller): StaffRole {
   return staffRoleOf(staff.member.staffRole);
 }
 
-/** SQL: `memberId` is assigned to this counsellor. */
-function counselledBy(staffId: string, memberId: unknown) {
-  return sql`EXISTS (SELECT 1 FROM ${memberCounsellors} mc WHERE mc.member_id = ${memberId} AND mc.counsellor_id = ${staffId})`;
-}
-
 /**
  * For a list route (`filtered`): the condition that narrows it to the caller's members, or
  * undefined for the administration (everything). `memberColumn` is the list's member id column.
@@ -174,11 +175,8 @@ export function counselledOnly(staff: Caller, memberColumn: unknown) {
  */
 export async function counselledIds(db: Db, staff: Caller): Promise<Set<string> | null> {
   if (staffRoleOfCaller(staff) === 'administration') return null;
-  const rows = await db
-    .select({ memberId: memberCounsellors.memberId })
-    .from(memberCounsellors)
-    .where(eq(memberCounsellors.counsellorId, staff.id));
-  return new Set(rows.map((r) => r.memberId.toLowerCase()));
+  const ids = await counselledMemberIds(db, staff.id);
+  return new Set(ids.map((id) => id.toLowerCase()));
 }
 
 /** For a `handler` route: each member named must be the caller's (any one of them, with `some`). */
@@ -186,11 +184,7 @@ export async function assertCounsels(db: Db, staff: Caller, memberIds: readonly 
   if (staffRoleOfCaller(staff) === 'administration') return;
   const ids = memberIds.filter((id) => UUID.test(id));
   if (ids.length === 0) throw NOT_YOURS();
-  const rows = await db
-    .select({ memberId: memberCounsellors.memberId })
-    .from(memberCounsellors)
-    .where(and(eq(memberCounsellors.counsellorId, staff.id), sql`${memberCounsellors.memberId} IN ${ids}`));
-  const mine = new Set(rows.map((r) => r.memberId));
+  const mine = new Set(await counselledAmong(db, staff.id, ids));
   const ok = mode === 'every' ? ids.every((id) => mine.has(id)) && ids.length === memberIds.length : ids.some((id) => mine.has(id));
   if (!ok) throw NOT_YOURS();
 }
@@ -211,47 +205,28 @@ export async function enforceStaffPolicy(c: Context, db: Db, staff: Caller): Pro
       const id = c.req.param('id') ?? '';
       // Not a member id: the handler answers its 400 or 404, with nothing read.
       if (!UUID.test(id)) return policy;
-      const [row] = await db
-        .select({ one: sql`1` })
-        .from(memberCounsellors)
-        .where(and(eq(memberCounsellors.memberId, id.toLowerCase()), eq(memberCounsellors.counsellorId, staff.id)))
-        .limit(1);
-      if (!row) throw NOT_YOURS();
+      if (!(await counsels(db, staff.id, id.toLowerCase()))) throw NOT_YOURS();
       return policy;
     }
     case 'introduction': {
       const id = c.req.param('id') ?? '';
       if (!UUID.test(id)) return policy;
-      const [row] = await db
-        .select({
-          mine: sql<boolean>`(${counselledBy(staff.id, introductions.memberA)} OR ${counselledBy(staff.id, introductions.memberB)})`,
-        })
-        .from(introductions)
-        .where(eq(introductions.id, id.toLowerCase()))
-        .limit(1);
+      const mine = await counselsASideOf(db, staff.id, id.toLowerCase());
       // No such introduction: the handler answers its 404.
-      if (row && !row.mine) throw NOT_YOURS();
+      if (mine !== undefined && !mine) throw NOT_YOURS();
       return policy;
     }
     case 'change-request': {
       const id = c.req.param('requestId') ?? '';
       if (!/^[1-9]\d{0,14}$/.test(id)) return policy;
-      const [row] = await db
-        .select({ mine: sql<boolean>`${counselledBy(staff.id, memberChangeRequests.memberId)}` })
-        .from(memberChangeRequests)
-        .where(eq(memberChangeRequests.id, Number(id)))
-        .limit(1);
-      if (row && !row.mine) throw NOT_YOURS();
+      const mine = await counselsChangeRequester(db, staff.id, Number(id));
+      if (mine !== undefined && !mine) throw NOT_YOURS();
       return policy;
     }
     case 'lead': {
       const id = c.req.param('id') ?? '';
       if (!UUID.test(id)) return policy;
-      const [taken] = await db
-        .select({ assigneeId: leadFollowUps.assigneeId })
-        .from(leadFollowUps)
-        .where(eq(leadFollowUps.leadId, id.toLowerCase()))
-        .limit(1);
+      const taken = await leadTaker(db, id.toLowerCase());
       if (taken?.assigneeId && taken.assigneeId !== staff.id)
         throw new ApiError(403, 'NOT_YOUR_LEAD', 'Ce contact est suivi par un autre membre de l’équipe.');
       return policy;
@@ -289,11 +264,7 @@ export async function recordPolicyRead(c: Context, db: Db, staff: Caller, policy
   } else if (policy.scope === 'introduction') {
     const id = (c.req.param('id') ?? '').toLowerCase();
     if (!UUID.test(id)) return;
-    const [row] = await db
-      .select({ a: introductions.memberA, b: introductions.memberB })
-      .from(introductions)
-      .where(eq(introductions.id, id))
-      .limit(1);
+    const row = await introductionSides(db, id);
     if (!row) return;
     // One entry per member read: both sides of the introduction.
     for (const member of [row.a, row.b]) {
@@ -302,27 +273,19 @@ export async function recordPolicyRead(c: Context, db: Db, staff: Caller, policy
     return;
   }
   if (memberId) {
-    const [exists] = await db.select({ id: members.id }).from(members).where(eq(members.id, memberId)).limit(1);
-    if (!exists) return;
+    if (!(await memberExists(db, memberId))) return;
   }
   const detail = memberId ? null : detailOf(c);
   // The same agency-wide list asked again by the same colleague within minutes (a page's polling,
   // a reload) is one read: recorded once per window, so the journal stays readable. An export is a
   // copy leaving the tool: each one is recorded (decision 210).
   if (memberId === null && resource !== 'member_export') {
-    const [recent] = await db
-      .select({ id: accessLog.id })
-      .from(accessLog)
-      .where(
-        and(
-          eq(accessLog.staffId, staff.id),
-          eq(accessLog.resource, resource),
-          detail === null ? isNull(accessLog.detail) : eq(accessLog.detail, detail),
-          isNull(accessLog.memberId),
-          gte(accessLog.createdAt, new Date(now.getTime() - REPEATED_LIST_READ_MS)),
-        ),
-      )
-      .limit(1);
+    const recent = await agencyReadRecordedSince(db, {
+      staffId: staff.id,
+      resource,
+      detail,
+      since: new Date(now.getTime() - REPEATED_LIST_READ_MS),
+    });
     if (recent) return;
   }
   await recordStaffAccess(db, { staff, memberId, resource, requestId: c.get('requestId'), now, detail });

@@ -1,9 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { contactMessages, leadFollowUps } from '#bff/db/leads-schema.ts';
-import { directMessages } from '#bff/db/messages-schema.ts';
-import { checkoutSessions } from '#bff/db/schema.ts';
 import { avatarPng } from '#bff/demo/avatar.ts';
 import { applyIntroductionEvent, type IntroductionActor, proposeIntroduction } from '#bff/introductions/introductions.ts';
 import { invoiceRecordedPayment } from '#bff/invoices/invoices.ts';
@@ -13,6 +10,7 @@ import { DAY_MS, toIsoInstant } from '#machines/onboarding/instant.ts';
 import { expectedAmountCents, type PlanId, planById } from '#machines/onboarding/plans.ts';
 import type { OnboardingRecord } from '#machines/onboarding/record.ts';
 import { type CastMember, HOUR_MS } from '#bff/demo/cast.ts';
+import { insertCheckoutSession, insertContactMessage, insertDirectMessages, insertLeadFollowUp } from '#bff/demo/store/agency-life.ts';
 
 /**
  * The demo agency's life beyond each member's own file (decision 207), seeded by `agency.ts`
@@ -48,7 +46,7 @@ export async function seedPayments(
   for (const session of sessions) {
     const sessionId = `cs_demo_${session.context}_${id.replaceAll('-', '')}`;
     await db.transaction(async (tx) => {
-      await tx.insert(checkoutSessions).values({
+      await insertCheckoutSession(tx, {
         id: sessionId,
         memberId: id,
         offerId: session.offerId,
@@ -210,13 +208,16 @@ export async function seedLeads(db: Db, now: number): Promise<void> {
   ];
   for (const lead of leads) {
     const createdAt = new Date(now - lead.daysAgo * DAY_MS - 3 * HOUR_MS);
-    const [row] = await db
-      .insert(contactMessages)
-      .values({ name: lead.name, email: lead.email, subject: lead.subject, message: lead.message, createdAt })
-      .returning({ id: contactMessages.id });
-    if (!row || (lead.status === 'nouveau' && lead.followUpIn === null)) continue;
+    const leadId = await insertContactMessage(db, {
+      name: lead.name,
+      email: lead.email,
+      subject: lead.subject,
+      message: lead.message,
+      createdAt,
+    });
+    if (leadId === undefined || (lead.status === 'nouveau' && lead.followUpIn === null)) continue;
     const followUpOn = lead.followUpIn === null ? null : toIsoInstant(now + lead.followUpIn * DAY_MS).slice(0, 10);
-    await db.insert(leadFollowUps).values({ leadId: row.id, kind: 'contact', status: lead.status, followUpOn, updatedAt: createdAt });
+    await insertLeadFollowUp(db, { leadId, kind: 'contact', status: lead.status, followUpOn, updatedAt: createdAt });
   }
 }
 
@@ -275,5 +276,5 @@ export async function seedMessages(db: Db, now: number, staffId: string, byName:
       staffReadAt: at(1),
     },
   ];
-  await db.insert(directMessages).values(rows);
+  await insertDirectMessages(db, rows);
 }

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { eq } from 'drizzle-orm';
 import type { Config } from '#bff/config.ts';
 import type { Db } from '#bff/db/database.ts';
-import { bookings } from '#bff/db/booking-schema.ts';
-import { memberCounsellors } from '#bff/db/follow-up-schema.ts';
-import { members, onboardingEvents, preSubscriptions, settings } from '#bff/db/schema.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { ensureContract, recordContractStop } from '#bff/payments/contract-ledger.ts';
@@ -17,6 +13,16 @@ import { PRIVACY_POLICY_VERSION } from '#machines/public-site/public-forms.ts';
 import { stateFromRecord } from '#machines/onboarding/restore.ts';
 import { stateKey } from '#machines/onboarding/steps.ts';
 import { addAvatar, type Seeding, seedIntroductions, seedLeads, seedMessages, seedPayments } from '#bff/demo/agency-life.ts';
+import { demoMarker, setDemoMarker } from '#bff/demo/store/markers.ts';
+import {
+  assignCounsellors,
+  insertBooking,
+  insertOnboardingEvent,
+  insertPreSubscriptions,
+  memberById,
+  memberIdByEmail,
+  updateDemoMember,
+} from '#bff/demo/store/members.ts';
 import { build, CAST, type CastMember, emailOf, HOUR_MS, LEVEL, signInPassword, STREETS } from '#bff/demo/cast.ts';
 
 /**
@@ -43,8 +49,7 @@ export interface DemoAgencyReport {
 
 /** The three demo accounts' staff account, or the first administrator: the one who « did » the staff's part. */
 async function staffIdOf(db: Db, email: string): Promise<string | null> {
-  const [row] = await db.select({ id: members.id }).from(members).where(eq(members.email, email)).limit(1);
-  return row?.id ?? null;
+  return (await memberIdByEmail(db, email)) ?? null;
 }
 
 /**
@@ -59,7 +64,7 @@ export async function seedDemoAgency(
   input: { now: Date; staffEmail: string; counsellorEmail: string },
 ): Promise<DemoAgencyReport> {
   const started = performance.now();
-  const [marker] = await db.select().from(settings).where(eq(settings.key, DEMO_AGENCY_KEY)).limit(1);
+  const marker = await demoMarker(db, DEMO_AGENCY_KEY);
   if (marker) return { seeded: false, members: 0, ms: Math.round(performance.now() - started) };
   const staffId = await staffIdOf(db, input.staffEmail);
   const counsellorId = await staffIdOf(db, input.counsellorEmail);
@@ -101,7 +106,7 @@ export async function seedDemoAgency(
   const assigned = CAST.flatMap((member, index) =>
     member.counsellor && created[index] ? [{ memberId: ids[index] as string, counsellorId, assignedAt: new Date(now - 30 * DAY_MS) }] : [],
   );
-  if (assigned.length > 0) await db.insert(memberCounsellors).values(assigned).onConflictDoNothing();
+  if (assigned.length > 0) await assignCounsellors(db, assigned);
 
   const byName = new Map(CAST.map((member, index) => [member.firstName, ids[index] as string]));
   if (created.every(Boolean)) {
@@ -110,10 +115,7 @@ export async function seedDemoAgency(
     await seedPreRegistrations(db, now, ids);
     await seedMessages(db, now, staffId, byName);
   }
-  await db
-    .insert(settings)
-    .values({ key: DEMO_AGENCY_KEY, value: DEMO_AGENCY_VERSION })
-    .onConflictDoUpdate({ target: settings.key, set: { value: DEMO_AGENCY_VERSION, updatedAt: new Date() } });
+  await setDemoMarker(db, DEMO_AGENCY_KEY, DEMO_AGENCY_VERSION, new Date());
   return { seeded: true, members: CAST.length, ms: Math.round(performance.now() - started) };
 }
 
@@ -147,7 +149,7 @@ async function seedPreRegistrations(db: Db, now: number, ids: readonly string[])
     ['homme', 'slimane.ferhat@exemple.fr', 34, '69100', 'Villeurbanne'],
     ['femme', 'aya.toure@exemple.fr', 23, '33000', 'Bordeaux'],
   ] as const;
-  await db.insert(preSubscriptions).values([
+  await insertPreSubscriptions(db, [
     ...came,
     ...strangers.map(([gender, email, age, zipCode, city], i) => ({
       gender,
@@ -180,21 +182,18 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
           termsAccepted: true,
         }
       : null;
-  await db
-    .update(members)
-    .set({
-      onboarding: record,
-      profile: built.profile,
-      questionnaire: built.questionnaire,
-      contract,
-      disabled: record.disabled,
-      version: contract ? 2 : 1,
-      createdAt: signedUpAt(member, index, signedAt, now),
-    })
-    .where(eq(members.id, id));
+  await updateDemoMember(db, id, {
+    onboarding: record,
+    profile: built.profile,
+    questionnaire: built.questionnaire,
+    contract,
+    disabled: record.disabled,
+    version: contract ? 2 : 1,
+    createdAt: signedUpAt(member, index, signedAt, now),
+  });
   // The contract form's event: the contract's PDF is dated by it.
   if (contract)
-    await db.insert(onboardingEvents).values({
+    await insertOnboardingEvent(db, {
       memberId: id,
       context: 'contractForm',
       event: 'demo',
@@ -207,7 +206,7 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
       createdAt: new Date((signedAt ?? now - DAY_MS) - 3 * HOUR_MS),
     });
   // The member's latest step, as the log of accepted events records it (their next event takes the next version).
-  await db.insert(onboardingEvents).values({
+  await insertOnboardingEvent(db, {
     memberId: id,
     context: 'demo',
     event: 'demo',
@@ -222,7 +221,7 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
   // The week's meetings: the onboarding meeting booked, or the matchmaking one.
   if (member.meetingInHours !== undefined && (member.stage === 'entretien' || member.stage === 'entretien-matchmaking')) {
     const start = now + member.meetingInHours * HOUR_MS;
-    await db.insert(bookings).values({
+    await insertBooking(db, {
       inviteeUri: `${config.publicSiteUrl}/_local/booking/demo/${id}`,
       memberId: id,
       eventUri: `${config.publicSiteUrl}/_local/booking/demo-event/${id}`,
@@ -241,7 +240,7 @@ async function seedMember(s: Seeding, member: CastMember, index: number, id: str
   if (signedAt === null) return;
   const contractId = await ensureContract(db, id, record, new Date(signedAt));
   // The signed copy handed over at signature (L224-90), downloadable by the member and the staff.
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberById(db, id);
   if (row) await storeSignedContract(db, row, { agency: config.agency, now: new Date(signedAt) });
   if (paidAt !== null && record.selectedPlanId) await seedPayments(s, member, id, record, contractId, paidAt);
 

@@ -1,7 +1,6 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { settings } from '#bff/db/schema.ts';
+import { demoMarker, setDemoMarker } from '#bff/demo/store/markers.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 
 /**
@@ -48,7 +47,7 @@ const DEMO_PASSWORDS_VERSION = 2;
  */
 export async function seedDemo(admin: SupabaseClient, db: Db): Promise<typeof DEMO_ACCOUNTS> {
   const accounts = await Promise.all(DEMO_ACCOUNTS.map((account) => ensureAccount(admin, db, account)));
-  const [marker] = await db.select().from(settings).where(eq(settings.key, DEMO_PASSWORDS_KEY)).limit(1);
+  const marker = await demoMarker(db, DEMO_PASSWORDS_KEY);
   if (marker?.value !== DEMO_PASSWORDS_VERSION) {
     await Promise.all(
       accounts.map(({ id, created }, i) =>
@@ -57,10 +56,7 @@ export async function seedDemo(admin: SupabaseClient, db: Db): Promise<typeof DE
           : admin.auth.admin.updateUserById(id, { password: (DEMO_ACCOUNTS[i] as (typeof DEMO_ACCOUNTS)[number]).password }),
       ),
     );
-    await db
-      .insert(settings)
-      .values({ key: DEMO_PASSWORDS_KEY, value: DEMO_PASSWORDS_VERSION })
-      .onConflictDoUpdate({ target: settings.key, set: { value: DEMO_PASSWORDS_VERSION, updatedAt: new Date() } });
+    await setDemoMarker(db, DEMO_PASSWORDS_KEY, DEMO_PASSWORDS_VERSION, new Date());
   }
   return DEMO_ACCOUNTS;
 }

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '#bff/db/database.ts';
-import { rateLimits } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { rateLimitBucket } from '#bff/http/store/rate-limits.ts';
 import { count } from '#machines/french/plural.ts';
 
 export interface Limit {
@@ -55,14 +55,11 @@ export function createRateLimiter(db: Db): RateLimiter {
   return async (limit, key) => {
     let limiter = limiters.get(limit.name);
     if (!limiter) {
-      limiter = new RateLimiterDrizzle({
-        storeClient: db,
-        schema: rateLimits,
+      limiter = rateLimitBucket(db, {
         keyPrefix: limit.name,
         points: limit.points,
         duration: limit.durationSeconds,
         blockDuration: limit.blockSeconds ?? 0,
-        clearExpiredByTimeout: false,
       });
       limiters.set(limit.name, limiter);
     }

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { introductions, type IntroductionRow } from '#bff/db/introductions-schema.ts';
+import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
+import { introductionById } from '#bff/introductions/store/introductions.ts';
 import { meetingRecipients } from '#bff/introductions/meeting-mails.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { introductionEndedMail, introductionEndedWaliMail } from '#bff/mail/introduction-mails.ts';
@@ -94,11 +94,7 @@ const WALI_ENDED_KEY = /^introduction-ended:([0-9a-f-]{36}):(\d+):wali-(a|b)$/i;
 export async function waliEndedDropReason(db: Db, dedupeKey: string | null, to: string): Promise<string | null> {
   const key = WALI_ENDED_KEY.exec(dedupeKey ?? '');
   if (!key) return 'message au walī sans mise en relation';
-  const [row] = await db
-    .select()
-    .from(introductions)
-    .where(eq(introductions.id, key[1] as string))
-    .limit(1);
+  const row = await introductionById(db, key[1] as string);
   if (!row) return 'mise en relation introuvable';
   if (row.state !== 'close') return `ne s’applique plus à l’état ${row.state}`;
   const recipients = await meetingRecipients(db, row, async () => ({ email: '', firstName: null }));

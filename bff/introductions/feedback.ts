@@ -1,9 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { introductionById, introductionsInState } from '#bff/introductions/store/introductions.ts';
+import { staffNameRows } from '#bff/introductions/store/people.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { introductionFeedbackReminderMail } from '#bff/mail/introduction-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
@@ -111,13 +110,7 @@ export async function feedbackRecordersOf(
   context: IntroductionContext,
 ): Promise<Record<Side, { name: string; at: string } | null>> {
   const ids = (['a', 'b'] as const).map((s) => context.feedback[s]?.recordedBy ?? null).filter((x): x is string => x !== null);
-  const rows =
-    ids.length > 0
-      ? await db
-          .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-          .from(members)
-          .where(sql`${members.id} = ANY(${`{${ids.join(',')}}`}::uuid[])`)
-      : [];
+  const rows = ids.length > 0 ? await staffNameRows(db, ids) : [];
   const nameOf = (id: string) => {
     const row = rows.find((r) => r.id.toLowerCase() === id.toLowerCase());
     const name = (row?.onboarding as { name?: unknown } | null)?.name;
@@ -140,7 +133,7 @@ export async function queueFeedbackReminders(
   now: Date,
   personOf: (memberId: string) => Promise<{ email: string; firstName: string | null } | null>,
 ): Promise<number> {
-  const rows = await db.select().from(introductions).where(eq(introductions.state, 'retours'));
+  const rows = await introductionsInState(db, 'retours');
   let queued = 0;
   for (const row of rows) {
     const context = row.context as IntroductionContext;
@@ -171,11 +164,7 @@ const REMINDER_KEY = /^introduction-feedback-reminder:([0-9a-f-]{36}):(\d+):(a|b
 export async function feedbackReminderDropReason(db: Db, dedupeKey: string | null): Promise<string | null> {
   const key = REMINDER_KEY.exec(dedupeKey ?? '');
   if (!key) return 'rappel sans mise en relation';
-  const [row] = await db
-    .select()
-    .from(introductions)
-    .where(eq(introductions.id, key[1] as string))
-    .limit(1);
+  const row = await introductionById(db, key[1] as string);
   if (!row) return 'mise en relation introuvable';
   const context = row.context as IntroductionContext;
   if (row.state !== 'retours' || context.ended !== null) return `ne s’applique plus à l’état ${row.state}`;

@@ -1,8 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { type GuardianRow, memberGuardians } from '#bff/db/guardian-schema.ts';
+import type { GuardianRow } from '#bff/db/guardian-schema.ts';
 import { validationError } from '#bff/http/errors.ts';
+import { deleteGuardianRow, guardianRow, upsertGuardian } from '#bff/introductions/store/guardians.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { guardianContactMail, guardianProposalCopyMail, type SummaryLines } from '#bff/mail/guardian-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
@@ -58,7 +58,7 @@ function guardianOfRow(row: GuardianRow): Guardian | null {
 
 export async function guardianOf(executor: Executor, memberId: string): Promise<Guardian | null> {
   if (!UUID.test(memberId)) return null;
-  const [row] = await executor.select().from(memberGuardians).where(eq(memberGuardians.memberId, memberId)).limit(1);
+  const row = await guardianRow(executor, memberId);
   return row ? guardianOfRow(row) : null;
 }
 
@@ -102,11 +102,7 @@ export async function putGuardian(db: Db, memberId: string, body: unknown, now: 
     informedAt: now,
     updatedAt: now,
   };
-  const [row] = await db
-    .insert(memberGuardians)
-    .values({ memberId, ...values, createdAt: now })
-    .onConflictDoUpdate({ target: memberGuardians.memberId, set: values })
-    .returning();
+  const row = await upsertGuardian(db, memberId, values, now);
   const guardian = row ? guardianOfRow(row) : null;
   if (!guardian) throw new Error('member_guardians upsert returned nothing');
   return guardian;
@@ -114,8 +110,7 @@ export async function putGuardian(db: Db, memberId: string, body: unknown, now: 
 
 /** Removes the member's guardian; true when there was one. */
 export async function deleteGuardian(db: Db, memberId: string): Promise<boolean> {
-  const rows = await db.delete(memberGuardians).where(eq(memberGuardians.memberId, memberId)).returning({ id: memberGuardians.memberId });
-  return rows.length > 0;
+  return deleteGuardianRow(db, memberId);
 }
 
 // ---------------------------------------------------------------------------
@@ -194,12 +189,5 @@ export async function queueGuardianMails(
   return queued;
 }
 
-/**
- * Guardians' mails about any introduction of `memberId` (theirs or the other side's), for erasure:
- * the copies and contacts, and the first meeting's and the end's mails to a walī (decisions 197 and 205, `…:wali-a|b`).
- */
-export function guardianMailsOfMember(memberId: string) {
-  return sql`(dedupe_key LIKE 'guardian-%' OR ((dedupe_key LIKE 'introduction-meeting-%' OR dedupe_key LIKE 'introduction-ended:%') AND split_part(dedupe_key, ':', 4) LIKE 'wali-%'))
-    AND split_part(dedupe_key, ':', 2) IN (
-    SELECT id::text FROM introductions WHERE member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid)`;
-}
+/** Guardians' mails about any introduction of a member, for erasure (a condition on `outbox`'s dedupe keys). */
+export { guardianMailsOfMember } from '#bff/introductions/store/guardians.ts';

@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { getInitialSnapshot } from 'xstate';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { type IntroductionRow, introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
+import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
 import { lateFeedbackRefusal } from '#bff/introductions/feedback.ts';
+import {
+  insertIntroduction,
+  insertIntroductionEvent,
+  introductionById,
+  lockIntroductionsOfMember,
+  lockMembersForProposal,
+  lockPairMembers,
+  pairEverProposed,
+  updateIntroductionAtVersion,
+} from '#bff/introductions/store/introductions.ts';
 import { type AgencyMailSite, dateTimeFr } from '#bff/mail/agency-mails.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { standingPair, standingsOf } from '#bff/members/standing.ts';
@@ -33,7 +42,6 @@ import {
   notFound,
   openCountOf,
   refused,
-  rowsOf,
   sideOfMember,
   storedOfRow,
 } from '#bff/introductions/introduction-core.ts';
@@ -107,26 +115,18 @@ export async function proposeIntroduction(db: Db, input: ProposeInput): Promise<
   const nowMs = input.now.getTime();
   return db.transaction(async (tx) => {
     // Serialises proposals touching either member (the limit of open ones holds under concurrency).
-    const locked = await rowsOf<{ id: string; role: string; onboarding: unknown; erased: boolean }>(
-      tx,
-      sql`SELECT id::text AS id, role, onboarding, (erased_at IS NOT NULL) AS erased FROM members
-        WHERE id IN (${a}::uuid, ${b}::uuid) ORDER BY id FOR UPDATE`,
-    );
+    const locked = await lockMembersForProposal(tx, a, b);
     const rowA = locked.find((r) => r.id === a);
     const rowB = locked.find((r) => r.id === b);
     if (rowA?.role !== 'member' || rowB?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
     // The profiles as they stand now (steps 1-2, state, consent, term): refreshed in this transaction.
     const profileA = await upsertMatchProfile(tx, a, nowMs);
     const profileB = await upsertMatchProfile(tx, b, nowMs);
-    const [pair] = await rowsOf<{ one: number }>(
-      tx,
-      sql`SELECT 1 AS one FROM introductions WHERE least(member_a, member_b) = least(${a}::uuid, ${b}::uuid)
-        AND greatest(member_a, member_b) = greatest(${a}::uuid, ${b}::uuid)`,
-    );
+    const pairAlreadyProposed = await pairEverProposed(tx, a, b);
     const reason = canPropose({
       aEligible: await eligibilityOf(tx, profileA, nowMs),
       bEligible: await eligibilityOf(tx, profileB, nowMs),
-      pairAlreadyProposed: pair !== undefined,
+      pairAlreadyProposed,
       openCountA: await openCountOf(tx, a),
       openCountB: await openCountOf(tx, b),
     });
@@ -160,26 +160,23 @@ export async function proposeIntroduction(db: Db, input: ProposeInput): Promise<
       summaryConsentAt: { a: consentA, b: consentB },
     });
     const stored = storedOf(snapshot, 1);
-    const [row] = await tx
-      .insert(introductions)
-      .values({
-        id,
-        memberA: a,
-        memberB: b,
-        state: stored.state,
-        context: stored.context,
-        version: 1,
-        proposedAt: new Date(nowMs),
-        deadlineAt: new Date(deadlineOf(nowMs)),
-        createdBy: input.staffId,
-        noteA: parsed.output.noteA || null,
-        noteB: parsed.output.noteB || null,
-        createdAt: input.now,
-        updatedAt: input.now,
-      })
-      .returning();
+    const row = await insertIntroduction(tx, {
+      id,
+      memberA: a,
+      memberB: b,
+      state: stored.state,
+      context: stored.context,
+      version: 1,
+      proposedAt: new Date(nowMs),
+      deadlineAt: new Date(deadlineOf(nowMs)),
+      createdBy: input.staffId,
+      noteA: parsed.output.noteA || null,
+      noteB: parsed.output.noteB || null,
+      createdAt: input.now,
+      updatedAt: input.now,
+    });
     if (!row) throw new Error('introductions insert returned nothing');
-    await tx.insert(introductionEvents).values({
+    await insertIntroductionEvent(tx, {
       introductionId: id,
       event: 'PROPOSE',
       actorId: input.staffId,
@@ -269,7 +266,7 @@ function validatedBody(input: unknown, actor: IntroductionActor, byPhone = false
 
 /** Before a staff re-opening: both members may still be proposed, each below the limit of open introductions. */
 async function checkReopen(tx: Transaction, row: IntroductionRow, nowMs: number): Promise<void> {
-  await rowsOf(tx, sql`SELECT id FROM members WHERE id IN (${row.memberA}::uuid, ${row.memberB}::uuid) ORDER BY id FOR UPDATE`);
+  await lockPairMembers(tx, row.memberA, row.memberB);
   const profileA = await upsertMatchProfile(tx, row.memberA, nowMs);
   const profileB = await upsertMatchProfile(tx, row.memberB, nowMs);
   const reason = canPropose({
@@ -295,20 +292,16 @@ async function writeDecided(
   input: { actor: IntroductionActor; now: Date; mail?: AgencyMailSite | undefined },
 ): Promise<IntroductionRow | null> {
   const proposedAt = next.context.proposedAt;
-  const [updated] = await tx
-    .update(introductions)
-    .set({
-      state: next.state,
-      context: next.context,
-      version: next.version,
-      proposedAt: new Date(proposedAt),
-      deadlineAt: new Date(deadlineOf(proposedAt)),
-      updatedAt: input.now,
-    })
-    .where(and(eq(introductions.id, row.id), eq(introductions.version, row.version)))
-    .returning();
+  const updated = await updateIntroductionAtVersion(tx, row.id, row.version, {
+    state: next.state,
+    context: next.context,
+    version: next.version,
+    proposedAt: new Date(proposedAt),
+    deadlineAt: new Date(deadlineOf(proposedAt)),
+    updatedAt: input.now,
+  });
   if (!updated) return null;
-  await tx.insert(introductionEvents).values({
+  await insertIntroductionEvent(tx, {
     introductionId: row.id,
     event: eventBody.type,
     actorId: input.actor.id,
@@ -359,7 +352,7 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const outcome = await db.transaction(async (tx: Transaction) => {
-      const [row] = await tx.select().from(introductions).where(eq(introductions.id, id)).limit(1);
+      const row = await introductionById(tx, id);
       if (!row) throw notFound();
       let chartActor: ChartActor = { kind: 'staff' };
       let eventBody = body;
@@ -416,11 +409,7 @@ export async function applyIntroductionEvent(db: Db, input: ApplyInput): Promise
  */
 export async function endIntroductionsOf(tx: Transaction, memberId: string, cause: EndCause, now: Date): Promise<number> {
   if (!UUID.test(memberId)) return 0;
-  const rows = await tx
-    .select()
-    .from(introductions)
-    .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
-    .for('update');
+  const rows = await lockIntroductionsOfMember(tx, memberId);
   let ended = 0;
   for (const row of rows) {
     const party = sideOfMember(row, memberId);

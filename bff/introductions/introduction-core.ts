@@ -1,17 +1,12 @@
-import { sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
+import { exclusionIds, isEngaged, openIntroductionCount } from '#bff/introductions/store/introductions.ts';
 import type { MatchingExecutor } from '#bff/matching/candidates.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { type Side, stateLabel } from '#machines/introductions/labels.ts';
 import { type StoredIntroduction, storedIntroductionSchema } from '#machines/introductions/restore.ts';
-import {
-  type IneligibilityCode,
-  ineligibilityTexts,
-  MAX_OPEN_INTRODUCTIONS_PER_MEMBER,
-  openStates,
-} from '#machines/introductions/rules.ts';
+import { type IneligibilityCode, ineligibilityTexts, MAX_OPEN_INTRODUCTIONS_PER_MEMBER } from '#machines/introductions/rules.ts';
 import { availableAt, type MatchProfile, type UnavailableReason } from '#machines/matching/match-profile.ts';
 
 /**
@@ -65,28 +60,9 @@ export function roundOf(context: IntroductionContext): number {
   return context.history.length;
 }
 
-export async function rowsOf<Row>(executor: MatchingExecutor, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return ((await executor.execute(query)) as unknown as { rows: Row[] }).rows;
-}
-
-export const OPEN_TOPS = sql.raw(`ARRAY[${openStates.map((s) => `'${s}'`).join(',')}]::text[]`);
-
 /** Open introductions of a member now (they count towards the limit). */
 export async function openCountOf(executor: MatchingExecutor, memberId: string): Promise<number> {
-  const [row] = await rowsOf<{ n: number }>(
-    executor,
-    sql`SELECT count(*)::int AS n FROM introductions
-      WHERE (member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid) AND split_part(state, '.', 1) = ANY(${OPEN_TOPS})`,
-  );
-  return Number(row?.n ?? 0);
-}
-
-async function engaged(executor: MatchingExecutor, memberId: string): Promise<boolean> {
-  const rows = await rowsOf<{ one: number }>(
-    executor,
-    sql`SELECT 1 AS one FROM introductions WHERE (member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid) AND state = 'fiancailles' LIMIT 1`,
-  );
-  return rows.length > 0;
+  return openIntroductionCount(executor, memberId);
 }
 
 const ineligibilityOfReason: Record<UnavailableReason, IneligibilityCode> = {
@@ -112,7 +88,7 @@ export async function eligibilityOf(
     if (profile.contractEndsAt !== null && profile.contractEndsAt <= nowMs) return 'contrat-termine';
     return ineligibilityOfReason[profile.unavailableReason ?? 'pas-encore-actif'];
   }
-  if (await engaged(executor, profile.memberId)) return 'fiancailles';
+  if (await isEngaged(executor, profile.memberId)) return 'fiancailles';
   return true;
 }
 
@@ -123,25 +99,14 @@ export async function eligibilityOf(
  */
 export async function exclusionsFor(executor: MatchingExecutor, memberId: string): Promise<string[]> {
   if (!UUID.test(memberId)) return [];
-  const rows = await rowsOf<{ id: string }>(
-    executor,
-    sql`SELECT CASE WHEN member_a = ${memberId}::uuid THEN member_b ELSE member_a END::text AS id FROM introductions
-        WHERE member_a = ${memberId}::uuid OR member_b = ${memberId}::uuid
-      UNION
-      SELECT m.id::text FROM (
-        SELECT member_a AS id, state FROM introductions UNION ALL SELECT member_b AS id, state FROM introductions
-      ) m
-      GROUP BY m.id
-      HAVING count(*) FILTER (WHERE split_part(m.state, '.', 1) = ANY(${OPEN_TOPS})) >= ${MAX_OPEN_INTRODUCTIONS_PER_MEMBER}::int
-        OR bool_or(m.state = 'fiancailles')`,
-  );
-  return rows.map((r) => r.id).filter((id) => id !== memberId.toLowerCase());
+  const ids = await exclusionIds(executor, memberId);
+  return ids.filter((id) => id !== memberId.toLowerCase());
 }
 
 /** Why the member may not get one more introduction now (engaged, or at the limit of open ones), or null. */
 export async function introductionBlockOf(executor: MatchingExecutor, memberId: string): Promise<string | null> {
   if (!UUID.test(memberId)) return null;
-  if (await engaged(executor, memberId)) return ineligibilityTexts.fiancailles;
+  if (await isEngaged(executor, memberId)) return ineligibilityTexts.fiancailles;
   if ((await openCountOf(executor, memberId)) >= MAX_OPEN_INTRODUCTIONS_PER_MEMBER) {
     return `Le membre a déjà ${MAX_OPEN_INTRODUCTIONS_PER_MEMBER} mises en relation en cours, le maximum.`;
   }

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import { personRow } from '#bff/introductions/store/people.ts';
 import { contactChoiceOf, type DescribedMember, queueGuardianMails } from '#bff/introductions/guardian.ts';
 import { meetingOf, meetingRecipients, queueMeetingMails } from '#bff/introductions/meeting-mails.ts';
 import { queueEndingMails } from '#bff/introductions/ending.ts';
@@ -30,11 +28,7 @@ interface Person {
 }
 
 export async function personOf(executor: Executor, memberId: string): Promise<Person | null> {
-  const [row] = await executor
-    .select({ email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
-    .from(members)
-    .where(eq(members.id, memberId))
-    .limit(1);
+  const row = await personRow(executor, memberId);
   // An erased member is mailed nothing (their address is a placeholder that never delivers).
   return row && !row.erasedAt ? { email: row.email, firstName: firstNameOf(row.profile) } : null;
 }

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
+import { introductionById } from '#bff/introductions/store/introductions.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { introductionMeetingMail, type MeetingDetails, type MeetingMoment } from '#bff/mail/introduction-mails.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
@@ -92,11 +91,7 @@ const REMINDER_KEY = /^introduction-meeting-reminder:([0-9a-f-]{36}):(\d+):/i;
 export async function meetingReminderDropReason(db: Db, dedupeKey: string | null): Promise<string | null> {
   const key = REMINDER_KEY.exec(dedupeKey ?? '');
   if (!key) return 'rappel sans mise en relation';
-  const [row] = await db
-    .select()
-    .from(introductions)
-    .where(eq(introductions.id, key[1] as string))
-    .limit(1);
+  const row = await introductionById(db, key[1] as string);
   if (!row) return 'mise en relation introuvable';
   const context = row.context as IntroductionContext;
   if (row.state !== 'rencontre-planifiee' || context.ended !== null) return `ne s’applique plus à l’état ${row.state}`;

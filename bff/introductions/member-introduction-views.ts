@@ -1,11 +1,16 @@
 import { approvedPresentationOf } from '#bff/matching/presentation.ts';
-import { eq, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { type IntroductionRow, introductionEvents, introductions } from '#bff/db/introductions-schema.ts';
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
+import {
+  introductionEventRows,
+  introductionsOfMember,
+  type LoggedEvent,
+  lockIntroduction,
+  updateIntroductionContactVia,
+} from '#bff/introductions/store/introductions.ts';
+import { memberProfileRow, otherPersonRow } from '#bff/introductions/store/people.ts';
 import { contactChoiceOf, guardianContactFor, guardianOf } from '#bff/introductions/guardian.ts';
 import { type EndedView, endedViewOf } from '#bff/introductions/ending.ts';
 import { type FeedbackFields, feedbackFieldsOf } from '#bff/introductions/feedback.ts';
@@ -47,8 +52,6 @@ import { UUID, memberOfSide, notFound, sideOfMember } from '#bff/introductions/i
 // ---------------------------------------------------------------------------
 // Timelines: every logged event as a French sentence
 
-type LoggedEvent = typeof introductionEvents.$inferSelect;
-
 interface TimelineEntry {
   at: string;
   sentence: string;
@@ -73,11 +76,7 @@ export function sentenceOf(e: LoggedEvent, names: SideNames): string {
 }
 
 export async function eventsOf(db: Db, introductionId: string): Promise<LoggedEvent[]> {
-  return db
-    .select()
-    .from(introductionEvents)
-    .where(eq(introductionEvents.introductionId, introductionId))
-    .orderBy(introductionEvents.version);
+  return introductionEventRows(db, introductionId);
 }
 
 /**
@@ -302,16 +301,7 @@ function memberView(
 
 /** The other side as views and mails may show it; null once erased (the other keeps the record, not the person: decision 117). */
 export async function otherPerson(executor: MatchingExecutor & Executor, memberId: string): Promise<OtherPerson | null> {
-  const [row] = await executor
-    .select({
-      email: members.email,
-      profile: members.profile,
-      erasedAt: memberPrivacy.erasedAt,
-      pausedAt: memberPrivacy.matchmakingPausedAt,
-    })
-    .from(members)
-    .where(eq(members.id, memberId))
-    .limit(1);
+  const row = await otherPersonRow(executor, memberId);
   if (!row || row.erasedAt) return null;
   // Sensitive-data consent withdrawn (matchmaking paused, decision 122): their summary (practice,
   // region, family…) is no longer shown in any introduction; their introductions ended with it, and
@@ -336,13 +326,9 @@ export async function otherPerson(executor: MatchingExecutor & Executor, memberI
 /** A member's introductions, newest first, each as `memberView` for their side. */
 export async function memberIntroductions(db: Db, memberId: string, now: Date): Promise<MemberIntroductionView[]> {
   if (!UUID.test(memberId)) return [];
-  const rows = await db
-    .select()
-    .from(introductions)
-    .where(sql`${introductions.memberA} = ${memberId}::uuid OR ${introductions.memberB} = ${memberId}::uuid`)
-    .orderBy(sql`${introductions.createdAt} DESC, ${introductions.id}`);
+  const rows = await introductionsOfMember(db, memberId);
   const me = await matchProfileOf(db, memberId);
-  const [self] = await db.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
+  const self = await memberProfileRow(db, memberId);
   const myFirstName = self ? firstNameOf(self.profile) : null;
   const myGuardian = await guardianOf(db, memberId);
   const mine = { settingsContactVia: myGuardian?.contactVia ?? 'moi', waliPhone: Boolean(myGuardian?.phone) } as const;
@@ -374,7 +360,7 @@ export async function setIntroductionContactVia(db: Db, memberId: string, id: st
   if (!parsed.success) throw validationError(parsed.issues);
   if (!UUID.test(id) || !UUID.test(memberId)) throw notFound();
   await db.transaction(async (tx) => {
-    const [row] = await tx.select().from(introductions).where(eq(introductions.id, id.toLowerCase())).for('update').limit(1);
+    const row = await lockIntroduction(tx, id.toLowerCase());
     const side = row ? sideOfMember(row, memberId) : null;
     if (!row || !side) throw notFound();
     const context = row.context as IntroductionContext;
@@ -399,10 +385,11 @@ export async function setIntroductionContactVia(db: Db, memberId: string, id: st
       }
     }
     const value = via === 'reglages' ? null : via;
-    await tx
-      .update(introductions)
-      .set(side === 'a' ? { contactViaA: value, updatedAt: now } : { contactViaB: value, updatedAt: now })
-      .where(eq(introductions.id, row.id));
+    await updateIntroductionContactVia(
+      tx,
+      row.id,
+      side === 'a' ? { contactViaA: value, updatedAt: now } : { contactViaB: value, updatedAt: now },
+    );
   });
   const view = await memberIntroduction(db, memberId, id, now);
   if (!view) throw notFound();

@@ -1,8 +1,7 @@
-import { and, eq, ne, sum } from 'drizzle-orm';
 import { contractEndDate } from '#bff/contract/contract-text.ts';
 import type { Db } from '#bff/db/database.ts';
-import { refunds } from '#bff/db/refunds-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import { memberRow } from '#bff/introductions/store/people.ts';
+import { refundedCentsOf } from '#bff/introductions/store/refunds.ts';
 import { currentContractOf } from '#bff/payments/contract-ledger.ts';
 import { memberIntroductions } from '#bff/introductions/introductions.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -70,16 +69,12 @@ function parisDay(ms: number): string {
 async function refundedFromCurrentContract(db: Db, memberId: string, record: TermFields): Promise<number> {
   const contract = await currentContractOf(db, memberId, record);
   if (!contract) return 0;
-  const [row] = await db
-    .select({ cents: sum(refunds.amountCents).mapWith(Number) })
-    .from(refunds)
-    .where(and(eq(refunds.contractId, contract.id), ne(refunds.status, 'failed')));
-  return row?.cents ?? 0;
+  return refundedCentsOf(db, contract.id);
 }
 
 export async function memberProgress(db: Db, memberId: string, now: Date): Promise<MemberProgress> {
   const views = await memberIntroductions(db, memberId, now);
-  const [row] = await db.select().from(members).where(eq(members.id, memberId)).limit(1);
+  const row = await memberRow(db, memberId);
   const record = row ? recordOf(row) : null;
   // Oldest first: the story of the term.
   const ordered = [...views].sort((x, y) => Date.parse(x.proposedAt) - Date.parse(y.proposedAt));

@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
-import { type IntroductionRow, introductions } from '#bff/db/introductions-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import type { IntroductionRow } from '#bff/db/introductions-schema.ts';
+import { introductionById, introductionsByDeadline } from '#bff/introductions/store/introductions.ts';
+import { profileRows } from '#bff/introductions/store/people.ts';
 import { contactChoiceOf } from '#bff/introductions/guardian.ts';
 import { feedbackRecordersOf } from '#bff/introductions/feedback.ts';
 import { firstNameOf } from '#bff/mail/agency-mail-triggers.ts';
@@ -30,10 +30,7 @@ export interface StaffIntroductionItem {
 export async function firstNames(db: Db, ids: string[]): Promise<Map<string, string | null>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .select({ id: members.id, profile: members.profile })
-    .from(members)
-    .where(sql`${members.id} = ANY(${`{${unique.join(',')}}`}::uuid[])`);
+  const rows = await profileRows(db, unique);
   return new Map(rows.map((r) => [r.id.toLowerCase(), firstNameOf(r.profile)]));
 }
 
@@ -59,7 +56,7 @@ export const stateFilters = [...Object.keys(stateLabels), 'ouvertes', 'toutes'] 
 
 /** Introductions for staff: the open ones by default (nearest deadline first), or those in one state. */
 export async function staffIntroductions(db: Db, filter: string = 'ouvertes'): Promise<StaffIntroductionItem[]> {
-  const rows = await db.select().from(introductions).orderBy(introductions.deadlineAt, introductions.id);
+  const rows = await introductionsByDeadline(db);
   const chosen = rows.filter((row) =>
     filter === 'toutes' ? true : filter === 'ouvertes' ? isOpen(row.state) : row.state === filter || row.state.startsWith(`${filter}.`),
   );
@@ -73,7 +70,7 @@ export async function staffIntroductions(db: Db, filter: string = 'ouvertes'): P
 /** One introduction for staff: the item, notes, the whole context (proof of consents) and its log. */
 export async function staffIntroduction(db: Db, id: string) {
   if (!UUID.test(id)) return null;
-  const [row] = await db.select().from(introductions).where(eq(introductions.id, id.toLowerCase())).limit(1);
+  const row = await introductionById(db, id.toLowerCase());
   if (!row) return null;
   const names = await firstNames(db, [row.memberA.toLowerCase(), row.memberB.toLowerCase()]);
   const events = await eventsOf(db, row.id);

@@ -1,7 +1,6 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Clock } from '#bff/clock.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { mailOutbox, members, onboardingEvents } from '#bff/db/schema.ts';
+import type { members } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import {
   type AgencyMailSite,
@@ -17,6 +16,14 @@ import {
   withdrawalPeriodOverMail,
 } from '#bff/mail/agency-mails.ts';
 import { type Executor, enqueueMailOnce } from '#bff/mail/outbox.ts';
+import {
+  activeSinceOfMembers,
+  mailJobMembers,
+  mailRecipientState,
+  memberProfileOf,
+  membersWithMailInstants,
+} from '#bff/mail/store/mail-recipients.ts';
+import { queuedDedupeKeys } from '#bff/mail/store/outbox.ts';
 import { DAY_MS, instantMs } from '#machines/onboarding/instant.ts';
 import { termEndsAtMs } from '#machines/onboarding/periods.ts';
 import { contractDeadlines } from '#machines/onboarding/legal-deadlines.ts';
@@ -44,7 +51,7 @@ type MemberRow = typeof members.$inferSelect;
 
 /** The first name of a member's profile, read with the caller's executor (the auth service's mails, decision 198). */
 export async function memberFirstName(exec: Pick<Db, 'select'>, memberId: string): Promise<string | null> {
-  const [row] = await exec.select({ profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1);
+  const row = await memberProfileOf(exec, memberId);
   return row ? firstNameOf(row.profile) : null;
 }
 
@@ -144,22 +151,12 @@ export async function runAgencyMailJob(deps: {
   const now = deps.clock.now().getTime();
   // Only the members one of whose instants falls in a mail's window, found by the indexes (decision
   // 213), read and decided in batches between which the event loop is free.
-  const ids = await membersWithMailInstants(db, now);
+  const ids = await membersWithMailInstants(db, now, LATE_SEND_WINDOW_MS);
   let queued = 0;
   for (let start = 0; start < ids.length; start += MAIL_JOB_BATCH) {
     if (start > 0) await nextTurn();
     if (deps.stopping?.aborted) break;
-    const rows = await db
-      .select({ id: members.id, email: members.email, profile: members.profile, onboarding: members.onboarding })
-      .from(members)
-      .where(
-        and(
-          inArray(members.id, ids.slice(start, start + MAIL_JOB_BATCH)),
-          eq(members.role, 'member'),
-          eq(members.disabled, false),
-          sql`${members.id} IN (SELECT id FROM members WHERE erased_at IS NULL)`,
-        ),
-      );
+    const rows = await mailJobMembers(db, ids.slice(start, start + MAIL_JOB_BATCH));
     queued += await mailBatch(db, site, rows, now);
   }
   return { members: ids.length, queued };
@@ -167,30 +164,6 @@ export async function runAgencyMailJob(deps: {
 
 const MAIL_JOB_BATCH = 200;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * The members a scheduled mail may be due to at `now`, by the stored instants (migrations 0045,
- * 0052): a reserved meeting within a day, the end of the renunciation period (payment opens on
- * the next working day: up to five days later) or of the withdrawal period within the late-send
- * window, the term's end from 30 days before to a week after, a recent activation, and any member
- * whose stage is not written yet. A superset: each one's mails are decided from its record.
- */
-async function membersWithMailInstants(db: Db, nowMs: number): Promise<string[]> {
-  const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  const late = LATE_SEND_WINDOW_MS + DAY_MS;
-  const result = (await db.execute(sql`
-    SELECT id::text AS id FROM members WHERE stage IS NULL AND role = 'member'
-    UNION SELECT id::text FROM members
-      WHERE onboarding->>'onboardingMeetingDate' >= ${day(nowMs - DAY_MS)} AND onboarding->>'onboardingMeetingDate' < ${day(nowMs + 3 * DAY_MS)}
-    UNION SELECT id::text FROM members WHERE renunciation_ends_at > ${at(nowMs - late - 5 * DAY_MS)} AND renunciation_ends_at <= ${at(nowMs + DAY_MS)}
-    UNION SELECT id::text FROM members WHERE withdrawal_ends_at > ${at(nowMs - late)} AND withdrawal_ends_at <= ${at(nowMs + DAY_MS)}
-    UNION SELECT id::text FROM members WHERE term_ends_at > ${at(nowMs - late)} AND term_ends_at <= ${at(nowMs + 31 * DAY_MS)}
-    UNION SELECT member_id::text FROM onboarding_events
-      WHERE (to_state = 'membre-actif' OR context = 'meeting_mm') AND created_at > ${at(nowMs - late)}
-    ORDER BY 1`)) as unknown as { rows: { id: string }[] };
-  return result.rows.map((r) => r.id);
-}
 
 /**
  * The batch's scheduled mails: decided for each member from its record, then queued if their key is
@@ -258,17 +231,10 @@ async function mailBatch(
   }
   if (planned.length === 0) return 0;
   const queuedAlready = new Set(
-    (
-      await db
-        .select({ key: mailOutbox.dedupeKey })
-        .from(mailOutbox)
-        .where(
-          inArray(
-            mailOutbox.dedupeKey,
-            planned.map((p) => p.key),
-          ),
-        )
-    ).map((r) => r.key),
+    await queuedDedupeKeys(
+      db,
+      planned.map((p) => p.key),
+    ),
   );
   let queued = 0;
   for (const { mail, key } of planned) {
@@ -276,21 +242,6 @@ async function mailBatch(
     if (!queuedAlready.has(key) && (await enqueueMailOnce(db, mail, key)) !== null) queued += 1;
   }
   return queued;
-}
-
-/** When each member became active: their first event that led to `membre-actif` (or `meeting_mm`), for a batch at once. */
-async function activeSinceOfMembers(executor: Db, memberIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await executor
-    .selectDistinctOn([onboardingEvents.memberId], { memberId: onboardingEvents.memberId, at: onboardingEvents.createdAt })
-    .from(onboardingEvents)
-    .where(
-      and(
-        inArray(onboardingEvents.memberId, [...memberIds]),
-        or(eq(onboardingEvents.toState, 'membre-actif'), eq(onboardingEvents.context, 'meeting_mm')),
-      ),
-    )
-    .orderBy(onboardingEvents.memberId, asc(onboardingEvents.id));
-  return new Map(rows.map((r) => [r.memberId, r.at.getTime()]));
 }
 
 /** `kind:memberId:occurrence`, the de-duplication key of a scheduled mail (the occurrence may hold colons). */
@@ -330,11 +281,7 @@ export async function scheduledMailDropReason(
   if (!Object.hasOwn(scheduledMailStates, mail.kind)) return null;
   const kind = mail.kind as ScheduledMailKind;
   const key = SCHEDULED_KEY.exec(mail.dedupeKey ?? '');
-  const [row] = await db
-    .select({ role: members.role, disabled: members.disabled, onboarding: members.onboarding })
-    .from(members)
-    .where(key ? eq(members.id, key[2] as string) : eq(members.email, mail.to))
-    .limit(1);
+  const row = await mailRecipientState(db, key ? { id: key[2] as string } : { email: mail.to });
   if (row?.role !== 'member') return 'membre introuvable';
   if (row.disabled) return 'compte désactivé';
   const parsed = v.safeParse(onboardingRecordSchema, row.onboarding);

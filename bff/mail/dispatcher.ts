@@ -1,25 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Transporter } from 'nodemailer';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
-import { mailOutbox } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
-import type { MailAttachment } from '#bff/mail/outbox.ts';
+import { claimNextMail, markMailDropped, markMailFailed, markMailSent } from '#bff/mail/store/outbox.ts';
 
 const MAX_ATTEMPTS = 8;
 
-type ClaimedMail = {
-  id: number;
-  to_address: string;
-  subject: string;
-  text_body: string;
-  html_body: string | null;
-  reply_to: string | null;
-  attachments: MailAttachment[] | null;
-  attempts: number;
-  kind: string;
-  dedupe_key: string | null;
-};
 const LEASE_MS = 2 * 60 * 1000;
 
 export interface MailDispatcher {
@@ -65,26 +51,14 @@ export function createMailDispatcher(options: {
    */
   async function sendOne(): Promise<boolean> {
     const now = options.clock.now();
-    const claimed = await options.db.execute<ClaimedMail>(sql`
-      UPDATE mail_outbox SET status = 'sending', attempts = attempts + 1, claimed_until = ${new Date(now.getTime() + LEASE_MS)}
-      WHERE id = (
-        SELECT id FROM mail_outbox
-        WHERE attempts < ${MAX_ATTEMPTS}
-          AND (status = 'pending' OR (status = 'sending' AND claimed_until < ${now}))
-        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-      )
-      RETURNING id, to_address, subject, text_body, html_body, reply_to, attachments, attempts, kind, dedupe_key`);
-    const row = (claimed as unknown as { rows: ClaimedMail[] }).rows[0];
+    const row = await claimNextMail(options.db, { now, claimedUntil: new Date(now.getTime() + LEASE_MS), maxAttempts: MAX_ATTEMPTS });
     if (!row) return false;
     try {
       const drop = options.dropReason
         ? await options.dropReason({ kind: row.kind, dedupeKey: row.dedupe_key, to: row.to_address }, options.clock.now())
         : null;
       if (drop !== null) {
-        await options.db
-          .update(mailOutbox)
-          .set({ status: 'dropped', claimedUntil: null, lastError: drop, dedupeKey: null })
-          .where(eq(mailOutbox.id, row.id));
+        await markMailDropped(options.db, row.id, drop);
         log.info('e-mail non envoyé\u00a0: il ne s’applique plus', { mailId: row.id, kind: row.kind, reason: drop });
         return true;
       }
@@ -102,20 +76,13 @@ export function createMailDispatcher(options: {
           encoding: 'base64',
         })),
       });
-      await options.db
-        .update(mailOutbox)
-        .set({ status: 'sent', sentAt: options.clock.now(), claimedUntil: null })
-        .where(eq(mailOutbox.id, row.id));
+      await markMailSent(options.db, row.id, options.clock.now());
       return true;
     } catch (error) {
-      await options.db
-        .update(mailOutbox)
-        .set({
-          status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
-          claimedUntil: null,
-          lastError: error instanceof Error ? error.message : String(error),
-        })
-        .where(eq(mailOutbox.id, row.id));
+      await markMailFailed(options.db, row.id, {
+        status: row.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+        lastError: error instanceof Error ? error.message : String(error),
+      });
       // Stop this round on failure: the next tick retries.
       return false;
     }

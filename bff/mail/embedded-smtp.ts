@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '#bff/db/database.ts';
-import { mailbox } from '#bff/db/schema.ts';
+import { insertMailboxMessage } from '#bff/mail/store/mailbox.ts';
 
 /**
  * The embedded stand-in for an SMTP relay: a real SMTP server on loopback that stores every
@@ -24,7 +24,7 @@ export async function startEmbeddedSmtp(db: Db): Promise<{ url: string; close():
         const raw = Buffer.concat(chunks).toString('utf8');
         PostalMime.parse(raw, { attachmentEncoding: 'base64' })
           .then((parsed) =>
-            db.insert(mailbox).values({
+            insertMailboxMessage(db, {
               fromAddress: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
               toAddress: session.envelope.rcptTo.map((r) => r.address).join(', '),
               subject: parsed.subject ?? '',

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { mailOutbox } from '#bff/db/schema.ts';
+import { insertOutboxMail, insertOutboxMailOnce, type OutboxMailRow } from '#bff/mail/store/outbox.ts';
 
 /** At most this many bytes of attachments (decoded) per mail: a contract, an invoice. */
 export const MAX_ATTACHMENT_BYTES = 2 * 1024 * 1024;
@@ -22,7 +22,6 @@ const MailAttachmentSchema = v.object({
     v.regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'Pièce jointe mal encodée (base64 attendu)'),
   ),
 });
-export type MailAttachment = v.InferOutput<typeof MailAttachmentSchema>;
 
 export const OutgoingMailSchema = v.object({
   to: v.pipe(v.string(), v.email()),
@@ -63,7 +62,7 @@ export function mailQueuedThrough(executor: object): boolean {
 }
 
 /** The outbox row of a mail, once its schema accepted it (it throws on a mail it refuses). */
-function outboxRow(mail: OutgoingMail) {
+function outboxRow(mail: OutgoingMail): OutboxMailRow {
   const parsed = v.parse(OutgoingMailSchema, mail);
   return {
     toAddress: parsed.to,
@@ -81,10 +80,10 @@ function outboxRow(mail: OutgoingMail) {
  * if and only if what caused it was committed. The dispatcher sends it afterwards.
  */
 export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promise<number> {
-  const [row] = await executor.insert(mailOutbox).values(outboxRow(mail)).returning({ id: mailOutbox.id });
-  if (!row) throw new Error('mail_outbox insert returned nothing');
+  const id = await insertOutboxMail(executor, outboxRow(mail));
+  if (id === undefined) throw new Error('mail_outbox insert returned nothing');
   queuedThrough.add(executor);
-  return row.id;
+  return id;
 }
 
 /**
@@ -92,12 +91,7 @@ export async function enqueueMail(executor: Executor, mail: OutgoingMail): Promi
  * call with the same key queues nothing and answers null. Used by the agency's mails (decision 111).
  */
 export async function enqueueMailOnce(executor: Executor, mail: OutgoingMail, dedupeKey: string): Promise<number | null> {
-  const rows = await executor
-    .insert(mailOutbox)
-    .values({ ...outboxRow(mail), dedupeKey })
-    .onConflictDoNothing({ target: mailOutbox.dedupeKey })
-    .returning({ id: mailOutbox.id });
-  const id = rows[0]?.id ?? null;
+  const id = await insertOutboxMailOnce(executor, outboxRow(mail), dedupeKey);
   if (id !== null) queuedThrough.add(executor);
   return id;
 }

@@ -1,10 +1,21 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
 import * as v from 'valibot';
-import { memberShortlists, neverProposePairs } from '#bff/db/candidate-lists-schema.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import type { MatchingExecutor } from '#bff/matching/candidates.ts';
+import {
+  deleteNeverPropose,
+  deleteShortlisted,
+  deleteShortlistedPair,
+  insertShortlisted,
+  memberRoleOf,
+  neverProposePairsOf,
+  neverProposeReason,
+  neverProposeRows,
+  peopleRows,
+  shortlistCandidateIds,
+  shortlistRows,
+  upsertNeverPropose,
+} from '#bff/matching/store/candidate-lists.ts';
+import type { MatchingExecutor } from '#bff/matching/store/match-profiles.ts';
 import { NeverProposeBody } from '#machines/introductions/candidate-lists.ts';
 
 /**
@@ -28,7 +39,7 @@ const ordered = (a: string, b: string): [string, string] => {
 
 /** A member (role member) by id, or 404 in French. */
 async function memberOrNotFound(executor: MatchingExecutor, id: string, message = 'Membre introuvable.') {
-  const [row] = await executor.select({ id: members.id, role: members.role }).from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberRoleOf(executor, id);
   if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', message);
   return row;
 }
@@ -42,21 +53,13 @@ export interface ShortlistEntry {
 }
 
 export async function shortlistOf(executor: MatchingExecutor, memberId: string): Promise<ShortlistEntry[]> {
-  const rows = await executor
-    .select({ memberId: memberShortlists.candidateId, profile: members.profile, addedAt: memberShortlists.addedAt })
-    .from(memberShortlists)
-    .innerJoin(members, eq(members.id, memberShortlists.candidateId))
-    .where(eq(memberShortlists.memberId, memberId))
-    .orderBy(desc(memberShortlists.addedAt), memberShortlists.candidateId);
+  const rows = await shortlistRows(executor, memberId);
   return rows.map((r) => ({ memberId: r.memberId, name: nameOf(r.profile), addedAt: r.addedAt.toISOString() }));
 }
 
 export async function shortlistedIds(executor: MatchingExecutor, memberId: string): Promise<Set<string>> {
-  const rows = await executor
-    .select({ id: memberShortlists.candidateId })
-    .from(memberShortlists)
-    .where(eq(memberShortlists.memberId, memberId));
-  return new Set(rows.map((r) => r.id.toLowerCase()));
+  const ids = await shortlistCandidateIds(executor, memberId);
+  return new Set(ids.map((id) => id.toLowerCase()));
 }
 
 /** Adds (idempotent) a candidate to the member's shortlist. */
@@ -66,16 +69,12 @@ export async function addToShortlist(db: Db, memberId: string, candidateId: stri
   await db.transaction(async (tx) => {
     await memberOrNotFound(tx, memberId);
     await memberOrNotFound(tx, candidateId, 'Candidat introuvable.');
-    await tx.insert(memberShortlists).values({ memberId, candidateId, addedBy: staffId, addedAt: now }).onConflictDoNothing();
+    await insertShortlisted(tx, { memberId, candidateId, addedBy: staffId, addedAt: now });
   });
 }
 
 export async function removeFromShortlist(db: Db, memberId: string, candidateId: string): Promise<boolean> {
-  const removed = await db
-    .delete(memberShortlists)
-    .where(and(eq(memberShortlists.memberId, memberId), eq(memberShortlists.candidateId, candidateId)))
-    .returning({ id: memberShortlists.candidateId });
-  return removed.length > 0;
+  return deleteShortlisted(db, memberId, candidateId);
 }
 
 // ——— Never propose ———
@@ -90,27 +89,11 @@ export interface NeverProposeEntry {
 
 export async function neverProposeOf(executor: MatchingExecutor, memberId: string): Promise<NeverProposeEntry[]> {
   const id = memberId.toLowerCase();
-  const rows = await executor
-    .select({
-      low: neverProposePairs.memberLow,
-      high: neverProposePairs.memberHigh,
-      reason: neverProposePairs.reason,
-      createdAt: neverProposePairs.createdAt,
-      createdBy: neverProposePairs.createdBy,
-    })
-    .from(neverProposePairs)
-    .where(or(eq(neverProposePairs.memberLow, id), eq(neverProposePairs.memberHigh, id)))
-    .orderBy(desc(neverProposePairs.createdAt));
+  const rows = await neverProposeRows(executor, id);
   const others = rows.map((r) => (r.low.toLowerCase() === id ? r.high : r.low));
   const authors = rows.map((r) => r.createdBy).filter((x): x is string => x !== null);
   const people = [...others, ...authors];
-  const profiles =
-    people.length > 0
-      ? await executor
-          .select({ id: members.id, profile: members.profile, onboarding: members.onboarding })
-          .from(members)
-          .where(sql`${members.id} = ANY(${`{${people.join(',')}}`}::uuid[])`)
-      : [];
+  const profiles = people.length > 0 ? await peopleRows(executor, people) : [];
   const byId = new Map(profiles.map((p) => [p.id.toLowerCase(), p]));
   const staffName = (sid: string | null) => {
     if (!sid) return null;
@@ -129,22 +112,14 @@ export async function neverProposeOf(executor: MatchingExecutor, memberId: strin
 /** The members never to be proposed with this one (both ways). */
 export async function neverProposedWith(executor: MatchingExecutor, memberId: string): Promise<string[]> {
   const id = memberId.toLowerCase();
-  const rows = await executor
-    .select({ low: neverProposePairs.memberLow, high: neverProposePairs.memberHigh })
-    .from(neverProposePairs)
-    .where(or(eq(neverProposePairs.memberLow, id), eq(neverProposePairs.memberHigh, id)));
+  const rows = await neverProposePairsOf(executor, id);
   return rows.map((r) => (r.low.toLowerCase() === id ? r.high : r.low));
 }
 
 /** Staff's reason when this pair is never to be proposed, else null. */
 export async function neverProposeReasonOf(executor: MatchingExecutor, a: string, b: string): Promise<string | null> {
   const [low, high] = ordered(a, b);
-  const [row] = await executor
-    .select({ reason: neverProposePairs.reason })
-    .from(neverProposePairs)
-    .where(and(eq(neverProposePairs.memberLow, low), eq(neverProposePairs.memberHigh, high)))
-    .limit(1);
-  return row?.reason ?? null;
+  return neverProposeReason(executor, low, high);
 }
 
 /** Records the pair with its reason (a second time: the reason is replaced). The pair also leaves both shortlists. */
@@ -157,29 +132,12 @@ export async function addNeverPropose(db: Db, memberId: string, body: unknown, s
   await db.transaction(async (tx) => {
     await memberOrNotFound(tx, memberId);
     await memberOrNotFound(tx, otherId, 'L’autre membre est introuvable.');
-    await tx
-      .insert(neverProposePairs)
-      .values({ memberLow: low, memberHigh: high, reason, createdBy: staffId, createdAt: now })
-      .onConflictDoUpdate({
-        target: [neverProposePairs.memberLow, neverProposePairs.memberHigh],
-        set: { reason, createdBy: staffId, createdAt: now },
-      });
-    await tx
-      .delete(memberShortlists)
-      .where(
-        or(
-          and(eq(memberShortlists.memberId, memberId), eq(memberShortlists.candidateId, otherId)),
-          and(eq(memberShortlists.memberId, otherId), eq(memberShortlists.candidateId, memberId)),
-        ),
-      );
+    await upsertNeverPropose(tx, { memberLow: low, memberHigh: high, reason, createdBy: staffId, createdAt: now });
+    await deleteShortlistedPair(tx, memberId, otherId);
   });
 }
 
 export async function removeNeverPropose(db: Db, memberId: string, otherId: string): Promise<boolean> {
   const [low, high] = ordered(memberId, otherId);
-  const removed = await db
-    .delete(neverProposePairs)
-    .where(and(eq(neverProposePairs.memberLow, low), eq(neverProposePairs.memberHigh, high)))
-    .returning({ low: neverProposePairs.memberLow });
-  return removed.length > 0;
+  return deleteNeverPropose(db, low, high);
 }

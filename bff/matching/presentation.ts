@@ -1,10 +1,19 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { type PresentationStatus, memberPresentations } from '#bff/db/presentation-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import type { PresentationStatus } from '#bff/db/presentation-schema.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import type { MatchingExecutor } from '#bff/matching/candidates.ts';
+import type { MatchingExecutor } from '#bff/matching/store/match-profiles.ts';
+import {
+  approvedPresentationText,
+  deletePresentation,
+  lockPresentation,
+  type PresentationRow,
+  presentationMemberIds,
+  presentationRow,
+  updatePresentationReview,
+  upsertPresentation,
+  waitingPresentationRows,
+} from '#bff/matching/store/presentations.ts';
 import { PresentationBody, PresentationReviewBody } from '#machines/matching/presentation.ts';
 
 /**
@@ -29,25 +38,7 @@ export interface StoredPresentation {
   reviewedAt: string | null;
 }
 
-const columns = {
-  body: memberPresentations.body,
-  updatedAt: memberPresentations.updatedAt,
-  status: memberPresentations.status,
-  approvedBody: memberPresentations.approvedBody,
-  refusal: memberPresentations.refusal,
-  reviewedAt: memberPresentations.reviewedAt,
-};
-
-type Row = {
-  body: string;
-  updatedAt: Date;
-  status: PresentationStatus;
-  approvedBody: string | null;
-  refusal: string | null;
-  reviewedAt: Date | null;
-};
-
-const stored = (row: Row): StoredPresentation => ({
+const stored = (row: PresentationRow): StoredPresentation => ({
   text: row.body,
   updatedAt: row.updatedAt.toISOString(),
   status: row.status,
@@ -57,18 +48,13 @@ const stored = (row: Row): StoredPresentation => ({
 });
 
 export async function presentationOf(executor: MatchingExecutor, memberId: string): Promise<StoredPresentation | null> {
-  const [row] = await executor.select(columns).from(memberPresentations).where(eq(memberPresentations.memberId, memberId)).limit(1);
+  const row = await presentationRow(executor, memberId);
   return row ? stored(row) : null;
 }
 
 /** What another member may read: the last approved version, or nothing (decision 200). */
 export async function approvedPresentationOf(executor: MatchingExecutor, memberId: string): Promise<string | null> {
-  const [row] = await executor
-    .select({ approved: memberPresentations.approvedBody })
-    .from(memberPresentations)
-    .where(eq(memberPresentations.memberId, memberId))
-    .limit(1);
-  return row?.approved ?? null;
+  return approvedPresentationText(executor, memberId);
 }
 
 /**
@@ -82,19 +68,10 @@ export async function savePresentation(db: Db, memberId: string, body: unknown, 
   const text = parsed.output.presentation;
   return db.transaction(async (tx) => {
     if (text === '') {
-      await tx.delete(memberPresentations).where(eq(memberPresentations.memberId, memberId));
+      await deletePresentation(tx, memberId);
       return null;
     }
-    const status = sql<PresentationStatus>`CASE WHEN ${memberPresentations.approvedBody} = ${text} THEN 'approuvee' ELSE 'en-attente' END`;
-    const [row] = await tx
-      .insert(memberPresentations)
-      .values({ memberId, body: text, updatedAt: now, status: 'en-attente' })
-      .onConflictDoUpdate({
-        target: memberPresentations.memberId,
-        set: { body: text, updatedAt: now, status, refusal: null },
-      })
-      .returning(columns);
-    return stored(row as Row);
+    return stored(await upsertPresentation(tx, memberId, text, now));
   });
 }
 
@@ -109,13 +86,7 @@ export interface WaitingPresentation {
 
 /** The staff's review queue: every presentation waiting, the oldest first. */
 export async function presentationsWaiting(executor: MatchingExecutor): Promise<WaitingPresentation[]> {
-  const rows = await executor
-    .select({ memberId: members.id, profile: members.profile, ...columns })
-    .from(memberPresentations)
-    .innerJoin(members, eq(members.id, memberPresentations.memberId))
-    .where(and(eq(memberPresentations.status, 'en-attente'), eq(members.role, 'member')))
-    .orderBy(asc(memberPresentations.updatedAt), asc(members.id))
-    .limit(200);
+  const rows = await waitingPresentationRows(executor);
   return rows.map((r) => {
     const profile = r.profile as { firstName?: unknown; lastName?: unknown } | null;
     const parts = [profile?.firstName, profile?.lastName].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
@@ -139,12 +110,7 @@ export async function reviewPresentation(db: Db, memberId: string, body: unknown
   if (!parsed.success) throw validationError(parsed.issues, parsed.issues[0]?.message ?? 'Décision invalide.');
   const decision = parsed.output;
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select(columns)
-      .from(memberPresentations)
-      .where(eq(memberPresentations.memberId, memberId))
-      .for('update')
-      .limit(1);
+    const row = await lockPresentation(tx, memberId);
     if (!row) throw new ApiError(404, 'PRESENTATION_NOT_FOUND', 'Ce membre n’a pas de présentation.');
     if (row.updatedAt.toISOString() !== new Date(decision.updatedAt).toISOString())
       throw new ApiError(409, 'PRESENTATION_CHANGED', 'Le membre a modifié sa présentation depuis : relisez-la avant de décider.');
@@ -153,17 +119,13 @@ export async function reviewPresentation(db: Db, memberId: string, body: unknown
       decision.decision === 'approuver'
         ? { status: 'approuvee' as const, approvedBody: row.body, refusal: null, reviewedAt: now, reviewedBy: staffId }
         : { status: 'refusee' as const, refusal: decision.message, reviewedAt: now, reviewedBy: staffId };
-    const [updated] = await tx.update(memberPresentations).set(set).where(eq(memberPresentations.memberId, memberId)).returning(columns);
-    return stored(updated as Row);
+    return stored(await updatePresentationReview(tx, memberId, set));
   });
 }
 
 /** Which of these members wrote a presentation (lower-case ids): only whether, the text is read on request, logged (decision 128). */
 export async function withPresentationAmong(executor: MatchingExecutor, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await executor
-    .select({ id: memberPresentations.memberId })
-    .from(memberPresentations)
-    .where(inArray(memberPresentations.memberId, [...ids]));
-  return new Set(rows.map((r) => r.id.toLowerCase()));
+  const stored = await presentationMemberIds(executor, ids);
+  return new Set(stored.map((id) => id.toLowerCase()));
 }

@@ -1,18 +1,8 @@
-import type { SQL } from 'drizzle-orm';
-import { sql } from 'drizzle-orm';
-import {
-  type MatchingExecutor,
-  matchProfileOf,
-  PROFILE_COLUMNS,
-  type ProfileRow,
-  profileOf,
-  rowsOf,
-  arrayLiteral,
-} from '#bff/matching/candidates.ts';
-import { type CandidateFilters, filterSql, requiredSql, scoreSql } from '#bff/matching/ranking-sql.ts';
+import { type MatchingExecutor, matchProfileOf, profileOf } from '#bff/matching/store/match-profiles.ts';
+import { type CandidateFilters, rankedCandidateRows } from '#bff/matching/store/ranking-sql.ts';
 import { brokenRequired, type CriterionResult, MAX_SCORE, pairCriteria } from '#machines/matching/criteria.ts';
 import { availableAt, type MatchProfile } from '#machines/matching/match-profile.ts';
-import { ageOn, type RequirableCriterion } from '#machines/onboarding/forms.ts';
+import type { RequirableCriterion } from '#machines/onboarding/forms.ts';
 
 /**
  * Candidates for a member (issue 22, staff side). `rankCandidates` evaluates every indispensable
@@ -56,8 +46,6 @@ export interface Ranking {
 export const DEFAULT_CANDIDATES = 20;
 export const MAX_CANDIDATES = 200;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Ranks the candidates for a member: available members of the other sex, no indispensable
  * criterion of either side broken, not excluded, within staff's filters, best two-way score
@@ -69,9 +57,15 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
   const now = options.now ?? Date.now();
   const me = await matchProfileOf(executor, memberId);
   if (!me || !availableAt(me, now)) return { member: me, candidates: [] };
-  const query = candidatesSql(me, { ...options, now });
-  if (!query) return { member: me, candidates: [] };
-  const rows = await rowsOf<ProfileRow & { score: number }>(executor, query);
+  const rows = await rankedCandidateRows(executor, me, {
+    limit: Math.max(1, Math.min(MAX_CANDIDATES + 1, Math.floor(options.limit ?? DEFAULT_CANDIDATES))),
+    offset: Math.max(0, Math.floor(options.offset ?? 0)),
+    filters: options.filters ?? {},
+    excludeMemberIds: options.excludeMemberIds ?? [],
+    outsideRequired: options.outsideRequired ?? false,
+    now,
+  });
+  if (!rows) return { member: me, candidates: [] };
   const candidates = rows.map((row) => {
     const profile = profileOf(row);
     const broken = brokenRequired(me, profile, now);
@@ -85,37 +79,4 @@ export async function rankCandidates(executor: MatchingExecutor, memberId: strin
     };
   });
   return { member: me, candidates };
-}
-
-/** The one statement of `rankCandidates` for an available member, or null when nobody can be in it. */
-function candidatesSql(me: MatchProfile, options: RankOptions & { now: number }): SQL | null {
-  const now = options.now;
-  const limit = Math.max(1, Math.min(MAX_CANDIDATES + 1, Math.floor(options.limit ?? DEFAULT_CANDIDATES)));
-  const offset = Math.max(0, Math.floor(options.offset ?? 0));
-  const filters = options.filters ?? {};
-  const myAge = ageOn(me.birthDate, now);
-  if (myAge === null) return null;
-  const excluded = (options.excludeMemberIds ?? []).filter((id) => UUID.test(id));
-
-  const conditions: SQL[] = [
-    sql`c.available`,
-    sql`c.gender = ${me.gender === 'homme' ? 'femme' : 'homme'}`,
-    sql`c.member_id <> ${me.memberId}::uuid`,
-    sql`(c.contract_ends_at IS NULL OR c.contract_ends_at > ${new Date(now).toISOString()}::timestamptz)`,
-  ];
-  const required = requiredSql(me, myAge, now);
-  if (!options.outsideRequired) conditions.push(...required);
-  else if (required.length === 0) return null;
-  else conditions.push(sql`NOT (${sql.join(required, sql` AND `)})`);
-  const narrowed = filterSql(filters, now);
-  if (narrowed === null) return null;
-  conditions.push(...narrowed);
-  if (excluded.length > 0) conditions.push(sql`NOT (c.member_id = ANY(${arrayLiteral(excluded)}::uuid[]))`);
-
-  const score = scoreSql(me, myAge, now);
-  // Only staff's minimum is a condition on the score: `score >= 0` would be pushed into the scan and computed twice.
-  if (filters.minScore) conditions.push(sql`${score} >= ${filters.minScore}::int`);
-  return sql`SELECT ${PROFILE_COLUMNS}, ${score}::int AS score FROM match_profiles c WHERE ${sql.join(conditions, sql` AND `)}
-    ORDER BY score DESC, member_id
-    LIMIT ${limit}::int OFFSET ${offset}::int`;
 }

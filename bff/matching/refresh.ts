@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { upsertMatchProfile } from '#bff/matching/candidates.ts';
+import { membersWaitingForProfile } from '#bff/matching/store/match-profiles.ts';
 
 /**
  * Match profiles are written with each onboarding event (apply-update.ts, in its transaction).
@@ -10,13 +10,7 @@ import { upsertMatchProfile } from '#bff/matching/candidates.ts';
  * they enter the pool within one interval. Contract ends are checked at query time (decision 113).
  */
 export async function refreshWaitingMatchProfiles(db: Db, now: Date): Promise<number> {
-  const result = (await db.execute(sql`
-    SELECT m.id::text AS id FROM members m
-    LEFT JOIN match_profiles p ON p.member_id = m.id
-    WHERE m.role = 'member' AND m.erased_at IS NULL AND NOT m.disabled AND m.matchmaking_paused_at IS NULL
-      AND m.profile IS NOT NULL AND m.questionnaire IS NOT NULL
-      AND (p.member_id IS NULL OR NOT p.available)`)) as unknown as { rows: { id: string }[] };
-  const ids = result.rows.map((r) => r.id);
+  const ids = await membersWaitingForProfile(db);
   let refreshed = 0;
   for (const id of ids) {
     await db.transaction(async (tx) => {

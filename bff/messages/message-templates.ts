@@ -1,10 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import type * as v from 'valibot';
 import type { Db } from '#bff/db/database.ts';
-import { messageTemplates } from '#bff/db/messages-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import type { messageTemplates } from '#bff/db/messages-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { MEMBER_NOT_FOUND, namesOf } from '#bff/messages/messages.ts';
+import { memberRoleAndProfile } from '#bff/messages/store/direct-messages.ts';
+import { deleteTemplateRow, insertTemplate, templateById, templateRows, updateTemplateRow } from '#bff/messages/store/templates.ts';
 import { fillTemplate, type TemplateInput } from '#machines/messages/messages.ts';
 
 /** The staff's message templates (decision 121): listed, written, removed, and filled for one member. */
@@ -37,19 +37,13 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function listTemplates(db: Db) {
-  const rows = await db
-    .select()
-    .from(messageTemplates)
-    .orderBy(asc(sql`lower(${messageTemplates.title})`), asc(messageTemplates.id));
+  const rows = await templateRows(db);
   return rows.map(templateView);
 }
 
 export async function createTemplate(db: Db, input: Template, authorId: string, now: Date) {
   try {
-    const [row] = await db
-      .insert(messageTemplates)
-      .values({ ...input, authorId, createdAt: now, updatedAt: now })
-      .returning();
+    const row = await insertTemplate(db, { ...input, authorId, createdAt: now, updatedAt: now });
     if (!row) throw new Error('message_templates insert returned nothing');
     return templateView(row);
   } catch (error) {
@@ -60,11 +54,7 @@ export async function createTemplate(db: Db, input: Template, authorId: string, 
 
 export async function updateTemplate(db: Db, id: number, input: Template, now: Date) {
   try {
-    const [row] = await db
-      .update(messageTemplates)
-      .set({ ...input, updatedAt: now })
-      .where(eq(messageTemplates.id, id))
-      .returning();
+    const row = await updateTemplateRow(db, id, { ...input, updatedAt: now });
     if (!row) throw TEMPLATE_NOT_FOUND();
     return templateView(row);
   } catch (error) {
@@ -74,16 +64,12 @@ export async function updateTemplate(db: Db, id: number, input: Template, now: D
 }
 
 export async function deleteTemplate(db: Db, id: number): Promise<void> {
-  const deleted = await db.delete(messageTemplates).where(eq(messageTemplates.id, id)).returning({ id: messageTemplates.id });
-  if (deleted.length === 0) throw TEMPLATE_NOT_FOUND();
+  if (!(await deleteTemplateRow(db, id))) throw TEMPLATE_NOT_FOUND();
 }
 
 /** A template filled for one member: what the message form receives when staff pick it. */
 export async function fillTemplateFor(db: Db, id: number, memberId: string, agencyName: string) {
-  const [[template], [member]] = await Promise.all([
-    db.select().from(messageTemplates).where(eq(messageTemplates.id, id)).limit(1),
-    db.select({ role: members.role, profile: members.profile }).from(members).where(eq(members.id, memberId)).limit(1),
-  ]);
+  const [template, member] = await Promise.all([templateById(db, id), memberRoleAndProfile(db, memberId)]);
   if (!template) throw TEMPLATE_NOT_FOUND();
   if (member?.role !== 'member') throw MEMBER_NOT_FOUND();
   const { firstName, lastName } = namesOf(member.profile);

@@ -1,11 +1,25 @@
-import { and, asc, count, desc, eq, inArray, isNull, max, sql } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/caller.ts';
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
 import type { Db } from '#bff/db/database.ts';
-import { directMessages } from '#bff/db/messages-schema.ts';
-import { members } from '#bff/db/schema.ts';
+import type { directMessages } from '#bff/db/messages-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { enqueueMailOnce, type Executor } from '#bff/mail/outbox.ts';
+import {
+  accountEmails,
+  conversationMember,
+  conversationOf,
+  insertDirectMessage,
+  type MemberScope,
+  markToAgencyRead,
+  markToMemberRead,
+  memberRoleOf,
+  memberRowById,
+  membersMatching,
+  setMessageMail,
+  staffConversationRows,
+  unreadByAgencyRows,
+  unreadByMemberCount,
+} from '#bff/messages/store/direct-messages.ts';
 
 /**
  * Two-way messages between a member and the agency (issues 21 and 22, decision 121): the
@@ -67,22 +81,19 @@ async function writeMessage(
   },
 ): Promise<MessageRow> {
   const now = input.now;
-  const [inserted] = await tx
-    .insert(directMessages)
-    .values({
-      memberId: input.memberId,
-      authorId: input.authorId,
-      direction: input.direction,
-      subject: input.subject,
-      body: input.body,
-      createdAt: now,
-      // The author's side has read what it wrote.
-      ...(input.direction === 'to_member' ? { staffReadAt: now } : { memberReadAt: now }),
-    })
-    .returning();
+  const inserted = await insertDirectMessage(tx, {
+    memberId: input.memberId,
+    authorId: input.authorId,
+    direction: input.direction,
+    subject: input.subject,
+    body: input.body,
+    createdAt: now,
+    // The author's side has read what it wrote.
+    ...(input.direction === 'to_member' ? { staffReadAt: now } : { memberReadAt: now }),
+  });
   if (!inserted) throw new Error('direct_messages insert returned nothing');
   const mailId = await enqueueMailOnce(tx, input.notice(inserted.id), `message-notice:${inserted.id}`);
-  const [row] = await tx.update(directMessages).set({ mailId }).where(eq(directMessages.id, inserted.id)).returning();
+  const row = await setMessageMail(tx, inserted.id, mailId);
   return row ?? inserted;
 }
 
@@ -113,63 +124,40 @@ export function sendStaffMessage(
 
 /** The member's own conversation, newest first. */
 export function memberConversation(db: Db, memberId: string): Promise<MessageRow[]> {
-  return db
-    .select()
-    .from(directMessages)
-    .where(eq(directMessages.memberId, memberId))
-    .orderBy(desc(directMessages.id))
-    .limit(CONVERSATION_LIMIT);
+  return conversationOf(db, memberId, CONVERSATION_LIMIT);
 }
 
 /** How many of the agency's messages the member has not read. */
 export async function memberUnreadCount(db: Db, memberId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(directMessages)
-    .where(and(eq(directMessages.memberId, memberId), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)));
-  return row?.n ?? 0;
+  return (await unreadByMemberCount(db, memberId)) ?? 0;
 }
 
 /** Marks read what the agency wrote to this member (never another member's, never the agency's side); answers how many. */
 export async function markReadByMember(db: Db, memberId: string, now: Date): Promise<number> {
-  const marked = await db
-    .update(directMessages)
-    .set({ memberReadAt: now })
-    .where(and(eq(directMessages.memberId, memberId), eq(directMessages.direction, 'to_member'), isNull(directMessages.memberReadAt)))
-    .returning({ id: directMessages.id });
-  return marked.length;
+  return markToMemberRead(db, memberId, now);
 }
+
+/** The members this colleague sees (a counsellor, theirs), as a condition on a list's member column. */
+const scopeOf =
+  (staff: Caller): MemberScope =>
+  (memberColumn) =>
+    counselledOnly(staff, memberColumn);
 
 /** A member's row for a staff message: 404 when the id is not a member's. */
 async function messageRecipient(tx: Executor, id: string) {
-  const [row] = await tx.select().from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberRowById(tx, id);
   if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
   return row;
 }
 
 /** The staff's conversations (one member's when `memberId` is given), with their authors' addresses. */
 export async function staffConversations(db: Db, staff: Caller, memberId: string | undefined) {
-  const rows = await db
-    .select({ message: directMessages, memberEmail: members.email })
-    .from(directMessages)
-    .innerJoin(members, eq(members.id, directMessages.memberId))
-    .where(and(memberId ? eq(directMessages.memberId, memberId) : undefined, counselledOnly(staff, directMessages.memberId)))
-    .orderBy(desc(directMessages.id))
-    .limit(CONVERSATION_LIMIT);
+  const rows = await staffConversationRows(db, { memberId, scope: scopeOf(staff), limit: CONVERSATION_LIMIT });
   const authorIds = [...new Set(rows.map((r) => r.message.authorId).filter((a): a is string => a !== null))];
-  const authors =
-    authorIds.length > 0
-      ? await db.select({ id: members.id, email: members.email }).from(members).where(inArray(members.id, authorIds))
-      : [];
+  const authors = authorIds.length > 0 ? await accountEmails(db, authorIds) : [];
   const emailOf = new Map(authors.map((a) => [a.id, a.email]));
   // The member of the conversation (the page names them even before a first message).
-  const [who] = memberId
-    ? await db
-        .select({ id: members.id, email: members.email, profile: members.profile, role: members.role })
-        .from(members)
-        .where(eq(members.id, memberId))
-        .limit(1)
-    : [];
+  const who = memberId ? await conversationMember(db, memberId) : undefined;
   return {
     member: who?.role === 'member' ? { id: who.id, email: who.email, name: displayName(who.profile) } : null,
     messages: rows.map((r) => ({
@@ -181,21 +169,7 @@ export async function staffConversations(db: Db, staff: Caller, memberId: string
 
 /** The members whose messages staff have not read, the latest first, with the total. */
 export async function staffUnread(db: Db, staff: Caller) {
-  const rows = await db
-    .select({
-      memberId: directMessages.memberId,
-      email: members.email,
-      profile: members.profile,
-      unread: count(),
-      lastAt: max(directMessages.createdAt),
-    })
-    .from(directMessages)
-    .innerJoin(members, eq(members.id, directMessages.memberId))
-    .where(
-      and(eq(directMessages.direction, 'to_agency'), isNull(directMessages.staffReadAt), counselledOnly(staff, directMessages.memberId)),
-    )
-    .groupBy(directMessages.memberId, members.email, members.profile)
-    .orderBy(desc(max(directMessages.createdAt)));
+  const rows = await unreadByAgencyRows(db, scopeOf(staff));
   return {
     total: rows.reduce((sum, r) => sum + r.unread, 0),
     members: rows.map((r) => ({
@@ -210,30 +184,14 @@ export async function staffUnread(db: Db, staff: Caller) {
 
 /** Marks read what this member wrote to the agency (404 when not a member); answers how many. */
 export async function markReadByStaff(db: Db, memberId: string, now: Date): Promise<number> {
-  const [row] = await db.select({ role: members.role }).from(members).where(eq(members.id, memberId)).limit(1);
+  const row = await memberRoleOf(db, memberId);
   if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
-  const marked = await db
-    .update(directMessages)
-    .set({ staffReadAt: now })
-    .where(and(eq(directMessages.memberId, memberId), eq(directMessages.direction, 'to_agency'), isNull(directMessages.staffReadAt)))
-    .returning({ id: directMessages.id });
-  return marked.length;
+  return markToAgencyRead(db, memberId, now);
 }
 
 /** The recipient combobox: a few members matching a name or an address, searched in SQL. */
 export async function searchMembers(db: Db, staff: Caller, q: string) {
   const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-  const rows = await db
-    .select({ id: members.id, email: members.email, profile: members.profile })
-    .from(members)
-    .where(
-      and(
-        eq(members.role, 'member'),
-        counselledOnly(staff, members.id),
-        sql`(lower(${members.email}) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'firstName', '') || ' ' || coalesce(${members.profile}->>'lastName', '')) LIKE ${pattern} OR lower(coalesce(${members.profile}->>'lastName', '') || ' ' || coalesce(${members.profile}->>'firstName', '')) LIKE ${pattern})`,
-      ),
-    )
-    .orderBy(asc(sql`lower(${members.email})`))
-    .limit(MEMBER_SEARCH_LIMIT);
+  const rows = await membersMatching(db, { pattern, scope: scopeOf(staff), limit: MEMBER_SEARCH_LIMIT });
   return rows.map((r) => ({ id: r.id, email: r.email, name: displayName(r.profile) }));
 }

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type Sharp from 'sharp';
 import type { Db } from '#bff/db/database.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
-import { type MemberPhotoRow, memberPhotos } from '#bff/db/photos-schema.ts';
+import type { MemberPhotoRow } from '#bff/db/photos-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { standingPair, standingsOf } from '#bff/members/standing.ts';
+import { introductionForPhotos } from '#bff/photos/store/introductions.ts';
+import {
+  deletePhotoOf,
+  insertPhoto,
+  lockMemberForPhotos,
+  photoBytesOf,
+  photoIdsInOrder,
+  photoMetadataOf,
+  takenPhotoPositions,
+} from '#bff/photos/store/member-photos.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import type { Side } from '#machines/introductions/labels.ts';
 import { sharingOf } from '#machines/introductions/sharing.ts';
@@ -146,23 +154,10 @@ function ownView(row: Pick<MemberPhotoRow, 'id' | 'position' | 'width' | 'height
   };
 }
 
-const metadataColumns = {
-  id: memberPhotos.id,
-  position: memberPhotos.position,
-  width: memberPhotos.width,
-  height: memberPhotos.height,
-  sizeBytes: memberPhotos.sizeBytes,
-  createdAt: memberPhotos.createdAt,
-};
-
 /** The member's photos (no bytes), in their order. */
 export async function listOwnPhotos(db: Db, memberId: string): Promise<OwnPhoto[]> {
   if (!UUID.test(memberId)) return [];
-  const rows = await db
-    .select(metadataColumns)
-    .from(memberPhotos)
-    .where(eq(memberPhotos.memberId, memberId))
-    .orderBy(asc(memberPhotos.position));
+  const rows = await photoMetadataOf(db, memberId);
   return rows.map(ownView);
 }
 
@@ -172,27 +167,24 @@ export async function listOwnPhotos(db: Db, memberId: string): Promise<OwnPhoto[
  */
 export async function addPhoto(db: Db, memberId: string, photo: ProcessedPhoto, now: Date): Promise<OwnPhoto> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT id FROM members WHERE id = ${memberId}::uuid FOR UPDATE`);
-    const taken = await tx.select({ position: memberPhotos.position }).from(memberPhotos).where(eq(memberPhotos.memberId, memberId));
+    await lockMemberForPhotos(tx, memberId);
+    const taken = await takenPhotoPositions(tx, memberId);
     if (taken.length >= MAX_PHOTOS_PER_MEMBER) throw photoLimitReached();
-    const used = new Set(taken.map((t) => t.position));
+    const used = new Set(taken);
     let position = 1;
     while (used.has(position)) position += 1;
-    const [row] = await tx
-      .insert(memberPhotos)
-      .values({
-        id: randomUUID(),
-        memberId,
-        position,
-        mime: photo.mime,
-        width: photo.width,
-        height: photo.height,
-        bytes: photo.bytes,
-        thumbnail: photo.thumbnail,
-        sizeBytes: photo.bytes.length,
-        createdAt: now,
-      })
-      .returning(metadataColumns);
+    const row = await insertPhoto(tx, {
+      id: randomUUID(),
+      memberId,
+      position,
+      mime: photo.mime,
+      width: photo.width,
+      height: photo.height,
+      bytes: photo.bytes,
+      thumbnail: photo.thumbnail,
+      sizeBytes: photo.bytes.length,
+      createdAt: now,
+    });
     if (!row) throw new Error('photo non enregistrée');
     return ownView(row);
   });
@@ -201,11 +193,7 @@ export async function addPhoto(db: Db, memberId: string, photo: ProcessedPhoto, 
 /** Deletes one of the member's own photos; 404 for anything else. */
 export async function deleteOwnPhoto(db: Db, memberId: string, photoId: string): Promise<void> {
   if (!UUID.test(memberId) || !UUID.test(photoId)) throw photoNotFound();
-  const deleted = await db
-    .delete(memberPhotos)
-    .where(and(eq(memberPhotos.id, photoId), eq(memberPhotos.memberId, memberId)))
-    .returning({ id: memberPhotos.id });
-  if (deleted.length === 0) throw photoNotFound();
+  if (!(await deletePhotoOf(db, memberId, photoId))) throw photoNotFound();
 }
 
 export interface PhotoBytes {
@@ -215,11 +203,7 @@ export interface PhotoBytes {
 
 async function bytesOf(db: Db, memberId: string, photoId: string, variant: PhotoVariant): Promise<PhotoBytes | null> {
   if (!UUID.test(memberId) || !UUID.test(photoId)) return null;
-  const [row] = await db
-    .select({ bytes: variant === 'thumbnail' ? memberPhotos.thumbnail : memberPhotos.bytes, mime: memberPhotos.mime })
-    .from(memberPhotos)
-    .where(and(eq(memberPhotos.id, photoId), eq(memberPhotos.memberId, memberId)))
-    .limit(1);
+  const row = await photoBytesOf(db, { memberId, photoId, thumbnail: variant === 'thumbnail' });
   return row ? { bytes: row.bytes, mime: row.mime } : null;
 }
 
@@ -233,12 +217,7 @@ export const staffPhotoBytes = (db: Db, memberId: string, photoId: string, varia
 /** The ids of a member's photos, in their order (for the other side's view, once released). */
 export async function photoIdsOf(executor: Pick<Db, 'select'>, memberId: string): Promise<string[]> {
   if (!UUID.test(memberId)) return [];
-  const rows = await executor
-    .select({ id: memberPhotos.id })
-    .from(memberPhotos)
-    .where(eq(memberPhotos.memberId, memberId))
-    .orderBy(asc(memberPhotos.position));
-  return rows.map((r) => r.id);
+  return photoIdsInOrder(executor, memberId);
 }
 
 /**
@@ -255,16 +234,7 @@ export async function releasedPhotoBytes(
 ): Promise<PhotoBytes | null> {
   const { callerId, introductionId, photoId } = input;
   if (!UUID.test(callerId) || !UUID.test(introductionId) || !UUID.test(photoId)) return null;
-  const [intro] = await db
-    .select({
-      memberA: introductions.memberA,
-      memberB: introductions.memberB,
-      state: introductions.state,
-      context: introductions.context,
-    })
-    .from(introductions)
-    .where(eq(introductions.id, introductionId.toLowerCase()))
-    .limit(1);
+  const intro = await introductionForPhotos(db, introductionId.toLowerCase());
   if (!intro) return null;
   const caller = callerId.toLowerCase();
   const side: Side | null = intro.memberA.toLowerCase() === caller ? 'a' : intro.memberB.toLowerCase() === caller ? 'b' : null;

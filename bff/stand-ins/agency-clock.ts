@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Clock } from '#bff/clock.ts';
 import type { Db } from '#bff/db/database.ts';
-import { settings } from '#bff/db/schema.ts';
 import type { JobOutcome, JobRegistry } from '#bff/scheduled-jobs.ts';
+import { saveClockOffset, storedClockOffset } from '#bff/stand-ins/store/clock-offset.ts';
 
 /**
  * The agency's clock outside production (decision 170): the base clock (real time, or a test's
@@ -12,8 +11,6 @@ import type { JobOutcome, JobRegistry } from '#bff/scheduled-jobs.ts';
  * (like the stand-ins' webhook secrets), so a restarted demo keeps its date. Production never
  * builds one: its clock is the system's.
  */
-const AGENCY_CLOCK_KEY = 'stand-ins.agency_clock_offset_ms';
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A long move crosses at most this many stops (one a day up to 400 days). */
 const MAX_STOPS = 400;
@@ -38,16 +35,8 @@ export class ClockBackwards extends Error {
 const StoredOffset = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 
 async function readOffset(db: Db): Promise<number> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, AGENCY_CLOCK_KEY)).limit(1);
-  const parsed = v.safeParse(StoredOffset, row?.value);
+  const parsed = v.safeParse(StoredOffset, await storedClockOffset(db));
   return parsed.success ? parsed.output : 0;
-}
-
-async function writeOffset(db: Db, offset: number, at: Date): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key: AGENCY_CLOCK_KEY, value: offset, updatedAt: at })
-    .onConflictDoUpdate({ target: settings.key, set: { value: offset, updatedAt: at } });
 }
 
 /** The agency's clock over `base`, with the offset stored in `db` (0 on a new database). */
@@ -73,7 +62,7 @@ export async function loadAgencyClock(db: Db, base: Clock): Promise<AgencyClock>
       note(await jobs.runNow('each-day'));
     }
     setTo(to);
-    await writeOffset(db, offset, now());
+    await saveClockOffset(db, offset, now());
     note(await jobs.runNow('each-day'));
     note(await jobs.runNow('at-end'));
     return { now: now(), ran: jobs.jobs.map((job) => ran.get(job.name)).filter((o): o is JobOutcome => o !== undefined) };

@@ -1,10 +1,7 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import * as v from 'valibot';
-import { instalments } from '#bff/db/instalments-schema.ts';
 import { sameOriginWrites } from '#bff/http/same-origin.ts';
-import { checkoutSessions } from '#bff/db/schema.ts';
 import { log } from '#bff/logger.ts';
 import { cancelStoppedSubscriptions } from '#bff/payments/contract-ledger.ts';
 import { memberInstalments } from '#bff/payments/instalment-schedules.ts';
@@ -13,6 +10,7 @@ import { subscriptionGateway } from '#bff/payments/subscription-gateway.ts';
 import type { StandInDeps } from '#bff/stand-ins/checkout-stand-in.ts';
 import { deliverStripeEvent, randomId, stripeTestEvent } from '#bff/stand-ins/stripe-events.ts';
 import { standInDocument } from '#bff/stand-ins/stand-in-layout.ts';
+import { knownInstalmentInvoiceId, ownersWithInstalmentDue } from '#bff/stand-ins/store/instalments.ts';
 import { formatEuros } from '#machines/onboarding/plans.ts';
 import { count } from '#machines/french/plural.ts';
 
@@ -94,16 +92,7 @@ export async function chargeDueInstalments(
   // Only the members with an instalment due and not cancelled, by the stored expected lines and
   // their due date (decision 213): never every subscriber.
   await refreshExpectedInstalments(deps.db);
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const due = sql`EXISTS (SELECT 1 FROM expected_instalments x WHERE x.member_id = ${checkoutSessions.memberId}
-    AND x.due_at <= ${at} AND x.status IN ('a-venir', 'echouee') AND (x.ends_at IS NULL OR x.ends_at > ${at}))`;
-  const where = options.memberId
-    ? and(isNotNull(checkoutSessions.subscriptionId), eq(checkoutSessions.memberId, options.memberId), due)
-    : and(isNotNull(checkoutSessions.subscriptionId), isNotNull(checkoutSessions.memberId), due);
-  const owners = await deps.db
-    .selectDistinct({ memberId: checkoutSessions.memberId, email: checkoutSessions.customerEmail })
-    .from(checkoutSessions)
-    .where(where);
+  const owners = await ownersWithInstalmentDue(deps.db, now, options.memberId);
   const summary: ChargeSummary = { paid: 0, failed: 0, amountCents: 0 };
   for (const owner of owners) {
     if (!owner.memberId) continue;
@@ -112,14 +101,10 @@ export async function chargeDueInstalments(
     for (const row of current.schedule.rows) {
       if (!row.due || row.number === 1) continue;
       // A failed attempt is retried on the same Stripe invoice.
-      const [known] = await deps.db
-        .select({ invoiceId: instalments.providerInvoiceId })
-        .from(instalments)
-        .where(and(eq(instalments.subscriptionId, current.subscriptionId), eq(instalments.number, row.number)))
-        .limit(1);
+      const knownInvoiceId = await knownInstalmentInvoiceId(deps.db, current.subscriptionId, row.number);
       const event = await instalmentInvoiceEvent({
         type: outcome === 'paid' ? 'invoice.paid' : 'invoice.payment_failed',
-        invoiceId: known?.invoiceId ?? randomId('in_local_', 24),
+        invoiceId: knownInvoiceId ?? randomId('in_local_', 24),
         subscriptionId: current.subscriptionId,
         amountCents: row.amountCents,
         email: owner.email ?? '',

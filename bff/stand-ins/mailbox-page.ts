@@ -1,10 +1,9 @@
-import { desc, eq } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import type { Db } from '#bff/db/database.ts';
-import { mailbox } from '#bff/db/schema.ts';
 import { errorBody } from '#bff/http/errors.ts';
 import { isLoopbackRequest } from '#bff/http/rate-limit.ts';
+import { latestMails, mailAttachments } from '#bff/stand-ins/store/mailbox.ts';
 import { frenchDateFormat } from '#machines/french/dates.ts';
 
 const receivedAt = frenchDateFormat({ timeZone: 'Europe/Paris', dateStyle: 'short', timeStyle: 'medium' });
@@ -33,7 +32,7 @@ export function mailboxPage(db: Db) {
         await next();
       })
       .get('/', async (c) => {
-        const rows = await db.select().from(mailbox).orderBy(desc(mailbox.id)).limit(50);
+        const rows = await latestMails(db, 50);
         if (c.req.query('format') === 'json') {
           return c.json(
             rows.map((r) => ({
@@ -86,8 +85,7 @@ ${
         if (!Number.isSafeInteger(id) || !Number.isSafeInteger(index)) {
           return c.json(errorBody('NOT_FOUND', 'Pièce jointe introuvable'), 404);
         }
-        const [row] = await db.select({ attachments: mailbox.attachments }).from(mailbox).where(eq(mailbox.id, id)).limit(1);
-        const attachment = row?.attachments[index];
+        const attachment = (await mailAttachments(db, id))?.[index];
         if (!attachment) return c.json(errorBody('NOT_FOUND', 'Pièce jointe introuvable'), 404);
         c.header('Content-Type', attachment.contentType);
         c.header('Content-Disposition', `attachment; filename="${attachment.filename.replace(/[^\w.-]/g, '_')}"`);

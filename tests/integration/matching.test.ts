@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '#bff/db/database.ts';
 import { matchProfileOf, upsertMatchProfile, writeMatchProfiles } from '#bff/matching/candidates.ts';
 import { rankCandidates } from '#bff/matching/ranking.ts';
-import type { CandidateFilters } from '#bff/matching/ranking-sql.ts';
+import type { CandidateFilters } from '#bff/matching/store/ranking-sql.ts';
 import { generatePopulation, insertMembers } from '#tests/support/seed-population.ts';
 import { affinityPoints, brokenRequired, eligible, pairCriteria, pairScore, proposable } from '#machines/matching/criteria.ts';
 import type { MatchProfile } from '#machines/matching/match-profile.ts';

@@ -1,5 +1,6 @@
+// The candidates' ranking as SQL over `match_profiles`: the criteria both ways, the score, staff's filters, and the one statement.
 import { type SQL, sql } from 'drizzle-orm';
-import { arrayLiteral } from '#bff/matching/candidates.ts';
+import { arrayLiteral, type MatchingExecutor, PROFILE_COLUMNS, type ProfileRow, rowsOf } from '#bff/matching/store/match-profiles.ts';
 import {
   affinities,
   type CriterionId,
@@ -20,6 +21,7 @@ import {
   type MaritalStatus,
   type PrayerPractice,
   requirableCriteria,
+  ageOn,
 } from '#machines/onboarding/forms.ts';
 import { HEIGHT_MAX_CM, HEIGHT_MIN_CM, maritalStatusLabels } from '#machines/onboarding/labels.ts';
 
@@ -119,7 +121,7 @@ function theirsMet(criterion: CriterionId, me: MatchProfile, myAge: number): Pre
  * empty both ways): the member's own, known now, on the candidate's columns; the candidate's,
  * each where the candidate marked it (`required_criteria`).
  */
-export function requiredSql(me: MatchProfile, myAge: number, now: number): SQL[] {
+function requiredSql(me: MatchProfile, myAge: number, now: number): SQL[] {
   const conditions: SQL[] = [];
   for (const criterion of me.requiredCriteria) {
     const met = mineMet(criterion, me, now);
@@ -133,7 +135,7 @@ export function requiredSql(me: MatchProfile, myAge: number, now: number): SQL[]
 }
 
 /** The two-way score of candidate `c` for member `me`: criteria.ts `pairScore`, term by term. */
-export function scoreSql(me: MatchProfile, myAge: number, now: number): SQL {
+function scoreSql(me: MatchProfile, myAge: number, now: number): SQL {
   const terms: SQL[] = [];
   let constant = 0;
   for (const criterion of criterionIds) {
@@ -186,7 +188,7 @@ export interface CandidateFilters {
  * Staff's filters as SQL conditions on the candidate `c` (the minimum score is the caller's: it
  * needs the score's expression), or null when they cannot all hold (an empty age range).
  */
-export function filterSql(filters: CandidateFilters, now: number): SQL[] | null {
+function filterSql(filters: CandidateFilters, now: number): SQL[] | null {
   const conditions: SQL[] = [];
   if (filters.ageMin !== undefined || filters.ageMax !== undefined) {
     const ageMin = filters.ageMin ?? 0;
@@ -219,4 +221,55 @@ export function filterSql(filters: CandidateFilters, now: number): SQL[] | null 
   if (filters.hijabs && filters.hijabs.length > 0) conditions.push(sql`c.hijab = ANY(${arrayLiteral(filters.hijabs)}::text[])`);
   if (filters.beards && filters.beards.length > 0) conditions.push(sql`c.beard = ANY(${arrayLiteral(filters.beards)}::text[])`);
   return conditions;
+}
+
+/** What the one statement of the ranking reads: the page, staff's filters, the members left out, which side of the indispensable criteria. */
+export interface CandidateQuery {
+  limit: number;
+  offset: number;
+  filters: CandidateFilters;
+  excludeMemberIds: readonly string[];
+  outsideRequired: boolean;
+  now: number;
+}
+
+/** The one statement of `rankCandidates` for an available member, or null when nobody can be in it. */
+function candidatesSql(me: MatchProfile, options: CandidateQuery): SQL | null {
+  const { now, limit, offset, filters } = options;
+  const myAge = ageOn(me.birthDate, now);
+  if (myAge === null) return null;
+  const excluded = options.excludeMemberIds.filter((id) => UUID.test(id));
+
+  const conditions: SQL[] = [
+    sql`c.available`,
+    sql`c.gender = ${me.gender === 'homme' ? 'femme' : 'homme'}`,
+    sql`c.member_id <> ${me.memberId}::uuid`,
+    sql`(c.contract_ends_at IS NULL OR c.contract_ends_at > ${new Date(now).toISOString()}::timestamptz)`,
+  ];
+  const required = requiredSql(me, myAge, now);
+  if (!options.outsideRequired) conditions.push(...required);
+  else if (required.length === 0) return null;
+  else conditions.push(sql`NOT (${sql.join(required, sql` AND `)})`);
+  const narrowed = filterSql(filters, now);
+  if (narrowed === null) return null;
+  conditions.push(...narrowed);
+  if (excluded.length > 0) conditions.push(sql`NOT (c.member_id = ANY(${arrayLiteral(excluded)}::uuid[]))`);
+
+  const score = scoreSql(me, myAge, now);
+  // Only staff's minimum is a condition on the score: `score >= 0` would be pushed into the scan and computed twice.
+  if (filters.minScore) conditions.push(sql`${score} >= ${filters.minScore}::int`);
+  return sql`SELECT ${PROFILE_COLUMNS}, ${score}::int AS score FROM match_profiles c WHERE ${sql.join(conditions, sql` AND `)}
+    ORDER BY score DESC, member_id
+    LIMIT ${limit}::int OFFSET ${offset}::int`;
+}
+
+/** The ranked candidates' rows, best first, or null when nobody can be in the list (no statement is run). */
+export async function rankedCandidateRows(
+  executor: MatchingExecutor,
+  me: MatchProfile,
+  query: CandidateQuery,
+): Promise<(ProfileRow & { score: number })[] | null> {
+  const statement = candidatesSql(me, query);
+  if (!statement) return null;
+  return rowsOf<ProfileRow & { score: number }>(executor, statement);
 }

@@ -1,3 +1,4 @@
+// The embedded auth service's SQL migrations (the folder beside this file), as a set for `migrate`.
 import { join } from 'node:path';
 import type { MigrationSet } from '#bff/db/migrate.ts';
 

@@ -1,3 +1,4 @@
+// The embedded auth service's tables (schema `embedded_auth`), as drizzle sees them.
 import { bigserial, boolean, jsonb, pgSchema, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**

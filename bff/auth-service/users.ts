@@ -1,10 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '#bff/auth-service/deps.ts';
 import { EMAIL_MAX_LENGTH, hasGoTrueEmailFormat } from '#machines/auth/email-address.ts';
 import { errors } from '#bff/auth-service/errors.ts';
-import { identities, mfaFactors, type UserRow, users } from '#bff/auth-service/schema.ts';
+import type { Executor } from '#bff/auth-service/store/executor.ts';
+import type { UserRow } from '#bff/auth-service/store/schema.ts';
+import {
+  countUsers,
+  deleteUserRow,
+  identitiesAndFactorsOf,
+  insertIdentity,
+  insertUserRow,
+  liveUserByEmail,
+  softDeleteUserRow,
+  updateUserRow,
+  userById,
+  usersPage as usersPageRows,
+} from '#bff/auth-service/store/users.ts';
 import type { UserRecord } from '#bff/auth-service/serialize.ts';
+
+export type { UserRow };
+export { syncEmailIdentity } from '#bff/auth-service/store/users.ts';
 
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,26 +43,18 @@ export function isBanned(row: UserRow, now: Date): boolean {
 
 export async function findUserById(exec: Executor, id: string): Promise<UserRow | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await exec.select().from(users).where(eq(users.id, id));
-  return row;
+  return userById(exec, id);
 }
 
 /** A live (not soft-deleted) user by e-mail address. */
 export async function findUserByEmail(exec: Executor, email: string): Promise<UserRow | undefined> {
-  const [row] = await exec
-    .select()
-    .from(users)
-    .where(and(eq(users.email, email.toLowerCase()), isNull(users.deletedAt)));
-  return row;
+  return liveUserByEmail(exec, email);
 }
 
 /** The user with its identities and factors, as its JSON needs them. */
 export async function recordOf(exec: Executor, row: UserRow): Promise<UserRecord> {
-  const [ids, factors] = await Promise.all([
-    exec.select().from(identities).where(eq(identities.userId, row.id)).orderBy(asc(identities.createdAt)),
-    exec.select().from(mfaFactors).where(eq(mfaFactors.userId, row.id)).orderBy(asc(mfaFactors.createdAt)),
-  ]);
-  return { row, identities: ids, factors };
+  const { identities, factors } = await identitiesAndFactorsOf(exec, row.id);
+  return { row, identities, factors };
 }
 
 export interface NewUser {
@@ -69,28 +75,25 @@ export async function insertUser(exec: Executor, now: Date, input: NewUser): Pro
   const appMetadata = { ...(input.appMetadata ?? {}), provider: 'email', providers: ['email'] };
   let row: UserRow | undefined;
   try {
-    [row] = await exec
-      .insert(users)
-      .values({
-        id,
-        email: input.email,
-        encryptedPassword: input.passwordHash,
-        emailConfirmedAt: input.emailConfirmed ? now : null,
-        role: input.role ?? 'authenticated',
-        appMetadata,
-        userMetadata: input.userMetadata ?? {},
-        bannedUntil: input.bannedUntil ?? null,
-        invitedAt: input.invitedAt ?? null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    row = await insertUserRow(exec, {
+      id,
+      email: input.email,
+      encryptedPassword: input.passwordHash,
+      emailConfirmedAt: input.emailConfirmed ? now : null,
+      role: input.role ?? 'authenticated',
+      appMetadata,
+      userMetadata: input.userMetadata ?? {},
+      bannedUntil: input.bannedUntil ?? null,
+      invitedAt: input.invitedAt ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw errors.emailExists();
     throw error;
   }
   if (!row) throw new Error('embedded_auth.users insert returned nothing');
-  await exec.insert(identities).values({
+  await insertIdentity(exec, {
     id: randomUUID(),
     providerId: id,
     userId: id,
@@ -103,39 +106,39 @@ export async function insertUser(exec: Executor, now: Date, input: NewUser): Pro
   return row;
 }
 
-/** Keeps the email identity in step with the user's address and confirmation. */
-export async function syncEmailIdentity(exec: Executor, row: UserRow, now: Date): Promise<void> {
-  if (!row.email) return;
-  const [identity] = await exec
-    .select()
-    .from(identities)
-    .where(and(eq(identities.userId, row.id), eq(identities.provider, 'email')));
-  const data = { email: row.email, email_verified: row.emailConfirmedAt !== null };
-  if (!identity) {
-    await exec.insert(identities).values({
-      id: randomUUID(),
-      providerId: row.id,
-      userId: row.id,
-      provider: 'email',
-      email: row.email,
-      identityData: { sub: row.id, phone_verified: false, ...data },
-      createdAt: now,
-      updatedAt: now,
-    });
-    return;
-  }
-  await exec
-    .update(identities)
-    .set({ email: row.email, identityData: { ...identity.identityData, ...data }, updatedAt: now })
-    .where(eq(identities.id, identity.id));
+/** Updates the user's row and returns it (undefined for an unknown user). */
+export async function updateUser(exec: Executor, id: string, patch: Partial<UserRow>): Promise<UserRow | undefined> {
+  return updateUserRow(exec, id, patch);
+}
+
+/** `updateUser` for a patch that may set the address: one another account holds is 422 email_exists. */
+export async function updateUserAddress(exec: Executor, id: string, patch: Partial<UserRow>): Promise<UserRow | undefined> {
+  return updateUserRow(exec, id, patch).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? errors.emailExists() : error;
+  });
 }
 
 /** A unique-constraint failure, whether the driver's error is bare or wrapped by drizzle. */
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth += 1) {
     if ((current as { code?: unknown }).code === '23505') return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** One page of users, newest first, with their identities and factors, and how many there are. */
+export async function usersPage(exec: Executor, page: number, perPage: number): Promise<{ total: number; records: UserRecord[] }> {
+  const total = await countUsers(exec);
+  const rows = await usersPageRows(exec, perPage, (page - 1) * perPage);
+  const records = [];
+  for (const row of rows) records.push(await recordOf(exec, row));
+  return { total, records };
+}
+
+/** Deletes the user, or (`softAt`) keeps its row without anything that identifies or signs in. */
+export async function deleteUser(exec: Executor, id: string, softAt: Date | null): Promise<void> {
+  if (softAt === null) await deleteUserRow(exec, id);
+  else await softDeleteUserRow(exec, id, softAt);
 }
