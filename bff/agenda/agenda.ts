@@ -1,14 +1,9 @@
-import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { type AgendaKind, agendaKinds } from '#machines/agenda/agenda.ts';
 import { agendaBookingKind, bookingFactsOf } from '#machines/agenda/booking-kind.ts';
 import { stateLabel as introductionStateLabel } from '#machines/introductions/labels.ts';
 import { agendaKindLabels } from '#machines/onboarding/labels.ts';
-import { bookings } from '#bff/db/booking-schema.ts';
+import { bookedMeetings, cancelActiveBookingAt, meetingPeople, plannedFirstMeetings } from '#bff/agenda/store/meetings.ts';
 import type { Db } from '#bff/db/database.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
-// `memberPrivacy` is a narrow view of `members` itself: its columns are read in the same FROM, never joined.
-import { memberPrivacy } from '#bff/db/privacy-schema.ts';
-import { members } from '#bff/db/schema.ts';
 
 /**
  * The staff agenda (issue 22, decision 122): the meetings of a period, each with its member(s),
@@ -55,29 +50,7 @@ export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise
   const to = new Date(toMs);
   const items: AgendaItem[] = [];
 
-  const booked = await db
-    .select({
-      inviteeUri: bookings.inviteeUri,
-      memberId: bookings.memberId,
-      startTime: bookings.startTime,
-      endTime: bookings.endTime,
-      inviteeName: bookings.inviteeName,
-      email: members.email,
-      profile: members.profile,
-      onboarding: members.onboarding,
-      kind: bookings.kind,
-    })
-    .from(bookings)
-    .innerJoin(members, eq(members.id, bookings.memberId))
-    .where(
-      and(
-        eq(bookings.status, 'active'),
-        isNotNull(bookings.memberId),
-        gte(bookings.startTime, from),
-        lt(bookings.startTime, to),
-        sql`${memberPrivacy.erasedAt} IS NULL`,
-      ),
-    );
+  const booked = await bookedMeetings(db, from, to);
   for (const b of booked) {
     if (!b.memberId) continue;
     const kind = agendaBookingKind(b.kind, b.startTime.getTime(), bookingFactsOf(b.onboarding));
@@ -94,30 +67,10 @@ export async function agendaItems(db: Db, fromMs: number, toMs: number): Promise
     });
   }
 
-  const meetingAt = sql`(${introductions.context}->'meeting'->>'at')::timestamptz`;
-  const planned = await db
-    .select({
-      id: introductions.id,
-      memberA: introductions.memberA,
-      memberB: introductions.memberB,
-      state: introductions.state,
-      context: introductions.context,
-    })
-    .from(introductions)
-    .where(
-      and(
-        sql`${introductions.context}->'meeting' IS NOT NULL`,
-        sql`jsonb_typeof(${introductions.context}->'meeting') = 'object'`,
-        sql`${meetingAt} >= ${from.toISOString()}::timestamptz`,
-        sql`${meetingAt} < ${to.toISOString()}::timestamptz`,
-      ),
-    );
+  const planned = await plannedFirstMeetings(db, from, to);
   if (planned.length > 0) {
     const ids = [...new Set(planned.flatMap((p) => [p.memberA, p.memberB]))];
-    const people = await db
-      .select({ id: members.id, email: members.email, profile: members.profile, erasedAt: memberPrivacy.erasedAt })
-      .from(members)
-      .where(inArray(members.id, ids));
+    const people = await meetingPeople(db, ids);
     const byId = new Map(people.map((p) => [p.id, p.erasedAt ? ERASED : nameOf(p.profile, p.email)]));
     for (const p of planned) {
       const meeting = (p.context as { meeting?: { at?: unknown; place?: unknown } | null }).meeting;
@@ -150,17 +103,6 @@ export async function freeMissedMeetingSlot(
   tx: Pick<Db, 'update'>,
   input: { memberId: string; meetingAt: string; now: Date },
 ): Promise<number> {
-  const freed = await tx
-    .update(bookings)
-    .set({ status: 'canceled', canceledAt: input.now, updatedAt: input.now })
-    .where(
-      and(
-        eq(bookings.memberId, input.memberId),
-        eq(bookings.status, 'active'),
-        eq(bookings.startTime, new Date(input.meetingAt)),
-        sql`${bookings.kind} IS DISTINCT FROM 'entretien-matchmaking'`,
-      ),
-    )
-    .returning({ uri: bookings.inviteeUri });
+  const freed = await cancelActiveBookingAt(tx, { memberId: input.memberId, startTime: new Date(input.meetingAt), now: input.now });
   return freed.length;
 }

@@ -1,8 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/caller.ts';
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
+import { type MemberScope, membersPerStage, onboardingMeetingsPast } from '#bff/dashboard/store/member-counts.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members } from '#bff/db/schema.ts';
 import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
@@ -30,26 +29,12 @@ export async function dashboardFunnel(db: Db, staff: Caller, now: Date) {
   // One grouped query over the stored stage (decision 204), from an index alone: members per state
   // at `now`; and of those at step 6, whose meeting time has passed.
   const key = stageKeySql(now);
+  // A counsellor's funnel counts their members (decision 206).
+  const scope: MemberScope = (memberId) => counselledOnly(staff, memberId);
   const [grouped, [past]] = await Promise.all([
-    db
-      .select({ state: key, count: sql<number>`count(*)::int` })
-      .from(members)
-      // A counsellor's funnel counts their members (decision 206).
-      .where(and(eq(members.role, 'member'), counselledOnly(staff, members.id)))
-      // By position: the instant is a parameter, and `$1` and `$3` are not the same expression to PostgreSQL.
-      .groupBy(sql`1`),
+    membersPerStage(db, key, scope),
     // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(members)
-      .where(
-        and(
-          eq(members.role, 'member'),
-          counselledOnly(staff, members.id),
-          eq(members.stage, 'attente-entretien-personnalise'),
-          sql`(${members.onboarding}->>'onboardingMeetingDate')::timestamptz <= ${now.toISOString()}::timestamptz`,
-        ),
-      ),
+    onboardingMeetingsPast(db, now, scope),
   ]);
   const byState = new Map<string, number>();
   const byTop = new Map<TopState, number>();

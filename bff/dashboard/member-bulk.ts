@@ -1,12 +1,11 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import type { Caller } from '#bff/auth/caller.ts';
 import { assertCounsels, staffRoleOfCaller } from '#bff/auth/staff-policy.ts';
 import type { Clock } from '#bff/clock.ts';
+import { assignCounsellor, counsellorsOf, insertTags, tagCountsOf, unassignCounsellors } from '#bff/dashboard/store/follow-up.ts';
+import { bumpVersions, enabledStaffAccount, insertEvents, lockMembers as lockMemberRows } from '#bff/dashboard/store/members.ts';
+import { insertDirectMessage, setDirectMessageMail, templateById } from '#bff/dashboard/store/messages.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
-import { directMessages, messageTemplates } from '#bff/db/messages-schema.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { memberMessageNotice } from '#bff/mail/message-mails.ts';
@@ -76,12 +75,7 @@ function lastNameOf(profile: unknown): string {
 
 /** The members named, locked for the change: every one must be a member (404 otherwise). */
 async function lockMembers(tx: Transaction, memberIds: readonly string[]) {
-  const rows = await tx
-    .select()
-    .from(members)
-    .where(and(inArray(members.id, [...memberIds]), eq(members.role, 'member')))
-    .orderBy(members.id)
-    .for('update');
+  const rows = await lockMemberRows(tx, memberIds);
   if (rows.length !== memberIds.length) throw MEMBER_NOT_FOUND();
   return rows;
 }
@@ -117,37 +111,26 @@ export async function runBulkAction(
 async function assign(deps: BulkDeps, staff: Caller, memberIds: string[], counsellorId: string | null, now: Date) {
   let counsellorName: string | null = null;
   if (counsellorId) {
-    const [row] = await deps.db
-      .select({ email: members.email, onboarding: members.onboarding })
-      .from(members)
-      .where(and(eq(members.id, counsellorId), eq(members.role, 'staff'), eq(members.disabled, false)))
-      .limit(1);
+    const row = await enabledStaffAccount(deps.db, counsellorId);
     if (!row)
       throw new ApiError(422, 'COUNSELLOR_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
     counsellorName = staffNameOf(row);
   }
   return deps.db.transaction(async (tx) => {
     const rows = await lockMembers(tx, memberIds);
-    const current = await tx.select().from(memberCounsellors).where(inArray(memberCounsellors.memberId, memberIds));
+    const current = await counsellorsOf(tx, memberIds);
     const fromOf = new Map(current.map((r) => [r.memberId, r.counsellorId]));
     // Idempotent: a member already with this counsellor (or with none) is left as is, nothing logged.
     const changing = rows.filter((row) => (fromOf.get(row.id) ?? null) !== counsellorId);
     if (changing.length === 0) return { action: 'conseiller' as const, changed: 0, unchanged: rows.length };
     const changingIds = changing.map((r) => r.id);
-    if (counsellorId)
-      await tx
-        .insert(memberCounsellors)
-        .values(changingIds.map((memberId) => ({ memberId, counsellorId, assignedAt: now })))
-        .onConflictDoUpdate({ target: memberCounsellors.memberId, set: { counsellorId, assignedAt: now } });
-    else await tx.delete(memberCounsellors).where(inArray(memberCounsellors.memberId, changingIds));
+    if (counsellorId) await assignCounsellor(tx, changingIds, counsellorId, now);
+    else await unassignCounsellors(tx, changingIds);
     // Logged in each member's event log, as for one member: the version moves with every logged event.
-    const bumped = await tx
-      .update(members)
-      .set({ version: sql`${members.version} + 1`, updatedAt: now })
-      .where(inArray(members.id, changingIds))
-      .returning({ id: members.id, version: members.version });
+    const bumped = await bumpVersions(tx, changingIds, now);
     const versionOf = new Map(bumped.map((b) => [b.id, b.version]));
-    await tx.insert(onboardingEvents).values(
+    await insertEvents(
+      tx,
       changing.map((row) => {
         const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
         return {
@@ -172,15 +155,7 @@ async function tag(deps: BulkDeps, memberIds: string[], label: string, now: Date
   const key = tagKey(label);
   return deps.db.transaction(async (tx) => {
     await lockMembers(tx, memberIds);
-    const counts = await tx
-      .select({
-        memberId: memberTags.memberId,
-        n: count(),
-        has: sql<boolean>`bool_or(${memberTags.tagKey} = ${key})`,
-      })
-      .from(memberTags)
-      .where(inArray(memberTags.memberId, memberIds))
-      .groupBy(memberTags.memberId);
+    const counts = await tagCountsOf(tx, memberIds, key);
     const full = counts.filter((c) => !c.has && c.n >= MAX_TAGS);
     if (full.length > 0)
       throw new ApiError(
@@ -189,17 +164,16 @@ async function tag(deps: BulkDeps, memberIds: string[], label: string, now: Date
         `${full.length === 1 ? 'Un des membres choisis a' : `${full.length} des membres choisis ont`} déjà ${MAX_TAGS} étiquettes : rien n’a été changé.`,
       );
     // Kept as typed; a member who has it in another case keeps theirs (idempotent).
-    const inserted = await tx
-      .insert(memberTags)
-      .values(memberIds.map((memberId) => ({ memberId, tag: label, tagKey: key, createdAt: now })))
-      .onConflictDoNothing()
-      .returning({ memberId: memberTags.memberId });
+    const inserted = await insertTags(
+      tx,
+      memberIds.map((memberId) => ({ memberId, tag: label, tagKey: key, createdAt: now })),
+    );
     return { action: 'etiquette' as const, changed: inserted.length, unchanged: memberIds.length - inserted.length };
   });
 }
 
 async function message(deps: BulkDeps, staff: Caller, memberIds: string[], templateId: number, now: Date) {
-  const [template] = await deps.db.select().from(messageTemplates).where(eq(messageTemplates.id, templateId)).limit(1);
+  const template = await templateById(deps.db, templateId);
   if (!template) throw new ApiError(404, 'TEMPLATE_NOT_FOUND', 'Modèle introuvable.');
   const site = deps.mailSite();
   return deps.db.transaction(async (tx) => {
@@ -207,25 +181,22 @@ async function message(deps: BulkDeps, staff: Caller, memberIds: string[], templ
     // One message per member, filled with their names, each with its notice through the outbox (never its content).
     for (const row of rows) {
       const values = { prenom: firstNameOf(row.profile), nom: lastNameOf(row.profile), agence: site.agency.legalName };
-      const [inserted] = await tx
-        .insert(directMessages)
-        .values({
-          memberId: row.id,
-          authorId: staff.id,
-          direction: 'to_member',
-          subject: fillTemplate(template.subject, values).trim() || DEFAULT_SUBJECT,
-          body: fillTemplate(template.body, values),
-          createdAt: now,
-          staffReadAt: now,
-        })
-        .returning({ id: directMessages.id });
+      const inserted = await insertDirectMessage(tx, {
+        memberId: row.id,
+        authorId: staff.id,
+        direction: 'to_member',
+        subject: fillTemplate(template.subject, values).trim() || DEFAULT_SUBJECT,
+        body: fillTemplate(template.body, values),
+        createdAt: now,
+        staffReadAt: now,
+      });
       if (!inserted) throw new Error('direct_messages insert returned nothing');
       const mailId = await enqueueMailOnce(
         tx,
         memberMessageNotice(site, { to: row.email, firstName: firstNameOf(row.profile) || null }),
         `message-notice:${inserted.id}`,
       );
-      await tx.update(directMessages).set({ mailId }).where(eq(directMessages.id, inserted.id));
+      await setDirectMessageMail(tx, inserted.id, mailId);
     }
     return { action: 'message' as const, changed: rows.length, unchanged: 0 };
   });

@@ -1,8 +1,7 @@
-import { asc, eq, inArray } from 'drizzle-orm';
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
-import { bookings } from '#bff/db/booking-schema.ts';
+import { bookingsOf, checkoutSessionsOf, eventsOf } from '#bff/dashboard/store/member-file.ts';
+import { accountsByIds, memberById } from '#bff/dashboard/store/members.ts';
 import type { Db } from '#bff/db/database.ts';
-import { checkoutSessions, members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';
 import { presentationOf } from '#bff/matching/presentation.ts';
@@ -68,13 +67,13 @@ function summary(row: MemberRow, now: number) {
 
 /** The member's file at `now` (ms); 404 when the id names no member. */
 export async function memberFile(db: Db, id: string, now: number) {
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberById(db, id);
   if (row?.role !== 'member') throw new ApiError(404, 'MEMBER_NOT_FOUND', 'Membre introuvable.');
   const record = recordOf(row);
   const [payments, meetings, events, memberRefunds, termination, presentation] = await Promise.all([
-    db.select().from(checkoutSessions).where(eq(checkoutSessions.memberId, row.id)).orderBy(asc(checkoutSessions.createdAt)),
-    db.select().from(bookings).where(eq(bookings.memberId, row.id)).orderBy(asc(bookings.startTime)),
-    db.select().from(onboardingEvents).where(eq(onboardingEvents.memberId, row.id)).orderBy(asc(onboardingEvents.id)),
+    checkoutSessionsOf(db, row.id),
+    bookingsOf(db, row.id),
+    eventsOf(db, row.id),
     refundsOf(db, row.id),
     latestTerminationOf(db, row.id),
     presentationOf(db, row.id),
@@ -82,13 +81,7 @@ export async function memberFile(db: Db, id: string, now: number) {
   // The walī and the member's choice of contact (decision 196), read with the file (logged by its policy).
   const guardian = await guardianOf(db, row.id);
   const actorIds = [...new Set(events.map((e) => e.actorId).filter((a): a is string => a !== null))];
-  const actors =
-    actorIds.length > 0
-      ? await db
-          .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-          .from(members)
-          .where(inArray(members.id, actorIds))
-      : [];
+  const actors = actorIds.length > 0 ? await accountsByIds(db, actorIds) : [];
   const emailOf = new Map(actors.map((a) => [a.id, a.email]));
   const staffNameOf = new Map(actors.map((a) => [a.id, staffName(a.onboarding)]));
   return {

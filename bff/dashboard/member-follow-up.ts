@@ -1,7 +1,30 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import {
+  assignCounsellor,
+  counsellorOf,
+  currentCounsellorOf,
+  deleteNote as deleteNoteRow,
+  deleteTag,
+  insertNote,
+  insertTag,
+  lockNote,
+  notesOf,
+  tagByKey,
+  tagCountOf,
+  tagsInUse,
+  tagsOf,
+  unassignCounsellor,
+  updateNote,
+} from '#bff/dashboard/store/follow-up.ts';
+import {
+  bumpVersion,
+  enabledStaffAccount,
+  insertEvents,
+  lockMember,
+  lockMemberRole,
+  memberById,
+  staffAccountRows,
+} from '#bff/dashboard/store/members.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { memberCounsellors, memberNotes, memberTags } from '#bff/db/follow-up-schema.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { recordOf } from '#bff/members/members.ts';
 import { staffName } from '#bff/members/staff-names.ts';
@@ -26,18 +49,14 @@ const NOT_AUTHOR = () => new ApiError(403, 'NOTE_NOT_YOURS', 'Seule la personne 
 const MAX_TAGS = 20;
 
 async function memberOrThrow(db: Db, id: string) {
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  const row = await memberById(db, id);
   if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
   return row;
 }
 
 /** A member's note locked for a change by its author: 404 if it is not this member's, 403 if another person wrote it. */
 async function lockOwnNote(tx: Transaction, memberId: string, noteId: number, staffId: string) {
-  const [note] = await tx
-    .select()
-    .from(memberNotes)
-    .where(and(eq(memberNotes.id, noteId), eq(memberNotes.memberId, memberId)))
-    .for('update');
+  const note = await lockNote(tx, memberId, noteId);
   if (!note) throw NOTE_NOT_FOUND();
   if (note.authorId !== staffId) throw NOT_AUTHOR();
   return note;
@@ -45,10 +64,7 @@ async function lockOwnNote(tx: Transaction, memberId: string, noteId: number, st
 
 /** Staff accounts: the counsellor picker (enabled ones) and the names of authors. */
 async function staffAccounts(db: Db) {
-  const rows = await db
-    .select({ id: members.id, email: members.email, onboarding: members.onboarding, disabled: members.disabled })
-    .from(members)
-    .where(eq(members.role, 'staff'));
+  const rows = await staffAccountRows(db);
   return rows.map((r) => ({ id: r.id, name: staffName(r), disabled: r.disabled }));
 }
 
@@ -57,15 +73,8 @@ const byName = <T extends { name: string }>(rows: T[]) => rows.sort((a, b) => a.
 
 /** Every tag in use with its number of members, and the team (`self`: the caller). */
 export async function tagsAndStaff(db: Db, selfId: string) {
-  const rows = await db
-    // One line per tag whatever the case (issue 63), spelled as first typed.
-    .select({
-      tag: sql<string>`(array_agg(${memberTags.tag} ORDER BY ${memberTags.createdAt}, ${memberTags.tag}))[1]`,
-      members: count(),
-    })
-    .from(memberTags)
-    .groupBy(memberTags.tagKey)
-    .orderBy(asc(memberTags.tagKey));
+  // One line per tag whatever the case (issue 63), spelled as first typed.
+  const rows = await tagsInUse(db);
   const staff = await staffAccounts(db);
   return {
     tags: rows,
@@ -76,10 +85,10 @@ export async function tagsAndStaff(db: Db, selfId: string) {
 /** A member's follow-up as the caller reads it: counsellor, tags, notes (`own`: the caller's), the picker. */
 export async function followUpOf(db: Db, memberId: string, selfId: string) {
   await memberOrThrow(db, memberId);
-  const [notes, [counsellor], tags, staff] = await Promise.all([
-    db.select().from(memberNotes).where(eq(memberNotes.memberId, memberId)).orderBy(desc(memberNotes.id)),
-    db.select().from(memberCounsellors).where(eq(memberCounsellors.memberId, memberId)).limit(1),
-    db.select({ tag: memberTags.tag }).from(memberTags).where(eq(memberTags.memberId, memberId)).orderBy(asc(memberTags.tag)),
+  const [notes, counsellor, tags, staff] = await Promise.all([
+    notesOf(db, memberId),
+    counsellorOf(db, memberId),
+    tagsOf(db, memberId),
     staffAccounts(db),
   ]);
   const nameOf = new Map(staff.map((s) => [s.id, s.name]));
@@ -107,10 +116,7 @@ export async function followUpOf(db: Db, memberId: string, selfId: string) {
 /** A new note on a member's file, by `authorId`. */
 export async function addNote(db: Db, input: { memberId: string; authorId: string; body: string; now: Date }) {
   await memberOrThrow(db, input.memberId);
-  const [note] = await db
-    .insert(memberNotes)
-    .values({ memberId: input.memberId, authorId: input.authorId, body: input.body, createdAt: input.now })
-    .returning({ id: memberNotes.id });
+  const note = await insertNote(db, { memberId: input.memberId, authorId: input.authorId, body: input.body, createdAt: input.now });
   if (!note) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Service momentanément indisponible, réessayez dans un instant.');
   return note;
 }
@@ -119,7 +125,7 @@ export async function addNote(db: Db, input: { memberId: string; authorId: strin
 export async function editNote(db: Db, input: { memberId: string; noteId: number; staffId: string; body: string; now: Date }) {
   await db.transaction(async (tx) => {
     await lockOwnNote(tx, input.memberId, input.noteId, input.staffId);
-    await tx.update(memberNotes).set({ body: input.body, editedAt: input.now }).where(eq(memberNotes.id, input.noteId));
+    await updateNote(tx, input.noteId, { body: input.body, editedAt: input.now });
   });
 }
 
@@ -127,7 +133,7 @@ export async function editNote(db: Db, input: { memberId: string; noteId: number
 export async function deleteNote(db: Db, input: { memberId: string; noteId: number; staffId: string }) {
   await db.transaction(async (tx) => {
     await lockOwnNote(tx, input.memberId, input.noteId, input.staffId);
-    await tx.delete(memberNotes).where(eq(memberNotes.id, input.noteId));
+    await deleteNoteRow(tx, input.noteId);
   });
 }
 
@@ -140,49 +146,39 @@ export async function setCounsellor(db: Db, input: { memberId: string; counsello
   const { memberId: id, counsellorId, now } = input;
   let counsellorName: string | null = null;
   if (counsellorId) {
-    const [row] = await db
-      .select({ id: members.id, email: members.email, onboarding: members.onboarding })
-      .from(members)
-      .where(and(eq(members.id, counsellorId), eq(members.role, 'staff'), eq(members.disabled, false)))
-      .limit(1);
+    const row = await enabledStaffAccount(db, counsellorId);
     if (!row)
       throw new ApiError(422, 'COUNSELLOR_NOT_STAFF', 'Cette personne ne fait pas partie de l’équipe (ou son compte est désactivé).');
     counsellorName = staffName(row);
   }
   const changed = await db.transaction(async (tx) => {
     // The member row is locked: two changes of counsellor are logged in the order applied.
-    const [row] = await tx.select().from(members).where(eq(members.id, id)).for('update');
+    const row = await lockMember(tx, id);
     if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
-    const [current] = await tx.select().from(memberCounsellors).where(eq(memberCounsellors.memberId, id));
+    const current = await currentCounsellorOf(tx, id);
     const from = current?.counsellorId ?? null;
     if (from === counsellorId) return false;
-    if (counsellorId)
-      await tx
-        .insert(memberCounsellors)
-        .values({ memberId: id, counsellorId, assignedAt: now })
-        .onConflictDoUpdate({ target: memberCounsellors.memberId, set: { counsellorId, assignedAt: now } });
-    else await tx.delete(memberCounsellors).where(eq(memberCounsellors.memberId, id));
+    if (counsellorId) await assignCounsellor(tx, [id], counsellorId, now);
+    else await unassignCounsellor(tx, id);
     // Logged in the member's event log, as every staff action on the file (the ban, decision 103's
     // reset): the version moves with every logged event (UNIQUE (member_id, version)).
-    const [bumped] = await tx
-      .update(members)
-      .set({ version: sql`${members.version} + 1`, updatedAt: now })
-      .where(eq(members.id, id))
-      .returning({ version: members.version });
+    const bumped = await bumpVersion(tx, id, now);
     if (!bumped) throw MEMBER_NOT_FOUND();
     const state = stateKey(stateFromRecord(recordOf(row), now.getTime()));
-    await tx.insert(onboardingEvents).values({
-      memberId: id,
-      context: COUNSELLOR_CONTEXT,
-      event: counsellorId ? 'ASSIGN_COUNSELLOR' : 'UNASSIGN_COUNSELLOR',
-      payload: { context: COUNSELLOR_CONTEXT, from, to: counsellorId, counsellorName },
-      fromState: state,
-      toState: state,
-      actorId: input.staffId,
-      actorRole: 'staff',
-      version: bumped.version,
-      createdAt: now,
-    });
+    await insertEvents(tx, [
+      {
+        memberId: id,
+        context: COUNSELLOR_CONTEXT,
+        event: counsellorId ? 'ASSIGN_COUNSELLOR' : 'UNASSIGN_COUNSELLOR',
+        payload: { context: COUNSELLOR_CONTEXT, from, to: counsellorId, counsellorName },
+        fromState: state,
+        toState: state,
+        actorId: input.staffId,
+        actorRole: 'staff',
+        version: bumped.version,
+        createdAt: now,
+      },
+    ]);
     return true;
   });
   return { changed, counsellorName };
@@ -192,22 +188,15 @@ export async function setCounsellor(db: Db, input: { memberId: string; counsello
 export async function addTag(db: Db, input: { memberId: string; tag: string; now: Date }) {
   const { memberId: id, tag, now } = input;
   return db.transaction(async (tx) => {
-    const [row] = await tx.select({ role: members.role }).from(members).where(eq(members.id, id)).for('update');
+    const row = await lockMemberRole(tx, id);
     if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(memberTags).where(eq(memberTags.memberId, id));
+    const n = await tagCountOf(tx, id);
     // Kept as typed; the same tag in another case is the one the member already has (issue 63).
-    const inserted = await tx
-      .insert(memberTags)
-      .values({ memberId: id, tag, tagKey: tagKey(tag), createdAt: now })
-      .onConflictDoNothing()
-      .returning({ tag: memberTags.tag });
+    const inserted = await insertTag(tx, { memberId: id, tag, tagKey: tagKey(tag), createdAt: now });
     if (inserted.length > 0 && n >= MAX_TAGS)
       throw new ApiError(422, 'TOO_MANY_TAGS', `Un membre a au plus ${MAX_TAGS} étiquettes : retirez-en une d’abord.`);
     if (inserted.length > 0) return { tag, added: true };
-    const [existing] = await tx
-      .select({ tag: memberTags.tag })
-      .from(memberTags)
-      .where(and(eq(memberTags.memberId, id), eq(memberTags.tagKey, tagKey(tag))));
+    const existing = await tagByKey(tx, id, tagKey(tag));
     return { tag: existing?.tag ?? tag, added: false };
   });
 }
@@ -215,9 +204,6 @@ export async function addTag(db: Db, input: { memberId: string; tag: string; now
 /** Removes a tag from a member, whatever its case; `removed` false when they did not have it. */
 export async function removeTag(db: Db, input: { memberId: string; tag: string }) {
   await memberOrThrow(db, input.memberId);
-  const removed = await db
-    .delete(memberTags)
-    .where(and(eq(memberTags.memberId, input.memberId), eq(memberTags.tagKey, tagKey(input.tag))))
-    .returning({ tag: memberTags.tag });
+  const removed = await deleteTag(db, input.memberId, tagKey(input.tag));
   return { tag: removed[0]?.tag ?? input.tag, removed: removed.length > 0 };
 }

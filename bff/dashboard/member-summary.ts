@@ -1,9 +1,7 @@
-import { asc, eq, or } from 'drizzle-orm';
 import { staffName } from '#bff/members/staff-names.ts';
+import { counsellorAccountOf, tagsOf } from '#bff/dashboard/store/follow-up.ts';
+import { introductionsOfMember } from '#bff/dashboard/store/introductions.ts';
 import type { Db } from '#bff/db/database.ts';
-import { memberCounsellors, memberTags } from '#bff/db/follow-up-schema.ts';
-import { introductions } from '#bff/db/introductions-schema.ts';
-import { members } from '#bff/db/schema.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';
 import { firstNames } from '#bff/introductions/staff-introduction-views.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';
@@ -68,16 +66,7 @@ export async function memberSummary(db: Db, row: MemberRow, now: number) {
   const top = topStateOf(value);
   const profile = (row.profile ?? {}) as Record<string, unknown>;
   const birthDate = text(profile.birthDate);
-  const [[counsellor], tags, guardian] = await Promise.all([
-    db
-      .select({ id: memberCounsellors.counsellorId, email: members.email, onboarding: members.onboarding })
-      .from(memberCounsellors)
-      .innerJoin(members, eq(members.id, memberCounsellors.counsellorId))
-      .where(eq(memberCounsellors.memberId, row.id))
-      .limit(1),
-    db.select({ tag: memberTags.tag }).from(memberTags).where(eq(memberTags.memberId, row.id)).orderBy(asc(memberTags.tag)),
-    guardianOf(db, row.id),
-  ]);
+  const [counsellor, tags, guardian] = await Promise.all([counsellorAccountOf(db, row.id), tagsOf(db, row.id), guardianOf(db, row.id)]);
   const signed = record.subscriptionDate !== null;
   const planId = record.selectedPlanId;
   return {
@@ -111,11 +100,7 @@ export async function memberSummary(db: Db, row: MemberRow, now: number) {
 
 /** Every introduction of a member for staff, newest first: the other person's first name and the state in words. */
 export async function memberIntroductions(db: Db, memberId: string) {
-  const rows = await db
-    .select()
-    .from(introductions)
-    .where(or(eq(introductions.memberA, memberId), eq(introductions.memberB, memberId)))
-    .orderBy(asc(introductions.proposedAt));
+  const rows = await introductionsOfMember(db, memberId);
   const self = memberId.toLowerCase();
   const otherOf = (row: (typeof rows)[number]) => (row.memberA.toLowerCase() === self ? row.memberB : row.memberA).toLowerCase();
   const names = await firstNames(db, rows.map(otherOf));

@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/guards.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
-import { staffInvitations } from '#bff/db/staff-invitations-schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { enqueueMail, type OutgoingMail } from '#bff/mail/outbox.ts';
 import { staffName } from '#bff/members/staff-names.ts';
 import type { StaffRole } from '#machines/staff/roles.ts';
+import {
+  accountRoleByEmail,
+  hasPendingInvitation,
+  insertInvitation,
+  invitationByDigest,
+  lockPendingInvitation,
+  pendingInvitationRows,
+  takeInvitation,
+  updateInvitation,
+} from '#bff/team/store/invitations.ts';
+import { bumpVersion, insertAccount, insertEvent } from '#bff/team/store/staff-accounts.ts';
 import { STAFF_STATE } from '#bff/team/team.ts';
 
 /** The event-log context of invitations (`onboarding_events`): INVITE, RESEND, REVOKE, ACCEPT. */
@@ -32,13 +40,9 @@ const PENDING = () =>
 
 /** Logs a staff member's action on an invitation in their own event log (the version moves). */
 async function logOnActor(tx: Transaction, staff: Caller, event: string, payload: Record<string, unknown>, now: Date) {
-  const [bumped] = await tx
-    .update(members)
-    .set({ version: sql`${members.version} + 1`, updatedAt: now })
-    .where(eq(members.id, staff.id))
-    .returning({ version: members.version });
+  const bumped = await bumpVersion(tx, staff.id, now);
   if (!bumped) throw new ApiError(401, 'UNAUTHENTICATED', 'Vous devez être connecté.');
-  await tx.insert(onboardingEvents).values({
+  await insertEvent(tx, {
     memberId: staff.id,
     context: INVITATION_CONTEXT,
     event,
@@ -53,22 +57,14 @@ async function logOnActor(tx: Transaction, staff: Caller, event: string, payload
 }
 
 async function pendingById(tx: Transaction, id: string) {
-  const [row] = await tx
-    .select()
-    .from(staffInvitations)
-    .where(and(eq(staffInvitations.id, id), isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
-    .for('update');
+  const row = await lockPendingInvitation(tx, id);
   if (!row) throw new ApiError(404, 'INVITATION_NOT_FOUND', 'Cette invitation n’est plus en attente (acceptée ou révoquée).');
   return row;
 }
 
 /** The invitation a link names, still pending and not expired; 400 with the reason otherwise. */
 export async function usableInvitation(db: Db, token: string, now: Date) {
-  const [row] = await db
-    .select()
-    .from(staffInvitations)
-    .where(eq(staffInvitations.tokenDigest, digestOf(token)))
-    .limit(1);
+  const row = await invitationByDigest(db, digestOf(token));
   if (!row || row.acceptedAt || row.revokedAt) throw INVALID();
   if (now.getTime() > row.expiresAt.getTime()) throw EXPIRED();
   return row;
@@ -76,12 +72,7 @@ export async function usableInvitation(db: Db, token: string, now: Date) {
 
 /** The invitations still pending, the oldest first, each with who sent it. */
 export async function pendingInvitations(db: Db, now: number) {
-  const rows = await db
-    .select({ invitation: staffInvitations, inviter: { email: members.email, onboarding: members.onboarding } })
-    .from(staffInvitations)
-    .leftJoin(members, eq(members.id, staffInvitations.invitedBy))
-    .where(and(isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
-    .orderBy(asc(staffInvitations.createdAt));
+  const rows = await pendingInvitationRows(db);
   return rows.map(({ invitation, inviter }) => ({
     id: invitation.id,
     email: invitation.email,
@@ -97,7 +88,7 @@ export async function pendingInvitations(db: Db, now: number) {
 
 /** 409 when the address is already a colleague's, a member's, or has an invitation pending. */
 export async function assertInvitable(db: Db, email: string): Promise<void> {
-  const [holder] = await db.select({ role: members.role }).from(members).where(sql`lower(${members.email}) = ${email}`).limit(1);
+  const holder = await accountRoleByEmail(db, email);
   if (holder?.role === 'staff')
     throw new ApiError(409, 'ALREADY_STAFF', 'Cette adresse est déjà celle d’un membre de l’équipe : il peut se connecter.');
   if (holder)
@@ -106,12 +97,7 @@ export async function assertInvitable(db: Db, email: string): Promise<void> {
       'MEMBER_ACCOUNT',
       'Cette adresse est celle d’un compte adhérent : invitez le collègue avec une autre adresse (professionnelle).',
     );
-  const pending = await db
-    .select({ id: staffInvitations.id })
-    .from(staffInvitations)
-    .where(and(sql`lower(${staffInvitations.email}) = ${email}`, isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
-    .limit(1);
-  if (pending.length > 0) throw PENDING();
+  if (await hasPendingInvitation(db, email)) throw PENDING();
 }
 
 /** The invitation, its log row on the inviter and its mail, in one transaction; 409 on a concurrent one of the same address. */
@@ -132,20 +118,17 @@ export async function createInvitation(
   const { staff, email, name, role, authUserId, token, now, expiresAt, mail } = input;
   return db
     .transaction(async (tx) => {
-      const [row] = await tx
-        .insert(staffInvitations)
-        .values({
-          email,
-          name,
-          staffRole: role,
-          authUserId,
-          tokenDigest: digestOf(token),
-          invitedBy: staff.id,
-          createdAt: now,
-          sentAt: now,
-          expiresAt,
-        })
-        .returning();
+      const row = await insertInvitation(tx, {
+        email,
+        name,
+        staffRole: role,
+        authUserId,
+        tokenDigest: digestOf(token),
+        invitedBy: staff.id,
+        createdAt: now,
+        sentAt: now,
+        expiresAt,
+      });
       if (!row) throw new Error('invitation non enregistrée');
       await logOnActor(tx, staff, 'INVITE', { invitationId: row.id, email, role }, now);
       await enqueueMail(tx, mail);
@@ -174,10 +157,7 @@ export async function resendInvitation(
   const { staff, id, token, now, expiresAt } = input;
   await db.transaction(async (tx) => {
     const row = await pendingById(tx, id);
-    await tx
-      .update(staffInvitations)
-      .set({ tokenDigest: digestOf(token), sentAt: now, expiresAt })
-      .where(eq(staffInvitations.id, id));
+    await updateInvitation(tx, id, { tokenDigest: digestOf(token), sentAt: now, expiresAt });
     await logOnActor(tx, staff, 'RESEND', { invitationId: id, email: row.email }, now);
     await enqueueMail(tx, input.mail(row));
   });
@@ -187,7 +167,7 @@ export async function resendInvitation(
 export async function revokeInvitation(db: Db, staff: Caller, id: string, now: Date) {
   return db.transaction(async (tx) => {
     const pending = await pendingById(tx, id);
-    await tx.update(staffInvitations).set({ revokedAt: now, revokedBy: staff.id }).where(eq(staffInvitations.id, id));
+    await updateInvitation(tx, id, { revokedAt: now, revokedBy: staff.id });
     await logOnActor(tx, staff, 'REVOKE', { invitationId: id, email: pending.email }, now);
     return pending;
   });
@@ -198,14 +178,10 @@ type Invitation = Awaited<ReturnType<typeof usableInvitation>>;
 /** The acceptance: the invitation taken (400 if revoked meanwhile), the colleague's staff row and its first log row. */
 export async function acceptInvitation(db: Db, invitation: Invitation, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
-    const [taken] = await tx
-      .update(staffInvitations)
-      .set({ acceptedAt: now })
-      .where(and(eq(staffInvitations.id, invitation.id), isNull(staffInvitations.acceptedAt), isNull(staffInvitations.revokedAt)))
-      .returning({ id: staffInvitations.id });
+    const taken = await takeInvitation(tx, invitation.id, now);
     // Revoked (or accepted elsewhere) while the password was being set.
     if (!taken) throw INVALID();
-    await tx.insert(members).values({
+    await insertAccount(tx, {
       id: invitation.authUserId,
       email: invitation.email,
       gender: 'staff',
@@ -216,7 +192,7 @@ export async function acceptInvitation(db: Db, invitation: Invitation, now: Date
       createdAt: now,
       updatedAt: now,
     });
-    await tx.insert(onboardingEvents).values({
+    await insertEvent(tx, {
       memberId: invitation.authUserId,
       context: INVITATION_CONTEXT,
       event: 'ACCEPT',

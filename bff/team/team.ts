@@ -1,13 +1,22 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '#bff/auth/guards.ts';
 import type { Db } from '#bff/db/database.ts';
-import { members, onboardingEvents } from '#bff/db/schema.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
 import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 import { staffName } from '#bff/members/staff-names.ts';
+import {
+  accountById,
+  bumpVersion,
+  deleteSessionsOf,
+  eventsInContext,
+  insertEvent,
+  lockAccount,
+  lockStaffRows,
+  staffRows,
+  updateStaffAccount,
+} from '#bff/team/store/staff-accounts.ts';
 import { type StaffRole, staffRoleOf } from '#machines/staff/roles.ts';
 
 /** The event-log context of a second-factor reset (`onboarding_events`, staff's own rows). */
@@ -21,26 +30,14 @@ const staffNotFound = () => new ApiError(404, 'STAFF_NOT_FOUND', 'Membre de l’
 
 /** The staff accounts, by address, with the last reset of each one's second factor and who did it. */
 export async function staffWithLastReset(db: Db) {
-  const rows = await db
-    .select()
-    .from(members)
-    .where(eq(members.role, 'staff'))
-    .orderBy(asc(sql`lower(${members.email})`));
+  const rows = await staffRows(db);
   const resets =
     rows.length > 0
-      ? await db
-          .select({ memberId: onboardingEvents.memberId, actorId: onboardingEvents.actorId, at: onboardingEvents.createdAt })
-          .from(onboardingEvents)
-          .where(
-            and(
-              eq(onboardingEvents.context, MFA_RESET_CONTEXT),
-              inArray(
-                onboardingEvents.memberId,
-                rows.map((r) => r.id),
-              ),
-            ),
-          )
-          .orderBy(desc(onboardingEvents.id))
+      ? await eventsInContext(
+          db,
+          MFA_RESET_CONTEXT,
+          rows.map((r) => r.id),
+        )
       : [];
   const emailOf = new Map(rows.map((r) => [r.id, r.email]));
   const lastReset = new Map<string, { at: string; byEmail: string | null }>();
@@ -63,13 +60,13 @@ export async function setStaffDisabledRow(db: Db, staff: Caller, id: string, dis
   if (id === staff.id)
     throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
   return db.transaction(async (tx) => {
-    const [target] = await tx.select().from(members).where(eq(members.id, id)).for('update');
+    const target = await lockAccount(tx, id);
     if (target?.role !== 'staff') throw staffNotFound();
     if (target.disabled === disable) return false;
     const version = target.version + 1;
-    await tx.update(members).set({ disabled: disable, version, updatedAt: now }).where(eq(members.id, id));
-    if (disable) await tx.execute(sql`DELETE FROM ${sql.raw(sessionsTable)} WHERE user_id = ${id}::uuid`);
-    await tx.insert(onboardingEvents).values({
+    await updateStaffAccount(tx, id, { disabled: disable, version, updatedAt: now });
+    if (disable) await deleteSessionsOf(tx, sessionsTable, id);
+    await insertEvent(tx, {
       memberId: id,
       context: 'ban',
       event: disable ? 'DISABLE' : 'ENABLE',
@@ -92,7 +89,7 @@ export async function setStaffDisabledRow(db: Db, staff: Caller, id: string, dis
 export async function changeStaffRole(db: Db, staff: Caller, id: string, role: StaffRole, now: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
     // Every staff row locked in one order: two demotions at once cannot both pass the count.
-    const rows = await tx.select().from(members).where(eq(members.role, 'staff')).orderBy(asc(members.id)).for('update');
+    const rows = await lockStaffRows(tx);
     const target = rows.find((r) => r.id === id);
     if (!target) throw staffNotFound();
     const from = staffRoleOf(target.staffRole);
@@ -105,8 +102,8 @@ export async function changeStaffRole(db: Db, staff: Caller, id: string, role: S
         'L’agence doit garder au moins une personne à l’administration : nommez-en une autre avant de changer ce rôle.',
       );
     const version = target.version + 1;
-    await tx.update(members).set({ staffRole: role, version, updatedAt: now }).where(eq(members.id, id));
-    await tx.insert(onboardingEvents).values({
+    await updateStaffAccount(tx, id, { staffRole: role, version, updatedAt: now });
+    await insertEvent(tx, {
       memberId: id,
       context: STAFF_ROLE_CONTEXT,
       event: 'ROLE',
@@ -124,7 +121,7 @@ export async function changeStaffRole(db: Db, staff: Caller, id: string, role: S
 
 /** The staff row a reset names: 404 when the id is no colleague's. */
 export async function staffRowById(db: Db, id: string): Promise<MemberRow> {
-  const [target] = await db.select().from(members).where(eq(members.id, id)).limit(1);
+  const target = await accountById(db, id);
   if (target?.role !== 'staff') throw staffNotFound();
   return target;
 }
@@ -138,13 +135,9 @@ export async function recordMfaReset(
   const actor = staffName(staff.member) === staff.email ? staff.email : `${staffName(staff.member)} (${staff.email})`;
   await db.transaction(async (tx) => {
     // The version moves with every logged event (UNIQUE (member_id, version)), as for the ban.
-    const [bumped] = await tx
-      .update(members)
-      .set({ version: sql`${members.version} + 1`, updatedAt: now })
-      .where(eq(members.id, target.id))
-      .returning({ version: members.version });
+    const bumped = await bumpVersion(tx, target.id, now);
     if (!bumped) throw staffNotFound();
-    await tx.insert(onboardingEvents).values({
+    await insertEvent(tx, {
       memberId: target.id,
       context: MFA_RESET_CONTEXT,
       event: 'RESET_MFA',
