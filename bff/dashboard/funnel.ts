@@ -2,7 +2,7 @@ import type { Caller } from '#bff/auth/caller.ts';
 import { counselledOnly } from '#bff/auth/staff-policy.ts';
 import { type MemberScope, membersPerStage, onboardingMeetingsPast } from '#bff/dashboard/store/member-counts.ts';
 import type { Db } from '#bff/db/database.ts';
-import { refreshStaleStages, stageKeySql } from '#bff/members/stage.ts';
+import { refreshStaleStages } from '#bff/members/stage.ts';
 import { stateLabels } from '#machines/onboarding/labels.ts';
 import { stateOfKey } from '#machines/onboarding/stored-stage.ts';
 import { type stepIds, steps, TOP_STATES, type TopState, topStateOf } from '#machines/onboarding/steps.ts';
@@ -28,11 +28,10 @@ export async function dashboardFunnel(db: Db, staff: Caller, now: Date) {
   await refreshStaleStages(db);
   // One grouped query over the stored stage (decision 204), from an index alone: members per state
   // at `now`; and of those at step 6, whose meeting time has passed.
-  const key = stageKeySql(now);
   // A counsellor's funnel counts their members (decision 206).
   const scope: MemberScope = (memberId) => counselledOnly(staff, memberId);
   const [grouped, [past]] = await Promise.all([
-    membersPerStage(db, key, scope),
+    membersPerStage(db, now, scope),
     // Step 6's members whose meeting time has passed: only they are read whole (members_stage).
     onboardingMeetingsPast(db, now, scope),
   ]);

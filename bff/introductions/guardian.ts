@@ -190,4 +190,3 @@ export async function queueGuardianMails(
 }
 
 /** Guardians' mails about any introduction of a member, for erasure (a condition on `outbox`'s dedupe keys). */
-export { guardianMailsOfMember } from '#bff/introductions/store/guardians.ts';

@@ -23,7 +23,6 @@ import { stateFromRecord } from '#machines/onboarding/restore.ts';
 export {
   type MatchingExecutor,
   matchProfileOf,
-  STORED_MATCH_PROFILE_SQL,
   writeMatchProfiles,
 } from '#bff/matching/store/match-profiles.ts';
 

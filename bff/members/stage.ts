@@ -27,7 +27,6 @@ export function stageColumns(record: OnboardingRecord, version: number) {
 }
 
 // The SQL that reads the chart's state from the columns (the lists' queries use it).
-export { stageKeySql, topStateSql } from '#bff/members/store/stage.ts';
 
 /**
  * Writes the stage of members whose record changed without it (a script, a test, rows from before

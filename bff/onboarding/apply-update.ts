@@ -5,7 +5,6 @@ import { ApiError, validationError } from '#bff/http/errors.ts';
 import {
   deriveMatchProfile,
   matchProfileFromJson,
-  STORED_MATCH_PROFILE_SQL,
   sameMatchProfile,
   storeMatchProfile,
 } from '#bff/matching/candidates.ts';
@@ -271,7 +270,6 @@ export async function applyOnboardingUpdate(
             createdAt: options.now,
           },
           columns,
-          storedProfileSql: STORED_MATCH_PROFILE_SQL,
         }).catch((error: unknown) => {
           throw isEventVersionTaken(error) ? DECIDE_AGAIN : error;
         });

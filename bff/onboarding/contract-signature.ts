@@ -37,7 +37,6 @@ export const MAX_CODE_ATTEMPTS = 5;
 const RESEND_AFTER_MS = 60 * 1000;
 
 // The tables of codes and evidence records are the store's; retention and the tests name them from here.
-export { contractSignatureCodes, contractSignatures } from '#bff/onboarding/store/signature-codes.ts';
 
 const sha256Hex = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 /** The code is hashed with the member's id: the table never holds a code in clear. */

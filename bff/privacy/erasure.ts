@@ -2,7 +2,6 @@ import { stageColumns } from '#bff/members/stage.ts';
 import { randomUUID } from 'node:crypto';
 import { adminClient, type AuthConnection } from '#bff/auth/supabase.ts';
 import type { Db } from '#bff/db/database.ts';
-import { guardianMailsOfMember } from '#bff/introductions/guardian.ts';
 import { endIntroductionsOf } from '#bff/introductions/introductions.ts';
 import type { IntroductionContext } from '#machines/introductions/context.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -126,7 +125,7 @@ export async function eraseMemberData(
     // They end first, as the agency's event (decision 194): nothing is shared from now on, and the
     // scrub below reads the rows as they were ended.
     summary.introductions_ended = await endIntroductionsOf(tx, memberId, 'compte-efface', now);
-    Object.assign(summary, await deleteGuardian(tx, memberId, guardianMailsOfMember(memberId)));
+    Object.assign(summary, await deleteGuardian(tx, memberId));
     const pairs = await lockIntroductionsOfMember(tx, memberId);
     for (const pair of pairs) {
       const side = pair.memberA.toLowerCase() === memberId.toLowerCase() ? 'a' : 'b';

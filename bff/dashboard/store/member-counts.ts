@@ -2,12 +2,14 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '#bff/db/database.ts';
 import { members } from '#bff/db/schema.ts';
+import { stageKeySql } from '#bff/members/store/stage.ts';
 
 /** The condition that keeps a member id column to the caller's members, undefined for every member. */
 export type MemberScope = (memberId: unknown) => SQL | undefined;
 
 /** Members per stage key (`key`, the stored stage read at an instant), within `scope`. */
-export async function membersPerStage(db: Db, key: SQL<string | null>, scope: MemberScope) {
+export async function membersPerStage(db: Db, now: Date, scope: MemberScope) {
+  const key = stageKeySql(now);
   return (
     db
       .select({ state: key, count: sql<number>`count(*)::int` })

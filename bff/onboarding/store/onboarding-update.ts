@@ -3,13 +3,14 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Transaction } from '#bff/db/database.ts';
 import { memberPrivacy } from '#bff/db/privacy-schema.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
+import { STORED_MATCH_PROFILE_SQL } from '#bff/matching/store/match-profiles.ts';
 import { PAY_IN_FULL_JSON_SQL } from '#bff/onboarding/store/plan-settings.ts';
 
 /**
  * Inserts `event` and sets `columns` on the member if its version is still `readVersion`, in one
  * statement. Returns, read in the statement's snapshot: the member's privacy instants, the event's
  * id, the transaction's id, the plan setting's JSON and the stored match profile's JSON
- * (`storedProfileSql`, the matching folder's column); undefined when the version had moved.
+ * (the matching folder's column); undefined when the version had moved.
  * A second event at the same version fails on the log's unique (member_id, version).
  */
 export async function updateMemberWithEvent(
@@ -19,7 +20,6 @@ export async function updateMemberWithEvent(
     readVersion: number;
     event: typeof onboardingEvents.$inferInsert;
     columns: Partial<typeof members.$inferInsert>;
-    storedProfileSql: SQL;
   },
 ) {
   const event = tx.$with('event').as(tx.insert(onboardingEvents).values(input.event).returning({ id: onboardingEvents.id }));
@@ -34,7 +34,7 @@ export async function updateMemberWithEvent(
       eventId: sql<number>`(SELECT id FROM ${event})`.mapWith(Number),
       transaction: sql<string>`pg_current_xact_id()::text`,
       payInFull: sql<string | null>`${PAY_IN_FULL_JSON_SQL}`,
-      storedProfile: sql<string | null>`${input.storedProfileSql}`,
+      storedProfile: sql<string | null>`${STORED_MATCH_PROFILE_SQL}`,
     });
   return updated;
 }

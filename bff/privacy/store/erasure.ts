@@ -3,6 +3,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { contractCopies, erasureLog, legalRecords } from '#bff/db/privacy-schema.ts';
 import { checkoutSessions, members } from '#bff/db/schema.ts';
+import { guardianMailsOfMember } from '#bff/introductions/store/guardians.ts';
 import { affectedRows as count } from '#bff/privacy/store/affected-rows.ts';
 
 /** The member's row, locked. */
@@ -124,8 +125,8 @@ export async function scrubMemberRows(
 export async function deleteGuardian(
   tx: Transaction,
   memberId: string,
-  guardianMails: SQL,
 ): Promise<{ member_guardians: number; guardian_mails: number }> {
+  const guardianMails = guardianMailsOfMember(memberId);
   return {
     member_guardians: await count(tx, sql`DELETE FROM member_guardians WHERE member_id = ${memberId} RETURNING 1`),
     guardian_mails: await count(tx, sql`DELETE FROM mail_outbox WHERE ${guardianMails} RETURNING 1`),
