@@ -2,12 +2,7 @@ import { stageColumns } from '#bff/members/stage.ts';
 import { freeMissedMeetingSlot } from '#bff/agenda/agenda.ts';
 import type { Db } from '#bff/db/database.ts';
 import { ApiError, validationError } from '#bff/http/errors.ts';
-import {
-  deriveMatchProfile,
-  matchProfileFromJson,
-  sameMatchProfile,
-  storeMatchProfile,
-} from '#bff/matching/candidates.ts';
+import { deriveMatchProfile, matchProfileFromJson, sameMatchProfile, storeMatchProfile } from '#bff/matching/candidates.ts';
 import { mailQueuedThrough } from '#bff/mail/outbox.ts';
 import { redeemCoupon } from '#bff/payments/coupons.ts';
 import { type MemberRow, recordOf } from '#bff/members/members.ts';

@@ -122,10 +122,7 @@ export async function scrubMemberRows(
 }
 
 /** Deletes the member's guardian and the guardian's mails (`guardianMails`, a condition on `mail_outbox`); counts by table. */
-export async function deleteGuardian(
-  tx: Transaction,
-  memberId: string,
-): Promise<{ member_guardians: number; guardian_mails: number }> {
+export async function deleteGuardian(tx: Transaction, memberId: string): Promise<{ member_guardians: number; guardian_mails: number }> {
   const guardianMails = guardianMailsOfMember(memberId);
   return {
     member_guardians: await count(tx, sql`DELETE FROM member_guardians WHERE member_id = ${memberId} RETURNING 1`),
