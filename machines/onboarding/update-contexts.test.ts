@@ -164,6 +164,13 @@ describe('round trip of every context', () => {
     expect(issues.map((issue) => issue.message).join(' | ')).toContain(message);
   });
 
+  // Found by the fuzz suite (a letter's form with a day that is no date answered 500): valibot runs
+  // the pipe's checks after a failed `isoDate`, so each check must take any text without throwing.
+  it.each(['2026-02-31', 'pas une date', '2026-1-5', ''])('terminate_letter: « %s » is refused, not thrown', (receivedOn) => {
+    const issues = refused({ ...samples.terminate_letter, receivedOn });
+    expect(issues.map((issue) => issue.message)).toContain('Date de réception invalide (AAAA-MM-JJ)');
+  });
+
   it.each(contextNames)('%s: a body with an unknown extra field is refused (strict)', (context) => {
     expect(parseUpdate({ ...samples[context], admin: true }, NOW).success).toBe(false);
   });

@@ -176,7 +176,11 @@ export const terminateLetterPayloadSchema = (now: number) =>
     receivedOn: v.pipe(
       v.string('Veuillez indiquer la date de réception du courrier'),
       v.isoDate('Date de réception invalide (AAAA-MM-JJ)'),
-      v.check((day) => new Date(`${day}T12:00:00Z`).toISOString().startsWith(day), 'Date de réception invalide (AAAA-MM-JJ)'),
+      // A day the calendar has; run even after `isoDate` refused the text (valibot goes on): never throws.
+      v.check(
+        (day) => !Number.isNaN(Date.parse(`${day}T12:00:00Z`)) && new Date(`${day}T12:00:00Z`).toISOString().startsWith(day),
+        'Date de réception invalide (AAAA-MM-JJ)',
+      ),
       v.check((day) => day <= parisDayOf(now), 'La date de réception ne peut pas être dans le futur'),
     ),
     reason: v.picklist(terminationReasons, 'Veuillez choisir un motif'),
