@@ -41,7 +41,7 @@ const domainOrder = DOMAIN_TIERS.map((tier, i) => {
  * Domain modules own the rules (charts, clock, transactions' bounds, mails) and call their store;
  * routes call the domain. `import type` of the handle or of a row is not a query and stays allowed.
  */
-const STORAGE = ['^bff/db/', '^bff/[^/]+/store/'];
+const STORAGE = ['^bff/db/', '^bff/(stand-ins/auth-service|[^/]+)/store/'];
 const KERNEL = '^bff/(config|clock|logger|periodic-job|scheduled-jobs|payment-links-config)[.]ts$';
 
 const storage = [
@@ -58,7 +58,7 @@ const storage = [
     comment:
       'A store/ folder imports storage (bff/db/, other stores), the kernel files and machines/: no domain module, route, platform or stand-in (decision 227).',
     severity: 'error',
-    from: { path: '^bff/[^/]+/store/' },
+    from: { path: '^bff/(stand-ins/auth-service|[^/]+)/store/' },
     to: { path: '^bff/', pathNot: [...STORAGE, KERNEL] },
   },
   {
@@ -66,7 +66,7 @@ const storage = [
     comment: "Routes (bff/api/, bff/site/, bff/images/, the stand-ins' *-routes.ts) call a domain module, never a store/ (decision 227).",
     severity: 'error',
     from: { path: ['^bff/(api|site|images)/', '-routes[.]ts$'] },
-    to: { path: '^bff/[^/]+/store/' },
+    to: { path: '^bff/(stand-ins/auth-service|[^/]+)/store/' },
   },
 ];
 
@@ -87,18 +87,10 @@ module.exports = {
     {
       name: 'bff-stand-ins-only-from-the-composition-root',
       comment:
-        'Stand-ins (and the demo data) are plugged in at start-up by bff/app.ts, bff/start.ts, bff/agency-jobs.ts through the interfaces the hosted services fill; the product never imports them.',
+        'Stand-ins (Stripe, Calendly, the clock, the mailbox, and the embedded Supabase Auth in stand-ins/auth-service/, reached by the product only through the Auth API: decision 222) and the demo data are plugged in at start-up by bff/app.ts, bff/start.ts, bff/agency-jobs.ts through the interfaces the hosted services fill; the product never imports them.',
       severity: 'error',
       from: { path: '^bff/([^/]+)/' },
       to: { path: '^bff/(stand-ins|demo)/', pathNot: '^bff/$1/' },
-    },
-    {
-      name: 'bff-auth-service-only-from-the-composition-root',
-      comment:
-        'bff/auth-service/ is the embedded stand-in of Supabase Auth: start.ts mounts it and server.ts/start.ts hand its migrations in; the product reaches it through the Auth API the hosted project also serves (bff/auth/supabase.ts), never by import (decision 222).',
-      severity: 'error',
-      from: { path: '^bff/([^/]+)/' },
-      to: { path: '^bff/auth-service/', pathNot: '^bff/$1/' },
     },
     {
       name: 'bff-nothing-imports-the-composition-root',

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ConfigError, parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';

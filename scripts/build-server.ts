@@ -19,7 +19,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { appMigrations } from '#bff/db/migrate.ts';
 import { ensurePgliteTemplate, PGLITE_TEMPLATE_DIR } from '#bff/db/pglite-template.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';
 import { decodeBackup, restoreDatabase } from './backup-core.ts';
 import { scriptConfig, openConfiguredDatabase } from './script-config.ts';

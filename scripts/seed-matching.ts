@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { migrate } from '#bff/db/migrate.ts';
 import { seedPopulation } from '#tests/support/seed-population.ts';

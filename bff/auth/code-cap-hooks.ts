@@ -1,6 +1,6 @@
 /**
  * What the product and an auth service with a daily ceiling of six-digit codes (decision 188)
- * share: the embedded service (`bff/auth-service/code-caps.ts`) counts through a
+ * share: the embedded service (`bff/stand-ins/auth-service/code-caps.ts`) counts through a
  * `DailyCodeCounter` and reports a `CodeCapReached`; the product's side (`auth/code-caps.ts`)
  * gives the database-backed counter and writes the member's history line. Handed over by the
  * composition root (`start.ts`); a hosted Supabase project has no such ceiling and needs neither.

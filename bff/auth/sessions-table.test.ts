@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { hostedAuthMigrations, migrationSetsOf, sessionsTableOf } from '#bff/auth/sessions-table.ts';
 import type { Database } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';

@@ -7,7 +7,7 @@ import type { MigrationSet } from '#bff/db/migrate.ts';
 /**
  * The cluster a new PGlite data folder starts from (decision 080). `npm run build` makes it once
  * (`dist/pglite-template`): PGlite's own `initdb`, then the migrations of the embedded product
- * applied by `migrate` — the SQL files of `bff/db/migrations` and `bff/auth-service/store/migrations`,
+ * applied by `migrate` — the SQL files of `bff/db/migrations` and `bff/stand-ins/auth-service/store/migrations`,
  * pure DDL (no row, no secret: keys and demo accounts are made at start). The first start on an
  * empty `DATA_DIR` copies it (≈ 0.1 s) instead of running `initdb` and the migrations there
  * (2–4 s on this project's machine); `startProduct` then runs `migrate` as on any start, which

@@ -3,7 +3,7 @@ import type { StaffRole } from '#machines/staff/roles.ts';
 import { bigint, bigserial, boolean, integer, jsonb, pgTable, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * The product's tables (the embedded auth service keeps its own, in `bff/auth-service/`).
+ * The product's tables (the embedded auth service keeps its own, in `bff/stand-ins/auth-service/`).
  * The SQL in `bff/db/migrations/` is the source of truth; `schema.test.ts` checks that every
  * table and column declared here exists in the migrated database.
  */

@@ -12,7 +12,7 @@ import { upsertMatchProfile } from '#bff/matching/candidates.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import type { Gender } from '#machines/onboarding/record.ts';
 import { activeRecord, signedInMemberPage } from '#tests/e2e/support/active-record.ts';

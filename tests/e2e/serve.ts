@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { ensureAccount } from '#bff/members/accounts.ts';
 import { startProduct } from '#bff/start.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { adminClient } from '#bff/auth/supabase.ts';
 import { openDatabase } from '#bff/db/database.ts';
 import { appMigrations, migrate } from '#bff/db/migrate.ts';

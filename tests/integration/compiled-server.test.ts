@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { openDatabase } from '#bff/db/database.ts';
 import { appMigrations, type MigrationSet, migrate } from '#bff/db/migrate.ts';
 import { ensurePgliteTemplate, seedFromTemplate, templateFits } from '#bff/db/pglite-template.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '#bff/clock.ts';
-import { DEFAULT_DAILY_CODE_CAPS } from '#bff/auth-service/code-caps.ts';
+import { DEFAULT_DAILY_CODE_CAPS } from '#bff/stand-ins/auth-service/code-caps.ts';
 import { CODE_DAILY_LIMIT_MESSAGE } from '#machines/auth/credentials.ts';
 import { eventSentence } from '#machines/onboarding/event-labels.ts';
 import { MEMBER_PASSWORD, type OutsideProduct, startOutsideProduct } from '#tests/security/outsider.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '#bff/auth-service/rate-limit.ts';
+import { DEFAULT_LIMITS } from '#bff/stand-ins/auth-service/rate-limit.ts';
 import { LIMITS } from '#bff/http/rate-limit.ts';
 import { MEMBER_PASSWORD, type OutsideProduct, startOutsideProduct, tally } from '#tests/security/outsider.ts';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '#bff/auth-service/rate-limit.ts';
+import { DEFAULT_LIMITS } from '#bff/stand-ins/auth-service/rate-limit.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
 import { type OutsideProduct, startOutsideProduct, tally } from '#tests/security/outsider.ts';
 

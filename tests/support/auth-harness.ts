@@ -6,8 +6,8 @@ import { Hono } from 'hono';
 import { fakeClock } from '#bff/clock.ts';
 import type { Database } from '#bff/db/database.ts';
 import { mailOutbox } from '#bff/db/schema.ts';
-import { type AuthService, type AuthServiceOptions, createAuthService } from '#bff/auth-service/auth-service.ts';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { type AuthService, type AuthServiceOptions, createAuthService } from '#bff/stand-ins/auth-service/auth-service.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
 
 export const SITE_URL = 'http://localhost:3000';

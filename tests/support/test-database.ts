@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { type Database, openDatabase } from '#bff/db/database.ts';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { appMigrations, type MigrationSet, migrate } from '#bff/db/migrate.ts';
 import { installedPgliteVersion } from '#bff/db/pglite-template.ts';
 

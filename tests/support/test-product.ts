@@ -5,7 +5,7 @@ import type { Database } from '#bff/db/database.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { type Product, startProduct } from '#bff/start.ts';
 import { openTestDatabase } from '#tests/support/test-database.ts';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 
 export const TEST_SITE = 'http://localhost:3999';
 

@@ -1,6 +1,6 @@
 -- With a hosted Supabase project (config.supabase), DATABASE_URL is the project's own database
 -- and its sessions live in auth.sessions (decision 100). The same triggers as the embedded
--- service's (bff/auth-service/migrations/0002_session_changes.sql): each session that starts, ends
+-- service's (bff/stand-ins/auth-service/migrations/0002_session_changes.sql): each session that starts, ends
 -- or changes level announces its user on `member_changed`, so that every instance's member cache
 -- reloads that member's live sessions. Idempotent: GoTrue owns the table and may be migrated
 -- under us; the functions live in the app's own schema.

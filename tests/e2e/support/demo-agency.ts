@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
-import { authMigrations } from '#bff/auth-service/store/migrations.ts';
+import { authMigrations } from '#bff/stand-ins/auth-service/store/migrations.ts';
 import { migrationSetsOf } from '#bff/auth/sessions-table.ts';
 import { parseConfig } from '#bff/config.ts';
 import { seedFromTemplate } from '#bff/db/pglite-template.ts';
