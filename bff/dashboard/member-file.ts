@@ -1,6 +1,7 @@
 import { staffActions } from '#bff/dashboard/staff-actions.ts';
 import { bookingsOf, checkoutSessionsOf, eventsOf } from '#bff/dashboard/store/member-file.ts';
-import { accountsByIds, memberById } from '#bff/dashboard/store/members.ts';
+import { accountsByIds } from '#bff/dashboard/store/members.ts';
+import { memberById } from '#bff/members/store/members.ts';
 import type { Db } from '#bff/db/database.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { guardianOf } from '#bff/introductions/guardian.ts';

@@ -1,3 +1,4 @@
+import { lockMemberRow, memberById } from '#bff/members/store/members.ts';
 import {
   assignCounsellor,
   counsellorOf,
@@ -15,15 +16,7 @@ import {
   unassignCounsellor,
   updateNote,
 } from '#bff/dashboard/store/follow-up.ts';
-import {
-  bumpVersion,
-  enabledStaffAccount,
-  insertEvents,
-  lockMember,
-  lockMemberRole,
-  memberById,
-  staffAccountRows,
-} from '#bff/dashboard/store/members.ts';
+import { bumpVersion, enabledStaffAccount, insertEvents, lockMemberRole, staffAccountRows } from '#bff/dashboard/store/members.ts';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import { recordOf } from '#bff/members/members.ts';
@@ -153,7 +146,7 @@ export async function setCounsellor(db: Db, input: { memberId: string; counsello
   }
   const changed = await db.transaction(async (tx) => {
     // The member row is locked: two changes of counsellor are logged in the order applied.
-    const row = await lockMember(tx, id);
+    const row = await lockMemberRow(tx, id);
     if (row?.role !== 'member') throw MEMBER_NOT_FOUND();
     const current = await currentCounsellorOf(tx, id);
     const from = current?.counsellorId ?? null;

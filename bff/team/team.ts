@@ -1,5 +1,6 @@
 import type { Caller } from '#bff/auth/guards.ts';
 import type { Db } from '#bff/db/database.ts';
+import { lockMemberRow, memberById } from '#bff/members/store/members.ts';
 import { ApiError } from '#bff/http/errors.ts';
 import type { AgencyMailSite } from '#bff/mail/agency-mails.ts';
 import { enqueueMail } from '#bff/mail/outbox.ts';
@@ -7,12 +8,10 @@ import { mfaResetMail } from '#bff/mail/staff-mails.ts';
 import type { MemberRow } from '#bff/members/members.ts';
 import { staffName } from '#bff/members/staff-names.ts';
 import {
-  accountById,
   bumpVersion,
   deleteSessionsOf,
   eventsInContext,
   insertEvent,
-  lockAccount,
   lockStaffRows,
   staffRows,
   updateStaffAccount,
@@ -60,7 +59,7 @@ export async function setStaffDisabledRow(db: Db, staff: Caller, id: string, dis
   if (id === staff.id)
     throw new ApiError(400, 'SELF_DISABLE_REFUSED', 'Vous ne pouvez pas désactiver votre propre compte : demandez-le à un collègue.');
   return db.transaction(async (tx) => {
-    const target = await lockAccount(tx, id);
+    const target = await lockMemberRow(tx, id);
     if (target?.role !== 'staff') throw staffNotFound();
     if (target.disabled === disable) return false;
     const version = target.version + 1;
@@ -121,7 +120,7 @@ export async function changeStaffRole(db: Db, staff: Caller, id: string, role: S
 
 /** The staff row a reset names: 404 when the id is no colleague's. */
 export async function staffRowById(db: Db, id: string): Promise<MemberRow> {
-  const target = await accountById(db, id);
+  const target = await memberById(db, id);
   if (target?.role !== 'staff') throw staffNotFound();
   return target;
 }

@@ -3,18 +3,6 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Transaction } from '#bff/db/database.ts';
 import { members, onboardingEvents } from '#bff/db/schema.ts';
 
-/** The row `id` (any role), if any. */
-export async function memberById(db: Db, id: string) {
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
-  return row;
-}
-
-/** The row `id` (any role) locked for a change, if any. */
-export async function lockMember(tx: Transaction, id: string) {
-  const [row] = await tx.select().from(members).where(eq(members.id, id)).for('update');
-  return row;
-}
-
 /** The role of row `id` locked for a change, if any. */
 export async function lockMemberRole(tx: Transaction, id: string) {
   const [row] = await tx.select({ role: members.role }).from(members).where(eq(members.id, id)).for('update');

@@ -21,18 +21,6 @@ export async function eventsInContext(db: Db, context: string, memberIds: string
     .orderBy(desc(onboardingEvents.id));
 }
 
-/** The row `id` (any role), if any. */
-export async function accountById(db: Db, id: string) {
-  const [row] = await db.select().from(members).where(eq(members.id, id)).limit(1);
-  return row;
-}
-
-/** The row `id` (any role) locked for a change, if any. */
-export async function lockAccount(tx: Transaction, id: string) {
-  const [row] = await tx.select().from(members).where(eq(members.id, id)).for('update');
-  return row;
-}
-
 /** Every staff row locked, in the order of their ids. */
 export async function lockStaffRows(tx: Transaction) {
   return tx.select().from(members).where(eq(members.role, 'staff')).orderBy(asc(members.id)).for('update');
